@@ -1,0 +1,212 @@
+/**
+ * ProfilerApi: the one contract between the renderer and the service, whatever carries it
+ * (Electron IPC through the preload, or WebSocket in web mode). Every method's arguments are
+ * validated at runtime on the service side; errors arrive as AppError (see errors.ts).
+ */
+import type { BackendChoice, BackendName, DataSource, PresetName, RunConfig, StrategyName } from './config';
+import type { DatasetSummary } from './dataset';
+import type { SerializedError } from './errors';
+import type { RunEvent, RunStatus } from './events';
+import type { Report } from './report';
+
+export interface BackendAvailability {
+  name: BackendName;
+  available: boolean;
+  /** device name when available, the reason when not ("tfjs-node-gpu is not installed") */
+  detail: string;
+  isGpu: boolean;
+}
+
+export interface SystemInfo {
+  version: string;
+  tfjsVersion: string;
+  node: string;
+  platform: string;
+  cpus: number;
+  totalMemoryBytes: number;
+  backends: BackendAvailability[];
+  defaultBackend: BackendChoice;
+}
+
+export interface PresetInfo {
+  name: PresetName;
+  nElectrodes: number;
+  nTimeEncoding: number;
+  nTimeDecoding: number;
+  meanEncodingSpikes: number;
+  meanDecodingSpikes: number;
+  nPositionBins: number;
+}
+
+export interface ValidationFinding {
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  key?: string;
+  electrode?: string;
+  index?: number;
+  fix?: string;
+}
+
+/** A light view of the data for plotting: decimated position and per-electrode spike times. */
+export interface DataPreview {
+  positionTime: number[];
+  position: number[];
+  spikeTimes: { electrode: string; times: number[] }[];
+}
+
+export interface DataInspection {
+  source: DataSource;
+  summary: DatasetSummary | null;
+  findings: ValidationFinding[];
+  preview: DataPreview | null;
+}
+
+export interface MemoryEstimate {
+  strategy: StrategyName;
+  peakBytes: number;
+  /** the formula in words, e.g. "B·E·P = 100·1001·2000 floats" */
+  formula: string;
+}
+
+export interface RunHeadline {
+  strategy: string;
+  encodeMedianMs?: number;
+  decodeMedianMs?: number;
+  totalMedianMs?: number;
+}
+
+export interface RunIndexEntry {
+  id: string;
+  status: RunStatus;
+  createdAt: string;
+  finishedAt?: string;
+  label?: string;
+  dataset: string;
+  backend: string;
+  strategies: string[];
+  headline: RunHeadline[];
+  error?: SerializedError;
+}
+
+export interface RunDetail {
+  entry: RunIndexEntry;
+  config: RunConfig;
+  report: Report | null;
+}
+
+/** Level-of-detail view of a time window of the trace, for the timeline. */
+export interface TimelineRequest {
+  startUs: number;
+  endUs: number;
+  /** horizontal pixels the view has: spans shorter than a pixel are merged */
+  widthPx: number;
+}
+
+export interface TimelineLane {
+  id: string;
+  /** "engine · main", "service" */
+  name: string;
+}
+
+export interface TimelineSpan {
+  lane: string;
+  name: string;
+  cat: string;
+  startUs: number;
+  durUs: number;
+  depth: number;
+  /** > 1 when this box stands for several merged spans */
+  merged: number;
+  args?: Record<string, unknown>;
+}
+
+export interface TimelineView {
+  startUs: number;
+  endUs: number;
+  totalUs: number;
+  lanes: TimelineLane[];
+  spans: TimelineSpan[];
+  instants: { lane: string; name: string; tsUs: number }[];
+  totalEvents: number;
+}
+
+export interface CounterSeries {
+  name: string;
+  key: string;
+  points: [number, number][];
+}
+
+export interface LikelihoodView {
+  strategy: string;
+  nTime: number;
+  nBins: number;
+  /** row-major (rows × cols) after decimation, float values */
+  values: number[];
+  rows: number;
+  cols: number;
+  binCenters: number[];
+  time: number[];
+  /** argmax bin centre per (decimated) row */
+  decodedPosition: number[];
+  truePosition?: number[];
+  strategies: string[];
+}
+
+export interface ComparisonRow {
+  metric: string;
+  a: number | null;
+  b: number | null;
+  deltaPct: number | null;
+  regression: boolean;
+}
+
+export interface Comparison {
+  a: RunIndexEntry;
+  b: RunIndexEntry;
+  thresholdPct: number;
+  rows: ComparisonRow[];
+  regressed: boolean;
+  verdict: string;
+}
+
+export type ExportFormat = 'trace' | 'trace-json' | 'json' | 'md' | 'csv';
+
+export interface ExportResult {
+  fileName: string;
+  mime: string;
+  /** base64 of the file's bytes (web mode downloads it; Electron saves through a dialog) */
+  base64?: string;
+  /** where Electron saved it */
+  savedPath?: string;
+}
+
+export interface ProfilerApi {
+  getInfo(): Promise<SystemInfo>;
+  listPresets(): Promise<PresetInfo[]>;
+  inspectData(source: DataSource): Promise<DataInspection>;
+  estimateMemory(config: RunConfig): Promise<MemoryEstimate[]>;
+  startRun(config: RunConfig): Promise<{ runId: string }>;
+  cancelRun(runId: string): Promise<void>;
+  listRuns(): Promise<RunIndexEntry[]>;
+  getRun(runId: string): Promise<RunDetail>;
+  deleteRun(runId: string): Promise<void>;
+  getTimeline(runId: string, request: TimelineRequest): Promise<TimelineView>;
+  getCounters(runId: string): Promise<CounterSeries[]>;
+  getLikelihood(runId: string, strategy: string): Promise<LikelihoodView>;
+  compareRuns(runA: string, runB: string, thresholdPct: number): Promise<Comparison>;
+  exportRun(runId: string, format: ExportFormat): Promise<ExportResult>;
+  /** events of one run, or of all runs with '*'; returns the unsubscribe function */
+  subscribe(runId: string, listener: (event: RunEvent) => void): () => void;
+  /** desktop only: a native open dialog; web mode returns null and the UI offers a path field */
+  pickDataFile(): Promise<string | null>;
+}
+
+/** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */
+export const API_METHODS = [
+  'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'getRun',
+  'deleteRun', 'getTimeline', 'getCounters', 'getLikelihood', 'compareRuns', 'exportRun', 'pickDataFile',
+] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
+export const EVENT_CHANNEL = 'profiler:event';
+export const channelOf = (m: ApiMethod): string => `profiler:${m}`;

@@ -1,0 +1,141 @@
+/**
+ * What a run is asked to do, and its runtime check. The same RunConfig comes from the CLI flags,
+ * the UI's run setup and the WebSocket API; parseRunConfig is the one gate all of them pass.
+ */
+import { AppError } from './errors';
+
+export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+/** what a user may ask for: a concrete strategy or `auto` (resolved per electrode by the engine) */
+export type StrategyChoice = StrategyName | 'auto';
+
+export const BACKENDS = ['wasm', 'cpu', 'webgpu', 'tensorflow'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+export type BackendChoice = BackendName | 'auto';
+
+export const PRESETS = ['tiny', 'small', 'medium', 'large', 'realistic'] as const;
+export type PresetName = (typeof PRESETS)[number];
+
+export type DataSource =
+  | { kind: 'preset'; name: PresetName; seed: number; features: number; featureScale: number }
+  | { kind: 'file'; path: string };
+
+export interface RunConfig {
+  data: DataSource;
+  backend: BackendChoice;
+  strategies: StrategyChoice[];
+  /** decoding spikes per block; undefined = the dataset's block size (default 100) */
+  blockSize?: number;
+  /** encoding-spike chunk for chunked/streaming/compensated (e'); undefined = engine default */
+  encTileSize?: number;
+  /** position tile for logsumexp-tiled and the chunked inner loop; undefined = engine default */
+  posTileSize?: number;
+  /** memory budget in bytes that `auto` keeps each strategy's estimated peak under */
+  memoryBudgetBytes?: number;
+  repeats: number;
+  warmup: number;
+  local: boolean;
+  saveLikelihood: boolean;
+  trace: boolean;
+  /** free text shown in the run list */
+  label?: string;
+}
+
+export const DEFAULT_RUN_CONFIG: Omit<RunConfig, 'data'> = {
+  backend: 'wasm',
+  strategies: ['reference', 'compensated'],
+  repeats: 3,
+  warmup: 1,
+  local: false,
+  saveLikelihood: false,
+  trace: true,
+};
+
+function bad(key: string, message: string): AppError {
+  return new AppError('BAD_ARGUMENT', `run config '${key}': ${message}`, { key });
+}
+
+function int(v: unknown, key: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw bad(key, `expected an integer in [${min}, ${max}], got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function optInt(v: unknown, key: string, min: number, max: number): number | undefined {
+  return v === undefined || v === null ? undefined : int(v, key, min, max);
+}
+
+function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[]): T {
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
+    throw bad(key, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  }
+  return v as T;
+}
+
+function bool(v: unknown, key: string, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw bad(key, `expected true or false, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function parseData(v: unknown): DataSource {
+  if (typeof v !== 'object' || v === null) throw bad('data', 'expected an object');
+  const d = v as Record<string, unknown>;
+  if (d.kind === 'preset') {
+    const featureScale = d.featureScale ?? 1;
+    if (typeof featureScale !== 'number' || !Number.isFinite(featureScale) || featureScale <= 0) {
+      throw bad('data.featureScale', `expected a positive number, got ${JSON.stringify(featureScale)}`);
+    }
+    return {
+      kind: 'preset',
+      name: oneOf(d.name, 'data.name', PRESETS),
+      seed: int(d.seed ?? 42, 'data.seed', 0, 2 ** 32 - 1),
+      features: int(d.features ?? 2, 'data.features', 1, 64),
+      featureScale,
+    };
+  }
+  if (d.kind === 'file') {
+    if (typeof d.path !== 'string' || d.path.length === 0 || d.path.length > 4096 || d.path.includes('\0')) {
+      throw bad('data.path', 'expected a non-empty file path');
+    }
+    return { kind: 'file', path: d.path };
+  }
+  throw bad('data.kind', `expected 'preset' or 'file', got ${JSON.stringify(d.kind)}`);
+}
+
+/** Validates an untrusted value into a RunConfig; throws AppError('BAD_ARGUMENT') naming the key. */
+export function parseRunConfig(raw: unknown): RunConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('(root)', 'expected an object');
+  const r = raw as Record<string, unknown>;
+  const strategiesRaw = r.strategies ?? DEFAULT_RUN_CONFIG.strategies;
+  if (!Array.isArray(strategiesRaw) || strategiesRaw.length === 0 || strategiesRaw.length > 16) {
+    throw bad('strategies', 'expected a non-empty list of strategy names');
+  }
+  const strategies = [
+    ...new Set(strategiesRaw.map((s, i) => oneOf(s, `strategies[${i}]`, [...STRATEGIES, 'auto'] as const))),
+  ];
+  const budget = r.memoryBudgetBytes;
+  if (budget !== undefined && (typeof budget !== 'number' || !(budget > 0) || !Number.isFinite(budget))) {
+    throw bad('memoryBudgetBytes', `expected a positive number of bytes, got ${JSON.stringify(budget)}`);
+  }
+  const label = r.label;
+  if (label !== undefined && (typeof label !== 'string' || label.length > 200)) {
+    throw bad('label', 'expected a string of at most 200 characters');
+  }
+  return {
+    data: parseData(r.data),
+    backend: oneOf(r.backend ?? DEFAULT_RUN_CONFIG.backend, 'backend', [...BACKENDS, 'auto'] as const),
+    strategies,
+    blockSize: optInt(r.blockSize, 'blockSize', 1, 1_000_000),
+    encTileSize: optInt(r.encTileSize, 'encTileSize', 1, 100_000_000),
+    posTileSize: optInt(r.posTileSize, 'posTileSize', 1, 100_000_000),
+    memoryBudgetBytes: budget as number | undefined,
+    repeats: int(r.repeats ?? DEFAULT_RUN_CONFIG.repeats, 'repeats', 1, 1000),
+    warmup: int(r.warmup ?? DEFAULT_RUN_CONFIG.warmup, 'warmup', 0, 100),
+    local: bool(r.local, 'local', DEFAULT_RUN_CONFIG.local),
+    saveLikelihood: bool(r.saveLikelihood, 'saveLikelihood', DEFAULT_RUN_CONFIG.saveLikelihood),
+    trace: bool(r.trace, 'trace', DEFAULT_RUN_CONFIG.trace),
+    label: label as string | undefined,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The run report (report.json): versioned, one schema (resources/report.schema.json) checked in
+ * tests. Times in milliseconds, sizes in bytes, unless a name says otherwise.
+ */
+import type { BackendName, RunConfig, StrategyChoice, StrategyName } from './config';
+import type { DatasetSummary } from './dataset';
+import type { SerializedError } from './errors';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface TimingStats {
+  /** the first (cold) call: kernel initialization, shader/program compilation included */
+  firstMs: number;
+  /** warm repeats after the warm-ups */
+  samplesMs: number[];
+  medianMs: number;
+  meanMs: number;
+  stdMs: number;
+  minMs: number;
+  maxMs: number;
+  n: number;
+}
+
+export interface BackendInfo {
+  name: BackendName;
+  /** what actually computes: "CPU (WebAssembly SIMD)", "NVIDIA H100 (CUDA)", "llvmpipe (Vulkan, software)" */
+  device: string;
+  isGpu: boolean;
+  /** a software or fallback adapter (e.g. lavapipe) */
+  isFallback: boolean;
+  /** why this backend: the user's choice or `auto`'s reasoning */
+  reason: string;
+  tfjsVersion: string;
+  initMs: number;
+  warnings: string[];
+}
+
+export interface Agreement {
+  against: string;
+  maxAbsDiff: number;
+  meanAbsDiff: number;
+  /** allclose at rtol 1e-4, atol 1e-4 */
+  allclose: boolean;
+  /** share of time rows whose argmax bin is the same */
+  argmaxAgreement: number;
+}
+
+export interface StageTime {
+  name: string;
+  calls: number;
+  totalMs: number;
+  selfMs: number;
+}
+
+export interface KernelStat {
+  name: string;
+  calls: number;
+  totalMs: number;
+  bytesAdded: number;
+}
+
+export interface MemoryStats {
+  /** the strategy's formula (spec §7) for the largest electrode, float32 bytes */
+  estimatedPeakBytes: number;
+  /** peak bytes held in tensors while the strategy ran (tf.memory / tf.profile) */
+  measuredPeakTensorBytes: number;
+  peakRssBytes?: number;
+  peakHeapBytes?: number;
+  gpuBytes?: number;
+}
+
+export interface LeakCheck {
+  tensorsBefore: number;
+  tensorsAfter: number;
+  /** tensors left behind by each repeat */
+  perRepeat: number[];
+  leaked: boolean;
+}
+
+export interface ElectrodeHealth {
+  electrode: string;
+  nEncodingSpikes: number;
+  nDecodingSpikes: number;
+  nonFinite: number;
+  /** share of this electrode's spike terms on the LOG_EPS floor */
+  floorShare: number;
+  tooFewEncodingSpikes: boolean;
+}
+
+export interface NumericalHealth {
+  nonFiniteOccupancy: number;
+  nonFiniteGroundProcess: number;
+  nonFiniteLikelihood: number;
+  floorShare: number;
+  electrodes: ElectrodeHealth[];
+}
+
+export interface StrategyResult {
+  strategy: StrategyChoice;
+  /** the strategy each electrode actually ran (differs from `strategy` only for auto) */
+  resolved: StrategyName[];
+  status: 'ok' | 'failed';
+  error?: SerializedError;
+  encode?: TimingStats;
+  decode?: TimingStats;
+  total?: TimingStats;
+  local?: TimingStats;
+  stages: StageTime[];
+  kernels: KernelStat[];
+  memory?: MemoryStats;
+  leak?: LeakCheck;
+  agreementWithReference?: Agreement;
+  agreementWithExpected?: Agreement;
+  /** fit outputs against the file's expected values, max abs diff */
+  fitAgreement?: { occupancy?: number; meanRates?: number; summedGroundProcessIntensity?: number };
+  health?: NumericalHealth;
+  /** relative path inside the run folder */
+  likelihoodFile?: string;
+}
+
+export interface AgreementMatrix {
+  strategies: string[];
+  maxAbsDiff: number[][];
+  meanAbsDiff: number[][];
+  allclose: boolean[][];
+  argmaxAgreement: number[][];
+}
+
+export type Severity = 'info' | 'warning' | 'error';
+
+export interface Finding {
+  id: string;
+  severity: Severity;
+  message: string;
+  strategy?: string;
+  electrode?: string;
+  value?: number;
+}
+
+export interface Recommendation {
+  strategy: StrategyName;
+  blockSize: number;
+  encTileSize?: number;
+  reason: string;
+}
+
+export interface Report {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  tool: { name: 'kde-profiler'; version: string };
+  runId?: string;
+  createdAt: string;
+  config: RunConfig;
+  dataset: DatasetSummary;
+  backend: BackendInfo;
+  strategies: StrategyResult[];
+  agreementMatrix?: AgreementMatrix;
+  local?: { timing: TimingStats; agreementWithExpected?: Agreement; likelihoodFile?: string };
+  findings: Finding[];
+  recommendation?: Recommendation;
+  environment: { node: string; platform: string; arch: string; cpus: number; totalMemoryBytes: number };
+  /** measurements of the seeds that have no meaning here, and why */
+  notApplicable: string[];
+  status: 'completed' | 'failed' | 'cancelled';
+  error?: SerializedError;
+}
