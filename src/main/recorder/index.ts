@@ -1,0 +1,11 @@
+/**
+ * Trace recorder and samplers: spans, counters and instants on one monotonic clock, batched for
+ * the process boundary; memory sampling (own process, another process, GPU); per-stage and
+ * per-kernel aggregation for the report.
+ *
+ * Must not import tfjs (the engine hands tf.profile results and tf.memory through plain
+ * callbacks) nor electron (it runs in the engine process and in the CLI).
+ */
+export { Recorder, MAIN_TID, type RecorderOptions } from './recorder';
+export { BatchSink, DEFAULT_FLUSH_INTERVAL_MS, DEFAULT_MAX_BATCH_RECORDS, type BatchListener, type BatchSinkOptions } from './batchSink';
+export { hrtimeNowNs, parseOriginNs, estimateClockOffsetNs, type MonotonicNowNs } from './clock';
