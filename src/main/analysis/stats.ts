@@ -1,0 +1,61 @@
+/**
+ * Summary statistics of repeated timings. The first (cold) call is kept apart from the warm
+ * repeats, as the seeds measure it: it carries kernel initialization and shader/program
+ * compilation, which the warm statistics must not include.
+ */
+import type { TimingStats } from '../../shared/report';
+
+/** Middle value; the mean of the two middle values for an even count; NaN for no values. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function mean(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+/** Sample standard deviation (n − 1 in the denominator); 0 when fewer than two values. */
+export function sampleStd(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const m = mean(values);
+  let ss = 0;
+  for (const v of values) ss += (v - m) * (v - m);
+  return Math.sqrt(ss / (values.length - 1));
+}
+
+/**
+ * Statistics of the warm repeats, with the cold first call beside them.
+ *
+ * `n` counts warm samples only. With no warm samples (a run cancelled after its first call)
+ * `n` is 0 and median/mean/min/max describe the first call, std 0: tables still show a time, and
+ * consumers that compare cold against warm (the cold-start finding) must skip `n === 0`.
+ * Using the first call as a warm sample instead would hide exactly the cold start we measure.
+ */
+export function timingStats(firstMs: number, samplesMs: readonly number[]): TimingStats {
+  const samples = [...samplesMs];
+  const basis = samples.length > 0 ? samples : [firstMs];
+  return {
+    firstMs,
+    samplesMs: samples,
+    medianMs: median(basis),
+    meanMs: mean(basis),
+    stdMs: samples.length > 0 ? sampleStd(samples) : 0,
+    minMs: Math.min(...basis),
+    maxMs: Math.max(...basis),
+    n: samples.length,
+  };
+}
+
+/** Sum of two timings call by call (encode + decode = total), first calls and repeats alike. */
+export function addTimings(a: TimingStats, b: TimingStats): TimingStats {
+  const n = Math.min(a.samplesMs.length, b.samplesMs.length);
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) samples.push(a.samplesMs[i]! + b.samplesMs[i]!);
+  return timingStats(a.firstMs + b.firstMs, samples);
+}
