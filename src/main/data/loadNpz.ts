@@ -1,0 +1,177 @@
+/**
+ * The clusterless-npz/1 loader: reads a .npz into a Dataset, applying every validation rule and
+ * collecting all findings before deciding. It reports problems; it never drops samples or spikes.
+ */
+import { basename } from 'node:path';
+import type { ValidationFinding } from '../../shared/api';
+import type { Dataset, ExpectedOutputs } from '../../shared/dataset';
+import { BugError, isAppError } from '../../shared/errors';
+import { ArrayReader, listKeys } from './arrayReader';
+import { count, Findings, num } from './findings';
+import { readElectrodes } from './loadElectrodes';
+import { readGrid } from './loadGrid';
+import { checkParamShapes, readParams } from './loadParams';
+import { readPositionSeries, readTimeGrid } from './loadPosition';
+import { openNpz, openNpzBytes, type NpzFile } from './npz';
+import { finiteRange } from './scan';
+
+export interface NpzInspection {
+  dataset: Dataset | null;
+  findings: ValidationFinding[];
+}
+
+async function readExpected(r: ArrayReader, notes: string[]): Promise<ExpectedOutputs | undefined> {
+  const keys: [keyof ExpectedOutputs, string][] = [
+    ['occupancy', 'occupancy'],
+    ['meanRates', 'mean_rates'],
+    ['summedGroundProcessIntensity', 'summed_ground_process_intensity'],
+    ['logLikelihoodNonlocal', 'log_likelihood_nonlocal'],
+    ['logLikelihoodLocal', 'log_likelihood_local'],
+  ];
+  const out: ExpectedOutputs = {};
+  for (const [field, key] of keys) {
+    if (!r.has(key)) continue;
+    const a = await r.numeric(key);
+    if (!a) continue;
+    if (field === 'logLikelihoodLocal' && a.data.every((v) => Number.isNaN(v))) {
+      notes.push('log_likelihood_local is all NaN (not computed by the reference); skipped');
+      continue;
+    }
+    out[field] = a.data;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** E032: the encoding spikes and the position samples must share a clock. */
+function checkOverlap(f: Findings, ds: Dataset): void {
+  const pos = finiteRange(ds.positionTime);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const e of ds.electrodes) {
+    const r = finiteRange(e.encodingSpikeTimes);
+    if (r) {
+      lo = Math.min(lo, r[0]);
+      hi = Math.max(hi, r[1]);
+    }
+  }
+  if (!pos || lo > hi) return;
+  if (hi < pos[0] || lo > pos[1]) {
+    f.error('E032', `Spike times (${num(lo)}–${num(hi)} s) and position_time (${num(pos[0])}–${num(pos[1])} s) do not overlap; they appear to use different clocks.`,
+      { key: 'position_time' });
+  }
+}
+
+async function buildDataset(npz: NpzFile, path: string, f: Findings): Promise<Dataset | null> {
+  const r = new ArrayReader(npz, f);
+  const notes: string[] = [];
+  for (const key of ['position_time', 'position']) {
+    if (!r.has(key)) f.error('E001', `Required array '${key}' not found. Found: ${listKeys(r.keys)}.`, { key });
+  }
+  const enc = await readPositionSeries(r, 'position_time', 'position', f);
+  let decPos = null;
+  if (r.has('decoding_position_time') !== r.has('decoding_position')) {
+    const missing = r.has('decoding_position') ? 'decoding_position_time' : 'decoding_position';
+    f.error('E001', `'${missing}' not found: decoding_position and decoding_position_time come together. Found: ${listKeys(r.keys)}.`, { key: missing });
+  } else if (r.has('decoding_position')) {
+    decPos = await readPositionSeries(r, 'decoding_position_time', 'decoding_position', f);
+    if (decPos && enc && decPos.dims !== enc.dims) {
+      f.error('E011', `'decoding_position' has ${decPos.dims} columns but 'position' has ${enc.dims}; they must match.`, { key: 'decoding_position' });
+    }
+  }
+  let time: Float64Array | null;
+  if (r.has('time')) {
+    time = await readTimeGrid(r, f);
+  } else {
+    time = decPos?.time ?? enc?.time ?? null;
+    if (time) notes.push(`no 'time' array: decoding rows are the ${decPos ? 'decoding_position_time' : 'position_time'} samples`);
+  }
+  if (r.has('is_training')) {
+    f.warn('W016', "'is_training' is present but not applied: the encoding model is fit on every position sample and spike.", { key: 'is_training' });
+  }
+  const names = await r.strings('electrode_names');
+  const sharedFeatureNames = await r.strings('feature_names');
+  const perElectrodeNames = new Map<number, string[]>();
+  for (const key of r.keys) {
+    const m = /^feature_names_(\d+)$/.exec(key);
+    const v = m ? await r.strings(key) : null;
+    if (m && v) perElectrodeNames.set(Number(m[1]), v);
+  }
+  const electrodeSet = await readElectrodes(r, f, {
+    positionRange: enc ? finiteRange(enc.time) : null,
+    names,
+    featureNames: (e) => perElectrodeNames.get(e) ?? sharedFeatureNames ?? undefined,
+  });
+  const params = await readParams(r, f, notes);
+  if (!enc) return null;
+  const grid = await readGrid(r, f, { position: enc.values, positionDims: enc.dims, placeBinSize: params.placeBinSize }, notes);
+  if (electrodeSet) {
+    checkParamShapes(f, params, enc.dims, electrodeSet.electrodes);
+    if (!electrodeSet.separateDecoding) notes.push('no decoding_spike_times_<e>: the encoding spikes are decoded (restricted to the time window)');
+  }
+  const expected = await readExpected(r, notes);
+  if (!time || !grid || !electrodeSet || f.errorCount() > 0) return null;
+  const ds: Dataset = {
+    name: basename(path).replace(/\.npz$/i, ''),
+    source: path,
+    positionTime: enc.time,
+    position: enc.values,
+    positionDims: enc.dims,
+    time,
+    electrodes: electrodeSet.electrodes,
+    placeBinCenters: grid,
+    params,
+    notes,
+  };
+  if (decPos) {
+    ds.decodingPositionTime = decPos.time;
+    ds.decodingPosition = decPos.values;
+  }
+  if (expected) ds.expected = expected;
+  checkOverlap(f, ds);
+  notes.unshift(`${count(ds.electrodes.length)} electrodes (${electrodeSet.layout} layout) from ${basename(path)}`);
+  return f.errorCount() > 0 ? null : ds;
+}
+
+async function inspectOpened(open: () => Promise<NpzFile>, path: string): Promise<NpzInspection> {
+  const f = new Findings(basename(path));
+  let npz: NpzFile;
+  try {
+    npz = await open();
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    f.fromError(e, {});
+    return { dataset: null, findings: f.items };
+  }
+  try {
+    const dataset = await buildDataset(npz, path, f);
+    return { dataset, findings: f.items };
+  } finally {
+    await npz.close();
+  }
+}
+
+/** Validates a .npz and, when it has no errors, returns its Dataset. Never throws for bad input. */
+export function inspectNpz(path: string): Promise<NpzInspection> {
+  return inspectOpened(() => openNpz(path), path);
+}
+
+/** The same for bytes in memory; `name` stands for the file in messages. */
+export function inspectNpzBytes(bytes: Uint8Array, name = 'memory.npz'): Promise<NpzInspection> {
+  return inspectOpened(() => openNpzBytes(bytes, name), name);
+}
+
+function datasetOrThrow(result: NpzInspection, path: string): Dataset {
+  if (result.dataset) return result.dataset;
+  const f = new Findings(basename(path));
+  f.items.push(...result.findings);
+  throw f.toAppError() ?? new BugError(`${path}: the loader returned no dataset and no error finding`);
+}
+
+/** Loads a .npz; throws an AppError with the first error's code, naming how many more there are. */
+export async function loadNpz(path: string): Promise<Dataset> {
+  return datasetOrThrow(await inspectNpz(path), path);
+}
+
+export async function loadNpzBytes(bytes: Uint8Array, name = 'memory.npz'): Promise<Dataset> {
+  return datasetOrThrow(await inspectNpzBytes(bytes, name), name);
+}

@@ -1,0 +1,56 @@
+/**
+ * A .npz archive opened lazily: the member list comes from the zip directory, each array is read and
+ * parsed only when asked for.
+ */
+import { basename } from 'node:path';
+import { AppError } from '../../shared/errors';
+import { parseNpy, type NpyArray } from './npy';
+import { fileSource, memorySource, readCentralDirectory, readEntry, type ByteSource, type ZipEntry } from './zip';
+
+export interface NpzFile {
+  /** the name used in messages (the file's base name) */
+  readonly file: string;
+  /** array names, without the .npy suffix, in archive order */
+  readonly keys: string[];
+  has(key: string): boolean;
+  /** reads and parses one member; throws AppError E060/E061/E090 */
+  read(key: string): Promise<NpyArray>;
+  close(): Promise<void>;
+}
+
+async function openSource(src: ByteSource): Promise<NpzFile> {
+  let entries: ZipEntry[];
+  try {
+    entries = await readCentralDirectory(src);
+  } catch (e) {
+    await src.close();
+    throw e;
+  }
+  const byKey = new Map<string, ZipEntry>();
+  for (const entry of entries) {
+    if (entry.name.endsWith('/')) continue;
+    byKey.set(entry.name.replace(/\.npy$/, ''), entry);
+  }
+  const file = src.name;
+  return {
+    file,
+    keys: [...byKey.keys()],
+    has: (key) => byKey.has(key),
+    async read(key) {
+      const entry = byKey.get(key);
+      if (!entry) throw new AppError('E001', `${file}: required array '${key}' not found.`, { file, key });
+      const bytes = await readEntry(src, entry);
+      return parseNpy(bytes, { file, key });
+    },
+    close: () => src.close(),
+  };
+}
+
+export async function openNpz(path: string): Promise<NpzFile> {
+  return openSource(await fileSource(path, basename(path)));
+}
+
+/** The same over bytes already in memory (tests, files received over the wire). */
+export async function openNpzBytes(bytes: Uint8Array, name = 'memory.npz'): Promise<NpzFile> {
+  return openSource(memorySource(bytes, name));
+}

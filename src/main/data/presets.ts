@@ -1,0 +1,102 @@
+/**
+ * The synthetic profiling presets of kde-spec §8: the sizes of the profile script's DATASET_SIZES and
+ * the generator semantics of create_synthetic_data, drawn from our own seeded stream.
+ */
+import type { PresetInfo } from '../../shared/api';
+import type { PresetName } from '../../shared/config';
+import type { Dataset, ElectrodeData } from '../../shared/dataset';
+import { AppError } from '../../shared/errors';
+import { buildPlaceGrid1d, linspace } from './grid';
+import { Rng } from './rng';
+
+export const PRESET_INFO: PresetInfo[] = [
+  { name: 'tiny', nTimeEncoding: 100, nTimeDecoding: 50, nElectrodes: 4, meanEncodingSpikes: 20, meanDecodingSpikes: 10, nPositionBins: 100 },
+  { name: 'small', nTimeEncoding: 500, nTimeDecoding: 100, nElectrodes: 8, meanEncodingSpikes: 50, meanDecodingSpikes: 30, nPositionBins: 200 },
+  { name: 'medium', nTimeEncoding: 2000, nTimeDecoding: 500, nElectrodes: 16, meanEncodingSpikes: 200, meanDecodingSpikes: 100, nPositionBins: 500 },
+  { name: 'large', nTimeEncoding: 5000, nTimeDecoding: 1000, nElectrodes: 32, meanEncodingSpikes: 500, meanDecodingSpikes: 300, nPositionBins: 1000 },
+  { name: 'realistic', nTimeEncoding: 10000, nTimeDecoding: 2000, nElectrodes: 64, meanEncodingSpikes: 1000, meanDecodingSpikes: 400, nPositionBins: 2000 },
+];
+
+const POSITION_LO = 0;
+const POSITION_HI = 100;
+const ENCODING_DURATION_S = 100;
+const DECODING_DURATION_S = 20;
+
+export interface PresetOptions {
+  seed?: number;
+  /** mark dimension D (default 2, as the profile script) */
+  features?: number;
+  /** multiplies the N(0,1) marks after drawing (default 1) */
+  featureScale?: number;
+}
+
+interface Spikes {
+  times: Float64Array;
+  features: Float64Array;
+}
+
+function drawSpikes(rng: Rng, mean: number, durationS: number, nFeatures: number, featureScale: number): Spikes {
+  const n = rng.poisson(mean);
+  const times = new Float64Array(n);
+  for (let i = 0; i < n; i++) times[i] = rng.uniform(0, durationS);
+  times.sort();
+  const features = new Float64Array(n * nFeatures);
+  for (let i = 0; i < features.length; i++) features[i] = rng.normal() * featureScale;
+  return { times, features };
+}
+
+export function presetInfo(name: PresetName): PresetInfo {
+  const info = PRESET_INFO.find((p) => p.name === name);
+  if (!info) throw new AppError('BAD_ARGUMENT', `Unknown preset '${name}'. Choose one of ${PRESET_INFO.map((p) => p.name).join(', ')}.`);
+  return info;
+}
+
+export function makePreset(name: PresetName, options: PresetOptions = {}): Dataset {
+  const info = presetInfo(name);
+  const seed = options.seed ?? 42;
+  const nFeatures = options.features ?? 2;
+  const featureScale = options.featureScale ?? 1;
+  if (!Number.isInteger(nFeatures) || nFeatures < 1 || nFeatures > 64) {
+    throw new AppError('BAD_ARGUMENT', `features must be an integer from 1 to 64, got ${nFeatures}.`);
+  }
+  if (!(featureScale > 0) || !Number.isFinite(featureScale)) {
+    throw new AppError('BAD_ARGUMENT', `featureScale must be a positive number, got ${featureScale}.`);
+  }
+  const rng = new Rng(seed);
+  const placeBinSize = (POSITION_HI - POSITION_LO) / info.nPositionBins;
+  const grid = buildPlaceGrid1d(linspace(POSITION_LO, POSITION_HI, info.nPositionBins), placeBinSize);
+  const interior = grid.centers.filter((_, j) => grid.isInterior[j]);
+
+  // Every encoding draw happens before any decoding draw, as in the profile script.
+  const encoding = Array.from({ length: info.nElectrodes }, () =>
+    drawSpikes(rng, info.meanEncodingSpikes, ENCODING_DURATION_S, nFeatures, featureScale));
+  const decoding = Array.from({ length: info.nElectrodes }, () =>
+    drawSpikes(rng, info.meanDecodingSpikes, DECODING_DURATION_S, nFeatures, featureScale));
+  const electrodes: ElectrodeData[] = encoding.map((enc, e) => ({
+    name: `e${e}`,
+    nFeatures,
+    encodingSpikeTimes: enc.times,
+    encodingFeatures: enc.features,
+    decodingSpikeTimes: decoding[e]!.times,
+    decodingFeatures: decoding[e]!.features,
+  }));
+
+  return {
+    name,
+    source: `preset:${name}`,
+    positionTime: linspace(0, ENCODING_DURATION_S, info.nTimeEncoding),
+    position: linspace(POSITION_LO, POSITION_HI, info.nTimeEncoding),
+    positionDims: 1,
+    time: linspace(0, DECODING_DURATION_S, info.nTimeDecoding),
+    decodingPositionTime: linspace(0, DECODING_DURATION_S, info.nTimeDecoding),
+    decodingPosition: linspace(POSITION_LO, POSITION_HI, info.nTimeDecoding),
+    electrodes,
+    placeBinCenters: interior,
+    params: { positionStd: Math.sqrt(12.5), waveformStd: 24, blockSize: 100, placeBinSize },
+    notes: [
+      `synthetic preset '${name}', seed ${seed}, ${nFeatures} features, feature scale ${featureScale}`,
+      `grid built from place_bin_size ${placeBinSize} over linspace(0, 100, ${info.nPositionBins}): ${interior.length} interior bins`,
+      'drawn with the profiler\'s own random stream: same distributions as the profile script, not the same numbers',
+    ],
+  };
+}
