@@ -1,0 +1,125 @@
+/**
+ * Float64 host-side pieces of the likelihood that are bookkeeping rather than kernels: interval
+ * filters, linear interpolation with the spec's NaN and extrapolation rules, spike-to-row mapping,
+ * kernel widths. Kept on the host in float64 because times (epoch seconds) do not fit float32.
+ */
+import { AppError } from '../../shared/errors';
+
+/** Indices of values with lo ≤ v ≤ hi (closed on both ends; NaN never passes). */
+export function inBoundsIndices(values: Float64Array, lo: number, hi: number): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v >= lo && v <= hi) out.push(i);
+  }
+  return Int32Array.from(out);
+}
+
+export function gather(values: Float64Array, idx: Int32Array, width = 1): Float64Array {
+  const out = new Float64Array(idx.length * width);
+  for (let k = 0; k < idx.length; k++) {
+    const src = idx[k]! * width;
+    for (let j = 0; j < width; j++) out[k * width + j] = values[src + j]!;
+  }
+  return out;
+}
+
+/** Number of entries of sorted `grid` that are ≤ t (searchsorted side='right'). */
+function countLessOrEqual(grid: Float64Array, lo: number, hi: number, t: number): number {
+  let a = lo;
+  let b = hi;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (grid[m]! <= t) a = m + 1;
+    else b = m;
+  }
+  return a - lo;
+}
+
+/**
+ * Output row of each spike (spec §4.4): the number of interior grid points t_1..t_{T-2} that are
+ * ≤ u, i.e. numpy.digitize(u, time[1:-1]). Row T-1 never receives a spike.
+ */
+export function spikeRows(spikeTimes: Float64Array, time: Float64Array): Int32Array {
+  const out = new Int32Array(spikeTimes.length);
+  const hi = Math.max(time.length - 1, 1);
+  for (let k = 0; k < spikeTimes.length; k++) out[k] = countLessOrEqual(time, 1, hi, spikeTimes[k]!);
+  return out;
+}
+
+/**
+ * Piecewise-linear interpolation of `position` (n × q, row-major) over `positionTime` at `query`,
+ * with linear extrapolation outside and NaN propagating from both neighbours of an interval
+ * (scipy.interpolate.interpn with bounds_error=False, fill_value=None; spec §3.3).
+ */
+export function interpolatePosition(
+  positionTime: Float64Array,
+  position: Float64Array,
+  q: number,
+  query: Float64Array,
+): Float64Array {
+  const n = positionTime.length;
+  const out = new Float64Array(query.length * q);
+  if (query.length === 0) return out;
+  if (n < 2) {
+    throw new AppError('E001', `need at least two position samples to interpolate position, got ${n}`, {
+      key: 'position_time',
+      hint: 'provide a position track with two or more samples',
+    });
+  }
+  for (let k = 0; k < query.length; k++) {
+    const t = query[k]!;
+    let i = countLessOrEqual(positionTime, 0, n, t) - 1;
+    if (i < 0) i = 0;
+    if (i > n - 2) i = n - 2;
+    const t0 = positionTime[i]!;
+    const t1 = positionTime[i + 1]!;
+    const w = (t - t0) / (t1 - t0);
+    for (let j = 0; j < q; j++) {
+      out[k * q + j] = position[i * q + j]! * (1 - w) + position[(i + 1) * q + j]! * w;
+    }
+  }
+  return out;
+}
+
+/** A scalar σ repeated per dimension, or a per-dimension σ checked against the dimension. */
+export function stdVector(std: number | number[], dims: number, what: string, electrode?: string): number[] {
+  if (typeof std === 'number') return new Array<number>(dims).fill(std);
+  if (std.length === 1 && dims !== 1) return new Array<number>(dims).fill(std[0]!);
+  if (std.length !== dims) {
+    const where = electrode === undefined ? '' : ` on electrode '${electrode}'`;
+    throw new AppError(
+      'BAD_ARGUMENT',
+      `${what} has ${std.length} entries but${where} there are ${dims} dimensions; give a scalar or one value per dimension`,
+      { key: what, electrode },
+    );
+  }
+  return std.slice();
+}
+
+/** Rows (and their times) of a position track that contain no NaN. */
+export function dropNanRows(
+  positionTime: Float64Array,
+  position: Float64Array,
+  q: number,
+): { positionTime: Float64Array; position: Float64Array; dropped: number } {
+  const keep: number[] = [];
+  for (let i = 0; i < positionTime.length; i++) {
+    let ok = true;
+    for (let j = 0; j < q; j++) if (Number.isNaN(position[i * q + j]!)) ok = false;
+    if (ok) keep.push(i);
+  }
+  if (keep.length === positionTime.length) return { positionTime, position, dropped: 0 };
+  const idx = Int32Array.from(keep);
+  return {
+    positionTime: gather(positionTime, idx),
+    position: gather(position, idx, q),
+    dropped: positionTime.length - keep.length,
+  };
+}
+
+/** max(log x, LOG_EPS) with NaN kept: safe_log of the spec for x ≥ 0. */
+export function safeLog(x: number, logEps: number): number {
+  if (Number.isNaN(x)) return x;
+  return Math.abs(x) < 1e-15 ? logEps : Math.log(x);
+}

@@ -1,0 +1,79 @@
+/**
+ * Gaussian kernel building blocks on TensorFlow.js ops (kde-spec §0, §7.0). Everything here is
+ * written with tf.* functions (tfjs-core has no chained ops) and is the same op graph on every
+ * backend.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { EPS, HALF_LOG_2PI } from './constants';
+
+/** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
+export function logNormaliser(std: number[]): number {
+  return -std.reduce((s, v) => s + Math.log(v) + HALF_LOG_2PI, 0);
+}
+
+/**
+ * log K_σ between every sample (n × d) and every evaluation point (m × d), by direct differences:
+ * (n × m). Used for position kernels and for the linear reference's mark kernel.
+ */
+export function logKernelDirect(samples: tf.Tensor2D, evals: tf.Tensor2D, std: number[]): tf.Tensor2D {
+  return tf.tidy(() => {
+    const inv = tf.tensor1d(std.map((s) => 1 / s));
+    const a = tf.mul(samples, inv);
+    const b = tf.mul(evals, inv);
+    const diff = tf.sub(tf.expandDims(a, 1), tf.expandDims(b, 0));
+    const sq = tf.sum(tf.square(diff), 2) as tf.Tensor2D;
+    return tf.add(tf.mul(sq, -0.5), logNormaliser(std)) as tf.Tensor2D;
+  });
+}
+
+/** Encoding marks prepared once per electrode for the GEMM form of the mark kernel. */
+export interface PreparedMarks {
+  /** y/σ, (E × D) */
+  scaled: tf.Tensor2D;
+  /** |y/σ|², (E × 1) */
+  sqNorm: tf.Tensor2D;
+  invStd: tf.Tensor1D;
+  logNorm: number;
+}
+
+export function prepareMarks(enc: tf.Tensor2D, std: number[]): PreparedMarks {
+  const sd = std.map((s) => Math.max(s, EPS));
+  return tf.tidy(() => {
+    const invStd = tf.tensor1d(sd.map((s) => 1 / s));
+    const scaled = tf.mul(enc, invStd) as tf.Tensor2D;
+    const sqNorm = tf.sum(tf.square(scaled), 1, true) as tf.Tensor2D;
+    return { scaled, sqNorm, invStd, logNorm: logNormaliser(sd) };
+  });
+}
+
+export function disposeMarks(p: PreparedMarks): void {
+  tf.dispose([p.scaled, p.sqNorm, p.invStd]);
+}
+
+/**
+ * Mark log-kernel by the expanded square (spec §7.0): c_D − ½·max(|ỹ|² + |m̃|² − 2·ỹ·m̃, 0),
+ * one (E × D)·(D × B) matmul instead of E·B·D differences. Shape (E × B).
+ */
+export function logMarkKernelGemm(p: PreparedMarks, dec: tf.Tensor2D): tf.Tensor2D {
+  return tf.tidy(() => {
+    const m = tf.mul(dec, p.invStd) as tf.Tensor2D;
+    const mm = tf.reshape(tf.sum(tf.square(m), 1), [1, -1]);
+    const cross = tf.matMul(p.scaled, m, false, true);
+    const sq = tf.relu(tf.sub(tf.add(p.sqNorm, mm), tf.mul(cross, 2)));
+    return tf.add(tf.mul(sq, -0.5), p.logNorm) as tf.Tensor2D;
+  });
+}
+
+/** log(exp(a) + exp(b)) elementwise, stable for finite inputs. */
+export function logAddExp(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  return tf.tidy(() => {
+    const mx = tf.maximum(a, b);
+    const sum = tf.add(tf.exp(tf.sub(a, mx)), tf.exp(tf.sub(b, mx)));
+    return tf.add(mx, tf.log(sum));
+  });
+}
+
+/** Upload a row-major float64 host matrix as a float32 (rows × cols) tensor. */
+export function toTensor2d(values: Float64Array, rows: number, cols: number): tf.Tensor2D {
+  return tf.tensor2d(Float32Array.from(values), [rows, cols], 'float32');
+}

@@ -1,0 +1,23 @@
+/**
+ * The six evaluation strategies of kde-spec §7, by name. Each computes the same floored spike
+ * terms; they differ in where the sum over encoding spikes happens and how it is tiled.
+ * Imports tfjs and the engine's own modules only.
+ */
+import type { StrategyName } from '../../../shared/config';
+import { chunked } from './chunked';
+import { compensated } from './compensated';
+import { logsumexp, logsumexpTiled } from './logsumexp';
+import { reference } from './reference';
+import { streaming } from './streaming';
+import type { Strategy } from './types';
+
+export const STRATEGY_IMPLS: Record<StrategyName, Strategy> = {
+  reference,
+  logsumexp,
+  'logsumexp-tiled': logsumexpTiled,
+  chunked,
+  compensated,
+  streaming,
+};
+
+export type { ElectrodeContext, EmitBlock, StageFn, StageTools, Strategy } from './types';

@@ -1,0 +1,44 @@
+/**
+ * (b) Log-space logsumexp per decoding spike, vmapped over a block (kde-spec §7b, form b2): the
+ * (B × E × P) joint log-kernel is built per block and reduced over encoding spikes. (c), the
+ * position-tiled form, is the same computation over column tiles of Tp bins, which bounds the
+ * temporary to B × E × Tp.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { disposeMarks, logKernelDirect, logMarkKernelGemm, prepareMarks } from '../kernels';
+import { blockRanges, epilogue, logSumExpJoint, sliceRows } from './common';
+import type { ElectrodeContext, Strategy } from './types';
+
+function logsumexpStrategy(tileOf: (ctx: ElectrodeContext) => number): Strategy {
+  return {
+    async run(ctx, decMarks, { stage, span }, emit) {
+      const logKpos = await stage('position-kernel', () =>
+        logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd),
+      );
+      const marks = prepareMarks(ctx.encMarks, ctx.waveformStd);
+      const logE = Math.log(Math.max(ctx.nEnc, 1));
+      try {
+        const blocks = blockRanges(decMarks.shape[0], ctx.blockSize);
+        for (let b = 0; b < blocks.length; b++) {
+          const [s0, s1] = blocks[b]!;
+          await span(`block ${b}`, async () => {
+            const logKmark = await stage('mark-kernel', () =>
+              tf.tidy(() => logMarkKernelGemm(marks, sliceRows(decMarks, s0, s1))),
+            );
+            const logJ = await stage('reduce', () => logSumExpJoint(logKmark, logKpos, tileOf(ctx)));
+            logKmark.dispose();
+            const terms = tf.tidy(() => epilogue(ctx, tf.sub(logJ, logE) as tf.Tensor2D));
+            logJ.dispose();
+            await emit(s0, terms);
+          });
+        }
+      } finally {
+        logKpos.dispose();
+        disposeMarks(marks);
+      }
+    },
+  };
+}
+
+export const logsumexp = logsumexpStrategy((ctx) => ctx.nBins);
+export const logsumexpTiled = logsumexpStrategy((ctx) => ctx.posTileSize);

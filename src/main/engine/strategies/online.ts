@@ -1,0 +1,65 @@
+/**
+ * Online accumulators over encoding-spike chunks: the compensated (max-rescaled matmul) fold of
+ * kde-spec §7e′ and the logsumexp fold of §7d. Each fold takes the running state, disposes it and
+ * returns the new one, so a loop over chunks holds one state at a time.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+
+/** Σ_i exp(c_i − M)·W'[i,k]·P'[i,p] so far, with its scale M (a scalar). */
+export interface CompensatedState {
+  scale: tf.Scalar;
+  sum: tf.Tensor2D;
+}
+
+/** The position factor of a chunk: P'[i,p] = exp(logKpos[i,p] − a_i), with a_i = max_p logKpos. */
+export function positionFactor(logKpos: tf.Tensor2D): { rowMax: tf.Tensor2D; factor: tf.Tensor2D } {
+  return tf.tidy(() => {
+    const rowMax = tf.max(logKpos, 1, true) as tf.Tensor2D;
+    return { rowMax, factor: tf.exp(tf.sub(logKpos, rowMax)) as tf.Tensor2D };
+  });
+}
+
+/**
+ * Folds one chunk: logKmark (C × B), its position factor (C × P) with row maxima a (C × 1).
+ * c_i = a_i + b_i − log E; the weight exp(c_i − M) goes on the mark factor, which stays in [0, 1].
+ */
+export function foldCompensated(
+  prev: CompensatedState | null,
+  logKmark: tf.Tensor2D,
+  rowMax: tf.Tensor2D,
+  factor: tf.Tensor2D,
+  logE: number,
+): CompensatedState {
+  const next = tf.tidy(() => {
+    const b = tf.max(logKmark, 1, true);
+    const c = tf.sub(tf.add(rowMax, b), logE);
+    const chunkMax = tf.max(c) as tf.Scalar;
+    const scale = (prev === null ? chunkMax : tf.maximum(prev.scale, chunkMax)) as tf.Scalar;
+    const w = tf.mul(tf.exp(tf.sub(logKmark, b)), tf.exp(tf.sub(c, scale)));
+    const contrib = tf.matMul(w, factor, true, false) as tf.Tensor2D;
+    const sum =
+      prev === null ? contrib : (tf.add(tf.mul(prev.sum, tf.exp(tf.sub(prev.scale, scale))), contrib) as tf.Tensor2D);
+    return { scale, sum };
+  });
+  if (prev !== null) tf.dispose([prev.scale, prev.sum]);
+  return next;
+}
+
+/** log J of a compensated state: log Σ + M; an underflowed (zero) Σ gives −Infinity → the floor. */
+export function finishCompensated(state: CompensatedState): tf.Tensor2D {
+  const logJ = tf.tidy(() => tf.add(tf.log(state.sum), state.scale) as tf.Tensor2D);
+  tf.dispose([state.scale, state.sum]);
+  return logJ;
+}
+
+/** Running logsumexp: logaddexp(prev, partial), disposing both inputs. */
+export function foldLogSumExp(prev: tf.Tensor2D | null, partial: tf.Tensor2D): tf.Tensor2D {
+  if (prev === null) return partial;
+  const next = tf.tidy(() => {
+    const mx = tf.maximum(prev, partial);
+    const sum = tf.add(tf.exp(tf.sub(prev, mx)), tf.exp(tf.sub(partial, mx)));
+    return tf.add(mx, tf.log(sum)) as tf.Tensor2D;
+  });
+  tf.dispose([prev, partial]);
+  return next;
+}

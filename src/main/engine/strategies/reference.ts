@@ -1,0 +1,41 @@
+/**
+ * (a) Linear-space reference (kde-spec §7a, §4.2): Kpos = exp(logKpos) once per electrode, the
+ * mark kernel per block by direct differences, J = Kmarkᵀ·Kpos / E as one matmul, then the log
+ * with the LOG_EPS floor. An underflowed J is exactly the floor, as in the linear file.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { logKernelDirect } from '../kernels';
+import { blockRanges, epilogue, sliceRows } from './common';
+import type { Strategy } from './types';
+
+export const reference: Strategy = {
+  async run(ctx, decMarks, { stage, span }, emit) {
+    const kpos = await stage('position-kernel', () =>
+      tf.tidy(() => tf.exp(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd)) as tf.Tensor2D),
+    );
+    try {
+      const blocks = blockRanges(decMarks.shape[0], ctx.blockSize);
+      for (let b = 0; b < blocks.length; b++) {
+        const [s0, s1] = blocks[b]!;
+        await span(`block ${b}`, async () => {
+          const kmark = await stage('mark-kernel', () =>
+            tf.tidy(() => {
+              const dec = sliceRows(decMarks, s0, s1);
+              return tf.exp(logKernelDirect(ctx.encMarks, dec, ctx.waveformStd)) as tf.Tensor2D;
+            }),
+          );
+          const terms = await stage('reduce', () =>
+            tf.tidy(() => {
+              const joint = tf.div(tf.matMul(kmark, kpos, true, false), ctx.nEnc) as tf.Tensor2D;
+              return epilogue(ctx, tf.log(joint) as tf.Tensor2D);
+            }),
+          );
+          kmark.dispose();
+          await emit(s0, terms);
+        });
+      }
+    } finally {
+      kpos.dispose();
+    }
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * The shape every evaluation strategy (kde-spec §7) shares. A strategy receives one electrode's
+ * encoding data already on the device and that electrode's in-bounds decoding marks, and emits
+ * the floored spike terms ℓ[k, p] block by block; the caller scatters them into output rows.
+ */
+import type * as tf from '@tensorflow/tfjs-core';
+
+/** Runs fn as a named stage (a span; on asynchronous backends it waits for the device). */
+export type StageFn = <T extends tf.TensorContainer>(name: string, fn: () => T) => Promise<T>;
+
+export interface StageTools {
+  stage: StageFn;
+  /** a grouping span (block b, chunk c) around asynchronous work */
+  span: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+export interface ElectrodeContext {
+  /** (E × Q) encoding spike positions, (E × D) encoding marks: owned by the fitted model */
+  encPositions: tf.Tensor2D;
+  encMarks: tf.Tensor2D;
+  /** (P × Q) interior bin centres: owned by the fitted model */
+  centers: tf.Tensor2D;
+  positionStd: number[];
+  waveformStd: number[];
+  nEnc: number;
+  nBins: number;
+  nFeatures: number;
+  /** (P,) log μ_e − log π_p, −Infinity where the occupancy is not > 0: owned by the caller */
+  bias: tf.Tensor1D;
+  blockSize: number;
+  encTileSize: number;
+  posTileSize: number;
+}
+
+/** Receives block b's spike terms (rows start..start+B−1 of the electrode's decoding spikes). */
+export type EmitBlock = (start: number, terms: tf.Tensor2D) => Promise<void>;
+
+export interface Strategy {
+  /**
+   * Computes ℓ for all decoding marks (S × D) of one electrode, calling emit once per block in
+   * order. Must dispose every tensor it creates; emit's tensor is disposed by the caller.
+   */
+  run(ctx: ElectrodeContext, decMarks: tf.Tensor2D, tools: StageTools, emit: EmitBlock): Promise<void>;
+}
