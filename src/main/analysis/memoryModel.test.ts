@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { StrategyName } from '../../shared/config';
+import {
+  estimateDatasetPeak,
+  estimatePeakBytes,
+  type ProblemSizes,
+  resolveAutoStrategy,
+} from './memoryModel';
+import { dataset } from './testData';
+
+// the medium preset's typical electrode: E = 200, S = 100, P = 500, B = 100, T = 500
+const medium: ProblemSizes = { nEnc: 200, nDec: 100, nBins: 500, nFeatures: 2, positionDims: 1, nTime: 500 };
+const B = { blockSize: 100 };
+const bytes = (s: StrategyName, sizes: ProblemSizes, o: object = {}): number =>
+  estimatePeakBytes(s, sizes, { ...B, ...o }).deviceBytes;
+
+describe('estimatePeakBytes at the medium sizes', () => {
+  it('(a) reference: E·P + E·B + B·P', () => {
+    expect(bytes('reference', medium)).toBe((200 * 500 + 200 * 100 + 100 * 500) * 4);
+  });
+
+  it('(b) logsumexp: B·E·P + E·P', () => {
+    expect(bytes('logsumexp', medium)).toBe((100 * 200 * 500 + 200 * 500) * 4);
+    expect(estimatePeakBytes('logsumexp', medium, B).formula).toBe(
+      'B·E·P + E·P = 100·200·500 + 200·500 = 10100000 floats (float32)',
+    );
+  });
+
+  it('(c) logsumexp-tiled: B·E·Tp + E·P', () => {
+    expect(bytes('logsumexp-tiled', medium, { posTileSize: 100 })).toBe((100 * 200 * 100 + 200 * 500) * 4);
+    // the default tile is 200 bins
+    expect(bytes('logsumexp-tiled', medium)).toBe((100 * 200 * 200 + 200 * 500) * 4);
+  });
+
+  it('(d) chunked: C·P + C·B + B·C·Tp + B·P', () => {
+    expect(bytes('chunked', medium, { encTileSize: 50, posTileSize: 100 })).toBe(
+      (50 * 500 + 50 * 100 + 100 * 50 * 100 + 100 * 500) * 4,
+    );
+  });
+
+  it('(e) compensated: as (a); (e′) with a chunk smaller than E: C·P + C·B + B·P', () => {
+    expect(bytes('compensated', medium)).toBe((200 * 500 + 200 * 100 + 100 * 500) * 4);
+    expect(bytes('compensated', medium, { encTileSize: 200 })).toBe((200 * 500 + 200 * 100 + 100 * 500) * 4);
+    expect(bytes('compensated', medium, { encTileSize: 50 })).toBe((50 * 500 + 50 * 100 + 100 * 500) * 4);
+  });
+
+  it('(f) streaming: e′ terms at D ≤ 8, online-logsumexp terms above', () => {
+    expect(bytes('streaming', medium, { encTileSize: 50 })).toBe((50 * 500 + 50 * 100 + 100 * 500) * 4);
+    expect(bytes('streaming', { ...medium, nFeatures: 10 }, { encTileSize: 50, posTileSize: 100 })).toBe(
+      (50 * 500 + 50 * 100 + 100 * 50 * 100 + 100 * 500) * 4,
+    );
+  });
+
+  it('counts the T·P output in float64 on the host, not on the device', () => {
+    const e = estimatePeakBytes('reference', medium, B);
+    expect(e.hostBytes).toBe(8 * 500 * 500);
+  });
+
+  it('clips the block to the decoding spikes and the chunk to the encoding spikes', () => {
+    expect(bytes('logsumexp', { ...medium, nDec: 30 })).toBe((30 * 200 * 500 + 200 * 500) * 4);
+    expect(bytes('chunked', medium, { encTileSize: 10_000, posTileSize: 100 })).toBe(
+      (200 * 500 + 200 * 100 + 100 * 200 * 100 + 100 * 500) * 4,
+    );
+  });
+
+  it('gives a 216 M-float (B,E,P) temporary for a 1080-spike electrode on the realistic grid (spec §8.3)', () => {
+    const realistic = { nEnc: 1080, nDec: 400, nBins: 2000, nFeatures: 2, positionDims: 1, nTime: 2000 };
+    expect(bytes('logsumexp', realistic) / 4 - 1080 * 2000).toBe(216_000_000);
+  });
+});
+
+describe('resolveAutoStrategy', () => {
+  it('takes compensated at D ≤ 8 when it fits the default 1 GiB', () => {
+    const c = resolveAutoStrategy(medium, B);
+    expect(c.strategy).toBe('compensated');
+    expect(c.encTileSize).toBeUndefined();
+    expect(c.estimatedPeakBytes).toBe(bytes('compensated', medium));
+    expect(c.reason).toMatch(/D = 2 ≤ 8/);
+  });
+
+  it('chunks compensated (e′) with the largest chunk that fits a small budget', () => {
+    // 100 000 floats: B·P = 50 000 leaves room for C·(P + B) = 600·C → C = 83
+    const c = resolveAutoStrategy(medium, { ...B, memoryBudgetBytes: 400_000 });
+    expect(c).toMatchObject({ strategy: 'compensated', encTileSize: 83 });
+    expect(c.estimatedPeakBytes).toBeLessThanOrEqual(400_000);
+    expect(bytes('compensated', medium, { encTileSize: 84 })).toBeGreaterThan(400_000);
+  });
+
+  it('honours a chunk the user asked for, as the spec dispatch does', () => {
+    expect(resolveAutoStrategy(medium, { ...B, encTileSize: 50 })).toMatchObject({ strategy: 'compensated', encTileSize: 50 });
+    expect(resolveAutoStrategy({ ...medium, nFeatures: 10 }, { ...B, encTileSize: 50 })).toMatchObject({
+      strategy: 'chunked', encTileSize: 50,
+    });
+  });
+
+  it('takes logsumexp above 8 features, tiles positions, then chunks as the budget shrinks', () => {
+    const high = { ...medium, nFeatures: 10 };
+    expect(resolveAutoStrategy(high, B).strategy).toBe('logsumexp');
+    // 5 000 000 floats: E·P = 100 000 leaves B·E·Tp = 20 000·Tp → Tp = 245
+    const tiled = resolveAutoStrategy(high, { ...B, memoryBudgetBytes: 20_000_000 });
+    expect(tiled).toMatchObject({ strategy: 'logsumexp-tiled', posTileSize: 245, estimatedPeakBytes: 20_000_000 });
+    // 75 000 floats < E·P: chunked with the default 200-bin tile, C·20 600 + 50 000 ≤ 75 000 → C = 1
+    const chunked = resolveAutoStrategy(high, { ...B, memoryBudgetBytes: 300_000 });
+    expect(chunked).toMatchObject({ strategy: 'chunked', encTileSize: 1, posTileSize: 200 });
+    expect(chunked.estimatedPeakBytes).toBeLessThanOrEqual(300_000);
+  });
+
+  it('says so when even the smallest chunk does not fit', () => {
+    const c = resolveAutoStrategy({ ...medium, nFeatures: 10 }, { ...B, memoryBudgetBytes: 1000 });
+    expect(c.strategy).toBe('chunked');
+    expect(c.reason).toMatch(/lower the block size/);
+  });
+
+  it('falls back to logsumexp for an electrode without encoding spikes', () => {
+    expect(resolveAutoStrategy({ ...medium, nEnc: 0 }, B).strategy).toBe('logsumexp');
+  });
+});
+
+describe('estimateDatasetPeak', () => {
+  it('reports the largest electrode, resolving auto per electrode', () => {
+    const d = dataset();
+    d.electrodes[3] = { name: 'big', nFeatures: 2, nEncodingSpikes: 1000, nDecodingSpikes: 100 };
+    const e = estimateDatasetPeak('logsumexp', d, B);
+    expect(e).toMatchObject({ electrode: 'big', strategy: 'logsumexp', deviceBytes: (100 * 1000 * 500 + 1000 * 500) * 4 });
+    expect(estimateDatasetPeak('auto', d, B)).toMatchObject({ electrode: 'big', strategy: 'compensated' });
+  });
+});

@@ -1,0 +1,250 @@
+/**
+ * Peak memory of each evaluation strategy from its formula (spec §7), in float32 bytes, and the
+ * `auto` dispatch (spec §7.7, adapted to a memory budget). The engine imports this module, so it
+ * depends on nothing but shared types.
+ *
+ * Sizes are per electrode: E encoding spikes, S decoding spikes, P bins, D features, B the
+ * decoding block (at most S), C the encoding chunk (at most E), Tp the position tile (at most P).
+ * The (T × P) output is not on the device: the engine accumulates it on the host in float64,
+ * so it appears as hostBytes = 8·T·P, never in deviceBytes.
+ */
+import type { StrategyChoice, StrategyName } from '../../shared/config';
+import type { DatasetSummary } from '../../shared/dataset';
+
+export const FLOAT32_BYTES = 4;
+export const FLOAT64_BYTES = 8;
+/** spec §1 `_COMPENSATED_LINEAR_MAX_FEATURES`: compensated-linear is exact enough up to here */
+export const COMPENSATED_MAX_FEATURES = 8;
+export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 ** 3;
+/** the repository's real-data fallback `enc_tile_size=4096` (spec §7 d) */
+export const DEFAULT_ENC_TILE_SIZE = 4096;
+/** README_PROFILING's advice for out-of-memory errors, `pos_tile_size=200` (spec §7 c) */
+export const DEFAULT_POS_TILE_SIZE = 200;
+
+export interface ProblemSizes {
+  nEnc: number;
+  nDec: number;
+  nBins: number;
+  nFeatures: number;
+  positionDims: number;
+  nTime: number;
+}
+
+export interface TileOptions {
+  blockSize: number;
+  encTileSize?: number;
+  posTileSize?: number;
+}
+
+export interface PeakEstimate {
+  deviceBytes: number;
+  hostBytes: number;
+  /** the device formula in words and numbers: "B·E·P + E·P = 100·200·500 + 200·500 floats" */
+  formula: string;
+}
+
+interface Term {
+  label: string;
+  factors: number[];
+}
+
+interface Effective {
+  E: number;
+  B: number;
+  P: number;
+  C: number;
+  Tp: number;
+}
+
+function effective(s: ProblemSizes, o: TileOptions): Effective {
+  const E = s.nEnc;
+  const P = s.nBins;
+  return {
+    E,
+    P,
+    B: Math.min(o.blockSize, s.nDec),
+    C: Math.min(o.encTileSize ?? DEFAULT_ENC_TILE_SIZE, E),
+    Tp: Math.min(o.posTileSize ?? DEFAULT_POS_TILE_SIZE, P),
+  };
+}
+
+function termsFor(strategy: StrategyName, s: ProblemSizes, o: TileOptions): Term[] {
+  const { E, B, P, C, Tp } = effective(s, o);
+  const t = (label: string, ...factors: number[]): Term => ({ label, factors });
+  const lowD = s.nFeatures <= COMPENSATED_MAX_FEATURES;
+  switch (strategy) {
+    case 'reference':
+      return [t('E·P', E, P), t('E·B', E, B), t('B·P', B, P)];
+    case 'logsumexp':
+      return [t('B·E·P', B, E, P), t('E·P', E, P)];
+    case 'logsumexp-tiled':
+      return [t('B·E·Tp', B, E, Tp), t('E·P', E, P)];
+    case 'chunked':
+      return [t('C·P', C, P), t('C·B', C, B), t('B·C·Tp', B, C, Tp), t('B·P', B, P)];
+    case 'compensated':
+      // e′ only when a chunk smaller than E is asked for, as in the spec's dispatch
+      return o.encTileSize !== undefined && o.encTileSize < E
+        ? [t('C·P', C, P), t('C·B', C, B), t('B·P', B, P)]
+        : [t('E·P', E, P), t('E·B', E, B), t('B·P', B, P)];
+    case 'streaming':
+      // spec §7 f: streaming rides on e′ at D ≤ 8 and on online logsumexp (d) above; the mark
+      // chunk C·B exists in both
+      return lowD
+        ? [t('C·P', C, P), t('C·B', C, B), t('B·P', B, P)]
+        : [t('C·P', C, P), t('C·B', C, B), t('B·C·Tp', B, C, Tp), t('B·P', B, P)];
+  }
+}
+
+export function estimatePeakBytes(strategy: StrategyName, s: ProblemSizes, o: TileOptions): PeakEstimate {
+  const terms = termsFor(strategy, s, o);
+  const floats = terms.reduce((sum, term) => sum + term.factors.reduce((p, f) => p * f, 1), 0);
+  const formula =
+    `${terms.map((x) => x.label).join(' + ')} = ` +
+    `${terms.map((x) => x.factors.join('·')).join(' + ')} = ${floats} floats (float32)`;
+  return {
+    deviceBytes: floats * FLOAT32_BYTES,
+    hostBytes: FLOAT64_BYTES * s.nTime * s.nBins,
+    formula,
+  };
+}
+
+export interface AutoChoice {
+  strategy: StrategyName;
+  encTileSize?: number;
+  posTileSize?: number;
+  estimatedPeakBytes: number;
+  reason: string;
+}
+
+type AutoOptions = TileOptions & { memoryBudgetBytes?: number };
+
+const MIB = 1024 * 1024;
+const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
+
+/** How many units fit in what the budget leaves after a fixed part; 0 when none does. */
+function largestFitting(budgetFloats: number, fixedFloats: number, floatsPerUnit: number): number {
+  return Math.max(0, Math.floor((budgetFloats - fixedFloats) / floatsPerUnit));
+}
+
+function choice(
+  strategy: StrategyName,
+  s: ProblemSizes,
+  o: TileOptions,
+  tiles: { encTileSize?: number; posTileSize?: number },
+  reason: string,
+): AutoChoice {
+  const estimatedPeakBytes = estimatePeakBytes(strategy, s, { ...o, ...tiles }).deviceBytes;
+  return { strategy, ...tiles, estimatedPeakBytes, reason: `${reason} (estimated peak ${mib(estimatedPeakBytes)})` };
+}
+
+function autoLowD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice {
+  const { nEnc: E, nBins: P, nFeatures: D } = s;
+  const B = Math.min(o.blockSize, s.nDec);
+  const lowD = `D = ${D} ≤ ${COMPENSATED_MAX_FEATURES}`;
+  if (o.encTileSize !== undefined && o.encTileSize < E) {
+    const why = `${lowD} with encTileSize ${o.encTileSize} < E = ${E}: chunked compensated (e′)`;
+    return choice('compensated', s, o, { encTileSize: o.encTileSize }, why);
+  }
+  const whole = { ...o, encTileSize: undefined };
+  if (estimatePeakBytes('compensated', s, whole).deviceBytes <= budget) {
+    return choice('compensated', s, whole, {}, `${lowD}: compensated-linear, one matmul per block`);
+  }
+  const fitted = largestFitting(budget / FLOAT32_BYTES, B * P, P + B);
+  const c = Math.min(Math.max(1, fitted), Math.max(1, E - 1));
+  const why = `${lowD} but E·P + E·B + B·P exceeds the budget of ${mib(budget)}: chunked compensated (e′) with ${c}-spike chunks`;
+  return choice('compensated', s, o, { encTileSize: c }, why);
+}
+
+function autoHighD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice {
+  const { nEnc: E, nBins: P, nFeatures: D } = s;
+  const B = Math.min(o.blockSize, s.nDec);
+  const highD = `D = ${D} > ${COMPENSATED_MAX_FEATURES}`;
+  const chunkTile = Math.min(o.posTileSize ?? DEFAULT_POS_TILE_SIZE, P);
+  if (o.encTileSize !== undefined && o.encTileSize < E) {
+    const why = `${highD} with encTileSize ${o.encTileSize} < E = ${E}: online-logsumexp chunks`;
+    return choice('chunked', s, o, { encTileSize: o.encTileSize, posTileSize: chunkTile }, why);
+  }
+  if (estimatePeakBytes('logsumexp', s, o).deviceBytes <= budget) {
+    return choice('logsumexp', s, o, {}, `${highD}: log-space logsumexp, B·E·P fits the budget of ${mib(budget)}`);
+  }
+  const budgetFloats = budget / FLOAT32_BYTES;
+  const tp = Math.min(largestFitting(budgetFloats, E * P, B * E), P - 1, o.posTileSize ?? Infinity);
+  if (tp >= 1) {
+    const why = `${highD} and B·E·P exceeds the budget of ${mib(budget)}: position tiles of ${tp} bins`;
+    return choice('logsumexp-tiled', s, o, { posTileSize: tp }, why);
+  }
+  const fitted = largestFitting(budgetFloats, B * P, P + B + B * chunkTile);
+  const c = Math.min(Math.max(1, fitted), E);
+  const tooBig = fitted >= 1 ? '' : '; even one-spike chunks exceed the budget, lower the block size';
+  const why =
+    `${highD} and the E·P position kernel alone exceeds the budget of ${mib(budget)}: ` +
+    `online-logsumexp chunks of ${c} spikes${tooBig}`;
+  return choice('chunked', s, o, { encTileSize: c, posTileSize: chunkTile }, why);
+}
+
+/**
+ * Spec §7.7's dispatch with a memory budget. D ≤ 8 with encoding spikes: compensated, chunked
+ * (e′) when the whole problem exceeds the budget or the user asked for a chunk. D > 8:
+ * logsumexp; position-tiled when B·E·P does not fit; encoding-chunked when even the E·P position
+ * kernel does not. Chunk and tile sizes are the largest that keep the estimate under budget.
+ */
+export function resolveAutoStrategy(s: ProblemSizes, o: AutoOptions): AutoChoice {
+  const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  if (s.nEnc === 0) {
+    const why = 'no encoding spikes: every spike term is on the LOG_EPS floor, logsumexp handles E = 0';
+    return choice('logsumexp', s, o, {}, why);
+  }
+  return s.nFeatures <= COMPENSATED_MAX_FEATURES ? autoLowD(s, o, budget) : autoHighD(s, o, budget);
+}
+
+export function sizesOfElectrode(
+  summary: DatasetSummary,
+  electrode: DatasetSummary['electrodes'][number],
+): ProblemSizes {
+  return {
+    nEnc: electrode.nEncodingSpikes,
+    nDec: electrode.nDecodingSpikes,
+    nBins: summary.nBins,
+    nFeatures: electrode.nFeatures,
+    positionDims: summary.positionDims,
+    nTime: summary.nTime,
+  };
+}
+
+/**
+ * The largest electrode's estimate for a strategy (what MemoryStats.estimatedPeakBytes holds):
+ * electrodes run one after another, so the peak is the maximum, not the sum. `auto` is resolved
+ * per electrode first.
+ */
+export function estimateDatasetPeak(
+  strategy: StrategyChoice,
+  summary: DatasetSummary,
+  o: AutoOptions,
+): PeakEstimate & { electrode?: string; strategy: StrategyName } {
+  let best: (PeakEstimate & { electrode?: string; strategy: StrategyName }) | undefined;
+  for (const e of summary.electrodes) {
+    const s = sizesOfElectrode(summary, e);
+    let name: StrategyName;
+    let tiles: TileOptions = o;
+    if (strategy === 'auto') {
+      const auto = resolveAutoStrategy(s, o);
+      name = auto.strategy;
+      tiles = {
+        ...o,
+        encTileSize: auto.encTileSize ?? o.encTileSize,
+        posTileSize: auto.posTileSize ?? o.posTileSize,
+      };
+    } else {
+      name = strategy;
+    }
+    const est = estimatePeakBytes(name, s, tiles);
+    if (!best || est.deviceBytes > best.deviceBytes) best = { ...est, electrode: e.name, strategy: name };
+  }
+  if (best) return best;
+  return {
+    deviceBytes: 0,
+    hostBytes: FLOAT64_BYTES * summary.nTime * summary.nBins,
+    formula: 'no electrodes',
+    strategy: strategy === 'auto' ? 'compensated' : strategy,
+  };
+}
