@@ -9,3 +9,7 @@
 export { Recorder, MAIN_TID, type RecorderOptions } from './recorder';
 export { BatchSink, DEFAULT_FLUSH_INTERVAL_MS, DEFAULT_MAX_BATCH_RECORDS, type BatchListener, type BatchSinkOptions } from './batchSink';
 export { hrtimeNowNs, parseOriginNs, estimateClockOffsetNs, type MonotonicNowNs } from './clock';
+export { MemorySampler, type MemorySamplerOptions, type MemorySummary, type MemoryPeaks, type CounterSink, type TensorMemory } from './memorySampler';
+export { sampleProcessRssBytes, gpuMemory, parseNvidiaSmiMemory, type GpuMemoryInfo } from './processMemory';
+export { aggregateKernels, KernelAggregator, type ProfiledKernel } from './kernels';
+export { stageTimes } from './stages';

@@ -1,0 +1,56 @@
+/**
+ * Per-stage time from recorded spans: calls, total time, and self time (total minus the time of
+ * direct children). Nesting is rebuilt per (process, lane) from the times in integer ns, the way
+ * trace viewers see it, so the numbers match what the timeline shows.
+ */
+import type { SpanRecord } from '../../shared/events';
+import type { StageTime } from '../../shared/report';
+
+interface Open {
+  stat: StageTime;
+  endNs: number;
+  childNs: number;
+  durNs: number;
+}
+
+const toNs = (us: number): number => Math.round(us * 1000);
+
+/** Stages by total time, largest first. */
+export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
+  const lanes = new Map<string, SpanRecord[]>();
+  for (const s of spans) {
+    const key = `${s.proc}|${s.tid}`;
+    let lane = lanes.get(key);
+    if (!lane) lanes.set(key, (lane = []));
+    lane.push(s);
+  }
+  const byName = new Map<string, StageTime>();
+  const statOf = (name: string): StageTime => {
+    let st = byName.get(name);
+    if (!st) byName.set(name, (st = { name, calls: 0, totalMs: 0, selfMs: 0 }));
+    return st;
+  };
+  const closeTop = (stack: Open[]): void => {
+    const top = stack.pop()!;
+    top.stat.selfMs += Math.max(0, top.durNs - top.childNs) / 1e6;
+  };
+
+  for (const lane of lanes.values()) {
+    const items = lane
+      .map((s) => ({ s, startNs: toNs(s.ts), durNs: Math.max(0, toNs(s.dur)) }))
+      .sort((a, b) => a.startNs - b.startNs || b.durNs - a.durNs);
+    const stack: Open[] = [];
+    for (const { s, startNs, durNs } of items) {
+      while (stack.length > 0 && stack[stack.length - 1]!.endNs <= startNs) closeTop(stack);
+      const parent = stack[stack.length - 1];
+      // a child is charged to its parent only for the part inside it
+      if (parent) parent.childNs += Math.min(startNs + durNs, parent.endNs) - startNs;
+      const stat = statOf(s.name);
+      stat.calls++;
+      stat.totalMs += durNs / 1e6;
+      stack.push({ stat, endNs: startNs + durNs, childNs: 0, durNs });
+    }
+    while (stack.length > 0) closeTop(stack);
+  }
+  return [...byName.values()].sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));
+}
