@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { makePreset, PRESET_INFO } from './presets';
+import { logFactorial, Rng } from './rng';
+
+function stats(xs: number[]): { mean: number; variance: number } {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1);
+  return { mean, variance };
+}
+
+describe('Rng', () => {
+  it('is reproducible for a seed and differs between seeds', () => {
+    const a = new Rng(42);
+    const b = new Rng(42);
+    const c = new Rng(43);
+    const xa = Array.from({ length: 5 }, () => a.nextUint32());
+    expect(Array.from({ length: 5 }, () => b.nextUint32())).toEqual(xa);
+    expect(Array.from({ length: 5 }, () => c.nextUint32())).not.toEqual(xa);
+  });
+
+  it('draws uniforms in [0, 1) with mean 1/2 and variance 1/12', () => {
+    const r = new Rng(1);
+    const xs = Array.from({ length: 200_000 }, () => r.random());
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+    const s = stats(xs);
+    expect(s.mean).toBeCloseTo(0.5, 2);
+    expect(s.variance).toBeCloseTo(1 / 12, 3);
+  });
+
+  it('draws standard normals', () => {
+    const r = new Rng(2);
+    const xs = Array.from({ length: 200_000 }, () => r.normal());
+    const s = stats(xs);
+    expect(Math.abs(s.mean)).toBeLessThan(0.01);
+    expect(Math.abs(s.variance - 1)).toBeLessThan(0.02);
+    const within1 = xs.filter((x) => Math.abs(x) < 1).length / xs.length;
+    expect(Math.abs(within1 - 0.6827)).toBeLessThan(0.005);
+  });
+
+  it('draws Poisson counts with mean = variance = λ on both sides of the method switch', () => {
+    const r = new Rng(3);
+    for (const lambda of [0.5, 4, 9.5, 10, 30, 400, 1000]) {
+      const xs = Array.from({ length: 40_000 }, () => r.poisson(lambda));
+      const s = stats(xs);
+      const se = Math.sqrt(lambda / xs.length);
+      expect(Math.abs(s.mean - lambda)).toBeLessThan(5 * se);
+      expect(Math.abs(s.variance / lambda - 1)).toBeLessThan(0.05);
+      expect(xs.every((x) => Number.isInteger(x) && x >= 0)).toBe(true);
+    }
+    // P(X = 0) for λ = 4 is e^-4
+    const zeros = Array.from({ length: 100_000 }, () => r.poisson(4)).filter((x) => x === 0).length / 100_000;
+    expect(Math.abs(zeros - Math.exp(-4))).toBeLessThan(0.002);
+  });
+
+  it('logFactorial agrees with the exact sum past the table', () => {
+    let exact = 0;
+    for (let k = 1; k <= 300; k++) {
+      exact += Math.log(k);
+      if (k >= 120) expect(Math.abs(logFactorial(k) - exact)).toBeLessThan(1e-9 * exact);
+    }
+  });
+});
+
+describe('makePreset', () => {
+  it('has the sizes of kde-spec §8.1', () => {
+    for (const info of PRESET_INFO.slice(0, 3)) {
+      const d = makePreset(info.name, { seed: 7 });
+      expect(d.source).toBe(`preset:${info.name}`);
+      expect(d.positionTime.length).toBe(info.nTimeEncoding);
+      expect(d.position.length).toBe(info.nTimeEncoding);
+      expect(d.time.length).toBe(info.nTimeDecoding);
+      expect(d.decodingPosition!.length).toBe(info.nTimeDecoding);
+      expect(d.electrodes.length).toBe(info.nElectrodes);
+      expect(d.placeBinCenters.length).toBe(info.nPositionBins);
+      expect(d.positionTime[info.nTimeEncoding - 1]).toBe(100);
+      expect(d.time[info.nTimeDecoding - 1]).toBe(20);
+      expect(d.decodingPosition![info.nTimeDecoding - 1]).toBe(100);
+      expect(d.params).toEqual({ positionStd: Math.sqrt(12.5), waveformStd: 24, blockSize: 100, placeBinSize: 100 / info.nPositionBins });
+    }
+    expect(PRESET_INFO.map((p) => p.name)).toEqual(['tiny', 'small', 'medium', 'large', 'realistic']);
+  });
+
+  it('draws spike counts near the Poisson means, sorted times within the windows', () => {
+    const info = PRESET_INFO.find((p) => p.name === 'medium')!;
+    let enc = 0;
+    let dec = 0;
+    const seeds = [1, 2, 3, 4];
+    for (const seed of seeds) {
+      const d = makePreset('medium', { seed });
+      for (const e of d.electrodes) {
+        enc += e.encodingSpikeTimes.length;
+        dec += e.decodingSpikeTimes.length;
+        for (let i = 1; i < e.encodingSpikeTimes.length; i++) expect(e.encodingSpikeTimes[i]!).toBeGreaterThanOrEqual(e.encodingSpikeTimes[i - 1]!);
+        expect(Math.min(...e.encodingSpikeTimes)).toBeGreaterThanOrEqual(0);
+        expect(Math.max(...e.encodingSpikeTimes)).toBeLessThan(100);
+        expect(Math.max(...e.decodingSpikeTimes)).toBeLessThan(20);
+      }
+    }
+    const n = seeds.length * info.nElectrodes;
+    // 4 standard errors of a sum of n Poisson(λ) counts
+    expect(Math.abs(enc - n * info.meanEncodingSpikes)).toBeLessThan(4 * Math.sqrt(n * info.meanEncodingSpikes));
+    expect(Math.abs(dec - n * info.meanDecodingSpikes)).toBeLessThan(4 * Math.sqrt(n * info.meanDecodingSpikes));
+  });
+
+  it('is reproducible for a seed and differs between seeds', () => {
+    const a = makePreset('small', { seed: 11 });
+    const b = makePreset('small', { seed: 11 });
+    const c = makePreset('small', { seed: 12 });
+    expect(b.electrodes).toEqual(a.electrodes);
+    expect(c.electrodes[0]!.encodingSpikeTimes).not.toEqual(a.electrodes[0]!.encodingSpikeTimes);
+  });
+
+  it('gives D features per spike scaled by featureScale, without changing the times', () => {
+    const plain = makePreset('small', { seed: 5, features: 4 });
+    const scaled = makePreset('small', { seed: 5, features: 4, featureScale: 150 });
+    const e = plain.electrodes[0]!;
+    const s = scaled.electrodes[0]!;
+    expect(e.nFeatures).toBe(4);
+    expect(e.encodingFeatures.length).toBe(4 * e.encodingSpikeTimes.length);
+    expect(e.decodingFeatures.length).toBe(4 * e.decodingSpikeTimes.length);
+    expect(s.encodingSpikeTimes).toEqual(e.encodingSpikeTimes);
+    for (let i = 0; i < e.encodingFeatures.length; i++) expect(s.encodingFeatures[i]).toBeCloseTo(150 * e.encodingFeatures[i]!, 9);
+    const marks = plain.electrodes.flatMap((el) => Array.from(el.encodingFeatures));
+    const st = stats(marks);
+    expect(Math.abs(st.mean)).toBeLessThan(0.1);
+    expect(Math.abs(st.variance - 1)).toBeLessThan(0.15);
+  });
+
+  it('rejects a bad feature count or scale', () => {
+    expect(() => makePreset('tiny', { features: 0 })).toThrow(/features/);
+    expect(() => makePreset('tiny', { featureScale: -1 })).toThrow(/featureScale/);
+  });
+});
