@@ -28,13 +28,16 @@ describe('estimatePeakBytes at the medium sizes', () => {
 
   it('(c) logsumexp-tiled: B·E·Tp + E·P', () => {
     expect(bytes('logsumexp-tiled', medium, { posTileSize: 100 })).toBe((100 * 200 * 100 + 200 * 500) * 4);
-    // the default tile is 200 bins
-    expect(bytes('logsumexp-tiled', medium)).toBe((100 * 200 * 200 + 200 * 500) * 4);
+    // the engine's default tile is 256 bins
+    expect(bytes('logsumexp-tiled', medium)).toBe((100 * 200 * 256 + 200 * 500) * 4);
   });
 
-  it('(d) chunked: C·P + C·B + B·C·Tp + B·P', () => {
+  it('(d) chunked: C·P + C·B + B·C·Tp + S·P (every block keeps its accumulator across chunks)', () => {
     expect(bytes('chunked', medium, { encTileSize: 50, posTileSize: 100 })).toBe(
       (50 * 500 + 50 * 100 + 100 * 50 * 100 + 100 * 500) * 4,
+    );
+    expect(bytes('chunked', { ...medium, nDec: 300 }, { encTileSize: 50, posTileSize: 100 })).toBe(
+      (50 * 500 + 50 * 100 + 100 * 50 * 100 + 300 * 500) * 4,
     );
   });
 
@@ -78,12 +81,12 @@ describe('resolveAutoStrategy', () => {
     expect(c.reason).toMatch(/D = 2 ≤ 8/);
   });
 
-  it('chunks compensated (e′) with the largest chunk that fits a small budget', () => {
+  it('streams with the largest chunk that fits a small budget', () => {
     // 100 000 floats: B·P = 50 000 leaves room for C·(P + B) = 600·C → C = 83
     const c = resolveAutoStrategy(medium, { ...B, memoryBudgetBytes: 400_000 });
-    expect(c).toMatchObject({ strategy: 'compensated', encTileSize: 83 });
+    expect(c).toMatchObject({ strategy: 'streaming', encTileSize: 83 });
     expect(c.estimatedPeakBytes).toBeLessThanOrEqual(400_000);
-    expect(bytes('compensated', medium, { encTileSize: 84 })).toBeGreaterThan(400_000);
+    expect(bytes('streaming', medium, { encTileSize: 84 })).toBeGreaterThan(400_000);
   });
 
   it('honours a chunk the user asked for, as the spec dispatch does', () => {
@@ -93,21 +96,22 @@ describe('resolveAutoStrategy', () => {
     });
   });
 
-  it('takes logsumexp above 8 features, tiles positions, then chunks as the budget shrinks', () => {
+  it('takes logsumexp above 8 features, tiles positions, then streams as the budget shrinks', () => {
     const high = { ...medium, nFeatures: 10 };
     expect(resolveAutoStrategy(high, B).strategy).toBe('logsumexp');
     // 5 000 000 floats: E·P = 100 000 leaves B·E·Tp = 20 000·Tp → Tp = 245
     const tiled = resolveAutoStrategy(high, { ...B, memoryBudgetBytes: 20_000_000 });
     expect(tiled).toMatchObject({ strategy: 'logsumexp-tiled', posTileSize: 245, estimatedPeakBytes: 20_000_000 });
-    // 75 000 floats < E·P: chunked with the default 200-bin tile, C·20 600 + 50 000 ≤ 75 000 → C = 1
-    const chunked = resolveAutoStrategy(high, { ...B, memoryBudgetBytes: 300_000 });
-    expect(chunked).toMatchObject({ strategy: 'chunked', encTileSize: 1, posTileSize: 200 });
-    expect(chunked.estimatedPeakBytes).toBeLessThanOrEqual(300_000);
+    // 75 000 floats < E·P: streaming with a 100-bin tile, C·10 600 + 50 000 ≤ 75 000 → C = 2
+    const streamed = resolveAutoStrategy(high, { ...B, posTileSize: 100, memoryBudgetBytes: 300_000 });
+    expect(streamed).toMatchObject({ strategy: 'streaming', encTileSize: 2, posTileSize: 100 });
+    expect(streamed.estimatedPeakBytes).toBeLessThanOrEqual(300_000);
+    expect(bytes('streaming', high, { encTileSize: 3, posTileSize: 100 })).toBeGreaterThan(300_000);
   });
 
   it('says so when even the smallest chunk does not fit', () => {
     const c = resolveAutoStrategy({ ...medium, nFeatures: 10 }, { ...B, memoryBudgetBytes: 1000 });
-    expect(c.strategy).toBe('chunked');
+    expect(c).toMatchObject({ strategy: 'streaming', encTileSize: 1 });
     expect(c.reason).toMatch(/lower the block size/);
   });
 

@@ -1,12 +1,16 @@
 /**
  * Peak memory of each evaluation strategy from its formula (spec §7), in float32 bytes, and the
- * `auto` dispatch (spec §7.7, adapted to a memory budget). The engine imports this module, so it
- * depends on nothing but shared types.
+ * `auto` dispatch (spec §7.7 with a memory budget). Dependency-free (shared types only), so the
+ * engine can import it and there is one dispatch.
  *
  * Sizes are per electrode: E encoding spikes, S decoding spikes, P bins, D features, B the
  * decoding block (at most S), C the encoding chunk (at most E), Tp the position tile (at most P).
  * The (T × P) output is not on the device: the engine accumulates it on the host in float64,
  * so it appears as hostBytes = 8·T·P, never in deviceBytes.
+ *
+ * Where the engine's order of work differs from the repository's, the formula follows the
+ * engine: `chunked` walks chunks in the outer loop and keeps every block's running logsumexp, so
+ * its accumulators are S·P, not B·P.
  */
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
@@ -16,10 +20,9 @@ export const FLOAT64_BYTES = 8;
 /** spec §1 `_COMPENSATED_LINEAR_MAX_FEATURES`: compensated-linear is exact enough up to here */
 export const COMPENSATED_MAX_FEATURES = 8;
 export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 ** 3;
-/** the repository's real-data fallback `enc_tile_size=4096` (spec §7 d) */
-export const DEFAULT_ENC_TILE_SIZE = 4096;
-/** README_PROFILING's advice for out-of-memory errors, `pos_tile_size=200` (spec §7 c) */
-export const DEFAULT_POS_TILE_SIZE = 200;
+/** the engine's encoding chunk and position tile when a run names none */
+export const DEFAULT_ENC_TILE_SIZE = 256;
+export const DEFAULT_POS_TILE_SIZE = 256;
 
 export interface ProblemSizes {
   nEnc: number;
@@ -50,6 +53,7 @@ interface Term {
 
 interface Effective {
   E: number;
+  S: number;
   B: number;
   P: number;
   C: number;
@@ -62,6 +66,7 @@ function effective(s: ProblemSizes, o: TileOptions): Effective {
   return {
     E,
     P,
+    S: s.nDec,
     B: Math.min(o.blockSize, s.nDec),
     C: Math.min(o.encTileSize ?? DEFAULT_ENC_TILE_SIZE, E),
     Tp: Math.min(o.posTileSize ?? DEFAULT_POS_TILE_SIZE, P),
@@ -69,7 +74,7 @@ function effective(s: ProblemSizes, o: TileOptions): Effective {
 }
 
 function termsFor(strategy: StrategyName, s: ProblemSizes, o: TileOptions): Term[] {
-  const { E, B, P, C, Tp } = effective(s, o);
+  const { E, S, B, P, C, Tp } = effective(s, o);
   const t = (label: string, ...factors: number[]): Term => ({ label, factors });
   const lowD = s.nFeatures <= COMPENSATED_MAX_FEATURES;
   switch (strategy) {
@@ -80,7 +85,7 @@ function termsFor(strategy: StrategyName, s: ProblemSizes, o: TileOptions): Term
     case 'logsumexp-tiled':
       return [t('B·E·Tp', B, E, Tp), t('E·P', E, P)];
     case 'chunked':
-      return [t('C·P', C, P), t('C·B', C, B), t('B·C·Tp', B, C, Tp), t('B·P', B, P)];
+      return [t('C·P', C, P), t('C·B', C, B), t('B·C·Tp', B, C, Tp), t('S·P', S, P)];
     case 'compensated':
       // e′ only when a chunk smaller than E is asked for, as in the spec's dispatch
       return o.encTileSize !== undefined && o.encTileSize < E
@@ -150,9 +155,12 @@ function autoLowD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice {
     return choice('compensated', s, whole, {}, `${lowD}: compensated-linear, one matmul per block`);
   }
   const fitted = largestFitting(budget / FLOAT32_BYTES, B * P, P + B);
-  const c = Math.min(Math.max(1, fitted), Math.max(1, E - 1));
-  const why = `${lowD} but E·P + E·B + B·P exceeds the budget of ${mib(budget)}: chunked compensated (e′) with ${c}-spike chunks`;
-  return choice('compensated', s, o, { encTileSize: c }, why);
+  const c = Math.min(Math.max(1, fitted), E);
+  const tooBig = fitted >= 1 ? '' : '; even one-spike chunks exceed the budget, lower the block size';
+  const why =
+    `${lowD} but E·P + E·B + B·P exceeds the budget of ${mib(budget)}: streaming, ` +
+    `the position kernel in chunks of ${c} spikes${tooBig}`;
+  return choice('streaming', s, o, { encTileSize: c }, why);
 }
 
 function autoHighD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice {
@@ -178,15 +186,17 @@ function autoHighD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice 
   const tooBig = fitted >= 1 ? '' : '; even one-spike chunks exceed the budget, lower the block size';
   const why =
     `${highD} and the E·P position kernel alone exceeds the budget of ${mib(budget)}: ` +
-    `online-logsumexp chunks of ${c} spikes${tooBig}`;
-  return choice('chunked', s, o, { encTileSize: c, posTileSize: chunkTile }, why);
+    `streaming online logsumexp, chunks of ${c} spikes${tooBig}`;
+  return choice('streaming', s, o, { encTileSize: c, posTileSize: chunkTile }, why);
 }
 
 /**
- * Spec §7.7's dispatch with a memory budget. D ≤ 8 with encoding spikes: compensated, chunked
- * (e′) when the whole problem exceeds the budget or the user asked for a chunk. D > 8:
- * logsumexp; position-tiled when B·E·P does not fit; encoding-chunked when even the E·P position
- * kernel does not. Chunk and tile sizes are the largest that keep the estimate under budget.
+ * Spec §7.7's dispatch with a memory budget. A chunk smaller than E that the user asked for is
+ * honoured as the spec does: chunked compensated (e′) at D ≤ 8, online-logsumexp chunks above.
+ * Otherwise D ≤ 8 with encoding spikes: compensated, or streaming when E·P + E·B + B·P exceeds
+ * the budget; D > 8: logsumexp, position-tiled when B·E·P does not fit, streaming when even the
+ * E·P position kernel does not. Streaming rather than e′ or `chunked` is the way down because it
+ * alone never holds an E·P or S·P array. Chunk and tile sizes are the largest under the budget.
  */
 export function resolveAutoStrategy(s: ProblemSizes, o: AutoOptions): AutoChoice {
   const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;

@@ -1,0 +1,196 @@
+/**
+ * Findings: what a person should know about a run, each with a stable id (kind, then
+ * `:strategy` where it is about one), a severity, and one sentence with the numbers and what to
+ * do. This file holds the performance, memory and device findings; numericFindings.ts the
+ * numerical ones.
+ */
+import type { BackendChoice } from '../../shared/config';
+import type { BackendInfo, Finding, StrategyResult } from '../../shared/report';
+import { formatBytes, formatMs, formatPct, formatRatio } from './format';
+import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from './memoryModel';
+import { numericFindings } from './numericFindings';
+import { agreementOf, type AnalysisInput, describeSize, strategyLabel, totalTiming, warmTotalMs } from './results';
+import { COLD_START_RATIO, COLD_START_SHARE, SLOWER_RATIO } from './thresholds';
+
+const GPU_REQUESTS: readonly BackendChoice[] = ['webgpu', 'tensorflow', 'auto'];
+
+function coldStartFindings(input: AnalysisInput): Finding[] {
+  const out: Finding[] = [];
+  let coldMs = input.backend.initMs;
+  let measuredMs = input.backend.initMs;
+  for (const r of input.strategies) {
+    const t = totalTiming(r);
+    if (r.status !== 'ok' || !t) continue;
+    measuredMs += t.firstMs + t.samplesMs.reduce((s, x) => s + x, 0);
+    if (t.n === 0) continue;
+    coldMs += Math.max(0, t.firstMs - t.medianMs);
+    const ratio = t.firstMs / t.medianMs;
+    if (t.medianMs > 0 && ratio > COLD_START_RATIO) {
+      const label = strategyLabel(r);
+      out.push({
+        id: `cold-start-dominates:${label}`,
+        severity: 'info',
+        strategy: label,
+        value: ratio,
+        message:
+          `${label}: the first call took ${formatMs(t.firstMs)}, ${formatRatio(ratio)} the warm median of ` +
+          `${formatMs(t.medianMs)} (kernel initialization and shader/program compilation); warm up before ` +
+          `timing and reuse one engine for many decodes instead of starting a new one each time.`,
+      });
+    }
+  }
+  const share = measuredMs > 0 ? coldMs / measuredMs : 0;
+  if (share >= COLD_START_SHARE) {
+    out.unshift({
+      id: 'cold-start-dominates',
+      severity: 'info',
+      value: share,
+      message:
+        `Cold start is ${formatPct(share)} of this run's measured time (backend init ${formatMs(input.backend.initMs)} ` +
+        `plus first-call overhead, ${formatMs(coldMs)} of ${formatMs(measuredMs)}): for work this small the ` +
+        `one-time costs dominate, so keep the engine warm between decodes and compare warm medians.`,
+    });
+  }
+  return out;
+}
+
+function slowerFindings(input: AnalysisInput): Finding[] {
+  const timed = input.strategies
+    .filter((r) => r.status === 'ok')
+    .map((r) => ({ r, ms: warmTotalMs(r) }))
+    .filter((x): x is { r: StrategyResult; ms: number } => x.ms !== undefined && x.ms > 0);
+  if (timed.length < 2) return [];
+  const fastest = timed.reduce((best, x) => (x.ms < best.ms ? x : best));
+  const fastLabel = strategyLabel(fastest.r);
+  const fastAgreement = agreementOf(fastest.r);
+  const advice = fastAgreement.ok
+    ? `prefer ${fastLabel} here`
+    : `but ${fastLabel} ${fastAgreement.words}, so check that first`;
+  return timed
+    .filter((x) => x !== fastest && x.ms / fastest.ms > SLOWER_RATIO)
+    .map((x) => {
+      const label = strategyLabel(x.r);
+      const ratio = x.ms / fastest.ms;
+      return {
+        id: `strategy-slower:${label}`,
+        severity: 'info' as const,
+        strategy: label,
+        value: ratio,
+        message:
+          `${label} is ${formatRatio(ratio)} slower than ${fastLabel} at this size (warm median encode + decode ` +
+          `${formatMs(x.ms)} vs ${formatMs(fastest.ms)}; ${describeSize(input.dataset)}); ${advice}.`,
+      };
+    });
+}
+
+function memoryFindings(input: AnalysisInput): Finding[] {
+  const budget = input.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  const budgetWords = `${input.memoryBudgetBytes === undefined ? 'the default memory budget' : 'the memory budget'} of ${formatBytes(budget)}`;
+  const out: Finding[] = [];
+  for (const r of input.strategies) {
+    const m = r.memory;
+    if (!m) continue;
+    const label = strategyLabel(r);
+    if (m.estimatedPeakBytes > budget) {
+      const auto = estimateDatasetPeak('auto', input.dataset, {
+        blockSize: input.blockSize ?? input.dataset.blockSize,
+        encTileSize: input.encTileSize,
+        posTileSize: input.posTileSize,
+        memoryBudgetBytes: budget,
+      });
+      out.push({
+        id: `memory-over-budget:${label}`,
+        severity: 'warning',
+        strategy: label,
+        value: m.estimatedPeakBytes,
+        message:
+          `The estimated peak of ${label} (${formatBytes(m.estimatedPeakBytes)} for the largest electrode) exceeds ` +
+          `${budgetWords}; use --strategy auto (here it picks ${auto.strategy}, about ${formatBytes(auto.deviceBytes)}) ` +
+          `or a smaller --block-size.`,
+      });
+    } else if (m.measuredPeakTensorBytes > budget) {
+      out.push({
+        id: `memory-measured-over-budget:${label}`,
+        severity: 'warning',
+        strategy: label,
+        value: m.measuredPeakTensorBytes,
+        message:
+          `${label} held ${formatBytes(m.measuredPeakTensorBytes)} in tensors at its peak, over ${budgetWords}, ` +
+          `although its formula estimates ${formatBytes(m.estimatedPeakBytes)}; something outside the strategy's ` +
+          `formula holds memory (fit tensors, backend caches): lower --block-size or use a tiled strategy.`,
+      });
+    }
+  }
+  return out;
+}
+
+function leakFindings(strategies: readonly StrategyResult[]): Finding[] {
+  const out: Finding[] = [];
+  for (const r of strategies) {
+    const l = r.leak;
+    if (!l || !(l.leaked || l.tensorsAfter > l.tensorsBefore)) continue;
+    const label = strategyLabel(r);
+    const perRepeat = l.perRepeat.length > 0 ? Math.max(...l.perRepeat) : l.tensorsAfter - l.tensorsBefore;
+    out.push({
+      id: `tensor-leak:${label}`,
+      severity: 'error',
+      strategy: label,
+      value: perRepeat,
+      message:
+        `${label} leaks ${perRepeat} tensor${perRepeat === 1 ? '' : 's'} per repeat (${l.tensorsBefore} before, ` +
+        `${l.tensorsAfter} after): a tensor created in a step is never disposed; wrap the step in tf.tidy or ` +
+        `dispose it, or memory grows with every decode.`,
+    });
+  }
+  return out;
+}
+
+function deviceFinding(requested: BackendChoice, backend: BackendInfo): Finding[] {
+  if (!GPU_REQUESTS.includes(requested) || (backend.isGpu && !backend.isFallback)) return [];
+  const notes = backend.warnings.length > 0 ? ` (${backend.warnings.join('; ')})` : '';
+  let advice: string;
+  if (backend.name === 'tensorflow') {
+    advice = 'tfjs-node-gpu needs CUDA 11.2 and cuDNN 8.1 on the library path; install them, or use --backend webgpu';
+  } else if (backend.name === 'webgpu' && backend.isFallback) {
+    advice = 'the WebGPU adapter is a software fallback: install the vendor Vulkan/Metal/D3D12 driver; until then wasm is usually faster';
+  } else {
+    advice = 'install the GPU driver (Vulkan/Metal/D3D12 for webgpu, CUDA 11.2 + cuDNN 8.1 for tensorflow) and check `kde-profiler info`';
+  }
+  return [{
+    id: 'gpu-not-used',
+    severity: requested === 'auto' ? 'info' : 'warning',
+    message:
+      `${requested === 'auto' ? 'auto was asked to pick the fastest device' : `--backend ${requested} was asked for`}, ` +
+      `but this run computed on ${backend.device} (${backend.name}: ${backend.reason})${notes}: it runs on CPU; ${advice}.`,
+  }];
+}
+
+function failureFindings(strategies: readonly StrategyResult[]): Finding[] {
+  return strategies
+    .filter((r) => r.status === 'failed')
+    .map((r) => {
+      const label = strategyLabel(r);
+      const why = r.error ? `${r.error.message} [${r.error.code}]` : 'no error was recorded';
+      return {
+        id: `strategy-failed:${label}`,
+        severity: 'error' as const,
+        strategy: label,
+        message: `${label} failed: ${why}; its timings and agreement are missing from this report.`,
+      };
+    });
+}
+
+/** All findings of a run, most severe first; stable within a severity. */
+export function deriveFindings(input: AnalysisInput): Finding[] {
+  const all = [
+    ...failureFindings(input.strategies),
+    ...deviceFinding(input.requestedBackend, input.backend),
+    ...numericFindings(input),
+    ...leakFindings(input.strategies),
+    ...memoryFindings(input),
+    ...coldStartFindings(input),
+    ...slowerFindings(input),
+  ];
+  const rank = { error: 0, warning: 1, info: 2 } as const;
+  return all.map((f, i) => ({ f, i })).sort((x, y) => rank[x.f.severity] - rank[y.f.severity] || x.i - y.i).map((x) => x.f);
+}
