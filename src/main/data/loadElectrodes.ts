@@ -27,13 +27,14 @@ interface Slice {
 }
 
 /** For one prefix ('' or 'decoding_'): the electrode indices with any key, reporting unpaired ones. */
-function pairedIndices(keys: string[], prefix: string, f: Findings): Set<number> {
+function pairedIndices(keys: string[], prefix: string, f: Findings, seen: Set<number>): Set<number> {
   const times = new Set<number>();
   const feats = new Set<number>();
   for (const k of keys) {
     const m = PER_ELECTRODE.exec(k);
     if (!m || (m[1] ?? '') !== prefix) continue;
     (m[2] === 'spike_times' ? times : feats).add(Number(m[3]));
+    seen.add(Number(m[3]));
   }
   for (const e of times) {
     if (!feats.has(e)) f.error('E020', `'${prefix}spike_times_${e}' exists but '${prefix}spike_waveform_features_${e}' does not.`, { key: `${prefix}spike_times_${e}` });
@@ -45,20 +46,26 @@ function pairedIndices(keys: string[], prefix: string, f: Findings): Set<number>
 }
 
 function perElectrodeSlices(keys: string[], f: Findings): { enc: Map<number, Slice>; dec: Map<number, Slice> | null; n: number } {
-  const enc = pairedIndices(keys, '', f);
-  const dec = pairedIndices(keys, 'decoding_', f);
-  const all = new Set([...enc, ...dec]);
-  const n = all.size ? Math.max(...all) + 1 : 0;
+  const encSeen = new Set<number>();
+  const decSeen = new Set<number>();
+  const enc = pairedIndices(keys, '', f, encSeen);
+  const dec = pairedIndices(keys, 'decoding_', f, decSeen);
+  const seen = new Set([...encSeen, ...decSeen]);
+  const n = seen.size ? Math.max(...seen) + 1 : 0;
+  // indices with no key at all; half-present ones were reported as unpaired above
   const missing: number[] = [];
-  for (let e = 0; e < n; e++) if (!enc.has(e)) missing.push(e);
+  for (let e = 0; e < n; e++) if (!seen.has(e)) missing.push(e);
   if (missing.length > 0) {
     const shown = missing.slice(0, 10).join(', ') + (missing.length > 10 ? ', …' : '');
     f.error('E020', `electrode indices must be contiguous 0..${n - 1} with spike_times_<e> and spike_waveform_features_<e> for each; missing ${shown}.`,
       { key: `spike_times_${missing[0]}` });
   }
-  if (dec.size > 0) {
-    for (const e of enc) {
-      if (!dec.has(e)) f.error('E020', `decoding spikes are given for other electrodes but 'decoding_spike_times_${e}' is missing.`, { key: `decoding_spike_times_${e}` });
+  for (const e of decSeen) {
+    if (!encSeen.has(e)) f.error('E020', `'decoding_spike_times_${e}' exists but 'spike_times_${e}' does not.`, { key: `decoding_spike_times_${e}` });
+  }
+  if (decSeen.size > 0) {
+    for (const e of encSeen) {
+      if (!decSeen.has(e)) f.error('E020', `decoding spikes are given for other electrodes but 'decoding_spike_times_${e}' is missing.`, { key: `decoding_spike_times_${e}` });
     }
   }
   const slice = (p: string, e: number): Slice => ({ times: `${p}spike_times_${e}`, features: `${p}spike_waveform_features_${e}` });

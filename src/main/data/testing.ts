@@ -2,8 +2,9 @@
  * Test helpers: writes .npy bytes in any dtype, order, endianness and format version, and zips them
  * (stored, deflated, or with zip64 records as NumPy writes them). Used only by this folder's tests.
  */
-import { zipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { crc32 } from './crc32';
+import { parseNpy } from './npy';
 
 export interface NpySpec {
   descr: string;
@@ -192,4 +193,19 @@ export function makeZip64Npz(members: Record<string, Uint8Array>): Uint8Array {
     p += a.length;
   }
   return out;
+}
+
+/** The members of a .npz, keyed without the .npy suffix (for building mutated copies). */
+export function unzipMembers(bytes: Uint8Array): Record<string, Uint8Array> {
+  const out: Record<string, Uint8Array> = {};
+  for (const [k, v] of Object.entries(unzipSync(bytes))) out[k.replace(/\.npy$/, '')] = v;
+  return out;
+}
+
+/** A member's numbers and shape, as float64 in C order. */
+export function numbersOf(members: Record<string, Uint8Array>, key: string): { data: Float64Array; shape: number[] } {
+  const bytes = members[key];
+  if (!bytes) throw new Error(`testing: no member ${key}`);
+  const a = parseNpy(bytes);
+  return { data: Float64Array.from(a.data as ArrayLike<number>), shape: a.shape };
 }

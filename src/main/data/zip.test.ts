@@ -96,7 +96,7 @@ describe('npz failures are E090', () => {
 
   it('corrupt member (CRC mismatch)', async () => {
     const bytes = makeNpz({ a: f8([1, 2, 3]) }, 0).slice();
-    bytes[80] ^= 0xff;
+    bytes[80] = bytes[80]! ^ 0xff;
     const npz = await openNpzBytes(bytes, 'crc.npz');
     const e = await errorOf(npz.read('a'));
     expect(e.code).toBe('E090');
