@@ -8,3 +8,7 @@ export { buildChromeTrace, writeChromeTrace, type ChromeTraceFile, type TraceMet
 export { normalizeTrace, PROCESS_IDS, PROCESS_NAMES, type ChromeEvent, type TraceStats, type NormalizedTrace } from './traceNormalize';
 export { readNdjsonRecords, ndjsonLine, type NdjsonReadResult } from './ndjsonRecords';
 export { isTraceRecord, isProcessRole } from './traceRecords';
+export { renderReportMarkdown } from './reportMarkdown';
+export { renderReportCsv, CSV_COLUMNS } from './reportCsv';
+export { validateReport, serializeReport, parseReport, type ReportValidation } from './reportJson';
+export { baselineOf, speedupOf } from './reportTimings';

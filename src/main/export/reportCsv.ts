@@ -1,0 +1,69 @@
+/**
+ * report.csv: one row per strategy × phase (encode, decode, total; `local` when the local
+ * likelihood ran), stable columns with a header row, numbers unformatted (ms, bytes) so a
+ * spreadsheet or pandas reads them as they are.
+ */
+import type { Report, StrategyResult, TimingStats } from '../../shared/report';
+import { baselineOf, speedupOf } from './reportTimings';
+
+export const CSV_COLUMNS = [
+  'runId', 'dataset', 'backend', 'device', 'strategy', 'resolved', 'status', 'phase',
+  'firstMs', 'medianMs', 'meanMs', 'stdMs', 'minMs', 'maxMs', 'n', 'speedupVsBaseline',
+  'estimatedPeakBytes', 'measuredPeakTensorBytes', 'peakRssBytes', 'leaked',
+  'maxAbsDiffVsReference', 'allcloseVsReference', 'argmaxAgreementVsReference',
+  'maxAbsDiffVsExpected', 'allcloseVsExpected',
+] as const;
+
+type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | boolean | undefined | null>>;
+
+function csvValue(v: string | number | boolean | undefined | null): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function timingCells(t: TimingStats | undefined): Row {
+  if (!t) return {};
+  return { firstMs: t.firstMs, medianMs: t.medianMs, meanMs: t.meanMs, stdMs: t.stdMs, minMs: t.minMs, maxMs: t.maxMs, n: t.n };
+}
+
+function strategyCells(s: StrategyResult): Row {
+  return {
+    strategy: s.strategy,
+    resolved: [...new Set(s.resolved)].join(' '),
+    status: s.status,
+    estimatedPeakBytes: s.memory?.estimatedPeakBytes,
+    measuredPeakTensorBytes: s.memory?.measuredPeakTensorBytes,
+    peakRssBytes: s.memory?.peakRssBytes,
+    leaked: s.leak?.leaked,
+    maxAbsDiffVsReference: s.agreementWithReference?.maxAbsDiff,
+    allcloseVsReference: s.agreementWithReference?.allclose,
+    argmaxAgreementVsReference: s.agreementWithReference?.argmaxAgreement,
+    maxAbsDiffVsExpected: s.agreementWithExpected?.maxAbsDiff,
+    allcloseVsExpected: s.agreementWithExpected?.allclose,
+  };
+}
+
+export function renderReportCsv(report: Report): string {
+  const common: Row = { runId: report.runId, dataset: report.dataset.name, backend: report.backend.name, device: report.backend.device };
+  const baseline = baselineOf(report);
+  const rows: Row[] = [];
+  for (const s of report.strategies) {
+    for (const phase of ['encode', 'decode', 'total'] as const) {
+      rows.push({
+        ...common, ...strategyCells(s), phase, ...timingCells(s[phase]),
+        speedupVsBaseline: phase === 'total' ? speedupOf(s, baseline) : undefined,
+      });
+    }
+  }
+  if (report.local) {
+    rows.push({
+      ...common, strategy: 'local', status: 'ok', phase: 'local', ...timingCells(report.local.timing),
+      maxAbsDiffVsExpected: report.local.agreementWithExpected?.maxAbsDiff,
+      allcloseVsExpected: report.local.agreementWithExpected?.allclose,
+    });
+  }
+  const lines = [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvValue(r[c])).join(','))];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,74 @@
+/**
+ * report.md, in the style of the profiling guides' baselines: what ran on what, then tables of
+ * timings, speedups, agreement, memory, stages, kernels and numerical health, then findings and
+ * the recommendation.
+ */
+import type { Report } from '../../shared/report';
+import { fmtBytes, fmtInt, fmtMs, mdTable } from './format';
+import {
+  findingsSection, healthSection, kernelsSection, memorySection, notApplicableSection, recommendationSection, stagesSection,
+} from './reportSections';
+import { agreementSection, timingsSection } from './reportTimings';
+
+function list(values: number[] | number): string {
+  return Array.isArray(values) ? values.join(', ') : String(values);
+}
+
+function header(report: Report): string {
+  const b = report.backend;
+  const lines = [
+    `# KDE profile: ${report.dataset.name}`,
+    '',
+    `- **Status**: ${report.status}${report.error ? `: ${report.error.message}` : ''}`,
+    ...(report.runId ? [`- **Run**: ${report.runId}${report.config.label ? ` (${report.config.label})` : ''}`] : []),
+    `- **Date**: ${report.createdAt}`,
+    `- **Tool**: ${report.tool.name} ${report.tool.version}, TensorFlow.js ${b.tfjsVersion}`,
+    `- **Backend**: ${b.name} on ${b.device}${b.isGpu ? ' (GPU)' : ''}${b.isFallback ? ', software fallback adapter' : ''}; initialization ${fmtMs(b.initMs)}`,
+    `- **Why this backend**: ${b.reason}`,
+    `- **Strategies**: ${report.config.strategies.join(', ')}; ${report.config.warmup} warm-up(s), ${report.config.repeats} repeat(s)`,
+    `- **System**: Node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}, ${report.environment.cpus} CPU(s), ${fmtBytes(report.environment.totalMemoryBytes)} memory`,
+  ];
+  if (b.warnings.length > 0) lines.push('', ...b.warnings.map((w) => `> ⚠️ ${w}`));
+  return lines.join('\n');
+}
+
+function datasetSection(report: Report): string {
+  const d = report.dataset;
+  const rows: string[][] = [
+    ['Source', d.source],
+    ['Electrodes', fmtInt(d.nElectrodes)],
+    ['Encoding spikes', fmtInt(d.nEncodingSpikes)],
+    ['Decoding spikes', fmtInt(d.nDecodingSpikes)],
+    ['Position samples', fmtInt(d.nPositionSamples)],
+    ['Position dimensions', String(d.positionDims)],
+    ['Position range', `${d.positionRange[0]} … ${d.positionRange[1]}`],
+    ['Time span (s)', `${d.timeSpan[0]} … ${d.timeSpan[1]}`],
+    ['Decoding time bins', fmtInt(d.nTime)],
+    ['Position bins', fmtInt(d.nBins)],
+    ['Waveform feature dimensions', d.featureDims.join(', ')],
+    ['Position σ', list(d.positionStd)],
+    ['Waveform σ', list(d.waveformStd)],
+    ['Block size', fmtInt(report.config.blockSize ?? d.blockSize)],
+    ['Expected outputs in the input', d.hasExpected ? 'yes' : 'no'],
+  ];
+  const out = ['## Dataset', '', mdTable(['', d.name], rows)];
+  if (d.notes.length > 0) out.push('', ...d.notes.map((n) => `- ${n}`));
+  return out.join('\n');
+}
+
+export function renderReportMarkdown(report: Report): string {
+  const sections = [
+    header(report),
+    datasetSection(report),
+    timingsSection(report),
+    agreementSection(report),
+    memorySection(report),
+    stagesSection(report),
+    kernelsSection(report),
+    healthSection(report),
+    findingsSection(report),
+    recommendationSection(report),
+    notApplicableSection(report),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}

@@ -1,0 +1,116 @@
+import { describe, it, expect } from 'vitest';
+import { exampleReport } from './exampleReport.testdata';
+import { CSV_COLUMNS, renderReportCsv } from './reportCsv';
+import { renderReportMarkdown } from './reportMarkdown';
+
+describe('renderReportMarkdown', () => {
+  const md = renderReportMarkdown(exampleReport());
+  const section = (title: string): string => {
+    const start = md.indexOf(`## ${title}\n`);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const next = md.indexOf('\n## ', start + 3);
+    return md.slice(start, next < 0 ? undefined : next);
+  };
+
+  it('has every section in order', () => {
+    const titles = [...md.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(titles).toEqual([
+      'Dataset', 'Timings', 'Numerical agreement', 'Memory', 'Stages', 'Kernels', 'Numerical health', 'Findings',
+      'Recommendation', 'Not applicable here',
+    ]);
+  });
+
+  it('shows the dataset sizes', () => {
+    const s = section('Dataset');
+    expect(s).toContain('| Electrodes | 16 |');
+    expect(s).toContain('| Encoding spikes | 3,200 |');
+    expect(s).toContain('| Position bins | 500 |');
+  });
+
+  it('shows warm medians, the speedup against reference, and cold first calls', () => {
+    const s = section('Timings');
+    expect(s).toContain('| reference | ok | 17.10 ms ± 0.665 ms | 61.20 ms ± 1.497 ms | 78.30 ms ± 2.160 ms | 1.00× (baseline) |');
+    // 78.3 / 36.9 = 2.12
+    expect(s).toContain('36.90 ms ± 1.283 ms | 2.12× (faster) |');
+    expect(s).toContain('failed: chunked: out of memory at electrode e3');
+    // compensated decode: cold 2950 ms over warm median 20.4 ms
+    expect(s).toContain('| compensated | decode | 2950.0 ms | 20.40 ms | 20.70 ms ± 0.883 ms | 19.80 ms | 21.90 ms | 3 | 144.6× |');
+  });
+
+  it('shows agreement with reference and expected, and the matrix', () => {
+    const s = section('Numerical agreement');
+    expect(s).toContain('| compensated | reference | 1.53e-5 | 4.20e-7 | ✅ | 99.8 % |');
+    expect(s).toContain('| reference | — | 1.53e-5 ✅ |');
+  });
+
+  it('puts the memory estimate next to the measured peak, and flags the leak', () => {
+    const s = section('Memory');
+    expect(s).toContain('| reference | 8.00 MiB | 9.00 MiB | 1.13× | 393 MiB | 59.0 MiB | — |');
+    expect(s).toContain('| compensated | 12 | 18 | 2, 2, 2 | ❌ leaked |');
+  });
+
+  it('lists kernels with their share of kernel time', () => {
+    expect(section('Kernels')).toContain('| BatchMatMul | 96 | 31.25 ms | 64.4 % | 0.326 ms | 12.0 MiB |');
+  });
+
+  it('lists unhealthy electrodes only', () => {
+    const s = section('Numerical health');
+    expect(s).toContain('| reference | e7 | 3 | 2 | 4 | 75.0 % | yes |');
+    expect(s).not.toContain('| e0 |');
+  });
+
+  it('orders findings by severity and states the recommendation', () => {
+    const s = section('Findings');
+    expect(s.indexOf('**ERROR** `too-few-spikes`')).toBeLessThan(s.indexOf('**WARNING** `tensor-leak`'));
+    expect(s.indexOf('**WARNING**')).toBeLessThan(s.indexOf('info `cold-start`'));
+    expect(section('Recommendation')).toContain('**Use `compensated` with block size 100** on wasm');
+    expect(section('Not applicable here')).toContain('- JIT compilation cache');
+  });
+
+  it('prints NaN and missing values as words', () => {
+    const r = exampleReport();
+    r.strategies[1]!.agreementWithReference!.maxAbsDiff = Number.NaN;
+    r.strategies[0]!.health!.floorShare = null as unknown as number;
+    const text = renderReportMarkdown(r);
+    expect(text).toContain('| compensated | reference | NaN |');
+    expect(text).toContain('| reference | 0 | 0 | 0 | n/a |');
+  });
+
+  it('escapes pipes inside table cells', () => {
+    const r = exampleReport();
+    r.strategies[2]!.error!.message = 'a | b';
+    expect(renderReportMarkdown(r)).toContain('failed: a \\| b');
+  });
+});
+
+describe('renderReportCsv', () => {
+  const csv = renderReportCsv(exampleReport());
+  const lines = csv.trimEnd().split('\n');
+  const rows = lines.slice(1).map((l) => l.split(','));
+  const col = (name: (typeof CSV_COLUMNS)[number]): number => CSV_COLUMNS.indexOf(name);
+  const rowOf = (strategy: string, phase: string): string[] => rows.find((r) => r[col('strategy')] === strategy && r[col('phase')] === phase)!;
+
+  it('has a stable header and one row per strategy × phase', () => {
+    expect(lines[0]).toBe(CSV_COLUMNS.join(','));
+    expect(rows).toHaveLength(3 * 3 + 1);
+    for (const r of rows) expect(r).toHaveLength(CSV_COLUMNS.length);
+  });
+
+  it('carries raw numbers', () => {
+    const total = rowOf('compensated', 'total');
+    expect(total[col('medianMs')]).toBe('36.9');
+    expect(total[col('firstMs')]).toBe('3740');
+    expect(Number(total[col('speedupVsBaseline')])).toBeCloseTo(78.3 / 36.9, 10);
+    expect(total[col('leaked')]).toBe('true');
+    expect(rowOf('reference', 'decode')[col('n')]).toBe('3');
+    expect(rowOf('chunked', 'total')[col('status')]).toBe('failed');
+    expect(rowOf('chunked', 'total')[col('medianMs')]).toBe('');
+    expect(rowOf('local', 'local')[col('medianMs')]).toBe('3.2');
+  });
+
+  it('quotes values with commas or quotes', () => {
+    const r = exampleReport();
+    r.backend.device = 'GPU "big", fast';
+    expect(renderReportCsv(r)).toContain('"GPU ""big"", fast"');
+  });
+});
