@@ -112,15 +112,16 @@ function parseDtype(descr: string, ctx: NpyContext): { dtype: NpyDtype; bigEndia
     if (kindChar === 'S' && size >= 0) return ok('bytes', size);
   }
   const name = kindChar === 'c' ? `complex${size * 8}` : descr;
-  fail('E061', ctx, `has dtype ${name}; expected float32/float64 (or integers, bool, strings where noted).`);
+  fail('E061', ctx, `has dtype ${name}; expected float32/float64.`);
 }
 
 function readNumbers(bytes: Uint8Array, offset: number, count: number, dtype: NpyDtype, bigEndian: boolean): Float64Array {
-  const out = new Float64Array(count);
   const little = !bigEndian;
   const size = dtype.itemBytes;
   // Copying into a fresh buffer makes the typed-array view aligned regardless of the header length.
   const raw = bytes.slice(offset, offset + count * size);
+  if (little && dtype.kind === 'float' && size === 8) return new Float64Array(raw.buffer);
+  const out = new Float64Array(count);
   if (little) {
     const buf = raw.buffer;
     const src =
