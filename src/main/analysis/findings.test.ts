@@ -87,6 +87,11 @@ describe('memory over budget', () => {
     expect(f?.message).toContain('it picks compensated');
   });
 
+  it('does not suggest auto when auto itself is over budget', () => {
+    const fs = deriveFindings(input([okResult('auto', 10, { memory: mem(2 * 1024 ** 3) })]));
+    expect(find(fs, 'memory-over-budget:auto (compensated)')?.message).toContain('smaller --block-size or a larger memory budget');
+  });
+
   it('judges against the run budget and stays quiet under it', () => {
     expect(ids(deriveFindings(input([okResult('logsumexp', 10, { memory: mem(100e6) })])))).toEqual([]);
     const fs = deriveFindings(input([okResult('logsumexp', 10, { memory: mem(100e6) })], { memoryBudgetBytes: 50e6 }));
@@ -187,7 +192,7 @@ describe('disagreement', () => {
     expect(f?.severity).toBe('error');
     expect(f?.message).toContain('max |diff| 3.08');
     expect(f?.message).toContain('only 95.0 %');
-    expect(f?.message).toContain('underflows');
+    expect(f?.message).toContain('underflow');
   });
 
   it('is a warning when only the values differ', () => {

@@ -46,7 +46,8 @@ function coldStartFindings(input: AnalysisInput): Finding[] {
       severity: 'info',
       value: share,
       message:
-        `Cold start is ${formatPct(share)} of this run's measured time (backend init ${formatMs(input.backend.initMs)} ` +
+        `Cold start is ${formatPct(share)} of this run's measured time ` +
+        `(backend init ${formatMs(input.backend.initMs)} ` +
         `plus first-call overhead, ${formatMs(coldMs)} of ${formatMs(measuredMs)}): for work this small the ` +
         `one-time costs dominate, so keep the engine warm between decodes and compare warm medians.`,
     });
@@ -85,7 +86,8 @@ function slowerFindings(input: AnalysisInput): Finding[] {
 
 function memoryFindings(input: AnalysisInput): Finding[] {
   const budget = input.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
-  const budgetWords = `${input.memoryBudgetBytes === undefined ? 'the default memory budget' : 'the memory budget'} of ${formatBytes(budget)}`;
+  const which = input.memoryBudgetBytes === undefined ? 'the default memory budget' : 'the memory budget';
+  const budgetWords = `${which} of ${formatBytes(budget)}`;
   const out: Finding[] = [];
   for (const r of input.strategies) {
     const m = r.memory;
@@ -98,6 +100,10 @@ function memoryFindings(input: AnalysisInput): Finding[] {
         posTileSize: input.posTileSize,
         memoryBudgetBytes: budget,
       });
+      const advice = r.strategy === 'auto' || auto.deviceBytes > budget
+        ? 'use a smaller --block-size or a larger memory budget'
+        : `use --strategy auto (here it picks ${auto.strategy}, about ${formatBytes(auto.deviceBytes)}) ` +
+          'or a smaller --block-size';
       out.push({
         id: `memory-over-budget:${label}`,
         severity: 'warning',
@@ -105,8 +111,7 @@ function memoryFindings(input: AnalysisInput): Finding[] {
         value: m.estimatedPeakBytes,
         message:
           `The estimated peak of ${label} (${formatBytes(m.estimatedPeakBytes)} for the largest electrode) exceeds ` +
-          `${budgetWords}; use --strategy auto (here it picks ${auto.strategy}, about ${formatBytes(auto.deviceBytes)}) ` +
-          `or a smaller --block-size.`,
+          `${budgetWords}; ${advice}.`,
       });
     } else if (m.measuredPeakTensorBytes > budget) {
       out.push({
@@ -147,21 +152,26 @@ function leakFindings(strategies: readonly StrategyResult[]): Finding[] {
 
 function deviceFinding(requested: BackendChoice, backend: BackendInfo): Finding[] {
   if (!GPU_REQUESTS.includes(requested) || (backend.isGpu && !backend.isFallback)) return [];
+  const asked = requested === 'auto' ? 'auto was asked to pick the fastest device' : `--backend ${requested} was asked for`;
   const notes = backend.warnings.length > 0 ? ` (${backend.warnings.join('; ')})` : '';
   let advice: string;
   if (backend.name === 'tensorflow') {
     advice = 'tfjs-node-gpu needs CUDA 11.2 and cuDNN 8.1 on the library path; install them, or use --backend webgpu';
   } else if (backend.name === 'webgpu' && backend.isFallback) {
-    advice = 'the WebGPU adapter is a software fallback: install the vendor Vulkan/Metal/D3D12 driver; until then wasm is usually faster';
+    advice =
+      'the WebGPU adapter is a software fallback: install the vendor Vulkan/Metal/D3D12 driver; ' +
+      'until then wasm is usually faster';
   } else {
-    advice = 'install the GPU driver (Vulkan/Metal/D3D12 for webgpu, CUDA 11.2 + cuDNN 8.1 for tensorflow) and check `kde-profiler info`';
+    advice =
+      'install the GPU driver (Vulkan/Metal/D3D12 for webgpu, CUDA 11.2 + cuDNN 8.1 for tensorflow) ' +
+      'and check `kde-profiler info`';
   }
   return [{
     id: 'gpu-not-used',
     severity: requested === 'auto' ? 'info' : 'warning',
     message:
-      `${requested === 'auto' ? 'auto was asked to pick the fastest device' : `--backend ${requested} was asked for`}, ` +
-      `but this run computed on ${backend.device} (${backend.name}: ${backend.reason})${notes}: it runs on CPU; ${advice}.`,
+      `${asked}, but this run computed on ${backend.device} (${backend.name}: ${backend.reason})${notes}: ` +
+      `it runs on CPU; ${advice}.`,
   }];
 }
 
@@ -192,5 +202,8 @@ export function deriveFindings(input: AnalysisInput): Finding[] {
     ...slowerFindings(input),
   ];
   const rank = { error: 0, warning: 1, info: 2 } as const;
-  return all.map((f, i) => ({ f, i })).sort((x, y) => rank[x.f.severity] - rank[y.f.severity] || x.i - y.i).map((x) => x.f);
+  return all
+    .map((f, i) => ({ f, i }))
+    .sort((x, y) => rank[x.f.severity] - rank[y.f.severity] || x.i - y.i)
+    .map((x) => x.f);
 }

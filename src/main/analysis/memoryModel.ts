@@ -121,7 +121,7 @@ export interface AutoChoice {
   reason: string;
 }
 
-type AutoOptions = TileOptions & { memoryBudgetBytes?: number };
+export type AutoOptions = TileOptions & { memoryBudgetBytes?: number };
 
 const MIB = 1024 * 1024;
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
@@ -195,8 +195,10 @@ function autoHighD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice 
  * honoured as the spec does: chunked compensated (e′) at D ≤ 8, online-logsumexp chunks above.
  * Otherwise D ≤ 8 with encoding spikes: compensated, or streaming when E·P + E·B + B·P exceeds
  * the budget; D > 8: logsumexp, position-tiled when B·E·P does not fit, streaming when even the
- * E·P position kernel does not. Streaming rather than e′ or `chunked` is the way down because it
- * alone never holds an E·P or S·P array. Chunk and tile sizes are the largest under the budget.
+ * E·P position kernel does not. Streaming rather than e′ or `chunked` is the way down, as in the
+ * engine's own dispatch: the engine's e′ builds the whole E·P position factor once per electrode
+ * and its `chunked` keeps S·P accumulators, streaming holds neither. Chunk and tile sizes are the
+ * largest that keep the estimate under the budget.
  */
 export function resolveAutoStrategy(s: ProblemSizes, o: AutoOptions): AutoChoice {
   const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;

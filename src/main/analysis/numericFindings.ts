@@ -102,31 +102,48 @@ function floorFinding(input: AnalysisInput): Finding[] {
   return [{
     id: 'floor-dominated', severity: 'warning', value: health.floorShare,
     message:
-      `${formatPct(health.floorShare)} of spike terms sit on the LOG_EPS floor (ln 1e-15 ≈ ${LOG_EPS.toFixed(1)}), so the ` +
-      `likelihood is flat and the decode carries no information: with D = ${dims} features and waveform σ = ${sigma} ` +
-      `each feature lowers log λ by ln(σ·√(2π)) ≈ ${nats.toFixed(1)} nats (spec §9.1); use a smaller waveform σ or fewer features.`,
+      `${formatPct(health.floorShare)} of spike terms sit on the LOG_EPS floor (ln 1e-15 ≈ ${LOG_EPS.toFixed(1)}), ` +
+      `so the likelihood is flat and the decode carries no information: with D = ${dims} features and waveform ` +
+      `σ = ${sigma} each feature lowers log λ by ln(σ·√(2π)) ≈ ${nats.toFixed(1)} nats (spec §9.1); ` +
+      `use a smaller waveform σ or fewer features.`,
   }];
 }
 
-function tooFewFinding(input: AnalysisInput): Finding[] {
+interface SparseElectrode {
+  name: string;
+  n: number;
+  min?: number;
+}
+
+/** From the measured health where there is one, else from the dataset with the default threshold. */
+function sparseElectrodes(input: AnalysisInput): SparseElectrode[] {
   const q = input.dataset.positionDims;
-  const fromHealth = electrodesOf(input.strategies);
-  const electrodes = fromHealth.length > 0
-    ? fromHealth.filter((e) => e.tooFewEncodingSpikes).map((e) => {
-      const nFeatures = input.dataset.electrodes.find((x) => x.name === e.electrode)?.nFeatures;
-      return { name: e.electrode, n: e.nEncodingSpikes, min: nFeatures === undefined ? undefined : minEncodingSpikesFor(nFeatures, q) };
-    })
-    : input.dataset.electrodes
-      .map((e) => ({ name: e.name, n: e.nEncodingSpikes, min: minEncodingSpikesFor(e.nFeatures, q) }))
-      .filter((e) => e.n < e.min);
-  if (electrodes.length === 0) return [];
+  const thresholdOf = (name: string): number | undefined => {
+    const e = input.dataset.electrodes.find((x) => x.name === name);
+    return e === undefined ? undefined : minEncodingSpikesFor(e.nFeatures, q);
+  };
+  const measured = electrodesOf(input.strategies);
+  if (measured.length > 0) {
+    return measured
+      .filter((e) => e.tooFewEncodingSpikes)
+      .map((e) => ({ name: e.electrode, n: e.nEncodingSpikes, min: thresholdOf(e.electrode) }));
+  }
+  return input.dataset.electrodes
+    .map((e) => ({ name: e.name, n: e.nEncodingSpikes, min: thresholdOf(e.name) }))
+    .filter((e) => e.min !== undefined && e.n < e.min);
+}
+
+function tooFewFinding(input: AnalysisInput): Finding[] {
+  const sparse = sparseElectrodes(input);
+  if (sparse.length === 0) return [];
+  const named = listed(sparse, (e) => `${e.name} (${e.n}${e.min === undefined ? '' : ` < ${e.min}`})`);
   return [{
-    id: 'too-few-encoding-spikes', severity: 'warning', value: electrodes.length,
-    electrode: electrodes.length === 1 ? electrodes[0]!.name : undefined,
+    id: 'too-few-encoding-spikes', severity: 'warning', value: sparse.length,
+    electrode: sparse.length === 1 ? sparse[0]!.name : undefined,
     message:
-      `${electrodes.length} electrode${electrodes.length === 1 ? ' has' : 's have'} too few encoding spikes to estimate ` +
-      `a mark density (fewer than 2·(D + Q)): ${listed(electrodes, (e) => `${e.name} (${e.n}${e.min === undefined ? '' : ` < ${e.min}`})`)}; ` +
-      `their terms are near-constant or on the floor: exclude them or fit on a longer encoding period.`,
+      `${sparse.length} electrode${sparse.length === 1 ? ' has' : 's have'} too few encoding spikes to estimate ` +
+      `a mark density (fewer than 2·(D + Q)): ${named}; their terms are near-constant or on the floor: ` +
+      `exclude them or fit on a longer encoding period.`,
   }];
 }
 
@@ -135,8 +152,11 @@ function disagreementFinding(r: StrategyResult, g: Agreement, kind: string, vers
   const decoded = g.argmaxAgreement >= ARGMAX_AGREEMENT_MIN
     ? `the decoded position still agrees in ${formatPct(g.argmaxAgreement)} of time rows`
     : `the decoded position agrees in only ${formatPct(g.argmaxAgreement)} of time rows`;
+  const compensatedHint =
+    '; compensated rescales by one global maximum, so in float32 entries far below it underflow when marks ' +
+    'span many σ (spec §9.2): use reference or logsumexp for wide-range marks';
   const hint = r.strategy === 'compensated' || r.resolved.includes('compensated')
-    ? '; compensated substitutes LOG_EPS where its rescaled sum underflows (spec §6, §9.2), expected only where the reference is on the floor: use reference or logsumexp for wide-range marks'
+    ? compensatedHint
     : '; compare its likelihood with the reference row by row to find where it departs';
   return {
     id: `${kind}:${label}`,

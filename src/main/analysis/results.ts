@@ -52,7 +52,10 @@ export function warmTotalMs(r: StrategyResult): number | undefined {
 
 export function describeSize(d: DatasetSummary): string {
   const dims = d.featureDims.length > 0 ? d.featureDims.join('/') : '0';
-  return `${d.nElectrodes} electrodes, ${d.nEncodingSpikes} encoding and ${d.nDecodingSpikes} decoding spikes, ${d.nBins} bins, D = ${dims}`;
+  return (
+    `${d.nElectrodes} electrodes, ${d.nEncodingSpikes} encoding and ${d.nDecodingSpikes} decoding spikes, ` +
+    `${d.nBins} bins, D = ${dims}`
+  );
 }
 
 /**

@@ -1,0 +1,42 @@
+/**
+ * The analysis layer: pure functions that turn measurements into the report's judgements —
+ * timing statistics, agreement between likelihoods, numerical health, each strategy's memory
+ * formula and the `auto` dispatch, findings, the recommendation, and run comparison.
+ *
+ * Imports only src/shared. No tfjs, no electron, no node modules (fs, path, os): everything here
+ * is data in, data out, so the engine, the service, the CLI and the renderer can all use it and
+ * the tests need no backend.
+ */
+export { addTimings, mean, median, sampleStd, timingStats } from './stats';
+export { ALLCLOSE_ATOL, ALLCLOSE_RTOL, agreementMatrix, compareArrays, rowArgmax } from './agreement';
+export {
+  countNonFinite,
+  ENCODING_SPIKES_PER_DIMENSION,
+  type ElectrodeHealthInput,
+  type HealthInput,
+  minEncodingSpikesFor,
+  numericalHealth,
+} from './health';
+export {
+  type AutoChoice,
+  type AutoOptions,
+  COMPENSATED_MAX_FEATURES,
+  DEFAULT_ENC_TILE_SIZE,
+  DEFAULT_MEMORY_BUDGET_BYTES,
+  DEFAULT_POS_TILE_SIZE,
+  estimateDatasetPeak,
+  estimatePeakBytes,
+  FLOAT32_BYTES,
+  FLOAT64_BYTES,
+  type PeakEstimate,
+  type ProblemSizes,
+  resolveAutoStrategy,
+  sizesOfElectrode,
+  type TileOptions,
+} from './memoryModel';
+export * from './thresholds';
+export { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, totalTiming, warmTotalMs } from './results';
+export { deriveFindings } from './findings';
+export { recommend } from './recommend';
+export { compareReports, deltaPercent, formatComparisonTable } from './compare';
+export { formatBytes, formatMs, formatPct, formatRatio, formatSignedPct } from './format';
