@@ -1,5 +1,5 @@
-import { describe, it, expect } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, it, expect } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -9,6 +9,7 @@ import { ndjsonLine, readNdjsonRecords } from './ndjsonRecords';
 import type { ChromeEvent } from './traceNormalize';
 
 const dir = mkdtempSync(join(tmpdir(), 'kde-trace-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ns = (us: number): number => Math.round(us * 1000);
 
 const sample: TraceRecord[] = [
@@ -127,6 +128,7 @@ describe('writeChromeTrace', () => {
     const parsed = JSON.parse(text) as ChromeTraceFile;
     expect(parsed).toEqual(JSON.parse(JSON.stringify(buildChromeTrace(sample, { app: 'kde-profiler', version: '0.1.0' }))));
     expect(stats.spans).toBe(5);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
   it('writes plain JSON when asked', async () => {

@@ -99,7 +99,8 @@ export async function writeChromeTrace(
 ): Promise<TraceStats> {
   const gzip = options.gzip ?? path.endsWith('.gz');
   const trace = normalizeTrace(await collect(records));
-  const tmpPath = `${path}.partial`;
+  // unique per export, so two exports of one run to the same path cannot interleave
+  const tmpPath = `${path}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.partial`;
   const file = createWriteStream(tmpPath);
   const zip = gzip ? createGzip() : undefined;
   if (zip) zip.pipe(file);
