@@ -1,0 +1,43 @@
+/**
+ * What the measurement loop needs from the engine, data and recorder folders, as one injectable
+ * object: engineMain passes the real modules, tests can pass a small fake without tfjs.
+ */
+import type { BackendChoice, DataSource, RunConfig, StrategyChoice } from '../../shared/config';
+import type { Dataset } from '../../shared/dataset';
+import type { SpanRecord } from '../../shared/events';
+import type { BackendInfo, KernelStat, StageTime } from '../../shared/report';
+import type { EngineProbe, NonlocalResult, StrategyOptions } from '../engine/types';
+
+/** The fitted model as the loop uses it: host arrays plus a way to free its tensors. */
+export interface FittedModel {
+  occupancy: Float64Array;
+  meanRates: Float64Array;
+  summedGroundProcessIntensity: Float64Array;
+  dispose(): void;
+}
+
+export interface KernelProfile<T> {
+  result: T;
+  kernels: unknown[];
+  /** peak bytes held in tensors during fn; not finite when no kernel ran */
+  peakBytes: number;
+}
+
+export interface EngineDeps {
+  loadDataset(source: DataSource): Promise<Dataset>;
+  initBackend(choice: BackendChoice): Promise<BackendInfo>;
+  engineMemory(): { numTensors: number; numBytes: number };
+  fitEncodingModel(dataset: Dataset, probe?: EngineProbe): Promise<FittedModel>;
+  predictNonlocal(
+    model: FittedModel,
+    dataset: Dataset,
+    strategy: StrategyChoice,
+    options: StrategyOptions,
+    probe?: EngineProbe,
+  ): Promise<NonlocalResult>;
+  predictLocal(model: FittedModel, dataset: Dataset, probe?: EngineProbe): Promise<Float64Array>;
+  profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>>;
+  strategyOptionsFor(dataset: Dataset, config: RunConfig): StrategyOptions;
+  aggregateKernels(kernels: unknown[]): KernelStat[];
+  stageTimes(spans: SpanRecord[]): StageTime[];
+}

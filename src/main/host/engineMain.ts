@@ -1,0 +1,5 @@
+/** Entry of the engine process: the real engine behind the host protocol. */
+import { serveEngine } from './engineServe';
+import { realEngineDeps } from './realDeps';
+
+serveEngine(realEngineDeps);

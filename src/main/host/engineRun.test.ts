@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRunConfig, type StrategyChoice } from '../../shared/config';
+import type { SpanRecord } from '../../shared/events';
+import { parseNpy } from '../data';
+import { startEngineRun } from './engineRun';
+import type { EngineOutcome, EngineToHost } from './messages';
+import { fakeEngineDeps, type FakeEngineOptions } from './testing';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'engine-run-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function config(strategies: StrategyChoice[], extra: Record<string, unknown> = {}) {
+  return parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats: 3, warmup: 1, ...extra });
+}
+
+async function runFake(strategies: StrategyChoice[], options: FakeEngineOptions = {}, extra: Record<string, unknown> = {}) {
+  const messages: EngineToHost[] = [];
+  const run = startEngineRun(
+    { type: 'start', runId: 'test', runDir: dir, config: config(strategies, extra), originNs: process.hrtime.bigint().toString() },
+    fakeEngineDeps(options),
+    (m) => messages.push(m),
+  );
+  return { run, messages };
+}
+
+function outcomeOf(messages: EngineToHost[]): EngineOutcome {
+  const r = messages.find((m) => m.type === 'result');
+  if (!r || r.type !== 'result') throw new Error(`no result: ${JSON.stringify(messages.filter((m) => m.type !== 'trace'))}`);
+  return r.outcome;
+}
+
+describe('startEngineRun', () => {
+  it('times a cold call, warm-ups and repeats, and leaves the kernel-profiled call out of the timings', async () => {
+    const { run, messages } = await runFake(['reference', 'compensated']);
+    await run.done;
+    const outcome = outcomeOf(messages);
+    const [ref, comp] = outcome.strategies;
+    expect(ref!.status).toBe('ok');
+    expect(ref!.decode!.n).toBe(3);
+    expect(ref!.total!.samplesMs).toHaveLength(3);
+    expect(ref!.kernels).toEqual([{ name: 'Exp', calls: 1, totalMs: 0.5, bytesAdded: 16 }]);
+    expect(ref!.memory!.measuredPeakTensorBytes).toBe(64);
+    expect(ref!.leak).toEqual({ tensorsBefore: 0, tensorsAfter: 0, perRepeat: [0, 0, 0], leaked: false });
+    expect(comp!.agreementWithReference!.maxAbsDiff).toBeCloseTo(1e-6, 12);
+    expect(outcome.agreementMatrix!.strategies).toEqual(['reference', 'compensated']);
+    expect(outcome.windows.map((w) => w.strategy)).toEqual(['reference', 'compensated']);
+
+    const spans = messages.flatMap((m) => (m.type === 'trace' ? m.records : [])).filter((r): r is SpanRecord => r.ph === 'X');
+    const names = spans.map((s) => s.name);
+    for (const n of ['run', 'load-data', 'backend-init', 'strategy reference', 'cold', 'warmup 1', 'repeat 3', 'kernel-profile', 'encode', 'decode']) {
+      expect(names).toContain(n);
+    }
+    // repeats' stages come from the engine's own spans, not the loop's
+    expect(ref!.stages.map((s) => s.name)).toContain('decode');
+    expect(ref!.stages.map((s) => s.name)).not.toContain('repeat 1');
+    expect(ref!.stages.find((s) => s.name === 'decode')!.calls).toBe(3);
+  });
+
+  it('records a throwing strategy as failed and goes on with the next', async () => {
+    const { run, messages } = await runFake(['chunked', 'reference'], { failing: ['chunked'] });
+    await run.done;
+    const [chunked, ref] = outcomeOf(messages).strategies;
+    expect(chunked).toMatchObject({ strategy: 'chunked', status: 'failed', error: { message: 'chunked is broken in this test' } });
+    expect(ref!.status).toBe('ok');
+  });
+
+  it('sees a tensor left behind by every repeat', async () => {
+    const { run, messages } = await runFake(['logsumexp'], { leaking: ['logsumexp'] });
+    await run.done;
+    const leak = outcomeOf(messages).strategies[0]!.leak!;
+    expect(leak.perRepeat).toEqual([1, 1, 1]);
+    expect(leak.leaked).toBe(true);
+  });
+
+  it('writes float32 likelihood files of shape (n_time, n_bins) and (n_time, 1)', async () => {
+    const { run, messages } = await runFake(['reference'], {}, { saveLikelihood: true, local: true });
+    await run.done;
+    const outcome = outcomeOf(messages);
+    const { nTime, nBins } = outcome.dataset;
+    const npy = parseNpy(await readFile(join(dir, 'likelihood', 'reference.npy')));
+    expect(npy.dtype.descr).toBe('<f4');
+    expect(npy.shape).toEqual([nTime, nBins]);
+    expect(outcome.strategies[0]!.likelihoodFile).toBe('likelihood/reference.npy');
+    const local = parseNpy(await readFile(join(dir, 'likelihood', 'local.npy')));
+    expect(local.shape).toEqual([nTime, 1]);
+    expect(outcome.local!.timing.n).toBe(3);
+    const axes = JSON.parse(await readFile(join(dir, 'likelihood', 'axes.json'), 'utf8'));
+    expect(axes.binCenters).toHaveLength(nBins);
+    expect(axes.time).toHaveLength(nTime);
+  });
+
+  it('stops between steps when cancelled and says so instead of reporting an error', async () => {
+    const { run, messages } = await runFake(['reference', 'compensated'], { busyMsPerElectrode: 5 });
+    run.cancel();
+    await run.done;
+    expect(messages.some((m) => m.type === 'cancelled')).toBe(true);
+    expect(messages.some((m) => m.type === 'result' || m.type === 'error')).toBe(false);
+  });
+
+  it('reports a data error as the run error', async () => {
+    const messages: EngineToHost[] = [];
+    const run = startEngineRun(
+      { type: 'start', runId: 't', runDir: dir, originNs: '0',
+        config: parseRunConfig({ data: { kind: 'file', path: join(dir, 'missing.npz') } }) },
+      fakeEngineDeps(),
+      (m) => messages.push(m),
+    );
+    await run.done;
+    const err = messages.find((m) => m.type === 'error');
+    expect(err && err.type === 'error' && err.error.message).toMatch(/missing\.npz/);
+  });
+});

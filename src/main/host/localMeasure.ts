@@ -1,0 +1,54 @@
+/**
+ * The local likelihood (spec §4.6): one fit, then a cold predict, warm-ups and timed repeats of
+ * predictLocal alone, and its agreement with the file's expected values.
+ */
+import type { Agreement, TimingStats } from '../../shared/report';
+import { compareArrays, timingStats } from '../analysis';
+import { checkCancelled, type MeasureContext } from './measureContext';
+
+export const LOCAL_GROUP = 'local';
+
+export interface LocalMeasurement {
+  timing: TimingStats;
+  agreementWithExpected?: Agreement;
+  /** (nTime × 1) */
+  likelihood: Float64Array;
+}
+
+export async function measureLocal(ctx: MeasureContext): Promise<LocalMeasurement> {
+  const { deps, dataset, rec, config } = ctx;
+  return rec.span(LOCAL_GROUP, async () => {
+    const model = await rec.span('encode', () => deps.fitEncodingModel(dataset, rec));
+    try {
+      const timed = async (label: string): Promise<{ ms: number; values: Float64Array }> => {
+        checkCancelled(rec);
+        ctx.tracker.beginUnit(LOCAL_GROUP, label);
+        ctx.emitProgress();
+        const out = await rec.span(label, async () => {
+          const t0 = performance.now();
+          const values = await rec.span('decode', () => deps.predictLocal(model, dataset, rec));
+          return { ms: performance.now() - t0, values };
+        });
+        ctx.tracker.endUnit();
+        ctx.emitProgress();
+        return out;
+      };
+      const cold = await timed('cold');
+      for (let i = 1; i <= config.warmup; i++) await timed(`warmup ${i}`);
+      const samples: number[] = [];
+      let last = cold;
+      for (let i = 1; i <= config.repeats; i++) {
+        last = await timed(`repeat ${i}`);
+        samples.push(last.ms);
+      }
+      const out: LocalMeasurement = { timing: timingStats(cold.ms, samples), likelihood: last.values };
+      const expected = dataset.expected?.logLikelihoodLocal;
+      if (expected && expected.length === last.values.length) {
+        out.agreementWithExpected = compareArrays(last.values, expected, last.values.length, 1, 'expected');
+      }
+      return out;
+    } finally {
+      model.dispose();
+    }
+  });
+}

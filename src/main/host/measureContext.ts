@@ -1,0 +1,82 @@
+/**
+ * What every measurement step shares: the loaded inputs, the recorder the engine reports through,
+ * progress, cancellation, and the collector that gathers the spans of warm repeats for stage times.
+ */
+import type { RunConfig } from '../../shared/config';
+import type { Dataset } from '../../shared/dataset';
+import type { SpanRecord, TraceRecord } from '../../shared/events';
+import type { EngineProbe, StrategyOptions } from '../engine/types';
+import type { EngineDeps } from './engineDeps';
+import type { ProgressTracker } from './progressTracker';
+
+/** The recorder as the loop uses it (the recorder folder's Recorder fits it). */
+export interface LoopRecorder extends EngineProbe {
+  flush(): void;
+  nowUs(): number;
+}
+
+/** The recorder folder's MemorySampler as the loop uses it. */
+export interface MemoryWatch {
+  markStage(name: string | undefined): void;
+  sampleNow(): void;
+  summary(): { stages: Record<string, { heapBytes: number; gpuUsedBytes: number }> };
+}
+
+export interface MeasureContext {
+  deps: EngineDeps;
+  dataset: Dataset;
+  config: RunConfig;
+  options: StrategyOptions;
+  rec: LoopRecorder;
+  tracker: ProgressTracker;
+  spans: SpanCollector;
+  /** the engine process's own memory counters and per-stage peaks */
+  memory: MemoryWatch;
+  /** sends a progress message now (unit boundaries) */
+  emitProgress(): void;
+}
+
+/** Thrown between steps once cancel was requested; never reported as an error. */
+export class RunCancelled extends Error {
+  constructor() {
+    super('run cancelled');
+    this.name = 'RunCancelled';
+  }
+}
+
+export function isCancellation(e: unknown, probe: EngineProbe): boolean {
+  if (e instanceof RunCancelled) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'CANCELLED' || probe.cancelled();
+}
+
+export function checkCancelled(probe: EngineProbe): void {
+  if (probe.cancelled()) throw new RunCancelled();
+}
+
+/** Spans named after the loop's own structure, which are not stages of the engine. */
+const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|strategy .*|local|run|load-data|backend-init)$/;
+
+/** Keeps the engine's spans that close while collecting is on. */
+export class SpanCollector {
+  private collecting = false;
+  private spans: SpanRecord[] = [];
+
+  /** Passed every batch the recorder emits. */
+  observe(records: readonly TraceRecord[]): void {
+    if (!this.collecting) return;
+    for (const r of records) if (r.ph === 'X' && !LOOP_SPAN.test(r.name)) this.spans.push(r);
+  }
+
+  begin(): void {
+    this.spans = [];
+    this.collecting = true;
+  }
+
+  end(): SpanRecord[] {
+    this.collecting = false;
+    const out = this.spans;
+    this.spans = [];
+    return out;
+  }
+}

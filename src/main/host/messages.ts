@@ -1,0 +1,67 @@
+/**
+ * The wire protocol between the service (host side) and the engine process. Messages travel by
+ * structured clone (`serialization: 'advanced'` under Node, utilityProcess under Electron), so
+ * typed arrays survive, but big arrays never travel here: likelihoods go to files in the run folder.
+ */
+import type { RunConfig } from '../../shared/config';
+import type { DatasetSummary } from '../../shared/dataset';
+import type { SerializedError } from '../../shared/errors';
+import type { ProgressInfo, TraceRecord } from '../../shared/events';
+import type { AgreementMatrix, Agreement, BackendInfo, StrategyResult, TimingStats } from '../../shared/report';
+
+export interface StartMessage {
+  type: 'start';
+  runId: string;
+  runDir: string;
+  config: RunConfig;
+  /** `process.hrtime.bigint()` of the service at run start, decimal string (bigint is not cloneable everywhere) */
+  originNs: string;
+}
+
+export interface CancelMessage {
+  type: 'cancel';
+}
+
+export type HostToEngine = StartMessage | CancelMessage;
+
+/** Where a strategy's measured windows lie on the run clock, so the service can attach its own RSS samples. */
+export interface StrategyWindow {
+  strategy: string;
+  startUs: number;
+  endUs: number;
+}
+
+/** Everything the engine measured; the service adds identity, environment, RSS and findings. */
+export interface EngineOutcome {
+  dataset: DatasetSummary;
+  backend: BackendInfo;
+  strategies: StrategyResult[];
+  agreementMatrix?: AgreementMatrix;
+  local?: { timing: TimingStats; agreementWithExpected?: Agreement; likelihoodFile?: string };
+  notApplicable: string[];
+  windows: StrategyWindow[];
+  /** set when the run stopped early on a cancel request */
+  cancelled?: boolean;
+}
+
+export type EngineToHost =
+  | { type: 'trace'; records: TraceRecord[] }
+  | { type: 'progress'; progress: ProgressInfo }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | { type: 'result'; outcome: EngineOutcome }
+  /** the run could not proceed at all (bad data, no backend): the run fails with this error */
+  | { type: 'error'; error: SerializedError }
+  | { type: 'cancelled' };
+
+const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'result', 'error', 'cancelled']);
+
+/** A message from the engine process is trusted code, but a crash mid-send or a stray print must not throw. */
+export function isEngineMessage(raw: unknown): raw is EngineToHost {
+  return typeof raw === 'object' && raw !== null && ENGINE_TYPES.has((raw as { type?: unknown }).type as string);
+}
+
+export function isHostMessage(raw: unknown): raw is HostToEngine {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const t = (raw as { type?: unknown }).type;
+  return t === 'start' || t === 'cancel';
+}

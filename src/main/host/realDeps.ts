@@ -1,0 +1,21 @@
+/**
+ * The real engine, data loader and recorder aggregations behind EngineDeps. Loaded with a dynamic
+ * import so that the service and CLI, which import host/, never load tfjs themselves.
+ */
+import type { EngineDeps } from './engineDeps';
+
+export async function realEngineDeps(): Promise<EngineDeps> {
+  const [engine, data, recorder] = await Promise.all([import('../engine'), import('../data'), import('../recorder')]);
+  return {
+    loadDataset: data.loadDataset,
+    initBackend: engine.initBackend,
+    engineMemory: engine.engineMemory,
+    fitEncodingModel: engine.fitEncodingModel,
+    predictNonlocal: engine.predictNonlocal,
+    predictLocal: engine.predictLocal,
+    profileKernels: engine.profileKernels,
+    strategyOptionsFor: engine.strategyOptionsFor,
+    aggregateKernels: recorder.aggregateKernels,
+    stageTimes: recorder.stageTimes,
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * One strategy, measured the way the seeds measure: a cold first call, warm-ups, timed warm
+ * repeats with a tensor-count leak check around each, and one extra kernel-profiled call that is
+ * not counted in the timings. A strategy that throws becomes a failed result; the run goes on.
+ */
+import type { StrategyChoice } from '../../shared/config';
+import { summarizeDataset } from '../../shared/dataset';
+import { serializeError } from '../../shared/errors';
+import type { LeakCheck, StrategyResult } from '../../shared/report';
+import { compareArrays, estimateDatasetPeak, numericalHealth, timingStats } from '../analysis';
+import type { NonlocalResult } from '../engine/types';
+import type { FittedModel } from './engineDeps';
+import type { StrategyWindow } from './messages';
+import { checkCancelled, isCancellation, type MeasureContext } from './measureContext';
+
+export interface CallTiming {
+  encodeMs: number;
+  decodeMs: number;
+  totalMs: number;
+}
+
+interface CallOutput {
+  timing: CallTiming;
+  result: NonlocalResult;
+  fit: Pick<FittedModel, 'occupancy' | 'meanRates' | 'summedGroundProcessIntensity'>;
+}
+
+export interface StrategyMeasurement {
+  result: StrategyResult;
+  /** the last warm repeat's likelihood, kept for the agreement matrix */
+  likelihood?: Float64Array;
+  window: StrategyWindow;
+}
+
+/** fit + predict, each in its own span and timed; the model's tensors are freed before returning. */
+async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice): Promise<CallOutput> {
+  const { deps, dataset, rec } = ctx;
+  const t0 = performance.now();
+  const model = await rec.span('encode', () => deps.fitEncodingModel(dataset, rec));
+  const t1 = performance.now();
+  try {
+    const result = await rec.span('decode', () => deps.predictNonlocal(model, dataset, strategy, ctx.options, rec));
+    const t2 = performance.now();
+    const fit = {
+      occupancy: model.occupancy,
+      meanRates: model.meanRates,
+      summedGroundProcessIntensity: model.summedGroundProcessIntensity,
+    };
+    return { timing: { encodeMs: t1 - t0, decodeMs: t2 - t1, totalMs: t2 - t0 }, result, fit };
+  } finally {
+    model.dispose();
+  }
+}
+
+async function unit<T>(ctx: MeasureContext, group: string, label: string, fn: () => Promise<T>): Promise<T> {
+  checkCancelled(ctx.rec);
+  ctx.tracker.beginUnit(group, label);
+  ctx.emitProgress();
+  ctx.memory.sampleNow();
+  const out = await ctx.rec.span(label, fn);
+  ctx.memory.sampleNow();
+  ctx.tracker.endUnit();
+  ctx.emitProgress();
+  return out;
+}
+
+function maxAbsDiff(a: ArrayLike<number> | undefined, b: ArrayLike<number> | undefined): number | undefined {
+  if (!a || !b || a.length !== b.length) return undefined;
+  let m = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i]! - b[i]!);
+    if (Number.isNaN(d)) return Infinity;
+    if (d > m) m = d;
+  }
+  return m;
+}
+
+async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: string): Promise<{ result: StrategyResult; last: CallOutput }> {
+  const { deps, config, rec, dataset } = ctx;
+  const cold = await unit(ctx, group, 'cold', () => fitAndPredict(ctx, strategy));
+  for (let i = 1; i <= config.warmup; i++) {
+    await unit(ctx, group, `warmup ${i}`, () => fitAndPredict(ctx, strategy));
+  }
+  const warm: CallTiming[] = [];
+  const perRepeat: number[] = [];
+  let last = cold;
+  const tensorsBefore = deps.engineMemory().numTensors;
+  let peakHeapBytes = process.memoryUsage().heapUsed;
+  // earlier calls' spans still buffered in the recorder must not count as the repeats' stages
+  rec.flush();
+  ctx.spans.begin();
+  for (let i = 1; i <= config.repeats; i++) {
+    const before = deps.engineMemory().numTensors;
+    last = await unit(ctx, group, `repeat ${i}`, () => fitAndPredict(ctx, strategy));
+    perRepeat.push(deps.engineMemory().numTensors - before);
+    warm.push(last.timing);
+    peakHeapBytes = Math.max(peakHeapBytes, process.memoryUsage().heapUsed);
+  }
+  rec.flush();
+  const stages = deps.stageTimes(ctx.spans.end());
+  const tensorsAfter = deps.engineMemory().numTensors;
+  const leak: LeakCheck = { tensorsBefore, tensorsAfter, perRepeat, leaked: perRepeat.some((n) => n > 0) || tensorsAfter > tensorsBefore };
+
+  const profiled = await unit(ctx, group, 'kernel-profile', () => deps.profileKernels(() => fitAndPredict(ctx, strategy)));
+  const { nTime, nBins } = last.result;
+  const ll = last.result.logLikelihood;
+  const expected = dataset.expected;
+  const result: StrategyResult = {
+    strategy,
+    resolved: last.result.resolved,
+    status: 'ok',
+    encode: timingStats(cold.timing.encodeMs, warm.map((t) => t.encodeMs)),
+    decode: timingStats(cold.timing.decodeMs, warm.map((t) => t.decodeMs)),
+    total: timingStats(cold.timing.totalMs, warm.map((t) => t.totalMs)),
+    stages,
+    kernels: deps.aggregateKernels(profiled.kernels),
+    memory: {
+      estimatedPeakBytes: estimateDatasetPeak(strategy, summarizeDataset(dataset), ctx.options).deviceBytes,
+      measuredPeakTensorBytes: Number.isFinite(profiled.peakBytes) ? Math.max(0, profiled.peakBytes) : 0,
+      peakHeapBytes,
+    },
+    leak,
+    health: numericalHealth({
+      occupancy: last.fit.occupancy,
+      groundProcess: last.fit.summedGroundProcessIntensity,
+      likelihood: ll,
+      positionDims: dataset.positionDims,
+      electrodes: dataset.electrodes.map((e, i) => ({
+        name: e.name,
+        nEnc: e.encodingSpikeTimes.length,
+        nDec: e.decodingSpikeTimes.length,
+        floorShare: last.result.floorShare[i] ?? Number.NaN,
+        // the engine reports non-finite values only in aggregate (occupancy, ground process, likelihood)
+        nonFinite: 0,
+        nFeatures: e.nFeatures,
+        nTerms: last.result.nTerms[i],
+      })),
+    }),
+  };
+  if (expected?.logLikelihoodNonlocal && expected.logLikelihoodNonlocal.length === ll.length) {
+    result.agreementWithExpected = compareArrays(ll, expected.logLikelihoodNonlocal, nTime, nBins, 'expected');
+  }
+  if (expected) {
+    result.fitAgreement = {
+      occupancy: maxAbsDiff(last.fit.occupancy, expected.occupancy),
+      meanRates: maxAbsDiff(last.fit.meanRates, expected.meanRates),
+      summedGroundProcessIntensity: maxAbsDiff(last.fit.summedGroundProcessIntensity, expected.summedGroundProcessIntensity),
+    };
+  }
+  return { result, last };
+}
+
+/** Runs one strategy under its span; a failure other than cancellation is recorded, not thrown. */
+export async function measureStrategy(ctx: MeasureContext, strategy: StrategyChoice): Promise<StrategyMeasurement> {
+  const group = strategy;
+  const startUs = ctx.rec.nowUs();
+  ctx.memory.markStage(strategy);
+  try {
+    const { last, result } = await ctx.rec.span(`strategy ${strategy}`, () => measure(ctx, strategy, group), { strategy });
+    ctx.memory.markStage(undefined);
+    const peaks = ctx.memory.summary().stages[strategy];
+    if (result.memory && peaks) {
+      result.memory.peakHeapBytes = Math.max(result.memory.peakHeapBytes ?? 0, peaks.heapBytes);
+      if (peaks.gpuUsedBytes > 0) result.memory.gpuBytes = peaks.gpuUsedBytes;
+    }
+    return { result, likelihood: last.result.logLikelihood, window: { strategy, startUs, endUs: ctx.rec.nowUs() } };
+  } catch (e) {
+    ctx.memory.markStage(undefined);
+    if (isCancellation(e, ctx.rec)) throw e;
+    ctx.tracker.skipRest(group);
+    ctx.emitProgress();
+    return {
+      result: { strategy, resolved: [], status: 'failed', error: serializeError(e), stages: [], kernels: [] },
+      window: { strategy, startUs, endUs: ctx.rec.nowUs() },
+    };
+  }
+}
