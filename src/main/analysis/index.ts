@@ -33,7 +33,7 @@ export {
   resolveAutoStrategy,
   sizesOfElectrode,
   type TileOptions,
-} from './memoryModel';
+} from '../../shared/memoryModel';
 export * from './thresholds';
 export { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, totalTiming, warmTotalMs } from './results';
 export { deriveFindings } from './findings';

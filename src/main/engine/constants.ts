@@ -8,8 +8,9 @@ export const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
 export const DEFAULT_POSITION_STD = Math.sqrt(12.5);
 export const DEFAULT_WAVEFORM_STD = 24.0;
 export const DEFAULT_BLOCK_SIZE = 100;
-/** mark dimension at or below which the compensated (matmul) path is numerically safe (spec §7e) */
-export const COMPENSATED_MAX_FEATURES = 8;
-/** default encoding chunk and position tile when the caller gives none */
-export const DEFAULT_ENC_TILE = 256;
-export const DEFAULT_POS_TILE = 256;
+/** the compensated-path threshold and default tiles live with the memory model, shared with the UI */
+export {
+  COMPENSATED_MAX_FEATURES,
+  DEFAULT_ENC_TILE_SIZE as DEFAULT_ENC_TILE,
+  DEFAULT_POS_TILE_SIZE as DEFAULT_POS_TILE,
+} from '../../shared/memoryModel';

@@ -72,6 +72,7 @@ export async function predictNonlocal(
         ? resolveAuto(
             { nEnc: fitted.nEnc, nDec: dec.times.length, nBins, nFeatures: fitted.nFeatures, positionDims: model.positionDims },
             options,
+            nTime,
           )
         : { strategy, encTileSize: undefined, posTileSize: undefined };
     resolved.push(choice.strategy);

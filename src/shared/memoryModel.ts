@@ -1,7 +1,7 @@
 /**
  * Peak memory of each evaluation strategy from its formula (spec §7), in float32 bytes, and the
  * `auto` dispatch (spec §7.7 with a memory budget). Dependency-free (shared types only), so the
- * engine can import it and there is one dispatch.
+ * engine, the service and the renderer share one dispatch and one set of estimates.
  *
  * Sizes are per electrode: E encoding spikes, S decoding spikes, P bins, D features, B the
  * decoding block (at most S), C the encoding chunk (at most E), Tp the position tile (at most P).
@@ -12,8 +12,8 @@
  * engine: `chunked` walks chunks in the outer loop and keeps every block's running logsumexp, so
  * its accumulators are S·P, not B·P.
  */
-import type { StrategyChoice, StrategyName } from '../../shared/config';
-import type { DatasetSummary } from '../../shared/dataset';
+import type { StrategyChoice, StrategyName } from './config';
+import type { DatasetSummary } from './dataset';
 
 export const FLOAT32_BYTES = 4;
 export const FLOAT64_BYTES = 8;
@@ -87,9 +87,10 @@ function termsFor(strategy: StrategyName, s: ProblemSizes, o: TileOptions): Term
     case 'chunked':
       return [t('C·P', C, P), t('C·B', C, B), t('B·C·Tp', B, C, Tp), t('S·P', S, P)];
     case 'compensated':
-      // e′ only when a chunk smaller than E is asked for, as in the spec's dispatch
+      // e′ (a chunk smaller than E): the engine builds the stabilised position factor once per
+      // electrode (E·P) and walks it in chunks, so only the mark side shrinks to C·B
       return o.encTileSize !== undefined && o.encTileSize < E
-        ? [t('C·P', C, P), t('C·B', C, B), t('B·P', B, P)]
+        ? [t('E·P', E, P), t('C·B', C, B), t('B·P', B, P)]
         : [t('E·P', E, P), t('E·B', E, B), t('B·P', B, P)];
     case 'streaming':
       // spec §7 f: streaming rides on e′ at D ≤ 8 and on online logsumexp (d) above; the mark
