@@ -1,0 +1,212 @@
+/**
+ * ProfilerApi over WebSocket (web mode), per shared/wire.ts: every call carries an id that the
+ * answer repeats; calls made while the link is down wait for it (up to their timeout); a call in
+ * flight when the link drops fails at once, since it may or may not have run; subscriptions are
+ * renewed after every reconnect. Errors come back as AppError.
+ */
+import type { ApiMethod, ProfilerApi } from '../../../shared/api';
+import { AppError, deserializeError } from '../../../shared/errors';
+import type { RunEvent } from '../../../shared/events';
+import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage } from '../../../shared/wire';
+import { ReconnectingSocket, type ConnectionState, type WebSocketConstructor } from './socket';
+
+export interface WsClientOptions {
+  /** ws://127.0.0.1:PORT/ws?token=… */
+  url: string;
+  /** defaults to the global WebSocket */
+  WebSocketImpl?: WebSocketConstructor;
+  /** how long a call may wait for its answer, link downtime included */
+  callTimeoutMs?: number;
+  /** longer limit for the calls that read or write whole files */
+  slowCallTimeoutMs?: number;
+  reconnectInitialDelayMs?: number;
+  reconnectMaxDelayMs?: number;
+  /** connection attempts that never opened before waiting calls are failed */
+  maxRefusedAttempts?: number;
+}
+
+export interface WsApi extends ProfilerApi {
+  readonly connectionState: ConnectionState;
+  onConnectionState(listener: (state: ConnectionState) => void): () => void;
+  close(): void;
+}
+
+const SLOW_METHODS = new Set<ApiMethod>(['inspectData', 'exportRun', 'compareRuns', 'getLikelihood']);
+
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: AppError): void;
+  timer: ReturnType<typeof setTimeout>;
+  /** set once the request has left; unsent calls survive a reconnect */
+  sent: boolean;
+  text: string;
+}
+
+export function createWsClient(options: WsClientOptions): WsApi {
+  const WebSocketImpl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (!WebSocketImpl) throw new AppError('INTERNAL', 'this environment has no WebSocket: web mode needs a browser');
+  const callTimeoutMs = options.callTimeoutMs ?? 120_000;
+  const slowCallTimeoutMs = options.slowCallTimeoutMs ?? 600_000;
+  const maxRefused = options.maxRefusedAttempts ?? 3;
+  const host = hostOf(options.url);
+  const pending = new Map<number, Pending>();
+  const subscriptions = new Map<string, Set<(event: RunEvent) => void>>();
+  const stateListeners = new Set<(state: ConnectionState) => void>();
+  let state: ConnectionState = 'connecting';
+  let nextId = 1;
+  let refused = 0;
+
+  const settle = (id: number): Pending | undefined => {
+    const p = pending.get(id);
+    if (!p) return undefined;
+    clearTimeout(p.timer);
+    pending.delete(id);
+    return p;
+  };
+
+  const failAll = (predicate: (p: Pending) => boolean, error: (p: Pending) => AppError) => {
+    for (const [id, p] of [...pending]) if (predicate(p)) settle(id)?.reject(error(p));
+  };
+
+  const sendSubscription = (kind: 'subscribe' | 'unsubscribe', runId: string) => {
+    const message: ClientMessage = { kind, id: nextId++, runId };
+    request(message, kind).catch((e: unknown) => {
+      // a lost link is renewed by the next onOpen; only the server's refusal is worth a word
+      const code = e instanceof AppError ? e.code : 'INTERNAL';
+      if (kind === 'subscribe' && code !== 'IO' && code !== 'CANCELLED') console.warn(`subscription to run ${runId} failed: ${(e as Error).message}`);
+    });
+  };
+
+  const socket = new ReconnectingSocket({
+    url: options.url,
+    WebSocketImpl,
+    initialDelayMs: options.reconnectInitialDelayMs ?? 250,
+    maxDelayMs: options.reconnectMaxDelayMs ?? 5_000,
+    onOpen() {
+      refused = 0;
+      for (const runId of subscriptions.keys()) sendSubscription('subscribe', runId);
+      for (const p of pending.values()) if (!p.sent) p.sent = socket.send(p.text);
+    },
+    onText(text) {
+      const message = parseServerMessage(text);
+      if (!message) return;
+      if (message.kind === 'event') {
+        for (const listener of [...(subscriptions.get(message.runId) ?? [])]) deliver(listener, message.event);
+        return;
+      }
+      const p = settle(message.id);
+      if (!p) return;
+      if (message.ok) p.resolve(message.result);
+      else p.reject(deserializeError(message.error));
+    },
+    onDown(everOpened) {
+      failAll((p) => p.sent, (p) => new AppError('IO', `the connection to the profiler server at ${host} was lost during ${p.method}; it may or may not have completed: check, then retry.`));
+      if (everOpened) return;
+      refused += 1;
+      if (refused >= maxRefused) {
+        failAll(() => true, (p) => new AppError('IO', `cannot reach the profiler server at ${host} for ${p.method} (${refused} attempts): check that \`kde-profiler serve\` is still running and that the page URL carries its token.`));
+      }
+    },
+    onState(next) {
+      state = next;
+      for (const l of [...stateListeners]) l(next);
+    },
+  });
+
+  function request(message: ClientMessage, method: string, timeoutMs = callTimeoutMs): Promise<unknown> {
+    const text = JSON.stringify(message);
+    if (text.length > MAX_MESSAGE_BYTES) {
+      return Promise.reject(new AppError('BAD_ARGUMENT', `${method}: the request is larger than ${MAX_MESSAGE_BYTES} bytes.`));
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        settle(message.id)?.reject(
+          new AppError('IO', `no answer from the profiler server at ${host} to ${method} within ${Math.round(timeoutMs / 1000)} s: check that \`kde-profiler serve\` is still running, then retry.`),
+        );
+      }, timeoutMs);
+      const p: Pending = { method, resolve, reject, timer, sent: false, text };
+      pending.set(message.id, p);
+      p.sent = socket.send(text);
+    });
+  }
+
+  function call<T>(method: ApiMethod, params: unknown[]): Promise<T> {
+    const timeoutMs = SLOW_METHODS.has(method) ? slowCallTimeoutMs : callTimeoutMs;
+    return request({ kind: 'call', id: nextId++, method, params }, method, timeoutMs) as Promise<T>;
+  }
+
+  function subscribe(runId: string, listener: (event: RunEvent) => void): () => void {
+    if (typeof runId !== 'string' || runId.length === 0 || runId.length > 100) {
+      throw new AppError('BAD_ARGUMENT', `subscribe: expected a run id or '*', got ${JSON.stringify(runId)}`, { key: 'runId' });
+    }
+    if (typeof listener !== 'function') throw new AppError('BAD_ARGUMENT', 'subscribe: expected a listener function', { key: 'listener' });
+    let set = subscriptions.get(runId);
+    if (!set) {
+      set = new Set();
+      subscriptions.set(runId, set);
+      if (socket.isOpen) sendSubscription('subscribe', runId);
+    }
+    // a wrapper per call, so subscribing the same function twice needs two unsubscribes
+    const entry = (event: RunEvent) => listener(event);
+    set.add(entry);
+    let active = true;
+    return () => {
+      if (!active) return;
+      active = false;
+      set.delete(entry);
+      if (set.size === 0 && subscriptions.get(runId) === set) {
+        subscriptions.delete(runId);
+        if (socket.isOpen) sendSubscription('unsubscribe', runId);
+      }
+    };
+  }
+
+  return {
+    getInfo: () => call('getInfo', []),
+    listPresets: () => call('listPresets', []),
+    inspectData: (source) => call('inspectData', [source]),
+    estimateMemory: (config) => call('estimateMemory', [config]),
+    startRun: (config) => call('startRun', [config]),
+    cancelRun: (runId) => call('cancelRun', [runId]),
+    listRuns: () => call('listRuns', []),
+    getRun: (runId) => call('getRun', [runId]),
+    deleteRun: (runId) => call('deleteRun', [runId]),
+    getTimeline: (runId, req) => call('getTimeline', [runId, req]),
+    getCounters: (runId) => call('getCounters', [runId]),
+    getLikelihood: (runId, strategy) => call('getLikelihood', [runId, strategy]),
+    compareRuns: (runA, runB, thresholdPct) => call('compareRuns', [runA, runB, thresholdPct]),
+    exportRun: (runId, format) => call('exportRun', [runId, format]),
+    subscribe,
+    // no native dialog in a browser: the UI offers a path field instead
+    pickDataFile: async () => null,
+    get connectionState() {
+      return state;
+    },
+    onConnectionState(listener) {
+      stateListeners.add(listener);
+      return () => void stateListeners.delete(listener);
+    },
+    close() {
+      socket.close();
+      failAll(() => true, (p) => new AppError('CANCELLED', `${p.method} was abandoned: the client was closed.`));
+    },
+  };
+}
+
+function deliver(listener: (event: RunEvent) => void, event: RunEvent): void {
+  try {
+    listener(event);
+  } catch (e) {
+    // one broken listener must not starve the others of events
+    console.error('run event listener failed', e);
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
