@@ -95,6 +95,10 @@ export async function listBackends(): Promise<BackendAvailability[]> {
   ];
 }
 
+// PROD silences tfjs's console advice ("install tfjs-node") that would pollute CLI output and
+// turns off debug-only checks; correctness checks in this engine do not rely on them.
+tf.env().set('PROD', true);
+
 async function activate(name: BackendName): Promise<Omit<BackendInfo, 'reason' | 'initMs' | 'tfjsVersion'>> {
   const warnings: string[] = [];
   switch (name) {

@@ -146,8 +146,12 @@ async function scatter(
       const base = rows[start + k]! * nBins;
       const src = k * nBins;
       for (let p = 0; p < nBins; p++) {
-        const v = values[src + p]!;
-        if (v <= LOG_EPS_F32) floored++;
+        let v = values[src + p]!;
+        // a floored term is float32(LOG_EPS) on the device; add the exact float64 floor instead
+        if (v <= LOG_EPS_F32) {
+          v = LOG_EPS;
+          floored++;
+        }
         ll[base + p] = ll[base + p]! + v;
       }
     }

@@ -1,0 +1,4 @@
+import { STRATEGIES } from '../../shared/config';
+import { describeParity } from './testing/parity';
+
+describeParity('wasm', () => [...STRATEGIES]);

@@ -1,0 +1,54 @@
+/** Fixture parity (float32 engine vs the float64 reference outputs in test/fixtures). */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { BackendName, StrategyName } from '../../../shared/config';
+import { loadNpz } from '../../data';
+import { engineMemory, fitEncodingModel, initBackend, predictLocal, predictNonlocal } from '../index';
+import { countNotClose } from './builders';
+
+export const FIXTURE_DIR = fileURLToPath(new URL('../../../../test/fixtures/', import.meta.url));
+
+export function referenceFixtures(): string[] {
+  return readdirSync(FIXTURE_DIR).filter((f) => /^kde_ref_.*\.npz$/.test(f)).sort();
+}
+
+/**
+ * For every reference fixture: fit outputs, each strategy's non-local likelihood and the local
+ * likelihood allclose (rtol 1e-4, atol 1e-4) to the float64 values, and no tensor left behind.
+ * Small encoding/position tiles make the chunked paths take several chunks and tiles.
+ */
+export function describeParity(
+  backend: BackendName,
+  strategiesFor: (fixture: string) => StrategyName[],
+  ready: () => Promise<boolean> = async () => true,
+): void {
+  describe(`parity on ${backend}`, () => {
+    for (const fixture of referenceFixtures()) {
+      it(fixture, async (ctx) => {
+        if (!(await ready())) {
+          ctx.skip();
+          return;
+        }
+        await initBackend(backend);
+        const ds = await loadNpz(`${FIXTURE_DIR}${fixture}`);
+        const exp = ds.expected!;
+        const before = engineMemory().numTensors;
+        const model = await fitEncodingModel(ds);
+        expect(countNotClose(model.occupancy, exp.occupancy!)).toBe(0);
+        expect(countNotClose(model.meanRates, exp.meanRates!)).toBe(0);
+        expect(countNotClose(model.summedGroundProcessIntensity, exp.summedGroundProcessIntensity!)).toBe(0);
+        for (const strategy of strategiesFor(fixture)) {
+          const r = await predictNonlocal(model, ds, strategy, { blockSize: 100, encTileSize: 48, posTileSize: 96 });
+          expect([strategy, countNotClose(r.logLikelihood, exp.logLikelihoodNonlocal!)]).toEqual([strategy, 0]);
+        }
+        if (exp.logLikelihoodLocal) {
+          const local = await predictLocal(model, ds);
+          expect(countNotClose(local, exp.logLikelihoodLocal, 1e-4, 1e-4)).toBe(0);
+        }
+        model.dispose();
+        expect(engineMemory().numTensors).toBe(before);
+      });
+    }
+  });
+}
