@@ -48,6 +48,8 @@ export interface Dataset {
   positionTime: Float64Array;
   position: Float64Array;
   positionDims: number;
+  /** which position samples the encoding model is fit on (aligned to positionTime); absent = all */
+  isTraining?: Uint8Array;
   /** decoding grid: one output row per entry (spec §4.4) */
   time: Float64Array;
   /** positions for the local likelihood; absent means use positionTime/position */

@@ -249,3 +249,37 @@ describe('kde-spec §5 edge cases', () => {
     expect(countNotClose(r.nonlocal.streaming!, o.nonlocal)).toBe(0);
   });
 });
+
+describe('model layer (spec §4.7)', () => {
+  it('is_training: the fit uses training samples only, and spikes inside training runs widened by one interval', async () => {
+    const d = smallDataset({ electrodes: [{ nEnc: 0, nDec: 4, nFeatures: 1 }] });
+    const n = d.positionTime.length;
+    const step = d.positionTime[1]! - d.positionTime[0]!;
+    const isTraining = new Uint8Array(n);
+    for (let i = 10; i < 30; i++) isTraining[i] = 1;
+    for (let i = 40; i < 50; i++) isTraining[i] = 1;
+    const el = d.electrodes[0]!;
+    const tA = d.positionTime[10]!;
+    const tB = d.positionTime[29]!;
+    // inside the run, within one interval of its ends (kept), beyond (dropped)
+    el.encodingSpikeTimes = Float64Array.from([tA - 1.5 * step, tA - 0.5 * step, (tA + tB) / 2, tB + 0.5 * step, tB + 1.5 * step]);
+    el.encodingFeatures = Float64Array.from([1, 2, 3, 4, 5]);
+    const model = await fitEncodingModel({ ...d, isTraining });
+    try {
+      // before the run: outside the in-bounds range of the training samples; after it: the first
+      // spike is within one interval of the run (kept), the second falls in the gap (dropped)
+      expect(model.electrodes[0]!.nEnc).toBe(2);
+      expect(model.meanRates[0]).toBe(2 / 30);
+      const rows = [...Array(n).keys()].filter((i) => isTraining[i]);
+      const o = oracle({
+        ...d,
+        positionTime: Float64Array.from(rows, (i) => d.positionTime[i]!),
+        position: Float64Array.from(rows, (i) => d.position[i]!),
+        electrodes: [{ ...el, encodingSpikeTimes: Float64Array.from([(tA + tB) / 2]), encodingFeatures: Float64Array.from([3]) }],
+      });
+      expect(countNotClose(model.occupancy, o.occupancy)).toBe(0);
+    } finally {
+      model.dispose();
+    }
+  });
+});

@@ -1,12 +1,13 @@
 /**
  * Encoding fit (kde-spec §3): occupancy, per-electrode mean rates, ground-process intensity and its
- * sum. Positions with NaN are dropped before the fit, as the model layer does (spec §4.7), unless
- * the caller asks for the likelihood function's own semantics ('propagate').
+ * sum. As the model layer does (spec §4.7), only is_training samples are fit on, encoding spikes
+ * must fall in a training run widened by one sample interval, and positions with NaN are dropped
+ * before the fit unless the caller asks for the likelihood function's own semantics ('propagate').
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Dataset } from '../../shared/dataset';
 import { EPS } from './constants';
-import { dropNanRows, gather, inBoundsIndices, interpolatePosition, stdVector } from './hostMath';
+import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
 import { toTensor2d } from './kernels';
 import { logKde } from './logKde';
 import { NULL_PROBE, type EngineProbe } from './types';
@@ -60,10 +61,15 @@ export async function fitEncodingModel(
 ): Promise<EncodingModel> {
   const q = dataset.positionDims;
   const positionStd = stdVector(dataset.params.positionStd, q, 'position_std');
+  const training = dataset.isTraining
+    ? trainingSelection(dataset.positionTime, dataset.position, q, dataset.isTraining)
+    : null;
+  const encodingTime = training?.positionTime ?? dataset.positionTime;
+  const encodingPosition = training?.position ?? dataset.position;
   const track =
     (options.nanPositions ?? 'drop') === 'drop'
-      ? dropNanRows(dataset.positionTime, dataset.position, q)
-      : { positionTime: dataset.positionTime, position: dataset.position, dropped: 0 };
+      ? dropNanRows(encodingTime, encodingPosition, q)
+      : { positionTime: encodingTime, position: encodingPosition, dropped: 0 };
   const n = track.positionTime.length;
   const centers = dataset.placeBinCenters;
   const nBins = centers.length / q;
@@ -85,9 +91,12 @@ export async function fitEncodingModel(
       const fitted = await probe.span(
         `electrode ${e}`,
         async () => {
-          const keep = inBoundsIndices(el.encodingSpikeTimes, tStart, tEnd);
-          const times = gather(el.encodingSpikeTimes, keep);
-          const encFeatures = gather(el.encodingFeatures, keep, el.nFeatures);
+          const selected = training ? insideWindows(el.encodingSpikeTimes, training.windows) : null;
+          const candidates = selected ? gather(el.encodingSpikeTimes, selected) : el.encodingSpikeTimes;
+          const candidateFeatures = selected ? gather(el.encodingFeatures, selected, el.nFeatures) : el.encodingFeatures;
+          const keep = inBoundsIndices(candidates, tStart, tEnd);
+          const times = gather(candidates, keep);
+          const encFeatures = gather(candidateFeatures, keep, el.nFeatures);
           const encPositions = keep.length > 0 ? interpolatePosition(track.positionTime, track.position, q, times) : new Float64Array(0);
           const meanRate = keep.length / Math.max(n, 1);
           const logGroundDensity = await probe.span('ground-process', () =>

@@ -123,3 +123,45 @@ export function safeLog(x: number, logEps: number): number {
   if (Number.isNaN(x)) return x;
   return Math.abs(x) < 1e-15 ? logEps : Math.log(x);
 }
+
+/**
+ * The model layer's encoding selection (spec §4.7): position rows where is_training holds, and
+ * time windows over contiguous training runs, each widened by one position-sample interval (the
+ * median step) on both sides, that encoding spikes must fall in.
+ */
+export function trainingSelection(
+  positionTime: Float64Array,
+  position: Float64Array,
+  q: number,
+  isTraining: Uint8Array,
+): { positionTime: Float64Array; position: Float64Array; windows: [number, number][] } {
+  const n = positionTime.length;
+  const steps: number[] = [];
+  for (let i = 1; i < n; i++) steps.push(positionTime[i]! - positionTime[i - 1]!);
+  steps.sort((a, b) => a - b);
+  const step = steps.length > 0 ? steps[steps.length >> 1]! : 0;
+  const keep: number[] = [];
+  const windows: [number, number][] = [];
+  let runStart = -1;
+  for (let i = 0; i <= n; i++) {
+    const on = i < n && isTraining[i] !== 0;
+    if (on) keep.push(i);
+    if (on && runStart < 0) runStart = i;
+    if (!on && runStart >= 0) {
+      windows.push([positionTime[runStart]! - step, positionTime[i - 1]! + step]);
+      runStart = -1;
+    }
+  }
+  const idx = Int32Array.from(keep);
+  return { positionTime: gather(positionTime, idx), position: gather(position, idx, q), windows };
+}
+
+/** Indices of times inside any of the closed windows. */
+export function insideWindows(times: Float64Array, windows: [number, number][]): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!;
+    if (windows.some(([a, b]) => t >= a && t <= b)) out.push(i);
+  }
+  return Int32Array.from(out);
+}
