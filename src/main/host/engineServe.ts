@@ -19,22 +19,26 @@ export function serveEngine(loadDeps: () => Promise<EngineDeps>): void {
   let run: EngineRun | undefined;
   let started = false;
   let cancelEarly = false;
-  let pending: Promise<void> = Promise.resolve();
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
 
-  const send = (message: EngineToHost): Promise<void> => {
+  // Messages go out at once, in order: waiting for each write's callback would hold them all back,
+  // because callbacks only run when the event loop turns, and wasm compute keeps it from turning.
+  const enqueue = (message: EngineToHost): void => {
     if (parentPort) {
       parentPort.postMessage(message);
-      return Promise.resolve();
+      return;
     }
-    return new Promise((resolve) => {
-      if (!process.connected || !process.send) return resolve();
-      process.send(message, undefined, {}, () => resolve());
+    if (!process.connected || !process.send) return;
+    inFlight++;
+    process.send(message, undefined, {}, () => {
+      inFlight--;
+      if (inFlight === 0) drained?.();
     });
   };
-  // messages leave in order, and the exit waits for the last one
-  const enqueue = (message: EngineToHost): void => {
-    pending = pending.then(() => send(message));
-  };
+  /** resolves when every message sent has been handed to the channel */
+  const flushed = (): Promise<void> =>
+    inFlight === 0 || !process.connected ? Promise.resolve() : new Promise((resolve) => (drained = resolve));
 
   const onMessage = async (raw: unknown): Promise<void> => {
     if (!isHostMessage(raw)) return;
@@ -54,7 +58,7 @@ export function serveEngine(loadDeps: () => Promise<EngineDeps>): void {
     } catch (e) {
       enqueue({ type: 'error', error: serializeError(e) });
     }
-    await pending;
+    await flushed();
     process.exit(0);
   };
 

@@ -1,0 +1,200 @@
+/**
+ * One run while it executes: spawns the engine, appends every batch of records to events.ndjson as
+ * it arrives and fans it out, samples the engine's RSS from outside at 20 Hz, and when the engine
+ * is gone (finished, failed, cancelled, killed) writes the report, the trace and the final status.
+ */
+import type { RunHeadline } from '../../shared/api';
+import type { RunConfig } from '../../shared/config';
+import { AppError, serializeError, type SerializedError } from '../../shared/errors';
+import type { CounterRecord, ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../shared/events';
+import type { Report } from '../../shared/report';
+import { startEngine, startRssSampler, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../host';
+import { Recorder, sampleProcessRssBytes } from '../recorder';
+import { EventLog } from './eventLog';
+import { buildReport } from './reportBuilder';
+import { writeReportFiles, writeTraceFromEvents } from './runFiles';
+import { markActive, RUN_FILES, type RunStatusFile, type RunStore } from './runStore';
+
+export const ENGINE_RSS_COUNTER = 'engine memory (MB)';
+const RSS_BATCH = 10;
+const MB = 1024 * 1024;
+
+export interface ActiveRunOptions {
+  status: RunStatusFile;
+  config: RunConfig;
+  store: RunStore;
+  spawn: SpawnEngine;
+  emit(event: RunEvent): void;
+  readRssBytes?: (pid: number) => Promise<number | null>;
+}
+
+export function headlineOf(report: Report): RunHeadline[] {
+  return report.strategies.map((s) => {
+    const h: RunHeadline = { strategy: s.strategy };
+    if (s.encode) h.encodeMedianMs = s.encode.medianMs;
+    if (s.decode) h.decodeMedianMs = s.decode.medianMs;
+    if (s.total) h.totalMedianMs = s.total.medianMs;
+    return h;
+  });
+}
+
+export class ActiveRun {
+  progress: ProgressInfo | undefined;
+  /** trace records appended so far (the timeline index rebuilds when this moves) */
+  recordCount = 0;
+  readonly finished: Promise<RunStatusFile>;
+  private status: RunStatusFile;
+  private handle: EngineHandle | undefined;
+  private cancelled = false;
+  private started = false;
+  private resolveFinished!: (s: RunStatusFile) => void;
+
+  constructor(private readonly o: ActiveRunOptions) {
+    this.status = o.status;
+    this.finished = new Promise((resolve) => {
+      this.resolveFinished = resolve;
+    });
+    markActive(o.status.id, true);
+  }
+
+  get id(): string {
+    return this.status.id;
+  }
+
+  /** Starts the engine; resolves `finished` whatever happens. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (this.cancelled) return this.finish('cancelled', undefined, undefined);
+    try {
+      await this.execute();
+    } catch (e) {
+      await this.finish('failed', serializeError(e), undefined);
+    }
+  }
+
+  /** Cancels the run (queued or running) and resolves with its final status. */
+  async cancel(): Promise<RunStatusFile> {
+    if (!this.cancelled) {
+      this.cancelled = true;
+      if (!this.started) {
+        this.started = true;
+        void this.finish('cancelled', undefined, undefined);
+      } else {
+        void this.handle?.cancel();
+      }
+    }
+    return this.finished;
+  }
+
+  private async execute(): Promise<void> {
+    const { config, store } = this.o;
+    const id = this.status.id;
+    const originNs = process.hrtime.bigint();
+    const log = new EventLog(store.file(id, RUN_FILES.events));
+    const onRecords = (records: TraceRecord[]) => {
+      log.append(records);
+      this.recordCount += records.length;
+      this.o.emit({ type: 'trace', runId: id, records });
+    };
+    const rec = new Recorder({ proc: 'service', originNs, disabled: !config.trace, laneName: 'service', onBatch: onRecords });
+    const handle = startEngine(this.o.spawn, { type: 'start', runId: id, runDir: store.dir(id), config, originNs: originNs.toString() }, {
+      onTrace: onRecords,
+      onProgress: (progress) => {
+        this.progress = progress;
+        this.o.emit({ type: 'progress', runId: id, progress });
+      },
+      onLog: (level, message) => this.o.emit({ type: 'log', runId: id, level, message }),
+    });
+    this.handle = handle;
+    if (this.cancelled) void handle.cancel();
+    this.status = { ...this.status, status: 'running', ownerPid: process.pid, enginePid: handle.pid };
+    await store.writeStatus(this.status);
+    this.o.emit({ type: 'status', runId: id, status: 'running' });
+
+    let rssBuffer: CounterRecord[] = [];
+    const flushRss = () => {
+      if (rssBuffer.length > 0) onRecords(rssBuffer);
+      rssBuffer = [];
+    };
+    let rss: RssSampler | undefined;
+    if (handle.pid !== undefined) {
+      rss = startRssSampler({
+        pid: handle.pid,
+        readRssBytes: this.o.readRssBytes ?? sampleProcessRssBytes,
+        nowUs: () => rec.nowUs(),
+        onSample: (s) => {
+          if (!config.trace) return;
+          // the engine's memory belongs on the engine's process track, whoever measured it
+          rssBuffer.push({ ph: 'C', proc: 'engine', name: ENGINE_RSS_COUNTER, ts: s.tsUs, args: { rss: Math.round((s.rssBytes / MB) * 1000) / 1000 } });
+          if (rssBuffer.length >= RSS_BATCH) flushRss();
+        },
+      });
+    }
+    const end = await rec.span('engine process', () => handle.done, { pid: handle.pid ?? -1 });
+    rss?.stop();
+    flushRss();
+    rec.close();
+    await log.close();
+    await this.conclude(end, rss);
+  }
+
+  private async conclude(end: EngineEnd, rss: RssSampler | undefined): Promise<void> {
+    if (end.kind !== 'completed') {
+      return this.finish(end.kind, end.kind === 'failed' ? end.error : undefined, undefined);
+    }
+    let report: Report;
+    try {
+      report = buildReport({
+        runId: this.status.id,
+        createdAt: this.status.createdAt,
+        config: this.o.config,
+        outcome: end.outcome,
+        peakRssBetween: rss ? (a, b) => rss.peakBetween(a, b) : undefined,
+        status: 'completed',
+      });
+    } catch (e) {
+      return this.finish('failed', new AppError('INTERNAL', `could not assemble the report: ${serializeError(e).message}`).toJSON(), undefined);
+    }
+    return this.finish('completed', undefined, report);
+  }
+
+  private async finish(status: RunStatus, error: SerializedError | undefined, report: Report | undefined): Promise<void> {
+    const { store, config } = this.o;
+    const id = this.status.id;
+    const warnings: string[] = [];
+    if (report) {
+      try {
+        const problems = await writeReportFiles(
+          { json: store.file(id, RUN_FILES.report), md: store.file(id, RUN_FILES.reportMd), csv: store.file(id, RUN_FILES.reportCsv) },
+          report,
+        );
+        if (problems.length > 0) warnings.push(`report.json does not match its schema: ${problems.slice(0, 5).join('; ')}`);
+      } catch (e) {
+        warnings.push(`report files: ${serializeError(e).message}`);
+      }
+    }
+    if (config.trace && this.started && (await store.exists(id, RUN_FILES.events))) {
+      try {
+        await writeTraceFromEvents(store.file(id, RUN_FILES.events), store.file(id, RUN_FILES.trace), { runId: id, status }, true);
+      } catch (e) {
+        warnings.push(`trace: ${serializeError(e).message}`);
+      }
+    }
+    for (const message of warnings) this.o.emit({ type: 'log', runId: id, level: 'warn', message });
+    const final: RunStatusFile = { ...this.status, status, finishedAt: new Date().toISOString() };
+    if (error) final.error = error;
+    if (report) {
+      final.headline = headlineOf(report);
+      final.backend = report.backend.name;
+    }
+    this.status = final;
+    try {
+      await store.writeStatus(final);
+    } finally {
+      markActive(id, false);
+      this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
+      this.resolveFinished(final);
+    }
+  }
+}

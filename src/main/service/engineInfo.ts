@@ -1,0 +1,48 @@
+/**
+ * Facts about this machine's engine (backends, versions) and memory estimates before a run. The
+ * engine module is imported lazily: listing runs or exporting must not load tfjs.
+ */
+import { cpus, totalmem } from 'node:os';
+import type { MemoryEstimate, SystemInfo } from '../../shared/api';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../shared/config';
+import { summarizeDataset } from '../../shared/dataset';
+import { estimateDatasetPeak } from '../analysis';
+import { loadDataset } from '../data';
+import { toolVersion } from './reportBuilder';
+
+let info: Promise<SystemInfo> | undefined;
+
+export function systemInfo(): Promise<SystemInfo> {
+  info ??= (async () => {
+    const engine = await import('../engine');
+    return {
+      version: toolVersion(),
+      tfjsVersion: engine.tfjsVersion(),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      cpus: cpus().length,
+      totalMemoryBytes: totalmem(),
+      backends: await engine.listBackends(),
+      defaultBackend: DEFAULT_RUN_CONFIG.backend,
+    };
+  })();
+  // a failed probe is not cached: the next call tries again
+  info.catch(() => {
+    info = undefined;
+  });
+  return info;
+}
+
+export async function estimateRunMemory(config: RunConfig): Promise<MemoryEstimate[]> {
+  const summary = summarizeDataset(await loadDataset(config.data));
+  const tiles = {
+    blockSize: config.blockSize ?? summary.blockSize,
+    encTileSize: config.encTileSize,
+    posTileSize: config.posTileSize,
+    memoryBudgetBytes: config.memoryBudgetBytes,
+  };
+  return config.strategies.map((s) => {
+    const est = estimateDatasetPeak(s, summary, tiles);
+    return { strategy: est.strategy, peakBytes: est.deviceBytes, formula: est.formula };
+  });
+}

@@ -1,0 +1,15 @@
+/**
+ * The profiler service: runs (queued one at a time, each in its own engine process), the run
+ * store on disk, event fan-out, and the views behind ProfilerApi (timeline, counters, likelihood,
+ * comparison, export). Shared by the Electron main process, web mode and the CLI.
+ *
+ * Must not import electron (the Electron spawn is injected) nor the engine statically.
+ */
+export { createProfilerService, type ProfilerService, type ProfilerServiceOptions } from './profilerService';
+export { RunStore, RUN_FILES, INDEX_FILE, type RunStatusFile } from './runStore';
+export { assertRunId, isRunId, newRunId, RUN_ID_PATTERN } from './runIds';
+export { ENGINE_RSS_COUNTER } from './activeRun';
+export { buildTimelineIndex, type TimelineIndex } from './timelineIndex';
+export { queryTimeline, MAX_TIMELINE_SPANS } from './timelineQuery';
+export { toolVersion } from './reportBuilder';
+export { systemInfo, estimateRunMemory } from './engineInfo';

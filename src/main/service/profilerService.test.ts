@@ -1,0 +1,145 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunConfig, StrategyChoice } from '../../shared/config';
+import type { RunEvent } from '../../shared/events';
+import { readNdjsonRecords, validateReport } from '../export';
+import { newRunId } from './runIds';
+import { createProfilerService, type ProfilerService } from './profilerService';
+
+let dir: string;
+let service: ProfilerService;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'profiler-service-'));
+  service = createProfilerService({ runsDir: dir });
+});
+afterAll(async () => {
+  await service.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function config(name: 'tiny' | 'medium', strategies: StrategyChoice[], extra: Partial<RunConfig> = {}): RunConfig {
+  return {
+    data: { kind: 'preset', name, seed: 42, features: 2, featureScale: 1 }, backend: 'wasm', strategies,
+    repeats: 2, warmup: 1, local: false, saveLikelihood: false, trace: true, ...extra,
+  };
+}
+
+/** resolves once the engine has sent trace records of its own (it is past start-up and computing) */
+function engineBusy(runId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const off = service.subscribe(runId, (e: RunEvent) => {
+      if (e.type === 'trace' && e.records.some((r) => r.proc === 'engine' && r.ph === 'X' && r.name === 'cold')) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+function parseTrace(bytes: Buffer): { traceEvents: { ph: string; name: string; pid: number }[] } {
+  return JSON.parse(gunzipSync(bytes).toString('utf8'));
+}
+
+describe('profiler service with the engine process', () => {
+  it('runs a preset end to end and serves its report, events, timeline, counters, likelihood and exports', async () => {
+    const events: RunEvent[] = [];
+    const off = service.subscribe('*', (e) => events.push(e));
+    const { runId } = await service.startRun(config('tiny', ['reference', 'compensated'], { saveLikelihood: true, local: true }));
+    const entry = await service.whenFinished(runId);
+    off();
+    expect(entry.status).toBe('completed');
+    expect(entry.headline.map((h) => h.strategy)).toEqual(['reference', 'compensated']);
+    expect(events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.status)).toEqual(['queued', 'running', 'completed']);
+    expect(events.some((e) => e.type === 'progress')).toBe(true);
+
+    const detail = await service.getRun(runId);
+    expect(validateReport(detail.report)).toEqual({ ok: true, errors: [] });
+    expect(detail.report!.strategies.every((s) => s.status === 'ok')).toBe(true);
+    expect(detail.report!.strategies[0]!.memory!.peakRssBytes).toBeGreaterThan(0);
+
+    const { records, badLines } = await readNdjsonRecords(join(dir, runId, 'events.ndjson'));
+    expect(badLines).toBe(0);
+    expect(records.some((r) => r.ph === 'C' && r.name === 'engine memory (MB)')).toBe(true);
+
+    const view = await service.getTimeline(runId, { startUs: 0, endUs: 60e6, widthPx: 1200 });
+    expect(view.lanes.map((l) => l.id)).toEqual(['service:1', 'engine:1']);
+    expect(view.spans.some((s) => s.name === 'strategy compensated')).toBe(true);
+    const counters = await service.getCounters(runId);
+    expect(counters.map((c) => `${c.name}/${c.key}`)).toContain('engine memory (MB)/rss');
+
+    const ll = await service.getLikelihood(runId, 'compensated');
+    expect([ll.nTime, ll.nBins]).toEqual([detail.report!.dataset.nTime, detail.report!.dataset.nBins]);
+    expect(ll.strategies).toEqual(['compensated', 'reference']);
+    expect(ll.truePosition).toHaveLength(ll.rows);
+
+    const trace = await service.exportRun(runId, 'trace');
+    expect(trace.fileName).toBe(`kde-profiler-${runId}.trace.json.gz`);
+    const names = parseTrace(Buffer.from(trace.base64!, 'base64')).traceEvents.map((e) => e.name);
+    expect(names).toContain('backend-init');
+    const md = await service.exportRun(runId, 'md');
+    expect(Buffer.from(md.base64!, 'base64').toString()).toMatch(/compensated/);
+
+    const cmp = await service.compareRuns(runId, runId, 10);
+    expect(cmp.regressed).toBe(false);
+  });
+
+  it('cancels a running run within about a second and keeps a parseable partial trace', async () => {
+    const { runId } = await service.startRun(config('medium', ['reference', 'logsumexp', 'chunked'], { repeats: 5 }));
+    await engineBusy(runId);
+    const t0 = performance.now();
+    await service.cancelRun(runId);
+    const cancelMs = performance.now() - t0;
+    const entry = await service.whenFinished(runId);
+    expect(entry.status).toBe('cancelled');
+    expect(cancelMs).toBeLessThan(1500);
+    const trace = parseTrace(await readFile(join(dir, runId, 'trace.json.gz')));
+    expect(trace.traceEvents.some((e) => e.ph === 'X' && e.name === 'cold')).toBe(true);
+    expect((await service.getRun(runId)).report).toBeNull();
+  });
+
+  it('marks a run failed with a reason when its engine is killed, and keeps what it recorded', async () => {
+    const { runId } = await service.startRun(config('medium', ['reference', 'logsumexp'], { repeats: 5 }));
+    await engineBusy(runId);
+    const status = JSON.parse(await readFile(join(dir, runId, 'status.json'), 'utf8')) as { enginePid: number };
+    process.kill(status.enginePid, 'SIGKILL');
+    const entry = await service.whenFinished(runId);
+    expect(entry.status).toBe('failed');
+    expect(entry.error!.message).toMatch(/killed \(SIGKILL\)/);
+    const { records } = await readNdjsonRecords(join(dir, runId, 'events.ndjson'));
+    expect(records.some((r) => r.proc === 'engine' && r.ph === 'X')).toBe(true);
+    const exported = await service.exportRun(runId, 'trace-json');
+    expect(JSON.parse(Buffer.from(exported.base64!, 'base64').toString()).traceEvents.length).toBeGreaterThan(0);
+  });
+
+  it('keeps its index across a new service instance and lists an interrupted run as failed', async () => {
+    const orphan = newRunId();
+    await mkdir(join(dir, orphan));
+    await writeFile(join(dir, orphan, 'config.json'), JSON.stringify(config('tiny', ['reference'])));
+    await writeFile(join(dir, orphan, 'status.json'), JSON.stringify({
+      id: orphan, status: 'running', createdAt: new Date().toISOString(), dataset: 'preset:tiny', backend: 'wasm',
+      strategies: ['reference'], headline: [], ownerPid: 2 ** 30,
+    }));
+    const fresh = createProfilerService({ runsDir: dir });
+    const runs = await fresh.listRuns();
+    expect(runs).toHaveLength(4);
+    expect(runs.filter((r) => r.status === 'completed')).toHaveLength(1);
+    const interrupted = runs.find((r) => r.id === orphan)!;
+    expect(interrupted.status).toBe('failed');
+    expect(interrupted.error!.message).toMatch(/interrupted/);
+  });
+
+  it('rejects bad arguments at runtime', async () => {
+    await expect(service.getRun('../../etc')).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(service.getTimeline(newRunId(), { startUs: 0, endUs: Number.NaN, widthPx: 100 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(service.getLikelihood(newRunId(), '../x')).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(service.exportRun(newRunId(), 'pdf' as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(service.getRun(newRunId())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.startRun({ data: { kind: 'file', path: join(dir, 'nope.npz') } } as RunConfig)).rejects.toMatchObject({
+      code: 'NOT_FOUND', message: expect.stringContaining('nope.npz'),
+    });
+    expect(() => service.subscribe('nope', () => undefined)).toThrow(/run id/);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Assembles report.json from what the engine measured, plus what only the service knows: the run's
+ * identity and environment, the engine process's peak RSS per strategy (sampled from outside),
+ * and the findings and recommendation judged over all of it.
+ */
+import { readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import type { RunConfig } from '../../shared/config';
+import type { SerializedError } from '../../shared/errors';
+import { REPORT_SCHEMA_VERSION, type Report } from '../../shared/report';
+import { deriveFindings, recommend, type AnalysisInput } from '../analysis';
+import type { EngineOutcome } from '../host';
+
+let cachedVersion: string | undefined;
+
+/** The package version, read once from package.json at the project root. */
+export function toolVersion(): string {
+  if (cachedVersion === undefined) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+      cachedVersion = pkg.version ?? '0.0.0';
+    } catch {
+      cachedVersion = '0.0.0';
+    }
+  }
+  return cachedVersion;
+}
+
+export function environment(): Report['environment'] {
+  return { node: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length, totalMemoryBytes: totalmem() };
+}
+
+export interface ReportInput {
+  runId: string;
+  createdAt: string;
+  config: RunConfig;
+  outcome: EngineOutcome;
+  /** highest engine RSS within [startUs, endUs], from the service's sampler */
+  peakRssBetween?: (startUs: number, endUs: number) => number | undefined;
+  status: Report['status'];
+  error?: SerializedError;
+}
+
+export function buildReport(input: ReportInput): Report {
+  const { outcome, config } = input;
+  const strategies = outcome.strategies.map((s) => {
+    const w = outcome.windows.find((x) => x.strategy === s.strategy);
+    const peak = w && input.peakRssBetween?.(w.startUs, w.endUs);
+    if (!s.memory || peak === undefined) return s;
+    return { ...s, memory: { ...s.memory, peakRssBytes: peak } };
+  });
+  const analysis: AnalysisInput = {
+    strategies,
+    backend: outcome.backend,
+    requestedBackend: config.backend,
+    dataset: outcome.dataset,
+    memoryBudgetBytes: config.memoryBudgetBytes,
+    blockSize: config.blockSize ?? outcome.dataset.blockSize,
+    encTileSize: config.encTileSize,
+    posTileSize: config.posTileSize,
+  };
+  const report: Report = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'kde-profiler', version: toolVersion() },
+    runId: input.runId,
+    createdAt: input.createdAt,
+    config,
+    dataset: outcome.dataset,
+    backend: outcome.backend,
+    strategies,
+    findings: deriveFindings(analysis),
+    environment: environment(),
+    notApplicable: outcome.notApplicable,
+    status: input.status,
+  };
+  if (outcome.agreementMatrix) report.agreementMatrix = outcome.agreementMatrix;
+  if (outcome.local) report.local = outcome.local;
+  const rec = recommend(analysis);
+  if (rec) report.recommendation = rec;
+  if (input.error) report.error = input.error;
+  return report;
+}

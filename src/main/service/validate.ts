@@ -1,0 +1,56 @@
+/**
+ * Runtime checks for every argument the service takes: the IPC and WebSocket layers hand it values
+ * straight from the other side, so nothing is trusted by its static type.
+ */
+import { AppError } from '../../shared/errors';
+import type { ExportFormat, TimelineRequest } from '../../shared/api';
+
+export const MAX_TIMELINE_WIDTH_PX = 20_000;
+const EXPORT_FORMATS: readonly ExportFormat[] = ['trace', 'trace-json', 'json', 'md', 'csv'];
+
+function bad(key: string, message: string): AppError {
+  return new AppError('BAD_ARGUMENT', `${key}: ${message}`, { key });
+}
+
+export function finiteNumber(v: unknown, key: string, min = -Infinity, max = Infinity): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+    throw bad(key, `expected a finite number in [${min}, ${max}], got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+export function boundedString(v: unknown, key: string, maxLength = 200): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > maxLength || v.includes('\0')) {
+    throw bad(key, `expected a non-empty string of at most ${maxLength} characters`);
+  }
+  return v;
+}
+
+export function timelineRequest(v: unknown): TimelineRequest {
+  if (typeof v !== 'object' || v === null) throw bad('request', 'expected { startUs, endUs, widthPx }');
+  const r = v as Record<string, unknown>;
+  const startUs = finiteNumber(r.startUs, 'request.startUs', -1e15, 1e15);
+  const endUs = finiteNumber(r.endUs, 'request.endUs', -1e15, 1e15);
+  if (endUs <= startUs) throw bad('request.endUs', `must be after startUs (${startUs}), got ${endUs}`);
+  const widthPx = Math.round(finiteNumber(r.widthPx, 'request.widthPx', 1, MAX_TIMELINE_WIDTH_PX));
+  return { startUs, endUs, widthPx };
+}
+
+export function exportFormat(v: unknown): ExportFormat {
+  if (typeof v !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(v)) {
+    throw bad('format', `expected one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(v)}`);
+  }
+  return v as ExportFormat;
+}
+
+/** a strategy name or 'local': it becomes part of a file name, so only plain names pass */
+export function likelihoodName(v: unknown): string {
+  const s = boundedString(v, 'strategy', 40);
+  if (!/^[a-z][a-z-]*$/.test(s)) throw bad('strategy', `expected a strategy name like 'compensated', got ${JSON.stringify(s)}`);
+  return s;
+}
+
+export function listener(v: unknown): (e: never) => void {
+  if (typeof v !== 'function') throw bad('listener', 'expected a function');
+  return v as (e: never) => void;
+}
