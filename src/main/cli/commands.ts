@@ -1,0 +1,18 @@
+/**
+ * The command table: `kde-profiler <name>` dispatches here. A new command (e.g. `serve`) is one
+ * more entry pointing at its own module.
+ */
+import type { CliCommand } from './cliTypes';
+import { compareCommand } from './compareCommand';
+import { exportCommand } from './exportCommand';
+import { infoCommand } from './infoCommand';
+import { listCommand } from './listCommand';
+import { runCommand } from './runCommand';
+
+export const COMMANDS: Record<string, CliCommand> = {
+  run: runCommand,
+  info: infoCommand,
+  list: listCommand,
+  export: exportCommand,
+  compare: compareCommand,
+};

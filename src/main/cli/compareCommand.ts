@@ -1,0 +1,78 @@
+/**
+ * `kde-profiler compare RUN_A RUN_B [--threshold PCT]`: warm medians, first calls and memory side
+ * by side with deltas; exit 3 when B regresses beyond the threshold (for a lab's own CI). A run is
+ * an id in the runs folder, a folder holding report.json (a `run --out DIR`), or a report.json.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AppError } from '../../shared/errors';
+import type { Report } from '../../shared/report';
+import { compareReports, formatComparisonTable } from '../analysis';
+import { boolFlag, numberFlag, parseFlags, stringFlag } from './args';
+import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
+import { defaultRunsDir } from './runCommand';
+import { createProfilerService, isRunId, type ProfilerService } from '../service';
+
+const USAGE = 'kde-profiler compare RUN_A RUN_B [--threshold PCT] [--runs-dir DIR] [--json]';
+export const DEFAULT_THRESHOLD_PCT = 10;
+
+async function reportFile(path: string): Promise<Report> {
+  let file = path;
+  try {
+    if ((await stat(path)).isDirectory()) file = join(path, 'report.json');
+  } catch {
+    throw new AppError('NOT_FOUND', `${path} is neither a run id in the runs folder nor a run folder or report.json.`, { file: path });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    throw new AppError('NOT_FOUND', `${file} is missing or not JSON: the run may have failed before writing its report.`, { file });
+  }
+  const r = parsed as Partial<Report>;
+  if (typeof r !== 'object' || r === null || !Array.isArray(r.strategies) || typeof r.backend !== 'object') {
+    throw new AppError('BAD_ARGUMENT', `${file} is not a kde-profiler report.json.`, { file });
+  }
+  return r as Report;
+}
+
+async function reportOf(arg: string, service: ProfilerService, io: CliIo): Promise<{ label: string; report: Report }> {
+  if (isRunId(arg)) {
+    const detail = await service.getRun(arg).catch(() => undefined);
+    if (detail) {
+      if (!detail.report) throw new AppError('NOT_FOUND', `run ${arg} has no report to compare (it is ${detail.entry.status}).`, { key: arg });
+      return { label: arg, report: detail.report };
+    }
+  }
+  return { label: arg, report: await reportFile(resolve(io.cwd, arg)) };
+}
+
+async function execute(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, {
+    threshold: { type: 'string' }, 'runs-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  }, 2);
+  if (boolFlag(flags, 'help')) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const [argA, argB] = flags.positionals;
+  if (argA === undefined || argB === undefined) throw new UsageError('compare needs two runs: RUN_A RUN_B');
+  const thresholdPct = numberFlag(flags, 'threshold', false) ?? DEFAULT_THRESHOLD_PCT;
+  if (thresholdPct < 0) throw new UsageError(`--threshold: expected a percentage ≥ 0, got '${thresholdPct}'`);
+  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
+  const a = await reportOf(argA, service, io);
+  const b = await reportOf(argB, service, io);
+  const result = compareReports(a.report, b.report, thresholdPct);
+  if (boolFlag(flags, 'json')) {
+    io.stdout.write(`${JSON.stringify({ a: a.label, b: b.label, ...result }, null, 2)}\n`);
+  } else {
+    io.stdout.write(`A: ${a.label}\nB: ${b.label}\n\n${formatComparisonTable(result.rows)}\n\n${result.verdict}\n`);
+  }
+  return result.regressed ? EXIT.regression : EXIT.ok;
+}
+
+export const compareCommand: CliCommand = {
+  summary: 'compare two runs; exit 3 when B regresses beyond the threshold',
+  usage: USAGE,
+  run: execute,
+};

@@ -1,0 +1,30 @@
+/** `kde-profiler info`: versions, this machine, and which backends and devices are available. */
+import { formatBytes } from '../analysis';
+import { boolFlag, parseFlags } from './args';
+import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { table } from './table';
+import { systemInfo } from '../service';
+
+const USAGE = 'kde-profiler info [--json]';
+
+async function execute(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (boolFlag(flags, 'help')) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const info = await systemInfo();
+  if (boolFlag(flags, 'json')) {
+    io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  io.stdout.write(
+    `kde-profiler ${info.version} · TensorFlow.js ${info.tfjsVersion} · Node ${info.node} · ${info.platform}\n` +
+      `${info.cpus} CPUs, ${formatBytes(info.totalMemoryBytes)} memory; default backend ${info.defaultBackend}\n\n`,
+  );
+  const rows = info.backends.map((b) => [b.name, b.available ? 'yes' : 'no', b.isGpu ? 'GPU' : 'CPU', b.detail]);
+  io.stdout.write(`${table([['backend', 'available', 'device', 'detail'], ...rows])}\n`);
+  return EXIT.ok;
+}
+
+export const infoCommand: CliCommand = { summary: 'backends and devices available here, versions', usage: USAGE, run: execute };

@@ -1,0 +1,41 @@
+/** `kde-profiler list`: the runs in the runs folder, newest first, with their headline times. */
+import { formatMs } from '../analysis';
+import { boolFlag, parseFlags, stringFlag } from './args';
+import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { defaultRunsDir } from './runCommand';
+import { table } from './table';
+import { createProfilerService } from '../service';
+
+const USAGE = 'kde-profiler list [--runs-dir DIR] [--json]';
+
+async function execute(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { 'runs-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (boolFlag(flags, 'help')) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
+  const runs = await service.listRuns();
+  if (boolFlag(flags, 'json')) {
+    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (runs.length === 0) {
+    io.stdout.write(`no runs in ${service.runsDir}\n`);
+    return EXIT.ok;
+  }
+  const rows = runs.map((r) => [
+    r.id,
+    r.status,
+    r.createdAt.replace('T', ' ').slice(0, 19),
+    r.dataset,
+    r.backend,
+    r.headline.length > 0
+      ? r.headline.map((h) => `${h.strategy} ${h.totalMedianMs !== undefined ? formatMs(h.totalMedianMs) : '-'}`).join(', ')
+      : r.error ? r.error.message.slice(0, 70) : r.strategies.join(', '),
+  ]);
+  io.stdout.write(`${table([['id', 'status', 'created (UTC)', 'dataset', 'backend', 'warm median total / reason'], ...rows])}\n`);
+  return EXIT.ok;
+}
+
+export const listCommand: CliCommand = { summary: 'list the runs in the runs folder', usage: USAGE, run: execute };

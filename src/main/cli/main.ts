@@ -1,0 +1,48 @@
+/**
+ * `kde-profiler`: dispatches to a command of the table, and turns whatever a command throws into
+ * one line on stderr and an exit code (2 for the user's input, 1 for anything internal).
+ */
+import { deserializeError, exitCodeFor, isAppError, serializeError } from '../../shared/errors';
+import { EXIT, UsageError, type CliIo } from './cliTypes';
+import { COMMANDS } from './commands';
+
+function help(): string {
+  const names = Object.keys(COMMANDS);
+  const width = Math.max(...names.map((n) => n.length));
+  return [
+    'usage: kde-profiler <command> [options]   (kde-profiler <command> --help for its options)',
+    '',
+    ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n]!.summary}`),
+    '',
+  ].join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(help());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    const { toolVersion } = await import('../service');
+    io.stdout.write(`${toolVersion()}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`kde-profiler: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`kde-profiler ${name}: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    const err = isAppError(e) ? e : deserializeError(serializeError(e));
+    io.stderr.write(`kde-profiler ${name}: ${err.message}\n`);
+    if (err.code === 'INTERNAL' && e instanceof Error && process.env.KDE_PROFILER_DEBUG) io.stderr.write(`${e.stack}\n`);
+    return exitCodeFor(err);
+  }
+}

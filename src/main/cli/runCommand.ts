@@ -1,0 +1,85 @@
+/**
+ * `kde-profiler run`: one profiling run through the service (so it lands in the run store like a
+ * run from the app), progress on stderr, a summary on stdout, outputs copied to --out.
+ */
+import { resolve } from 'node:path';
+import { deserializeError, exitCodeFor } from '../../shared/errors';
+import { boolFlag, stringFlag } from './args';
+import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { ProgressLine } from './progressLine';
+import { copyRunOutputs } from './runOutputs';
+import { parseRunFlags, runConfigFromFlags } from './runFlags';
+import { runSummary } from './runSummary';
+import { createProfilerService } from '../service';
+
+export const RUN_USAGE = `kde-profiler run --data FILE.npz|preset:NAME [--seed N] [--features D] [--feature-scale F]
+                 [--backend auto|wasm|cpu|webgpu|tensorflow] [--strategy NAME[,NAME…]|all]
+                 [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB]
+                 [--repeats N] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
+                 [--out DIR] [--runs-dir DIR] [--no-trace] [--trace-json]`;
+
+export function defaultRunsDir(io: CliIo, flag: string | undefined): string {
+  return resolve(io.cwd, flag ?? 'runs');
+}
+
+async function execute(args: string[], io: CliIo): Promise<number> {
+  const flags = parseRunFlags(args);
+  if (boolFlag(flags, 'help')) {
+    io.stdout.write(`${RUN_USAGE}\n`);
+    return EXIT.ok;
+  }
+  const config = runConfigFromFlags(flags);
+  if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
+  const outFlag = stringFlag(flags, 'out');
+  const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
+  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
+  const { runId } = await service.startRun(config);
+  const progress = new ProgressLine(io.stderr);
+  const unsubscribe = service.subscribe(runId, (e) => {
+    if (e.type === 'progress') progress.update(e.progress);
+    else if (e.type === 'log' && e.level !== 'info') io.stderr.write(`${e.level}: ${e.message}\n`);
+  });
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    void service.cancelRun(runId);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let final;
+  try {
+    final = await service.whenFinished(runId);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    unsubscribe();
+    progress.done();
+  }
+  const runDir = resolve(service.runsDir, runId);
+  if (outDir) await copyRunOutputs(runDir, outDir, { traceJson: boolFlag(flags, 'trace-json') });
+  const where = outDir ?? runDir;
+  if (final.status === 'completed') {
+    const detail = await service.getRun(runId);
+    if (detail.report) io.stdout.write(runSummary(detail.report));
+    io.stderr.write(`run ${runId}: report in ${where}\n`);
+    const failed = detail.report?.strategies.filter((s) => s.status === 'failed') ?? [];
+    for (const s of failed) io.stderr.write(`error: ${s.strategy} failed: ${s.error?.message ?? 'unknown error'}\n`);
+    return failed.length > 0 ? EXIT.internal : EXIT.ok;
+  }
+  if (final.status === 'cancelled' || interrupted) {
+    io.stderr.write(`run ${runId} cancelled; what was recorded is in ${where}\n`);
+    return EXIT.interrupted;
+  }
+  const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the run failed' });
+  const code = exitCodeFor(error);
+  // bad input deserves its one clear line; a crash also says where its partial trace is
+  io.stderr.write(`error: ${error.message}\n`);
+  if (code !== EXIT.usage) io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);
+  return code;
+}
+
+export const runCommand: CliCommand = {
+  summary: 'profile fit + predict of one or more strategies on a dataset',
+  usage: RUN_USAGE,
+  run: execute,
+};

@@ -1,0 +1,104 @@
+/**
+ * `kde-profiler run` flags → RunConfig. parseRunConfig stays the one gate; its messages name
+ * config keys, so they are reworded to name the flag the user typed.
+ */
+import { AppError, isAppError } from '../../shared/errors';
+import { parseRunConfig, STRATEGIES, type RunConfig } from '../../shared/config';
+import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, type Parsed } from './args';
+import { UsageError } from './cliTypes';
+
+export const RUN_OPTIONS = {
+  data: { type: 'string' },
+  seed: { type: 'string' },
+  features: { type: 'string' },
+  'feature-scale': { type: 'string' },
+  backend: { type: 'string' },
+  strategy: { type: 'string' },
+  'block-size': { type: 'string' },
+  'enc-tile': { type: 'string' },
+  'pos-tile': { type: 'string' },
+  'memory-budget-mb': { type: 'string' },
+  repeats: { type: 'string' },
+  warmup: { type: 'string' },
+  local: { type: 'boolean' },
+  'save-likelihood': { type: 'boolean' },
+  out: { type: 'string' },
+  'runs-dir': { type: 'string' },
+  'no-trace': { type: 'boolean' },
+  'trace-json': { type: 'boolean' },
+  label: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const FLAG_OF_KEY: [RegExp, string][] = [
+  [/^data\.seed$/, '--seed'],
+  [/^data\.features$/, '--features'],
+  [/^data\.featureScale$/, '--feature-scale'],
+  [/^data\.name$/, '--data preset:NAME'],
+  [/^data/, '--data'],
+  [/^backend$/, '--backend'],
+  [/^strategies/, '--strategy'],
+  [/^blockSize$/, '--block-size'],
+  [/^encTileSize$/, '--enc-tile'],
+  [/^posTileSize$/, '--pos-tile'],
+  [/^memoryBudgetBytes$/, '--memory-budget-mb'],
+  [/^repeats$/, '--repeats'],
+  [/^warmup$/, '--warmup'],
+  [/^label$/, '--label'],
+];
+
+function reword(e: AppError): UsageError {
+  const key = e.location?.key ?? '';
+  const flag = FLAG_OF_KEY.find(([re]) => re.test(key))?.[1];
+  const detail = e.message.replace(/^run config '[^']*': /, '');
+  return new UsageError(flag ? `${flag}: ${detail}` : e.message);
+}
+
+function dataSource(p: Parsed): unknown {
+  const data = stringFlag(p, 'data');
+  if (data === undefined || data === '') throw new UsageError('--data is required: a .npz file or preset:NAME (tiny, small, medium, large, realistic)');
+  const presetOnly = ['seed', 'features', 'feature-scale'].filter((f) => p.values[f] !== undefined);
+  if (data.startsWith('preset:')) {
+    return {
+      kind: 'preset',
+      name: data.slice('preset:'.length),
+      seed: intFlag(p, 'seed', 0),
+      features: intFlag(p, 'features', 1),
+      featureScale: numberFlag(p, 'feature-scale'),
+    };
+  }
+  if (presetOnly.length > 0) throw new UsageError(`--${presetOnly[0]} applies to synthetic presets (--data preset:NAME), not to a file`);
+  return { kind: 'file', path: data };
+}
+
+export function runConfigFromFlags(p: Parsed): RunConfig {
+  const strategyText = stringFlag(p, 'strategy');
+  const strategies =
+    strategyText === undefined ? undefined : strategyText === 'all' ? [...STRATEGIES] : strategyText.split(',').map((s) => s.trim()).filter(Boolean);
+  const budgetMb = numberFlag(p, 'memory-budget-mb');
+  const raw = {
+    data: dataSource(p),
+    backend: stringFlag(p, 'backend'),
+    strategies,
+    blockSize: intFlag(p, 'block-size', 1),
+    encTileSize: intFlag(p, 'enc-tile', 1),
+    posTileSize: intFlag(p, 'pos-tile', 1),
+    memoryBudgetBytes: budgetMb === undefined ? undefined : budgetMb * 1024 * 1024,
+    repeats: intFlag(p, 'repeats', 1),
+    warmup: intFlag(p, 'warmup', 0),
+    local: boolFlag(p, 'local'),
+    saveLikelihood: boolFlag(p, 'save-likelihood'),
+    trace: !boolFlag(p, 'no-trace'),
+    label: stringFlag(p, 'label'),
+  };
+  try {
+    return parseRunConfig(raw);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'BAD_ARGUMENT') throw reword(e);
+    throw e;
+  }
+}
+
+export function parseRunFlags(args: string[]): Parsed {
+  return parseFlags(args, RUN_OPTIONS);
+}
