@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { base64ToBlob, base64ToBytes } from './download';
+import { errorText, isCancellation } from './errorText';
+import { etaMsOf } from './eta';
+import { formatBytes, formatEta, formatMs, formatPct, formatUs } from './format';
+import { nextThemeChoice, readThemeChoice, resolveTheme, saveThemeChoice, THEME_STORAGE_KEY } from './theme';
+import { clampWindow, fetchWindow, panWindow, wasdMove, zoomWindow } from './timeWindow';
+import { debounce, throttleAsync } from './timing';
+
+describe('format', () => {
+  it('picks units', () => {
+    expect(formatMs(0.25)).toBe('250 µs');
+    expect(formatMs(12.345)).toBe('12.3 ms');
+    expect(formatMs(1500)).toBe('1.50 s');
+    expect(formatMs(120_000)).toBe('2.0 min');
+    expect(formatMs(undefined)).toBe('–');
+    expect(formatUs(2500)).toBe('2.5 ms');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.50 KiB');
+    expect(formatBytes(300 * 1024 * 1024)).toBe('300 MiB');
+    expect(formatPct(12.345)).toBe('+12.3 %');
+    expect(formatPct(-3)).toBe('-3.0 %');
+    expect(formatEta(65_400)).toBe('1 min 5 s');
+    expect(formatEta(undefined)).toBe('');
+  });
+});
+
+describe('errorText', () => {
+  it('reads code, message and hint; flags cancellation', () => {
+    expect(errorText({ code: 'E020', message: 'lengths differ.', location: { hint: 'Re-export the file.' } })).toEqual({ code: 'E020', message: 'lengths differ. Re-export the file.' });
+    expect(errorText('boom')).toEqual({ code: 'INTERNAL', message: 'boom' });
+    expect(isCancellation({ code: 'CANCELLED' })).toBe(true);
+    expect(isCancellation(new Error('x'))).toBe(false);
+  });
+});
+
+describe('eta', () => {
+  it('prefers the service, else extrapolates after 5 %', () => {
+    expect(etaMsOf({ fraction: 0.5, elapsedMs: 10, etaMs: 7 })).toBe(7);
+    expect(etaMsOf({ fraction: 0.02, elapsedMs: 10 })).toBeUndefined();
+    expect(etaMsOf({ fraction: 0.2, elapsedMs: 1000 })).toBeCloseTo(4000);
+    expect(etaMsOf(null)).toBeUndefined();
+  });
+});
+
+describe('theme', () => {
+  it('follows the OS unless chosen, and remembers the choice', () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    expect(readThemeChoice(storage)).toBe('system');
+    expect(resolveTheme('system', true)).toBe('dark');
+    expect(resolveTheme('light', true)).toBe('light');
+    saveThemeChoice(storage, 'dark');
+    expect(store.get(THEME_STORAGE_KEY)).toBe('dark');
+    expect(readThemeChoice(storage)).toBe('dark');
+    expect(['system', 'light', 'dark'].map((c) => nextThemeChoice(c as 'system'))).toEqual(['light', 'dark', 'system']);
+    const broken = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
+    expect(readThemeChoice(broken)).toBe('system');
+    expect(() => saveThemeChoice(broken, 'light')).not.toThrow();
+  });
+});
+
+describe('timeWindow', () => {
+  const w = { startUs: 400, endUs: 600 };
+  it('W/S zoom around the centre, A/D pan, all kept inside the run', () => {
+    expect(wasdMove('w', w, 1000)).toEqual({ startUs: 420, endUs: 580 });
+    expect(wasdMove('S', w, 1000)).toEqual({ startUs: 375, endUs: 625 });
+    expect(wasdMove('a', w, 1000)).toEqual({ startUs: 360, endUs: 560 });
+    expect(wasdMove('d', { startUs: 900, endUs: 1000 }, 1000)).toEqual({ startUs: 900, endUs: 1000 });
+    expect(wasdMove('x', w, 1000)).toBeNull();
+  });
+  it('zooms around a focus point and never beyond the run', () => {
+    expect(zoomWindow(w, 0.5, 1000, 400)).toEqual({ startUs: 400, endUs: 500 });
+    expect(zoomWindow(w, 100, 1000)).toEqual({ startUs: 0, endUs: 1000 });
+    expect(panWindow({ startUs: 0, endUs: 100 }, -1, 1000)).toEqual({ startUs: 0, endUs: 100 });
+    expect(clampWindow({ startUs: 5, endUs: 5 }, 1000)).toEqual({ startUs: 5, endUs: 6 });
+  });
+  it('fetches half a width more each side', () => {
+    expect(fetchWindow(w, 1000)).toEqual({ startUs: 300, endUs: 700 });
+    expect(fetchWindow({ startUs: 0, endUs: 200 }, 250)).toEqual({ startUs: 0, endUs: 250 });
+  });
+});
+
+describe('timing', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('debounce runs once after the quiet time; flush runs now', () => {
+    const fn = vi.fn();
+    const d = debounce(fn, 100);
+    d();
+    vi.advanceTimersByTime(50);
+    d();
+    vi.advanceTimersByTime(99);
+    expect(fn).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(fn).toHaveBeenCalledTimes(1);
+    d();
+    d.flush();
+    expect(fn).toHaveBeenCalledTimes(2);
+    d();
+    d.cancel();
+    vi.advanceTimersByTime(200);
+    expect(fn).toHaveBeenCalledTimes(2);
+  });
+
+  it('throttleAsync runs at once, then at most once per interval, never overlapping', async () => {
+    let active = 0;
+    let maxActive = 0;
+    const starts: number[] = [];
+    const task = async () => {
+      active++;
+      maxActive = Math.max(maxActive, active);
+      starts.push(Date.now());
+      await new Promise((r) => setTimeout(r, 150));
+      active--;
+    };
+    const t = throttleAsync(task, 100);
+    const t0 = Date.now();
+    for (let i = 0; i < 10; i++) {
+      t();
+      await vi.advanceTimersByTimeAsync(30);
+    }
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(maxActive).toBe(1);
+    expect(starts[0]).toBe(t0);
+    // 300 ms of requests with a 150 ms task: the first, one while it ran, and the trailing one
+    expect(starts.length).toBeGreaterThanOrEqual(2);
+    expect(starts.length).toBeLessThanOrEqual(3);
+    t.cancel();
+  });
+});
+
+describe('download', () => {
+  it('decodes base64 into bytes and a typed blob', async () => {
+    expect([...base64ToBytes(btoa('ab\u0001'))]).toEqual([97, 98, 1]);
+    const blob = base64ToBlob(btoa('hello'), 'application/json');
+    expect(blob.type).toBe('application/json');
+    expect(await blob.text()).toBe('hello');
+  });
+});

@@ -1,0 +1,14 @@
+/**
+ * Pinia setup stores of the renderer: the state of each view and the api calls behind it.
+ * Stores reach the service only through useApi() (installed by main.ts, faked in tests); they must
+ * not import Vue components, the DOM, node or electron, so they run under vitest without a browser.
+ */
+export { installApi, setApiForTests, useApi } from './apiAccess';
+export { useSystemStore } from './systemStore';
+export { DEFAULT_PRESET, sameSource, useDataStore } from './dataStore';
+export { backendOptions, ESTIMATE_DEBOUNCE_MS, STRATEGY_CHOICES, useRunSetupStore, type BackendOption } from './runSetupStore';
+export { TIMELINE_REFRESH_MS, useLiveRunStore, type LivePhase, type LogLine } from './liveRunStore';
+export { useResultsStore } from './resultsStore';
+export { useLikelihoodStore } from './likelihoodStore';
+export { DEFAULT_THRESHOLD_PCT, useRunsStore } from './runsStore';
+export { hashOf, useNavStore, viewFromHash, VIEWS, type ViewId } from './navStore';

@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { nextTick } from 'vue';
+import { FakeApi } from '../testing/fakeApi';
+import { systemInfo } from '../testing/sampleData';
+import { setApiForTests } from './apiAccess';
+import { useDataStore } from './dataStore';
+import { backendOptions, ESTIMATE_DEBOUNCE_MS, useRunSetupStore } from './runSetupStore';
+import { useSystemStore } from './systemStore';
+
+describe('useRunSetupStore', () => {
+  let api: FakeApi;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    setActivePinia(createPinia());
+    api = new FakeApi();
+    setApiForTests(api);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    setApiForTests(null);
+  });
+
+  it('re-estimates memory once, debounced, when the strategies change', async () => {
+    const setup = useRunSetupStore();
+    setup.toggleStrategy('streaming');
+    await nextTick();
+    setup.toggleStrategy('chunked');
+    await nextTick();
+    expect(api.callsOf('estimateMemory')).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
+    expect(api.callsOf('estimateMemory')).toHaveLength(1);
+    const asked = api.callsOf('estimateMemory')[0]!.args[0] as { strategies: string[] };
+    expect(asked.strategies).toEqual(['reference', 'compensated', 'streaming', 'chunked']);
+    expect(setup.estimates.map((e) => e.strategy)).toEqual(['reference', 'compensated', 'streaming', 'chunked']);
+  });
+
+  it('re-estimates when a tile size changes but not for the label', async () => {
+    const setup = useRunSetupStore();
+    setup.label = 'nightly';
+    await nextTick();
+    await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
+    expect(api.callsOf('estimateMemory')).toHaveLength(0);
+    setup.encTileSize = 512;
+    await nextTick();
+    await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
+    expect(api.callsOf('estimateMemory')).toHaveLength(1);
+    expect(api.callsOf('estimateMemory')[0]!.args[0]).toMatchObject({ encTileSize: 512 });
+  });
+
+  it('builds the run config, leaving blank sizes to the engine', () => {
+    const setup = useRunSetupStore();
+    setup.blockSize = 0;
+    setup.posTileSize = 64;
+    setup.local = true;
+    const c = setup.config;
+    expect(c.blockSize).toBeUndefined();
+    expect(c.posTileSize).toBe(64);
+    expect(c.local).toBe(true);
+    expect(c.trace).toBe(true);
+    expect(c.data).toEqual(useDataStore().source);
+  });
+
+  it('blocks start until the data was inspected, and for an unavailable backend', async () => {
+    const setup = useRunSetupStore();
+    expect(setup.blocker).toMatch(/Data view/);
+    await useDataStore().inspect();
+    expect(setup.blocker).toBeNull();
+    await useSystemStore().load();
+    setup.backend = 'tensorflow';
+    expect(setup.blocker).toMatch(/tfjs-node-gpu is not installed/);
+    setup.backend = 'wasm';
+    setup.strategies = [];
+    expect(setup.blocker).toMatch(/at least one strategy/);
+  });
+
+  it('lists backends with availability and auto first', () => {
+    const opts = backendOptions(systemInfo().backends);
+    expect(opts.map((o) => o.value)).toEqual(['auto', 'wasm', 'cpu', 'webgpu', 'tensorflow']);
+    expect(opts[0]!.detail).toBe('picks among wasm, cpu');
+    expect(opts.find((o) => o.value === 'webgpu')).toMatchObject({ available: false, label: 'webgpu (GPU)', detail: 'no WebGPU adapter' });
+  });
+
+  it('shows an estimate error and keeps the newest answer only', async () => {
+    const setup = useRunSetupStore();
+    let release: () => void = () => undefined;
+    api.estimateMemory = (config) =>
+      new Promise((resolve) => {
+        release = () => resolve([{ strategy: 'reference', peakBytes: 1, formula: `old ${config.strategies.length}` }]);
+      });
+    const first = setup.estimate();
+    const slowRelease = release;
+    api.estimateMemory = async () => {
+      throw Object.assign(new Error('bad block size'), { code: 'BAD_ARGUMENT' });
+    };
+    await setup.estimate();
+    slowRelease();
+    await first;
+    expect(setup.estimateError).toBe('bad block size');
+    expect(setup.estimates).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The choices for the next run and the memory estimate for them, asked again (debounced) whenever
+ * a choice or the data changes, so the person sees the cost before pressing Start.
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef, watch } from 'vue';
+import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
+import { DEFAULT_RUN_CONFIG, STRATEGIES, type BackendChoice, type RunConfig, type StrategyChoice } from '../../../shared/config';
+import { errorText } from '../lib/errorText';
+import { debounce } from '../lib/timing';
+import { useApi } from './apiAccess';
+import { useDataStore } from './dataStore';
+import { useSystemStore } from './systemStore';
+
+export const ESTIMATE_DEBOUNCE_MS = 300;
+export const STRATEGY_CHOICES: readonly StrategyChoice[] = [...STRATEGIES, 'auto'];
+
+export interface BackendOption {
+  value: BackendChoice;
+  label: string;
+  available: boolean;
+  detail: string;
+}
+
+export function backendOptions(backends: readonly BackendAvailability[]): BackendOption[] {
+  const available = backends.filter((b) => b.available).map((b) => b.name);
+  return [
+    { value: 'auto', label: 'auto', available: true, detail: available.length ? `picks among ${available.join(', ')}` : 'picks the best available' },
+    ...backends.map((b) => ({ value: b.name, label: b.isGpu ? `${b.name} (GPU)` : b.name, available: b.available, detail: b.detail })),
+  ];
+}
+
+/** blank or non-positive means "engine default" */
+function optionalSize(v: number | null | undefined): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
+}
+
+export const useRunSetupStore = defineStore('runSetup', () => {
+  const data = useDataStore();
+  const system = useSystemStore();
+
+  const strategies = ref<StrategyChoice[]>([...DEFAULT_RUN_CONFIG.strategies]);
+  const backend = ref<BackendChoice>(DEFAULT_RUN_CONFIG.backend);
+  const repeats = ref(DEFAULT_RUN_CONFIG.repeats);
+  const warmup = ref(DEFAULT_RUN_CONFIG.warmup);
+  const blockSize = ref<number | null>(null);
+  const encTileSize = ref<number | null>(null);
+  const posTileSize = ref<number | null>(null);
+  const local = ref(DEFAULT_RUN_CONFIG.local);
+  const saveLikelihood = ref(true);
+  const label = ref('');
+
+  const estimates = shallowRef<MemoryEstimate[]>([]);
+  const estimating = ref(false);
+  const estimateError = ref<string | null>(null);
+  let generation = 0;
+
+  const backends = computed(() => backendOptions(system.info?.backends ?? []));
+  const selectedBackend = computed(() => backends.value.find((b) => b.value === backend.value));
+
+  const config = computed<RunConfig>(() => {
+    const c: RunConfig = {
+      data: data.source,
+      backend: backend.value,
+      strategies: [...strategies.value],
+      repeats: repeats.value,
+      warmup: warmup.value,
+      local: local.value,
+      saveLikelihood: saveLikelihood.value,
+      trace: true,
+    };
+    const b = optionalSize(blockSize.value);
+    const e = optionalSize(encTileSize.value);
+    const p = optionalSize(posTileSize.value);
+    if (b !== undefined) c.blockSize = b;
+    if (e !== undefined) c.encTileSize = e;
+    if (p !== undefined) c.posTileSize = p;
+    if (label.value.trim()) c.label = label.value.trim();
+    return c;
+  });
+
+  /** why Start is disabled, or null when a run may start */
+  const blocker = computed<string | null>(() => {
+    if (strategies.value.length === 0) return 'Choose at least one strategy.';
+    if (!Number.isInteger(repeats.value) || repeats.value < 1) return 'Repeats must be a whole number of at least 1.';
+    if (!Number.isInteger(warmup.value) || warmup.value < 0) return 'Warm-ups must be a whole number of 0 or more.';
+    if (selectedBackend.value && !selectedBackend.value.available) return `Backend ${backend.value} is not available here: ${selectedBackend.value.detail}.`;
+    if (!data.ready) return data.hasErrors ? 'The data has validation errors; see the Data view.' : 'Load a preset or a data file in the Data view first.';
+    return null;
+  });
+
+  function toggleStrategy(s: StrategyChoice): void {
+    strategies.value = strategies.value.includes(s) ? strategies.value.filter((x) => x !== s) : [...strategies.value, s];
+  }
+
+  async function estimate(): Promise<void> {
+    const ticket = ++generation;
+    if (strategies.value.length === 0) {
+      estimates.value = [];
+      return;
+    }
+    estimating.value = true;
+    estimateError.value = null;
+    try {
+      const result = await useApi().estimateMemory(config.value);
+      if (ticket === generation) estimates.value = result;
+    } catch (e) {
+      if (ticket === generation) {
+        estimates.value = [];
+        estimateError.value = errorText(e).message;
+      }
+    } finally {
+      if (ticket === generation) estimating.value = false;
+    }
+  }
+
+  const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);
+  // the label and repeat counts do not change memory; everything else may
+  const estimateKey = computed(() => {
+    const { label: _l, repeats: _r, warmup: _w, ...rest } = config.value;
+    return JSON.stringify(rest);
+  });
+  watch(estimateKey, () => scheduleEstimate());
+
+  return {
+    strategies, backend, repeats, warmup, blockSize, encTileSize, posTileSize, local, saveLikelihood, label,
+    estimates, estimating, estimateError, backends, selectedBackend, config, blocker,
+    toggleStrategy, estimate, scheduleEstimate,
+  };
+});

@@ -1,0 +1,86 @@
+/**
+ * A ProfilerApi for store tests: answers from sample data, records every call, and lets a test
+ * push run events to whoever subscribed. Override any method by assigning to it.
+ */
+import type {
+  Comparison, ExportFormat, ExportResult, MemoryEstimate, ProfilerApi, TimelineRequest,
+} from '../../../shared/api';
+import type { DataSource, RunConfig } from '../../../shared/config';
+import type { RunEvent } from '../../../shared/events';
+import * as sample from './sampleData';
+
+export interface Call {
+  method: string;
+  args: unknown[];
+}
+
+export class FakeApi implements ProfilerApi {
+  readonly calls: Call[] = [];
+  private readonly listeners = new Set<{ runId: string; fn: (e: RunEvent) => void }>();
+  nextRunId = 'run-1';
+
+  private record(method: string, ...args: unknown[]): void {
+    this.calls.push({ method, args });
+  }
+
+  callsOf(method: string): Call[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
+  /** delivers an event the way the transports do: to subscribers of its run and of '*' */
+  emit(event: RunEvent): void {
+    for (const l of [...this.listeners]) if (l.runId === '*' || l.runId === event.runId) l.fn(event);
+  }
+
+  getInfo = async () => (this.record('getInfo'), sample.systemInfo());
+  listPresets = async () => (this.record('listPresets'), sample.presets());
+  inspectData = async (source: DataSource) => {
+    this.record('inspectData', source);
+    return { ...sample.inspection(), source };
+  };
+  estimateMemory = async (config: RunConfig): Promise<MemoryEstimate[]> => {
+    this.record('estimateMemory', config);
+    return config.strategies.filter((s) => s !== 'auto').map((s, i) => ({ strategy: s, peakBytes: (i + 1) * 1024 * 1024, formula: `formula ${s}` }));
+  };
+  startRun = async (config: RunConfig) => (this.record('startRun', config), { runId: this.nextRunId });
+  cancelRun = async (runId: string) => void this.record('cancelRun', runId);
+  listRuns = async () => (this.record('listRuns'), [sample.runEntry('run-1'), sample.runEntry('run-2', { status: 'failed' })]);
+  getRun = async (runId: string) => (this.record('getRun', runId), sample.runDetail(runId));
+  deleteRun = async (runId: string) => void this.record('deleteRun', runId);
+  getTimeline = async (runId: string, request: TimelineRequest) => {
+    this.record('getTimeline', runId, request);
+    return sample.timelineView({ startUs: request.startUs, endUs: request.endUs });
+  };
+  getCounters = async (runId: string) => (this.record('getCounters', runId), sample.counterSeries());
+  getLikelihood = async (runId: string, strategy: string) => {
+    this.record('getLikelihood', runId, strategy);
+    return { ...sample.likelihoodView(), strategy };
+  };
+  compareRuns = async (a: string, b: string, thresholdPct: number): Promise<Comparison> => {
+    this.record('compareRuns', a, b, thresholdPct);
+    return {
+      a: sample.runEntry(a), b: sample.runEntry(b), thresholdPct,
+      rows: [
+        { metric: 'reference total median (ms)', a: 100, b: 130, deltaPct: 30, regression: true },
+        { metric: 'compensated total median (ms)', a: 50, b: 49, deltaPct: -2, regression: false },
+      ],
+      regressed: true,
+      verdict: 'regression: reference total median +30.0 %',
+    };
+  };
+  exportRun = async (runId: string, format: ExportFormat): Promise<ExportResult> => {
+    this.record('exportRun', runId, format);
+    return { fileName: `${runId}.${format}`, mime: 'application/octet-stream', base64: btoa('hello') };
+  };
+  subscribe = (runId: string, fn: (e: RunEvent) => void): (() => void) => {
+    this.record('subscribe', runId);
+    const entry = { runId, fn };
+    this.listeners.add(entry);
+    return () => void this.listeners.delete(entry);
+  };
+  pickDataFile = async () => (this.record('pickDataFile'), null as string | null);
+}
