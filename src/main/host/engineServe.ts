@@ -66,5 +66,8 @@ export function serveEngine(loadDeps: () => Promise<EngineDeps>): void {
   else {
     process.on('message', (m) => void onMessage(m));
     process.on('disconnect', () => process.exit(0));
+    // Ctrl-C reaches the whole process group: the service turns it into a cancel (or a kill),
+    // so the engine must not die on its own first and look like a crash
+    process.on('SIGINT', () => undefined);
   }
 }

@@ -54,6 +54,14 @@ export function checkCancelled(probe: EngineProbe): void {
   if (probe.cancelled()) throw new RunCancelled();
 }
 
+/**
+ * Lets the event loop turn once. Compute never yields on its own (awaits of settled promises are
+ * microtasks), so without this a cancel message, or the channel closing, would wait for the end.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Spans named after the loop's own structure, which are not stages of the engine. */
 const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|strategy .*|local|run|load-data|backend-init)$/;
 

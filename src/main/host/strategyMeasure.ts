@@ -11,7 +11,7 @@ import { compareArrays, estimateDatasetPeak, numericalHealth, timingStats } from
 import type { NonlocalResult } from '../engine/types';
 import type { FittedModel } from './engineDeps';
 import type { StrategyWindow } from './messages';
-import { checkCancelled, isCancellation, type MeasureContext } from './measureContext';
+import { checkCancelled, isCancellation, yieldToEventLoop, type MeasureContext } from './measureContext';
 
 export interface CallTiming {
   encodeMs: number;
@@ -53,6 +53,7 @@ async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice): Pro
 }
 
 async function unit<T>(ctx: MeasureContext, group: string, label: string, fn: () => Promise<T>): Promise<T> {
+  await yieldToEventLoop();
   checkCancelled(ctx.rec);
   ctx.tracker.beginUnit(group, label);
   ctx.emitProgress();

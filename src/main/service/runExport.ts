@@ -19,6 +19,9 @@ export interface ExportBytes {
 }
 
 async function traceBytes(store: RunStore, runId: string): Promise<Uint8Array> {
+  if ((await store.config(runId)).trace === false) {
+    throw new AppError('NOT_FOUND', `run ${runId} ran with tracing off (--no-trace): it has a report but no trace.`, { key: runId });
+  }
   if (!(await store.exists(runId, RUN_FILES.trace))) {
     if (!(await store.exists(runId, RUN_FILES.events))) {
       throw new AppError('NOT_FOUND', `run ${runId} recorded no trace (it ran with --no-trace, or never started).`, { key: runId });
