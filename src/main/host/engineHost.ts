@@ -44,9 +44,11 @@ export function describeEngineExit(exit: EngineExit, stderrTail: string): string
   return `the engine process exited unexpectedly with code ${String(exit.code)}${lastLine(stderrTail)}`;
 }
 
+/** The line of stderr that says what went wrong: the last error line, else the last line (Node's version banner aside). */
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-  const line = lines[lines.length - 1];
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^Node\.js v\d/.test(l));
+  const errors = lines.filter((l) => /^(\w*Error|FATAL|Uncaught)\b/.test(l));
+  const line = errors[errors.length - 1] ?? lines[lines.length - 1];
   return line ? `: ${line.slice(0, 300)}` : '';
 }
 

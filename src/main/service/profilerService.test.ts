@@ -131,12 +131,28 @@ describe('profiler service with the engine process', () => {
     expect(interrupted.error!.message).toMatch(/interrupted/);
   });
 
+  it('answers the questions asked before a run: presets, data inspection, memory estimates', async () => {
+    const presets = await service.listPresets();
+    expect(presets.map((p) => p.name)).toEqual(['tiny', 'small', 'medium', 'large', 'realistic']);
+    const inspection = await service.inspectData({ kind: 'preset', name: 'tiny', seed: 42, features: 2, featureScale: 1 });
+    expect(inspection.summary!.nElectrodes).toBe(4);
+    const estimates = await service.estimateMemory(config('medium', ['reference', 'logsumexp', 'auto']));
+    expect(estimates.map((e) => e.strategy).slice(0, 2)).toEqual(['reference', 'logsumexp']);
+    // logsumexp materializes B·E·P, the reference only E·P-sized kernels
+    expect(estimates[1]!.peakBytes).toBeGreaterThan(10 * estimates[0]!.peakBytes);
+    expect(estimates[1]!.formula).toMatch(/B·E·P/);
+  });
+
   it('rejects bad arguments at runtime', async () => {
     await expect(service.getRun('../../etc')).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(service.getTimeline(newRunId(), { startUs: 0, endUs: Number.NaN, widthPx: 100 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(service.getLikelihood(newRunId(), '../x')).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(service.exportRun(newRunId(), 'pdf' as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(service.getRun(newRunId())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.compareRuns(newRunId(), newRunId(), Number.POSITIVE_INFINITY)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(service.startRun({ data: { kind: 'preset', name: 'tiny' }, repeats: -1 } as unknown as RunConfig)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
     await expect(service.startRun({ data: { kind: 'file', path: join(dir, 'nope.npz') } } as RunConfig)).rejects.toMatchObject({
       code: 'NOT_FOUND', message: expect.stringContaining('nope.npz'),
     });
