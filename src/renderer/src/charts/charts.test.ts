@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { Comparison } from '../../../shared/api';
+import { likelihoodView, report, strategyResult } from '../testing/sampleData';
+import { agreementCells, agreementHeatmapOption } from './agreementHeatmapOption';
+import { compareBars, compareOption } from './compareOption';
+import { dataPreviewOption, spikeTickData } from './dataPreviewOption';
+import { kernelOption, topKernels } from './kernelOption';
+import { colorRange, fractionalIndex, heatmapCells, likelihoodHeatmapOption } from './likelihoodHeatmapOption';
+import { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
+import { memoryAxisOf, memoryLabel, memoryOption } from './memoryOption';
+import { colorForName, escapeHtml } from './palette';
+import { timingBarOption, timingBars } from './timingBarOption';
+
+type AnyObj = Record<string, any>;
+const MB = 1024 * 1024;
+
+describe('memoryOption', () => {
+  it('puts MB counters on the left, counts on the right, skips GPU totals, seconds on x', () => {
+    const opt = memoryOption([
+      { name: 'memory (MB)', key: 'rss', proc: 'engine', points: [[0, 100], [2_000_000, 120]] },
+      { name: 'tensors', key: 'count', points: [[0, 5]] },
+      { name: 'tensors', key: 'MB', points: [[0, 1]] },
+      { name: 'gpu memory (MB)', key: 'total', points: [[0, 80_000]] },
+      { name: 'gpu memory (MB)', key: 'used', points: [[0, 300]] },
+    ]) as AnyObj;
+    const byName = Object.fromEntries(opt.series.map((s: AnyObj) => [s.name, s]));
+    expect(Object.keys(byName).sort()).toEqual(['engine: memory rss', 'gpu memory used', 'tensor bytes', 'tensor count']);
+    expect(byName['engine: memory rss'].data).toEqual([[0, 100], [2, 120]]);
+    expect(byName['engine: memory rss'].yAxisIndex).toBe(0);
+    expect(byName['tensor count'].yAxisIndex).toBe(1);
+    expect(opt.yAxis.map((a: AnyObj) => a.name)).toEqual(['memory (MB)', 'tensors (count)']);
+    expect(opt.xAxis.name).toBe('time (s)');
+  });
+
+  it('labels and axes of single counters', () => {
+    expect(memoryAxisOf({ name: 'engine memory (MB)', key: 'rss' })).toBe('MB');
+    expect(memoryAxisOf({ name: 'something', key: 'other' })).toBeNull();
+    expect(memoryLabel({ name: 'engine memory (MB)', key: 'rss', points: [], proc: 'service' })).toBe('service: engine memory rss');
+  });
+});
+
+describe('timingBarOption', () => {
+  const results = [strategyResult('reference', 100), strategyResult('compensated', 50), { ...strategyResult('streaming', 1), status: 'failed' as const, total: undefined }];
+
+  it('gives cold and warm bars per strategy with ± std whiskers', () => {
+    expect(timingBars(results, 'total')[0]).toEqual({ strategy: 'reference', coldMs: 200, medianMs: 100, stdMs: 3 });
+    const opt = timingBarOption(results, 'total') as AnyObj;
+    expect(opt.xAxis.data).toEqual(['reference', 'compensated', 'streaming']);
+    expect(opt.yAxis.name).toBe('total time (ms)');
+    expect(opt.series[0].data).toEqual([200, 100, null]);
+    expect(opt.series[1].data).toEqual([100, 50, null]);
+    expect(opt.series[2].data).toEqual([[0, 97, 103], [1, 47, 53]]);
+  });
+
+  it('draws a whisker on the warm bar', () => {
+    const opt = timingBarOption(results, 'decode') as AnyObj;
+    const api = { value: (i: number) => [0, 97, 103][i], coord: ([x, y]: number[]) => [x! * 100 + 50, 200 - y!], size: () => [100, 0] };
+    const g = opt.series[2].renderItem({}, api);
+    expect(g.type).toBe('group');
+    const stem = g.children[0].shape;
+    expect(stem.x1).toBeGreaterThan(50);
+    expect(stem.x1).toBeLessThan(100);
+    expect([stem.y1, stem.y2]).toEqual([103, 97]);
+  });
+});
+
+describe('kernelOption', () => {
+  it('ranks kernels over all strategies and gives one bar series per strategy', () => {
+    const results = [strategyResult('reference', 100), strategyResult('compensated', 50, { kernels: [{ name: 'Max', calls: 1, totalMs: 200, bytesAdded: 0 }] })];
+    expect(topKernels(results)).toEqual(['Max', 'MatMul', 'Exp']);
+    expect(topKernels(results, 1)).toEqual(['Max']);
+    const opt = kernelOption(results) as AnyObj;
+    expect(opt.yAxis.data).toEqual(['Max', 'MatMul', 'Exp']);
+    expect(opt.series.map((s: AnyObj) => s.name)).toEqual(['reference', 'compensated']);
+    expect(opt.series[0].data).toEqual([null, { value: 50, calls: 10 }, { value: 20, calls: 10 }]);
+    expect(opt.series[1].data[0]).toEqual({ value: 200, calls: 1 });
+    expect(opt.xAxis.name).toBe('kernel time (ms)');
+  });
+});
+
+describe('agreementHeatmapOption', () => {
+  const m = report().agreementMatrix!;
+
+  it('shows differences as log10 and agreement in percent', () => {
+    const diffs = agreementCells(m, 'maxAbsDiff');
+    expect(diffs).toHaveLength(4);
+    expect(diffs[1]!.value).toEqual([1, 0, -5]);
+    expect(diffs[0]!.value[2]).toBe(-12);
+    expect(agreementCells(m, 'argmaxAgreement')[1]!.value[2]).toBeCloseTo(98);
+  });
+
+  it('marks cells that fail allclose', () => {
+    const bad = { ...m, allclose: [[true, false], [false, true]] };
+    const opt = agreementHeatmapOption(bad) as AnyObj;
+    expect(opt.xAxis.data).toEqual(['reference', 'compensated']);
+    expect(opt.series[0].type).toBe('heatmap');
+    expect(opt.series[0].data[1].label.formatter).toContain('✗');
+    expect(opt.series[0].data[0].label.formatter).not.toContain('✗');
+    expect(opt.visualMap).toMatchObject({ min: -12, max: -5 });
+  });
+});
+
+describe('memoryEstimateOption', () => {
+  it('puts estimate, measured and RSS in MB side by side per strategy', () => {
+    const results = report().strategies;
+    expect(memoryBars(results)).toEqual({ strategies: ['reference', 'compensated'], estimatedMB: [8, 8], measuredMB: [6, 6], rssMB: [200, 200] });
+    const opt = memoryEstimateOption(results) as AnyObj;
+    expect(opt.series.map((s: AnyObj) => s.name)).toEqual(['estimated peak (formula)', 'measured tensor peak', 'peak RSS']);
+    expect(opt.yAxis.name).toBe('peak memory (MB)');
+    const noRss = memoryEstimateOption([strategyResult('chunked', 1, { memory: { estimatedPeakBytes: 2 * MB, measuredPeakTensorBytes: MB } })]) as AnyObj;
+    expect(noRss.series).toHaveLength(2);
+  });
+});
+
+describe('likelihoodHeatmapOption', () => {
+  it('maps positions to fractional bin indices', () => {
+    expect(fractionalIndex([5, 15, 35], 10)).toBe(0.5);
+    expect(fractionalIndex([5, 15, 35], 25)).toBe(1.5);
+    expect(fractionalIndex([5, 15, 35], 35)).toBe(2);
+    expect(fractionalIndex([5, 15, 35], -100)).toBe(-0.5);
+    expect(fractionalIndex([5, 15, 35], NaN)).toBeNull();
+  });
+
+  it('cells row × col with -Infinity left blank; colour range from finite values', () => {
+    const v = likelihoodView();
+    const cells = heatmapCells(v);
+    expect(cells).toHaveLength(6);
+    expect(cells[1]).toEqual([0, 1, -1]);
+    expect(cells[4]).toEqual([2, 0, '-']);
+    expect(colorRange(v.values)).toEqual([-3, 0]);
+    expect(colorRange([NaN])).toEqual([0, 1]);
+  });
+
+  it('overlays decoded and true position on a grid laid over the heatmap', () => {
+    const opt = likelihoodHeatmapOption(likelihoodView()) as AnyObj;
+    expect(opt.series.map((s: AnyObj) => s.type)).toEqual(['heatmap', 'line', 'line']);
+    expect(opt.series[1].name).toBe('decoded position (argmax)');
+    expect(opt.series[1].data.map((d: AnyObj) => d.value)).toEqual([[0, 0], [1, 1], [2, 0]]);
+    expect(opt.series[2].data[0].value[1]).toBeCloseTo(0.1);
+    expect(opt.xAxis[1]).toMatchObject({ min: -0.5, max: 2.5, gridIndex: 1 });
+    expect(opt.yAxis[1]).toMatchObject({ min: -0.5, max: 1.5 });
+    expect(opt.grid[0]).toEqual(opt.grid[1]);
+    expect(opt.visualMap.seriesIndex).toBe(0);
+    const noTruth = likelihoodHeatmapOption({ ...likelihoodView(), truePosition: undefined }) as AnyObj;
+    expect(noTruth.series).toHaveLength(2);
+  });
+});
+
+describe('compareOption', () => {
+  const c: Comparison = {
+    a: {} as Comparison['a'], b: {} as Comparison['b'], thresholdPct: 10, regressed: true, verdict: 'regression',
+    rows: [
+      { metric: 'ref total', a: 100, b: 130, deltaPct: 30, regression: true },
+      { metric: 'cmp total', a: 50, b: 45, deltaPct: -10, regression: false },
+      { metric: 'new metric', a: null, b: 3, deltaPct: null, regression: false },
+    ],
+  };
+  it('bars per metric with delta, red for regression, threshold lines', () => {
+    expect(compareBars(c).map((b) => b.metric)).toEqual(['ref total', 'cmp total']);
+    const opt = compareOption(c) as AnyObj;
+    expect(opt.series[0].data.map((d: AnyObj) => d.value)).toEqual([30, -10]);
+    expect(opt.series[0].data[0].itemStyle.color).not.toBe(opt.series[0].data[1].itemStyle.color);
+    expect(opt.series[0].markLine.data).toEqual([{ xAxis: 10 }, { xAxis: -10 }]);
+  });
+});
+
+describe('dataPreviewOption', () => {
+  it('draws position over time and a tick row per electrode', () => {
+    const preview = { positionTime: [0, 1, 2], position: [0, NaN, 20], spikeTimes: [{ electrode: 'e0', times: [0.5, 1.5] }, { electrode: 'e1', times: [2] }] };
+    expect(spikeTickData(preview)).toEqual([[0.5, 0], [1.5, 0], [2, 1]]);
+    const opt = dataPreviewOption(preview) as AnyObj;
+    expect(opt.series[0].data).toEqual([[0, 0], [1, '-'], [2, 20]]);
+    expect(opt.yAxis[1].data).toEqual(['e0', 'e1']);
+    expect(opt.series[1].type).toBe('scatter');
+    expect(opt.dataZoom[0].xAxisIndex).toEqual([0, 1]);
+  });
+});
+
+describe('palette', () => {
+  it('stable colours per name and escaped html', () => {
+    expect(colorForName('decode')).toBe(colorForName('decode'));
+    expect(escapeHtml(`<a href="x">'&`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;');
+  });
+});

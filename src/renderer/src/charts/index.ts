@@ -1,0 +1,18 @@
+/**
+ * ECharts option builders: pure functions from contract types to an EChartsOption, tested
+ * without a browser. They must not import Vue, stores, echarts' runtime (types only), the DOM,
+ * node or electron; components hand their result to vue-echarts.
+ */
+export { agreementCells, agreementHeatmapOption, DIFF_FLOOR, type AgreementMetric } from './agreementHeatmapOption';
+export { compareBars, compareOption } from './compareOption';
+export { dataPreviewOption, spikeTickData } from './dataPreviewOption';
+export { kernelOption, topKernels, TOP_KERNELS } from './kernelOption';
+export { colorRange, fractionalIndex, heatmapCells, likelihoodHeatmapOption } from './likelihoodHeatmapOption';
+export { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
+export { memoryAxisOf, memoryLabel, memoryOption, type MemorySeriesInput } from './memoryOption';
+export { colorForIndex, colorForName, escapeHtml, SERIES_COLORS, SEVERITY_COLORS } from './palette';
+export {
+  clipRect, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows, TIMELINE_ROW_PX,
+  type TimelineInput, type TimelineRow,
+} from './timelineOption';
+export { timingBarOption, timingBars, type TimingPhase } from './timingBarOption';
