@@ -8,8 +8,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { logKernelDirect, toTensor2d } from './kernels';
 
-/** elements of the largest (samples × points) tile */
-const MAX_TILE_ELEMENTS = 1 << 22;
+/** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
+ *  transient device memory stays small next to what the decode strategies need */
+const MAX_TILE_ELEMENTS = 1 << 18;
 
 /**
  * @param samples row-major (n × q); a NaN anywhere makes every result NaN (NaN propagates in a sum)

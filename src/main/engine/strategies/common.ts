@@ -26,27 +26,26 @@ export function epilogue(ctx: ElectrodeContext, logJ: tf.Tensor2D): tf.Tensor2D 
 }
 
 /**
- * logsumexp over the encoding axis of logKmarkᵀ[k,i] + logKpos[i,p] for one block, position
- * tile by position tile, each tile disposed before the next: (B × P). The (B × E × Tp) temporary
- * is the only large allocation.
+ * logsumexp over the encoding axis of logKmark[k,i] + logKpos[i,p] for one block (B × E) and
+ * (E × P), position tile by position tile, each tile disposed before the next: (B × P). The
+ * (B × E × Tp) temporary is the only large allocation.
  */
 export function logSumExpJoint(logKmark: tf.Tensor2D, logKpos: tf.Tensor2D, posTile: number): tf.Tensor2D {
   const nBins = logKpos.shape[1];
-  const markT = tf.tidy(() => tf.expandDims(tf.transpose(logKmark), 2));
+  const mark = tf.expandDims(logKmark, 2);
   const parts: tf.Tensor2D[] = [];
   try {
     for (const [p0, p1] of blockRanges(nBins, Math.max(1, posTile))) {
       parts.push(
         tf.tidy(() => {
           const pos = p0 === 0 && p1 === nBins ? logKpos : sliceCols(logKpos, p0, p1);
-          const joint = tf.add(markT, tf.expandDims(pos, 0));
-          return tf.logSumExp(joint, 1) as tf.Tensor2D;
+          return tf.logSumExp(tf.add(mark, tf.expandDims(pos, 0)), 1) as tf.Tensor2D;
         }),
       );
     }
     return parts.length === 1 ? parts[0]! : tf.concat(parts, 1);
   } finally {
-    markT.dispose();
+    mark.dispose();
     if (parts.length > 1) tf.dispose(parts);
   }
 }

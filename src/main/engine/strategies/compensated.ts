@@ -1,7 +1,7 @@
 /**
  * (e) Compensated linear: a max-rescaled single matmul (kde-spec §7e). Each encoding row i gets
  * a_i = max_p logKpos and b_i = max_k logKmark over the block; with c_i = a_i + b_i − log E and
- * C* = max c_i, Σ = (exp(logKmark − b)·exp(c − C*))ᵀ · exp(logKpos − a), and log J = log Σ + C*.
+ * C* = max c_i, Σ = (exp(logKmark − b)·exp(c − C*)) · exp(logKpos − a), and log J = log Σ + C*.
  * The position factor is built once per electrode (it does not depend on the block). Where Σ
  * underflows to 0 the result is the LOG_EPS floor — never the repository's LOG_EPS substitution
  * for log J, which lifts such entries above the floor (spec §6). With an encoding tile smaller
@@ -9,7 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { disposeMarks, logKernelDirect, logMarkKernelGemm, prepareMarks } from '../kernels';
-import { blockRanges, epilogue, sliceRows } from './common';
+import { blockRanges, epilogue, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, positionFactor, type CompensatedState } from './online';
 import type { Strategy } from './types';
 
@@ -34,8 +34,8 @@ export const compensated: Strategy = {
             for (const [c0, c1] of chunks) {
               const whole = chunks.length === 1;
               const part = tf.tidy(() => ({
-                mark: whole ? tf.clone(logKmark) : sliceRows(logKmark, c0, c1),
-                max: whole ? tf.clone(rowMax) : sliceRows(rowMax, c0, c1),
+                mark: whole ? tf.clone(logKmark) : sliceCols(logKmark, c0, c1),
+                max: whole ? tf.clone(rowMax) : sliceCols(rowMax, c0, c1),
                 factor: whole ? tf.clone(factor) : sliceRows(factor, c0, c1),
               }));
               state = foldCompensated(state, part.mark, part.max, part.factor, logE);

@@ -11,17 +11,24 @@ export interface CompensatedState {
   sum: tf.Tensor2D;
 }
 
-/** The position factor of a chunk: P'[i,p] = exp(logKpos[i,p] − a_i), with a_i = max_p logKpos. */
+/**
+ * The position factor of a chunk: P'[i,p] = exp(logKpos[i,p] − a_i) with a_i = max_p logKpos,
+ * and the maxima as a row (1 × C) to line up with the (B × C) mark kernel.
+ */
 export function positionFactor(logKpos: tf.Tensor2D): { rowMax: tf.Tensor2D; factor: tf.Tensor2D } {
   return tf.tidy(() => {
-    const rowMax = tf.max(logKpos, 1, true) as tf.Tensor2D;
-    return { rowMax, factor: tf.exp(tf.sub(logKpos, rowMax)) as tf.Tensor2D };
+    const colMax = tf.max(logKpos, 1, true);
+    return {
+      rowMax: tf.reshape(colMax, [1, -1]) as tf.Tensor2D,
+      factor: tf.exp(tf.sub(logKpos, colMax)) as tf.Tensor2D,
+    };
   });
 }
 
 /**
- * Folds one chunk: logKmark (C × B), its position factor (C × P) with row maxima a (C × 1).
- * c_i = a_i + b_i − log E; the weight exp(c_i − M) goes on the mark factor, which stays in [0, 1].
+ * Folds one chunk: logKmark (B × C), its position factor (C × P) with maxima a (1 × C).
+ * c_i = a_i + b_i − log E with b_i = max over the block; the weight exp(c_i − M) goes on the mark
+ * factor, which stays in [0, 1]; the product is a plain (B × C)·(C × P) matmul.
  */
 export function foldCompensated(
   prev: CompensatedState | null,
@@ -31,12 +38,12 @@ export function foldCompensated(
   logE: number,
 ): CompensatedState {
   const next = tf.tidy(() => {
-    const b = tf.max(logKmark, 1, true);
+    const b = tf.max(logKmark, 0, true);
     const c = tf.sub(tf.add(rowMax, b), logE);
     const chunkMax = tf.max(c) as tf.Scalar;
     const scale = (prev === null ? chunkMax : tf.maximum(prev.scale, chunkMax)) as tf.Scalar;
     const w = tf.mul(tf.exp(tf.sub(logKmark, b)), tf.exp(tf.sub(c, scale)));
-    const contrib = tf.matMul(w, factor, true, false) as tf.Tensor2D;
+    const contrib = tf.matMul(w, factor) as tf.Tensor2D;
     const sum =
       prev === null ? contrib : (tf.add(tf.mul(prev.sum, tf.exp(tf.sub(prev.scale, scale))), contrib) as tf.Tensor2D);
     return { scale, sum };

@@ -1,6 +1,6 @@
 /**
  * (a) Linear-space reference (kde-spec §7a, §4.2): Kpos = exp(logKpos) once per electrode, the
- * mark kernel per block by direct differences, J = Kmarkᵀ·Kpos / E as one matmul, then the log
+ * mark kernel (B × E) per block by direct differences, J = Kmark·Kpos / E as one matmul, then the log
  * with the LOG_EPS floor. An underflowed J is exactly the floor, as in the linear file.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -21,12 +21,12 @@ export const reference: Strategy = {
           const kmark = await stage('mark-kernel', () =>
             tf.tidy(() => {
               const dec = sliceRows(decMarks, s0, s1);
-              return tf.exp(logKernelDirect(ctx.encMarks, dec, ctx.waveformStd)) as tf.Tensor2D;
+              return tf.exp(logKernelDirect(dec, ctx.encMarks, ctx.waveformStd)) as tf.Tensor2D;
             }),
           );
           const terms = await stage('reduce', () =>
             tf.tidy(() => {
-              const joint = tf.div(tf.matMul(kmark, kpos, true, false), ctx.nEnc) as tf.Tensor2D;
+              const joint = tf.div(tf.matMul(kmark, kpos), ctx.nEnc) as tf.Tensor2D;
               return epilogue(ctx, tf.log(joint) as tf.Tensor2D);
             }),
           );

@@ -8,7 +8,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { COMPENSATED_MAX_FEATURES } from '../constants';
 import { disposeMarks, logKernelDirect, logMarkKernelGemm, prepareMarks } from '../kernels';
-import { blockRanges, epilogue, logSumExpJoint, sliceRows } from './common';
+import { blockRanges, epilogue, logSumExpJoint, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, foldLogSumExp, positionFactor, type CompensatedState } from './online';
 import type { Strategy } from './types';
 
@@ -32,7 +32,7 @@ export const streaming: Strategy = {
             const logKpos = await stage('position-kernel', () =>
               tf.tidy(() => logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd)),
             );
-            const markChunk = sliceRows(logKmark, c0, c1);
+            const markChunk = sliceCols(logKmark, c0, c1);
             await stage('reduce', () => {
               if (useCompensated) {
                 const { rowMax, factor } = positionFactor(logKpos);
