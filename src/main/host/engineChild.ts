@@ -114,12 +114,17 @@ export interface UtilityProcessLike {
   on(event: 'message', listener: (message: unknown) => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;
   kill(): boolean;
+  readonly stdout?: { on(event: 'data', listener: (chunk: Buffer | string) => void): unknown } | null;
   readonly stderr: { on(event: 'data', listener: (chunk: Buffer | string) => void): unknown } | null;
 }
 
-/** Wraps a started utilityProcess (spawned with stdio 'pipe' for stderr) as an EngineChild. */
+/**
+ * Wraps a started utilityProcess as an EngineChild. Spawn it with `stdio: 'pipe'` so stderr can
+ * tell an out-of-memory death; stdout is drained so a chatty library cannot fill the pipe.
+ */
 export function adaptUtilityProcess(proc: UtilityProcessLike): EngineChild {
   let tail = '';
+  proc.stdout?.on('data', () => undefined);
   proc.stderr?.on('data', (chunk) => {
     tail = (tail + String(chunk)).slice(-STDERR_TAIL_CHARS);
   });
