@@ -5,9 +5,11 @@
  * Must not import node, electron, or anything under src/main.
  */
 import type { ProfilerApi } from '../../../shared/api';
+import { fromBridge } from './bridgeClient';
 import { createWsClient, type WsApi } from './wsClient';
 import { wsUrlFromLocation } from './wsUrl';
 
+export { fromBridge } from './bridgeClient';
 export { createWsClient, type WsApi, type WsClientOptions } from './wsClient';
 export { tokenFromSearch, wsUrlFromLocation, type LocationLike } from './wsUrl';
 export type { ConnectionState, WebSocketConstructor, WebSocketLike } from './socket';
@@ -17,7 +19,7 @@ let current: ProfilerApi | undefined;
 export function getApi(): ProfilerApi {
   if (current) return current;
   const bridged = (globalThis as { profiler?: ProfilerApi }).profiler;
-  current = bridged ?? createWsClient({ url: wsUrlFromLocation(globalThis.location) });
+  current = bridged ? fromBridge(bridged) : createWsClient({ url: wsUrlFromLocation(globalThis.location) });
   return current;
 }
 
@@ -30,6 +32,18 @@ export function isDesktop(): boolean {
 export function getWsApi(): WsApi | null {
   const api = getApi();
   return 'onConnectionState' in api ? (api as WsApi) : null;
+}
+
+/**
+ * What the desktop File menu asks the page to do (the same union as main/ipc/channels.ts; the
+ * renderer may not import main). Web mode has no application menu.
+ */
+export type MenuCommand = { command: 'open-data'; path: string } | { command: 'open-run' } | { command: 'export' };
+
+/** Listens to the desktop menu's commands; a no-op in web mode. Returns the unsubscribe function. */
+export function onMenuCommand(listener: (command: MenuCommand) => void): () => void {
+  const api = getApi() as ProfilerApi & { onMenuCommand?: (l: (c: MenuCommand) => void) => () => void };
+  return typeof api.onMenuCommand === 'function' ? api.onMenuCommand(listener) : () => undefined;
 }
 
 /** Replaces the api for unit tests of stores and views; `undefined` restores the default. */

@@ -1,0 +1,76 @@
+/**
+ * The shape check every transport applies before a call reaches the service: the right number of
+ * arguments of the right basic types. The service validates deeply (run configs, run ids, ranges);
+ * this gate keeps a page from calling with extra, missing or wildly typed arguments at all.
+ */
+import type { ApiMethod, ProfilerApi } from '../../shared/api';
+import { AppError } from '../../shared/errors';
+
+type ArgKind = 'runId' | 'string' | 'object' | 'number';
+
+export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
+  getInfo: [],
+  listPresets: [],
+  inspectData: ['object'],
+  estimateMemory: ['object'],
+  startRun: ['object'],
+  cancelRun: ['runId'],
+  listRuns: [],
+  getRun: ['runId'],
+  deleteRun: ['runId'],
+  getTimeline: ['runId', 'object'],
+  getCounters: ['runId'],
+  getLikelihood: ['runId', 'string'],
+  compareRuns: ['runId', 'runId', 'number'],
+  exportRun: ['runId', 'string'],
+  pickDataFile: [],
+};
+
+const MAX_RUN_ID_CHARS = 100;
+const MAX_STRING_CHARS = 200;
+
+function fits(kind: ArgKind, v: unknown): boolean {
+  switch (kind) {
+    case 'runId':
+      return typeof v === 'string' && v.length > 0 && v.length <= MAX_RUN_ID_CHARS;
+    case 'string':
+      return typeof v === 'string' && v.length <= MAX_STRING_CHARS;
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+  }
+}
+
+const DESCRIBE: Record<ArgKind, string> = {
+  runId: 'a run id',
+  string: `a string of at most ${MAX_STRING_CHARS} characters`,
+  number: 'a finite number',
+  object: 'an object',
+};
+
+/** Throws BAD_ARGUMENT naming the method and argument position when the shape is wrong. */
+export function checkArgs(method: ApiMethod, params: readonly unknown[]): void {
+  const kinds = API_ARGS[method];
+  if (params.length !== kinds.length) {
+    throw new AppError('BAD_ARGUMENT', `${method}: expected ${kinds.length} argument(s), got ${params.length}`, { key: method });
+  }
+  kinds.forEach((kind, i) => {
+    if (!fits(kind, params[i])) {
+      throw new AppError('BAD_ARGUMENT', `${method}: argument ${i + 1} must be ${DESCRIBE[kind]}`, { key: method, index: i });
+    }
+  });
+}
+
+/** Checks the arguments, then calls the method on the api. */
+export async function callApi(api: ProfilerApi, method: ApiMethod, params: readonly unknown[]): Promise<unknown> {
+  checkArgs(method, params);
+  const fn = api[method] as (...args: unknown[]) => Promise<unknown>;
+  return fn.apply(api, [...params]);
+}
+
+/** The subscribe channel's one argument: a run id or '*'. */
+export function checkSubscriptionKey(v: unknown): string {
+  if (typeof v === 'string' && v.length > 0 && v.length <= MAX_RUN_ID_CHARS) return v;
+  throw new AppError('BAD_ARGUMENT', `subscribe: expected a run id or '*', got ${JSON.stringify(v)?.slice(0, 120)}`, { key: 'runId' });
+}

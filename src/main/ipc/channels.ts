@@ -1,0 +1,32 @@
+/**
+ * What travels on the IPC channels besides the method calls themselves. Pure: the preload bundles
+ * this file too, so it imports nothing but shared types.
+ */
+import type { SerializedError } from '../../shared/errors';
+
+export const SUBSCRIBE_CHANNEL = 'profiler:subscribe';
+export const UNSUBSCRIBE_CHANNEL = 'profiler:unsubscribe';
+
+/**
+ * Every handler answers with an envelope instead of throwing: Electron flattens a thrown error into
+ * "Error invoking remote method …" and loses its code.
+ */
+export type IpcResult = { ok: true; result: unknown } | { ok: false; error: SerializedError };
+
+/**
+ * Payload of EVENT_CHANNEL: the subscription key the event is for (a run id, or '*'), then the
+ * event, so a page subscribed to both '*' and a run tells the two deliveries apart.
+ */
+export type EventDelivery = [subscription: string, event: unknown];
+
+/** Menu commands the page acts on (the rest of the menu is handled in main). */
+export const MENU_CHANNEL = 'profiler:menu';
+
+export type MenuCommand = { command: 'open-data'; path: string } | { command: 'open-run' } | { command: 'export' };
+
+export function isMenuCommand(v: unknown): v is MenuCommand {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Record<string, unknown>;
+  if (c.command === 'open-data') return typeof c.path === 'string' && c.path.length > 0;
+  return c.command === 'open-run' || c.command === 'export';
+}

@@ -1,0 +1,124 @@
+/**
+ * Web mode's server: the built renderer and ProfilerApi over WebSocket at /ws, on a loopback
+ * address only, behind a random token. Every request without the token is refused with 401.
+ */
+import { realpath } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { ProfilerApi } from '../../shared/api';
+import { AppError } from '../../shared/errors';
+import { MAX_MESSAGE_BYTES } from '../../shared/wire';
+import { rendererCspHeader } from '../csp';
+import { isLoopbackHost, isOwnOrigin, newToken, tokenCookie, tokenSource } from './auth';
+import { resolveStaticPath, sendFile } from './staticFiles';
+import { attachSession } from './wsSession';
+
+export interface ServerOptions {
+  service: ProfilerApi;
+  /** 0 or absent: a free port */
+  port?: number;
+  host?: '127.0.0.1' | '::1';
+  /** the built renderer (out/renderer) */
+  staticDir: string;
+  /** tests pass one; otherwise a fresh random token */
+  token?: string;
+}
+
+export interface RunningServer {
+  /** the page URL, token included */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COMMON_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  // the token rides in the first URL: never hand it on in a Referer
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+function refuse(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...COMMON_HEADERS });
+  res.end(`${text}\n`);
+}
+
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (host !== '127.0.0.1' && host !== '::1') {
+    throw new AppError('BAD_ARGUMENT', `web mode listens on loopback only (127.0.0.1 or ::1), not ${String(host)}: reach it from elsewhere through an SSH tunnel.`);
+  }
+  const token = options.token ?? newToken();
+  const root = await realpath(options.staticDir).catch(() => {
+    throw new AppError('NOT_FOUND', `the built renderer is missing at ${options.staticDir}: run \`npm run build\` first.`, { file: options.staticDir });
+  });
+  let port = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!isLoopbackHost(req.headers.host)) return refuse(res, 403, 'forbidden: this server answers only to 127.0.0.1 or localhost');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const source = tokenSource(req, url, token, port);
+    if (source === null) return refuse(res, 401, 'unauthorized: open the URL that `kde-profiler serve` printed, with its ?token=');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
+    const file = await resolveStaticPath(root, url.pathname);
+    if (file === null) return refuse(res, 404, 'not found');
+    const isHtml = file.endsWith('.html');
+    const headers: Record<string, string> = {
+      ...COMMON_HEADERS,
+      'Cache-Control': isHtml ? 'no-store' : 'private, max-age=3600',
+    };
+    if (isHtml) headers['Content-Security-Policy'] = rendererCspHeader();
+    if (source === 'query') headers['Set-Cookie'] = tokenCookie(port, token);
+    await sendFile(res, file, req.method === 'HEAD', headers);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) refuse(res, 500, 'internal error');
+      else res.destroy();
+    });
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
+    if (!isLoopbackHost(req.headers.host)) return refuseUpgrade(socket, 403, 'Forbidden');
+    if (tokenSource(req, url, token, port) === null) return refuseUpgrade(socket, 401, 'Unauthorized');
+    if (!isOwnOrigin(req)) return refuseUpgrade(socket, 403, 'Forbidden');
+    wss.handleUpgrade(req, socket, head, (ws) => attachSession(ws, options.service));
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(e.code === 'EADDRINUSE'
+        ? new AppError('IO', `port ${options.port} on ${host} is in use: pick another with --port, or leave it out for a free one.`)
+        : e);
+    });
+    server.listen(options.port ?? 0, host, () => resolvePromise());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = host === '::1' ? '[::1]' : host;
+
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    port,
+    token,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * One page's WebSocket: each message is parsed with the shared wire parser, calls go to the
+ * service after the shared argument check, answers and errors go back per shared/wire.ts, and the
+ * connection's subscriptions end with it.
+ */
+import type { RawData, WebSocket } from 'ws';
+import type { ProfilerApi } from '../../shared/api';
+import { AppError, serializeError } from '../../shared/errors';
+import { MAX_MESSAGE_BYTES, parseClientMessage, type ServerMessage } from '../../shared/wire';
+import { callApi, checkSubscriptionKey } from '../ipc/apiArgs';
+
+/** A page that stops reading (a frozen tab) is dropped before its backlog eats the server's memory. */
+const MAX_BUFFERED_BYTES = 2 * MAX_MESSAGE_BYTES;
+const OPEN = 1;
+
+/** The id of a message the parser refused, so the page hears why instead of waiting for a timeout. */
+function salvageId(text: string): number | null {
+  try {
+    const v = JSON.parse(text) as { id?: unknown };
+    return typeof v?.id === 'number' && Number.isSafeInteger(v.id) ? v.id : null;
+  } catch {
+    return null;
+  }
+}
+
+export function attachSession(ws: WebSocket, api: ProfilerApi): void {
+  const subscriptions = new Map<string, () => void>();
+
+  const send = (message: ServerMessage): void => {
+    if (ws.readyState !== OPEN) return;
+    let text = JSON.stringify(message);
+    if (text.length > MAX_MESSAGE_BYTES && message.kind === 'result') {
+      const error = new AppError('INTERNAL', `the answer is ${Math.round(text.length / 1e6)} MB, more than the ${MAX_MESSAGE_BYTES / 1e6} MB a message may carry; ask for a smaller view.`);
+      text = JSON.stringify({ kind: 'result', id: message.id, ok: false, error: error.toJSON() } satisfies ServerMessage);
+    }
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.terminate();
+      return;
+    }
+    ws.send(text);
+  };
+
+  const answer = (id: number, work: () => Promise<unknown> | unknown): void => {
+    Promise.resolve()
+      .then(work)
+      .then(
+        (result) => send({ kind: 'result', id, ok: true, result: result ?? null }),
+        (e: unknown) => send({ kind: 'result', id, ok: false, error: serializeError(e) }),
+      );
+  };
+
+  ws.on('message', (data: RawData, isBinary: boolean) => {
+    const text = isBinary ? '' : data.toString();
+    const message = isBinary ? null : parseClientMessage(text);
+    if (!message) {
+      const id = salvageId(text);
+      if (id !== null) {
+        send({ kind: 'result', id, ok: false, error: new AppError('BAD_ARGUMENT', 'malformed request: expected a call, subscribe or unsubscribe message as in shared/wire.ts').toJSON() });
+      }
+      return;
+    }
+    switch (message.kind) {
+      case 'call':
+        answer(message.id, () => callApi(api, message.method, message.params));
+        return;
+      case 'subscribe':
+        answer(message.id, () => {
+          const key = checkSubscriptionKey(message.runId);
+          if (subscriptions.has(key)) return null;
+          subscriptions.set(key, api.subscribe(key, (event) => send({ kind: 'event', runId: key, event })));
+          return null;
+        });
+        return;
+      case 'unsubscribe':
+        answer(message.id, () => {
+          subscriptions.get(message.runId)?.();
+          subscriptions.delete(message.runId);
+          return null;
+        });
+        return;
+    }
+  });
+
+  ws.on('close', () => {
+    for (const unsubscribe of subscriptions.values()) unsubscribe();
+    subscriptions.clear();
+  });
+  ws.on('error', () => ws.terminate());
+}
