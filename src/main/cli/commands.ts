@@ -8,6 +8,7 @@ import { exportCommand } from './exportCommand';
 import { infoCommand } from './infoCommand';
 import { listCommand } from './listCommand';
 import { runCommand } from './runCommand';
+import { serveCommand } from './serve';
 
 export const COMMANDS: Record<string, CliCommand> = {
   run: runCommand,
@@ -15,4 +16,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   list: listCommand,
   export: exportCommand,
   compare: compareCommand,
+  serve: serveCommand,
 };
