@@ -156,6 +156,10 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
       const id = await runId(v);
       const req = timelineRequest(request);
       await store.status(id);
+      if (!(await store.exists(id, RUN_FILES.events))) {
+        // queued, or traced off: nothing recorded yet is an empty timeline, not an error
+        return { startUs: req.startUs, endUs: req.endUs, totalUs: 0, lanes: [], spans: [], instants: [], totalEvents: 0 };
+      }
       const index = await timelines.get(id, store.file(id, RUN_FILES.events), active.get(id)?.recordCount);
       return queryTimeline(index, req);
     },
