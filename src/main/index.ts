@@ -130,6 +130,8 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+// tests point the app at a throwaway profile so they never touch the user's runs or settings
+if (process.env.KDE_PROFILER_USER_DATA) app.setPath('userData', process.env.KDE_PROFILER_USER_DATA);
 app.enableSandbox();
 app.on('web-contents-created', (_event, contents) => lockDown(contents));
 
