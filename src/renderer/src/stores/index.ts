@@ -11,4 +11,5 @@ export { TIMELINE_REFRESH_MS, useLiveRunStore, type LivePhase, type LogLine } fr
 export { useResultsStore } from './resultsStore';
 export { useLikelihoodStore } from './likelihoodStore';
 export { DEFAULT_THRESHOLD_PCT, useRunsStore } from './runsStore';
+export { EXPORT_CHOICES, useExportStore } from './exportStore';
 export { hashOf, useNavStore, viewFromHash, VIEWS, type ViewId } from './navStore';

@@ -6,6 +6,7 @@ import { setApiForTests } from './apiAccess';
 import { useLikelihoodStore } from './likelihoodStore';
 import { useResultsStore } from './resultsStore';
 import { useRunsStore } from './runsStore';
+import { useExportStore } from './exportStore';
 
 describe('useRunsStore', () => {
   let api: FakeApi;
@@ -112,5 +113,37 @@ describe('useResultsStore and useLikelihoodStore', () => {
     await lk.load('run-1', 'streaming');
     expect(lk.error).toMatch(/save likelihood/);
     expect(lk.view).toBeNull();
+  });
+});
+
+describe('useExportStore', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+  afterEach(() => setApiForTests(null));
+
+  it('asks the service for the format and keeps the result', async () => {
+    const api = new FakeApi();
+    setApiForTests(api);
+    const ex = useExportStore();
+    const result = await ex.exportRun('run-1', 'trace');
+    expect(api.callsOf('exportRun')[0]!.args).toEqual(['run-1', 'trace']);
+    expect(result?.base64).toBe(btoa('hello'));
+    expect(ex.last?.fileName).toBe('run-1.trace');
+    expect(ex.busy).toBeNull();
+  });
+
+  it('a cancelled save dialog is not an error; a failure is', async () => {
+    const api = new FakeApi();
+    setApiForTests(api);
+    const ex = useExportStore();
+    api.exportRun = async () => {
+      throw Object.assign(new Error('cancelled'), { code: 'CANCELLED' });
+    };
+    expect(await ex.exportRun('run-1', 'md')).toBeNull();
+    expect(ex.error).toBeNull();
+    api.exportRun = async () => {
+      throw Object.assign(new Error('run run-1 has no trace'), { code: 'NOT_FOUND' });
+    };
+    await ex.exportRun('run-1', 'trace');
+    expect(ex.error).toBe('run run-1 has no trace');
   });
 });

@@ -1,0 +1,13 @@
+/**
+ * The renderer's composition root: installs the ProfilerApi (preload or WebSocket, chosen by
+ * api/), then mounts the app with Pinia.
+ */
+import { createPinia } from 'pinia';
+import { createApp } from 'vue';
+import App from './App.vue';
+import { getApi } from './api';
+import { installApi } from './stores';
+import './styles/theme.css';
+
+installApi(getApi());
+createApp(App).use(createPinia()).mount('#app');

@@ -1,0 +1,4 @@
+/**
+ * Table rows for the views, computed from contract types. Pure: no Vue, no DOM, no stores.
+ */
+export * from './resultTables';

@@ -1,0 +1,97 @@
+/**
+ * Rows for the Results and Runs tables, computed from the report so the .vue files only lay them
+ * out. Pure; times in milliseconds.
+ */
+import type { RunIndexEntry } from '../../../shared/api';
+import type { Finding, Report, StrategyResult, TimingStats } from '../../../shared/report';
+import { formatMs } from '../lib/format';
+
+export interface TimingRow {
+  strategy: string;
+  /** what each electrode ran, when it differs from the strategy (auto) */
+  resolved: string;
+  ok: boolean;
+  error?: string;
+  encode: string;
+  decode: string;
+  total: string;
+  coldMs: number | null;
+  totalMedianMs: number | null;
+  /** reference's warm total over this one's: > 1 is faster */
+  speedup: number | null;
+}
+
+export function medianPlusMinus(t: TimingStats | undefined): string {
+  if (!t) return '–';
+  return `${formatMs(t.medianMs)} ± ${formatMs(t.stdMs, 2)}`;
+}
+
+export function timingRows(report: Report): TimingRow[] {
+  const reference = report.strategies.find((s) => s.strategy === 'reference' && s.status === 'ok');
+  const refMs = reference?.total?.medianMs;
+  return report.strategies.map((s: StrategyResult) => {
+    const resolved = [...new Set(s.resolved)];
+    const totalMs = s.total?.medianMs ?? null;
+    return {
+      strategy: String(s.strategy),
+      resolved: resolved.length === 1 && resolved[0] === s.strategy ? '' : resolved.join(', '),
+      ok: s.status === 'ok',
+      error: s.error?.message,
+      encode: medianPlusMinus(s.encode),
+      decode: medianPlusMinus(s.decode),
+      total: medianPlusMinus(s.total),
+      coldMs: s.total?.firstMs ?? null,
+      totalMedianMs: totalMs,
+      speedup: refMs !== undefined && totalMs !== null && totalMs > 0 ? refMs / totalMs : null,
+    };
+  });
+}
+
+export interface ElectrodeRow {
+  electrode: string;
+  /** total time of this electrode's spans per strategy, in the order of `strategies` */
+  totalMs: (number | null)[];
+}
+
+const ELECTRODE_STAGE = /^electrode (\d+)$/;
+
+/** per-electrode time from the report's stages ("electrode 3" spans); empty when none were recorded */
+export function electrodeRows(report: Report): { strategies: string[]; rows: ElectrodeRow[] } {
+  const withStages = report.strategies.filter((s) => s.stages.some((st) => ELECTRODE_STAGE.test(st.name)));
+  const indices = new Set<number>();
+  const byStrategy = withStages.map((s) => {
+    const m = new Map<number, number>();
+    for (const st of s.stages) {
+      const hit = ELECTRODE_STAGE.exec(st.name);
+      if (!hit) continue;
+      const idx = Number(hit[1]);
+      indices.add(idx);
+      m.set(idx, (m.get(idx) ?? 0) + st.totalMs);
+    }
+    return m;
+  });
+  const rows = [...indices].sort((a, b) => a - b).map((idx) => ({
+    electrode: report.dataset.electrodes[idx]?.name ?? `e${idx}`,
+    totalMs: byStrategy.map((m) => m.get(idx) ?? null),
+  }));
+  return { strategies: withStages.map((s) => String(s.strategy)), rows };
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+export function sortFindings<T extends Pick<Finding, 'severity'>>(findings: readonly T[]): T[] {
+  return [...findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+}
+
+/** "reference 120 ms · compensated 48 ms": warm total medians as the run list shows them */
+export function headlineText(entry: RunIndexEntry): string {
+  const parts = entry.headline
+    .filter((h) => h.totalMedianMs !== undefined || h.decodeMedianMs !== undefined)
+    .map((h) => `${h.strategy} ${formatMs(h.totalMedianMs ?? h.decodeMedianMs)}`);
+  return parts.length ? parts.join(' · ') : '–';
+}
+
+export function formatSpeedup(x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return '–';
+  return `${x >= 10 ? x.toFixed(0) : x.toFixed(2)}×`;
+}
