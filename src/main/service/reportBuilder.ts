@@ -16,11 +16,18 @@ let cachedVersion: string | undefined;
 /** The package version, read once from package.json at the project root. */
 export function toolVersion(): string {
   if (cachedVersion === undefined) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-      cachedVersion = pkg.version ?? '0.0.0';
-    } catch {
-      cachedVersion = '0.0.0';
+    // from source (src/main/service) the manifest is three folders up; from the bundle (out/main) two
+    cachedVersion = '0.0.0';
+    for (const rel of ['../../../package.json', '../../package.json']) {
+      try {
+        const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+        if (pkg.name === 'kde-profiler' && pkg.version) {
+          cachedVersion = pkg.version;
+          break;
+        }
+      } catch {
+        // not this layout; try the next
+      }
     }
   }
   return cachedVersion;
