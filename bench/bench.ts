@@ -71,24 +71,39 @@ async function benchCell(ds: ReturnType<typeof makePreset>, strategy: StrategyNa
   };
 }
 
-async function tracingOverhead(): Promise<{ onMs: number; offMs: number; ratio: number; spans: number }> {
+/**
+ * Tracing on vs off on `medium`: alternating pairs whose order flips every round, so drift and
+ * other load on the machine fall on both sides; the ratio of medians is what the bench prints.
+ */
+async function tracingOverhead(rounds = 12): Promise<{ onMs: number; offMs: number; ratio: number; spans: number; rounds: number }> {
   await initBackend('wasm');
   const ds = makePreset('medium', { seed: 42, features: 2, featureScale: 1 });
   const on: number[] = [];
   const off: number[] = [];
-  let spans = 0;
-  await timeOnce(ds, 'compensated');
-  for (let i = 0; i < 5; i++) {
-    const rec = new Recorder({ proc: 'engine', onBatch: (b) => (spans += b.length) });
+  let records = 0;
+  for (let i = 0; i < 2; i++) await timeOnce(ds, 'compensated');
+  const traced = async (): Promise<void> => {
+    const rec = new Recorder({ proc: 'engine', onBatch: (b) => (records += b.length) });
     const a = await timeOnce(ds, 'compensated', rec);
     rec.close();
     on.push(a.fitMs + a.predictMs);
+  };
+  const untraced = async (): Promise<void> => {
     const b = await timeOnce(ds, 'compensated', new Recorder({ proc: 'engine', disabled: true }));
     off.push(b.fitMs + b.predictMs);
+  };
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2 === 0) {
+      await traced();
+      await untraced();
+    } else {
+      await untraced();
+      await traced();
+    }
   }
   const onMs = median(on);
   const offMs = median(off);
-  return { onMs, offMs, ratio: onMs / offMs, spans: Math.round(spans / 5) };
+  return { onMs, offMs, ratio: onMs / offMs, spans: Math.round(records / rounds), rounds };
 }
 
 async function main(): Promise<void> {
@@ -115,7 +130,7 @@ async function main(): Promise<void> {
   const overhead = args['no-overhead'] ? null : await tracingOverhead();
   if (overhead) {
     console.log(
-      `\ntracing overhead (medium, compensated, wasm, median of 5): on ${overhead.onMs.toFixed(1)} ms, ` +
+      `\ntracing overhead (medium, compensated, wasm, median of ${overhead.rounds} alternating pairs): on ${overhead.onMs.toFixed(1)} ms, ` +
         `off ${overhead.offMs.toFixed(1)} ms, ratio ${overhead.ratio.toFixed(4)} (${((overhead.ratio - 1) * 100).toFixed(2)} %), ` +
         `${overhead.spans} records per call`,
     );
