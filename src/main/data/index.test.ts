@@ -44,8 +44,9 @@ describe('data public surface', () => {
     const missing = await inspectData({ kind: 'file', path: 'no/such/file.npz' });
     expect(missing.summary).toBeNull();
     expect(missing.findings[0]!.code).toBe('NOT_FOUND');
-    const nwb = await inspectData({ kind: 'file', path: 'session.nwb' });
-    expect(nwb.findings[0]!.code).toBe('E090');
-    await expect(loadDataset({ kind: 'file', path: 'session.nwb' })).rejects.toMatchObject({ code: 'E090' });
+    const nwb = await inspectData({ kind: 'file', path: 'no/such/session.nwb' });
+    expect(nwb.summary).toBeNull();
+    expect(nwb.findings[0]!.code).toBe('NOT_FOUND');
+    await expect(loadDataset({ kind: 'file', path: 'no/such/session.nwb' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,60 +1,84 @@
 /**
- * Data in: the clusterless-npz/1 loader with its validation catalogue, the synthetic presets, the 1-D
- * place grid, and the float32 .npy writer. Runs in the main/engine host (uses node:fs); must not import
- * electron, the engine, tfjs or the renderer.
+ * Data in: the clusterless-npz/1 loader with its validation catalogue, NWB/HDF5 import (nwb/), the
+ * synthetic presets, the place grid, and the .npy/.npz writers. Runs in the main/engine host (uses
+ * node:fs and worker_threads); must not import electron, the engine, tfjs or the renderer.
  */
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { DataInspection, DataPreview } from '../../shared/api';
+import type { DataInspection } from '../../shared/api';
 import type { DataSource } from '../../shared/config';
 import { summarizeDataset, type Dataset } from '../../shared/dataset';
-import { AppError, isAppError } from '../../shared/errors';
-import { inspectNpz, loadNpz } from './loadNpz';
+import { isAppError } from '../../shared/errors';
+import { inspectNpz, loadNpz, type LoadProgress } from './loadNpz';
+import { inspectNwbInWorker, loadNwb, loadRecipe, recipePathFor, type NwbRecipe } from './nwb';
 import { makePreset } from './presets';
+import { previewDataset } from './preview';
 
+export { writeClusterlessNpz, NPZ_FORMAT } from './exportNpz';
 export { buildPlaceGrid1d, histogramCounts, linspace, type PlaceGrid1d } from './grid';
-export { inspectNpz, inspectNpzBytes, loadNpz, loadNpzBytes, type NpzInspection } from './loadNpz';
-export { encodeNpyFloat32 } from './npyEncode';
+export { buildPlaceGrid2d, type PlaceGrid2d } from './grid2d';
+export { inspectNpz, inspectNpzBytes, loadNpz, loadNpzBytes, type LoadProgress, type NpzInspection, type NpzLoadOptions } from './loadNpz';
+export { encodeNpyBytes, encodeNpyFloat32, encodeNpyFloat64, encodeNpyStrings, npyHeader } from './npyEncode';
 export { parseNpy, type NpyArray, type NpyDtype } from './npy';
 export { openNpz, openNpzBytes, type NpzFile } from './npz';
+export * from './nwb';
 export { makePreset, presetInfo, PRESET_INFO, type PresetOptions } from './presets';
+export { previewDataset } from './preview';
 export { MAX_FEATURES } from './validateSpikes';
+export { ZipWriter } from './zipWriter';
 
-const PREVIEW_POINTS = 2000;
+const NWB_FILE = /\.(nwb|h5|hdf5)$/i;
+const RECIPE_FILE = /\.recipe\.json$/i;
+
+export interface LoadOptions {
+  /** called after each electrode is read (npz files) */
+  onProgress?: (p: LoadProgress) => void;
+}
 
 function presetDataset(source: Extract<DataSource, { kind: 'preset' }>): Dataset {
   return makePreset(source.name, { seed: source.seed, features: source.features, featureScale: source.featureScale });
 }
 
-function checkFileKind(path: string): void {
-  if (/\.(nwb|h5|hdf5)$/i.test(path)) {
-    throw new AppError('E090', `${basename(path)}: NWB/HDF5 import is not available yet; export the data as clusterless-npz/1 (.npz).`,
-      { file: basename(path) });
+export function isNwbSource(path: string): boolean {
+  return NWB_FILE.test(path) || RECIPE_FILE.test(path);
+}
+
+/**
+ * The files and recipe an NWB path stands for: a recipe file names its files; a data file uses the
+ * recipe saved next to it when there is one, else the automatic mapping.
+ */
+export async function nwbRequest(path: string): Promise<{ paths: string[]; recipe?: NwbRecipe }> {
+  if (RECIPE_FILE.test(path)) {
+    const recipe = await loadRecipe(path);
+    return { paths: recipe.files, recipe };
   }
+  const saved = recipePathFor(path);
+  if (existsSync(saved)) {
+    const recipe = await loadRecipe(saved);
+    return { paths: recipe.files, recipe };
+  }
+  return { paths: [path] };
 }
 
-export async function loadDataset(source: DataSource): Promise<Dataset> {
+export async function loadDataset(source: DataSource, options: LoadOptions = {}): Promise<Dataset> {
   if (source.kind === 'preset') return presetDataset(source);
-  checkFileKind(source.path);
-  return loadNpz(source.path);
+  if (isNwbSource(source.path)) {
+    const { paths, recipe } = await nwbRequest(source.path);
+    return loadNwb(paths, recipe);
+  }
+  return loadNpz(source.path, options);
 }
 
-/** every k-th entry so that at most `max` remain (the last one always kept) */
-function decimate(values: ArrayLike<number>, max: number, stride = 1, column = 0): number[] {
-  const n = Math.floor(values.length / stride);
-  const step = Math.max(1, Math.ceil(n / max));
-  const out: number[] = [];
-  for (let i = 0; i < n; i += step) out.push(values[i * stride + column]!);
-  if (n > 0 && (n - 1) % step !== 0 && out.length < max) out.push(values[(n - 1) * stride + column]!);
-  return out;
-}
-
-/** Positions (first coordinate when 2-D) and encoding spike times, thinned for plotting. */
-export function previewDataset(d: Dataset): DataPreview {
-  return {
-    positionTime: decimate(d.positionTime, PREVIEW_POINTS),
-    position: decimate(d.position, PREVIEW_POINTS, d.positionDims, 0),
-    spikeTimes: d.electrodes.map((e) => ({ electrode: e.name, times: decimate(e.encodingSpikeTimes, PREVIEW_POINTS) })),
-  };
+async function inspectNwbSource(source: Extract<DataSource, { kind: 'file' }>): Promise<DataInspection> {
+  try {
+    const { paths, recipe } = await nwbRequest(source.path);
+    const r = await inspectNwbInWorker(paths, recipe);
+    return { source, summary: r.summary, findings: r.findings, preview: r.preview };
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    const message = e.message.startsWith(basename(source.path)) ? e.message : `${basename(source.path)}: ${e.message}`;
+    return { source, summary: null, preview: null, findings: [{ code: e.code, severity: 'error', message, ...(e.location?.key ? { key: e.location.key } : {}) }] };
+  }
 }
 
 export async function inspectData(source: DataSource): Promise<DataInspection> {
@@ -62,12 +86,7 @@ export async function inspectData(source: DataSource): Promise<DataInspection> {
     const d = presetDataset(source);
     return { source, summary: summarizeDataset(d), findings: [], preview: previewDataset(d) };
   }
-  try {
-    checkFileKind(source.path);
-  } catch (e) {
-    if (!isAppError(e)) throw e;
-    return { source, summary: null, preview: null, findings: [{ code: e.code, severity: 'error', message: e.message }] };
-  }
+  if (isNwbSource(source.path)) return inspectNwbSource(source);
   const { dataset, findings } = await inspectNpz(source.path);
   return {
     source,

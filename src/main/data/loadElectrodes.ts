@@ -4,6 +4,7 @@
  * spike_times_index, spike_waveform_features) — and checks their pairing (E020, E030, E064, E065).
  */
 import type { ElectrodeData } from '../../shared/dataset';
+import type { LoadProgress } from './loadNpz';
 import type { ArrayReader } from './arrayReader';
 import { count, type Findings } from './findings';
 import { checkTimeResolution } from './loadPosition';
@@ -128,6 +129,7 @@ export interface ElectrodeOptions {
   positionRange: [number, number] | null;
   names: string[] | null;
   featureNames: (e: number) => string[] | undefined;
+  onProgress?: (p: LoadProgress) => void;
 }
 
 export async function readElectrodes(r: ArrayReader, f: Findings, opts: ElectrodeOptions): Promise<ElectrodeSet | null> {
@@ -167,11 +169,14 @@ export async function readElectrodes(r: ArrayReader, f: Findings, opts: Electrod
   const nameOf = (e: number) => (opts.names && opts.names.length === enc.length ? opts.names[e]! : `e${e}`);
   const electrodes: ElectrodeData[] = [];
   let ok = true;
+  let spikesRead = 0;
   for (let e = 0; e < enc.length; e++) {
     const electrode = nameOf(e);
     const base = { electrode, featureNames: opts.featureNames(e) };
     const a = await checkSlice(r, f, enc[e]!, { ...base, role: 'encoding', positionRange: opts.positionRange });
     const d = dec ? await checkSlice(r, f, dec[e]!, { ...base, role: 'decoding' }) : a;
+    spikesRead += (a?.times.length ?? 0) + (dec ? d?.times.length ?? 0 : 0);
+    opts.onProgress?.({ electrode: e + 1, nElectrodes: enc.length, name: electrode, spikesRead });
     if (!a || !d || !a.ok || !d.ok) {
       ok = false;
       continue;

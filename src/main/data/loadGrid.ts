@@ -5,6 +5,7 @@
 import type { ArrayReader } from './arrayReader';
 import { count, num, shapeText, type Findings } from './findings';
 import { buildPlaceGrid1d } from './grid';
+import { buildPlaceGrid2d } from './grid2d';
 import { DEFAULT_PLACE_BIN_SIZE } from './loadParams';
 import { finiteRange, scanNonFinite } from './scan';
 
@@ -73,8 +74,12 @@ export async function readGrid(r: ArrayReader, f: Findings, g: GridInput, notes:
   return result;
 }
 
-function buildGrid(f: Findings, g: GridInput, notes: string[]): Float64Array | null {
-  if (g.positionDims !== 1) {
+/**
+ * The grid built from place_bin_size: 1-D as kde-spec §2.2; 2-D (x, y) only where the caller allows
+ * it (NWB import, whose files carry no grid), as a rectangle of visited bins.
+ */
+export function buildGrid(f: Findings, g: GridInput, notes: string[], allow2d = false): Float64Array | null {
+  if (g.positionDims !== 1 && !(allow2d && g.positionDims === 2)) {
     f.error('E011', `position is ${g.positionDims}-D and the file gives no place grid; add place_bin_centers (P, ${g.positionDims}) with is_track_interior, or interior_place_bin_centers. Only 1-D grids are built from place_bin_size.`,
       { key: 'place_bin_centers' });
     return null;
@@ -85,15 +90,22 @@ function buildGrid(f: Findings, g: GridInput, notes: string[]): Float64Array | n
     f.error('E011', 'position has no non-NaN samples, so no place grid can be built from it.', { key: 'position' });
     return null;
   }
-  const nBins = Math.ceil((range[1] - range[0]) / h);
+  const perAxis = Math.ceil((range[1] - range[0]) / h);
+  const nBins = g.positionDims === 2 ? perAxis * perAxis : perAxis;
   if (nBins > MAX_BUILT_BINS) {
     f.error('E011', `building the place grid with place_bin_size ${num(h)} over position [${num(range[0])}, ${num(range[1])}] would make ${count(nBins)} bins (limit ${count(MAX_BUILT_BINS)}); set params.place_bin_size or check the position units.`,
       { key: 'position' });
     return null;
   }
+  const source = g.placeBinSize === undefined ? `${num(h)} (default, as non_local_detector's Environment)` : `${num(h)} from params`;
+  if (g.positionDims === 2) {
+    const grid = buildPlaceGrid2d(g.position, h);
+    const interior = grid.centers.filter((_, k) => grid.isInterior[k >> 1]);
+    notes.push(`2-D place grid built from place_bin_size ${source}: ${grid.nx} × ${grid.ny} bins, ${count(interior.length / 2)} visited ones taken as interior`);
+    return interior;
+  }
   const grid = buildPlaceGrid1d(g.position, h);
   const interior = grid.centers.filter((_, j) => grid.isInterior[j]);
-  const source = g.placeBinSize === undefined ? `${num(h)} (default, as non_local_detector's Environment)` : `${num(h)} from params`;
   notes.push(`place grid built from place_bin_size ${source}: ${count(grid.centers.length)} bins over [${num(grid.edges[0]!)}, ${num(grid.edges[grid.edges.length - 1]!)}], ${count(interior.length)} interior`);
   return interior;
 }

@@ -7,7 +7,8 @@ import type { ValidationFinding } from '../../shared/api';
 import type { Dataset, ExpectedOutputs } from '../../shared/dataset';
 import { BugError, isAppError } from '../../shared/errors';
 import { ArrayReader, listKeys } from './arrayReader';
-import { count, Findings, num } from './findings';
+import { checkDataset } from './datasetChecks';
+import { count, Findings } from './findings';
 import { readElectrodes } from './loadElectrodes';
 import { readGrid } from './loadGrid';
 import { checkParamShapes, readParams } from './loadParams';
@@ -18,6 +19,20 @@ import { finiteRange } from './scan';
 export interface NpzInspection {
   dataset: Dataset | null;
   findings: ValidationFinding[];
+}
+
+/** how far a load is: reported after each electrode is read and checked */
+export interface LoadProgress {
+  /** electrodes done so far (1-based count) */
+  electrode: number;
+  nElectrodes: number;
+  name: string;
+  /** encoding + decoding spikes read so far */
+  spikesRead: number;
+}
+
+export interface NpzLoadOptions {
+  onProgress?: (p: LoadProgress) => void;
 }
 
 async function readExpected(r: ArrayReader, notes: string[]): Promise<ExpectedOutputs | undefined> {
@@ -42,26 +57,7 @@ async function readExpected(r: ArrayReader, notes: string[]): Promise<ExpectedOu
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** E032: the encoding spikes and the position samples must share a clock. */
-function checkOverlap(f: Findings, ds: Dataset): void {
-  const pos = finiteRange(ds.positionTime);
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const e of ds.electrodes) {
-    const r = finiteRange(e.encodingSpikeTimes);
-    if (r) {
-      lo = Math.min(lo, r[0]);
-      hi = Math.max(hi, r[1]);
-    }
-  }
-  if (!pos || lo > hi) return;
-  if (hi < pos[0] || lo > pos[1]) {
-    f.error('E032', `Spike times (${num(lo)}–${num(hi)} s) and position_time (${num(pos[0])}–${num(pos[1])} s) do not overlap; they appear to use different clocks.`,
-      { key: 'position_time' });
-  }
-}
-
-async function buildDataset(npz: NpzFile, path: string, f: Findings): Promise<Dataset | null> {
+async function buildDataset(npz: NpzFile, path: string, f: Findings, options: NpzLoadOptions): Promise<Dataset | null> {
   const r = new ArrayReader(npz, f);
   const notes: string[] = [];
   for (const key of ['position_time', 'position']) {
@@ -100,6 +96,7 @@ async function buildDataset(npz: NpzFile, path: string, f: Findings): Promise<Da
     positionRange: enc ? finiteRange(enc.time) : null,
     names,
     featureNames: (e) => perElectrodeNames.get(e) ?? sharedFeatureNames ?? undefined,
+    onProgress: options.onProgress,
   });
   const params = await readParams(r, f, notes);
   if (!enc) return null;
@@ -127,12 +124,12 @@ async function buildDataset(npz: NpzFile, path: string, f: Findings): Promise<Da
     ds.decodingPosition = decPos.values;
   }
   if (expected) ds.expected = expected;
-  checkOverlap(f, ds);
+  checkDataset(f, ds, { positionKey: 'position_time' });
   notes.unshift(`${count(ds.electrodes.length)} electrodes (${electrodeSet.layout} layout) from ${basename(path)}`);
   return f.errorCount() > 0 ? null : ds;
 }
 
-async function inspectOpened(open: () => Promise<NpzFile>, path: string): Promise<NpzInspection> {
+async function inspectOpened(open: () => Promise<NpzFile>, path: string, options: NpzLoadOptions = {}): Promise<NpzInspection> {
   const f = new Findings(basename(path));
   let npz: NpzFile;
   try {
@@ -143,7 +140,7 @@ async function inspectOpened(open: () => Promise<NpzFile>, path: string): Promis
     return { dataset: null, findings: f.items };
   }
   try {
-    const dataset = await buildDataset(npz, path, f);
+    const dataset = await buildDataset(npz, path, f, options);
     return { dataset, findings: f.items };
   } finally {
     await npz.close();
@@ -151,8 +148,8 @@ async function inspectOpened(open: () => Promise<NpzFile>, path: string): Promis
 }
 
 /** Validates a .npz and, when it has no errors, returns its Dataset. Never throws for bad input. */
-export function inspectNpz(path: string): Promise<NpzInspection> {
-  return inspectOpened(() => openNpz(path), path);
+export function inspectNpz(path: string, options: NpzLoadOptions = {}): Promise<NpzInspection> {
+  return inspectOpened(() => openNpz(path), path, options);
 }
 
 /** The same for bytes in memory; `name` stands for the file in messages. */
@@ -168,8 +165,8 @@ function datasetOrThrow(result: NpzInspection, path: string): Dataset {
 }
 
 /** Loads a .npz; throws an AppError with the first error's code, naming how many more there are. */
-export async function loadNpz(path: string): Promise<Dataset> {
-  return datasetOrThrow(await inspectNpz(path), path);
+export async function loadNpz(path: string, options: NpzLoadOptions = {}): Promise<Dataset> {
+  return datasetOrThrow(await inspectNpz(path, options), path);
 }
 
 export async function loadNpzBytes(bytes: Uint8Array, name = 'memory.npz'): Promise<Dataset> {

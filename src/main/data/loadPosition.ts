@@ -108,27 +108,33 @@ export async function readPositionSeries(
   return { time: t.data, values: p.data, dims };
 }
 
-/** The decoding grid `time` (E050 when not strictly increasing or not finite). */
-export async function readTimeGrid(r: ArrayReader, f: Findings): Promise<Float64Array | null> {
-  const a = await r.numeric('time');
-  if (!a) return null;
+/** A decoding grid: non-empty, 1-D, finite, strictly increasing (E050, E013, E043). */
+export function checkTimeGrid(f: Findings, a: NumericArray): boolean {
+  const key = a.key;
   if (a.shape.length !== 1 || a.shape[0] === 0) {
-    f.error('E050', `'time' must be a non-empty 1-D array of decoding bin times; got shape ${shapeText(a.shape)}.`, { key: 'time' });
-    return null;
+    f.error('E050', `'${key}' must be a non-empty 1-D array of decoding bin times; got shape ${shapeText(a.shape)}.`, { key });
+    return false;
   }
   const bad = scanNonFinite(a.data);
   if (bad.count > 0) {
-    f.error('E013', `'time' contains ${count(bad.count)} NaN/Inf values (first at index ${count(bad.first)}).`, { key: 'time', index: bad.first });
-    return null;
+    f.error('E013', `'${key}' contains ${count(bad.count)} NaN/Inf values (first at index ${count(bad.first)}).`, { key, index: bad.first });
+    return false;
   }
   for (let i = 1; i < a.data.length; i++) {
     const step = a.data[i]! - a.data[i - 1]!;
     if (!(step > 0)) {
-      f.error('E050', `'time' must be strictly increasing; step ${num(step)} at index ${count(i)} (${num(a.data[i - 1]!)} → ${num(a.data[i]!)} s).`,
-        { key: 'time', index: i });
-      return null;
+      f.error('E050', `'${key}' must be strictly increasing; step ${num(step)} at index ${count(i)} (${num(a.data[i - 1]!)} → ${num(a.data[i]!)} s).`,
+        { key, index: i });
+      return false;
     }
   }
   checkTimeResolution(f, a);
-  return a.data;
+  return true;
+}
+
+/** The decoding grid `time` (E050 when not strictly increasing or not finite). */
+export async function readTimeGrid(r: ArrayReader, f: Findings): Promise<Float64Array | null> {
+  const a = await r.numeric('time');
+  if (!a) return null;
+  return checkTimeGrid(f, a) ? a.data : null;
 }
