@@ -30,22 +30,35 @@ export function agreementCells(m: AgreementMatrix, metric: AgreementMetric): Agr
   return cells;
 }
 
+/**
+ * Fixed bands rather than a scale over the data: a 4e-6 difference is good news whatever the
+ * other cells hold. The allclose tolerance (1e-4) is where "within tolerance" ends.
+ */
+const DIFF_PIECES = [
+  { lt: -6, label: '< 1e-6', color: '#2e7d32' },
+  { gte: -6, lt: -4, label: '1e-6 – 1e-4', color: '#8bc34a' },
+  { gte: -4, lt: -2, label: '1e-4 – 1e-2', color: '#f0b44c' },
+  { gte: -2, label: '≥ 1e-2', color: '#e15759' },
+];
+const SHARE_PIECES = [
+  { gte: 99.5, label: '≥ 99.5 %', color: '#2e7d32' },
+  { gte: 95, lt: 99.5, label: '95 – 99.5 %', color: '#f0b44c' },
+  { lt: 95, label: '< 95 %', color: '#e15759' },
+];
+
 export function agreementHeatmapOption(m: AgreementMatrix, metric: AgreementMetric = 'maxAbsDiff'): EChartsOption {
   const cells = agreementCells(m, metric);
   const isShare = metric === 'argmaxAgreement';
-  const shown = cells.map((c) => c.value[2]).filter(Number.isFinite);
-  const lo = shown.length ? Math.min(...shown) : 0;
-  const hi = shown.length ? Math.max(...shown) : 1;
   const labelOf = (c: AgreementCell): string => {
     const text = isShare ? `${(c.raw * 100).toFixed(1)}%` : formatNumber(c.raw, 2);
     return c.allclose || isShare ? text : `${text} ✗`;
   };
   return {
     backgroundColor: 'transparent',
-    grid: { left: 130, right: 90, top: 20, bottom: 80 },
+    grid: { left: 130, right: 120, top: 20, bottom: 80 },
     tooltip: {
       formatter: (p: unknown) => {
-        const d = (p as { data?: AgreementCell & { label?: unknown } }).data;
+        const d = (p as { data?: AgreementCell }).data;
         if (!d) return '';
         const [j, i] = d.value;
         return `${m.strategies[i]} vs ${m.strategies[j]}<br/>${metric}: ${labelOf(d)}${isShare ? '' : `<br/>allclose: ${d.allclose ? 'yes' : 'no'}`}`;
@@ -54,21 +67,16 @@ export function agreementHeatmapOption(m: AgreementMatrix, metric: AgreementMetr
     xAxis: { type: 'category', data: m.strategies, axisLabel: { interval: 0, rotate: 30 } },
     yAxis: { type: 'category', data: m.strategies, inverse: true, axisLabel: { interval: 0 } },
     visualMap: {
-      type: 'continuous',
-      min: lo,
-      max: hi === lo ? lo + 1 : hi,
+      type: 'piecewise',
       right: 0,
       top: 'middle',
-      calculable: false,
-      text: isShare ? ['100 %', 'argmax agree'] : ['log10 high', 'low'],
-      // agreement: high is good (green); difference: low is good (green)
-      inRange: { color: isShare ? ['#e15759', '#edc948', '#59a14f'] : ['#59a14f', '#edc948', '#e15759'] },
+      pieces: isShare ? SHARE_PIECES : DIFF_PIECES,
     },
     series: [
       {
         type: 'heatmap',
         name: metric,
-        data: cells.map((c) => ({ ...c, label: { show: true, formatter: labelOf(c) } })),
+        data: cells.map((c) => ({ ...c, label: { show: true, formatter: labelOf(c), color: '#fff' } })),
       },
     ],
   };

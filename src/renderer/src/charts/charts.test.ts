@@ -5,9 +5,9 @@ import { agreementCells, agreementHeatmapOption } from './agreementHeatmapOption
 import { compareBars, compareOption } from './compareOption';
 import { dataPreviewOption, spikeTickData } from './dataPreviewOption';
 import { kernelOption, topKernels } from './kernelOption';
-import { colorRange, fractionalIndex, heatmapCells, likelihoodHeatmapOption } from './likelihoodHeatmapOption';
+import { colorRange, fractionalIndex, heatmapCells, likelihoodHeatmapOption, rowRelativeValues } from './likelihoodHeatmapOption';
 import { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
-import { memoryAxisOf, memoryLabel, memoryOption } from './memoryOption';
+import { memoryAxisOf, memoryColor, memoryLabel, memoryOption } from './memoryOption';
 import { colorForName, escapeHtml } from './palette';
 import { timingBarOption, timingBars } from './timingBarOption';
 
@@ -18,15 +18,21 @@ describe('memoryOption', () => {
   it('puts MB counters on the left, counts on the right, skips GPU totals, seconds on x', () => {
     const opt = memoryOption([
       { name: 'memory (MB)', key: 'rss', proc: 'engine', points: [[0, 100], [2_000_000, 120]] },
+      { name: 'memory (MB)', key: 'external', proc: 'engine', points: [[0, 3]] },
       { name: 'tensors', key: 'count', points: [[0, 5]] },
       { name: 'tensors', key: 'MB', points: [[0, 1]] },
       { name: 'gpu memory (MB)', key: 'total', points: [[0, 80_000]] },
       { name: 'gpu memory (MB)', key: 'used', points: [[0, 300]] },
     ]) as AnyObj;
     const byName = Object.fromEntries(opt.series.map((s: AnyObj) => [s.name, s]));
-    expect(Object.keys(byName).sort()).toEqual(['engine: memory rss', 'gpu memory used', 'tensor bytes', 'tensor count']);
-    expect(byName['engine: memory rss'].data).toEqual([[0, 100], [2, 120]]);
-    expect(byName['engine: memory rss'].yAxisIndex).toBe(0);
+    expect(Object.keys(byName).sort()).toEqual(['engine rss', 'gpu memory used', 'tensor bytes', 'tensor count']);
+    expect(byName['engine rss'].data).toEqual([[0, 100], [2, 120]]);
+    expect(byName['engine rss'].yAxisIndex).toBe(0);
+    // the usual series keep distinct colours however many appear
+    const colors = ['engine rss', 'engine memory rss', 'engine heapUsed', 'tensor bytes'].map(memoryColor);
+    expect(new Set(colors).size).toBe(4);
+    expect(byName['engine rss'].color).toBe(memoryColor('engine rss'));
+    expect(memoryColor('something new')).toBe(colorForName('something new'));
     expect(byName['tensor count'].yAxisIndex).toBe(1);
     expect(opt.yAxis.map((a: AnyObj) => a.name)).toEqual(['memory (MB)', 'tensors (count)']);
     expect(opt.xAxis.name).toBe('time (s)');
@@ -35,7 +41,10 @@ describe('memoryOption', () => {
   it('labels and axes of single counters', () => {
     expect(memoryAxisOf({ name: 'engine memory (MB)', key: 'rss' })).toBe('MB');
     expect(memoryAxisOf({ name: 'something', key: 'other' })).toBeNull();
-    expect(memoryLabel({ name: 'engine memory (MB)', key: 'rss', points: [], proc: 'service' })).toBe('service: engine memory rss');
+    expect(memoryLabel({ name: 'engine memory (MB)', key: 'rss', points: [], proc: 'engine' })).toBe('engine memory rss');
+    expect(memoryLabel({ name: 'memory (MB)', key: 'heapUsed', points: [], proc: 'service' })).toBe('service heapUsed');
+    expect(memoryLabel({ name: 'memory (MB)', key: 'rss', points: [] })).toBe('process rss');
+    expect(memoryAxisOf({ name: 'memory (MB)', key: 'arrayBuffers' })).toBeNull();
   });
 });
 
@@ -96,17 +105,21 @@ describe('agreementHeatmapOption', () => {
     expect(opt.series[0].type).toBe('heatmap');
     expect(opt.series[0].data[1].label.formatter).toContain('✗');
     expect(opt.series[0].data[0].label.formatter).not.toContain('✗');
-    expect(opt.visualMap).toMatchObject({ min: -12, max: -5 });
+    expect(opt.visualMap.type).toBe('piecewise');
+    expect(opt.visualMap.pieces[0]).toMatchObject({ lt: -6 });
+    expect((agreementHeatmapOption(bad, 'argmaxAgreement') as AnyObj).visualMap.pieces[0]).toMatchObject({ gte: 99.5 });
   });
 });
 
 describe('memoryEstimateOption', () => {
   it('puts estimate, measured and RSS in MB side by side per strategy', () => {
     const results = report().strategies;
-    expect(memoryBars(results)).toEqual({ strategies: ['reference', 'compensated'], estimatedMB: [8, 8], measuredMB: [6, 6], rssMB: [200, 200] });
+    expect(memoryBars(results)).toEqual({ strategies: ['reference', 'compensated'], estimatedKiB: [8192, 8192], measuredKiB: [6144, 6144], rssKiB: [204800, 204800] });
     const opt = memoryEstimateOption(results) as AnyObj;
     expect(opt.series.map((s: AnyObj) => s.name)).toEqual(['estimated peak (formula)', 'measured tensor peak', 'peak RSS']);
-    expect(opt.yAxis.name).toBe('peak memory (MB)');
+    expect(opt.yAxis).toMatchObject({ type: 'log', name: 'peak memory (log scale)', min: 1 });
+    expect(opt.yAxis.axisLabel.formatter(1024)).toBe('1.00 MiB');
+    expect(memoryBars([strategyResult('chunked', 1, { memory: { estimatedPeakBytes: 0, measuredPeakTensorBytes: 100 } })])).toMatchObject({ estimatedKiB: [null], measuredKiB: [1] });
     const noRss = memoryEstimateOption([strategyResult('chunked', 1, { memory: { estimatedPeakBytes: 2 * MB, measuredPeakTensorBytes: MB } })]) as AnyObj;
     expect(noRss.series).toHaveLength(2);
   });
@@ -131,11 +144,24 @@ describe('likelihoodHeatmapOption', () => {
     expect(colorRange([NaN])).toEqual([0, 1]);
   });
 
+  it('shows each row relative to its maximum by default, raw values on request', () => {
+    const v = likelihoodView();
+    expect(rowRelativeValues(v)).toEqual([0, -1, -1.5, 0, -Infinity, 0]);
+    const relative = likelihoodHeatmapOption(v) as AnyObj;
+    expect(relative.series[0].data[2]).toEqual([1, 0, -1.5]);
+    expect(relative.visualMap).toMatchObject({ min: -1.5, max: 0 });
+    const raw = likelihoodHeatmapOption(v, { relative: false }) as AnyObj;
+    expect(raw.series[0].data[2]).toEqual([1, 0, -2]);
+    expect(raw.visualMap).toMatchObject({ min: -3, max: 0 });
+    expect(raw.series[0].name).toBe('log likelihood');
+  });
+
   it('overlays decoded and true position on a grid laid over the heatmap', () => {
     const opt = likelihoodHeatmapOption(likelihoodView()) as AnyObj;
     expect(opt.series.map((s: AnyObj) => s.type)).toEqual(['heatmap', 'line', 'line']);
     expect(opt.series[1].name).toBe('decoded position (argmax)');
     expect(opt.series[1].data.map((d: AnyObj) => d.value)).toEqual([[0, 0], [1, 1], [2, 0]]);
+    expect(opt.xAxis[0].axisLabel.interval).toBe(0);
     expect(opt.series[2].data[0].value[1]).toBeCloseTo(0.1);
     expect(opt.xAxis[1]).toMatchObject({ min: -0.5, max: 2.5, gridIndex: 1 });
     expect(opt.yAxis[1]).toMatchObject({ min: -0.5, max: 1.5 });

@@ -39,7 +39,7 @@ export function dataPreviewOption(preview: DataPreview): EChartsOption {
       { type: 'slider', xAxisIndex: [0, 1], filterMode: 'none', height: 16, bottom: 6 },
     ],
     series: [
-      { type: 'line', name: 'position', xAxisIndex: 0, yAxisIndex: 0, showSymbol: false, sampling: 'lttb', data: position },
+      { type: 'line', name: 'position', xAxisIndex: 0, yAxisIndex: 0, showSymbol: false, sampling: 'lttb', lineStyle: { color: '#4e79a7' }, data: position },
       {
         type: 'scatter',
         name: 'spikes',
@@ -48,7 +48,7 @@ export function dataPreviewOption(preview: DataPreview): EChartsOption {
         symbol: 'rect',
         symbolSize: [1.5, tickHeight],
         large: true,
-        itemStyle: { opacity: 0.8 },
+        itemStyle: { color: '#2f7d4f', opacity: 0.9 },
         tooltip: { show: false },
         data: spikeTickData(preview),
       },

@@ -7,9 +7,11 @@ export { agreementCells, agreementHeatmapOption, DIFF_FLOOR, type AgreementMetri
 export { compareBars, compareOption } from './compareOption';
 export { dataPreviewOption, spikeTickData } from './dataPreviewOption';
 export { kernelOption, topKernels, TOP_KERNELS } from './kernelOption';
-export { colorRange, fractionalIndex, heatmapCells, likelihoodHeatmapOption } from './likelihoodHeatmapOption';
+export {
+  colorRange, fractionalIndex, heatmapCells, labelInterval, likelihoodHeatmapOption, rowRelativeValues, type LikelihoodOptions,
+} from './likelihoodHeatmapOption';
 export { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
-export { memoryAxisOf, memoryLabel, memoryOption, type MemorySeriesInput } from './memoryOption';
+export { memoryAxisOf, memoryColor, memoryLabel, memoryOption, type MemorySeriesInput } from './memoryOption';
 export { colorForIndex, colorForName, escapeHtml, SERIES_COLORS, SEVERITY_COLORS } from './palette';
 export {
   clipRect, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows, TIMELINE_ROW_PX,

@@ -32,7 +32,7 @@ export function kernelOption(results: readonly StrategyResult[], n = TOP_KERNELS
   });
   return {
     backgroundColor: 'transparent',
-    grid: { left: 150, right: 30, top: 40, bottom: 40 },
+    grid: { left: 150, right: 30, top: 48, bottom: 40 },
     legend: { top: 4 },
     tooltip: {
       trigger: 'axis',

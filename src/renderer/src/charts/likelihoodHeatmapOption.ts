@@ -44,11 +44,27 @@ export function colorRange(values: readonly number[]): [number, number] {
   return lo === hi ? [lo - 1, hi] : [lo, hi];
 }
 
-export function heatmapCells(view: LikelihoodView): (number | string)[][] {
+/**
+ * Each time row minus its own maximum. Rows differ by tens of log units (a row with many spikes is
+ * far less likely overall), which would paint whole columns one colour and hide where in each row
+ * the likelihood peaks; relative to the row's maximum, the peak is 0 in every row.
+ */
+export function rowRelativeValues(view: LikelihoodView): number[] {
+  const out = view.values.slice();
+  for (let r = 0; r < view.rows; r++) {
+    let max = -Infinity;
+    for (let c = 0; c < view.cols; c++) max = Math.max(max, out[r * view.cols + c] ?? -Infinity);
+    if (!Number.isFinite(max)) continue;
+    for (let c = 0; c < view.cols; c++) out[r * view.cols + c] = out[r * view.cols + c]! - max;
+  }
+  return out;
+}
+
+export function heatmapCells(view: LikelihoodView, values: readonly number[] = view.values): (number | string)[][] {
   const out: (number | string)[][] = [];
   for (let r = 0; r < view.rows; r++) {
     for (let c = 0; c < view.cols; c++) {
-      const v = view.values[r * view.cols + c]!;
+      const v = values[r * view.cols + c]!;
       // '-' is ECharts' empty value: -Infinity (probability zero) leaves the cell blank
       out.push([r, c, Number.isFinite(v) ? v : '-']);
     }
@@ -73,12 +89,26 @@ function overlayLine(view: LikelihoodView, name: string, positions: readonly num
   };
 }
 
-export function likelihoodHeatmapOption(view: LikelihoodView): EChartsOption {
-  const [lo, hi] = colorRange(view.values);
-  const grid = { left: 70, right: 90, top: 40, bottom: 60 };
-  const heat: HeatmapSeriesOption = { type: 'heatmap', name: 'log likelihood', data: heatmapCells(view), progressive: 20_000 };
-  const series: (HeatmapSeriesOption | LineSeriesOption)[] = [heat, overlayLine(view, 'decoded position (argmax)', view.decodedPosition, '#ffffff', false)];
-  if (view.truePosition) series.push(overlayLine(view, 'true position', view.truePosition, '#e15759', true));
+/** every n-th category label, so at most about `max` labels share an axis */
+export const labelInterval = (count: number, max: number): number => Math.max(0, Math.ceil(count / max) - 1);
+
+export interface LikelihoodOptions {
+  /** show each row relative to its maximum (default) or the raw log likelihood */
+  relative?: boolean;
+}
+
+export const DECODED_COLOR = '#ff3b30';
+export const TRUE_COLOR = '#00d5ff';
+
+export function likelihoodHeatmapOption(view: LikelihoodView, options: LikelihoodOptions = {}): EChartsOption {
+  const relative = options.relative ?? true;
+  const values = relative ? rowRelativeValues(view) : view.values;
+  const [lo, hi] = colorRange(values);
+  const valueName = relative ? 'log likelihood − row max' : 'log likelihood';
+  const grid = { left: 70, right: 100, top: 40, bottom: 60 };
+  const heat: HeatmapSeriesOption = { type: 'heatmap', name: valueName, data: heatmapCells(view, values), progressive: 20_000 };
+  const series: (HeatmapSeriesOption | LineSeriesOption)[] = [heat, overlayLine(view, 'decoded position (argmax)', view.decodedPosition, DECODED_COLOR, false)];
+  if (view.truePosition) series.push(overlayLine(view, 'true position', view.truePosition, TRUE_COLOR, true));
   return {
     backgroundColor: 'transparent',
     animation: false,
@@ -89,7 +119,7 @@ export function likelihoodHeatmapOption(view: LikelihoodView): EChartsOption {
         const params = p as { seriesType?: string; seriesName?: string; data?: unknown };
         if (params.seriesType === 'heatmap' && Array.isArray(params.data)) {
           const [r, c, v] = params.data as [number, number, number | string];
-          return `t = ${formatNumber(view.time[r])} s · position ${formatNumber(view.binCenters[c])}<br/>log likelihood ${typeof v === 'number' ? formatNumber(v) : '−∞'}`;
+          return `t = ${formatNumber(view.time[r])} s · position ${formatNumber(view.binCenters[c])}<br/>${valueName} ${typeof v === 'number' ? formatNumber(v) : '−∞'}`;
         }
         const d = params.data as { position?: number; time?: number } | undefined;
         return `${params.seriesName}<br/>t = ${formatNumber(d?.time)} s · position ${formatNumber(d?.position)}`;
@@ -97,11 +127,14 @@ export function likelihoodHeatmapOption(view: LikelihoodView): EChartsOption {
     },
     grid: [grid, { ...grid }],
     xAxis: [
-      { type: 'category', gridIndex: 0, name: 'time (s)', nameLocation: 'middle', nameGap: 32, data: view.time.map((t) => formatNumber(t)) },
+      {
+        type: 'category', gridIndex: 0, name: 'time (s)', nameLocation: 'middle', nameGap: 32,
+        data: view.time.map((t) => formatNumber(t)), axisLabel: { interval: labelInterval(view.rows, 12) },
+      },
       { type: 'value', gridIndex: 1, min: -0.5, max: view.rows - 0.5, show: false },
     ],
     yAxis: [
-      { type: 'category', gridIndex: 0, name: 'position', data: view.binCenters.map((b) => formatNumber(b)) },
+      { type: 'category', gridIndex: 0, name: 'position', data: view.binCenters.map((b) => formatNumber(b)), axisLabel: { interval: labelInterval(view.cols, 16) } },
       { type: 'value', gridIndex: 1, min: -0.5, max: view.cols - 0.5, show: false },
     ],
     visualMap: {
@@ -113,8 +146,9 @@ export function likelihoodHeatmapOption(view: LikelihoodView): EChartsOption {
       top: 'middle',
       calculable: true,
       precision: 1,
-      text: ['high', 'low'],
-      inRange: { color: ['#0d0887', '#7e03a8', '#cc4778', '#f89540', '#f0f921'] },
+      text: [relative ? '0 = row max' : 'high', 'low'],
+      // viridis: ordered in lightness, readable in both themes and by colour-blind readers
+      inRange: { color: ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'] },
     },
     series,
   };

@@ -158,7 +158,8 @@ export function timelineOption(input: TimelineInput): EChartsOption {
       name: 'time (ms)',
       nameLocation: 'middle',
       nameGap: 24,
-      axisLabel: { formatter: (v: number) => String(Number(v.toPrecision(6))) },
+      // the window's own edges are odd numbers that collide with the nice ticks beside them
+      axisLabel: { formatter: (v: number) => String(Number(v.toPrecision(6))), showMinLabel: false, showMaxLabel: false },
       splitLine: { show: true, lineStyle: { opacity: 0.3 } },
     },
     yAxis: {

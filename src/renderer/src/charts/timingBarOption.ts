@@ -70,7 +70,7 @@ export function timingBarOption(results: readonly StrategyResult[], phase: Timin
   };
   return {
     backgroundColor: 'transparent',
-    grid: { left: 70, right: 20, top: 40, bottom: 60 },
+    grid: { left: 70, right: 20, top: 64, bottom: 60 },
     legend: { top: 4, data: ['cold (first call)', 'warm (median)'] },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => (typeof v === 'number' ? `${Number(v.toPrecision(4))} ms` : '–') },
     xAxis: { type: 'category', data: categories, axisLabel: { interval: 0, rotate: categories.length > 4 ? 20 : 0 } },

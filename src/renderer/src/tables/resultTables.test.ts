@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { report, runEntry, strategyResult } from '../testing/sampleData';
-import { electrodeRows, formatSpeedup, headlineText, medianPlusMinus, sortFindings, timingRows } from './resultTables';
+import { electrodeRows, formatMetric, formatSpeedup, headlineText, medianPlusMinus, sortFindings, timingRows } from './resultTables';
 
 describe('timingRows', () => {
   it('gives median ± std, cold first call and speedup against reference', () => {
@@ -44,5 +44,9 @@ describe('small helpers', () => {
     expect(headlineText(runEntry('r', { headline: [] }))).toBe('–');
     expect(formatSpeedup(2.345)).toBe('2.35×');
     expect(formatSpeedup(null)).toBe('–');
+    expect(formatMetric('reference peak RSS bytes', 150 * 1024 * 1024)).toBe('150 MiB');
+    expect(formatMetric('reference total median ms', 20.654)).toBe('20.7 ms');
+    expect(formatMetric('argmax agreement', 0.98765)).toBe('0.9877');
+    expect(formatMetric('x ms', null)).toBe('–');
   });
 });

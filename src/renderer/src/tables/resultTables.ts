@@ -4,7 +4,7 @@
  */
 import type { RunIndexEntry } from '../../../shared/api';
 import type { Finding, Report, StrategyResult, TimingStats } from '../../../shared/report';
-import { formatMs } from '../lib/format';
+import { formatBytes, formatMs, formatNumber } from '../lib/format';
 
 export interface TimingRow {
   strategy: string;
@@ -94,4 +94,12 @@ export function headlineText(entry: RunIndexEntry): string {
 export function formatSpeedup(x: number | null): string {
   if (x === null || !Number.isFinite(x)) return '–';
   return `${x >= 10 ? x.toFixed(0) : x.toFixed(2)}×`;
+}
+
+/** a comparison metric's value in its own unit, read from the metric's name ("… ms", "… bytes") */
+export function formatMetric(metric: string, value: number | null): string {
+  if (value === null) return '–';
+  if (/\bbytes$/.test(metric)) return formatBytes(value);
+  if (/\bms$/.test(metric)) return formatMs(value);
+  return formatNumber(value);
 }
