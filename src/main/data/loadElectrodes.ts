@@ -1,20 +1,22 @@
 /**
  * Finds the electrodes of a clusterless-npz/1 file in either layout — per-electrode keys
  * (spike_times_<e> + spike_waveform_features_<e>) or the concatenated NWB-like one (spike_times,
- * spike_times_index, spike_waveform_features) — and checks their pairing (E020, E030, E064, E065).
+ * spike_times_index, spike_waveform_features), or the legacy dense multiunits — and checks their
+ * pairing (E020, E030, E064, E065).
  */
 import type { ElectrodeData } from '../../shared/dataset';
 import type { LoadProgress } from './loadNpz';
 import type { ArrayReader } from './arrayReader';
 import { count, type Findings } from './findings';
-import { checkTimeResolution } from './loadPosition';
+import { readLegacyDense } from './legacyDense';
+import { checkTimeUnits } from './timeChecks';
 import { checkSpikes, type CheckedSpikes, type SpikeInput } from './validateSpikes';
 
 export interface ElectrodeSet {
   electrodes: ElectrodeData[];
   /** false when the file had no decoding_* spikes and the encoding spikes are decoded */
   separateDecoding: boolean;
-  layout: 'per-electrode' | 'concatenated';
+  layout: 'per-electrode' | 'concatenated' | 'legacy-dense';
 }
 
 const PER_ELECTRODE = /^(decoding_)?(spike_times|spike_waveform_features)_(\d+)$/;
@@ -91,7 +93,7 @@ async function concatenatedSlices(r: ArrayReader, prefix: string, f: Findings): 
   const index = await r.numeric(ik);
   const feats = await r.numeric(fk);
   if (!times || !index || !feats) return null;
-  checkTimeResolution(f, times);
+  checkTimeUnits(f, times, 'spikes');
   const n = times.shape[0] ?? 0;
   if (index.shape.length !== 1) {
     f.error('E065', `'${ik}' must be 1-D (one end offset per electrode); got ${index.shape.length}-D.`, { key: ik });
@@ -130,11 +132,37 @@ export interface ElectrodeOptions {
   names: string[] | null;
   featureNames: (e: number) => string[] | undefined;
   onProgress?: (p: LoadProgress) => void;
+  notes: string[];
+}
+
+async function readDense(r: ArrayReader, f: Findings, opts: ElectrodeOptions, nameOf: (e: number, n: number) => string): Promise<ElectrodeSet | null> {
+  const dense = await readLegacyDense(r, f, opts.notes);
+  if (!dense) return null;
+  const electrodes: ElectrodeData[] = [];
+  let ok = true;
+  let spikesRead = 0;
+  dense.forEach((d, e) => {
+    const electrode = nameOf(e, dense.length);
+    const c = checkSpikes(f, { electrode, role: 'encoding', times: d.times, features: d.features, positionRange: opts.positionRange, featureNames: opts.featureNames(e) });
+    spikesRead += c.times.length;
+    opts.onProgress?.({ electrode: e + 1, nElectrodes: dense.length, name: electrode, spikesRead });
+    if (!c.ok) ok = false;
+    else electrodes.push({ name: electrode, nFeatures: d.features.shape[1]!, encodingSpikeTimes: c.times, encodingFeatures: c.features, decodingSpikeTimes: c.times, decodingFeatures: c.features });
+  });
+  return ok ? { electrodes, separateDecoding: false, layout: 'legacy-dense' } : null;
 }
 
 export async function readElectrodes(r: ArrayReader, f: Findings, opts: ElectrodeOptions): Promise<ElectrodeSet | null> {
   const perKeys = r.keys.filter((k) => PER_ELECTRODE.test(k));
   const concatKeys = r.keys.filter((k) => CONCAT_KEYS.includes(k) || CONCAT_KEYS.includes(k.replace(/^decoding_/, '')));
+  if (r.has('multiunits')) {
+    const others = [...perKeys, ...concatKeys];
+    if (others.length > 0) {
+      f.error('E064', `file contains the legacy dense 'multiunits' and spike keys (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}); use one layout.`, { key: 'multiunits' });
+      return null;
+    }
+    return readDense(r, f, opts, (e, n) => (opts.names && opts.names.length === n ? opts.names[e]! : `e${e}`));
+  }
   if (perKeys.length > 0 && concatKeys.length > 0) {
     f.error('E064', `file contains both spike_times_<e> keys (${perKeys.slice(0, 3).join(', ')}${perKeys.length > 3 ? ', …' : ''}) and a concatenated ${concatKeys.join(', ')}; use one layout.`,
       { key: concatKeys[0] });
@@ -152,6 +180,10 @@ export async function readElectrodes(r: ArrayReader, f: Findings, opts: Electrod
   } else if (concatKeys.length > 0) {
     const e = await concatenatedSlices(r, '', f);
     if (!e) return null;
+    if (e.length === 0) {
+      f.error('E030', "No electrodes: 'spike_times_index' is empty (0 electrodes), so there are no spikes to decode.", { key: 'spike_times_index' });
+      return null;
+    }
     enc = e;
     dec = await concatenatedSlices(r, 'decoding_', f);
     if (dec && dec.length !== enc.length) {

@@ -12,7 +12,8 @@ import { count, Findings } from './findings';
 import { readElectrodes } from './loadElectrodes';
 import { readGrid } from './loadGrid';
 import { checkParamShapes, readParams } from './loadParams';
-import { readPositionSeries, readTimeGrid } from './loadPosition';
+import { readPositionSeries } from './loadPosition';
+import { readDecodingGrid, readIsTraining } from './loadTiming';
 import { openNpz, openNpzBytes, type NpzFile } from './npz';
 import { finiteRange } from './scan';
 
@@ -57,33 +58,29 @@ async function readExpected(r: ArrayReader, notes: string[]): Promise<ExpectedOu
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** keys that describe a track graph (non_local_detector's Environment) */
+const TRACK_GRAPH = /^(track_graph|edge_order|edge_spacing|node_positions)/;
+
 async function buildDataset(npz: NpzFile, path: string, f: Findings, options: NpzLoadOptions): Promise<Dataset | null> {
   const r = new ArrayReader(npz, f);
   const notes: string[] = [];
   for (const key of ['position_time', 'position']) {
     if (!r.has(key)) f.error('E001', `Required array '${key}' not found. Found: ${listKeys(r.keys)}.`, { key });
   }
-  const enc = await readPositionSeries(r, 'position_time', 'position', f);
+  const unit = (await r.strings('position_units'))?.[0];
+  const enc = await readPositionSeries(r, 'position_time', 'position', f, unit);
   let decPos = null;
   if (r.has('decoding_position_time') !== r.has('decoding_position')) {
     const missing = r.has('decoding_position') ? 'decoding_position_time' : 'decoding_position';
     f.error('E001', `'${missing}' not found: decoding_position and decoding_position_time come together. Found: ${listKeys(r.keys)}.`, { key: missing });
   } else if (r.has('decoding_position')) {
-    decPos = await readPositionSeries(r, 'decoding_position_time', 'decoding_position', f);
+    decPos = await readPositionSeries(r, 'decoding_position_time', 'decoding_position', f, unit);
     if (decPos && enc && decPos.dims !== enc.dims) {
       f.error('E011', `'decoding_position' has ${decPos.dims} columns but 'position' has ${enc.dims}; they must match.`, { key: 'decoding_position' });
     }
   }
-  let time: Float64Array | null;
-  if (r.has('time')) {
-    time = await readTimeGrid(r, f);
-  } else {
-    time = decPos?.time ?? enc?.time ?? null;
-    if (time) notes.push(`no 'time' array: decoding rows are the ${decPos ? 'decoding_position_time' : 'position_time'} samples`);
-  }
-  if (r.has('is_training')) {
-    f.warn('W016', "'is_training' is present but not applied: the encoding model is fit on every position sample and spike.", { key: 'is_training' });
-  }
+  const grid = await readDecodingGrid(r, f, decPos?.time ?? enc?.time ?? null, decPos ? 'decoding_position_time' : 'position_time', notes);
+  const isTraining = enc ? await readIsTraining(r, f, enc.time.length, notes) : undefined;
   const names = await r.strings('electrode_names');
   const sharedFeatureNames = await r.strings('feature_names');
   const perElectrodeNames = new Map<number, string[]>();
@@ -97,16 +94,18 @@ async function buildDataset(npz: NpzFile, path: string, f: Findings, options: Np
     names,
     featureNames: (e) => perElectrodeNames.get(e) ?? sharedFeatureNames ?? undefined,
     onProgress: options.onProgress,
+    notes,
   });
   const params = await readParams(r, f, notes);
   if (!enc) return null;
-  const grid = await readGrid(r, f, { position: enc.values, positionDims: enc.dims, placeBinSize: params.placeBinSize }, notes);
+  const centers = await readGrid(r, f, { position: enc.values, positionDims: enc.dims, placeBinSize: params.placeBinSize }, notes);
   if (electrodeSet) {
     checkParamShapes(f, params, enc.dims, electrodeSet.electrodes);
     if (!electrodeSet.separateDecoding) notes.push('no decoding_spike_times_<e>: the encoding spikes are decoded (restricted to the time window)');
   }
   const expected = await readExpected(r, notes);
-  if (!time || !grid || !electrodeSet || f.errorCount() > 0) return null;
+  const time = grid?.time;
+  if (!time || !centers || !electrodeSet || f.errorCount() > 0) return null;
   const ds: Dataset = {
     name: basename(path).replace(/\.npz$/i, ''),
     source: path,
@@ -115,7 +114,7 @@ async function buildDataset(npz: NpzFile, path: string, f: Findings, options: Np
     positionDims: enc.dims,
     time,
     electrodes: electrodeSet.electrodes,
-    placeBinCenters: grid,
+    placeBinCenters: centers,
     params,
     notes,
   };
@@ -124,7 +123,9 @@ async function buildDataset(npz: NpzFile, path: string, f: Findings, options: Np
     ds.decodingPosition = decPos.values;
   }
   if (expected) ds.expected = expected;
-  checkDataset(f, ds, { positionKey: 'position_time' });
+  if (isTraining) ds.isTraining = isTraining;
+  const trackGraphKey = r.keys.find((k) => TRACK_GRAPH.test(k));
+  checkDataset(f, ds, { positionKey: 'position_time', timeKey: grid.key, ...(trackGraphKey ? { trackGraphKey } : {}) });
   notes.unshift(`${count(ds.electrodes.length)} electrodes (${electrodeSet.layout} layout) from ${basename(path)}`);
   return f.errorCount() > 0 ? null : ds;
 }

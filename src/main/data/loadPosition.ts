@@ -4,7 +4,9 @@
  */
 import type { ArrayReader, NumericArray } from './arrayReader';
 import { count, num, pct, shapeText, type Findings } from './findings';
-import { float32Resolution, scanNonFinite, scanOrder } from './scan';
+import { scanNonFinite, scanOrder } from './scan';
+import { checkTimeUnits } from './timeChecks';
+import { checkGaps, checkJumps } from './trajectoryChecks';
 
 export interface PositionSeries {
   time: Float64Array;
@@ -12,16 +14,10 @@ export interface PositionSeries {
   dims: number;
 }
 
-/** E043: float32 times whose spacing at their largest value is coarser than a millisecond */
-export function checkTimeResolution(f: Findings, a: NumericArray, electrode?: string): void {
-  if (a.descr.slice(1) !== 'f4') return;
-  const res = float32Resolution(a.data);
-  if (res > 1e-3) {
-    let maxAbs = 0;
-    for (const v of a.data) if (Number.isFinite(v)) maxAbs = Math.max(maxAbs, Math.abs(v));
-    f.error('E043', `'${a.key}' is float32 with values up to ${num(maxAbs)} s; float32 resolves only ~${num(res)} s there. Re-export times as float64.`,
-      { key: a.key, electrode });
-  }
+/** W070 and W071 on a valid series */
+export function checkTrajectory(f: Findings, timeKey: string, posKey: string, s: PositionSeries, unit?: string): void {
+  checkJumps(f, posKey, s.time, s.values, s.dims, unit);
+  checkGaps(f, timeKey, s.time);
 }
 
 /** A sample-time array: 1-D, finite, strictly increasing (E010, E013, E012). */
@@ -54,13 +50,13 @@ export function checkSampleTimes(f: Findings, a: NumericArray): boolean {
       { key, index, fix: 'sort by time and drop duplicate samples' });
     ok = false;
   }
-  checkTimeResolution(f, a);
+  checkTimeUnits(f, a, 'position');
   return ok;
 }
 
 /** Reads a (time, position) pair; a missing key is the caller's to report (E001 or optional). */
 export async function readPositionSeries(
-  r: ArrayReader, timeKey: string, posKey: string, f: Findings,
+  r: ArrayReader, timeKey: string, posKey: string, f: Findings, unit?: string,
 ): Promise<PositionSeries | null> {
   const t = await r.numeric(timeKey);
   const p = await r.numeric(posKey);
@@ -105,6 +101,7 @@ export async function readPositionSeries(
       { key: posKey });
   }
   if (!t || !timeOk) return null;
+  checkTrajectory(f, timeKey, posKey, { time: t.data, values: p.data, dims }, unit);
   return { time: t.data, values: p.data, dims };
 }
 
@@ -128,13 +125,6 @@ export function checkTimeGrid(f: Findings, a: NumericArray): boolean {
       return false;
     }
   }
-  checkTimeResolution(f, a);
+  checkTimeUnits(f, a, 'bins');
   return true;
-}
-
-/** The decoding grid `time` (E050 when not strictly increasing or not finite). */
-export async function readTimeGrid(r: ArrayReader, f: Findings): Promise<Float64Array | null> {
-  const a = await r.numeric('time');
-  if (!a) return null;
-  return checkTimeGrid(f, a) ? a.data : null;
 }

@@ -194,6 +194,22 @@ export function fortranToC<T extends { length: number; [i: number]: unknown }>(s
   return out;
 }
 
+export interface NpyHeader {
+  dtype: NpyDtype;
+  bigEndian: boolean;
+  shape: number[];
+  fortranOrder: boolean;
+  /** where the data starts in the member */
+  dataOffset: number;
+}
+
+/** The header alone, from the first bytes of a member (for reading its data in a stream). */
+export function parseNpyHeader(bytes: Uint8Array, ctx: NpyContext = {}): NpyHeader {
+  const header = readHeader(bytes, ctx);
+  const { dtype, bigEndian } = parseDtype(header.descr, ctx);
+  return { dtype, bigEndian, shape: header.shape, fortranOrder: header.fortranOrder, dataOffset: header.dataOffset };
+}
+
 /** Parses one .npy buffer; throws AppError E060 (object), E061 (dtype) or E090 (unreadable). */
 export function parseNpy(bytes: Uint8Array, ctx: NpyContext = {}): NpyArray {
   const header = readHeader(bytes, ctx);

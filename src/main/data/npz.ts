@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { parseNpy, type NpyArray } from './npy';
-import { fileSource, memorySource, readCentralDirectory, readEntry, type ByteSource, type ZipEntry } from './zip';
+import { entryChunks, fileSource, memorySource, readCentralDirectory, readEntry, type ByteSource, type ZipEntry } from './zip';
 
 export interface NpzFile {
   /** the name used in messages (the file's base name) */
@@ -15,6 +15,10 @@ export interface NpzFile {
   has(key: string): boolean;
   /** reads and parses one member; throws AppError E060/E061/E090 */
   read(key: string): Promise<NpyArray>;
+  /** a member's uncompressed size in bytes (header included), from the zip directory */
+  size(key: string): number;
+  /** a member's raw bytes in order, a chunk at a time, without holding it whole */
+  chunks(key: string, chunkBytes?: number): AsyncGenerator<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,12 @@ async function openSource(src: ByteSource): Promise<NpzFile> {
       if (!entry) throw new AppError('E001', `${file}: required array '${key}' not found.`, { file, key });
       const bytes = await readEntry(src, entry);
       return parseNpy(bytes, { file, key });
+    },
+    size: (key) => byKey.get(key)?.uncompressedSize ?? 0,
+    chunks(key, chunkBytes) {
+      const entry = byKey.get(key);
+      if (!entry) throw new AppError('E001', `${file}: required array '${key}' not found.`, { file, key });
+      return entryChunks(src, entry, chunkBytes);
     },
     close: () => src.close(),
   };

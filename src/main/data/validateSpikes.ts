@@ -1,10 +1,10 @@
 /**
- * The per-electrode rules of data-format.md §6c (E021–E027, W028, W029, W031, W033, E043), applied to
+ * The per-electrode rules of data-format.md §6c (E021–E027, W028, W029, W031, W033, E043, W040), applied to
  * one electrode's spike times and marks. It reports; it never filters or reorders spikes.
  */
 import type { NumericArray } from './arrayReader';
 import { count, num, pct, shapeText, type Findings } from './findings';
-import { checkTimeResolution } from './loadPosition';
+import { checkTimeUnits } from './timeChecks';
 import { scanNonFinite, scanOrder } from './scan';
 
 /** The most features an electrode may have (the engine's limit). */
@@ -147,7 +147,7 @@ export function checkSpikes(f: Findings, s: SpikeInput): CheckedSpikes {
   const totalRows = s.rowEnd === undefined ? s.features.shape[0] ?? 0 : times.length;
   const nFeatures = featureCount(f, s, times.length, totalRows);
   const timesOk = checkTimes(f, s, times);
-  if (s.rowStart === undefined) checkTimeResolution(f, s.times, s.electrode);
+  if (s.rowStart === undefined) checkTimeUnits(f, s.times, 'spikes', s.electrode);
   if (times.length === 0) {
     f.warn('W029', `${label(s.electrode)} has no ${s.role} spikes ('${s.times.key}'); it adds nothing to the ${s.role === 'encoding' ? 'fit' : 'decode'}.`,
       { key: s.times.key, electrode: s.electrode });

@@ -4,7 +4,7 @@
  * directory (NumPy writes zip64 local headers whose sizes are placeholders). Stored and deflated members.
  */
 import { open } from 'node:fs/promises';
-import { inflateSync } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 import { AppError } from '../../shared/errors';
 import { crc32 } from './crc32';
 
@@ -25,6 +25,11 @@ export interface ZipEntry {
   uncompressedSize: number;
   localHeaderOffset: number;
 }
+
+/** one member read whole may not exceed this (larger ones are read in streaming mode only) */
+export const MAX_MEMBER_BYTES = 2 ** 31 - 1;
+/** deflate cannot expand data by more than ~1032:1; a directory claiming more is corrupt */
+const MAX_DEFLATE_RATIO = 1032;
 
 const EOCD_SIG = 0x06054b50;
 const ZIP64_LOCATOR_SIG = 0x07064b50;
@@ -170,18 +175,37 @@ export async function readCentralDirectory(src: ByteSource): Promise<ZipEntry[]>
   return entries;
 }
 
-export async function readEntry(src: ByteSource, entry: ZipEntry): Promise<Uint8Array> {
-  const file = src.name;
-  const bad = (what: string) => zipError(file, `member '${entry.name}' ${what}`, entry.name.replace(/\.npy$/, ''));
+function entryError(src: ByteSource, entry: ZipEntry): (what: string) => AppError {
+  return (what) => zipError(src.name, `member '${entry.name}' ${what}`, entry.name.replace(/\.npy$/, ''));
+}
+
+/** Checks a member's directory record against the file before anything is allocated for it. */
+async function entryDataStart(src: ByteSource, entry: ZipEntry): Promise<number> {
+  const bad = entryError(src, entry);
   if (entry.flags & 1) throw bad('is encrypted, which is not supported.');
   if (entry.method !== 0 && entry.method !== 8) {
     throw bad(`uses zip compression method ${entry.method}; only stored (0) and deflate (8) are supported — use numpy.savez or savez_compressed.`);
+  }
+  if (entry.method === 8 && entry.uncompressedSize > entry.compressedSize * MAX_DEFLATE_RATIO + 1024) {
+    throw bad(`claims ${entry.uncompressedSize} bytes from ${entry.compressedSize} compressed ones, more than deflate can produce; the file is corrupt.`);
   }
   const local = await src.read(entry.localHeaderOffset, 30);
   const lv = new DataView(local.buffer, local.byteOffset, local.byteLength);
   if (local.length < 30 || lv.getUint32(0, true) !== LOCAL_SIG) throw bad('has a corrupt or missing local header (file truncated?).');
   const dataStart = entry.localHeaderOffset + 30 + lv.getUint16(26, true) + lv.getUint16(28, true);
   if (dataStart + entry.compressedSize > src.size) throw bad('is truncated: its data runs past the end of the file.');
+  if (entry.method === 0 && entry.compressedSize !== entry.uncompressedSize) {
+    throw bad(`is stored but the zip directory gives ${entry.compressedSize} stored and ${entry.uncompressedSize} uncompressed bytes; the file is corrupt.`);
+  }
+  return dataStart;
+}
+
+export async function readEntry(src: ByteSource, entry: ZipEntry): Promise<Uint8Array> {
+  const bad = entryError(src, entry);
+  if (entry.uncompressedSize > MAX_MEMBER_BYTES) {
+    throw bad(`holds ${entry.uncompressedSize} bytes, more than one array may take (2 GiB); save one array per electrode (spike_times_<e>, spike_waveform_features_<e>).`);
+  }
+  const dataStart = await entryDataStart(src, entry);
   const raw = await src.read(dataStart, entry.compressedSize);
   let data: Uint8Array;
   if (entry.method === 0) {
@@ -198,4 +222,43 @@ export async function readEntry(src: ByteSource, entry: ZipEntry): Promise<Uint8
   }
   if (crc32(data) !== entry.crc) throw bad('fails its CRC-32 check; the file is corrupt.');
   return data;
+}
+
+/**
+ * A member's bytes in order, a chunk at a time (stored: read by offset; deflated: inflated as it
+ * streams), so a member larger than memory can be converted. The CRC is checked at the end.
+ */
+export async function* entryChunks(src: ByteSource, entry: ZipEntry, chunkBytes = 8 << 20): AsyncGenerator<Uint8Array> {
+  const bad = entryError(src, entry);
+  const dataStart = await entryDataStart(src, entry);
+  let crc = 0;
+  let total = 0;
+  if (entry.method === 0) {
+    for (let at = 0; at < entry.compressedSize; at += chunkBytes) {
+      const part = await src.read(dataStart + at, Math.min(chunkBytes, entry.compressedSize - at));
+      crc = crc32(part, crc);
+      total += part.length;
+      yield part;
+    }
+  } else {
+    const out: Uint8Array[] = [];
+    const inflater = new Inflate((chunk) => { out.push(chunk); });
+    for (let at = 0; at < entry.compressedSize; at += chunkBytes) {
+      const part = await src.read(dataStart + at, Math.min(chunkBytes, entry.compressedSize - at));
+      try {
+        inflater.push(part, at + part.length >= entry.compressedSize);
+      } catch (e) {
+        throw bad(`cannot be inflated (${(e as Error).message}); the file is corrupt.`);
+      }
+      while (out.length > 0) {
+        const chunk = out.shift()!;
+        crc = crc32(chunk, crc);
+        total += chunk.length;
+        if (total > entry.uncompressedSize) throw bad(`inflates to more than the ${entry.uncompressedSize} bytes its directory gives; the file is corrupt.`);
+        yield chunk;
+      }
+    }
+  }
+  if (total !== entry.uncompressedSize) throw bad(`has ${total} bytes but the zip directory says ${entry.uncompressedSize}; the file is corrupt.`);
+  if (crc !== entry.crc) throw bad('fails its CRC-32 check; the file is corrupt.');
 }

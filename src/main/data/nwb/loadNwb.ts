@@ -95,6 +95,13 @@ function readElectrode(
   return { name, nFeatures, encodingSpikeTimes: enc.times, encodingFeatures: enc.features, decodingSpikeTimes: dec.times, decodingFeatures: dec.features };
 }
 
+/** position samples inside any [start, stop) encoding interval */
+function trainingMask(time: Float64Array, intervals: [number, number][], notes: string[]): Uint8Array {
+  const mask = Uint8Array.from(time, (t) => (intervals.some(([a, b]) => t >= a && t < b) ? 1 : 0));
+  notes.push(`encoding intervals ${intervals.map(([a, b]) => `[${num(a)}, ${num(b)})`).join(', ')}: the model is fit on ${count(mask.reduce((x, v) => x + v, 0))} of ${count(time.length)} position samples`);
+  return mask;
+}
+
 function assemble(files: H5Handle[], scans: NwbScan[], recipe: NwbRecipe, paths: string[], f: Findings): Dataset | null {
   const notes: string[] = [];
   checkClocks(scans, recipe, f);
@@ -134,7 +141,9 @@ function assemble(files: H5Handle[], scans: NwbScan[], recipe: NwbRecipe, paths:
     ds.decodingPosition = decPos.values;
   }
   notes.unshift(`${count(electrodes.length)} electrodes from ${paths.map((p) => basename(p)).join(', ')} (NWB)`);
-  checkDataset(f, ds, { positionKey: recipe.position.path });
+  if (recipe.encodingIntervals) ds.isTraining = trainingMask(pos.time, recipe.encodingIntervals, notes);
+  const timeKey = recipe.bins.kind === 'dataset' ? recipe.bins.path : recipe.bins.kind === 'uniform' ? 'bins (uniform)' : `${recipe.position.path} timestamps`;
+  checkDataset(f, ds, { positionKey: recipe.position.path, timeKey });
   return f.errorCount() > 0 ? null : ds;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { NumericArray } from '../arrayReader';
 import { count, num, pct, type Findings } from '../findings';
-import { checkSampleTimes, type PositionSeries } from '../loadPosition';
+import { checkSampleTimes, checkTrajectory, type PositionSeries } from '../loadPosition';
 import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';
 import type { PositionChoice } from './recipe';
@@ -85,8 +85,10 @@ export function readPositionChoice(
     return null;
   }
   if (!checkValues(f, c.dataPath, values, dims) || !timeOk) return null;
+  const series = { time, values, dims };
+  checkTrajectory(f, timeKey, c.dataPath, series, factor !== 1 || (c.unit ?? '').trim().toLowerCase() === 'cm' ? 'cm' : c.unit);
   notes.push(`${role} from ${h.file}:${c.path} (columns ${columns.join(', ')})`);
-  return { time, values, dims };
+  return series;
 }
 
 function checkValues(f: Findings, key: string, values: Float64Array, dims: number): boolean {

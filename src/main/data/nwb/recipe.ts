@@ -80,6 +80,8 @@ export interface NwbRecipe {
   bins: BinChoice;
   grid?: GridChoice;
   params?: Partial<KdeParams>;
+  /** [start, stop) seconds the encoding model is fit on (is_training); absent = every sample */
+  encodingIntervals?: [number, number][];
 }
 
 function bad(where: string, what: string): AppError {
@@ -199,6 +201,15 @@ function parseParams(v: unknown): Partial<KdeParams> {
   return p;
 }
 
+function parseIntervals(v: unknown): [number, number][] {
+  if (!Array.isArray(v) || v.length === 0) throw bad('encodingIntervals', `expected a non-empty list of [start, stop] pairs, got ${JSON.stringify(v)}`);
+  return v.map((x, i) => {
+    const ok = Array.isArray(x) && x.length === 2 && x.every((t) => typeof t === 'number' && Number.isFinite(t)) && x[0] < x[1];
+    if (!ok) throw bad(`encodingIntervals[${i}]`, `expected [start, stop] seconds with start < stop, got ${JSON.stringify(x)}`);
+    return [x[0], x[1]] as [number, number];
+  });
+}
+
 /** Checks a recipe read from JSON; throws BAD_ARGUMENT naming the first bad field. */
 export function parseRecipe(raw: unknown): NwbRecipe {
   const o = obj(raw, '(top level)');
@@ -218,6 +229,7 @@ export function parseRecipe(raw: unknown): NwbRecipe {
   if (o.decodingPosition !== undefined) recipe.decodingPosition = parsePosition(o.decodingPosition, 'decodingPosition', n);
   if (o.grid !== undefined) recipe.grid = parseGrid(o.grid, n);
   if (o.params !== undefined) recipe.params = parseParams(o.params);
+  if (o.encodingIntervals !== undefined) recipe.encodingIntervals = parseIntervals(o.encodingIntervals);
   return recipe;
 }
 
