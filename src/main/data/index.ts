@@ -18,12 +18,13 @@ export { writeClusterlessNpz, NPZ_FORMAT } from './exportNpz';
 export { buildPlaceGrid1d, histogramCounts, linspace, type PlaceGrid1d } from './grid';
 export { buildPlaceGrid2d, type PlaceGrid2d } from './grid2d';
 export { inspectNpz, inspectNpzBytes, loadNpz, loadNpzBytes, type LoadProgress, type NpzInspection, type NpzLoadOptions } from './loadNpz';
-export { encodeNpyBytes, encodeNpyFloat32, encodeNpyFloat64, encodeNpyStrings, npyHeader } from './npyEncode';
+export { encodeNpyBytes, encodeNpyFloat32, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, npyHeader } from './npyEncode';
 export { parseNpy, type NpyArray, type NpyDtype } from './npy';
 export { openNpz, openNpzBytes, type NpzFile } from './npz';
 export * from './nwb';
 export { makePreset, presetInfo, PRESET_INFO, type PresetOptions } from './presets';
 export { previewDataset } from './preview';
+export { Rng } from './rng';
 export { MAX_FEATURES } from './validateSpikes';
 export { ZipWriter } from './zipWriter';
 

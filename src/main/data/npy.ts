@@ -29,6 +29,7 @@ export interface NpyContext {
 }
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
+const HOST_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function fail(code: 'E060' | 'E061' | 'E090', ctx: NpyContext, what: string): never {
   const prefix = ctx.file ? `${ctx.file}: ` : '';
@@ -118,7 +119,10 @@ function parseDtype(descr: string, ctx: NpyContext): { dtype: NpyDtype; bigEndia
 function readNumbers(bytes: Uint8Array, offset: number, count: number, dtype: NpyDtype, bigEndian: boolean): Float64Array {
   const little = !bigEndian;
   const size = dtype.itemBytes;
-  // Copying into a fresh buffer makes the typed-array view aligned regardless of the header length.
+  // A buffer that is this member alone (as a file read gives it) is viewed in place when aligned, so a
+  // large float64 member is not held twice; anything else is copied to an aligned buffer of its own.
+  const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && offset % 8 === 0;
+  if (own && little && dtype.kind === 'float' && size === 8 && HOST_LITTLE) return new Float64Array(bytes.buffer, offset, count);
   const raw = bytes.slice(offset, offset + count * size);
   if (little && dtype.kind === 'float' && size === 8) return new Float64Array(raw.buffer);
   const out = new Float64Array(count);

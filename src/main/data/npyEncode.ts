@@ -54,6 +54,10 @@ export function float64Bytes(data: Float64Array): Uint8Array {
   return littleBytes(data);
 }
 
+export function float32Bytes(data: Float32Array): Uint8Array {
+  return littleBytes(data);
+}
+
 export function encodeNpyFloat32(shape: readonly number[], data: Float32Array | Float64Array): Uint8Array {
   checkCount(shape, data.length, 'encodeNpyFloat32');
   const f32 = data instanceof Float32Array ? data : Float32Array.from(data);
