@@ -198,3 +198,12 @@ describe('position and layout rules', () => {
     expect(f.message).toMatch(/4 electrodes, 114 spikes, F = 2, 100 position samples, 50 decoding bins → ~\d+ kB in memory/);
   });
 });
+
+describe('the bundled sargolini trajectory as it is', () => {
+  it('names what is missing and what its t/pos arrays should be called', async () => {
+    const r = await inspectNpzBytes(readFileSync(fixture('sargolini_trajectory.npz')), 'sargolini_trajectory.npz');
+    expect(r.findings.map((f) => f.code)).toEqual(['E001', 'E001', 'E030']);
+    expect(r.findings[0]!.message).toMatch(/Required array 'position_time' not found\. Found: t, pos\. 't' looks like it; save it as 'position_time'\./);
+    expect(r.findings[1]!.message).toMatch(/'pos' looks like it; save it as 'position'\./);
+  });
+});

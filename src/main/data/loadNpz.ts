@@ -58,6 +58,14 @@ async function readExpected(r: ArrayReader, notes: string[]): Promise<ExpectedOu
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** other names trajectories are often saved under (RatInABox's t/pos, for example) */
+const ALIASES: Record<string, string[]> = { position_time: ['t', 'times', 'timestamps'], position: ['pos', 'xy', 'positions'] };
+
+function renameHint(keys: string[], key: string): string {
+  const alias = ALIASES[key]?.find((a) => keys.includes(a));
+  return alias ? ` '${alias}' looks like it; save it as '${key}'.` : '';
+}
+
 /** keys that describe a track graph (non_local_detector's Environment) */
 const TRACK_GRAPH = /^(track_graph|edge_order|edge_spacing|node_positions)/;
 
@@ -65,7 +73,7 @@ async function buildDataset(npz: NpzFile, path: string, f: Findings, options: Np
   const r = new ArrayReader(npz, f);
   const notes: string[] = [];
   for (const key of ['position_time', 'position']) {
-    if (!r.has(key)) f.error('E001', `Required array '${key}' not found. Found: ${listKeys(r.keys)}.`, { key });
+    if (!r.has(key)) f.error('E001', `Required array '${key}' not found. Found: ${listKeys(r.keys)}.${renameHint(r.keys, key)}`, { key });
   }
   const unit = (await r.strings('position_units'))?.[0];
   const enc = await readPositionSeries(r, 'position_time', 'position', f, unit);

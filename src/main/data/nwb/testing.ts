@@ -23,6 +23,8 @@ export interface NwbWriteOptions {
   decoding?: boolean;
   /** write the decoding bins and the interior place grid under /scratch */
   extras?: boolean;
+  /** SpikeEventSeries data in volts (marks × 1e-6) instead of microvolts */
+  volts?: boolean;
 }
 
 function ensure(root: H5Group, path: string, types: Record<string, string> = {}): H5Group {
@@ -96,19 +98,19 @@ function writeFeatureExtraction(root: H5Group, path: string, s: Spikes): void {
 }
 
 /** three samples per channel; the middle one (S // 2) holds the mark */
-function writeSpikeEvents(root: H5Group, path: string, s: Spikes): void {
+function writeSpikeEvents(root: H5Group, path: string, s: Spikes, volts: boolean): void {
   const g = ensure(root, path, { [path]: 'SpikeEventSeries' });
   const n = s.times.length;
   const data = new Float64Array(n * s.nFeatures * 3);
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < s.nFeatures; c++) {
-      const v = s.features[i * s.nFeatures + c]!;
+      const v = s.features[i * s.nFeatures + c]! * (volts ? 1e-6 : 1);
       data.set([v / 2, v, v / 3], (i * s.nFeatures + c) * 3);
     }
   }
   const d = f8(g, 'data', data, [n, s.nFeatures, 3]);
   d.create_attribute('conversion', 1);
-  d.create_attribute('unit', 'microvolts');
+  d.create_attribute('unit', volts ? 'volts' : 'microvolts');
   f8(g, 'timestamps', s.times);
 }
 
@@ -123,7 +125,7 @@ function writeMarks(root: H5Group, ds: Dataset, o: NwbWriteOptions, which: numbe
   if (o.layout === 'ragged') writeTable(root, `/processing/ecephys/${prefix}marks`, spikes, 'spike_waveform_features', 'ragged');
   else if (o.layout === 'spyglass') writeTable(root, role === 'encoding' ? '/units' : '/scratch/decoding_units', spikes, 'amplitude', 'spyglass');
   else if (o.layout === 'featureExtraction') spikes.forEach((s, i) => writeFeatureExtraction(root, `/processing/ecephys/${prefix}features_${which[i]}`, s));
-  else spikes.forEach((s, i) => writeSpikeEvents(root, `/processing/ecephys/${prefix}events_${which[i]}`, s));
+  else spikes.forEach((s, i) => writeSpikeEvents(root, `/processing/ecephys/${prefix}events_${which[i]}`, s, o.volts ?? false));
 }
 
 /** Writes `ds` (or some of its electrodes) as an NWB-layout HDF5 file at `path`. */
