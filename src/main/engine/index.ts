@@ -13,6 +13,7 @@ export { initBackend, listBackends, tfjsVersion, engineMemory, profileKernels } 
 export { fitEncodingModel, type EncodingModel, type FitOptions } from './fit';
 export { predictNonlocal, CancelledError } from './predict';
 export { predictLocal } from './local';
+export { predictNonlocalWindows, windowBounds, type WindowSummary } from './windows';
 export { resolveAuto, DEFAULT_MEMORY_BUDGET_BYTES, type AutoChoice } from './autoStrategy';
 export { EPS, LOG_EPS } from './constants';
 export { NULL_PROBE } from './types';

@@ -94,3 +94,35 @@ describe('tensor hygiene', () => {
     expect(engineMemory().numTensors).toBe(before);
   });
 });
+
+describe('windowed predict', () => {
+  it('gives the same rows as one full predict, for windows that split spikes on grid points', async () => {
+    const { predictNonlocalWindows, windowBounds } = await import('./index');
+    expect(windowBounds(10, 4)).toEqual([[0, 4], [4, 8], [8, 10]]);
+    expect(windowBounds(9, 4)).toEqual([[0, 4], [4, 9]]);
+    const d = smallDataset({ nTime: 23, electrodes: [{ nEnc: 30, nDec: 40, nFeatures: 2 }, { nEnc: 20, nDec: 25, nFeatures: 3 }] });
+    // spikes exactly on window edges and on the last grid point
+    const el = d.electrodes[0]!;
+    el.decodingSpikeTimes = el.decodingSpikeTimes.slice();
+    el.decodingSpikeTimes[0] = d.time[5]!;
+    el.decodingSpikeTimes[1] = d.time[10]!;
+    el.decodingSpikeTimes[2] = d.time[22]!;
+    el.decodingSpikeTimes[3] = d.time[21]!;
+    const model = await fitEncodingModel(d);
+    try {
+      const full = await predictNonlocal(model, d, 'compensated', { blockSize: 7 });
+      for (const k of [5, 2, 22, 100]) {
+        const got = new Float64Array(full.logLikelihood.length);
+        let covered = 0;
+        await predictNonlocalWindows(model, d, 'compensated', { blockSize: 7 }, k, (r0, rows, values) => {
+          got.set(values, r0 * full.nBins);
+          covered += rows;
+        });
+        expect(covered).toBe(d.time.length);
+        expect([k, countNotClose(got, full.logLikelihood, 1e-6, 1e-6)]).toEqual([k, 0]);
+      }
+    } finally {
+      model.dispose();
+    }
+  });
+});
