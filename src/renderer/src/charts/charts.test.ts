@@ -5,7 +5,8 @@ import { agreementCells, agreementHeatmapOption } from './agreementHeatmapOption
 import { compareBars, compareOption } from './compareOption';
 import { dataPreviewOption, spikeTickData } from './dataPreviewOption';
 import { kernelOption, topKernels } from './kernelOption';
-import { colorRange, fractionalIndex, heatmapCells, likelihoodHeatmapOption, rowRelativeValues } from './likelihoodHeatmapOption';
+import { colorAt, heatmapRaster, VIRIDIS } from './heatmapRaster';
+import { cellAt, colorRange, fractionalIndex, likelihoodHeatmapOption, likelihoodValues, rowRelativeValues } from './likelihoodHeatmapOption';
 import { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
 import { memoryAxisOf, memoryColor, memoryLabel, memoryOption } from './memoryOption';
 import { colorForName, escapeHtml } from './palette';
@@ -134,41 +135,63 @@ describe('likelihoodHeatmapOption', () => {
     expect(fractionalIndex([5, 15, 35], NaN)).toBeNull();
   });
 
-  it('cells row × col with -Infinity left blank; colour range from finite values', () => {
+  it('colour range from finite values; rows relative to their maximum by default', () => {
     const v = likelihoodView();
-    const cells = heatmapCells(v);
-    expect(cells).toHaveLength(6);
-    expect(cells[1]).toEqual([0, 1, -1]);
-    expect(cells[4]).toEqual([2, 0, '-']);
     expect(colorRange(v.values)).toEqual([-3, 0]);
     expect(colorRange([NaN])).toEqual([0, 1]);
-  });
-
-  it('shows each row relative to its maximum by default, raw values on request', () => {
-    const v = likelihoodView();
     expect(rowRelativeValues(v)).toEqual([0, -1, -1.5, 0, -Infinity, 0]);
-    const relative = likelihoodHeatmapOption(v) as AnyObj;
-    expect(relative.series[0].data[2]).toEqual([1, 0, -1.5]);
-    expect(relative.visualMap).toMatchObject({ min: -1.5, max: 0 });
-    const raw = likelihoodHeatmapOption(v, { relative: false }) as AnyObj;
-    expect(raw.series[0].data[2]).toEqual([1, 0, -2]);
-    expect(raw.visualMap).toMatchObject({ min: -3, max: 0 });
-    expect(raw.series[0].name).toBe('log likelihood');
+    expect(likelihoodValues(v, false)).toEqual(v.values);
+    expect((likelihoodHeatmapOption(v) as AnyObj).visualMap).toMatchObject({ min: -1.5, max: 0, seriesIndex: [], text: ['0 = row max', '-1.5'] });
+    expect((likelihoodHeatmapOption(v, { relative: false }) as AnyObj).visualMap).toMatchObject({ min: -3, max: 0 });
   });
 
-  it('overlays decoded and true position on a grid laid over the heatmap', () => {
-    const opt = likelihoodHeatmapOption(likelihoodView()) as AnyObj;
-    expect(opt.series.map((s: AnyObj) => s.type)).toEqual(['heatmap', 'line', 'line']);
+  it('reads the cell under a point in cell units', () => {
+    const v = likelihoodView();
+    expect(cellAt(v, v.values, 1.2, 0.8)).toEqual({ time: 0.1, position: 15, value: -0.5 });
+    expect(cellAt(v, v.values, 3, 0)).toBeNull();
+    expect(cellAt(v, v.values, -0.6, 0)).toBeNull();
+  });
+
+  it('stretches the image over the cells and overlays decoded and true position', () => {
+    const opt = likelihoodHeatmapOption(likelihoodView(), { image: 'data:image/png;base64,' }) as AnyObj;
+    expect(opt.series.map((s: AnyObj) => s.type)).toEqual(['custom', 'line', 'line']);
+    expect(opt.xAxis).toMatchObject({ min: -0.5, max: 2.5 });
+    expect(opt.yAxis).toMatchObject({ min: -0.5, max: 1.5 });
+    expect(opt.xAxis.axisLabel.formatter(1)).toBe('0.1');
+    expect(opt.xAxis.axisLabel.formatter(0.5)).toBe('');
+    expect(opt.yAxis.axisLabel.formatter(1)).toBe('15');
+    // cell units → pixels: 10 px per unit from the origin
+    const api = { coord: ([x, y]: number[]) => [x! * 10 + 100, 200 - y! * 10] };
+    const el = opt.series[0].renderItem({ coordSys: { x: 0, y: 0, width: 500, height: 500 } }, api);
+    expect(el.type).toBe('image');
+    expect(el.style).toMatchObject({ x: 95, y: 185, width: 30, height: 20 });
+    expect((likelihoodHeatmapOption(likelihoodView()) as AnyObj).series[0].renderItem({}, api)).toBeNull();
     expect(opt.series[1].name).toBe('decoded position (argmax)');
     expect(opt.series[1].data.map((d: AnyObj) => d.value)).toEqual([[0, 0], [1, 1], [2, 0]]);
-    expect(opt.xAxis[0].axisLabel.interval).toBe(0);
     expect(opt.series[2].data[0].value[1]).toBeCloseTo(0.1);
-    expect(opt.xAxis[1]).toMatchObject({ min: -0.5, max: 2.5, gridIndex: 1 });
-    expect(opt.yAxis[1]).toMatchObject({ min: -0.5, max: 1.5 });
-    expect(opt.grid[0]).toEqual(opt.grid[1]);
-    expect(opt.visualMap.seriesIndex).toBe(0);
     const noTruth = likelihoodHeatmapOption({ ...likelihoodView(), truePosition: undefined }) as AnyObj;
     expect(noTruth.series).toHaveLength(2);
+  });
+});
+
+describe('heatmapRaster', () => {
+  it('one pixel per cell, time across, highest position on top, −∞ transparent', () => {
+    const v = likelihoodView();
+    const r = heatmapRaster(v.rows, v.cols, v.values, [-3, 0]);
+    expect([r.width, r.height]).toEqual([3, 2]);
+    const px = (x: number, y: number) => [...r.pixels.slice((y * r.width + x) * 4, (y * r.width + x) * 4 + 4)];
+    // row 0, bin 0 (value 0 = top of the scale) sits bottom-left
+    expect(px(0, 1)).toEqual([...colorAt(VIRIDIS, 1), 255]);
+    // row 0, bin 1 (value −1) sits top-left
+    expect(px(0, 0)).toEqual([...colorAt(VIRIDIS, 170 / 255), 255]);
+    // row 2, bin 0 is −∞
+    expect(px(2, 1)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('interpolates colour stops', () => {
+    expect(colorAt(['#000000', '#ffffff'], 0.5)).toEqual([128, 128, 128]);
+    expect(colorAt(VIRIDIS, -1)).toEqual([0x44, 0x01, 0x54]);
+    expect(colorAt(VIRIDIS, 2)).toEqual([0xfd, 0xe7, 0x25]);
   });
 });
 

@@ -7,8 +7,9 @@ export { agreementCells, agreementHeatmapOption, DIFF_FLOOR, type AgreementMetri
 export { compareBars, compareOption } from './compareOption';
 export { dataPreviewOption, spikeTickData } from './dataPreviewOption';
 export { kernelOption, topKernels, TOP_KERNELS } from './kernelOption';
+export { colorAt, heatmapRaster, VIRIDIS, type Raster } from './heatmapRaster';
 export {
-  colorRange, fractionalIndex, heatmapCells, labelInterval, likelihoodHeatmapOption, rowRelativeValues, type LikelihoodOptions,
+  cellAt, colorRange, fractionalIndex, likelihoodHeatmapOption, likelihoodValues, rowRelativeValues, type LikelihoodOptions,
 } from './likelihoodHeatmapOption';
 export { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
 export { memoryAxisOf, memoryColor, memoryLabel, memoryOption, type MemorySeriesInput } from './memoryOption';

@@ -1,13 +1,14 @@
 /**
  * The decoded log likelihood as a time × position heatmap, with the decoded position (argmax) and
- * the true position drawn over it. The heatmap uses category axes (one cell per row and bin); the
- * lines sit on a second grid laid exactly over the first with hidden value axes in "cell index"
- * units, and positions are mapped to fractional bin indices, so they line up even where bins or
- * rows are not evenly spaced.
+ * the true position drawn over it. Both axes count cells (time row, position bin) and label them
+ * with the row's time and the bin's centre; the heatmap is one image (heatmapRaster) stretched
+ * over the cells, and positions of the lines are mapped to fractional bin indices, so everything
+ * lines up even where bins or rows are not evenly spaced.
  */
-import type { EChartsOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts';
+import type { CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption, LineSeriesOption } from 'echarts';
 import type { LikelihoodView } from '../../../shared/api';
 import { formatNumber } from '../lib/format';
+import { VIRIDIS } from './heatmapRaster';
 
 /** below this share of values the colour scale saturates, so a few floor values do not wash out the rest */
 export const LOW_PERCENTILE = 0.02;
@@ -60,24 +61,10 @@ export function rowRelativeValues(view: LikelihoodView): number[] {
   return out;
 }
 
-export function heatmapCells(view: LikelihoodView, values: readonly number[] = view.values): (number | string)[][] {
-  const out: (number | string)[][] = [];
-  for (let r = 0; r < view.rows; r++) {
-    for (let c = 0; c < view.cols; c++) {
-      const v = values[r * view.cols + c]!;
-      // '-' is ECharts' empty value: -Infinity (probability zero) leaves the cell blank
-      out.push([r, c, Number.isFinite(v) ? v : '-']);
-    }
-  }
-  return out;
-}
-
 function overlayLine(view: LikelihoodView, name: string, positions: readonly number[], color: string, dashed: boolean): LineSeriesOption {
   return {
     type: 'line',
     name,
-    xAxisIndex: 1,
-    yAxisIndex: 1,
     showSymbol: false,
     connectNulls: false,
     lineStyle: { color, width: 1.5, type: dashed ? 'dashed' : 'solid' },
@@ -89,67 +76,94 @@ function overlayLine(view: LikelihoodView, name: string, positions: readonly num
   };
 }
 
-/** every n-th category label, so at most about `max` labels share an axis */
-export const labelInterval = (count: number, max: number): number => Math.max(0, Math.ceil(count / max) - 1);
-
 export interface LikelihoodOptions {
   /** show each row relative to its maximum (default) or the raw log likelihood */
   relative?: boolean;
+  /** the heatmap's pixels on a canvas (or a data URL), from heatmapRaster; absent draws the lines only */
+  image?: unknown;
 }
 
 export const DECODED_COLOR = '#ff3b30';
 export const TRUE_COLOR = '#00d5ff';
 
+/** the values the colours stand for: row-relative by default */
+export function likelihoodValues(view: LikelihoodView, relative = true): number[] {
+  return relative ? rowRelativeValues(view) : view.values.slice();
+}
+
+/** the cell under a point in cell units, for the hover read-out; null outside the grid */
+export function cellAt(view: LikelihoodView, values: readonly number[], x: number, y: number): { time: number; position: number; value: number } | null {
+  const r = Math.round(x);
+  const c = Math.round(y);
+  if (!(r >= 0 && r < view.rows && c >= 0 && c < view.cols)) return null;
+  return { time: view.time[r]!, position: view.binCenters[c]!, value: values[r * view.cols + c]! };
+}
+
+function imageSeries(view: LikelihoodView, image: unknown): CustomSeriesOption {
+  return {
+    type: 'custom',
+    id: 'heatmap',
+    name: 'heatmap',
+    silent: true,
+    z: 1,
+    data: [[0, 0]],
+    renderItem: (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
+      if (image === undefined) return null;
+      const [x0, y0] = api.coord([-0.5, view.cols - 0.5]) as [number, number];
+      const [x1, y1] = api.coord([view.rows - 0.5, -0.5]) as [number, number];
+      const area = params.coordSys as unknown as { x: number; y: number; width: number; height: number };
+      return {
+        type: 'image',
+        style: { image: image as string, x: x0, y: y0, width: x1 - x0, height: y1 - y0 },
+        clipPath: { type: 'rect', shape: { x: area.x, y: area.y, width: area.width, height: area.height } },
+      } as CustomSeriesRenderItemReturn;
+    },
+  };
+}
+
+const cellLabel = (labels: readonly number[]) => (v: number): string => {
+  const i = Math.round(v);
+  return Math.abs(v - i) < 1e-6 && i >= 0 && i < labels.length ? formatNumber(labels[i]) : '';
+};
+
 export function likelihoodHeatmapOption(view: LikelihoodView, options: LikelihoodOptions = {}): EChartsOption {
   const relative = options.relative ?? true;
-  const values = relative ? rowRelativeValues(view) : view.values;
-  const [lo, hi] = colorRange(values);
-  const valueName = relative ? 'log likelihood − row max' : 'log likelihood';
-  const grid = { left: 70, right: 100, top: 40, bottom: 60 };
-  const heat: HeatmapSeriesOption = { type: 'heatmap', name: valueName, data: heatmapCells(view, values), progressive: 20_000 };
-  const series: (HeatmapSeriesOption | LineSeriesOption)[] = [heat, overlayLine(view, 'decoded position (argmax)', view.decodedPosition, DECODED_COLOR, false)];
-  if (view.truePosition) series.push(overlayLine(view, 'true position', view.truePosition, TRUE_COLOR, true));
+  const [lo, hi] = colorRange(likelihoodValues(view, relative));
+  const lines: LineSeriesOption[] = [overlayLine(view, 'decoded position (argmax)', view.decodedPosition, DECODED_COLOR, false)];
+  if (view.truePosition) lines.push(overlayLine(view, 'true position', view.truePosition, TRUE_COLOR, true));
   return {
     backgroundColor: 'transparent',
     animation: false,
-    legend: { top: 4, data: series.slice(1).map((s) => s.name as string) },
+    legend: { top: 4, data: lines.map((s) => s.name as string) },
     tooltip: {
       trigger: 'item',
       formatter: (p: unknown) => {
-        const params = p as { seriesType?: string; seriesName?: string; data?: unknown };
-        if (params.seriesType === 'heatmap' && Array.isArray(params.data)) {
-          const [r, c, v] = params.data as [number, number, number | string];
-          return `t = ${formatNumber(view.time[r])} s · position ${formatNumber(view.binCenters[c])}<br/>${valueName} ${typeof v === 'number' ? formatNumber(v) : '−∞'}`;
-        }
-        const d = params.data as { position?: number; time?: number } | undefined;
-        return `${params.seriesName}<br/>t = ${formatNumber(d?.time)} s · position ${formatNumber(d?.position)}`;
+        const params = p as { seriesName?: string; data?: { position?: number; time?: number } };
+        return `${params.seriesName}<br/>t = ${formatNumber(params.data?.time)} s · position ${formatNumber(params.data?.position)}`;
       },
     },
-    grid: [grid, { ...grid }],
-    xAxis: [
-      {
-        type: 'category', gridIndex: 0, name: 'time (s)', nameLocation: 'middle', nameGap: 32,
-        data: view.time.map((t) => formatNumber(t)), axisLabel: { interval: labelInterval(view.rows, 12) },
-      },
-      { type: 'value', gridIndex: 1, min: -0.5, max: view.rows - 0.5, show: false },
-    ],
-    yAxis: [
-      { type: 'category', gridIndex: 0, name: 'position', data: view.binCenters.map((b) => formatNumber(b)), axisLabel: { interval: labelInterval(view.cols, 16) } },
-      { type: 'value', gridIndex: 1, min: -0.5, max: view.cols - 0.5, show: false },
-    ],
+    grid: { left: 70, right: 110, top: 40, bottom: 60 },
+    xAxis: {
+      type: 'value', name: 'time (s)', nameLocation: 'middle', nameGap: 32, min: -0.5, max: view.rows - 0.5, minInterval: 1,
+      axisLabel: { formatter: cellLabel(view.time), showMinLabel: false, showMaxLabel: false }, splitLine: { show: false },
+    },
+    yAxis: {
+      type: 'value', name: 'position', min: -0.5, max: view.cols - 0.5, minInterval: 1,
+      axisLabel: { formatter: cellLabel(view.binCenters), showMinLabel: false, showMaxLabel: false }, splitLine: { show: false },
+    },
+    // a colour bar only: the colours are in the image, no series is mapped through it
     visualMap: {
       type: 'continuous',
-      seriesIndex: 0,
+      seriesIndex: [],
       min: lo,
       max: hi,
       right: 0,
       top: 'middle',
-      calculable: true,
+      calculable: false,
       precision: 1,
-      text: [relative ? '0 = row max' : 'high', 'low'],
-      // viridis: ordered in lightness, readable in both themes and by colour-blind readers
-      inRange: { color: ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'] },
+      text: [relative ? '0 = row max' : formatNumber(hi, 3), formatNumber(lo, 3)],
+      inRange: { color: [...VIRIDIS] },
     },
-    series,
+    series: [imageSeries(view, options.image), ...lines],
   };
 }
