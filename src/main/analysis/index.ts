@@ -40,3 +40,4 @@ export { deriveFindings } from './findings';
 export { recommend } from './recommend';
 export { compareReports, deltaPercent, formatComparisonTable } from './compare';
 export { formatBytes, formatMs, formatPct, formatRatio, formatSignedPct } from './format';
+export { datasetScale, type DatasetScale } from './datasetScale';

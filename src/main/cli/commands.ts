@@ -4,6 +4,7 @@
  */
 import type { CliCommand } from './cliTypes';
 import { compareCommand } from './compareCommand';
+import { decodeCommand } from './decodeCommand';
 import { exportCommand } from './exportCommand';
 import { infoCommand } from './infoCommand';
 import { listCommand } from './listCommand';
@@ -12,6 +13,7 @@ import { serveCommand } from './serve';
 
 export const COMMANDS: Record<string, CliCommand> = {
   run: runCommand,
+  decode: decodeCommand,
   info: infoCommand,
   list: listCommand,
   export: exportCommand,
