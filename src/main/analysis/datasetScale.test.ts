@@ -13,9 +13,9 @@ describe('datasetScale', () => {
     const s = { ...dataset(), nElectrodes: 32, nEncodingSpikes: 2_000_000, nDecodingSpikes: 100_000, nBins: 100 };
     const r = datasetScale(s, PRESETS);
     expect(r.nearestPreset).toBe('realistic');
-    expect(r.spikesRatio).toBeCloseTo(2_100_000 / (64 * 1400), 9);
+    expect(r.spikesRatio).toBeCloseTo(2_000_000 / (64 * 1000), 9);
     expect(r.electrodesRatio).toBe(0.5);
-    expect(r.sentence).toMatch(/23× the spikes, 0\.50× the electrodes and 0\.05× the bins of the 'realistic' preset/);
+    expect(r.sentence).toMatch(/2,000,000 encoding spikes on 32 electrodes and 100 bins: 31× the encoding spikes, 0\.50× the electrodes and 0\.05× the bins of the 'realistic' preset/);
   });
 
   it('says when the dataset is smaller than every preset', () => {

@@ -1,6 +1,6 @@
 /**
- * How a dataset compares with the synthetic presets (spikes, electrodes, bins): one sentence a lab
- * member can read before a run, e.g. "about 33× the spikes of `realistic`".
+ * How a dataset compares with the synthetic presets (encoding spikes, electrodes, bins): one sentence
+ * a lab member can read before a run, e.g. "33× the encoding spikes of the 'realistic' preset".
  */
 import type { PresetInfo } from '../../shared/api';
 import type { DatasetSummary } from '../../shared/dataset';
@@ -18,8 +18,10 @@ const ratio = (a: number, b: number): number => (b > 0 ? a / b : Infinity);
 const fmt = (r: number): string => (r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(2));
 
 export function datasetScale(s: DatasetSummary, presets: readonly PresetInfo[]): DatasetScale {
-  const spikes = s.nEncodingSpikes + s.nDecodingSpikes;
-  const presetSpikes = (p: PresetInfo): number => p.nElectrodes * (p.meanEncodingSpikes + p.meanDecodingSpikes);
+  // encoding spikes: a file without separate decoding spikes decodes the same ones again, so a
+  // sum of both would count them twice
+  const spikes = s.nEncodingSpikes;
+  const presetSpikes = (p: PresetInfo): number => p.nElectrodes * p.meanEncodingSpikes;
   const sorted = [...presets].sort((a, b) => presetSpikes(a) - presetSpikes(b));
   const below = sorted.filter((p) => presetSpikes(p) <= spikes);
   const ref = below[below.length - 1] ?? sorted[0];
@@ -28,8 +30,8 @@ export function datasetScale(s: DatasetSummary, presets: readonly PresetInfo[]):
   const electrodesRatio = ratio(s.nElectrodes, ref.nElectrodes);
   const binsRatio = ratio(s.nBins, ref.nPositionBins);
   const sentence =
-    `${spikes.toLocaleString('en-US')} spikes on ${s.nElectrodes} electrodes and ${s.nBins} bins: ` +
-    `${fmt(spikesRatio)}× the spikes, ${fmt(electrodesRatio)}× the electrodes and ${fmt(binsRatio)}× the bins of the ` +
+    `${spikes.toLocaleString('en-US')} encoding spikes on ${s.nElectrodes} electrodes and ${s.nBins} bins: ` +
+    `${fmt(spikesRatio)}× the encoding spikes, ${fmt(electrodesRatio)}× the electrodes and ${fmt(binsRatio)}× the bins of the ` +
     `'${ref.name}' preset${below.length === 0 ? ' (smaller than every preset)' : ''}`;
   return { nearestPreset: below.length ? ref.name : null, spikesRatio, electrodesRatio, binsRatio, sentence };
 }
