@@ -3,6 +3,11 @@
  * main thread), one row per nesting depth, a box per span from the service's level-of-detail view.
  * Boxes are drawn by a custom series so a box keeps its exact start and width at every zoom;
  * time on the axis is in milliseconds from the run's start.
+ *
+ * Boxes narrower than MIN_BOX_PX at the visible scale are not elements of their own: per row and
+ * colour they are drawn as one batch shape (SPAN_BATCH_SHAPE, registered in
+ * components/echartsSetup.ts), so twenty thousand slivers cost a few dozen elements and zooming
+ * stays smooth. The split is redone with each level-of-detail answer, so zoom in to click them.
  */
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption } from 'echarts';
 import type { TimelineSpan, TimelineView } from '../../../shared/api';
@@ -23,12 +28,18 @@ export interface TimelineInput {
   totalUs: number;
   /** the visible window; null shows the whole run */
   window: TimeWindow | null;
+  /** the plot's width in pixels, for the box/sliver split (default 1200) */
+  widthPx?: number;
   selected?: TimelineSpan | null;
 }
 
 export const TIMELINE_ROW_PX = 22;
 const CHROME_PX = 90;
 const MIN_LABEL_PX = 36;
+/** narrower boxes go into the batch shape */
+export const MIN_BOX_PX = 3;
+/** the registered zrender shape that draws many rectangles as one path: shape.rects = [x, y, w, h, …] */
+export const SPAN_BATCH_SHAPE = 'timelineSpanBatch';
 
 export function timelineRows(view: TimelineView): TimelineRow[] {
   const depthOf = new Map<string, number>();
@@ -58,6 +69,39 @@ export function spanItems(view: TimelineView, rows: TimelineRow[]): SpanItem[] {
     if (row !== undefined) items.push([s.startUs / 1000, (s.startUs + s.durUs) / 1000, row, i]);
   });
   return items;
+}
+
+/** the spans of one row that share a colour, for the batch shape */
+export interface SpanBatch {
+  row: number;
+  fill: string;
+  opacity: number;
+  /** [startMs, endMs, …] */
+  times: number[];
+}
+
+export function spanFill(span: TimelineSpan): { fill: string; opacity: number } {
+  return { fill: colorForName(span.merged > 1 ? span.cat || span.name : span.name), opacity: span.merged > 1 ? 0.55 : 1 };
+}
+
+/** boxes: wide enough at pxPerMs to be elements of their own; slivers: the rest */
+export function splitBySize(items: readonly SpanItem[], pxPerMs: number): { boxes: SpanItem[]; slivers: SpanItem[] } {
+  const boxes: SpanItem[] = [];
+  const slivers: SpanItem[] = [];
+  for (const it of items) ((it[1] - it[0]) * pxPerMs >= MIN_BOX_PX ? boxes : slivers).push(it);
+  return { boxes, slivers };
+}
+
+export function spanBatches(view: TimelineView, items: readonly SpanItem[]): SpanBatch[] {
+  const byKey = new Map<string, SpanBatch>();
+  for (const [startMs, endMs, row, idx] of items) {
+    const { fill, opacity } = spanFill(view.spans[idx]!);
+    const key = `${row}\u0000${fill}\u0000${opacity}`;
+    let b = byKey.get(key);
+    if (!b) byKey.set(key, (b = { row, fill, opacity, times: [] }));
+    b.times.push(startMs, endMs);
+  }
+  return [...byKey.values()];
 }
 
 interface Rect {
@@ -103,13 +147,13 @@ function renderSpan(view: TimelineView, selected: TimelineSpan | null | undefine
     const rect = clipRect({ x: x0, y: yMid - height / 2, width: Math.max(x1 - x0, 1), height }, area);
     if (!rect) return null;
     const isSelected = selected != null && selected.lane === span.lane && selected.startUs === span.startUs && selected.depth === span.depth;
-    const fill = colorForName(span.merged > 1 ? span.cat || span.name : span.name);
+    const { fill, opacity } = spanFill(span);
     return {
       type: 'rect',
       shape: rect,
       style: {
         fill,
-        opacity: span.merged > 1 ? 0.55 : 1,
+        opacity,
         stroke: isSelected ? '#ffd400' : 'rgba(0,0,0,0.25)',
         lineWidth: isSelected ? 2 : rect.width > 3 ? 0.5 : 0,
       },
@@ -121,11 +165,57 @@ function renderSpan(view: TimelineView, selected: TimelineSpan | null | undefine
   };
 }
 
+function renderBatch(batches: readonly SpanBatch[]) {
+  return (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
+    const batch = batches[api.value(3) as number];
+    if (!batch) return null;
+    const area = params.coordSys as unknown as Rect;
+    // the axis is linear: two points give every x without a coord() call per span
+    const [a, yMid] = api.coord([0, batch.row]) as [number, number];
+    const [b] = api.coord([1, batch.row]) as [number, number];
+    const pxPerMs = b - a;
+    const height = (api.size!([0, 1]) as number[])[1]! * 0.84;
+    const y = Math.max(yMid - height / 2, area.y);
+    const h = Math.min(yMid + height / 2, area.y + area.height) - y;
+    if (h <= 0) return null;
+    const rects: number[] = [];
+    let lastEnd = -Infinity;
+    for (let i = 0; i < batch.times.length; i += 2) {
+      let x0 = a + batch.times[i]! * pxPerMs;
+      let x1 = a + batch.times[i + 1]! * pxPerMs;
+      x0 = Math.max(x0, area.x);
+      x1 = Math.min(Math.max(x1, x0 + 1), area.x + area.width);
+      if (x1 <= x0) continue;
+      // slivers on the same pixel become one rectangle
+      if (rects.length > 0 && x0 <= lastEnd + 0.5) {
+        const w = rects.length - 2;
+        rects[w] = Math.max(rects[w]!, x1 - rects[w - 2]!);
+      } else {
+        rects.push(x0, y, x1 - x0, h);
+      }
+      lastEnd = Math.max(lastEnd, x1);
+    }
+    if (rects.length === 0) return null;
+    return { type: SPAN_BATCH_SHAPE, shape: { rects }, style: { fill: batch.fill, opacity: batch.opacity }, silent: true } as unknown as CustomSeriesRenderItemReturn;
+  };
+}
+
 export function timelineOption(input: TimelineInput): EChartsOption {
   const { view, selected } = input;
   const totalMs = Math.max(input.totalUs, view.totalUs, 1) / 1000;
   const rows = timelineRows(view);
-  const items = spanItems(view, rows);
+  const windowMs = input.window ? (input.window.endUs - input.window.startUs) / 1000 : totalMs;
+  const { boxes, slivers } = splitBySize(spanItems(view, rows), (input.widthPx ?? 1200) / Math.max(windowMs, 1e-9));
+  const batches = spanBatches(view, slivers);
+  const batchItems = batches.map((b, i) => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let k = 0; k < b.times.length; k += 2) {
+      lo = Math.min(lo, b.times[k]!);
+      hi = Math.max(hi, b.times[k + 1]!);
+    }
+    return [lo, hi, b.row, i];
+  });
   const laneName = new Map(view.lanes.map((l) => [l.id, l.name]));
   const rowOfLane = new Map<string, number>();
   rows.forEach((r, i) => r.depth === 0 && rowOfLane.set(r.lane, i));
@@ -180,8 +270,19 @@ export function timelineOption(input: TimelineInput): EChartsOption {
         type: 'custom',
         renderItem: renderSpan(view, selected),
         encode: { x: [0, 1], y: 2 },
-        data: items,
+        data: boxes,
+        // one pass: progressive drawing would flicker on every live refresh
+        progressive: 0,
         clip: true,
+      },
+      {
+        id: 'slivers',
+        type: 'custom',
+        silent: true,
+        renderItem: renderBatch(batches),
+        encode: { x: [0, 1], y: 2 },
+        data: batchItems,
+        progressive: 0,
       },
       {
         id: 'instants',
