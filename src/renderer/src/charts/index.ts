@@ -14,8 +14,9 @@ export {
 export { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
 export { memoryAxisOf, memoryColor, memoryLabel, memoryOption, type MemorySeriesInput } from './memoryOption';
 export { colorForIndex, colorForName, escapeHtml, SERIES_COLORS, SEVERITY_COLORS } from './palette';
+export { MIN_BOX_PX, renderBatch, SPAN_BATCH_SHAPE, spanBatches, spanFill, splitBySize, type SpanBatch, type SpanItem } from './timelineBatch';
 export {
-  clipRect, MIN_BOX_PX, SPAN_BATCH_SHAPE, spanBatches, spanFill, spanItems, spanOfEvent, spanTooltip, splitBySize, timelineHeightPx, timelineOption,
-  timelineRows, TIMELINE_ROW_PX, type SpanBatch, type TimelineInput, type TimelineRow,
+  clipRect, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows, TIMELINE_ROW_PX,
+  type TimelineInput, type TimelineRow,
 } from './timelineOption';
 export { timingBarOption, timingBars, type TimingPhase } from './timingBarOption';

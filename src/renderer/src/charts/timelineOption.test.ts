@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { timelineView } from '../testing/sampleData';
-import { clipRect, SPAN_BATCH_SHAPE, spanBatches, spanItems, splitBySize, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows } from './timelineOption';
+import { SPAN_BATCH_SHAPE, spanBatches, splitBySize } from './timelineBatch';
+import { clipRect, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows } from './timelineOption';
 
 type AnyObj = Record<string, any>;
 

@@ -8,7 +8,7 @@ import { BarChart, CustomChart, HeatmapChart, LineChart, ScatterChart } from 'ec
 import {
   AxisPointerComponent, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, VisualMapComponent,
 } from 'echarts/components';
-import { SPAN_BATCH_SHAPE } from '../charts/timelineOption';
+import { SPAN_BATCH_SHAPE } from '../charts/timelineBatch';
 
 use([
   CanvasRenderer, BarChart, CustomChart, HeatmapChart, LineChart, ScatterChart,
