@@ -43,13 +43,14 @@ export function formatNumber(value: number | null | undefined, digits = 4): stri
   return String(Number(value.toPrecision(digits)));
 }
 
-/** Eta as "12 s", "3 min 5 s": whole seconds, since sub-second precision is noise for a person. */
+/** Time left as "about 12 s", "about 3 min 5 s": whole seconds, since finer is noise for a person. */
 export function formatEta(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '';
   const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
+  if (s < 1) return 'less than a second';
+  if (s < 60) return `about ${s} s`;
   const m = Math.floor(s / 60);
-  return `${m} min ${s % 60} s`;
+  return `about ${m} min ${s % 60} s`;
 }
 
 export const bytesToMB = (bytes: number): number => bytes / (1024 * 1024);

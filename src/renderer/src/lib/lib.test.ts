@@ -20,7 +20,9 @@ describe('format', () => {
     expect(formatBytes(300 * 1024 * 1024)).toBe('300 MiB');
     expect(formatPct(12.345)).toBe('+12.3 %');
     expect(formatPct(-3)).toBe('-3.0 %');
-    expect(formatEta(65_400)).toBe('1 min 5 s');
+    expect(formatEta(65_400)).toBe('about 1 min 5 s');
+    expect(formatEta(12_000)).toBe('about 12 s');
+    expect(formatEta(300)).toBe('less than a second');
     expect(formatEta(undefined)).toBe('');
   });
 });
