@@ -60,7 +60,31 @@ interface Effective {
   Tp: number;
 }
 
-function effective(s: ProblemSizes, o: TileOptions): Effective {
+/** floats in the largest temporary a default encoding chunk allows (16 MiB in float32) */
+const DEFAULT_CHUNK_FLOATS = 1 << 22;
+
+/**
+ * The encoding chunk a strategy uses when the run names none. Compensated does not chunk at all
+ * (e′ only on request). Streaming and chunked take the largest chunk whose per-chunk temporaries
+ * (C·P + C·B, plus B·C·Tp where a logsumexp fold runs) stay near 16 MiB, never below 256 spikes:
+ * a fixed small chunk would make long recordings pay a fold per few hundred spikes.
+ */
+export function defaultEncTileSize(
+  strategy: StrategyName,
+  s: Pick<ProblemSizes, 'nEnc' | 'nDec' | 'nBins' | 'nFeatures'>,
+  o: Pick<TileOptions, 'blockSize' | 'posTileSize'>,
+): number {
+  const E = Math.max(1, s.nEnc);
+  if (strategy === 'compensated') return E;
+  const P = Math.max(1, s.nBins);
+  const B = Math.max(1, Math.min(o.blockSize, s.nDec > 0 ? s.nDec : o.blockSize));
+  const Tp = Math.min(o.posTileSize ?? DEFAULT_POS_TILE_SIZE, P);
+  const logsumexpFold = !(strategy === 'streaming' && s.nFeatures <= COMPENSATED_MAX_FEATURES);
+  const perSpike = P + B + (logsumexpFold ? B * Tp : 0);
+  return Math.min(E, Math.max(DEFAULT_ENC_TILE_SIZE, Math.floor(DEFAULT_CHUNK_FLOATS / perSpike)));
+}
+
+function effective(s: ProblemSizes, o: TileOptions, strategy: StrategyName): Effective {
   const E = s.nEnc;
   const P = s.nBins;
   return {
@@ -68,13 +92,13 @@ function effective(s: ProblemSizes, o: TileOptions): Effective {
     P,
     S: s.nDec,
     B: Math.min(o.blockSize, s.nDec),
-    C: Math.min(o.encTileSize ?? DEFAULT_ENC_TILE_SIZE, E),
+    C: Math.min(o.encTileSize ?? defaultEncTileSize(strategy, s, o), E),
     Tp: Math.min(o.posTileSize ?? DEFAULT_POS_TILE_SIZE, P),
   };
 }
 
 function termsFor(strategy: StrategyName, s: ProblemSizes, o: TileOptions): Term[] {
-  const { E, S, B, P, C, Tp } = effective(s, o);
+  const { E, S, B, P, C, Tp } = effective(s, o, strategy);
   const t = (label: string, ...factors: number[]): Term => ({ label, factors });
   const lowD = s.nFeatures <= COMPENSATED_MAX_FEATURES;
   switch (strategy) {

@@ -9,8 +9,4 @@ export const DEFAULT_POSITION_STD = Math.sqrt(12.5);
 export const DEFAULT_WAVEFORM_STD = 24.0;
 export const DEFAULT_BLOCK_SIZE = 100;
 /** the compensated-path threshold and default tiles live with the memory model, shared with the UI */
-export {
-  COMPENSATED_MAX_FEATURES,
-  DEFAULT_ENC_TILE_SIZE as DEFAULT_ENC_TILE,
-  DEFAULT_POS_TILE_SIZE as DEFAULT_POS_TILE,
-} from '../../shared/memoryModel';
+export { COMPENSATED_MAX_FEATURES, DEFAULT_POS_TILE_SIZE as DEFAULT_POS_TILE } from '../../shared/memoryModel';

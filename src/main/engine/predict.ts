@@ -9,7 +9,8 @@ import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { resolveAuto } from './autoStrategy';
-import { DEFAULT_ENC_TILE, DEFAULT_POS_TILE, LOG_EPS } from './constants';
+import { defaultEncTileSize } from '../../shared/memoryModel';
+import { DEFAULT_POS_TILE, LOG_EPS } from './constants';
 import type { EncodingModel, FittedElectrode } from './fit';
 import { gather, inBoundsIndices, spikeRows } from './hostMath';
 import { toTensor2d } from './kernels';
@@ -104,7 +105,10 @@ export async function predictNonlocal(
           nFeatures: fitted.nFeatures,
           bias,
           blockSize: Math.max(1, options.blockSize),
-          encTileSize: choice.encTileSize ?? options.encTileSize ?? DEFAULT_ENC_TILE,
+          encTileSize:
+            choice.encTileSize ??
+            options.encTileSize ??
+            defaultEncTileSize(choice.strategy, { nEnc: fitted.nEnc, nDec: dec.times.length, nBins, nFeatures: fitted.nFeatures }, options),
           posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE,
         };
         try {
