@@ -70,8 +70,20 @@ async function execute(args: string[], io: CliIo): Promise<number> {
 
   const backend = await engine.initBackend(config.backend);
   const t1 = performance.now();
-  progress.update({ fraction: 0.1, label: 'fitting the encoding model', elapsedMs: Date.now() - started });
-  const model = await engine.fitEncodingModel(dataset);
+  // the fit reports through spans: each electrode's span start is a progress step
+  const nElectrodes = dataset.electrodes.length;
+  const fitProbe = {
+    ...engine.NULL_PROBE,
+    span: async <T,>(name: string, fn: () => Promise<T> | T): Promise<T> => {
+      const m = /^electrode (\d+)$/.exec(name);
+      if (m) {
+        const k = Number(m[1]) + 1;
+        progress.update({ fraction: 0.1 * (1 + k / nElectrodes), label: `fitting electrode ${k}/${nElectrodes}`, elapsedMs: Date.now() - started });
+      }
+      return fn();
+    },
+  };
+  const model = await engine.fitEncodingModel(dataset, fitProbe);
   const fitMs = performance.now() - t1;
 
   await mkdir(join(outDir, 'likelihood'), { recursive: true });
@@ -89,7 +101,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
       const done = (r0 + rows) / totalRows;
       const elapsed = performance.now() - t2;
       progress.update({
-        fraction: 0.1 + 0.9 * done,
+        fraction: 0.2 + 0.8 * done,
         label: `decoding rows ${r0 + rows}/${totalRows}`,
         // decode time grows with rows decoded so far: the rest at the same pace
         etaMs: done > 0 ? (elapsed * (1 - done)) / done : undefined,

@@ -1,0 +1,62 @@
+/**
+ * `kde-profiler decode`: windowed decoding streamed to a .npy must equal the float64 reference on
+ * a fixture, whatever the window size, and say what it measured.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNpz, parseNpy } from '../src/main/data';
+
+const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/kde_ref_small_seed7_D4_fs40.npz', import.meta.url));
+let dir: string;
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: 120_000 }, (err, stdout, stderr) => {
+      done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kde-decode-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('kde-profiler decode', () => {
+  for (const [strategy, rows] of [['compensated', '7'], ['streaming', '1000']] as const) {
+    it(`${strategy}, ${rows} rows per window: the streamed likelihood matches the reference`, async () => {
+      const out = join(dir, `${strategy}-${rows}`);
+      const r = await cli(['decode', '--data', FIXTURE, '--strategy', strategy, '--rows-per-chunk', rows, '--out', out]);
+      expect(r.stderr).not.toMatch(/error/i);
+      expect(r.code).toBe(0);
+      const npy = parseNpy(new Uint8Array(await readFile(join(out, 'likelihood', `${strategy}.npy`))));
+      const expected = (await loadNpz(FIXTURE)).expected!.logLikelihoodNonlocal!;
+      expect(npy.dtype.descr).toBe('<f4');
+      expect(npy.shape[0]! * npy.shape[1]!).toBe(expected.length);
+      const values = npy.data as Float64Array;
+      let bad = 0;
+      for (let i = 0; i < expected.length; i++) if (!(Math.abs(values[i]! - expected[i]!) <= 1e-4 + 1e-4 * Math.abs(expected[i]!))) bad++;
+      expect(bad).toBe(0);
+      const summary = JSON.parse(await readFile(join(out, 'decode.json'), 'utf8'));
+      expect(summary.shape).toEqual(npy.shape);
+      expect(summary.peakRssBytes).toBeGreaterThan(0);
+      expect(summary.windows).toBeGreaterThanOrEqual(1);
+      expect(summary.scale).toMatch(/preset/);
+      expect((await readdir(join(out, 'likelihood'))).some((f) => f.endsWith('.partial'))).toBe(false);
+    });
+  }
+
+  it('refuses a run without --out and more than one strategy, exit 2', async () => {
+    expect((await cli(['decode', '--data', FIXTURE])).code).toBe(2);
+    const r = await cli(['decode', '--data', FIXTURE, '--strategy', 'reference,compensated', '--out', join(dir, 'x')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/one strategy/);
+  });
+});
