@@ -71,6 +71,9 @@ export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
     compareRuns: (runA, runB, thresholdPct) => call('compareRuns', [runA, runB, thresholdPct]),
     exportRun: (runId, format) => call('exportRun', [runId, format]),
     pickDataFile: () => call('pickDataFile', []),
+    scanData: (paths) => call('scanData', [paths]),
+    saveRecipe: (recipe, dataPath) => call('saveRecipe', [recipe, dataPath]),
+    exportDataAsNpz: (source, outPath) => call('exportDataAsNpz', [source, outPath]),
     onMenuCommand(listener) {
       if (typeof listener !== 'function') throw new AppError('BAD_ARGUMENT', 'onMenuCommand: expected a listener function', { key: 'listener' });
       const entry = (command: MenuCommand) => listener(command);

@@ -7,6 +7,7 @@ import type { BackendChoice, BackendName, DataSource, PresetName, RunConfig, Str
 import type { DatasetSummary } from './dataset';
 import type { SerializedError } from './errors';
 import type { RunEvent, RunStatus } from './events';
+import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
 import type { Report } from './report';
 
 export interface BackendAvailability {
@@ -60,6 +61,8 @@ export interface DataInspection {
   summary: DatasetSummary | null;
   findings: ValidationFinding[];
   preview: DataPreview | null;
+  /** how the data compares with the synthetic presets (spikes, electrodes, bins), in one sentence */
+  scale?: string;
 }
 
 export interface MemoryEstimate {
@@ -200,13 +203,32 @@ export interface ProfilerApi {
   subscribe(runId: string, listener: (event: RunEvent) => void): () => void;
   /** desktop only: a native open dialog; web mode returns null and the UI offers a path field */
   pickDataFile(): Promise<string | null>;
+  /**
+   * NWB/HDF5: the candidates of one import's files (one per tetrode is common) and the recipe to
+   * start from; a single recipe path scans the files it names.
+   */
+  scanData(paths: string[]): Promise<NwbScanView>;
+  /** NWB/HDF5: checks the mapping and saves it next to the data file (x.nwb → x.nwb.recipe.json) */
+  saveRecipe(recipe: NwbRecipe, dataPath: string): Promise<SavedRecipe>;
+  /** writes what a source maps to as clusterless-npz/1; outPath null = next to the data file */
+  exportDataAsNpz(source: DataSource, outPath: string | null): Promise<NpzExport>;
 }
 
 /** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */
 export const API_METHODS = [
   'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'getRun',
   'deleteRun', 'getTimeline', 'getCounters', 'getLikelihood', 'compareRuns', 'exportRun', 'pickDataFile',
+  'scanData', 'saveRecipe', 'exportDataAsNpz',
 ] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
 export const EVENT_CHANNEL = 'profiler:event';
 export const channelOf = (m: ApiMethod): string => `profiler:${m}`;
+
+/**
+ * Desktop only, beside ProfilerApi: the preload exposes it as `window.profilerFiles` (absent in
+ * web mode). Electron no longer gives a dropped File a `.path`; the preload asks Electron for it.
+ */
+export interface DesktopFiles {
+  /** the dropped file's path on disk; '' when it has none (a file made in the page) */
+  pathForFile(file: File): string;
+}

@@ -151,6 +151,8 @@ export interface Report {
   createdAt: string;
   config: RunConfig;
   dataset: DatasetSummary;
+  /** how the dataset compares with the synthetic presets (encoding spikes, electrodes, bins), one sentence */
+  datasetScale?: string;
   backend: BackendInfo;
   strategies: StrategyResult[];
   agreementMatrix?: AgreementMatrix;

@@ -51,7 +51,7 @@ function datasetSection(report: Report): string {
     ['Block size', fmtInt(report.config.blockSize ?? d.blockSize)],
     ['Expected outputs in the input', d.hasExpected ? 'yes' : 'no'],
   ];
-  const out = ['## Dataset', '', mdTable(['', d.name], rows)];
+  const out = ['## Dataset', '', ...(report.datasetScale ? [`Compared with the presets: ${report.datasetScale}.`, ''] : []), mdTable(['', d.name], rows)];
   if (d.notes.length > 0) out.push('', ...d.notes.map((n) => `- ${n}`));
   return out.join('\n');
 }

@@ -27,6 +27,14 @@ describe('renderReportMarkdown', () => {
     expect(s).toContain('| Position bins | 500 |');
   });
 
+  it('says how the dataset compares with the presets when the report knows, and nothing when it does not', () => {
+    const sentence = "3,200 encoding spikes on 16 electrodes and 500 bins: 1.0× the encoding spikes of the 'small' preset";
+    const scaled = renderReportMarkdown({ ...exampleReport(), datasetScale: sentence });
+    const dataset = scaled.slice(scaled.indexOf('## Dataset'), scaled.indexOf('## Timings'));
+    expect(dataset).toContain(`Compared with the presets: ${sentence}.`);
+    expect(md).not.toContain('Compared with the presets');
+  });
+
   it('shows warm medians, the speedup against reference, and cold first calls', () => {
     const s = section('Timings');
     expect(s).toContain('| reference | ok | 17.10 ms ± 0.665 ms | 61.20 ms ± 1.497 ms | 78.30 ms ± 2.160 ms | 1.00× (baseline) |');

@@ -6,7 +6,7 @@
 import type { ApiMethod, ProfilerApi } from '../../shared/api';
 import { AppError } from '../../shared/errors';
 
-type ArgKind = 'runId' | 'string' | 'object' | 'number';
+type ArgKind = 'runId' | 'string' | 'object' | 'number' | 'path' | 'pathOrNull' | 'paths';
 
 export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
   getInfo: [],
@@ -24,10 +24,19 @@ export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
   compareRuns: ['runId', 'runId', 'number'],
   exportRun: ['runId', 'string'],
   pickDataFile: [],
+  scanData: ['paths'],
+  saveRecipe: ['object', 'path'],
+  exportDataAsNpz: ['object', 'pathOrNull'],
 };
 
 const MAX_RUN_ID_CHARS = 100;
 const MAX_STRING_CHARS = 200;
+/** file paths: as long as the service accepts in a run config */
+const MAX_PATH_CHARS = 4096;
+/** files of one NWB import (one per tetrode) */
+const MAX_PATHS = 256;
+
+const isPath = (v: unknown): boolean => typeof v === 'string' && v.length > 0 && v.length <= MAX_PATH_CHARS;
 
 function fits(kind: ArgKind, v: unknown): boolean {
   switch (kind) {
@@ -39,6 +48,12 @@ function fits(kind: ArgKind, v: unknown): boolean {
       return typeof v === 'number' && Number.isFinite(v);
     case 'object':
       return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'path':
+      return isPath(v);
+    case 'pathOrNull':
+      return v === null || isPath(v);
+    case 'paths':
+      return Array.isArray(v) && v.length > 0 && v.length <= MAX_PATHS && v.every(isPath);
   }
 }
 
@@ -47,6 +62,9 @@ const DESCRIBE: Record<ArgKind, string> = {
   string: `a string of at most ${MAX_STRING_CHARS} characters`,
   number: 'a finite number',
   object: 'an object',
+  path: `a file path of at most ${MAX_PATH_CHARS} characters`,
+  pathOrNull: `null or a file path of at most ${MAX_PATH_CHARS} characters`,
+  paths: `a list of 1 to ${MAX_PATHS} file paths`,
 };
 
 /** Throws BAD_ARGUMENT naming the method and argument position when the shape is wrong. */

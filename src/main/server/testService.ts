@@ -33,6 +33,9 @@ export function stubService(): StubService {
     compareRuns: notFound,
     exportRun: notFound,
     pickDataFile: async () => null,
+    scanData: notFound,
+    saveRecipe: notFound,
+    exportDataAsNpz: notFound,
     subscribe(runId, listener) {
       let set = listeners.get(runId);
       if (!set) listeners.set(runId, (set = new Set()));

@@ -13,3 +13,4 @@ export { buildTimelineIndex, type TimelineIndex } from './timelineIndex';
 export { queryTimeline, MAX_TIMELINE_SPANS } from './timelineQuery';
 export { toolVersion } from './reportBuilder';
 export { systemInfo, estimateRunMemory } from './engineInfo';
+export { defaultNpzPath, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';

@@ -18,6 +18,7 @@ import { readNdjsonRecords } from '../export';
 import { forkEngine, type SpawnEngine } from '../host';
 import { ActiveRun } from './activeRun';
 import { counterSeries } from './counterSeries';
+import { exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
 import { EventBus } from './eventBus';
 import { estimateRunMemory, systemInfo } from './engineInfo';
 import { likelihoodView } from './likelihoodView';
@@ -82,7 +83,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
 
     getInfo: async (): Promise<SystemInfo> => systemInfo(),
     listPresets: async (): Promise<PresetInfo[]> => PRESET_INFO.map((p) => ({ ...p })),
-    inspectData: async (source): Promise<DataInspection> => inspectData(parseRunConfig({ data: source }).data),
+    inspectData: async (source): Promise<DataInspection> => withScale(await inspectData(parseRunConfig({ data: source }).data)),
     estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(parseRunConfig(config)),
 
     async startRun(raw) {
@@ -203,6 +204,9 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     },
 
     pickDataFile: async () => null,
+    scanData: (paths) => scanDataView(paths),
+    saveRecipe: (recipe, dataPath) => saveRecipeFor(recipe, dataPath),
+    exportDataAsNpz: (source, outPath) => exportSourceAsNpz(source, outPath),
 
     async close() {
       queue.splice(0, queue.length);

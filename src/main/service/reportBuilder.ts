@@ -8,7 +8,8 @@ import { cpus, totalmem } from 'node:os';
 import type { RunConfig } from '../../shared/config';
 import type { SerializedError } from '../../shared/errors';
 import { REPORT_SCHEMA_VERSION, type Report } from '../../shared/report';
-import { deriveFindings, recommend, type AnalysisInput } from '../analysis';
+import { datasetScale, deriveFindings, recommend, type AnalysisInput } from '../analysis';
+import { PRESET_INFO } from '../data';
 import type { EngineOutcome } from '../host';
 
 let cachedVersion: string | undefined;
@@ -73,6 +74,7 @@ export function buildReport(input: ReportInput): Report {
     createdAt: input.createdAt,
     config,
     dataset: outcome.dataset,
+    datasetScale: datasetScale(outcome.dataset, PRESET_INFO).sentence,
     backend: outcome.backend,
     strategies,
     findings: deriveFindings(analysis),

@@ -11,6 +11,7 @@ export {
   type BinChoice, type ElectrodeChoice, type GridChoice, type NwbRecipe, type PositionChoice, type SpikeSource,
 } from './recipe';
 export { scanNwb, scanNwbFile } from './scan';
+export { scanForMapping, type NwbMappingScan } from './scanView';
 export type {
   FeatureColumn, FeatureExtractionCandidate, IntervalTable, NwbScan, PositionCandidate, SpikeEventSeriesCandidate,
   SpikeTableCandidate, TimeSource,

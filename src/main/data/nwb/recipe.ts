@@ -7,82 +7,13 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { KdeParams } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
+import {
+  RECIPE_FORMAT, RECIPE_SUFFIX, type BinChoice, type ElectrodeChoice, type GridChoice, type NwbRecipe, type PositionChoice, type SpikeSource,
+} from '../../../shared/nwb';
 
-export const RECIPE_FORMAT = 'kde-profiler-nwb-recipe/1';
-export const RECIPE_SUFFIX = '.recipe.json';
-
-export interface PositionChoice {
-  /** index into NwbRecipe.files */
-  file: number;
-  /** the SpatialSeries (or table) group */
-  path: string;
-  /** columns of a (T, D) series to keep, at most 2; default: all of a 1- or 2-column series */
-  columns?: number[];
-  /** multiply by the data's `conversion` and add its `offset` (default true) */
-  applyConversion?: boolean;
-  /** convert metres (and mm) to cm (default true) */
-  toCm?: boolean;
-  /** negate the second column (image coordinates grow downwards) */
-  flipY?: boolean;
-}
-
-export type SpikeSource =
-  | {
-      kind: 'units';
-      file: number;
-      /** the Units-like table */
-      path: string;
-      /** rows merged into this electrode (one row for clusterless tables; several to group sorted units) */
-      rows: number[];
-      /** the per-spike column holding the marks */
-      column: string;
-      /** flattened feature columns to keep (default all) */
-      features?: number[];
-    }
-  | { kind: 'featureExtraction'; file: number; path: string; features?: number[] }
-  | {
-      kind: 'spikeEventSeries';
-      file: number;
-      path: string;
-      /** which extreme of each channel's waveform is the mark (default 'neg', as spyglass) */
-      peakSign?: 'neg' | 'pos' | 'abs';
-      /** sample index of the peak (default S // 2, as spyglass) */
-      alignSample?: number;
-      /** volts → µV after `conversion` (default true when the unit is volts) */
-      toMicrovolts?: boolean;
-      features?: number[];
-    };
-
-export interface ElectrodeChoice {
-  name?: string;
-  encoding: SpikeSource;
-  /** separate decoding spikes; when absent the encoding spikes are decoded */
-  decoding?: SpikeSource;
-}
-
-export type BinChoice =
-  | { kind: 'position' }
-  | { kind: 'uniform'; stepS: number; start?: number; stop?: number }
-  | { kind: 'dataset'; file: number; path: string; edges?: boolean };
-
-export type GridChoice =
-  | { kind: 'build'; placeBinSize: number }
-  | { kind: 'dataset'; file: number; centers: string; interior?: string };
-
-export interface NwbRecipe {
-  format: typeof RECIPE_FORMAT;
-  /** the files of the import; relative paths are resolved against the recipe's folder */
-  files: string[];
-  position: PositionChoice;
-  /** positions for the local likelihood, when they are a separate series */
-  decodingPosition?: PositionChoice;
-  electrodes: ElectrodeChoice[];
-  bins: BinChoice;
-  grid?: GridChoice;
-  params?: Partial<KdeParams>;
-  /** [start, stop) seconds the encoding model is fit on (is_training); absent = every sample */
-  encodingIntervals?: [number, number][];
-}
+// the recipe's types cross the process boundary (the UI builds recipes), so they live in shared/
+export { RECIPE_FORMAT, RECIPE_SUFFIX };
+export type { BinChoice, ElectrodeChoice, GridChoice, NwbRecipe, PositionChoice, SpikeSource };
 
 function bad(where: string, what: string): AppError {
   return new AppError('BAD_ARGUMENT', `recipe ${where}: ${what}`, { key: where, hint: 'Fix the recipe file, or delete it to map the file again.' });

@@ -31,7 +31,7 @@ export interface WsApi extends ProfilerApi {
   close(): void;
 }
 
-const SLOW_METHODS = new Set<ApiMethod>(['inspectData', 'exportRun', 'compareRuns', 'getLikelihood']);
+const SLOW_METHODS = new Set<ApiMethod>(['inspectData', 'exportRun', 'compareRuns', 'getLikelihood', 'scanData', 'exportDataAsNpz']);
 
 interface Pending {
   method: string;
@@ -180,6 +180,9 @@ export function createWsClient(options: WsClientOptions): WsApi {
     subscribe,
     // no native dialog in a browser: the UI offers a path field instead
     pickDataFile: async () => null,
+    scanData: (paths) => call('scanData', [paths]),
+    saveRecipe: (recipe, dataPath) => call('saveRecipe', [recipe, dataPath]),
+    exportDataAsNpz: (source, outPath) => call('exportDataAsNpz', [source, outPath]),
     get connectionState() {
       return state;
     },

@@ -7,7 +7,9 @@ import type {
 } from '../../../shared/api';
 import type { DataSource, RunConfig } from '../../../shared/config';
 import type { RunEvent } from '../../../shared/events';
+import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../shared/nwb';
 import * as sample from './sampleData';
+import { ambiguousView } from './sampleNwb';
 
 export interface Call {
   method: string;
@@ -83,4 +85,20 @@ export class FakeApi implements ProfilerApi {
     return () => void this.listeners.delete(entry);
   };
   pickDataFile = async () => (this.record('pickDataFile'), null as string | null);
+  scanData = async (paths: string[]): Promise<NwbScanView> => {
+    this.record('scanData', paths);
+    const view = ambiguousView();
+    const first = view.scans[0]!;
+    // the first file holds the candidates; further files (one per tetrode) are scanned empty
+    const scans = paths.map((path, i) => (i === 0 ? { ...first, path } : { ...first, path, position: [], spikeTables: [], featureExtractions: [], intervals: [] }));
+    return { ...view, scans };
+  };
+  saveRecipe = async (recipe: NwbRecipe, dataPath: string): Promise<SavedRecipe> => {
+    this.record('saveRecipe', recipe, dataPath);
+    return { recipePath: `${dataPath}.recipe.json` };
+  };
+  exportDataAsNpz = async (source: DataSource, outPath: string | null): Promise<NpzExport> => {
+    this.record('exportDataAsNpz', source, outPath);
+    return { outPath: outPath ?? '/data/session.clusterless.npz', bytes: 2048, nElectrodes: 2, nEncodingSpikes: 300 };
+  };
 }
