@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfilerApi } from '../../src/shared/api';
 import { AppError } from '../../src/shared/errors';
 import type { RunEvent } from '../../src/shared/events';
+import { nwbMappingContract } from './nwbContract';
 
 export interface Transport {
   api: ProfilerApi;
@@ -119,5 +120,7 @@ export function describeApiContract(name: string, open: () => Promise<Transport>
       await t.api.deleteRun(runId);
       expect((await errorOf(t.api.getRun(runId))).code).toBe('NOT_FOUND');
     });
+
+    nwbMappingContract(() => t.api);
   });
 }
