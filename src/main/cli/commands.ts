@@ -9,11 +9,13 @@ import { exportCommand } from './exportCommand';
 import { infoCommand } from './infoCommand';
 import { listCommand } from './listCommand';
 import { runCommand } from './runCommand';
+import { scanCommand } from './scanCommand';
 import { serveCommand } from './serve';
 
 export const COMMANDS: Record<string, CliCommand> = {
   run: runCommand,
   decode: decodeCommand,
+  scan: scanCommand,
   info: infoCommand,
   list: listCommand,
   export: exportCommand,

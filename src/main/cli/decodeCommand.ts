@@ -13,15 +13,17 @@ import { datasetScale } from '../analysis';
 import { loadDataset, npyHeader, PRESET_INFO } from '../data';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
+import { resolveNwbData } from './nwbData';
 import { ProgressLine } from './progressLine';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 
-const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--strategy NAME|auto]
+const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] --out DIR`;
 
 const OPTIONS = {
   data: RUN_OPTIONS.data,
+  recipe: RUN_OPTIONS.recipe,
   seed: RUN_OPTIONS.seed,
   features: RUN_OPTIONS.features,
   'feature-scale': RUN_OPTIONS['feature-scale'],
@@ -49,6 +51,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const config = runConfigFromFlags({ ...flags, values: { ...flags.values, strategy: flags.values.strategy ?? 'auto' } });
   if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto)');
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
+  config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? 2000;
   const outDir = resolve(io.cwd, outFlag);
   const strategy = config.strategies[0]!;

@@ -6,13 +6,15 @@ import { resolve } from 'node:path';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { resolveNwbData } from './nwbData';
 import { ProgressLine } from './progressLine';
 import { copyRunOutputs } from './runOutputs';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
 import { createProfilerService } from '../service';
 
-export const RUN_USAGE = `kde-profiler run --data FILE.npz|preset:NAME [--seed N] [--features D] [--feature-scale F]
+export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
+                 [--seed N] [--features D] [--feature-scale F]
                  [--backend auto|wasm|cpu|webgpu|tensorflow] [--strategy NAME[,NAME…]|all]
                  [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB]
                  [--repeats N] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
@@ -30,6 +32,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   }
   const config = runConfigFromFlags(flags);
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
+  config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const outFlag = stringFlag(flags, 'out');
   const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
   const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });

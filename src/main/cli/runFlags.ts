@@ -9,6 +9,7 @@ import { UsageError } from './cliTypes';
 
 export const RUN_OPTIONS = {
   data: { type: 'string' },
+  recipe: { type: 'string' },
   seed: { type: 'string' },
   features: { type: 'string' },
   'feature-scale': { type: 'string' },
@@ -56,7 +57,7 @@ function reword(e: AppError): UsageError {
 
 function dataSource(p: Parsed): unknown {
   const data = stringFlag(p, 'data');
-  if (data === undefined || data === '') throw new UsageError('--data is required: a .npz file or preset:NAME (tiny, small, medium, large, realistic)');
+  if (data === undefined || data === '') throw new UsageError('--data is required: a .npz or .nwb file, or preset:NAME (tiny, small, medium, large, realistic)');
   const presetOnly = ['seed', 'features', 'feature-scale'].filter((f) => p.values[f] !== undefined);
   if (data.startsWith('preset:')) {
     return {
