@@ -1,0 +1,151 @@
+/**
+ * The NWB mapping step: scans the opened file(s), keeps the choices the form edits, saves them as a
+ * recipe next to the data file and has the data store inspect that recipe, and exports what was
+ * mapped as clusterless-npz/1. A .npz file or a preset has no mapping step: the state is cleared.
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { DataSource } from '../../../shared/config';
+import type { NpzExport, NwbScanView } from '../../../shared/nwb';
+import { errorText } from '../lib/errorText';
+import { initialMapping, isMappableFile, toRecipe, type MappingState } from '../mapping';
+import { useApi } from './apiAccess';
+import { useDataStore } from './dataStore';
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+export const useMappingStore = defineStore('mapping', () => {
+  const view = shallowRef<NwbScanView | null>(null);
+  /** what the form edits (deeply reactive: it is small) */
+  const state = ref<MappingState | null>(null);
+  /** the paths the current scan was asked for, as given */
+  const asked = ref<string[]>([]);
+  const scanning = ref(false);
+  const saving = ref(false);
+  const exporting = ref(false);
+  const error = ref<string | null>(null);
+  /** the recipe file last saved by Apply, and the recipe it holds */
+  const appliedPath = ref<string | null>(null);
+  let appliedJson: string | null = null;
+  const exportPath = ref('');
+  const exported = shallowRef<NpzExport | null>(null);
+  let generation = 0;
+
+  const draft = computed(() => (state.value && view.value ? toRecipe(state.value, view.value.scans) : null));
+  const busy = computed(() => scanning.value || saving.value || exporting.value);
+  const canApply = computed(() => !busy.value && draft.value?.recipe != null);
+
+  function clear(): void {
+    generation++;
+    view.value = null;
+    state.value = null;
+    asked.value = [];
+    error.value = null;
+    exported.value = null;
+    scanning.value = false;
+    appliedPath.value = null;
+    appliedJson = null;
+  }
+
+  async function scan(paths: string[]): Promise<void> {
+    const ticket = ++generation;
+    asked.value = paths;
+    scanning.value = true;
+    error.value = null;
+    exported.value = null;
+    try {
+      const result = await useApi().scanData(paths);
+      if (ticket !== generation) return;
+      view.value = result;
+      state.value = initialMapping(result);
+    } catch (e) {
+      if (ticket !== generation) return;
+      view.value = null;
+      state.value = null;
+      error.value = errorText(e).message;
+    } finally {
+      if (ticket === generation) scanning.value = false;
+    }
+  }
+
+  /** Follows the data store's source: an NWB file or recipe is scanned, anything else clears the step. */
+  function follow(source: DataSource): Promise<void> {
+    if (source.kind !== 'file' || !isMappableFile(source.path)) {
+      clear();
+      return Promise.resolve();
+    }
+    // the inspection of a recipe just applied, or a file already scanned: the choices stay as they are
+    const known = source.path === appliedPath.value || sameList(asked.value, [source.path]);
+    if (known && (view.value !== null || scanning.value)) return Promise.resolve();
+    appliedPath.value = null;
+    appliedJson = null;
+    return scan([source.path]);
+  }
+
+  /** Adds another file of the same recording (one per tetrode) and scans them together. */
+  function addFile(path: string): Promise<void> {
+    const p = path.trim();
+    const files = state.value?.files ?? asked.value;
+    if (p.length === 0 || files.includes(p)) return Promise.resolve();
+    return scan([...files, p]);
+  }
+
+  function removeFile(index: number): Promise<void> {
+    const files = state.value?.files ?? [];
+    if (files.length < 2 || index < 0 || index >= files.length) return Promise.resolve();
+    return scan(files.filter((_, i) => i !== index));
+  }
+
+  /** Saves the recipe next to the first data file and inspects it. False when nothing was saved. */
+  async function apply(): Promise<boolean> {
+    const recipe = draft.value?.recipe;
+    if (!recipe || !state.value) {
+      error.value = draft.value?.problems.join(' ') || 'Open an NWB file first.';
+      return false;
+    }
+    saving.value = true;
+    error.value = null;
+    try {
+      const { recipePath } = await useApi().saveRecipe(recipe, state.value.files[0]!);
+      appliedPath.value = recipePath;
+      appliedJson = JSON.stringify(recipe);
+      // the scan's complaints about the automatic mapping are answered by the recipe just saved
+      if (view.value) {
+        view.value = { ...view.value, recipe, recipeOrigin: 'saved', savedRecipePath: recipePath, findings: view.value.findings.filter((f) => f.severity !== 'error') };
+      }
+      await useDataStore().selectFile(recipePath);
+      return true;
+    } catch (e) {
+      error.value = errorText(e).message;
+      return false;
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  /** Writes what is mapped as clusterless-npz/1 (saving the choices first when they changed). */
+  async function exportNpz(): Promise<NpzExport | null> {
+    const unchanged = appliedPath.value !== null && draft.value?.recipe != null && JSON.stringify(draft.value.recipe) === appliedJson;
+    if (!unchanged && !(await apply())) return null;
+    exporting.value = true;
+    error.value = null;
+    exported.value = null;
+    try {
+      const out = exportPath.value.trim();
+      exported.value = await useApi().exportDataAsNpz({ kind: 'file', path: appliedPath.value! }, out.length > 0 ? out : null);
+      return exported.value;
+    } catch (e) {
+      error.value = errorText(e).message;
+      return null;
+    } finally {
+      exporting.value = false;
+    }
+  }
+
+  return {
+    view, state, asked, scanning, saving, exporting, busy, error, appliedPath, exportPath, exported, draft, canApply,
+    clear, scan, follow, addFile, removeFile, apply, exportNpz,
+  };
+});
