@@ -11,6 +11,10 @@ describe('checkArgs', () => {
 
   it('refuses wrong arity and wrong basic types with BAD_ARGUMENT', () => {
     expect(() => checkArgs('getRun', ['20250101-000000-abcdef'])).not.toThrow();
+    // file paths may be longer than other strings: as long as a run config's data path
+    expect(() => checkArgs('scanData', [['/d/a.nwb', `/${'d'.repeat(300)}/b.nwb`]])).not.toThrow();
+    expect(() => checkArgs('saveRecipe', [{}, '/d/a.nwb'])).not.toThrow();
+    expect(() => checkArgs('exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null])).not.toThrow();
     const cases: [Parameters<typeof checkArgs>[0], unknown[]][] = [
       ['getRun', []],
       ['getRun', ['a', 'b']],
@@ -22,6 +26,15 @@ describe('checkArgs', () => {
       ['compareRuns', ['a', 'b', Number.NaN]],
       ['compareRuns', ['a', 'b', '5']],
       ['getInfo', [1]],
+      ['scanData', [[]]],
+      ['scanData', ['/d/a.nwb']],
+      ['scanData', [['/d/a.nwb', 7]]],
+      ['scanData', [['x'.repeat(4097)]]],
+      ['scanData', [Array(257).fill('/d/a.nwb')]],
+      ['saveRecipe', [{}, '']],
+      ['saveRecipe', [[], '/d/a.nwb']],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }]],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, 42]],
     ];
     for (const [method, params] of cases) {
       let error: unknown;
