@@ -77,7 +77,7 @@ describe('kde-profiler scan', () => {
     expect(r.stderr).toContain('pynapple.nwb: no mapping to import it with:');
     expect(r.stderr).toMatch(/E001 pynapple\.nwb: No position found/);
     expect(r.stderr).toMatch(/E030 pynapple\.nwb: No marks found.*\/units has 3 units with 21,354 spike times/);
-    expect(r.stderr).toContain("See the candidates with 'kde-profiler scan pynapple.nwb'");
+    expect(r.stderr).toContain("Choose in the app's mapping step and apply, or write a recipe (FILE.recipe.json)");
     expect(r.stderr).toContain('no recipe was saved');
     expect(existsSync(join(dir, 'pynapple.nwb.recipe.json'))).toBe(false);
     const json = await cli('scan', 'pynapple.nwb', '--json');
@@ -98,6 +98,7 @@ describe('kde-profiler run and decode with NWB data', () => {
     const r = await cli('run', '--data', 'pynapple.nwb', '--runs-dir', 'runs');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/kde-profiler run: pynapple\.nwb: no mapping to import it with:\n {2}E001/);
+    expect(r.stderr).toContain("See the candidates with 'kde-profiler scan pynapple.nwb'");
     expect(existsSync(join(dir, 'runs'))).toBe(false);
   });
 

@@ -14,15 +14,15 @@ import { UsageError } from './cliTypes';
 
 const isRecipe = (path: string): boolean => path.toLowerCase().endsWith(RECIPE_SUFFIX);
 
-/** One error for every blocking finding of a scan, with what to do next. */
-export function mappingError(file: string, findings: ValidationFinding[]): AppError {
+/** One error for every blocking finding of a scan, with what to do next (`scanned`: the person just saw the candidates). */
+export function mappingError(file: string, findings: ValidationFinding[], scanned = false): AppError {
   const errors = findings.filter((f) => f.severity === 'error');
   const lines = errors.map((f) => `  ${f.code} ${f.message}`);
   const name = basename(file);
-  return new AppError((errors[0]?.code ?? 'E001') as ErrorCode,
-    `${name}: no mapping to import it with:\n${lines.join('\n')}\n` +
-      `See the candidates with 'kde-profiler scan ${name}', then pass --recipe FILE${RECIPE_SUFFIX} (or map it in the app and apply).`,
-    { file: name, key: errors[0]?.key });
+  const next = scanned
+    ? `Choose in the app's mapping step and apply, or write a recipe (FILE${RECIPE_SUFFIX}) and pass it to run or decode with --recipe.`
+    : `See the candidates with 'kde-profiler scan ${name}', then pass --recipe FILE${RECIPE_SUFFIX} (or map it in the app and apply).`;
+  return new AppError((errors[0]?.code ?? 'E001') as ErrorCode, `${name}: no mapping to import it with:\n${lines.join('\n')}\n${next}`, { file: name, key: errors[0]?.key });
 }
 
 async function withRecipe(data: DataSource, recipeFlag: string, cwd: string): Promise<DataSource> {

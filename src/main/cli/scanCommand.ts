@@ -26,7 +26,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   io.stdout.write(boolFlag(flags, 'json') ? `${JSON.stringify(view, null, 2)}\n` : scanViewText(view));
   for (const f of view.findings.filter((x) => x.severity === 'warning')) io.stderr.write(`warning: ${f.message}\n`);
   if (!view.recipe) {
-    io.stderr.write(`kde-profiler scan: ${mappingError(paths[0]!, view.findings).message}\n`);
+    io.stderr.write(`kde-profiler scan: ${mappingError(paths[0]!, view.findings, true).message}\n`);
     if (boolFlag(flags, 'save-recipe')) io.stderr.write('no recipe was saved\n');
     return EXIT.usage;
   }
