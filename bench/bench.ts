@@ -75,7 +75,9 @@ async function benchCell(ds: ReturnType<typeof makePreset>, strategy: StrategyNa
  * Tracing on vs off on `medium`: alternating pairs whose order flips every round, so drift and
  * other load on the machine fall on both sides; the ratio of medians is what the bench prints.
  */
-async function tracingOverhead(rounds = 12): Promise<{ onMs: number; offMs: number; ratio: number; spans: number; rounds: number }> {
+async function tracingOverhead(
+  rounds = 12,
+): Promise<{ onMs: number; offMs: number; ratio: number; spans: number; rounds: number; perSpanUs: number }> {
   await initBackend('wasm');
   const ds = makePreset('medium', { seed: 42, features: 2, featureScale: 1 });
   const on: number[] = [];
@@ -103,7 +105,27 @@ async function tracingOverhead(rounds = 12): Promise<{ onMs: number; offMs: numb
   }
   const onMs = median(on);
   const offMs = median(off);
-  return { onMs, offMs, ratio: onMs / offMs, spans: Math.round(records / rounds), rounds };
+  return { onMs, offMs, ratio: onMs / offMs, spans: Math.round(records / rounds), rounds, perSpanUs: await spanCostUs() };
+}
+
+/**
+ * The recorder's own cost per span (an empty async function traced, minus the same untraced),
+ * which times the records a call makes gives an overhead that machine load cannot hide.
+ */
+async function spanCostUs(n = 50_000): Promise<number> {
+  const rec = new Recorder({ proc: 'engine', onBatch: () => undefined });
+  const off = new Recorder({ proc: 'engine', disabled: true });
+  const empty = async (): Promise<number> => 0;
+  const timeLoop = async (r: Recorder): Promise<number> => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await r.span('s', empty);
+    return performance.now() - t0;
+  };
+  await timeLoop(rec);
+  const costs: number[] = [];
+  for (let i = 0; i < 5; i++) costs.push(((await timeLoop(rec)) - (await timeLoop(off))) / n);
+  rec.close();
+  return median(costs) * 1000;
 }
 
 async function main(): Promise<void> {
@@ -133,6 +155,11 @@ async function main(): Promise<void> {
       `\ntracing overhead (medium, compensated, wasm, median of ${overhead.rounds} alternating pairs): on ${overhead.onMs.toFixed(1)} ms, ` +
         `off ${overhead.offMs.toFixed(1)} ms, ratio ${overhead.ratio.toFixed(4)} (${((overhead.ratio - 1) * 100).toFixed(2)} %), ` +
         `${overhead.spans} records per call`,
+    );
+    const direct = (overhead.spans * overhead.perSpanUs) / 1000 / overhead.offMs;
+    console.log(
+      `recorder cost ${overhead.perSpanUs.toFixed(2)} µs per span × ${overhead.spans} records = ` +
+        `${((overhead.spans * overhead.perSpanUs) / 1000).toFixed(3)} ms per call: ${(direct * 100).toFixed(3)} % of the untraced call`,
     );
   }
   mkdirSync(dirname(args.out!), { recursive: true });
