@@ -26,6 +26,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           engineMain: resolve('src/main/host/engineMain.ts'),
+          // NWB inspection runs in a worker thread; the data module finds it beside itself
+          scanWorker: resolve('src/main/data/nwb/scanWorker.ts'),
         },
         external: NATIVE_EXTERNALS,
       },

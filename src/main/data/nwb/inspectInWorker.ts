@@ -31,8 +31,13 @@ export const INSPECT_TIMEOUT_MS = 5 * 60 * 1000;
 
 const RUNNING_TS = import.meta.url.endsWith('.ts');
 
+/** beside this module from source; in the Electron bundle this code sits in out/main/chunks/ and the
+ *  worker entry in out/main/ */
 function workerEntry(): URL {
-  return new URL(RUNNING_TS ? './scanWorker.ts' : './scanWorker.js', import.meta.url);
+  if (RUNNING_TS) return new URL('./scanWorker.ts', import.meta.url);
+  const here = new URL('./scanWorker.js', import.meta.url);
+  const parent = new URL('../scanWorker.js', import.meta.url);
+  return existsSync(fileURLToPath(here)) ? here : parent;
 }
 
 /** tsx's ESM API, resolved through its package exports so the worker can load TypeScript */
