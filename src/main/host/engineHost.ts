@@ -8,6 +8,7 @@ import { AppError, deserializeError, serializeError, type SerializedError } from
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
 import type { EngineChild, EngineExit, SpawnEngine } from './engineChild';
 import { isEngineMessage, type EngineOutcome, type StartMessage } from './messages';
+import { clearOpenSpans, ENGINE_PROCESS_SPAN, isOpenSpanList, publishOpenSpans } from './openSpans';
 
 export const CANCEL_GRACE_MS = 500;
 
@@ -70,9 +71,19 @@ export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: 
     resolveDone = resolve;
   });
 
+  // the service's span around the process is written when the process ends; until then the live
+  // timeline learns of it from here (same clock: the run's origin)
+  if (/^\d+$/.test(start.originNs)) {
+    const spawnedUs = Number(process.hrtime.bigint() - BigInt(start.originNs)) / 1000;
+    publishOpenSpans(start.runId, 'host', [{ proc: 'service', tid: 1, name: ENGINE_PROCESS_SPAN, startUs: spawnedUs }]);
+  }
+
   child.onMessage((raw) => {
     if (!isEngineMessage(raw)) return;
     switch (raw.type) {
+      case 'open-spans':
+        if (isOpenSpanList(raw.spans)) publishOpenSpans(start.runId, 'engine', raw.spans);
+        break;
       case 'trace':
         listeners.onTrace(raw.records);
         break;
@@ -96,6 +107,7 @@ export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: 
 
   child.onExit((exit) => {
     if (killTimer) clearTimeout(killTimer);
+    clearOpenSpans(start.runId);
     if (cancelRequested) resolveDone({ kind: 'cancelled', outcome });
     else if (engineError) resolveDone({ kind: 'failed', error: engineError, outcome });
     else if (outcome && exit.code === 0) resolveDone({ kind: 'completed', outcome });

@@ -65,6 +65,26 @@ describe('startEngineRun', () => {
     expect(ref!.stages.find((s) => s.name === 'decode')!.calls).toBe(3);
   });
 
+  it('samples tensor memory inside spans, while the model is alive, not only at unit boundaries where it is freed', async () => {
+    // each electrode holds the loop ~45 ms, longer than the sampler's interval, as wasm compute does
+    const { run, messages } = await runFake(['reference'], { busyMsPerElectrode: 45 }, { repeats: 1, warmup: 0 });
+    await run.done;
+    const counters = messages.flatMap((m) => (m.type === 'trace' ? m.records : [])).filter((r) => r.ph === 'C' && r.name === 'tensors');
+    const counts = counters.map((r) => (r.ph === 'C' ? r.args.count! : 0));
+    expect(Math.max(...counts)).toBe(2);
+    expect(counts.filter((c) => c > 0).length).toBeGreaterThan(3);
+  });
+
+  it('tells the host which spans are open as they change, and none once the run ended', async () => {
+    const { run, messages } = await runFake(['reference'], { busyMsPerElectrode: 5 }, { repeats: 1, warmup: 0 });
+    await run.done;
+    const lists = messages.flatMap((m) => (m.type === 'open-spans' ? [m.spans.map((s) => s.name)] : []));
+    expect(lists.some((names) => names[0] === 'run' && names.includes('strategy reference'))).toBe(true);
+    expect(lists[lists.length - 1]).toEqual([]);
+    const open = messages.find((m) => m.type === 'open-spans' && m.spans.length > 0);
+    expect(open && open.type === 'open-spans' && open.spans[0]).toMatchObject({ proc: 'engine', tid: 1, name: 'run', args: { runId: 'test' } });
+  });
+
   it('records a throwing strategy as failed and goes on with the next', async () => {
     const { run, messages } = await runFake(['chunked', 'reference'], { failing: ['chunked'] });
     await run.done;

@@ -17,6 +17,7 @@ import { isCancellation, SpanCollector, type MeasureContext } from './measureCon
 import type { EngineOutcome, EngineToHost, StartMessage } from './messages';
 import { notApplicableFor } from './notApplicable';
 import { ProgressTracker } from './progressTracker';
+import { WatchedProbe } from './watchedProbe';
 import { measureStrategy, type StrategyMeasurement } from './strategyMeasure';
 
 export interface EngineRun {
@@ -57,6 +58,17 @@ export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (mes
     lastProgressMs = now;
     send({ type: 'progress', progress: tracker.snapshot(within, detail) });
   };
+  let memory: MemorySampler | undefined;
+  let probe: WatchedProbe | undefined;
+  let sentOpen = '';
+  // after each batch, the open spans if they changed: the live timeline draws them from the newest event
+  const sendOpenSpans = () => {
+    const open = probe?.openSpans() ?? [];
+    const key = open.map((o) => `${o.name}@${o.startUs}`).join('|');
+    if (key === sentOpen) return;
+    sentOpen = key;
+    send({ type: 'open-spans', spans: open });
+  };
   const rec = new Recorder({
     proc: 'engine',
     originNs: start.originNs,
@@ -65,6 +77,7 @@ export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (mes
     onBatch: (records) => {
       spans.observe(records);
       send({ type: 'trace', records });
+      if (config.trace) sendOpenSpans();
     },
     onProgress: (fraction, label) => {
       within = fraction;
@@ -73,14 +86,16 @@ export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (mes
     },
   });
 
-  let memory: MemorySampler | undefined;
+  // every span the loop and the engine open goes through the probe: memory samples at span ends, open spans for the live view
+  probe = new WatchedProbe(rec, { proc: 'engine', tid: rec.tid, onSpanEnd: () => memory?.sampleIfDue() });
+  const watched = probe;
   const run = async (): Promise<EngineOutcome> => {
-    const dataset = await rec.span('load-data', () => deps.loadDataset(config.data));
-    const backend: BackendInfo = await rec.span('backend-init', () => deps.initBackend(config.backend));
+    const dataset = await watched.span('load-data', () => deps.loadDataset(config.data));
+    const backend: BackendInfo = await watched.span('backend-init', () => deps.initBackend(config.backend));
     memory = new MemorySampler({ sink: rec, tensorMemory: () => deps.engineMemory(), gpu: backend.isGpu });
     memory.start();
     const ctx: MeasureContext = {
-      deps, dataset, config, rec, tracker, spans, memory,
+      deps, dataset, config, rec: watched, tracker, spans, memory,
       options: deps.strategyOptionsFor(dataset, config),
       emitProgress: () => {
         within = 0;
@@ -122,7 +137,7 @@ export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (mes
 
   const done = (async () => {
     try {
-      const outcome = await rec.span('run', run, { runId: start.runId });
+      const outcome = await watched.span('run', run, { runId: start.runId });
       memory?.stop();
       rec.flush();
       send({ type: 'result', outcome });

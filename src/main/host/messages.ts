@@ -8,6 +8,7 @@ import type { DatasetSummary } from '../../shared/dataset';
 import type { SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
 import type { AgreementMatrix, Agreement, BackendInfo, StrategyResult, TimingStats } from '../../shared/report';
+import type { OpenSpan } from './openSpans';
 
 export interface StartMessage {
   type: 'start';
@@ -48,12 +49,14 @@ export type EngineToHost =
   | { type: 'trace'; records: TraceRecord[] }
   | { type: 'progress'; progress: ProgressInfo }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  /** the engine's spans open now, whenever that changed and a trace batch went out (live timeline only) */
+  | { type: 'open-spans'; spans: OpenSpan[] }
   | { type: 'result'; outcome: EngineOutcome }
   /** the run could not proceed at all (bad data, no backend): the run fails with this error */
   | { type: 'error'; error: SerializedError }
   | { type: 'cancelled' };
 
-const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'result', 'error', 'cancelled']);
+const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'open-spans', 'result', 'error', 'cancelled']);
 
 /** A message from the engine process is trusted code, but a crash mid-send or a stray print must not throw. */
 export function isEngineMessage(raw: unknown): raw is EngineToHost {

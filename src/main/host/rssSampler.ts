@@ -21,7 +21,12 @@ export interface RssSamplerOptions {
 
 export interface RssSampler {
   stop(): void;
-  /** highest RSS seen in [startUs, endUs] (inclusive), or undefined without samples there */
+  /**
+   * Highest RSS seen in [startUs, endUs] (inclusive). A window shorter than the sampling interval,
+   * or one whose ticks ran late under load, may hold no sample: then the first sample after it
+   * stands in (resident memory is seldom handed back at once, so it still holds the window's
+   * pages), or else the last one before it. Undefined only when there is no sample at all.
+   */
   peakBetween(startUs: number, endUs: number): number | undefined;
   readonly samples: readonly RssSample[];
 }
@@ -53,10 +58,18 @@ export function startRssSampler(options: RssSamplerOptions): RssSampler {
     samples,
     peakBetween(startUs, endUs) {
       let peak: number | undefined;
+      let before: RssSample | undefined;
+      let after: RssSample | undefined;
       for (const s of samples) {
-        if (s.tsUs >= startUs && s.tsUs <= endUs && (peak === undefined || s.rssBytes > peak)) peak = s.rssBytes;
+        if (s.tsUs < startUs) {
+          if (!before || s.tsUs > before.tsUs) before = s;
+        } else if (s.tsUs > endUs) {
+          if (!after || s.tsUs < after.tsUs) after = s;
+        } else if (peak === undefined || s.rssBytes > peak) {
+          peak = s.rssBytes;
+        }
       }
-      return peak;
+      return peak ?? after?.rssBytes ?? before?.rssBytes;
     },
   };
 }

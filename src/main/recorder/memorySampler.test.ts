@@ -30,6 +30,21 @@ describe('MemorySampler', () => {
     ]);
   });
 
+  it('samples at span ends only once an interval has passed', () => {
+    let samples = 0;
+    const sampler = new MemorySampler({
+      sink: { counter: (n) => void (n === 'tensors' && samples++) },
+      memoryUsage: fakeMemory([100]),
+      tensorMemory: () => ({ numTensors: 1, numBytes: MB }),
+      intervalMs: 40,
+    });
+    const t0 = performance.now();
+    expect(sampler.sampleIfDue(t0)).toBe(true);
+    expect(sampler.sampleIfDue(performance.now() + 10)).toBe(false);
+    expect(sampler.sampleIfDue(performance.now() + 41)).toBe(true);
+    expect(samples).toBe(2);
+  });
+
   it('tracks peaks overall and per stage', () => {
     let tensorBytes = 0;
     const sampler = new MemorySampler({

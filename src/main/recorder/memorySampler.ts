@@ -7,8 +7,10 @@
  *   `<label> rss (MB)` {rss}                               another process (the engine, seen from the service)
  *   `gpu memory (MB)` {used, total}                        GPU 0 from nvidia-smi, at a lower rate
  *
- * A timer cannot fire while this process computes synchronously (wasm), so the engine should also
- * call sampleNow() or markStage() at span boundaries; the service samples the engine from outside.
+ * A timer cannot fire while this process computes synchronously (wasm), so the engine also calls
+ * sampleNow() or markStage() at unit boundaries and sampleIfDue() at the end of every span (where
+ * the span's tensors are still alive: at unit boundaries everything has been disposed, and tensor
+ * bytes would read 0 for the whole run); the service samples the engine's RSS from outside.
  */
 import { gpuMemory, sampleProcessRssBytes, type GpuMemoryInfo } from './processMemory';
 
@@ -79,6 +81,7 @@ export class MemorySampler {
   private peerInFlight = false;
   private gpuInFlight = false;
   private samples = 0;
+  private lastSampleMs = -Infinity;
   /** set by stop(): a peer or GPU read still in flight must not add a counter after the trace was flushed */
   private stopped = false;
 
@@ -129,6 +132,16 @@ export class MemorySampler {
     this.noteSample(this.takeSample());
   }
 
+  /**
+   * A sample if the last one is at least one interval old: cheap enough to call at every span end
+   * of a compute loop, which keeps the rate near the timer's while the timer itself cannot fire.
+   */
+  sampleIfDue(nowMs: number = performance.now()): boolean {
+    if (nowMs - this.lastSampleMs < (this.options.intervalMs ?? 40)) return false;
+    this.sampleNow();
+    return true;
+  }
+
   summary(): MemorySummary {
     return { ...this.overall, samples: this.samples, stages: Object.fromEntries([...this.stages].map(([k, v]) => [k, { ...v }])) };
   }
@@ -137,6 +150,7 @@ export class MemorySampler {
     const { sink } = this.options;
     const mem = (this.options.memoryUsage ?? process.memoryUsage)();
     this.samples++;
+    this.lastSampleMs = performance.now();
     sink.counter('memory (MB)', {
       rss: toMB(mem.rss), heapUsed: toMB(mem.heapUsed), external: toMB(mem.external), arrayBuffers: toMB(mem.arrayBuffers),
     });

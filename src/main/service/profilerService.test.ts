@@ -65,7 +65,8 @@ describe('profiler service with the engine process', () => {
     expect(records.some((r) => r.ph === 'C' && r.name === 'engine memory (MB)')).toBe(true);
 
     const view = await service.getTimeline(runId, { startUs: 0, endUs: 60e6, widthPx: 1200 });
-    expect(view.lanes.map((l) => l.id)).toEqual(['service:1', 'engine:1']);
+    // a lane per process, then one per electrode for what runs inside its spans
+    expect(view.lanes.map((l) => l.id)).toEqual(['service:1', 'engine:1', ...detail.report!.dataset.electrodes.map((_, e) => `engine:1/electrode ${e}`)]);
     expect(view.spans.some((s) => s.name === 'strategy compensated')).toBe(true);
     const counters = await service.getCounters(runId);
     expect(counters.map((c) => `${c.name}/${c.key}`)).toContain('engine memory (MB)/rss');

@@ -1,9 +1,11 @@
 /**
  * Timeline indexes of recently viewed runs, built once from events.ndjson. A run still recording
  * is re-indexed when new records arrived, at most every REFRESH_MS, so a live view keeps up
- * without re-reading the file on every scroll.
+ * without re-reading the file on every scroll; its index also draws the spans the run has open
+ * (from the host), which the file cannot hold yet.
  */
 import { readNdjsonRecords } from '../export';
+import { openSpansOf, type OpenSpan } from '../host';
 import { buildTimelineIndex, type TimelineIndex } from './timelineIndex';
 
 const MAX_CACHED_RUNS = 4;
@@ -19,6 +21,9 @@ export class TimelineCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<Entry>>();
 
+  /** `openSpans` answers what a live run has open now (tests hand in their own) */
+  constructor(private readonly openSpans: (runId: string) => readonly OpenSpan[] = openSpansOf) {}
+
   /** `liveCount` is the record count of a run still recording, undefined for a finished one. */
   async get(runId: string, eventsPath: string, liveCount: number | undefined): Promise<TimelineIndex> {
     const hit = this.entries.get(runId);
@@ -33,7 +38,9 @@ export class TimelineCache {
     if (!pending) {
       pending = (async () => {
         const { records } = await readNdjsonRecords(eventsPath);
-        return { index: buildTimelineIndex(records), recordCount: liveCount, builtAtMs: performance.now() };
+        // asked after the file was read: a span it holds complete is then no longer listed open
+        const open = liveCount === undefined ? [] : this.openSpans(runId);
+        return { index: buildTimelineIndex(records, { open }), recordCount: liveCount, builtAtMs: performance.now() };
       })();
       this.building.set(runId, pending);
     }

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../../../shared/api';
 import { likelihoodView, report, strategyResult } from '../testing/sampleData';
-import { agreementCells, agreementHeatmapOption } from './agreementHeatmapOption';
+import { agreementCells, agreementHeatmapOption, agreementLabel } from './agreementHeatmapOption';
 import { compareBars, compareOption } from './compareOption';
-import { dataPreviewOption, spikeTickData } from './dataPreviewOption';
+import { dataPreviewOption, electrodeLabelStep, spikeTickData } from './dataPreviewOption';
 import { kernelOption, topKernels } from './kernelOption';
 import { colorAt, heatmapRaster, VIRIDIS } from './heatmapRaster';
 import { cellAt, colorRange, fractionalIndex, likelihoodHeatmapOption, likelihoodValues, rowRelativeValues } from './likelihoodHeatmapOption';
-import { memoryBars, memoryEstimateOption } from './memoryEstimateOption';
+import { binaryLogAxis, memoryBars, memoryEstimateOption } from './memoryEstimateOption';
 import { memoryAxisOf, memoryColor, memoryLabel, memoryOption } from './memoryOption';
+import { cellTicks, niceTicks } from './niceTicks';
 import { colorForName, escapeHtml } from './palette';
 import { timingBarOption, timingBars } from './timingBarOption';
 
@@ -26,26 +27,52 @@ describe('memoryOption', () => {
       { name: 'gpu memory (MB)', key: 'used', points: [[0, 300]] },
     ]) as AnyObj;
     const byName = Object.fromEntries(opt.series.map((s: AnyObj) => [s.name, s]));
-    expect(Object.keys(byName).sort()).toEqual(['engine rss', 'gpu memory used', 'tensor bytes', 'tensor count']);
-    expect(byName['engine rss'].data).toEqual([[0, 100], [2, 120]]);
-    expect(byName['engine rss'].yAxisIndex).toBe(0);
+    expect(Object.keys(byName).sort()).toEqual(['GPU memory used', 'engine RSS (self-sampled)', 'tensor bytes', 'tensor count']);
+    expect(byName['engine RSS (self-sampled)'].data).toEqual([[0, 100], [2, 120]]);
+    expect(byName['engine RSS (self-sampled)'].yAxisIndex).toBe(0);
     // the usual series keep distinct colours however many appear
-    const colors = ['engine rss', 'engine memory rss', 'engine heapUsed', 'tensor bytes'].map(memoryColor);
-    expect(new Set(colors).size).toBe(4);
-    expect(byName['engine rss'].color).toBe(memoryColor('engine rss'));
+    const colors = [
+      'engine RSS (sampled by service)', 'engine RSS (self-sampled)', 'engine JS heap', 'service RSS (self-sampled)', 'service JS heap',
+      'tensor bytes', 'tensor count', 'GPU memory used',
+    ].map(memoryColor);
+    expect(new Set(colors).size).toBe(colors.length);
+    expect(byName['engine RSS (self-sampled)'].color).toBe(memoryColor('engine RSS (self-sampled)'));
     expect(memoryColor('something new')).toBe(colorForName('something new'));
-    expect(byName['tensor count'].yAxisIndex).toBe(1);
-    expect(opt.yAxis.map((a: AnyObj) => a.name)).toEqual(['memory (MB)', 'tensors (count)']);
-    expect(opt.xAxis.name).toBe('time (s)');
+    // tensors in a panel of their own, bytes and count on their own scales
+    expect(opt.yAxis.map((a: AnyObj) => [a.name, a.gridIndex])).toEqual([['process memory (MB)', 0], ['tensor memory (MB)', 1], ['tensors (count)', 1]]);
+    expect([byName['tensor bytes'].xAxisIndex, byName['tensor bytes'].yAxisIndex]).toEqual([1, 1]);
+    expect([byName['tensor count'].xAxisIndex, byName['tensor count'].yAxisIndex]).toEqual([1, 2]);
+    expect([byName['GPU memory used'].xAxisIndex, byName['GPU memory used'].yAxisIndex]).toEqual([0, 0]);
+    // both panels span the same time
+    expect(opt.xAxis.map((a: AnyObj) => a.max)).toEqual([2, 2]);
+    // a round end past the last sample, however odd its time
+    const odd = memoryOption([{ name: 'engine memory (MB)', key: 'rss', proc: 'engine', points: [[0, 1], [2_413_014, 2]] }]) as AnyObj;
+    expect(odd.xAxis[0]).toMatchObject({ max: 2.5, interval: 0.5 });
+    expect(opt.xAxis[1].name).toBe('time (s)');
+    const single = memoryOption([{ name: 'engine memory (MB)', key: 'rss', proc: 'engine', points: [[0, 1]] }]) as AnyObj;
+    expect(single.grid).toHaveLength(1);
+    expect(single.series[0].yAxisIndex).toBe(0);
   });
 
   it('labels and axes of single counters', () => {
     expect(memoryAxisOf({ name: 'engine memory (MB)', key: 'rss' })).toBe('MB');
     expect(memoryAxisOf({ name: 'something', key: 'other' })).toBeNull();
-    expect(memoryLabel({ name: 'engine memory (MB)', key: 'rss', points: [], proc: 'engine' })).toBe('engine memory rss');
-    expect(memoryLabel({ name: 'memory (MB)', key: 'heapUsed', points: [], proc: 'service' })).toBe('service heapUsed');
-    expect(memoryLabel({ name: 'memory (MB)', key: 'rss', points: [] })).toBe('process rss');
+    expect(memoryLabel({ name: 'engine memory (MB)', key: 'rss', points: [], proc: 'engine' })).toBe('engine RSS (sampled by service)');
+    expect(memoryLabel({ name: 'memory (MB)', key: 'heapUsed', points: [], proc: 'service' })).toBe('service JS heap');
+    // read back from a finished run: no process, and only the engine samples itself
+    expect(memoryLabel({ name: 'memory (MB)', key: 'heapUsed', points: [] })).toBe('engine JS heap');
+    expect(memoryLabel({ name: 'trainer rss (MB)', key: 'rss', points: [] })).toBe('trainer RSS');
     expect(memoryAxisOf({ name: 'memory (MB)', key: 'arrayBuffers' })).toBeNull();
+  });
+
+  it('shows one RSS per process: the outside sample hides the engine\'s own reading', () => {
+    const opt = memoryOption([
+      { name: 'engine memory (MB)', key: 'rss', proc: 'engine', points: [[0, 90], [50_000, 95]] },
+      { name: 'memory (MB)', key: 'rss', proc: 'engine', points: [[0, 91]] },
+      { name: 'memory (MB)', key: 'heapUsed', proc: 'engine', points: [[0, 20]] },
+      { name: 'tensors', key: 'MB', proc: 'engine', points: [[0, 0], [10_000, 4]] },
+    ]) as AnyObj;
+    expect(opt.series.map((x: AnyObj) => x.name)).toEqual(['engine JS heap', 'engine RSS (sampled by service)', 'tensor bytes']);
   });
 });
 
@@ -99,6 +126,18 @@ describe('agreementHeatmapOption', () => {
     expect(agreementCells(m, 'argmaxAgreement')[1]!.value[2]).toBeCloseTo(98);
   });
 
+  it('labels cells with two significant digits so they fit', () => {
+    expect(agreementLabel(4.7712e-6, 'maxAbsDiff')).toBe('4.8e-6');
+    expect(agreementLabel(0.0123, 'meanAbsDiff')).toBe('1.2e-2');
+    expect(agreementLabel(1e-13, 'maxAbsDiff')).toBe('0');
+    expect(agreementLabel(1, 'argmaxAgreement')).toBe('100%');
+    expect(agreementLabel(0.987, 'argmaxAgreement')).toBe('98.7%');
+    const opt = agreementHeatmapOption(m) as AnyObj;
+    // the legend sits above the matrix, which takes the panel's width
+    expect(opt.visualMap).toMatchObject({ orient: 'horizontal', top: 4 });
+    expect(opt.grid.right).toBeLessThan(40);
+  });
+
   it('marks cells that fail allclose', () => {
     const bad = { ...m, allclose: [[true, false], [false, true]] };
     const opt = agreementHeatmapOption(bad) as AnyObj;
@@ -118,8 +157,16 @@ describe('memoryEstimateOption', () => {
     expect(memoryBars(results)).toEqual({ strategies: ['reference', 'compensated'], estimatedKiB: [8192, 8192], measuredKiB: [6144, 6144], rssKiB: [204800, 204800] });
     const opt = memoryEstimateOption(results) as AnyObj;
     expect(opt.series.map((s: AnyObj) => s.name)).toEqual(['estimated peak (formula)', 'measured tensor peak', 'peak RSS']);
-    expect(opt.yAxis).toMatchObject({ type: 'log', name: 'peak memory (log scale)', min: 1 });
-    expect(opt.yAxis.axisLabel.formatter(1024)).toBe('1.00 MiB');
+    // log2(KiB) on a value axis: every tick a power of two that reads as a round binary size
+    expect(opt.yAxis).toMatchObject({ type: 'value', name: 'peak memory (log scale)', min: 0, max: 18, interval: 3 });
+    expect(opt.series[2].data[0]).toBeCloseTo(Math.log2(204800));
+    expect(opt.yAxis.axisLabel.formatter(0)).toBe('1 KiB');
+    expect(opt.yAxis.axisLabel.formatter(10)).toBe('1 MiB');
+    expect(opt.yAxis.axisLabel.formatter(15)).toBe('32 MiB');
+    expect(opt.tooltip.valueFormatter(10)).toBe('1.00 MiB');
+    expect(binaryLogAxis(1_000_000)).toEqual({ max: 21, step: 3 });
+    expect(binaryLogAxis(2 ** 40)).toEqual({ max: 40, step: 10 });
+    expect(binaryLogAxis(8)).toEqual({ max: 3, step: 1 });
     expect(memoryBars([strategyResult('chunked', 1, { memory: { estimatedPeakBytes: 0, measuredPeakTensorBytes: 100 } })])).toMatchObject({ estimatedKiB: [null], measuredKiB: [1] });
     const noRss = memoryEstimateOption([strategyResult('chunked', 1, { memory: { estimatedPeakBytes: 2 * MB, measuredPeakTensorBytes: MB } })]) as AnyObj;
     expect(noRss.series).toHaveLength(2);
@@ -157,9 +204,18 @@ describe('likelihoodHeatmapOption', () => {
     expect(opt.series.map((s: AnyObj) => s.type)).toEqual(['custom', 'line', 'line']);
     expect(opt.xAxis).toMatchObject({ min: -0.5, max: 2.5 });
     expect(opt.yAxis).toMatchObject({ min: -0.5, max: 1.5 });
-    expect(opt.xAxis.axisLabel.formatter(1)).toBe('0.1');
-    expect(opt.xAxis.axisLabel.formatter(0.5)).toBe('');
-    expect(opt.yAxis.axisLabel.formatter(1)).toBe('15');
+    // ticks at round values placed among the cells: time 0, 0.02 … 0.2 s sit at cells 0, 0.2 … 2
+    const timeTicks: number[] = opt.xAxis.axisLabel.customValues;
+    expect(timeTicks).toHaveLength(11);
+    timeTicks.forEach((at, k) => expect(at).toBeCloseTo(k * 0.2));
+    expect(opt.xAxis.axisTick.customValues).toEqual(timeTicks);
+    expect(opt.xAxis.axisLabel.formatter(timeTicks[5])).toBe('0.1');
+    expect(opt.xAxis.axisLabel.formatter(0.7)).toBe('');
+    // bins centred at 5 and 15 cover 0–20: ticks 0, 2 … 20, from the lower edge (cell −0.5) to the upper (1.5)
+    const posTicks: number[] = opt.yAxis.axisLabel.customValues;
+    expect(posTicks[0]).toBeCloseTo(-0.5);
+    expect(posTicks[posTicks.length - 1]).toBeCloseTo(1.5);
+    expect(opt.yAxis.axisLabel.formatter(posTicks[posTicks.length - 1])).toBe('20');
     // cell units → pixels: 10 px per unit from the origin
     const api = { coord: ([x, y]: number[]) => [x! * 10 + 100, 200 - y! * 10] };
     const el = opt.series[0].renderItem({ coordSys: { x: 0, y: 0, width: 500, height: 500 } }, api);
@@ -209,7 +265,11 @@ describe('compareOption', () => {
     const opt = compareOption(c) as AnyObj;
     expect(opt.series[0].data.map((d: AnyObj) => d.value)).toEqual([30, -10]);
     expect(opt.series[0].data[0].itemStyle.color).not.toBe(opt.series[0].data[1].itemStyle.color);
-    expect(opt.series[0].markLine.data).toEqual([{ xAxis: 10 }, { xAxis: -10 }]);
+    const [plus, minus] = opt.series[0].markLine.data;
+    expect([plus.xAxis, minus.xAxis]).toEqual([10, -10]);
+    // one label, at the top end of its line, away from the 0 tick; the mirrored line has none
+    expect(plus.label).toMatchObject({ show: true, position: 'start', formatter: '±10 % threshold' });
+    expect(minus.label.show).toBe(false);
   });
 });
 
@@ -222,6 +282,57 @@ describe('dataPreviewOption', () => {
     expect(opt.yAxis[1].data).toEqual(['e0', 'e1']);
     expect(opt.series[1].type).toBe('scatter');
     expect(opt.dataZoom[0].xAxisIndex).toEqual([0, 1]);
+    expect(opt.series.map((x: AnyObj) => x.name)).toEqual(['encoding position', 'encoding spikes']);
+    expect(opt.series[0].markArea).toBeUndefined();
+    // the position axis title runs along the axis, clear of the top edge; the slider clear of the bottom
+    expect(opt.yAxis[0]).toMatchObject({ name: 'position', nameLocation: 'middle' });
+    expect(opt.dataZoom[1].bottom).toBeGreaterThanOrEqual(8);
+  });
+
+  it('shades the decoding grid on both plots, labelled with its span', () => {
+    const preview = {
+      positionTime: [0, 50, 100], position: [0, 50, 100], spikeTimes: [{ electrode: 'e0', times: [1, 60] }],
+      decoding: { startS: 0, endS: 20, rows: 100 },
+    };
+    const opt = dataPreviewOption(preview) as AnyObj;
+    expect(opt.series[0].markArea.data).toEqual([[{ xAxis: 0 }, { xAxis: 20 }]]);
+    expect(opt.series[0].markArea.label.formatter).toBe('decoding grid 0–20 s (100 rows)');
+    expect(opt.series[1].markArea.data).toEqual([[{ xAxis: 0 }, { xAxis: 20 }]]);
+    expect(opt.series[1].markArea.label.show).toBe(false);
+  });
+
+  it('thins electrode labels so they never overlap', () => {
+    expect(electrodeLabelStep(8, 200)).toBe(1);
+    expect(electrodeLabelStep(16, 150)).toBe(2);
+    expect(electrodeLabelStep(64, 150)).toBe(6);
+    const many = { positionTime: [0], position: [0], spikeTimes: Array.from({ length: 16 }, (_, i) => ({ electrode: `e${i}`, times: [0] })) };
+    const opt = dataPreviewOption(many) as AnyObj;
+    const rowsPx = opt.grid[1].height;
+    const shownEvery = opt.yAxis[1].axisLabel.interval + 1;
+    // each label gets at least 13 px of rows
+    expect((rowsPx / 16) * shownEvery).toBeGreaterThanOrEqual(13);
+    // ticks stay inside their row
+    expect(opt.series[1].symbolSize[1]).toBeLessThan(rowsPx / 16);
+  });
+});
+
+describe('niceTicks', () => {
+  it('round steps of 1, 2 or 5 times a power of ten inside the range', () => {
+    expect(niceTicks(0, 20, 10)).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20]);
+    expect(niceTicks(0, 100, 10)).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    expect(niceTicks(0.125, 99.875, 8)).toEqual([20, 40, 60, 80]);
+    expect(niceTicks(-0.1, 0.3, 4)).toEqual([-0.1, 0, 0.1, 0.2, 0.3]);
+    expect(niceTicks(5, 5)).toEqual([5]);
+  });
+
+  it('places round values among uneven cells', () => {
+    const at = (centers: readonly number[], v: number) => fractionalIndex(centers, v);
+    const t = cellTicks([0, 1, 3], at, String, { target: 3, halfCells: true });
+    // cells span −0.5 … 4: round ticks 0, 2, 4 at cells 0, 1.5, 2.5
+    expect(t.labels).toEqual(['0', '2', '4']);
+    expect(t.positions).toEqual([0, 1.5, 2.5]);
+    // without the half cells (times of rows): nothing before the first row
+    expect(cellTicks([1, 2, 3], at, String, { target: 2 }).labels).toEqual(['1', '2', '3']);
   });
 });
 

@@ -16,7 +16,7 @@ export function compareOption(c: Comparison): EChartsOption {
   const bars = compareBars(c);
   return {
     backgroundColor: 'transparent',
-    grid: { left: 220, right: 40, top: 20, bottom: 40 },
+    grid: { left: 220, right: 40, top: 32, bottom: 40 },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => (typeof v === 'number' ? `${v > 0 ? '+' : ''}${v.toFixed(1)} %` : '–') },
     xAxis: { type: 'value', name: 'change B vs A (%)', nameLocation: 'middle', nameGap: 26 },
     yAxis: { type: 'category', data: bars.map((b) => b.metric), inverse: true, axisLabel: { width: 210, overflow: 'truncate' } },
@@ -28,12 +28,17 @@ export function compareOption(c: Comparison): EChartsOption {
           value: b.deltaPct,
           itemStyle: { color: b.regression ? SEVERITY_COLORS.error : b.deltaPct < 0 ? SEVERITY_COLORS.ok : SEVERITY_COLORS.neutral },
         })),
+        // the threshold's name sits at the top end of its line, clear of the axis ticks below (the
+        // metric axis runs downwards, so the line starts at the top); the mirrored line needs no
+        // label of its own (the two lie a few pixels apart on a wide axis)
         markLine: {
           symbol: 'none',
           silent: true,
           lineStyle: { type: 'dashed', color: SEVERITY_COLORS.warning },
-          label: { formatter: '{c} %' },
-          data: [{ xAxis: c.thresholdPct }, { xAxis: -c.thresholdPct }],
+          data: [
+            { xAxis: c.thresholdPct, label: { show: true, position: 'start', formatter: `±${c.thresholdPct} % threshold`, color: SEVERITY_COLORS.warning } },
+            { xAxis: -c.thresholdPct, label: { show: false } },
+          ],
         },
       },
     ],

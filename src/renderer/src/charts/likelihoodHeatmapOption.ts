@@ -3,12 +3,14 @@
  * the true position drawn over it. Both axes count cells (time row, position bin) and label them
  * with the row's time and the bin's centre; the heatmap is one image (heatmapRaster) stretched
  * over the cells, and positions of the lines are mapped to fractional bin indices, so everything
- * lines up even where bins or rows are not evenly spaced.
+ * lines up even where bins or rows are not evenly spaced. Ticks sit at round values of time and
+ * position (niceTicks.ts), wherever those fall among the cells.
  */
 import type { CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption, LineSeriesOption } from 'echarts';
 import type { LikelihoodView } from '../../../shared/api';
 import { formatNumber } from '../lib/format';
 import { VIRIDIS } from './heatmapRaster';
+import { cellTicks, type CellTickOptions } from './niceTicks';
 
 /** below this share of values the colour scale saturates, so a few floor values do not wash out the rest */
 export const LOW_PERCENTILE = 0.02;
@@ -121,10 +123,18 @@ function imageSeries(view: LikelihoodView, image: unknown): CustomSeriesOption {
   };
 }
 
-const cellLabel = (labels: readonly number[]) => (v: number): string => {
-  const i = Math.round(v);
-  return Math.abs(v - i) < 1e-6 && i >= 0 && i < labels.length ? formatNumber(labels[i]) : '';
-};
+/** an axis over cells with round ticks: only the listed positions get a tick and a label */
+function cellAxis(centers: readonly number[], options: CellTickOptions) {
+  const ticks = cellTicks(centers, fractionalIndex, (v) => formatNumber(v), options);
+  const labelAt = (v: number): string => {
+    const k = ticks.positions.findIndex((p) => Math.abs(p - v) < 1e-6);
+    return k >= 0 ? ticks.labels[k]! : '';
+  };
+  return {
+    axisTick: { customValues: ticks.positions },
+    axisLabel: { customValues: ticks.positions, formatter: labelAt },
+  };
+}
 
 export function likelihoodHeatmapOption(view: LikelihoodView, options: LikelihoodOptions = {}): EChartsOption {
   const relative = options.relative ?? true;
@@ -144,12 +154,12 @@ export function likelihoodHeatmapOption(view: LikelihoodView, options: Likelihoo
     },
     grid: { left: 70, right: 110, top: 40, bottom: 60 },
     xAxis: {
-      type: 'value', name: 'time (s)', nameLocation: 'middle', nameGap: 32, min: -0.5, max: view.rows - 0.5, minInterval: 1,
-      axisLabel: { formatter: cellLabel(view.time), showMinLabel: false, showMaxLabel: false }, splitLine: { show: false },
+      type: 'value', name: 'time (s)', nameLocation: 'middle', nameGap: 32, min: -0.5, max: view.rows - 0.5,
+      ...cellAxis(view.time, { target: 10 }), splitLine: { show: false },
     },
     yAxis: {
-      type: 'value', name: 'position', min: -0.5, max: view.cols - 0.5, minInterval: 1,
-      axisLabel: { formatter: cellLabel(view.binCenters), showMinLabel: false, showMaxLabel: false }, splitLine: { show: false },
+      type: 'value', name: 'position', min: -0.5, max: view.cols - 0.5,
+      ...cellAxis(view.binCenters, { target: 10, halfCells: true }), splitLine: { show: false },
     },
     // a colour bar only: the colours are in the image, no series is mapped through it
     visualMap: {

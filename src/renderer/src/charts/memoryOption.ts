@@ -1,24 +1,42 @@
 /**
- * Memory over time: RSS, heap, tensor bytes and GPU memory in MB on the left axis, the tensor count
- * on the right. Input is the counter series (MB already, as the sampler records them); time on the
- * axis is in seconds from the run's start.
+ * Memory over time, in two panels on one time axis: process memory (RSS, JS heap, GPU) in MB on
+ * top; tensor bytes (MB, left) and the tensor count (right) below, on scales of their own, since a
+ * few MB of tensors would lie flat beside hundreds of MB of RSS. Input is the counter series (MB
+ * already, as the samplers record them); time is in seconds from the run's start.
+ *
+ * Where the series come from (and so what they are called here):
+ *   `engine memory (MB)` {rss}      the service samples the engine process's RSS from outside at
+ *                                   20 Hz: "engine RSS (sampled by service)"
+ *   `memory (MB)` {rss, heapUsed}   the engine process samples itself at span ends and unit
+ *                                   boundaries: "engine JS heap"; its own RSS is the same quantity
+ *                                   as the outside one, read less evenly, so it is shown only
+ *                                   when no outside sample exists
+ *   `tensors` {MB, count}           tf.memory() in the engine: "tensor bytes", "tensor count"
+ *   `gpu memory (MB)` {used}        nvidia-smi: "GPU memory used"
  */
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import type { CounterSeries } from '../../../shared/api';
 import type { ProcessRole } from '../../../shared/events';
+import { niceTicks } from './niceTicks';
 import { colorForName } from './palette';
 
 export interface MemorySeriesInput extends CounterSeries {
   proc?: ProcessRole;
 }
 
-export type MemoryAxis = 'MB' | 'count';
+/** process memory (MB), tensor memory (MB) and the tensor count each get an axis of their own */
+export type MemoryAxis = 'MB' | 'tensorMB' | 'count';
+
+/** the counter the service records for the engine process's RSS, sampled from outside */
+export const OUTSIDE_RSS_COUNTER = 'engine memory (MB)';
 
 /** which axis a counter goes on: counts on the right, megabytes on the left, others not shown */
 export function memoryAxisOf(s: Pick<CounterSeries, 'name' | 'key'>): MemoryAxis | null {
   if (s.key === 'count') return 'count';
   // V8's external and array-buffer bytes are parts of RSS that crowd the legend without telling more
   if (s.key === 'external' || s.key === 'arrayBuffers') return null;
+  // a few MB of tensors beside hundreds of MB of RSS would lie flat on the RSS axis
+  if (s.name === 'tensors' && s.key === 'MB') return 'tensorMB';
   if (s.key === 'MB' || /\(MB\)/.test(s.name)) {
     // a device's total is a ceiling, not a use: it would flatten the curves below it
     if (/^gpu/i.test(s.name) && s.key === 'total') return null;
@@ -27,56 +45,106 @@ export function memoryAxisOf(s: Pick<CounterSeries, 'name' | 'key'>): MemoryAxis
   return null;
 }
 
-/** legend names: "engine rss" (the process's own counter), "engine memory rss" (sampled from outside), "tensor bytes" */
+const KEY_WORDS: Record<string, string> = { rss: 'RSS', heapUsed: 'JS heap', used: 'used' };
+
+/**
+ * The legend name of a series: what it measures, of which process, and for RSS who measured it.
+ * Series read back from a finished run carry no process; only the engine samples its own memory.
+ */
 export function memoryLabel(s: MemorySeriesInput): string {
   const base = s.name.replace(/\s*\(MB\)\s*/, '').trim();
+  const key = KEY_WORDS[s.key] ?? s.key;
   if (base === 'tensors') return s.key === 'count' ? 'tensor count' : 'tensor bytes';
-  // a process's own memory counter: "engine rss", "service heapUsed"
-  if (base === 'memory') return `${s.proc ?? 'process'} ${s.key}`;
-  return `${base} ${s.key}`;
+  if (s.name === OUTSIDE_RSS_COUNTER && s.key === 'rss') return 'engine RSS (sampled by service)';
+  if (base === 'memory') {
+    const proc = s.proc ?? 'engine';
+    return s.key === 'rss' ? `${proc} RSS (self-sampled)` : `${proc} ${key}`;
+  }
+  if (/^gpu memory$/i.test(base)) return `GPU memory ${key}`;
+  // another process watched by a sampler's peer option: "<label> rss (MB)"
+  if (/ rss$/.test(base)) return `${base.replace(/ rss$/, '')} RSS`;
+  return `${base} ${key}`;
 }
 
-/** the usual series get fixed, distinct colours; anything else a colour from its name */
+/**
+ * Fixed colours, each apart from the others in hue and readable on the light and the dark
+ * background; anything unforeseen gets a colour from its name.
+ */
 const KNOWN_COLORS: Record<string, string> = {
-  'engine rss': '#4e79a7',
-  'engine memory rss': '#76b7b2',
-  'engine heapUsed': '#f28e2b',
-  'service rss': '#59a14f',
-  'service heapUsed': '#b07aa1',
+  'engine RSS (sampled by service)': '#3b82f6',
+  'engine RSS (self-sampled)': '#17a2b8',
+  'engine JS heap': '#f28e2b',
+  'service RSS (self-sampled)': '#59a14f',
+  'service JS heap': '#b5838d',
   'tensor bytes': '#e15759',
-  'tensor count': '#9c755f',
-  'gpu memory used': '#edc948',
+  'tensor count': '#b07aa1',
+  'GPU memory used': '#c9a227',
 };
 
 export const memoryColor = (label: string): string => KNOWN_COLORS[label] ?? colorForName(label);
 
+/** an engine RSS read from outside makes the engine's own, less even, RSS reading redundant */
+function redundant(s: MemorySeriesInput, all: readonly MemorySeriesInput[]): boolean {
+  const own = s.name === 'memory (MB)' && s.key === 'rss' && (s.proc ?? 'engine') === 'engine';
+  return own && all.some((o) => o.name === OUTSIDE_RSS_COUNTER && o.key === 'rss' && o.points.length > 0);
+}
+
+const AXIS_INDEX: Record<MemoryAxis, number> = { MB: 0, tensorMB: 1, count: 2 };
+const SIDE_PX = 64;
+
 export function memoryOption(series: readonly MemorySeriesInput[]): EChartsOption {
   const shown = series
+    .filter((s) => !redundant(s, series))
     .map((s) => ({ s, axis: memoryAxisOf(s) }))
     .filter((x): x is { s: MemorySeriesInput; axis: MemoryAxis } => x.axis !== null)
     .sort((a, b) => memoryLabel(a.s).localeCompare(memoryLabel(b.s)));
+  // tensors get a panel of their own under the process memory, on the same time axis
+  const split = shown.some((x) => x.axis !== 'MB');
+  let maxS = 0;
+  for (const { s } of shown) for (const [tsUs] of s.points) maxS = Math.max(maxS, tsUs / 1e6);
   const lines: LineSeriesOption[] = shown.map(({ s, axis }) => ({
     type: 'line',
     name: memoryLabel(s),
     // by name, so a series keeps its colour when others appear later in a live run
     color: memoryColor(memoryLabel(s)),
-    yAxisIndex: axis === 'count' ? 1 : 0,
+    xAxisIndex: split && axis !== 'MB' ? 1 : 0,
+    yAxisIndex: split ? AXIS_INDEX[axis] : 0,
     showSymbol: false,
     sampling: 'lttb',
     lineStyle: { width: 1.5, type: axis === 'count' ? 'dashed' : 'solid' },
     data: s.points.map(([tsUs, v]) => [tsUs / 1e6, v]),
   }));
+  // one round end and step for both panels, so their ticks line up and the last one reads well
+  const ticks = maxS > 0 ? niceTicks(0, maxS, 6) : [];
+  const stepS = ticks.length > 1 ? ticks[1]! - ticks[0]! : undefined;
+  const time = {
+    type: 'value' as const,
+    min: 0,
+    ...(stepS !== undefined ? { max: Number((Math.ceil(maxS / stepS - 1e-9) * stepS).toPrecision(12)), interval: stepS } : {}),
+  };
+  const timeName = { name: 'time (s)', nameLocation: 'middle' as const, nameGap: 26 };
   return {
     backgroundColor: 'transparent',
     animation: false,
-    grid: { left: 64, right: 64, top: 40, bottom: 72 },
+    grid: split
+      ? [
+        { left: SIDE_PX, right: SIDE_PX, top: 36, height: '40%' },
+        { left: SIDE_PX, right: SIDE_PX, top: '60%', bottom: 72 },
+      ]
+      : [{ left: SIDE_PX, right: SIDE_PX, top: 40, bottom: 72 }],
     legend: { type: 'scroll', bottom: 0 },
     tooltip: { trigger: 'axis', valueFormatter: (v) => (typeof v === 'number' ? String(Number(v.toPrecision(4))) : String(v)) },
-    xAxis: { type: 'value', name: 'time (s)', nameLocation: 'middle', nameGap: 26, min: 0 },
-    yAxis: [
-      { type: 'value', name: 'memory (MB)', min: 0 },
-      { type: 'value', name: 'tensors (count)', min: 0, splitLine: { show: false } },
-    ],
+    axisPointer: { link: [{ xAxisIndex: 'all' }] },
+    xAxis: split
+      ? [{ ...time, gridIndex: 0, axisLabel: { show: false } }, { ...time, gridIndex: 1, ...timeName }]
+      : [{ ...time, ...timeName }],
+    yAxis: split
+      ? [
+        { type: 'value', gridIndex: 0, name: 'process memory (MB)', min: 0 },
+        { type: 'value', gridIndex: 1, name: 'tensor memory (MB)', min: 0 },
+        { type: 'value', gridIndex: 1, name: 'tensors (count)', min: 0, position: 'right', splitLine: { show: false } },
+      ]
+      : [{ type: 'value', name: 'process memory (MB)', min: 0 }],
     series: lines,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { timelineView } from '../testing/sampleData';
 import { SPAN_BATCH_SHAPE, spanBatches, splitBySize } from './timelineBatch';
-import { clipRect, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows } from './timelineOption';
+import { clipRect, isInProgress, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows } from './timelineOption';
 
 type AnyObj = Record<string, any>;
 
@@ -133,5 +133,17 @@ describe('timelineOption', () => {
     expect(spanOfEvent(view, 'x')).toBeNull();
     expect(clipRect({ x: -5, y: 0, width: 10, height: 10 }, { x: 0, y: 0, width: 3, height: 100 })).toEqual({ x: 0, y: 0, width: 3, height: 10 });
     expect(clipRect({ x: 10, y: 0, width: 5, height: 5 }, { x: 0, y: 0, width: 3, height: 3 })).toBeNull();
+  });
+});
+
+describe('spans still running', () => {
+  it('are told apart by their in-progress mark, and their tooltip says so', () => {
+    const open = { lane: 'engine:1', name: 'run', cat: 'engine', startUs: 0, durUs: 1500, depth: 0, merged: 1, args: { runId: 'r', inProgress: true } };
+    expect(isInProgress(open)).toBe(true);
+    const text = spanTooltip(open, 'engine');
+    expect(text).toContain('(running)');
+    expect(text).toContain('running for at least 1.5 ms');
+    expect(text).not.toContain('inProgress');
+    expect(isInProgress({ ...open, args: { runId: 'r' } })).toBe(false);
   });
 });

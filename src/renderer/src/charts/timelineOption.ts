@@ -78,14 +78,24 @@ export function clipRect(r: Rect, area: Rect): Rect | null {
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
 }
 
+/** the service marks a box drawn for a span that has begun and not ended (a live run's "run", say) */
+export const IN_PROGRESS_ARG = 'inProgress';
+
+export function isInProgress(span: TimelineSpan): boolean {
+  return span.args?.[IN_PROGRESS_ARG] === true;
+}
+
 export function spanTooltip(span: TimelineSpan, laneName: string): string {
+  const open = isInProgress(span);
   const lines = [
-    `<b>${escapeHtml(span.name)}</b>`,
+    `<b>${escapeHtml(span.name)}</b>${open ? ' (running)' : ''}`,
     `${escapeHtml(laneName)} · depth ${span.depth}${span.cat ? ` · ${escapeHtml(span.cat)}` : ''}`,
-    `duration ${formatUs(span.durUs)} · starts at ${formatUs(span.startUs)}`,
+    open
+      ? `running for at least ${formatUs(span.durUs)} · started at ${formatUs(span.startUs)}`
+      : `duration ${formatUs(span.durUs)} · starts at ${formatUs(span.startUs)}`,
   ];
   if (span.merged > 1) lines.push(`${span.merged} spans merged at this zoom; zoom in to see them`);
-  for (const [k, v] of Object.entries(span.args ?? {}).slice(0, 8)) {
+  for (const [k, v] of Object.entries(span.args ?? {}).filter(([k]) => k !== IN_PROGRESS_ARG).slice(0, 8)) {
     lines.push(`${escapeHtml(k)}: ${escapeHtml(typeof v === 'string' ? v : JSON.stringify(v) ?? '')}`);
   }
   return lines.join('<br/>');
@@ -106,17 +116,20 @@ function renderSpan(view: TimelineView, selected: TimelineSpan | null | undefine
     if (!rect) return null;
     const isSelected = selected != null && selected.lane === span.lane && selected.startUs === span.startUs && selected.depth === span.depth;
     const { fill, opacity } = spanFill(span);
+    // a span still running: dashed outline and "…", since its right edge is only the newest event
+    const open = isInProgress(span);
     return {
       type: 'rect',
       shape: rect,
       style: {
         fill,
-        opacity,
-        stroke: isSelected ? '#ffd400' : 'rgba(0,0,0,0.25)',
-        lineWidth: isSelected ? 2 : rect.width > 3 ? 0.5 : 0,
+        opacity: open ? opacity * 0.75 : opacity,
+        stroke: isSelected ? '#ffd400' : open ? 'rgba(0,0,0,0.6)' : 'rgba(0,0,0,0.25)',
+        lineWidth: isSelected ? 2 : open ? 1 : rect.width > 3 ? 0.5 : 0,
+        lineDash: open && !isSelected ? [4, 3] : undefined,
       },
       textContent: rect.width >= MIN_LABEL_PX
-        ? { type: 'text', style: { text: span.name, fill: '#fff', fontSize: 11, width: rect.width - 6, overflow: 'truncate' } }
+        ? { type: 'text', style: { text: open ? `${span.name} …` : span.name, fill: '#fff', fontSize: 11, width: rect.width - 6, overflow: 'truncate' } }
         : undefined,
       textConfig: { position: 'insideLeft' },
     } as CustomSeriesRenderItemReturn;

@@ -6,13 +6,15 @@ import { graphic, use } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { BarChart, CustomChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
-  AxisPointerComponent, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, VisualMapComponent,
+  AxisPointerComponent, DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent,
+  VisualMapComponent,
 } from 'echarts/components';
 import { SPAN_BATCH_SHAPE } from '../charts/timelineBatch';
 
 use([
   CanvasRenderer, BarChart, CustomChart, HeatmapChart, LineChart, ScatterChart,
-  AxisPointerComponent, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, VisualMapComponent,
+  AxisPointerComponent, DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent,
+  VisualMapComponent,
 ]);
 
 const SpanBatch = graphic.extendShape({

@@ -31,6 +31,18 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${sign}${text} ${BYTE_UNITS[unit]}`;
 }
 
+/** An axis tick in binary units without padding zeros: 512 KiB, 1 MiB, 1.5 GiB. */
+export function formatBinaryTick(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '';
+  let value = Math.abs(bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${bytes < 0 ? '-' : ''}${Number(value.toPrecision(3))} ${BYTE_UNITS[unit]}`;
+}
+
 export function formatPct(pct: number | null | undefined, digits = 1): string {
   if (pct === null || pct === undefined || !Number.isFinite(pct)) return '–';
   return `${pct > 0 ? '+' : ''}${pct.toFixed(digits)} %`;

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { base64ToBlob, base64ToBytes } from './download';
 import { errorText, isCancellation } from './errorText';
 import { etaMsOf } from './eta';
-import { formatBytes, formatEta, formatMs, formatPct, formatUs } from './format';
+import { droppedFilePath } from './droppedFile';
+import { formatBinaryTick, formatBytes, formatEta, formatMs, formatPct, formatUs } from './format';
+import { withDecodingWindow } from './previewWindow';
 import { nextThemeChoice, readThemeChoice, resolveTheme, saveThemeChoice, THEME_STORAGE_KEY } from './theme';
 import { clampWindow, fetchWindow, panWindow, wasdMove, zoomWindow } from './timeWindow';
 import { debounce, throttleAsync } from './timing';
@@ -139,5 +141,34 @@ describe('download', () => {
     const blob = base64ToBlob(btoa('hello'), 'application/json');
     expect(blob.type).toBe('application/json');
     expect(await blob.text()).toBe('hello');
+  });
+});
+
+describe('binary axis ticks', () => {
+  it('reads powers of two as round binary sizes', () => {
+    expect(formatBinaryTick(1024)).toBe('1 KiB');
+    expect(formatBinaryTick(32 * 1024)).toBe('32 KiB');
+    expect(formatBinaryTick(512 * 1024 * 1024)).toBe('512 MiB');
+    expect(formatBinaryTick(1.5 * 1024 ** 3)).toBe('1.5 GiB');
+  });
+});
+
+describe('droppedFilePath', () => {
+  const file = new File(['x'], 'session.npz');
+  it("asks the desktop bridge, then a legacy File.path, and gives null in a browser", () => {
+    expect(droppedFilePath(file, { pathForFile: () => '/data/session.npz' })).toBe('/data/session.npz');
+    expect(droppedFilePath(Object.assign(new File([], 'a.npz'), { path: '/old/a.npz' }), { pathForFile: () => '' })).toBe('/old/a.npz');
+    expect(droppedFilePath(file, undefined)).toBeNull();
+  });
+});
+
+describe('withDecodingWindow', () => {
+  it("attaches the summary's decoding grid span to the preview, and leaves inspections without one alone", () => {
+    const preview = { positionTime: [0, 100], position: [0, 100], spikeTimes: [] };
+    const summary = { timeSpan: [0, 20], nTime: 100 } as unknown as NonNullable<Parameters<typeof withDecodingWindow>[0]['summary']>;
+    const source = { kind: 'preset', name: 'small', seed: 1, features: 2, featureScale: 1 } as const;
+    expect(withDecodingWindow({ source, summary, preview, findings: [] }).preview?.decoding).toEqual({ startS: 0, endS: 20, rows: 100 });
+    const none = { source, summary: null, preview, findings: [] };
+    expect(withDecodingWindow(none)).toBe(none);
   });
 });

@@ -4,9 +4,9 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { DataInspection } from '../../../shared/api';
 import type { DataSource, PresetName } from '../../../shared/config';
 import { errorText } from '../lib/errorText';
+import { withDecodingWindow, type InspectionView } from '../lib/previewWindow';
 import { useApi } from './apiAccess';
 
 export const DEFAULT_PRESET: Extract<DataSource, { kind: 'preset' }> = {
@@ -21,7 +21,7 @@ export function sameSource(a: DataSource, b: DataSource): boolean {
 
 export const useDataStore = defineStore('data', () => {
   const source = ref<DataSource>({ ...DEFAULT_PRESET });
-  const inspection = shallowRef<DataInspection | null>(null);
+  const inspection = shallowRef<InspectionView | null>(null);
   const loading = ref(false);
   const error = ref<string | null>(null);
   let generation = 0;
@@ -40,7 +40,7 @@ export const useDataStore = defineStore('data', () => {
     try {
       const result = await useApi().inspectData(asked);
       // an older answer must not overwrite a newer choice
-      if (ticket === generation) inspection.value = result;
+      if (ticket === generation) inspection.value = withDecodingWindow(result);
     } catch (e) {
       if (ticket === generation) {
         inspection.value = null;

@@ -39,6 +39,16 @@ describe('useLiveRunStore', () => {
     expect(live.etaMs).toBe(1234);
   });
 
+  it("reads the last progress report's elapsed time while running, the trace's length once it ended", async () => {
+    const live = useLiveRunStore();
+    await live.start(config);
+    api.emit({ type: 'progress', runId: 'run-1', progress: { fraction: 0.1, label: 'reference · cold', elapsedMs: 700 } });
+    api.emit({ type: 'trace', runId: 'run-1', records: [{ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: 1_600_000 }] });
+    expect(live.elapsedMs).toBe(700);
+    api.emit({ type: 'status', runId: 'run-1', status: 'cancelled' });
+    expect(live.elapsedMs).toBe(1600);
+  });
+
   it('ignores events of other runs and keeps events that came before startRun answered', async () => {
     const live = useLiveRunStore();
     api.startRun = async () => {

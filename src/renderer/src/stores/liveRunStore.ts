@@ -51,6 +51,16 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   const finished = computed(() => TERMINAL.has(phase.value));
   const etaMs = computed(() => (running.value ? etaMsOf(progress.value) : undefined));
   const totalUs = computed(() => Math.max(timeline.value?.totalUs ?? 0, latestUs.value));
+  /**
+   * Time since the run started: the last progress report's while it runs; once it ended, the
+   * trace's length, since no progress report follows a cancel, a failure or the last step.
+   */
+  const elapsedMs = computed<number | undefined>(() => {
+    const reported = progress.value?.elapsedMs;
+    if (!finished.value) return reported;
+    const traced = totalUs.value > 0 ? totalUs.value / 1000 : undefined;
+    return reported === undefined ? traced : Math.max(reported, traced ?? 0);
+  });
 
   async function refreshTimeline(): Promise<void> {
     const id = runId.value;
@@ -200,7 +210,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
 
   return {
     runId, phase, progress, error, logs, counters, timeline, timelineError, visibleWindow, latestUs, selectedSpan, cancelling,
-    running, finished, etaMs, totalUs,
+    running, finished, etaMs, totalUs, elapsedMs,
     start, attach, cancel, reset, setWindow, setViewWidth, selectSpan, refreshTimeline, handleEvent,
   };
 });

@@ -51,6 +51,8 @@ export const useRunSetupStore = defineStore('runSetup', () => {
   const label = ref('');
 
   const estimates = shallowRef<MemoryEstimate[]>([]);
+  /** the strategy choices the estimates answer, in the order asked (auto's estimate names what auto picks) */
+  const estimatedFor = shallowRef<StrategyChoice[]>([]);
   const estimating = ref(false);
   const estimateError = ref<string | null>(null);
   let generation = 0;
@@ -97,16 +99,22 @@ export const useRunSetupStore = defineStore('runSetup', () => {
     const ticket = ++generation;
     if (strategies.value.length === 0) {
       estimates.value = [];
+      estimatedFor.value = [];
       return;
     }
     estimating.value = true;
     estimateError.value = null;
     try {
-      const result = await useApi().estimateMemory(config.value);
-      if (ticket === generation) estimates.value = result;
+      const asked = config.value;
+      const result = await useApi().estimateMemory(asked);
+      if (ticket === generation) {
+        estimates.value = result;
+        estimatedFor.value = [...asked.strategies];
+      }
     } catch (e) {
       if (ticket === generation) {
         estimates.value = [];
+        estimatedFor.value = [];
         estimateError.value = errorText(e).message;
       }
     } finally {
@@ -124,7 +132,7 @@ export const useRunSetupStore = defineStore('runSetup', () => {
 
   return {
     strategies, backend, repeats, warmup, blockSize, encTileSize, posTileSize, local, saveLikelihood, label,
-    estimates, estimating, estimateError, backends, selectedBackend, config, blocker,
+    estimates, estimatedFor, estimating, estimateError, backends, selectedBackend, config, blocker,
     toggleStrategy, estimate, scheduleEstimate,
   };
 });

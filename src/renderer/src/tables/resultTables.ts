@@ -103,3 +103,34 @@ export function formatMetric(metric: string, value: number | null): string {
   if (/\bms$/.test(metric)) return formatMs(value);
   return formatNumber(value);
 }
+
+/** A finding's id without the ":<strategy>" its analysis appends, since the strategy shows as its own tag. */
+export function findingCode(code: string | undefined, strategy: string | undefined): string | undefined {
+  if (code === undefined || !strategy) return code;
+  const suffix = `:${strategy}`;
+  return code.endsWith(suffix) && code.length > suffix.length ? code.slice(0, -suffix.length) : code;
+}
+
+export interface NotMeasuredItem {
+  /** what the seeds measure ("HLO operation counts"); empty when the note names none */
+  topic: string;
+  detail: string;
+}
+
+/** "HLO operation counts: TensorFlow.js has no compiler IR…" split at its first colon for a list */
+export function notMeasuredItems(notes: readonly string[]): NotMeasuredItem[] {
+  return notes.map((note) => {
+    const at = note.indexOf(': ');
+    return at > 0 && at < 80 ? { topic: note.slice(0, at), detail: note.slice(at + 2) } : { topic: '', detail: note };
+  });
+}
+
+/**
+ * The comparison's verdict for the line that already says "Regression (threshold 10 %):": the
+ * analysis sentence opens with the same words ("B regresses beyond 10 %: …"), so that opening is
+ * dropped and only what follows is shown.
+ */
+export function verdictDetail(verdict: string): string {
+  const rest = verdict.replace(/^(B regresses beyond|No regression beyond) -?[\d.]+ %\s*[:;.]?\s*/, '').trim();
+  return rest === '' ? 'no metric rose beyond it.' : rest;
+}

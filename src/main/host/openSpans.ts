@@ -1,0 +1,49 @@
+/**
+ * Spans a live run has begun and not yet ended, per run. The trace holds complete spans only
+ * (each is written when it ends), so a live timeline would show nothing of "run" or "strategy
+ * compensated" until they finish; the engine reports its open spans as they change and the host
+ * keeps the latest list here for the timeline to draw up to the newest event. Nothing here is
+ * written to the trace: the exported file stays complete spans only.
+ */
+import type { ProcessRole } from '../../shared/events';
+
+export interface OpenSpan {
+  proc: ProcessRole;
+  tid: number;
+  name: string;
+  /** µs on the run clock */
+  startUs: number;
+  args?: Record<string, unknown>;
+}
+
+/** The service's span around the engine process's life ("engine process" on its lane). */
+export const ENGINE_PROCESS_SPAN = 'engine process';
+
+const byRun = new Map<string, Map<string, OpenSpan[]>>();
+
+/** Replaces what one source (the engine, the host) says is open in a run. */
+export function publishOpenSpans(runId: string, source: string, spans: readonly OpenSpan[]): void {
+  let sources = byRun.get(runId);
+  if (!sources) byRun.set(runId, (sources = new Map()));
+  sources.set(source, spans.slice());
+}
+
+export function openSpansOf(runId: string): OpenSpan[] {
+  const sources = byRun.get(runId);
+  return sources ? [...sources.values()].flat() : [];
+}
+
+/** Once the engine is gone nothing of it is open; its spans are in the trace by then. */
+export function clearOpenSpans(runId: string): void {
+  byRun.delete(runId);
+}
+
+/** A message's open-span list, checked: the engine is trusted code, but a malformed entry must not reach the timeline. */
+export function isOpenSpanList(v: unknown): v is OpenSpan[] {
+  return Array.isArray(v) && v.every((s) => {
+    const o = s as Partial<OpenSpan> | null;
+    return typeof o === 'object' && o !== null && (o.proc === 'engine' || o.proc === 'service') && typeof o.tid === 'number'
+      && typeof o.name === 'string' && typeof o.startUs === 'number' && Number.isFinite(o.startUs)
+      && (o.args === undefined || (typeof o.args === 'object' && o.args !== null));
+  });
+}

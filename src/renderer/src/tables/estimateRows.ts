@@ -1,0 +1,31 @@
+/**
+ * Rows of the memory estimate table. The service answers one estimate per chosen strategy, in the
+ * order asked, naming the strategy the formula describes: for `auto` that is the strategy auto
+ * would pick, so the row is labelled with both ("auto → compensated") and keyed by the choice.
+ */
+import type { MemoryEstimate } from '../../../shared/api';
+import type { StrategyChoice } from '../../../shared/config';
+
+export interface EstimateRow {
+  /** what the person chose: a strategy or auto; unique per row */
+  choice: string;
+  /** "compensated", or "auto → compensated" */
+  label: string;
+  peakBytes: number;
+  formula: string;
+}
+
+export function estimateRows(chosen: readonly StrategyChoice[], estimates: readonly MemoryEstimate[]): EstimateRow[] {
+  // answers for an older choice list cannot be matched up by position
+  const zipped = chosen.length === estimates.length;
+  const seen = new Set<string>();
+  const rows: EstimateRow[] = [];
+  estimates.forEach((e, i) => {
+    const choice: string = zipped ? chosen[i]! : e.strategy;
+    if (seen.has(choice)) return;
+    seen.add(choice);
+    const label = choice === e.strategy ? e.strategy : `${choice} → ${e.strategy}`;
+    rows.push({ choice, label, peakBytes: e.peakBytes, formula: e.formula });
+  });
+  return rows;
+}
