@@ -6,6 +6,7 @@
  */
 import { EVENT_CHANNEL, channelOf, type ApiMethod, type ProfilerApi } from '../shared/api';
 import { AppError, deserializeError } from '../shared/errors';
+import { callMethods } from '../shared/apiCalls';
 import type { RunEvent } from '../shared/events';
 import { MENU_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, isMenuCommand, type MenuCommand } from '../main/ipc/channels';
 
@@ -56,24 +57,7 @@ export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
   };
 
   return {
-    getInfo: () => call('getInfo', []),
-    listPresets: () => call('listPresets', []),
-    inspectData: (source) => call('inspectData', [source]),
-    estimateMemory: (config) => call('estimateMemory', [config]),
-    startRun: (config) => call('startRun', [config]),
-    cancelRun: (runId) => call('cancelRun', [runId]),
-    listRuns: () => call('listRuns', []),
-    getRun: (runId) => call('getRun', [runId]),
-    deleteRun: (runId) => call('deleteRun', [runId]),
-    getTimeline: (runId, request) => call('getTimeline', [runId, request]),
-    getCounters: (runId) => call('getCounters', [runId]),
-    getLikelihood: (runId, strategy) => call('getLikelihood', [runId, strategy]),
-    compareRuns: (runA, runB, thresholdPct) => call('compareRuns', [runA, runB, thresholdPct]),
-    exportRun: (runId, format) => call('exportRun', [runId, format]),
-    pickDataFile: () => call('pickDataFile', []),
-    scanData: (paths) => call('scanData', [paths]),
-    saveRecipe: (recipe, dataPath) => call('saveRecipe', [recipe, dataPath]),
-    exportDataAsNpz: (source, outPath) => call('exportDataAsNpz', [source, outPath]),
+    ...callMethods(call),
     onMenuCommand(listener) {
       if (typeof listener !== 'function') throw new AppError('BAD_ARGUMENT', 'onMenuCommand: expected a listener function', { key: 'listener' });
       const entry = (command: MenuCommand) => listener(command);

@@ -8,6 +8,7 @@ import type { ApiMethod, ProfilerApi } from '../../../shared/api';
 import { AppError, deserializeError } from '../../../shared/errors';
 import type { RunEvent } from '../../../shared/events';
 import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage } from '../../../shared/wire';
+import { callMethods } from '../../../shared/apiCalls';
 import { ReconnectingSocket, type ConnectionState, type WebSocketConstructor } from './socket';
 
 export interface WsClientOptions {
@@ -163,26 +164,10 @@ export function createWsClient(options: WsClientOptions): WsApi {
   }
 
   return {
-    getInfo: () => call('getInfo', []),
-    listPresets: () => call('listPresets', []),
-    inspectData: (source) => call('inspectData', [source]),
-    estimateMemory: (config) => call('estimateMemory', [config]),
-    startRun: (config) => call('startRun', [config]),
-    cancelRun: (runId) => call('cancelRun', [runId]),
-    listRuns: () => call('listRuns', []),
-    getRun: (runId) => call('getRun', [runId]),
-    deleteRun: (runId) => call('deleteRun', [runId]),
-    getTimeline: (runId, req) => call('getTimeline', [runId, req]),
-    getCounters: (runId) => call('getCounters', [runId]),
-    getLikelihood: (runId, strategy) => call('getLikelihood', [runId, strategy]),
-    compareRuns: (runA, runB, thresholdPct) => call('compareRuns', [runA, runB, thresholdPct]),
-    exportRun: (runId, format) => call('exportRun', [runId, format]),
+    ...callMethods(call),
     subscribe,
     // no native dialog in a browser: the UI offers a path field instead
     pickDataFile: async () => null,
-    scanData: (paths) => call('scanData', [paths]),
-    saveRecipe: (recipe, dataPath) => call('saveRecipe', [recipe, dataPath]),
-    exportDataAsNpz: (source, outPath) => call('exportDataAsNpz', [source, outPath]),
     get connectionState() {
       return state;
     },
