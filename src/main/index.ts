@@ -17,7 +17,7 @@ import { adaptUtilityProcess } from './host';
 import { MENU_CHANNEL, createSenderCheck, registerIpcHandlers, type MenuCommand } from './ipc';
 import { createProfilerService, type ProfilerService } from './service';
 import {
-  isAllowedExternalUrl, isSameDocument, mainWindowOptions, parseSettings, placeOnScreen, type AppSettings,
+  exampleArg, isAllowedExternalUrl, isSameDocument, mainWindowOptions, parseSettings, placeOnScreen, type AppSettings,
 } from './windowOptions';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
@@ -125,8 +125,11 @@ function createWindow(): BrowserWindow {
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
-  if (devServerUrl) void win.loadURL(devServerUrl);
-  else void win.loadFile(here('../renderer/index.html'));
+  // `npm run example` passes --example PRESET: the page then starts a run of every strategy on it
+  const example = exampleArg(process.argv);
+  const hash = example === null ? undefined : `/live?example=${example}`;
+  if (devServerUrl) void win.loadURL(hash === undefined ? devServerUrl : `${devServerUrl}#${hash}`);
+  else void win.loadFile(here('../renderer/index.html'), hash === undefined ? {} : { hash });
   return win;
 }
 

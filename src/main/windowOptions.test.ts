@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { menuTemplate } from './appMenu';
 import { rendererCspHeader, rendererCspMeta } from './csp';
 import {
-  DEFAULT_BOUNDS, isAllowedExternalUrl, isSameDocument, mainWindowOptions, parseSettings, placeOnScreen,
+  DEFAULT_BOUNDS, exampleArg, isAllowedExternalUrl, isSameDocument, mainWindowOptions, parseSettings, placeOnScreen,
 } from './windowOptions';
 
 function directives(csp: string): Map<string, string[]> {
@@ -99,5 +99,14 @@ describe('application menu', () => {
     themes[1]!.click();
     expect(calls).toEqual(['data', 'run', 'export', 'theme:light']);
     expect(view.map((i) => i.role).filter(Boolean)).toEqual(expect.arrayContaining(['zoomIn', 'zoomOut', 'resetZoom', 'toggleDevTools']));
+  });
+});
+
+describe('--example on the command line', () => {
+  it('names a preset in either form and ignores anything else', () => {
+    expect(exampleArg(['electron', '.', '--example', 'medium'])).toBe('medium');
+    expect(exampleArg(['electron', '.', '--example=tiny'])).toBe('tiny');
+    expect(exampleArg(['electron', '.', '--example', '../../etc'])).toBeNull();
+    expect(exampleArg(['electron', '.'])).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
  * The main window's options and the navigation rules, as plain data and pure functions so a unit
  * test can check them without Electron. The renderer is untrusted: sandboxed, isolated, no Node.
  */
+import { PRESETS } from '../shared/config';
 
 export interface WindowBounds {
   x?: number;
@@ -124,4 +125,14 @@ export function placeOnScreen(bounds: WindowBounds, workAreas: readonly Area[]):
   // the title bar's first 100 px must be on some display, or the window cannot be grabbed
   const visible = workAreas.some((a) => x + 100 > a.x && x < a.x + a.width && y >= a.y && y < a.y + a.height - 40);
   return visible ? bounds : { width: bounds.width, height: bounds.height };
+}
+
+/** The preset named by `--example NAME` or `--example=NAME` on the command line, if it is one. */
+export function exampleArg(argv: readonly string[]): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = a === '--example' ? argv[i + 1] : a.startsWith('--example=') ? a.slice('--example='.length) : undefined;
+    if (value !== undefined) return (PRESETS as readonly string[]).includes(value) ? value : null;
+  }
+  return null;
 }

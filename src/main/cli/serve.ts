@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../server';
 import { createProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
-import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { PRESETS } from '../../shared/config';
+import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './runCommand';
 
-const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR]';
+const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET]';
 
 /** out/renderer of this checkout, where `npm run build` puts the renderer. */
 export function defaultStaticDir(): string {
@@ -46,8 +47,13 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     port: { type: 'string' },
     'runs-dir': { type: 'string' },
     'static-dir': { type: 'string' },
+    example: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
+  const example = stringFlag(flags, 'example');
+  if (example !== undefined && !(PRESETS as readonly string[]).includes(example)) {
+    throw new UsageError(`--example: expected a preset (${PRESETS.join(', ')}), got '${example}'`);
+  }
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -60,7 +66,9 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     return EXIT.internal;
   }
   const handle = await startWebMode({ port, runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')), staticDir });
-  io.stdout.write(`KDE Profiler web mode: ${handle.url}\n(loopback only; from another machine: ssh -L PORT:127.0.0.1:PORT, then open the URL there. Ctrl+C stops.)\n`);
+  // the page starts a run of every strategy on the preset when its address asks for an example
+  const url = example === undefined ? handle.url : `${handle.url}#/live?example=${example}`;
+  io.stdout.write(`KDE Profiler web mode: ${url}\n(loopback only; from another machine: ssh -L PORT:127.0.0.1:PORT, then open the URL there. Ctrl+C stops.)\n`);
   const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
     process.once('SIGINT', () => resolveSignal('SIGINT'));
     process.once('SIGTERM', () => resolveSignal('SIGTERM'));
