@@ -6,8 +6,8 @@
  * spikes (S × P) stay on the device until the last chunk; streaming trades that for recomputing.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeMarks, logKernelDirect, logMarkKernelGemm, prepareMarks, type PreparedMarks } from '../kernels';
-import { blockRanges, epilogue, logSumExpJoint, sliceRows } from './common';
+import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../kernels';
+import { blockRanges, epilogue, logSumExpJoint, markKernelStage, sliceRows } from './common';
 import { foldLogSumExp } from './online';
 import type { Strategy } from './types';
 
@@ -33,27 +33,25 @@ export const chunked: Strategy = {
     }
 
     async function foldChunk(c0: number, c1: number): Promise<void> {
-        const logKpos = await stage('position-kernel', () =>
-          tf.tidy(() => logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd)),
-        );
-        const encChunk = sliceRows(ctx.encMarks, c0, c1);
-        const marks: PreparedMarks = prepareMarks(encChunk, ctx.waveformStd);
-        encChunk.dispose();
-        try {
-          for (let b = 0; b < blocks.length; b++) {
-            const [s0, s1] = blocks[b]!;
-            const logKmark = await stage(`mark-kernel`, () =>
-              tf.tidy(() => logMarkKernelGemm(marks, sliceRows(decMarks, s0, s1))),
-            );
-            acc[b] = await stage('reduce', () =>
-              foldLogSumExp(acc[b] ?? null, logSumExpJoint(logKmark, logKpos, ctx.posTileSize)),
-            );
-            logKmark.dispose();
-          }
-        } finally {
-          logKpos.dispose();
-          disposeMarks(marks);
+      const logKpos = await stage('position-kernel', () =>
+        tf.tidy(() => logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd)),
+      );
+      const encChunk = sliceRows(ctx.encMarks, c0, c1);
+      const marks: PreparedMarks = prepareMarks(encChunk, ctx.waveformStd);
+      encChunk.dispose();
+      try {
+        for (let b = 0; b < blocks.length; b++) {
+          const [s0, s1] = blocks[b]!;
+          const logKmark = await markKernelStage(stage, marks, decMarks, s0, s1);
+          acc[b] = await stage('reduce', () =>
+            foldLogSumExp(acc[b] ?? null, logSumExpJoint(logKmark, logKpos, ctx.posTileSize)),
+          );
+          logKmark.dispose();
         }
+      } finally {
+        logKpos.dispose();
+        disposeMarks(marks);
+      }
     }
   },
 };

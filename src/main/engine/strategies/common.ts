@@ -1,7 +1,8 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS } from '../constants';
-import type { ElectrodeContext } from './types';
+import { logMarkKernelGemm, type PreparedMarks } from '../kernels';
+import type { ElectrodeContext, StageFn, StageTools } from './types';
 
 export function blockRanges(total: number, size: number): [number, number][] {
   const out: [number, number][] = [];
@@ -48,4 +49,23 @@ export function logSumExpJoint(logKmark: tf.Tensor2D, logKpos: tf.Tensor2D, posT
     mark.dispose();
     if (parts.length > 1) tf.dispose(parts);
   }
+}
+
+/** Runs body for each decoding block [s0, s1) in order, each inside its `block b` span. */
+export async function forEachBlock(
+  nDec: number,
+  blockSize: number,
+  span: StageTools['span'],
+  body: (s0: number, s1: number) => Promise<void>,
+): Promise<void> {
+  const blocks = blockRanges(nDec, blockSize);
+  for (let b = 0; b < blocks.length; b++) {
+    const [s0, s1] = blocks[b]!;
+    await span(`block ${b}`, () => body(s0, s1));
+  }
+}
+
+/** The block's (B × E) mark log-kernel by the GEMM form, as the `mark-kernel` stage. */
+export function markKernelStage(stage: StageFn, marks: PreparedMarks, decMarks: tf.Tensor2D, s0: number, s1: number): Promise<tf.Tensor2D> {
+  return stage('mark-kernel', () => tf.tidy(() => logMarkKernelGemm(marks, sliceRows(decMarks, s0, s1))));
 }

@@ -8,8 +8,8 @@
  * than E it becomes (e′): the same fold accumulated chunk by chunk with a running scale.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeMarks, logKernelDirect, logMarkKernelGemm, prepareMarks } from '../kernels';
-import { blockRanges, epilogue, sliceCols, sliceRows } from './common';
+import { disposeMarks, logKernelDirect, prepareMarks } from '../kernels';
+import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, positionFactor, type CompensatedState } from './online';
 import type { Strategy } from './types';
 
@@ -22,33 +22,27 @@ export const compensated: Strategy = {
     const logE = Math.log(ctx.nEnc);
     const chunks = blockRanges(ctx.nEnc, ctx.encTileSize >= ctx.nEnc ? ctx.nEnc : ctx.encTileSize);
     try {
-      const blocks = blockRanges(decMarks.shape[0], ctx.blockSize);
-      for (let b = 0; b < blocks.length; b++) {
-        const [s0, s1] = blocks[b]!;
-        await span(`block ${b}`, async () => {
-          const logKmark = await stage('mark-kernel', () =>
-            tf.tidy(() => logMarkKernelGemm(marks, sliceRows(decMarks, s0, s1))),
-          );
-          const logJ = await stage('reduce', () => {
-            let state: CompensatedState | null = null;
-            for (const [c0, c1] of chunks) {
-              const whole = chunks.length === 1;
-              const part = tf.tidy(() => ({
-                mark: whole ? tf.clone(logKmark) : sliceCols(logKmark, c0, c1),
-                max: whole ? tf.clone(rowMax) : sliceCols(rowMax, c0, c1),
-                factor: whole ? tf.clone(factor) : sliceRows(factor, c0, c1),
-              }));
-              state = foldCompensated(state, part.mark, part.max, part.factor, logE);
-              tf.dispose([part.mark, part.max, part.factor]);
-            }
-            return finishCompensated(state!);
-          });
-          logKmark.dispose();
-          const terms = epilogue(ctx, logJ);
-          logJ.dispose();
-          await emit(s0, terms);
+      await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
+        const logKmark = await markKernelStage(stage, marks, decMarks, s0, s1);
+        const logJ = await stage('reduce', () => {
+          let state: CompensatedState | null = null;
+          for (const [c0, c1] of chunks) {
+            const whole = chunks.length === 1;
+            const part = tf.tidy(() => ({
+              mark: whole ? tf.clone(logKmark) : sliceCols(logKmark, c0, c1),
+              max: whole ? tf.clone(rowMax) : sliceCols(rowMax, c0, c1),
+              factor: whole ? tf.clone(factor) : sliceRows(factor, c0, c1),
+            }));
+            state = foldCompensated(state, part.mark, part.max, part.factor, logE);
+            tf.dispose([part.mark, part.max, part.factor]);
+          }
+          return finishCompensated(state!);
         });
-      }
+        logKmark.dispose();
+        const terms = epilogue(ctx, logJ);
+        logJ.dispose();
+        await emit(s0, terms);
+      });
     } finally {
       tf.dispose([rowMax, factor]);
       disposeMarks(marks);

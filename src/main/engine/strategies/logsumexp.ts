@@ -5,8 +5,8 @@
  * temporary to B × E × Tp.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeMarks, logKernelDirect, logMarkKernelGemm, prepareMarks } from '../kernels';
-import { blockRanges, epilogue, logSumExpJoint, sliceRows } from './common';
+import { disposeMarks, logKernelDirect, prepareMarks } from '../kernels';
+import { epilogue, forEachBlock, logSumExpJoint, markKernelStage } from './common';
 import type { ElectrodeContext, Strategy } from './types';
 
 function logsumexpStrategy(tileOf: (ctx: ElectrodeContext) => number): Strategy {
@@ -18,20 +18,14 @@ function logsumexpStrategy(tileOf: (ctx: ElectrodeContext) => number): Strategy 
       const marks = prepareMarks(ctx.encMarks, ctx.waveformStd);
       const logE = Math.log(Math.max(ctx.nEnc, 1));
       try {
-        const blocks = blockRanges(decMarks.shape[0], ctx.blockSize);
-        for (let b = 0; b < blocks.length; b++) {
-          const [s0, s1] = blocks[b]!;
-          await span(`block ${b}`, async () => {
-            const logKmark = await stage('mark-kernel', () =>
-              tf.tidy(() => logMarkKernelGemm(marks, sliceRows(decMarks, s0, s1))),
-            );
-            const logJ = await stage('reduce', () => logSumExpJoint(logKmark, logKpos, tileOf(ctx)));
-            logKmark.dispose();
-            const terms = tf.tidy(() => epilogue(ctx, tf.sub(logJ, logE) as tf.Tensor2D));
-            logJ.dispose();
-            await emit(s0, terms);
-          });
-        }
+        await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
+          const logKmark = await markKernelStage(stage, marks, decMarks, s0, s1);
+          const logJ = await stage('reduce', () => logSumExpJoint(logKmark, logKpos, tileOf(ctx)));
+          logKmark.dispose();
+          const terms = tf.tidy(() => epilogue(ctx, tf.sub(logJ, logE) as tf.Tensor2D));
+          logJ.dispose();
+          await emit(s0, terms);
+        });
       } finally {
         logKpos.dispose();
         disposeMarks(marks);

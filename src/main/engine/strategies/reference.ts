@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { logKernelDirect } from '../kernels';
-import { blockRanges, epilogue, sliceRows } from './common';
+import { epilogue, forEachBlock, sliceRows } from './common';
 import type { Strategy } from './types';
 
 export const reference: Strategy = {
@@ -14,26 +14,22 @@ export const reference: Strategy = {
       tf.tidy(() => tf.exp(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd)) as tf.Tensor2D),
     );
     try {
-      const blocks = blockRanges(decMarks.shape[0], ctx.blockSize);
-      for (let b = 0; b < blocks.length; b++) {
-        const [s0, s1] = blocks[b]!;
-        await span(`block ${b}`, async () => {
-          const kmark = await stage('mark-kernel', () =>
-            tf.tidy(() => {
-              const dec = sliceRows(decMarks, s0, s1);
-              return tf.exp(logKernelDirect(dec, ctx.encMarks, ctx.waveformStd)) as tf.Tensor2D;
-            }),
-          );
-          const terms = await stage('reduce', () =>
-            tf.tidy(() => {
-              const joint = tf.div(tf.matMul(kmark, kpos), ctx.nEnc) as tf.Tensor2D;
-              return epilogue(ctx, tf.log(joint) as tf.Tensor2D);
-            }),
-          );
-          kmark.dispose();
-          await emit(s0, terms);
-        });
-      }
+      await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
+        const kmark = await stage('mark-kernel', () =>
+          tf.tidy(() => {
+            const dec = sliceRows(decMarks, s0, s1);
+            return tf.exp(logKernelDirect(dec, ctx.encMarks, ctx.waveformStd)) as tf.Tensor2D;
+          }),
+        );
+        const terms = await stage('reduce', () =>
+          tf.tidy(() => {
+            const joint = tf.div(tf.matMul(kmark, kpos), ctx.nEnc) as tf.Tensor2D;
+            return epilogue(ctx, tf.log(joint) as tf.Tensor2D);
+          }),
+        );
+        kmark.dispose();
+        await emit(s0, terms);
+      });
     } finally {
       kpos.dispose();
     }

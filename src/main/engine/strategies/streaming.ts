@@ -7,8 +7,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { COMPENSATED_MAX_FEATURES } from '../constants';
-import { disposeMarks, logKernelDirect, logMarkKernelGemm, prepareMarks } from '../kernels';
-import { blockRanges, epilogue, logSumExpJoint, sliceCols, sliceRows } from './common';
+import { disposeMarks, logKernelDirect, prepareMarks } from '../kernels';
+import { blockRanges, epilogue, forEachBlock, logSumExpJoint, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, foldLogSumExp, positionFactor, type CompensatedState } from './online';
 import type { Strategy } from './types';
 
@@ -19,42 +19,36 @@ export const streaming: Strategy = {
     const chunks = blockRanges(ctx.nEnc, ctx.encTileSize);
     const useCompensated = ctx.nFeatures <= COMPENSATED_MAX_FEATURES;
     try {
-      const blocks = blockRanges(decMarks.shape[0], ctx.blockSize);
-      for (let b = 0; b < blocks.length; b++) {
-        const [s0, s1] = blocks[b]!;
-        await span(`block ${b}`, async () => {
-          const logKmark = await stage('mark-kernel', () =>
-            tf.tidy(() => logMarkKernelGemm(marks, sliceRows(decMarks, s0, s1))),
+      await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
+        const logKmark = await markKernelStage(stage, marks, decMarks, s0, s1);
+        let comp: CompensatedState | null = null;
+        let lse: tf.Tensor2D | null = null;
+        for (const [c0, c1] of chunks) {
+          const logKpos = await stage('position-kernel', () =>
+            tf.tidy(() => logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd)),
           );
-          let comp: CompensatedState | null = null;
-          let lse: tf.Tensor2D | null = null;
-          for (const [c0, c1] of chunks) {
-            const logKpos = await stage('position-kernel', () =>
-              tf.tidy(() => logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd)),
-            );
-            const markChunk = sliceCols(logKmark, c0, c1);
-            await stage('reduce', () => {
-              if (useCompensated) {
-                const { rowMax, factor } = positionFactor(logKpos);
-                comp = foldCompensated(comp, markChunk, rowMax, factor, logE);
-                tf.dispose([rowMax, factor]);
-                return comp.sum;
-              }
-              lse = foldLogSumExp(lse, logSumExpJoint(markChunk, logKpos, ctx.posTileSize));
-              return lse;
-            });
-            tf.dispose([logKpos, markChunk]);
-          }
-          logKmark.dispose();
-          const logJ = useCompensated
-            ? finishCompensated(comp!)
-            : tf.tidy(() => tf.sub(lse!, logE) as tf.Tensor2D);
-          if (!useCompensated) lse!.dispose();
-          const terms = epilogue(ctx, logJ);
-          logJ.dispose();
-          await emit(s0, terms);
-        });
-      }
+          const markChunk = sliceCols(logKmark, c0, c1);
+          await stage('reduce', () => {
+            if (useCompensated) {
+              const { rowMax, factor } = positionFactor(logKpos);
+              comp = foldCompensated(comp, markChunk, rowMax, factor, logE);
+              tf.dispose([rowMax, factor]);
+              return comp.sum;
+            }
+            lse = foldLogSumExp(lse, logSumExpJoint(markChunk, logKpos, ctx.posTileSize));
+            return lse;
+          });
+          tf.dispose([logKpos, markChunk]);
+        }
+        logKmark.dispose();
+        const logJ = useCompensated
+          ? finishCompensated(comp!)
+          : tf.tidy(() => tf.sub(lse!, logE) as tf.Tensor2D);
+        if (!useCompensated) lse!.dispose();
+        const terms = epilogue(ctx, logJ);
+        logJ.dispose();
+        await emit(s0, terms);
+      });
     } finally {
       disposeMarks(marks);
     }
