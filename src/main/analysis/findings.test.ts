@@ -127,7 +127,7 @@ describe('GPU asked for, CPU used', () => {
     const f = find(fs, 'gpu-not-used');
     expect(f?.severity).toBe('warning');
     expect(f?.message).toContain('llvmpipe');
-    expect(f?.message).toContain('runs on CPU');
+    expect(f?.message).toContain('computed on the CPU');
   });
 
   it('fires for tensorflow without CUDA, naming what to install', () => {

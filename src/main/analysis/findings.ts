@@ -153,7 +153,8 @@ function leakFindings(strategies: readonly StrategyResult[]): Finding[] {
 function deviceFinding(requested: BackendChoice, backend: BackendInfo): Finding[] {
   if (!GPU_REQUESTS.includes(requested) || (backend.isGpu && !backend.isFallback)) return [];
   const asked = requested === 'auto' ? 'auto was asked to pick the fastest device' : `--backend ${requested} was asked for`;
-  const notes = backend.warnings.length > 0 ? ` (${backend.warnings.join('; ')})` : '';
+  // the backend's own warnings say why TensorFlow found no GPU; for webgpu they repeat the device
+  const notes = backend.name === 'tensorflow' && backend.warnings.length > 0 ? ` (${backend.warnings.join('; ')})` : '';
   let advice: string;
   if (backend.name === 'tensorflow') {
     advice = 'tfjs-node-gpu needs CUDA 11.2 and cuDNN 8.1 on the library path; install them, or use --backend webgpu';
@@ -170,8 +171,8 @@ function deviceFinding(requested: BackendChoice, backend: BackendInfo): Finding[
     id: 'gpu-not-used',
     severity: requested === 'auto' ? 'info' : 'warning',
     message:
-      `${asked}, but this run computed on ${backend.device} (${backend.name}: ${backend.reason})${notes}: ` +
-      `it runs on CPU; ${advice}.`,
+      `${asked}, but this run computed on the CPU: ${backend.device} (${backend.name})${notes}. ` +
+      `${advice[0]!.toUpperCase()}${advice.slice(1)}.`,
   }];
 }
 
