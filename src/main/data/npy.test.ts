@@ -138,3 +138,15 @@ describe('encodeNpyFloat32', () => {
     expect(() => encodeNpyFloat32([2, 2], new Float32Array(3))).toThrow(AppError);
   });
 });
+
+describe('parseNpy on a Node Buffer', () => {
+  it('reads a member that does not start the Buffer (Buffer.slice is a view, not a copy)', () => {
+    const values = Float32Array.from({ length: 1200 }, (_, i) => i * 0.5);
+    const npy = encodeNpyFloat32([40, 30], values);
+    // the member sits 24 bytes into a larger Buffer, as a member of a zip read whole would
+    const buf = Buffer.alloc(npy.length + 64);
+    buf.set(npy, 24);
+    const parsed = parseNpy(buf.subarray(24, 24 + npy.length));
+    expect(Array.from(parsed.data as Float64Array)).toEqual(Array.from(values));
+  });
+});

@@ -123,7 +123,9 @@ function readNumbers(bytes: Uint8Array, offset: number, count: number, dtype: Np
   // large float64 member is not held twice; anything else is copied to an aligned buffer of its own.
   const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && offset % 8 === 0;
   if (own && little && dtype.kind === 'float' && size === 8 && HOST_LITTLE) return new Float64Array(bytes.buffer, offset, count);
-  const raw = bytes.slice(offset, offset + count * size);
+  // Uint8Array's slice, not Buffer's: a Node Buffer's slice is a view, whose .buffer would start
+  // at the pool's or file's beginning rather than at this member's data
+  const raw = Uint8Array.prototype.slice.call(bytes, offset, offset + count * size);
   if (little && dtype.kind === 'float' && size === 8) return new Float64Array(raw.buffer);
   const out = new Float64Array(count);
   if (little) {
@@ -228,7 +230,7 @@ export function parseNpy(bytes: Uint8Array, ctx: NpyContext = {}): NpyArray {
     data = readStrings(bytes, header.dataOffset, count, dtype, bigEndian);
     if (header.fortranOrder) data = fortranToC(data, header.shape, (n) => new Array<string>(n));
   } else if (dtype.kind === 'bool' || (dtype.kind === 'uint' && dtype.itemBytes === 1)) {
-    data = bytes.slice(header.dataOffset, header.dataOffset + count);
+    data = Uint8Array.prototype.slice.call(bytes, header.dataOffset, header.dataOffset + count);
     if (header.fortranOrder) data = fortranToC(data, header.shape, (n) => new Uint8Array(n));
   } else {
     data = readNumbers(bytes, header.dataOffset, count, dtype, bigEndian);
