@@ -103,7 +103,8 @@ function floorFinding(input: AnalysisInput): Finding[] {
     id: 'floor-dominated', severity: 'warning', value: health.floorShare,
     message:
       `${formatPct(health.floorShare)} of spike terms sit on the LOG_EPS floor (ln 1e-15 ≈ ${LOG_EPS.toFixed(1)}), ` +
-      `so the likelihood is flat and the decode carries no information: with D = ${dims} features and waveform ` +
+      `${health.floorShare >= 0.99 ? 'so the likelihood is flat and the decode carries no information' : 'and carry no information about position'}: ` +
+      `with D = ${dims} features and waveform ` +
       `σ = ${sigma} each feature lowers log λ by ln(σ·√(2π)) ≈ ${nats.toFixed(1)} nats (spec §9.1); ` +
       `use a smaller waveform σ or fewer features.`,
   }];
