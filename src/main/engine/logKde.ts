@@ -1,7 +1,7 @@
 /**
  * Log of an equal-weight Gaussian KDE, log[(1/n) Σ_i K_σ(x, s_i)], evaluated at many points.
- * Computed in log space on the device, tile by tile over the samples, and merged on the host in
- * float64 (online logsumexp), so that memory stays bounded and far-away points keep their true
+ * Computed in log space on the device, tile by tile over the samples, merged on the device (online
+ * logsumexp) and read back once, so that memory stays bounded and far-away points keep their true
  * (tiny) density instead of underflowing in float32. Turning the result into a density with a
  * float64 exp then underflows exactly where the float64 reference does.
  */
@@ -41,31 +41,37 @@ export async function logKde(
     }
   }
 
-  const evalTensor = toTensor2d(cleanEval, m, q);
   const sum = new Float64Array(m);
+  const evalTensor = toTensor2d(cleanEval, m, q);
+  // running max and rescaled sum stay on the device: one readback at the end, not one per tile
+  let runMax: tf.Tensor1D | null = null;
+  let runSum: tf.Tensor1D | null = null;
   try {
     const tile = Math.max(1, Math.floor(MAX_TILE_ELEMENTS / m));
     for (let start = 0; start < n; start += tile) {
       const stop = Math.min(n, start + tile);
-      const [mxT, sT] = tf.tidy(() => {
+      const prevMax: tf.Tensor1D | null = runMax;
+      const prevSum: tf.Tensor1D | null = runSum;
+      const next: [tf.Tensor1D, tf.Tensor1D] = tf.tidy((): [tf.Tensor1D, tf.Tensor1D] => {
         const chunk = toTensor2d(samples.subarray(start * q, stop * q), stop - start, q);
         const lk = logKernelDirect(chunk, evalTensor, std);
-        const mx = tf.max(lk, 0);
-        const s = tf.sum(tf.exp(tf.sub(lk, mx)), 0);
-        return [mx, s];
+        const mx = tf.max(lk, 0) as tf.Tensor1D;
+        const sum = tf.sum(tf.exp(tf.sub(lk, mx)), 0) as tf.Tensor1D;
+        if (prevMax === null || prevSum === null) return [mx, sum];
+        const top = tf.maximum(prevMax, mx) as tf.Tensor1D;
+        const merged: tf.Tensor1D = tf.add(tf.mul(prevSum, tf.exp(tf.sub(prevMax, top))), tf.mul(sum, tf.exp(tf.sub(mx, top))));
+        return [top, merged];
       });
-      const [mx, s] = await Promise.all([mxT.data(), sT.data()]);
-      tf.dispose([mxT, sT]);
-      for (let k = 0; k < m; k++) {
-        const a = out[k]!;
-        const b = mx[k]!;
-        const top = Math.max(a, b);
-        sum[k] = sum[k]! * Math.exp(a - top) + s[k]! * Math.exp(b - top);
-        out[k] = top;
-      }
+      [runMax, runSum] = next;
+      tf.dispose([prevMax, prevSum].filter((t): t is tf.Tensor1D => t !== null));
+    }
+    const [mx, sm] = await Promise.all([runMax!.data(), runSum!.data()]);
+    for (let k = 0; k < m; k++) {
+      out[k] = mx[k]!;
+      sum[k] = sm[k]!;
     }
   } finally {
-    evalTensor.dispose();
+    tf.dispose([evalTensor, ...[runMax, runSum].filter((t): t is tf.Tensor1D => t !== null)]);
   }
   const logN = Math.log(n);
   for (let k = 0; k < m; k++) out[k] = out[k]! + Math.log(sum[k]!) - logN;
