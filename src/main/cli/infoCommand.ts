@@ -3,6 +3,7 @@ import { formatBytes } from '../analysis';
 import { boolFlag, parseFlags } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { table } from './table';
+import { forkEngine } from '../host';
 import { systemInfo } from '../service';
 
 const USAGE = 'kde-profiler info [--json]';
@@ -13,7 +14,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  const info = await systemInfo();
+  const info = await systemInfo(() => forkEngine());
   if (boolFlag(flags, 'json')) {
     io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
     return EXIT.ok;

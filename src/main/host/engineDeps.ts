@@ -2,6 +2,7 @@
  * What the measurement loop needs from the engine, data and recorder folders, as one injectable
  * object: engineMain passes the real modules, tests can pass a small fake without tfjs.
  */
+import type { BackendAvailability } from '../../shared/api';
 import type { BackendChoice, DataSource, RunConfig, StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import type { SpanRecord } from '../../shared/events';
@@ -24,6 +25,9 @@ export interface KernelProfile<T> {
 }
 
 export interface EngineDeps {
+  /** what this process can compute on; answers the service's probe (never run in the service) */
+  listBackends(): Promise<BackendAvailability[]>;
+  tfjsVersion(): string;
   loadDataset(source: DataSource): Promise<Dataset>;
   initBackend(choice: BackendChoice): Promise<BackendInfo>;
   engineMemory(): { numTensors: number; numBytes: number };

@@ -7,7 +7,7 @@
 import { AppError, deserializeError, serializeError, type SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
 import type { EngineChild, EngineExit, SpawnEngine } from './engineChild';
-import { isEngineMessage, type EngineOutcome, type StartMessage } from './messages';
+import { isEngineMessage, type EngineOutcome, type ProbeResult, type StartMessage } from './messages';
 import { clearOpenSpans, ENGINE_PROCESS_SPAN, isOpenSpanList, publishOpenSpans } from './openSpans';
 
 export const CANCEL_GRACE_MS = 500;
@@ -137,4 +137,37 @@ export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: 
       return done;
     },
   };
+}
+
+export const PROBE_TIMEOUT_MS = 30_000;
+
+/**
+ * Asks a fresh engine process which backends it can use, so the service's own process (Electron's
+ * main process in the desktop app) never loads TensorFlow.js or a GPU driver.
+ */
+export function probeEngine(spawn: SpawnEngine, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
+  return new Promise((resolve, reject) => {
+    let child: EngineChild;
+    try {
+      child = spawn();
+    } catch (e) {
+      reject(new AppError('BACKEND_UNAVAILABLE', `could not start the engine process: ${serializeError(e).message}`));
+      return;
+    }
+    let result: ProbeResult | undefined;
+    let error: SerializedError | undefined;
+    const timer = setTimeout(() => child.kill(), timeoutMs);
+    child.onMessage((raw) => {
+      if (!isEngineMessage(raw)) return;
+      if (raw.type === 'probe-result') result = raw.probe;
+      else if (raw.type === 'error') error = raw.error;
+    });
+    child.onExit((exit) => {
+      clearTimeout(timer);
+      if (result) resolve(result);
+      else if (error) reject(deserializeError(error));
+      else reject(new AppError('BACKEND_UNAVAILABLE', `probing the backends failed: ${describeEngineExit(exit, child.stderrTail())}`));
+    });
+    child.send({ type: 'probe' });
+  });
 }

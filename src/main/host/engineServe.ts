@@ -1,7 +1,8 @@
 /**
  * The engine process's side of the wire. Under Node it talks over the fork IPC channel
  * (process.send); under Electron's utilityProcess over process.parentPort. It waits for one start
- * message, runs the measurement loop, and exits once its last message has left. If the service
+ * message, runs the measurement loop, and exits once its last message has left (or, for a probe
+ * message, answers what it can compute on and exits). If the service
  * goes away, so does it.
  */
 import { serializeError } from '../../shared/errors';
@@ -52,6 +53,11 @@ export function serveEngine(loadDeps: () => Promise<EngineDeps>): void {
     started = true;
     try {
       const deps = await loadDeps();
+      if (raw.type === 'probe') {
+        enqueue({ type: 'probe-result', probe: { backends: await deps.listBackends(), tfjsVersion: deps.tfjsVersion() } });
+        await flushed();
+        process.exit(0);
+      }
       run = startEngineRun(raw, deps, enqueue);
       if (cancelEarly) run.cancel();
       await run.done;

@@ -17,8 +17,8 @@ export {
   type SpawnEngine,
   type UtilityProcessLike,
 } from './engineChild';
-export { CANCEL_GRACE_MS, describeEngineExit, startEngine, type EngineEnd, type EngineHandle, type EngineListeners } from './engineHost';
-export type { EngineOutcome, EngineToHost, HostToEngine, StartMessage, StrategyWindow } from './messages';
+export { CANCEL_GRACE_MS, describeEngineExit, probeEngine, startEngine, type EngineEnd, type EngineHandle, type EngineListeners } from './engineHost';
+export type { EngineOutcome, EngineToHost, HostToEngine, ProbeResult, StartMessage, StrategyWindow } from './messages';
 export { startRssSampler, type RssSample, type RssSampler } from './rssSampler';
 export { ENGINE_PROCESS_SPAN, openSpansOf, type OpenSpan } from './openSpans';
 export { AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from './likelihoodFiles';

@@ -3,6 +3,7 @@
  * structured clone (`serialization: 'advanced'` under Node, utilityProcess under Electron), so
  * typed arrays survive, but big arrays never travel here: likelihoods go to files in the run folder.
  */
+import type { BackendAvailability } from '../../shared/api';
 import type { RunConfig } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { SerializedError } from '../../shared/errors';
@@ -23,7 +24,17 @@ export interface CancelMessage {
   type: 'cancel';
 }
 
-export type HostToEngine = StartMessage | CancelMessage;
+/** asks a fresh engine process what it can compute on, then it exits (no run) */
+export interface ProbeMessage {
+  type: 'probe';
+}
+
+export type HostToEngine = StartMessage | CancelMessage | ProbeMessage;
+
+export interface ProbeResult {
+  backends: BackendAvailability[];
+  tfjsVersion: string;
+}
 
 /** Where a strategy's measured windows lie on the run clock, so the service can attach its own RSS samples. */
 export interface StrategyWindow {
@@ -54,9 +65,10 @@ export type EngineToHost =
   | { type: 'result'; outcome: EngineOutcome }
   /** the run could not proceed at all (bad data, no backend): the run fails with this error */
   | { type: 'error'; error: SerializedError }
-  | { type: 'cancelled' };
+  | { type: 'cancelled' }
+  | { type: 'probe-result'; probe: ProbeResult };
 
-const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'open-spans', 'result', 'error', 'cancelled']);
+const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'open-spans', 'result', 'error', 'cancelled', 'probe-result']);
 
 /** A message from the engine process is trusted code, but a crash mid-send or a stray print must not throw. */
 export function isEngineMessage(raw: unknown): raw is EngineToHost {
@@ -66,5 +78,5 @@ export function isEngineMessage(raw: unknown): raw is EngineToHost {
 export function isHostMessage(raw: unknown): raw is HostToEngine {
   if (typeof raw !== 'object' || raw === null) return false;
   const t = (raw as { type?: unknown }).type;
-  return t === 'start' || t === 'cancel';
+  return t === 'start' || t === 'cancel' || t === 'probe';
 }

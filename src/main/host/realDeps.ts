@@ -7,6 +7,8 @@ import type { EngineDeps } from './engineDeps';
 export async function realEngineDeps(): Promise<EngineDeps> {
   const [engine, data, recorder] = await Promise.all([import('../engine'), import('../data'), import('../recorder')]);
   return {
+    listBackends: engine.listBackends,
+    tfjsVersion: engine.tfjsVersion,
     loadDataset: data.loadDataset,
     initBackend: engine.initBackend,
     engineMemory: engine.engineMemory,

@@ -29,6 +29,8 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
   let tensors = 0;
   const offset = (s: StrategyChoice) => (s === 'reference' ? 0 : 1e-6);
   return {
+    listBackends: async () => [{ name: 'cpu', available: true, detail: 'fake CPU', isGpu: false }],
+    tfjsVersion: () => '0.0.0',
     loadDataset,
     initBackend: async () => ({
       name: 'cpu', device: 'fake CPU', isGpu: false, isFallback: false, reason: 'test', tfjsVersion: '0.0.0', initMs: 1, warnings: [],

@@ -1,6 +1,5 @@
 /**
- * Facts about this machine's engine (backends, versions) and memory estimates before a run. The
- * engine module is imported lazily: listing runs or exporting must not load tfjs.
+ * Facts about this machine's engine (backends, versions) and memory estimates before a run.
  */
 import { cpus, totalmem } from 'node:os';
 import type { MemoryEstimate, SystemInfo } from '../../shared/api';
@@ -8,21 +7,26 @@ import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
 import { estimateDatasetPeak } from '../analysis';
 import { loadDataset } from '../data';
+import { probeEngine, type SpawnEngine } from '../host';
 import { toolVersion } from './reportBuilder';
 
 let info: Promise<SystemInfo> | undefined;
 
-export function systemInfo(): Promise<SystemInfo> {
+/**
+ * Versions and backends. The backends are probed in a short-lived engine process: this process
+ * (Electron's main process in the desktop app) never loads TensorFlow.js or a GPU driver.
+ */
+export function systemInfo(spawn: SpawnEngine): Promise<SystemInfo> {
   info ??= (async () => {
-    const engine = await import('../engine');
+    const probe = await probeEngine(spawn);
     return {
       version: toolVersion(),
-      tfjsVersion: engine.tfjsVersion(),
+      tfjsVersion: probe.tfjsVersion,
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
       cpus: cpus().length,
       totalMemoryBytes: totalmem(),
-      backends: await engine.listBackends(),
+      backends: probe.backends,
       defaultBackend: DEFAULT_RUN_CONFIG.backend,
     };
   })();

@@ -81,7 +81,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
   const service: ProfilerService = {
     runsDir: store.runsDir,
 
-    getInfo: async (): Promise<SystemInfo> => systemInfo(),
+    getInfo: async (): Promise<SystemInfo> => systemInfo(spawn),
     listPresets: async (): Promise<PresetInfo[]> => PRESET_INFO.map((p) => ({ ...p })),
     inspectData: async (source): Promise<DataInspection> => withScale(await inspectData(parseRunConfig({ data: source }).data)),
     estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(parseRunConfig(config)),
