@@ -7,6 +7,7 @@
 import { EVENT_CHANNEL, channelOf, type ApiMethod, type ProfilerApi } from '../shared/api';
 import { AppError, deserializeError } from '../shared/errors';
 import { callMethods } from '../shared/apiCalls';
+import { RunListeners } from '../shared/runListeners';
 import type { RunEvent } from '../shared/events';
 import { MENU_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, isMenuCommand, type MenuCommand } from '../main/ipc/channels';
 
@@ -32,7 +33,6 @@ export interface PreloadApi extends ProfilerApi {
 export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
   const call = async <T>(method: ApiMethod, args: unknown[]): Promise<T> =>
     unwrap(await ipc.invoke(channelOf(method), ...args)) as T;
-  const listeners = new Map<string, Set<(event: RunEvent) => void>>();
   const menuListeners = new Set<(command: MenuCommand) => void>();
 
   ipc.on(MENU_CHANNEL, (_event, command) => {
@@ -40,21 +40,17 @@ export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
     for (const listener of [...menuListeners]) listener(command);
   });
 
-  ipc.on(EVENT_CHANNEL, (_event, key, runEvent) => {
-    if (typeof key !== 'string') return;
-    for (const listener of [...(listeners.get(key) ?? [])]) {
-      try {
-        listener(runEvent as RunEvent);
-      } catch (e) {
-        // one broken listener must not starve the others of events
-        console.error('run event listener failed', e);
-      }
-    }
-  });
-
   const changeSubscription = (channel: string, key: string) => {
     ipc.invoke(channel, key).then(unwrap).catch((e: unknown) => console.warn(`${channel} ${key}: ${(e as Error).message}`));
   };
+  const listeners = new RunListeners(
+    (key) => changeSubscription(SUBSCRIBE_CHANNEL, key),
+    (key) => changeSubscription(UNSUBSCRIBE_CHANNEL, key),
+  );
+
+  ipc.on(EVENT_CHANNEL, (_event, key, runEvent) => {
+    if (typeof key === 'string') listeners.deliver(key, runEvent as RunEvent);
+  });
 
   return {
     ...callMethods(call),
@@ -64,29 +60,6 @@ export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
       menuListeners.add(entry);
       return () => void menuListeners.delete(entry);
     },
-    subscribe(runId, listener) {
-      if (typeof runId !== 'string' || runId.length === 0 || runId.length > 100) {
-        throw new AppError('BAD_ARGUMENT', `subscribe: expected a run id or '*', got ${JSON.stringify(runId)}`, { key: 'runId' });
-      }
-      if (typeof listener !== 'function') throw new AppError('BAD_ARGUMENT', 'subscribe: expected a listener function', { key: 'listener' });
-      let set = listeners.get(runId);
-      if (!set) {
-        set = new Set();
-        listeners.set(runId, set);
-        changeSubscription(SUBSCRIBE_CHANNEL, runId);
-      }
-      const entry = (event: RunEvent) => listener(event);
-      set.add(entry);
-      let active = true;
-      return () => {
-        if (!active) return;
-        active = false;
-        set.delete(entry);
-        if (set.size === 0 && listeners.get(runId) === set) {
-          listeners.delete(runId);
-          changeSubscription(UNSUBSCRIBE_CHANNEL, runId);
-        }
-      };
-    },
+    subscribe: (runId, listener) => listeners.add(runId, listener),
   };
 }

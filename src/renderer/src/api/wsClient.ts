@@ -6,9 +6,9 @@
  */
 import type { ApiMethod, ProfilerApi } from '../../../shared/api';
 import { AppError, deserializeError } from '../../../shared/errors';
-import type { RunEvent } from '../../../shared/events';
 import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage } from '../../../shared/wire';
 import { callMethods } from '../../../shared/apiCalls';
+import { RunListeners } from '../../../shared/runListeners';
 import { ReconnectingSocket, type ConnectionState, type WebSocketConstructor } from './socket';
 
 export interface WsClientOptions {
@@ -52,7 +52,11 @@ export function createWsClient(options: WsClientOptions): WsApi {
   const maxRefused = options.maxRefusedAttempts ?? 3;
   const host = hostOf(options.url);
   const pending = new Map<number, Pending>();
-  const subscriptions = new Map<string, Set<(event: RunEvent) => void>>();
+  // the socket exists by the time a listener is added: these run only from subscribe
+  const subscriptions = new RunListeners(
+    (runId) => socket.isOpen && sendSubscription('subscribe', runId),
+    (runId) => socket.isOpen && sendSubscription('unsubscribe', runId),
+  );
   const stateListeners = new Set<(state: ConnectionState) => void>();
   let state: ConnectionState = 'connecting';
   let nextId = 1;
@@ -93,7 +97,7 @@ export function createWsClient(options: WsClientOptions): WsApi {
       const message = parseServerMessage(text);
       if (!message) return;
       if (message.kind === 'event') {
-        for (const listener of [...(subscriptions.get(message.runId) ?? [])]) deliver(listener, message.event);
+        subscriptions.deliver(message.runId, message.event);
         return;
       }
       const p = settle(message.id);
@@ -137,35 +141,9 @@ export function createWsClient(options: WsClientOptions): WsApi {
     return request({ kind: 'call', id: nextId++, method, params }, method, timeoutMs) as Promise<T>;
   }
 
-  function subscribe(runId: string, listener: (event: RunEvent) => void): () => void {
-    if (typeof runId !== 'string' || runId.length === 0 || runId.length > 100) {
-      throw new AppError('BAD_ARGUMENT', `subscribe: expected a run id or '*', got ${JSON.stringify(runId)}`, { key: 'runId' });
-    }
-    if (typeof listener !== 'function') throw new AppError('BAD_ARGUMENT', 'subscribe: expected a listener function', { key: 'listener' });
-    let set = subscriptions.get(runId);
-    if (!set) {
-      set = new Set();
-      subscriptions.set(runId, set);
-      if (socket.isOpen) sendSubscription('subscribe', runId);
-    }
-    // a wrapper per call, so subscribing the same function twice needs two unsubscribes
-    const entry = (event: RunEvent) => listener(event);
-    set.add(entry);
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      set.delete(entry);
-      if (set.size === 0 && subscriptions.get(runId) === set) {
-        subscriptions.delete(runId);
-        if (socket.isOpen) sendSubscription('unsubscribe', runId);
-      }
-    };
-  }
-
   return {
     ...callMethods(call),
-    subscribe,
+    subscribe: (runId, listener) => subscriptions.add(runId, listener),
     // no native dialog in a browser: the UI offers a path field instead
     pickDataFile: async () => null,
     get connectionState() {
@@ -180,15 +158,6 @@ export function createWsClient(options: WsClientOptions): WsApi {
       failAll(() => true, (p) => new AppError('CANCELLED', `${p.method} was abandoned: the client was closed.`));
     },
   };
-}
-
-function deliver(listener: (event: RunEvent) => void, event: RunEvent): void {
-  try {
-    listener(event);
-  } catch (e) {
-    // one broken listener must not starve the others of events
-    console.error('run event listener failed', e);
-  }
 }
 
 function hostOf(url: string): string {
