@@ -1,18 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
-import { FakeApi } from '../testing/fakeApi';
+import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { setApiForTests } from './apiAccess';
 import { sameSource, useDataStore } from './dataStore';
 import { useSystemStore } from './systemStore';
 
 describe('useDataStore', () => {
   let api: FakeApi;
-  beforeEach(() => {
-    setActivePinia(createPinia());
-    api = new FakeApi();
-    setApiForTests(api);
-  });
-  afterEach(() => setApiForTests(null));
+  installFakeApiEachTest((a) => (api = a));
 
   it('selecting a preset keeps the seed and features and inspects it', async () => {
     const data = useDataStore();

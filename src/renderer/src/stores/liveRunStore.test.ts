@@ -1,9 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunConfig } from '../../../shared/config';
 import type { TraceRecord } from '../../../shared/events';
-import { FakeApi } from '../testing/fakeApi';
-import { setApiForTests } from './apiAccess';
+import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { TIMELINE_REFRESH_MS, useLiveRunStore } from './liveRunStore';
 
 const config: RunConfig = {
@@ -15,16 +13,7 @@ const counter = (ts: number, rss: number): TraceRecord => ({ ph: 'C', proc: 'eng
 
 describe('useLiveRunStore', () => {
   let api: FakeApi;
-  beforeEach(() => {
-    vi.useFakeTimers();
-    setActivePinia(createPinia());
-    api = new FakeApi();
-    setApiForTests(api);
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    setApiForTests(null);
-  });
+  installFakeApiEachTest((a) => (api = a), { fakeTimers: true });
 
   it('starts a run, then a pushed progress event updates progress and ETA', async () => {
     const live = useLiveRunStore();

@@ -1,18 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
-import { FakeApi } from '../testing/fakeApi';
-import { setApiForTests } from './apiAccess';
+import { describe, expect, it } from 'vitest';
+import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { useDataStore } from './dataStore';
 import { useMappingStore } from './mappingStore';
 
 describe('useMappingStore', () => {
   let api: FakeApi;
-  beforeEach(() => {
-    setActivePinia(createPinia());
-    api = new FakeApi();
-    setApiForTests(api);
-  });
-  afterEach(() => setApiForTests(null));
+  installFakeApiEachTest((a) => (api = a));
 
   it('scans an NWB file or a recipe, and clears for an npz file or a preset', async () => {
     const m = useMappingStore();

@@ -1,25 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
+import { describe, expect, it, vi } from 'vitest';
 import { nextTick } from 'vue';
-import { FakeApi } from '../testing/fakeApi';
+import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { systemInfo } from '../testing/sampleData';
-import { setApiForTests } from './apiAccess';
 import { useDataStore } from './dataStore';
 import { backendOptions, ESTIMATE_DEBOUNCE_MS, useRunSetupStore } from './runSetupStore';
 import { useSystemStore } from './systemStore';
 
 describe('useRunSetupStore', () => {
   let api: FakeApi;
-  beforeEach(() => {
-    vi.useFakeTimers();
-    setActivePinia(createPinia());
-    api = new FakeApi();
-    setApiForTests(api);
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    setApiForTests(null);
-  });
+  installFakeApiEachTest((a) => (api = a), { fakeTimers: true });
 
   it('re-estimates memory once, debounced, when the strategies change', async () => {
     const setup = useRunSetupStore();

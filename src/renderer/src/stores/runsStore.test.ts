@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
-import { FakeApi } from '../testing/fakeApi';
+import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { runEntry } from '../testing/sampleData';
 import { setApiForTests } from './apiAccess';
 import { useLikelihoodStore } from './likelihoodStore';
@@ -10,12 +10,7 @@ import { useExportStore } from './exportStore';
 
 describe('useRunsStore', () => {
   let api: FakeApi;
-  beforeEach(() => {
-    setActivePinia(createPinia());
-    api = new FakeApi();
-    setApiForTests(api);
-  });
-  afterEach(() => setApiForTests(null));
+  installFakeApiEachTest((a) => (api = a));
 
   it('lists runs newest first', async () => {
     api.listRuns = async () => [runEntry('old', { createdAt: '2026-01-01T00:00:00Z' }), runEntry('new', { createdAt: '2026-02-01T00:00:00Z' })];
@@ -68,12 +63,7 @@ describe('useRunsStore', () => {
 
 describe('useResultsStore and useLikelihoodStore', () => {
   let api: FakeApi;
-  beforeEach(() => {
-    setActivePinia(createPinia());
-    api = new FakeApi();
-    setApiForTests(api);
-  });
-  afterEach(() => setApiForTests(null));
+  installFakeApiEachTest((a) => (api = a));
 
   it('getRun gives the report', async () => {
     const results = useResultsStore();

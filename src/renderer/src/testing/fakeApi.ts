@@ -8,6 +8,9 @@ import type {
 import type { DataSource, RunConfig } from '../../../shared/config';
 import type { RunEvent } from '../../../shared/events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../shared/nwb';
+import { createPinia, setActivePinia } from 'pinia';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { setApiForTests } from '../stores/apiAccess';
 import * as sample from './sampleData';
 import { ambiguousView } from './sampleNwb';
 
@@ -101,4 +104,22 @@ export class FakeApi implements ProfilerApi {
     this.record('exportDataAsNpz', source, outPath);
     return { outPath: outPath ?? '/data/session.clusterless.npz', bytes: 2048, nElectrodes: 2, nEncodingSpikes: 300 };
   };
+}
+
+/**
+ * Store tests' common set-up: a fresh Pinia and a FakeApi installed before each test (handed to
+ * `use`), removed after it; optionally with fake timers for debounced and throttled stores.
+ */
+export function installFakeApiEachTest(use: (api: FakeApi) => void, options: { fakeTimers?: boolean } = {}): void {
+  beforeEach(() => {
+    if (options.fakeTimers) vi.useFakeTimers();
+    setActivePinia(createPinia());
+    const api = new FakeApi();
+    setApiForTests(api);
+    use(api);
+  });
+  afterEach(() => {
+    if (options.fakeTimers) vi.useRealTimers();
+    setApiForTests(null);
+  });
 }
