@@ -76,30 +76,7 @@ export async function readPositionSeries(
       { key: posKey });
     return null;
   }
-  let nanRows = 0;
-  let infCount = 0;
-  let firstInf = -1;
-  for (let i = 0; i < rows; i++) {
-    let rowNan = false;
-    for (let d = 0; d < dims; d++) {
-      const v = p.data[i * dims + d]!;
-      if (Number.isNaN(v)) rowNan = true;
-      else if (!Number.isFinite(v)) {
-        infCount++;
-        if (firstInf < 0) firstInf = i;
-      }
-    }
-    if (rowNan) nanRows++;
-  }
-  if (infCount > 0) {
-    f.error('E013', `'${posKey}' contains ${count(infCount)} infinite values (first at row ${count(firstInf)}); mark missing samples with NaN instead.`,
-      { key: posKey, index: firstInf });
-    return null;
-  }
-  if (nanRows > 0) {
-    f.warn('W014', `${count(nanRows)} '${posKey}' samples (${pct(nanRows, rows)}) are NaN; they will be treated as missing and excluded from encoding.`,
-      { key: posKey });
-  }
+  if (!checkPositionValues(f, posKey, p.data, dims)) return null;
   if (!t || !timeOk) return null;
   checkTrajectory(f, timeKey, posKey, { time: t.data, values: p.data, dims }, unit);
   return { time: t.data, values: p.data, dims };
@@ -126,5 +103,33 @@ export function checkTimeGrid(f: Findings, a: NumericArray): boolean {
     }
   }
   checkTimeUnits(f, a, 'bins');
+  return true;
+}
+
+/** E013 for infinite position values (NaN marks a missing sample), W014 for NaN rows; false on E013. */
+export function checkPositionValues(f: Findings, key: string, values: Float64Array, dims: number): boolean {
+  const rows = values.length / dims;
+  let nanRows = 0;
+  let firstInf = -1;
+  let infCount = 0;
+  for (let i = 0; i < rows; i++) {
+    let rowNan = false;
+    for (let d = 0; d < dims; d++) {
+      const v = values[i * dims + d]!;
+      if (Number.isNaN(v)) rowNan = true;
+      else if (!Number.isFinite(v)) {
+        infCount++;
+        if (firstInf < 0) firstInf = i;
+      }
+    }
+    if (rowNan) nanRows++;
+  }
+  if (infCount > 0) {
+    f.error('E013', `'${key}' contains ${count(infCount)} infinite values (first at row ${count(firstInf)}); mark missing samples with NaN instead.`, { key, index: firstInf });
+    return false;
+  }
+  if (nanRows > 0) {
+    f.warn('W014', `${count(nanRows)} '${key}' samples (${pct(nanRows, rows)}) are NaN; they will be treated as missing and excluded from encoding.`, { key });
+  }
   return true;
 }

@@ -9,10 +9,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DataPreview, ValidationFinding } from '../../../shared/api';
-import { summarizeDataset, type DatasetSummary } from '../../../shared/dataset';
+import type { DatasetSummary } from '../../../shared/dataset';
 import { AppError, deserializeError, type SerializedError } from '../../../shared/errors';
-import { previewDataset } from '../preview';
-import { inspectNwb } from './loadNwb';
+import { inspectForUi } from './inspectSummary';
 import type { NwbRecipe } from './recipe';
 import type { NwbScan } from './scanTypes';
 
@@ -55,18 +54,6 @@ function startWorker(req: NwbWorkerRequest): Worker {
   return new Worker(code, { eval: true, workerData: req });
 }
 
-async function inProcess(req: NwbWorkerRequest): Promise<NwbWorkerResult> {
-  const r = await inspectNwb(req.paths, req.recipe);
-  return {
-    ok: true,
-    summary: r.dataset ? summarizeDataset(r.dataset) : null,
-    preview: r.dataset ? previewDataset(r.dataset) : null,
-    findings: r.findings,
-    scans: r.scans,
-    recipe: r.recipe,
-  };
-}
-
 function inWorker(req: NwbWorkerRequest, timeoutMs: number): Promise<NwbWorkerResult> {
   return new Promise((resolve, reject) => {
     const worker = startWorker(req);
@@ -90,5 +77,5 @@ function inWorker(req: NwbWorkerRequest, timeoutMs: number): Promise<NwbWorkerRe
 /** Inspects NWB files off the event loop; throws AppError only for failures of the machinery itself. */
 export async function inspectNwbInWorker(paths: string[], recipe?: NwbRecipe, timeoutMs = INSPECT_TIMEOUT_MS): Promise<NwbWorkerResult> {
   const req: NwbWorkerRequest = recipe ? { paths, recipe } : { paths };
-  return existsSync(fileURLToPath(workerEntry())) ? inWorker(req, timeoutMs) : inProcess(req);
+  return existsSync(fileURLToPath(workerEntry())) ? inWorker(req, timeoutMs) : inspectForUi(req);
 }

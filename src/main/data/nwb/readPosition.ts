@@ -3,8 +3,8 @@
  * Validation is the npz loader's (E011–E013, W014, E043) applied to the NWB paths.
  */
 import type { NumericArray } from '../arrayReader';
-import { count, num, pct, type Findings } from '../findings';
-import { checkSampleTimes, checkTrajectory, type PositionSeries } from '../loadPosition';
+import { count, num, type Findings } from '../findings';
+import { checkPositionValues, checkSampleTimes, checkTrajectory, type PositionSeries } from '../loadPosition';
 import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';
 import type { PositionChoice } from './recipe';
@@ -84,36 +84,10 @@ export function readPositionChoice(
     f.error('E010', `'${c.dataPath}' has ${count(rows)} rows but '${timeKey}' has ${count(time.length)} samples; they must be equal.`, { key: c.dataPath });
     return null;
   }
-  if (!checkValues(f, c.dataPath, values, dims) || !timeOk) return null;
+  if (!checkPositionValues(f, c.dataPath, values, dims) || !timeOk) return null;
   const series = { time, values, dims };
   checkTrajectory(f, timeKey, c.dataPath, series, factor !== 1 || (c.unit ?? '').trim().toLowerCase() === 'cm' ? 'cm' : c.unit);
   notes.push(`${role} from ${h.file}:${c.path} (columns ${columns.join(', ')})`);
   return series;
 }
 
-function checkValues(f: Findings, key: string, values: Float64Array, dims: number): boolean {
-  const rows = values.length / dims;
-  let nanRows = 0;
-  let firstInf = -1;
-  let infCount = 0;
-  for (let i = 0; i < rows; i++) {
-    let rowNan = false;
-    for (let d = 0; d < dims; d++) {
-      const v = values[i * dims + d]!;
-      if (Number.isNaN(v)) rowNan = true;
-      else if (!Number.isFinite(v)) {
-        infCount++;
-        if (firstInf < 0) firstInf = i;
-      }
-    }
-    if (rowNan) nanRows++;
-  }
-  if (infCount > 0) {
-    f.error('E013', `'${key}' contains ${count(infCount)} infinite values (first at row ${count(firstInf)}); mark missing samples with NaN instead.`, { key, index: firstInf });
-    return false;
-  }
-  if (nanRows > 0) {
-    f.warn('W014', `${count(nanRows)} '${key}' samples (${pct(nanRows, rows)}) are NaN; they will be treated as missing and excluded from encoding.`, { key });
-  }
-  return true;
-}
