@@ -25,7 +25,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          engineMain: resolve('src/main/host/engineMain.ts'),
+          engineMain: resolve('src/main/engineProcess/engineMain.ts'),
           // NWB inspection runs in a worker thread; the data module finds it beside itself
           scanWorker: resolve('src/main/data/nwb/scanWorker.ts'),
         },

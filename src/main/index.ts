@@ -14,7 +14,8 @@ import type { ExportResult } from '../shared/api';
 import { menuTemplate, type ThemeSource } from './appMenu';
 import { rendererCspHeader } from './csp';
 import { adaptUtilityProcess } from './host';
-import { MENU_CHANNEL, createSenderCheck, registerIpcHandlers, type MenuCommand } from './ipc';
+import { MENU_CHANNEL, type MenuCommand } from '../shared/ipcChannels';
+import { createSenderCheck, registerIpcHandlers } from './ipc';
 import { createProfilerService, type ProfilerService } from './service';
 import {
   exampleArg, isAllowedExternalUrl, isSameDocument, mainWindowOptions, parseSettings, placeOnScreen, type AppSettings,

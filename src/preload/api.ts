@@ -1,28 +1,33 @@
 /**
  * ProfilerApi on top of ipcRenderer.invoke with fixed channel names, for the preload to expose.
  * It takes an ipcRenderer-like object (tests hand in a fake), unwraps the main side's IpcResult
- * envelopes, rebuilds errors as AppError, and multiplexes run events from EVENT_CHANNEL onto the
- * page's listeners: one main-side subscription per run id however many listeners the page adds.
+ * envelopes, and multiplexes run events from EVENT_CHANNEL onto the page's listeners: one
+ * main-side subscription per run id however many listeners the page adds.
+ *
+ * Errors cross once: a failed call rejects with main's SerializedError as it arrived (contextBridge
+ * copies a plain object whole but strips an Error to its message), and the renderer's api/ turns
+ * it into an AppError. Nothing here rebuilds or re-serializes it.
  */
 import { EVENT_CHANNEL, channelOf, type ApiMethod, type ProfilerApi } from '../shared/api';
-import { AppError, deserializeError } from '../shared/errors';
+import { AppError, serializeError, type SerializedError } from '../shared/errors';
 import { callMethods } from '../shared/apiCalls';
 import { RunListeners } from '../shared/runListeners';
 import type { RunEvent } from '../shared/events';
-import { MENU_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, isMenuCommand, type MenuCommand } from '../main/ipc/channels';
+import { MENU_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, isMenuCommand, type MenuCommand } from '../shared/ipcChannels';
 
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
 
-function unwrap(raw: unknown): unknown {
+/** The result of an IpcResult envelope, or its error in wire form for the page to rebuild. */
+function unwrap(raw: unknown): Promise<unknown> {
   if (typeof raw === 'object' && raw !== null && 'ok' in raw) {
     const r = raw as { ok: unknown; result?: unknown; error?: unknown };
-    if (r.ok === true) return r.result;
-    if (r.ok === false) throw deserializeError(r.error);
+    if (r.ok === true) return Promise.resolve(r.result);
+    if (r.ok === false && typeof r.error === 'object' && r.error !== null) return Promise.reject(r.error as SerializedError);
   }
-  throw new AppError('INTERNAL', 'malformed answer from the main process');
+  return Promise.reject(serializeError(new AppError('INTERNAL', 'malformed answer from the main process')));
 }
 
 /** ProfilerApi plus the one desktop extra: the File menu's commands, which only the page can act on. */
@@ -31,8 +36,9 @@ export interface PreloadApi extends ProfilerApi {
 }
 
 export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
-  const call = async <T>(method: ApiMethod, args: unknown[]): Promise<T> =>
-    unwrap(await ipc.invoke(channelOf(method), ...args)) as T;
+  // an invoke that fails without an envelope (the channel gone) rejects in wire form too
+  const call = <T>(method: ApiMethod, args: unknown[]): Promise<T> =>
+    ipc.invoke(channelOf(method), ...args).then(unwrap, (e: unknown) => Promise.reject(serializeError(e))) as Promise<T>;
   const menuListeners = new Set<(command: MenuCommand) => void>();
 
   ipc.on(MENU_CHANNEL, (_event, command) => {
@@ -41,7 +47,7 @@ export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
   });
 
   const changeSubscription = (channel: string, key: string) => {
-    ipc.invoke(channel, key).then(unwrap).catch((e: unknown) => console.warn(`${channel} ${key}: ${(e as Error).message}`));
+    ipc.invoke(channel, key).then(unwrap).catch((e: unknown) => console.warn(`${channel} ${key}: ${(e as { message?: unknown }).message}`));
   };
   const listeners = new RunListeners(
     (key) => changeSubscription(SUBSCRIBE_CHANNEL, key),

@@ -3,12 +3,11 @@
  * path of a dropped file) and nothing more. It runs sandboxed, so it is bundled to one CommonJS
  * file; ipcRenderer itself never reaches the page.
  *
- * Must not import node modules or anything of the main process but the IPC channel constants.
+ * Must import nothing but electron and src/shared (the contract).
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { createPreloadApi } from './api';
-import { bridgeSafe } from './bridge';
 import { createDesktopFiles } from './files';
 
-contextBridge.exposeInMainWorld('profiler', bridgeSafe(createPreloadApi(ipcRenderer)));
+contextBridge.exposeInMainWorld('profiler', createPreloadApi(ipcRenderer));
 contextBridge.exposeInMainWorld('profilerFiles', createDesktopFiles(webUtils));

@@ -4,6 +4,7 @@
  * that one broken listener cannot stop.
  */
 import { AppError } from './errors';
+import { checkSubscriptionKey } from './runIds';
 import type { RunEvent } from './events';
 
 export type RunListener = (event: RunEvent) => void;
@@ -18,9 +19,7 @@ export class RunListeners {
   ) {}
 
   add(runId: string, listener: RunListener): () => void {
-    if (typeof runId !== 'string' || runId.length === 0 || runId.length > 100) {
-      throw new AppError('BAD_ARGUMENT', `subscribe: expected a run id or '*', got ${JSON.stringify(runId)}`, { key: 'runId' });
-    }
+    checkSubscriptionKey(runId);
     if (typeof listener !== 'function') throw new AppError('BAD_ARGUMENT', 'subscribe: expected a listener function', { key: 'listener' });
     let set = this.byKey.get(runId);
     if (!set) {

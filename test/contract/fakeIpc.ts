@@ -3,7 +3,8 @@
  * structured-cloned on the way across as Electron does, and a contextBridge stand-in that copies
  * a rejected Error with its message only, as the real bridge does.
  */
-import type { IpcInvokeEventLike, IpcMainLike, IpcResult, IpcSenderLike } from '../../src/main/ipc';
+import type { IpcInvokeEventLike, IpcMainLike, IpcSenderLike } from '../../src/main/ipc';
+import type { IpcResult } from '../../src/shared/ipcChannels';
 import type { IpcRendererLike } from '../../src/preload/api';
 
 type Handler = (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<IpcResult>;

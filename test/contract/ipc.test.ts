@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { createSenderCheck, registerIpcHandlers } from '../../src/main/ipc';
 import { createProfilerService } from '../../src/main/service';
 import { stubService } from '../../src/main/server/testService';
-import { bridgeSafe } from '../../src/preload/bridge';
 import { createPreloadApi } from '../../src/preload/api';
 import { fromBridge } from '../../src/renderer/src/api';
 import { API_METHODS, channelOf } from '../../src/shared/api';
@@ -27,8 +26,8 @@ function desktop(service: Parameters<typeof registerIpcHandlers>[0]['api'], fram
     isTrustedSender: createSenderCheck({ rendererUrl: PAGE, windowContentsId: () => WINDOW_ID }),
   });
   const renderer = ipc.renderer({ contentsId, frameUrl });
-  // the same layers as in the app: preload api, its bridge-safe face, the bridge, the renderer's api/
-  const api = fromBridge(throughContextBridge(bridgeSafe(createPreloadApi(renderer))));
+  // the same layers as in the app: preload api, the bridge, the renderer's api/
+  const api = fromBridge(throughContextBridge(createPreloadApi(renderer)));
   return { ipc, api, renderer, dispose };
 }
 
@@ -90,11 +89,16 @@ describe('IPC transport specifics', () => {
     expect(service.listeners.size).toBe(0);
   });
 
-  it('without the bridge-safe layer an error code would not survive contextBridge', async () => {
+  it('an error crosses once: the preload rejects with the wire form, which contextBridge copies whole', async () => {
     const ipc = createFakeIpc();
     registerIpcHandlers({ ipcMain: ipc.ipcMain, api: stubService(), pickDataFile: async () => null, isTrustedSender: () => true });
-    const naive = fromBridge(throughContextBridge(createPreloadApi(ipc.renderer({ contentsId: 1, frameUrl: PAGE }))));
-    const e = (await naive.getRun('20250101-000000-abcdef').catch((x: unknown) => x)) as AppError;
-    expect(e.code).toBe('INTERNAL');
+    const preload = createPreloadApi(ipc.renderer({ contentsId: 1, frameUrl: PAGE }));
+    const raw = await preload.getRun('20250101-000000-abcdef').catch((x: unknown) => x);
+    // not an Error: the bridge would strip an Error down to its message
+    expect(raw).not.toBeInstanceOf(Error);
+    expect(raw).toMatchObject({ name: 'AppError', code: 'NOT_FOUND' });
+    const e = (await fromBridge(throughContextBridge(preload)).getRun('20250101-000000-abcdef').catch((x: unknown) => x)) as AppError;
+    expect(e).toBeInstanceOf(AppError);
+    expect(e.code).toBe('NOT_FOUND');
   });
 });

@@ -7,7 +7,7 @@
 import type { BackendChoice } from '../../shared/config';
 import type { BackendInfo, Finding, StrategyResult } from '../../shared/report';
 import { formatBytes, formatMs, formatPct, formatRatio } from './format';
-import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../../shared/memoryModel';
+import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../engine/model';
 import { numericFindings } from './numericFindings';
 import { agreementOf, type AnalysisInput, describeSize, strategyLabel, totalTiming, warmTotalMs } from './results';
 import { COLD_START_RATIO, COLD_START_SHARE, SLOWER_RATIO } from './thresholds';

@@ -17,23 +17,6 @@ export {
   minEncodingSpikesFor,
   numericalHealth,
 } from './health';
-export {
-  type AutoChoice,
-  type AutoOptions,
-  COMPENSATED_MAX_FEATURES,
-  DEFAULT_ENC_TILE_SIZE,
-  DEFAULT_MEMORY_BUDGET_BYTES,
-  DEFAULT_POS_TILE_SIZE,
-  estimateDatasetPeak,
-  estimatePeakBytes,
-  FLOAT32_BYTES,
-  FLOAT64_BYTES,
-  type PeakEstimate,
-  type ProblemSizes,
-  resolveAutoStrategy,
-  sizesOfElectrode,
-  type TileOptions,
-} from '../../shared/memoryModel';
 export * from './thresholds';
 export { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, totalTiming, warmTotalMs } from './results';
 export { deriveFindings } from './findings';

@@ -7,7 +7,8 @@ import { ALLCLOSE_ATOL, ALLCLOSE_RTOL } from './agreement';
 import { formatDiff, formatPct } from './format';
 import { minEncodingSpikesFor } from './health';
 import { type AnalysisInput, strategyLabel } from './results';
-import { ARGMAX_AGREEMENT_MIN, FLOOR_SHARE_WARN, LOG_EPS } from './thresholds';
+import { LOG_EPS } from '../engine/model';
+import { ARGMAX_AGREEMENT_MIN, FLOOR_SHARE_WARN } from './thresholds';
 
 const MAX_LISTED = 8;
 

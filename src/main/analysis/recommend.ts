@@ -5,7 +5,7 @@
 import type { StrategyName } from '../../shared/config';
 import type { Recommendation, StrategyResult } from '../../shared/report';
 import { formatBytes, formatMs, formatRatio } from './format';
-import { DEFAULT_MEMORY_BUDGET_BYTES } from '../../shared/memoryModel';
+import { DEFAULT_MEMORY_BUDGET_BYTES } from '../engine/model';
 import { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, warmTotalMs } from './results';
 
 const TILED_BY_ENCODING: readonly StrategyName[] = ['chunked', 'streaming', 'compensated'];

@@ -12,5 +12,3 @@ export const SLOWER_RATIO = 1.5;
 export const FLOOR_SHARE_WARN = 0.5;
 /** Share of time rows that must decode the same position for two strategies to be interchangeable. */
 export const ARGMAX_AGREEMENT_MIN = 0.99;
-/** ln(1e-15), the floor of every non-local spike term (spec §1). */
-export const LOG_EPS = Math.log(1e-15);

@@ -11,7 +11,8 @@ import { compareReports, formatComparisonTable } from '../analysis';
 import { boolFlag, numberFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './runCommand';
-import { createProfilerService, isRunId, type ProfilerService } from '../service';
+import { isRunId } from '../../shared/runIds';
+import { createProfilerService, type ProfilerService } from '../service';
 
 const USAGE = 'kde-profiler compare RUN_A RUN_B [--threshold PCT] [--runs-dir DIR] [--json]';
 export const DEFAULT_THRESHOLD_PCT = 10;

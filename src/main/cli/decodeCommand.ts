@@ -8,7 +8,7 @@
 import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { summarizeDataset } from '../../shared/dataset';
-import { estimateDatasetPeak } from '../../shared/memoryModel';
+import { estimateDatasetPeak, strategyOptionsFor } from '../engine/model';
 import { datasetScale } from '../analysis';
 import { loadDataset, npyHeader, PRESET_INFO } from '../data';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
@@ -66,7 +66,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const loadMs = performance.now() - t0;
   const summary = summarizeDataset(dataset);
   const engine = await import('../engine');
-  const options = engine.strategyOptionsFor(dataset, config);
+  const options = strategyOptionsFor(dataset, config);
   const estimate = estimateDatasetPeak(strategy, summary, options);
   io.stderr.write(`${summary.name}: ${datasetScale(summary, PRESET_INFO).sentence}\n`);
   io.stderr.write(`estimated peak device memory for ${estimate.strategy}: ${(estimate.deviceBytes / 2 ** 20).toFixed(1)} MiB (${estimate.formula})\n`);

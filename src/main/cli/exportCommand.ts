@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './runCommand';
-import { createProfilerService, isRunId } from '../service';
+import { isRunId } from '../../shared/runIds';
+import { createProfilerService } from '../service';
 
 const USAGE = 'kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE] [--runs-dir DIR]';
 const FORMATS = ['trace', 'trace-json', 'json', 'md', 'csv'] as const;

@@ -3,12 +3,11 @@
  * `position_std` / `waveform_std` arrays, else the spec's defaults. Each choice is written to the notes.
  */
 import type { KdeParams } from '../../shared/dataset';
+import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../engine/model';
 import type { ArrayReader } from './arrayReader';
 import { num, type Findings } from './findings';
 
-export const DEFAULT_POSITION_STD = Math.sqrt(12.5);
-export const DEFAULT_WAVEFORM_STD = 24;
-export const DEFAULT_BLOCK_SIZE = 100;
+export { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD };
 /** non_local_detector's Environment default */
 export const DEFAULT_PLACE_BIN_SIZE = 2.0;
 

@@ -8,6 +8,7 @@ import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { buildPlaceGrid1d, linspace } from './grid';
 import { Rng } from './rng';
+import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../engine/model';
 
 export const PRESET_INFO: PresetInfo[] = [
   { name: 'tiny', nTimeEncoding: 100, nTimeDecoding: 50, nElectrodes: 4, meanEncodingSpikes: 20, meanDecodingSpikes: 10, nPositionBins: 100 },
@@ -92,7 +93,7 @@ export function makePreset(name: PresetName, options: PresetOptions = {}): Datas
     decodingPosition: linspace(POSITION_LO, POSITION_HI, info.nTimeDecoding),
     electrodes,
     placeBinCenters: interior,
-    params: { positionStd: Math.sqrt(12.5), waveformStd: 24, blockSize: 100, placeBinSize },
+    params: { positionStd: DEFAULT_POSITION_STD, waveformStd: DEFAULT_WAVEFORM_STD, blockSize: DEFAULT_BLOCK_SIZE, placeBinSize },
     notes: [
       `synthetic preset '${name}', seed ${seed}, ${nFeatures} features, feature scale ${featureScale}`,
       `grid built from place_bin_size ${placeBinSize} over linspace(0, 100, ${info.nPositionBins}): ${interior.length} interior bins`,

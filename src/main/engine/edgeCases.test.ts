@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
-import { EPS, LOG_EPS } from './constants';
+import { EPS, LOG_EPS } from './model';
 import { fitEncodingModel, initBackend, predictLocal, predictNonlocal } from './index';
 import { spikeRows } from './hostMath';
 import { countNotClose, maxAbsDiff, smallDataset } from './testing/builders';

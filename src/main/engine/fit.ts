@@ -6,7 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Dataset } from '../../shared/dataset';
-import { EPS } from './constants';
+import { EPS } from './model';
 import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
 import { toTensor2d } from './kernels';
 import { logKde } from './logKde';

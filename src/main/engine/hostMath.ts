@@ -4,6 +4,7 @@
  * kernel widths. Kept on the host in float64 because times (epoch seconds) do not fit float32.
  */
 import { AppError } from '../../shared/errors';
+import { EPS } from './model';
 
 /** Indices of values with lo ≤ v ≤ hi (closed on both ends; NaN never passes). */
 export function inBoundsIndices(values: Float64Array, lo: number, hi: number): Int32Array {
@@ -121,7 +122,7 @@ export function dropNanRows(
 /** max(log x, LOG_EPS) with NaN kept: safe_log of the spec for x ≥ 0. */
 export function safeLog(x: number, logEps: number): number {
   if (Number.isNaN(x)) return x;
-  return Math.abs(x) < 1e-15 ? logEps : Math.log(x);
+  return Math.abs(x) < EPS ? logEps : Math.log(x);
 }
 
 /**

@@ -4,7 +4,7 @@
  * backend.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { EPS, HALF_LOG_2PI } from './constants';
+import { EPS, HALF_LOG_2PI } from './model';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
 export function logNormaliser(std: number[]): number {

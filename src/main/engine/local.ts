@@ -5,7 +5,7 @@
  * device and exponentiated on the host in float64, so zeros appear where the reference's do.
  */
 import type { Dataset } from '../../shared/dataset';
-import { LOG_EPS } from './constants';
+import { LOG_EPS } from './model';
 import type { EncodingModel } from './fit';
 import { interpolatePosition, safeLog } from './hostMath';
 import { logKde } from './logKde';

@@ -8,15 +8,13 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
-import { resolveAuto } from './autoStrategy';
-import { defaultEncTileSize } from '../../shared/memoryModel';
-import { DEFAULT_POS_TILE, LOG_EPS } from './constants';
+import { DEFAULT_POS_TILE_SIZE, defaultEncTileSize, LOG_EPS, resolveAutoStrategy, type StrategyOptions } from './model';
 import type { EncodingModel, FittedElectrode } from './fit';
 import { gather, inBoundsIndices, spikeRows } from './hostMath';
 import { toTensor2d } from './kernels';
 import { STRATEGY_IMPLS, type ElectrodeContext, type StageTools } from './strategies';
 import { makeStageTools } from './sync';
-import { NULL_PROBE, type EngineProbe, type NonlocalResult, type StrategyOptions } from './types';
+import { NULL_PROBE, type EngineProbe, type NonlocalResult } from './types';
 
 export class CancelledError extends AppError {
   constructor() {
@@ -70,10 +68,9 @@ export async function predictNonlocal(
     const dec = decodingSpikes(dataset, e);
     const choice =
       strategy === 'auto'
-        ? resolveAuto(
-            { nEnc: fitted.nEnc, nDec: dec.times.length, nBins, nFeatures: fitted.nFeatures, positionDims: model.positionDims },
+        ? resolveAutoStrategy(
+            { nEnc: fitted.nEnc, nDec: dec.times.length, nBins, nFeatures: fitted.nFeatures, positionDims: model.positionDims, nTime },
             options,
-            nTime,
           )
         : { strategy, encTileSize: undefined, posTileSize: undefined };
     resolved.push(choice.strategy);
@@ -109,7 +106,7 @@ export async function predictNonlocal(
             choice.encTileSize ??
             options.encTileSize ??
             defaultEncTileSize(choice.strategy, { nEnc: fitted.nEnc, nDec: dec.times.length, nBins, nFeatures: fitted.nFeatures }, options),
-          posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE,
+          posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE_SIZE,
         };
         try {
           await STRATEGY_IMPLS[choice.strategy].run(ctx, decMarks, tools, async (start, terms) => {

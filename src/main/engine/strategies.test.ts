@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES } from '../../shared/config';
-import { CancelledError, engineMemory, fitEncodingModel, initBackend, NULL_PROBE, predictNonlocal, resolveAuto } from './index';
+import { CancelledError, engineMemory, fitEncodingModel, initBackend, NULL_PROBE, predictNonlocal } from './index';
+import { resolveAutoStrategy } from './model';
 import { countNotClose, smallDataset } from './testing/builders';
 import { oracle } from './testing/oracle';
 
@@ -53,10 +54,10 @@ describe('strategies agree with the float64 oracle', () => {
 describe('auto', () => {
   it('follows the spec dispatch: compensated for D ≤ 8, logsumexp above, streaming when memory is short', () => {
     const sizes = { nEnc: 200, nDec: 100, nBins: 500, positionDims: 1 };
-    expect(resolveAuto({ ...sizes, nFeatures: 4 }, { blockSize: 100 }).strategy).toBe('compensated');
-    expect(resolveAuto({ ...sizes, nFeatures: 9 }, { blockSize: 100 }).strategy).toBe('logsumexp');
-    expect(resolveAuto({ ...sizes, nFeatures: 9 }, { blockSize: 100, memoryBudgetBytes: 8e6 }).strategy).toBe('logsumexp-tiled');
-    expect(resolveAuto({ ...sizes, nFeatures: 4 }, { blockSize: 100, memoryBudgetBytes: 2e5 }).strategy).toBe('streaming');
+    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 4 }, { blockSize: 100 }).strategy).toBe('compensated');
+    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 9 }, { blockSize: 100 }).strategy).toBe('logsumexp');
+    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 9 }, { blockSize: 100, memoryBudgetBytes: 8e6 }).strategy).toBe('logsumexp-tiled');
+    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 4 }, { blockSize: 100, memoryBudgetBytes: 2e5 }).strategy).toBe('streaming');
   });
 
   it('reports what each electrode ran', async () => {

@@ -1,6 +1,6 @@
 /**
  * Engine-facing types: the probe the engine reports through (implemented by the recorder, so the
- * engine never imports it), the fitted model, strategy options and results.
+ * engine never imports it), and the result of a non-local predict.
  */
 import type { StrategyName } from '../../shared/config';
 
@@ -24,26 +24,6 @@ export const NULL_PROBE: EngineProbe = {
   progress: () => undefined,
   cancelled: () => false,
 };
-
-export interface StrategyOptions {
-  /** decoding spikes per block B */
-  blockSize: number;
-  /** encoding chunk C (chunked, streaming, chunked compensated e') */
-  encTileSize?: number;
-  /** position tile Tp (logsumexp-tiled, inner tiles of chunked/streaming at D > 8) */
-  posTileSize?: number;
-  /** `auto`: keep each electrode's estimated peak under this many bytes */
-  memoryBudgetBytes?: number;
-}
-
-/** Sizes of one electrode's problem, for memory estimates and auto dispatch. */
-export interface ElectrodeSizes {
-  nEnc: number;
-  nDec: number;
-  nBins: number;
-  nFeatures: number;
-  positionDims: number;
-}
 
 export interface NonlocalResult {
   /** (nTime × nBins) row-major, float64 accumulated on the host */

@@ -10,7 +10,8 @@ import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import type { EncodingModel } from './fit';
 import { predictNonlocal } from './predict';
-import { NULL_PROBE, type EngineProbe, type StrategyOptions } from './types';
+import type { StrategyOptions } from './model';
+import { NULL_PROBE, type EngineProbe } from './types';
 
 export interface WindowSummary {
   nTime: number;

@@ -6,7 +6,7 @@
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { HostToEngine } from './messages';
+import type { HostToEngine } from '../engineProtocol';
 
 export interface EngineExit {
   code: number | null;
@@ -31,9 +31,9 @@ const STDERR_TAIL_CHARS = 16_384;
 /** after 'exit', wait this long for the IPC channel to drain before reporting the exit */
 const DRAIN_GRACE_MS = 250;
 
-/** The TypeScript entry of the engine process, next to this module. */
+/** The TypeScript entry of the engine process, in its own wing beside this one. */
 export function defaultEngineEntry(): string {
-  return fileURLToPath(new URL('./engineMain.ts', import.meta.url));
+  return fileURLToPath(new URL('../engineProcess/engineMain.ts', import.meta.url));
 }
 
 /** tsx resolved from this module, so the child loads it whatever the working directory is. */

@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineChild, EngineExit } from './engineChild';
 import { CANCEL_GRACE_MS, describeEngineExit, startEngine } from './engineHost';
-import type { EngineOutcome, HostToEngine } from './messages';
-import { openSpansOf } from './openSpans';
+import type { EngineOutcome, HostToEngine } from '../engineProtocol';
 
 class FakeChild implements EngineChild {
   readonly pid = 4242;
@@ -60,13 +59,13 @@ describe('describeEngineExit', () => {
 describe('open spans of a live run', () => {
   it("holds the engine process's own span and the engine's latest list until the process ends", () => {
     const child = new FakeChild();
-    startEngine(() => child, { ...start, runId: 'open-1', originNs: String(process.hrtime.bigint()) }, listeners());
-    expect(openSpansOf('open-1')).toEqual([{ proc: 'service', tid: 1, name: 'engine process', startUs: expect.any(Number) }]);
+    const handle = startEngine(() => child, { ...start, runId: 'open-1', originNs: String(process.hrtime.bigint()) }, listeners());
+    expect(handle.openSpans()).toEqual([{ proc: 'service', tid: 1, name: 'engine process', startUs: expect.any(Number) }]);
     child.post({ type: 'open-spans', spans: [{ proc: 'engine', tid: 1, name: 'run', startUs: 5 }] });
     child.post({ type: 'open-spans', spans: [{ proc: 'engine', name: 'malformed' }] });
-    expect(openSpansOf('open-1').map((s) => s.name)).toEqual(['engine process', 'run']);
+    expect(handle.openSpans().map((s) => s.name)).toEqual(['engine process', 'run']);
     child.exit({ code: 0, signal: null });
-    expect(openSpansOf('open-1')).toEqual([]);
+    expect(handle.openSpans()).toEqual([]);
   });
 });
 

@@ -7,8 +7,9 @@
 import { AppError, deserializeError, serializeError, type SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
 import type { EngineChild, EngineExit, SpawnEngine } from './engineChild';
-import { isEngineMessage, type EngineOutcome, type ProbeResult, type StartMessage } from './messages';
-import { clearOpenSpans, ENGINE_PROCESS_SPAN, isOpenSpanList, publishOpenSpans } from './openSpans';
+import {
+  ENGINE_PROCESS_SPAN, isEngineMessage, isOpenSpanList, type EngineOutcome, type OpenSpan, type ProbeResult, type StartMessage,
+} from '../engineProtocol';
 
 export const CANCEL_GRACE_MS = 500;
 
@@ -29,6 +30,8 @@ export interface EngineHandle {
   readonly done: Promise<EngineEnd>;
   /** asks the engine to stop; kills it if it has not exited within CANCEL_GRACE_MS */
   cancel(): Promise<EngineEnd>;
+  /** the spans open now (the service's span around the process, then the engine's); empty once it is gone */
+  openSpans(): OpenSpan[];
 }
 
 /** A human reason for an engine process that ended without a result. */
@@ -60,7 +63,7 @@ export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: 
   } catch (e) {
     const error = new AppError('RUN_FAILED', `could not start the engine process: ${serializeError(e).message}`);
     const done = Promise.resolve<EngineEnd>({ kind: 'failed', error: error.toJSON() });
-    return { pid: undefined, done, cancel: () => done };
+    return { pid: undefined, done, cancel: () => done, openSpans: () => [] };
   }
   let outcome: EngineOutcome | undefined;
   let engineError: SerializedError | undefined;
@@ -73,16 +76,18 @@ export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: 
 
   // the service's span around the process is written when the process ends; until then the live
   // timeline learns of it from here (same clock: the run's origin)
+  let hostOpen: OpenSpan[] = [];
+  let engineOpen: OpenSpan[] = [];
   if (/^\d+$/.test(start.originNs)) {
     const spawnedUs = Number(process.hrtime.bigint() - BigInt(start.originNs)) / 1000;
-    publishOpenSpans(start.runId, 'host', [{ proc: 'service', tid: 1, name: ENGINE_PROCESS_SPAN, startUs: spawnedUs }]);
+    hostOpen = [{ proc: 'service', tid: 1, name: ENGINE_PROCESS_SPAN, startUs: spawnedUs }];
   }
 
   child.onMessage((raw) => {
     if (!isEngineMessage(raw)) return;
     switch (raw.type) {
       case 'open-spans':
-        if (isOpenSpanList(raw.spans)) publishOpenSpans(start.runId, 'engine', raw.spans);
+        if (isOpenSpanList(raw.spans)) engineOpen = raw.spans;
         break;
       case 'trace':
         listeners.onTrace(raw.records);
@@ -107,7 +112,8 @@ export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: 
 
   child.onExit((exit) => {
     if (killTimer) clearTimeout(killTimer);
-    clearOpenSpans(start.runId);
+    hostOpen = [];
+    engineOpen = [];
     if (cancelRequested) resolveDone({ kind: 'cancelled', outcome });
     else if (engineError) resolveDone({ kind: 'failed', error: engineError, outcome });
     else if (outcome && exit.code === 0) resolveDone({ kind: 'completed', outcome });
@@ -124,6 +130,7 @@ export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: 
       return child.pid;
     },
     done,
+    openSpans: () => [...hostOpen, ...engineOpen],
     cancel() {
       if (!cancelRequested) {
         cancelRequested = true;

@@ -1,11 +1,11 @@
 /**
- * The engine process and its host side: spawning (fork under Node, an injected utilityProcess
- * under Electron), the message protocol, cancel/kill, crash and out-of-memory reasons, RSS
- * sampling of the engine from outside, and the spans a live run has open (for the live
- * timeline). engineMain.ts is the entry of the engine process itself.
+ * The service's side of the engine process (runs in the service's process): spawning (fork under
+ * Node, an injected utilityProcess under Electron), sending and receiving the engineProtocol
+ * messages, cancel/kill, crash and out-of-memory reasons, RSS sampling of the engine from outside,
+ * and the spans a live engine has open. What runs inside the engine process is engineProcess/.
  *
- * Must not import electron (the Electron spawn is injected by main/index.ts) nor the engine
- * statically: the engine and tfjs load only inside the engine process.
+ * Must not import electron (the Electron spawn is injected by main/index.ts), the engine or
+ * engineProcess/: tfjs loads only inside the engine process.
  */
 export {
   adaptUtilityProcess,
@@ -18,7 +18,4 @@ export {
   type UtilityProcessLike,
 } from './engineChild';
 export { CANCEL_GRACE_MS, describeEngineExit, probeEngine, startEngine, type EngineEnd, type EngineHandle, type EngineListeners } from './engineHost';
-export type { EngineOutcome, EngineToHost, HostToEngine, ProbeResult, StartMessage, StrategyWindow } from './messages';
 export { startRssSampler, type RssSample, type RssSampler } from './rssSampler';
-export { ENGINE_PROCESS_SPAN, openSpansOf, type OpenSpan } from './openSpans';
-export { AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from './likelihoodFiles';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_METHODS } from '../../shared/api';
 import { AppError } from '../../shared/errors';
-import { API_ARGS, checkArgs } from './apiArgs';
+import { API_ARGS, checkArgs } from '../../shared/apiArgs';
 import { createSenderCheck } from './senderCheck';
 
 describe('checkArgs', () => {

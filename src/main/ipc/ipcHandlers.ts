@@ -6,8 +6,9 @@
  */
 import { API_METHODS, EVENT_CHANNEL, channelOf, type ApiMethod, type ExportResult, type ProfilerApi } from '../../shared/api';
 import { AppError, serializeError } from '../../shared/errors';
-import { callApi, checkSubscriptionKey } from './apiArgs';
-import { SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, type IpcResult } from './channels';
+import { callApi } from '../../shared/apiArgs';
+import { SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, type IpcResult } from '../../shared/ipcChannels';
+import { checkSubscriptionKey } from '../../shared/runIds';
 import type { SenderEventLike } from './senderCheck';
 
 export interface IpcSenderLike {

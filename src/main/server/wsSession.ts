@@ -7,7 +7,8 @@ import type { RawData, WebSocket } from 'ws';
 import type { ProfilerApi } from '../../shared/api';
 import { AppError, serializeError } from '../../shared/errors';
 import { MAX_MESSAGE_BYTES, parseClientMessage, type ServerMessage } from '../../shared/wire';
-import { callApi, checkSubscriptionKey } from '../ipc/apiArgs';
+import { callApi } from '../../shared/apiArgs';
+import { checkSubscriptionKey } from '../../shared/runIds';
 
 /** A page that stops reading (a frozen tab) is dropped before its backlog eats the server's memory. */
 const MAX_BUFFERED_BYTES = 2 * MAX_MESSAGE_BYTES;

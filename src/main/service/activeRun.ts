@@ -9,11 +9,12 @@ import { AppError, serializeError, type SerializedError } from '../../shared/err
 import type { CounterRecord, ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { startEngine, startRssSampler, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../host';
+import type { OpenSpan } from '../engineProtocol';
 import { Recorder, sampleProcessRssBytes } from '../recorder';
 import { EventLog } from './eventLog';
 import { buildReport } from './reportBuilder';
 import { writeReportFiles, writeTraceFromEvents } from './runFiles';
-import { markActive, RUN_FILES, type RunStatusFile, type RunStore } from './runStore';
+import { RUN_FILES, type RunStatusFile, type RunStore } from './runStore';
 
 export const ENGINE_RSS_COUNTER = 'engine memory (MB)';
 const RSS_BATCH = 10;
@@ -54,11 +55,16 @@ export class ActiveRun {
     this.finished = new Promise((resolve) => {
       this.resolveFinished = resolve;
     });
-    markActive(o.status.id, true);
+    o.store.markActive(o.status.id, true);
   }
 
   get id(): string {
     return this.status.id;
+  }
+
+  /** what the engine has begun and not ended yet, for the live timeline */
+  openSpans(): OpenSpan[] {
+    return this.handle?.openSpans() ?? [];
   }
 
   /** Starts the engine; resolves `finished` whatever happens. */
@@ -108,7 +114,7 @@ export class ActiveRun {
     });
     this.handle = handle;
     if (this.cancelled) void handle.cancel();
-    this.status = { ...this.status, status: 'running', ownerPid: process.pid, enginePid: handle.pid };
+    this.status = { ...this.status, status: 'running', ownerPid: process.pid, ownerStore: store.storeId, enginePid: handle.pid };
     await store.writeStatus(this.status);
     this.o.emit({ type: 'status', runId: id, status: 'running' });
 
@@ -192,7 +198,7 @@ export class ActiveRun {
     try {
       await store.writeStatus(final);
     } finally {
-      markActive(id, false);
+      store.markActive(id, false);
       this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
       this.resolveFinished(final);
     }

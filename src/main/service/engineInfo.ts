@@ -5,7 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import type { MemoryEstimate, SystemInfo } from '../../shared/api';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
-import { estimateDatasetPeak } from '../analysis';
+import { estimateDatasetPeak } from '../engine/model';
 import { loadDataset } from '../data';
 import { probeEngine, type SpawnEngine } from '../host';
 import { toolVersion } from './reportBuilder';

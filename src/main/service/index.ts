@@ -7,7 +7,7 @@
  */
 export { createProfilerService, type ProfilerService, type ProfilerServiceOptions } from './profilerService';
 export { RunStore, RUN_FILES, INDEX_FILE, type RunStatusFile } from './runStore';
-export { assertRunId, isRunId, newRunId, RUN_ID_PATTERN } from './runIds';
+export { newRunId } from './runIds';
 export { ENGINE_RSS_COUNTER } from './activeRun';
 export { buildTimelineIndex, type TimelineIndex } from './timelineIndex';
 export { queryTimeline, MAX_TIMELINE_SPANS } from './timelineQuery';

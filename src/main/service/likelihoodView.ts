@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { LikelihoodView } from '../../shared/api';
 import { AppError } from '../../shared/errors';
 import { parseNpy } from '../data';
-import { AXES_FILE, LIKELIHOOD_DIR, type LikelihoodAxes } from '../host';
+import { AXES_FILE, LIKELIHOOD_DIR, type LikelihoodAxes } from '../engineProtocol';
 
 export const MAX_HEATMAP_ROWS = 400;
 export const MAX_HEATMAP_COLS = 500;

@@ -23,8 +23,9 @@ import { EventBus } from './eventBus';
 import { estimateRunMemory, systemInfo } from './engineInfo';
 import { likelihoodView } from './likelihoodView';
 import { exportBytes } from './runExport';
-import { assertRunId, newRunId } from './runIds';
-import { RUN_FILES, RunStore, type RunStatusFile } from './runStore';
+import { ALL_RUNS, assertRunId } from '../../shared/runIds';
+import { newRunId } from './runIds';
+import { entryOf, RUN_FILES, RunStore, type RunStatusFile } from './runStore';
 import { TimelineCache } from './timelineCache';
 import { queryTimeline } from './timelineQuery';
 import { exportFormat, finiteNumber, likelihoodName, listener, timelineRequest } from './validate';
@@ -53,8 +54,8 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
   const ready = store.init();
   const spawn = options.spawnEngine ?? (() => forkEngine());
   const bus = new EventBus();
-  const timelines = new TimelineCache();
   const active = new Map<string, ActiveRun>();
+  const timelines = new TimelineCache((id) => active.get(id)?.openSpans() ?? []);
   const queue: ActiveRun[] = [];
   let current: ActiveRun | undefined;
 
@@ -101,7 +102,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
       const id = newRunId();
       const status: RunStatusFile = {
         id, status: 'queued', createdAt: new Date().toISOString(), dataset: datasetLabel(config), backend: config.backend,
-        strategies: [...config.strategies], headline: [], ownerPid: process.pid,
+        strategies: [...config.strategies], headline: [], ownerPid: process.pid, ownerStore: store.storeId,
       };
       if (config.label !== undefined) status.label = config.label;
       await store.create(status, config);
@@ -128,9 +129,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     async whenFinished(v) {
       const id = await runId(v);
       const run = active.get(id);
-      const s = run ? await run.finished : await store.status(id);
-      const { ownerPid: _o, enginePid: _e, ...entry } = s;
-      return entry;
+      return entryOf(run ? await run.finished : await store.status(id));
     },
 
     async listRuns() {
@@ -141,7 +140,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
 
     async getRun(v): Promise<RunDetail> {
       const id = await runId(v);
-      const { ownerPid: _o, enginePid: _e, ...entry } = await store.status(id);
+      const entry = entryOf(await store.status(id));
       return { entry, config: await store.config(id), report: await store.report(id) };
     },
 
@@ -199,7 +198,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     },
 
     subscribe(v, fn) {
-      const target = v === '*' ? '*' : assertRunId(v);
+      const target = v === ALL_RUNS ? ALL_RUNS : assertRunId(v);
       return bus.subscribe(target, listener(fn) as (e: RunEvent) => void);
     },
 

@@ -10,7 +10,7 @@ import type { SerializedError } from '../../shared/errors';
 import { REPORT_SCHEMA_VERSION, type Report } from '../../shared/report';
 import { datasetScale, deriveFindings, recommend, type AnalysisInput } from '../analysis';
 import { PRESET_INFO } from '../data';
-import type { EngineOutcome } from '../host';
+import type { EngineOutcome } from '../engineProtocol';
 
 let cachedVersion: string | undefined;
 

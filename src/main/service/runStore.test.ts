@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../shared/config';
-import { assertRunId, newRunId } from './runIds';
+import { assertRunId } from '../../shared/runIds';
+import { newRunId } from './runIds';
 import { INDEX_FILE, RunStore, type RunStatusFile } from './runStore';
 
 let dir: string;

@@ -4,6 +4,7 @@
  * run), so the index can always be rebuilt from the folders, and a run that says "running" but
  * whose owner is gone is listed as failed, "interrupted".
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunIndexEntry } from '../../shared/api';
@@ -11,7 +12,7 @@ import type { RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import type { Report } from '../../shared/report';
 import { readJson, writeJsonAtomic } from './jsonFiles';
-import { isRunId } from './runIds';
+import { isRunId } from '../../shared/runIds';
 
 export const RUN_FILES = {
   config: 'config.json',
@@ -27,15 +28,9 @@ export const INDEX_FILE = 'index.json';
 export interface RunStatusFile extends RunIndexEntry {
   /** the process that runs it; a run whose owner is gone cannot still be running */
   ownerPid?: number;
+  /** the run store (one per service) that runs it, so two services in one process tell their runs apart */
+  ownerStore?: string;
   enginePid?: number;
-}
-
-/** Runs being executed by a service in this process, whichever instance started them. */
-const activeInProcess = new Set<string>();
-
-export function markActive(runId: string, active: boolean): void {
-  if (active) activeInProcess.add(runId);
-  else activeInProcess.delete(runId);
 }
 
 function processAlive(pid: number): boolean {
@@ -47,22 +42,32 @@ function processAlive(pid: number): boolean {
   }
 }
 
-function isLive(s: RunStatusFile): boolean {
-  if (s.status !== 'running' && s.status !== 'queued') return true;
-  if (s.ownerPid === undefined) return false;
-  if (s.ownerPid === process.pid) return activeInProcess.has(s.id);
-  return processAlive(s.ownerPid);
-}
-
-function entryOf(s: RunStatusFile): RunIndexEntry {
-  const { ownerPid: _o, enginePid: _e, ...entry } = s;
+/** What a page sees of a status file: the owning processes are the store's business. */
+export function entryOf(s: RunStatusFile): RunIndexEntry {
+  const { ownerPid: _o, ownerStore: _s, enginePid: _e, ...entry } = s;
   return entry;
 }
 
 export class RunStore {
+  /** stamped on the status of every run this store executes (ownerStore) */
+  readonly storeId = randomUUID();
   private entries = new Map<string, RunStatusFile>();
+  /** runs this store's service is executing now */
+  private readonly active = new Set<string>();
 
   constructor(readonly runsDir: string) {}
+
+  markActive(runId: string, active: boolean): void {
+    if (active) this.active.add(runId);
+    else this.active.delete(runId);
+  }
+
+  private isLive(s: RunStatusFile): boolean {
+    if (s.status !== 'running' && s.status !== 'queued') return true;
+    if (s.ownerPid === undefined) return false;
+    if (s.ownerPid === process.pid && s.ownerStore === this.storeId) return this.active.has(s.id);
+    return processAlive(s.ownerPid);
+  }
 
   dir(runId: string): string {
     return join(this.runsDir, runId);
@@ -92,10 +97,10 @@ export class RunStore {
     for (const id of names) {
       const known = this.entries.get(id);
       if (known && known.status !== 'running' && known.status !== 'queued') continue;
-      if (known && known.ownerPid === process.pid && activeInProcess.has(id)) continue;
+      if (known && this.active.has(id)) continue;
       const s = await readJson<RunStatusFile>(this.file(id, RUN_FILES.status));
       if (!s || s.id !== id) continue;
-      if (!isLive(s)) {
+      if (!this.isLive(s)) {
         const failed: RunStatusFile = {
           ...s,
           status: 'failed',
@@ -131,7 +136,7 @@ export class RunStore {
   async status(runId: string): Promise<RunStatusFile> {
     const known = this.entries.get(runId);
     if (known && known.status !== 'running' && known.status !== 'queued') return known;
-    if (known && activeInProcess.has(runId)) return known;
+    if (known && this.active.has(runId)) return known;
     await this.refresh();
     const s = this.entries.get(runId);
     if (!s) throw new AppError('NOT_FOUND', `run ${runId} not found in ${this.runsDir}: list runs to see the ids there.`, { key: runId });

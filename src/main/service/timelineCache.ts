@@ -5,7 +5,7 @@
  * (from the host), which the file cannot hold yet.
  */
 import { readNdjsonRecords } from '../export';
-import { openSpansOf, type OpenSpan } from '../host';
+import type { OpenSpan } from '../engineProtocol';
 import { buildTimelineIndex, type TimelineIndex } from './timelineIndex';
 
 const MAX_CACHED_RUNS = 4;
@@ -21,8 +21,8 @@ export class TimelineCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<Entry>>();
 
-  /** `openSpans` answers what a live run has open now (tests hand in their own) */
-  constructor(private readonly openSpans: (runId: string) => readonly OpenSpan[] = openSpansOf) {}
+  /** `openSpans` answers what a live run has open now */
+  constructor(private readonly openSpans: (runId: string) => readonly OpenSpan[]) {}
 
   /** `liveCount` is the record count of a run still recording, undefined for a finished one. */
   async get(runId: string, eventsPath: string, liveCount: number | undefined): Promise<TimelineIndex> {

@@ -6,7 +6,7 @@
 import type { KdeParams } from '../../../shared/dataset';
 import { count, num, type Findings } from '../findings';
 import { buildGrid } from '../loadGrid';
-import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../loadParams';
+import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../../engine/model';
 import { checkTimeGrid, type PositionSeries } from '../loadPosition';
 import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';

@@ -1,6 +1,6 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
-import { LOG_EPS } from '../constants';
+import { LOG_EPS } from '../model';
 import { logMarkKernelGemm, type PreparedMarks } from '../kernels';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
 

@@ -6,7 +6,7 @@
  * Unlike the repository it does not refuse a tile ≥ E: that electrode is then one chunk.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { COMPENSATED_MAX_FEATURES } from '../constants';
+import { COMPENSATED_MAX_FEATURES } from '../model';
 import { disposeMarks, logKernelDirect, prepareMarks } from '../kernels';
 import { blockRanges, epilogue, forEachBlock, logSumExpJoint, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, foldLogSumExp, positionFactor, type CompensatedState } from './online';

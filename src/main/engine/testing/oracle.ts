@@ -4,7 +4,7 @@
  * purpose; tests compare the engine with it on small hand-made inputs.
  */
 import type { Dataset } from '../../../shared/dataset';
-import { EPS, HALF_LOG_2PI, LOG_EPS } from '../constants';
+import { EPS, HALF_LOG_2PI, LOG_EPS } from '../model';
 import { interpolatePosition, spikeRows, stdVector } from '../hostMath';
 
 function kernel(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, std: number[]): number {

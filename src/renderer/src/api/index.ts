@@ -5,6 +5,7 @@
  * Must not import node, electron, or anything under src/main.
  */
 import type { ProfilerApi } from '../../../shared/api';
+import type { MenuCommand } from '../../../shared/ipcChannels';
 import { fromBridge } from './bridgeClient';
 import { createWsClient, type WsApi } from './wsClient';
 import { wsUrlFromLocation } from './wsUrl';
@@ -34,11 +35,7 @@ export function getWsApi(): WsApi | null {
   return 'onConnectionState' in api ? (api as WsApi) : null;
 }
 
-/**
- * What the desktop File menu asks the page to do (the same union as main/ipc/channels.ts; the
- * renderer may not import main). Web mode has no application menu.
- */
-export type MenuCommand = { command: 'open-data'; path: string } | { command: 'open-run' } | { command: 'export' };
+export type { MenuCommand };
 
 /** Listens to the desktop menu's commands; a no-op in web mode. Returns the unsubscribe function. */
 export function onMenuCommand(listener: (command: MenuCommand) => void): () => void {

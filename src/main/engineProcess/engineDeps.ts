@@ -7,7 +7,8 @@ import type { BackendChoice, DataSource, RunConfig, StrategyChoice } from '../..
 import type { Dataset } from '../../shared/dataset';
 import type { SpanRecord } from '../../shared/events';
 import type { BackendInfo, KernelStat, StageTime } from '../../shared/report';
-import type { EngineProbe, NonlocalResult, StrategyOptions } from '../engine/types';
+import type { StrategyOptions } from '../engine/model';
+import type { EngineProbe, NonlocalResult } from '../engine/types';
 
 /** The fitted model as the loop uses it: host arrays plus a way to free its tensors. */
 export interface FittedModel {

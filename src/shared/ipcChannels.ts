@@ -1,8 +1,9 @@
 /**
- * What travels on the IPC channels besides the method calls themselves. Pure: the preload bundles
- * this file too, so it imports nothing but shared types.
+ * What travels on the desktop's IPC channels besides the method calls themselves (those are
+ * `channelOf(method)` in api.ts): subscriptions, the answer envelope, run events and the File
+ * menu's commands. The preload bundles this file, so it imports nothing but shared types.
  */
-import type { SerializedError } from '../../shared/errors';
+import type { SerializedError } from './errors';
 
 export const SUBSCRIBE_CHANNEL = 'profiler:subscribe';
 export const UNSUBSCRIBE_CHANNEL = 'profiler:unsubscribe';

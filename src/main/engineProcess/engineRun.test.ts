@@ -6,7 +6,7 @@ import { parseRunConfig, type StrategyChoice } from '../../shared/config';
 import type { SpanRecord } from '../../shared/events';
 import { parseNpy } from '../data';
 import { startEngineRun } from './engineRun';
-import type { EngineOutcome, EngineToHost } from './messages';
+import type { EngineOutcome, EngineToHost } from '../engineProtocol';
 import { fakeEngineDeps, type FakeEngineOptions } from './testing';
 
 let dir: string;

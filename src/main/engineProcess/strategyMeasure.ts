@@ -7,10 +7,11 @@ import type { StrategyChoice } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
 import { serializeError } from '../../shared/errors';
 import type { LeakCheck, StrategyResult } from '../../shared/report';
-import { compareArrays, estimateDatasetPeak, numericalHealth, timingStats } from '../analysis';
+import { compareArrays, numericalHealth, timingStats } from '../analysis';
+import { estimateDatasetPeak } from '../engine/model';
 import type { NonlocalResult } from '../engine/types';
 import type { FittedModel } from './engineDeps';
-import type { StrategyWindow } from './messages';
+import type { StrategyWindow } from '../engineProtocol';
 import { checkCancelled, isCancellation, yieldToEventLoop, type MeasureContext } from './measureContext';
 
 export interface CallTiming {

@@ -5,7 +5,7 @@
 import type { EngineDeps } from './engineDeps';
 
 export async function realEngineDeps(): Promise<EngineDeps> {
-  const [engine, data, recorder] = await Promise.all([import('../engine'), import('../data'), import('../recorder')]);
+  const [engine, model, data, recorder] = await Promise.all([import('../engine'), import('../engine/model'), import('../data'), import('../recorder')]);
   return {
     listBackends: engine.listBackends,
     tfjsVersion: engine.tfjsVersion,
@@ -16,7 +16,7 @@ export async function realEngineDeps(): Promise<EngineDeps> {
     predictNonlocal: engine.predictNonlocal,
     predictLocal: engine.predictLocal,
     profileKernels: engine.profileKernels,
-    strategyOptionsFor: engine.strategyOptionsFor,
+    strategyOptionsFor: model.strategyOptionsFor,
     aggregateKernels: recorder.aggregateKernels,
     stageTimes: recorder.stageTimes,
   };

@@ -3,8 +3,9 @@
  * arguments of the right basic types. The service validates deeply (run configs, run ids, ranges);
  * this gate keeps a page from calling with extra, missing or wildly typed arguments at all.
  */
-import type { ApiMethod, ProfilerApi } from '../../shared/api';
-import { AppError } from '../../shared/errors';
+import type { ApiMethod, ProfilerApi } from './api';
+import { AppError } from './errors';
+import { MAX_RUN_ID_CHARS } from './runIds';
 
 type ArgKind = 'runId' | 'string' | 'object' | 'number' | 'path' | 'pathOrNull' | 'paths';
 
@@ -29,7 +30,6 @@ export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
   exportDataAsNpz: ['object', 'pathOrNull'],
 };
 
-const MAX_RUN_ID_CHARS = 100;
 const MAX_STRING_CHARS = 200;
 /** file paths: as long as the service accepts in a run config */
 const MAX_PATH_CHARS = 4096;
@@ -85,10 +85,4 @@ export async function callApi(api: ProfilerApi, method: ApiMethod, params: reado
   checkArgs(method, params);
   const fn = api[method] as (...args: unknown[]) => Promise<unknown>;
   return fn.apply(api, [...params]);
-}
-
-/** The subscribe channel's one argument: a run id or '*'. */
-export function checkSubscriptionKey(v: unknown): string {
-  if (typeof v === 'string' && v.length > 0 && v.length <= MAX_RUN_ID_CHARS) return v;
-  throw new AppError('BAD_ARGUMENT', `subscribe: expected a run id or '*', got ${JSON.stringify(v)?.slice(0, 120)}`, { key: 'runId' });
 }

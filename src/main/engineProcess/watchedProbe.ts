@@ -7,7 +7,7 @@
  */
 import type { ProcessRole } from '../../shared/events';
 import type { LoopRecorder } from './measureContext';
-import type { OpenSpan } from './openSpans';
+import type { OpenSpan } from '../engineProtocol';
 
 export interface WatchedProbeOptions {
   proc: ProcessRole;

@@ -7,21 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset } from '../../shared/dataset';
 import { encodeNpyFloat32 } from '../data';
+import { AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from '../engineProtocol';
 
-export const LIKELIHOOD_DIR = 'likelihood';
-export const AXES_FILE = 'axes.json';
-
-export interface LikelihoodAxes {
-  time: number[];
-  /** first position dimension of each bin centre */
-  binCenters: number[];
-  truePosition?: number[];
-}
-
-/** relative path of a strategy's (or 'local') likelihood inside the run folder */
-export function likelihoodRelPath(name: string): string {
-  return `${LIKELIHOOD_DIR}/${name}.npy`;
-}
 
 export async function writeLikelihood(runDir: string, name: string, values: Float64Array, nTime: number, nCols: number): Promise<string> {
   await mkdir(join(runDir, LIKELIHOOD_DIR), { recursive: true });

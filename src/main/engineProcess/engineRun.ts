@@ -14,7 +14,7 @@ import type { EngineDeps } from './engineDeps';
 import { writeAxes, writeLikelihood } from './likelihoodFiles';
 import { LOCAL_GROUP, measureLocal, type LocalMeasurement } from './localMeasure';
 import { isCancellation, SpanCollector, type MeasureContext } from './measureContext';
-import type { EngineOutcome, EngineToHost, StartMessage } from './messages';
+import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
 import { notApplicableFor } from './notApplicable';
 import { ProgressTracker } from './progressTracker';
 import { WatchedProbe } from './watchedProbe';

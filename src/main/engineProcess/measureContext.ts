@@ -5,7 +5,8 @@
 import type { RunConfig } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import type { SpanRecord, TraceRecord } from '../../shared/events';
-import type { EngineProbe, StrategyOptions } from '../engine/types';
+import type { StrategyOptions } from '../engine/model';
+import type { EngineProbe } from '../engine/types';
 import type { EngineDeps } from './engineDeps';
 import type { ProgressTracker } from './progressTracker';
 

@@ -8,7 +8,7 @@
 import { serializeError } from '../../shared/errors';
 import type { EngineDeps } from './engineDeps';
 import { startEngineRun, type EngineRun } from './engineRun';
-import { isHostMessage, type EngineToHost } from './messages';
+import { isHostMessage, type EngineToHost } from '../engineProtocol';
 
 interface ParentPortLike {
   on(event: 'message', listener: (e: { data: unknown }) => void): void;

@@ -1,7 +1,7 @@
 /**
  * Peak memory of each evaluation strategy from its formula (spec §7), in float32 bytes, and the
- * `auto` dispatch (spec §7.7 with a memory budget). Dependency-free (shared types only), so the
- * engine, the service and the renderer share one dispatch and one set of estimates.
+ * `auto` dispatch (spec §7.7 with a memory budget). Free of tfjs, so the engine, the service, the
+ * analysis and the CLI share one dispatch and one set of estimates.
  *
  * Sizes are per electrode: E encoding spikes, S decoding spikes, P bins, D features, B the
  * decoding block (at most S), C the encoding chunk (at most E), Tp the position tile (at most P).
@@ -12,32 +12,14 @@
  * engine: `chunked` walks chunks in the outer loop and keeps every block's running logsumexp, so
  * its accumulators are S·P, not B·P.
  */
-import type { StrategyChoice, StrategyName } from './config';
-import type { DatasetSummary } from './dataset';
+import type { StrategyChoice, StrategyName } from '../../../shared/config';
+import type { DatasetSummary } from '../../../shared/dataset';
+import {
+  COMPENSATED_MAX_FEATURES, DEFAULT_ENC_TILE_SIZE, DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, FLOAT32_BYTES, FLOAT64_BYTES,
+} from './constants';
+import type { ProblemSizes, StrategyOptions } from './types';
 
-export const FLOAT32_BYTES = 4;
-export const FLOAT64_BYTES = 8;
-/** spec §1 `_COMPENSATED_LINEAR_MAX_FEATURES`: compensated-linear is exact enough up to here */
-export const COMPENSATED_MAX_FEATURES = 8;
-export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 ** 3;
-/** the engine's encoding chunk and position tile when a run names none */
-export const DEFAULT_ENC_TILE_SIZE = 256;
-export const DEFAULT_POS_TILE_SIZE = 256;
-
-export interface ProblemSizes {
-  nEnc: number;
-  nDec: number;
-  nBins: number;
-  nFeatures: number;
-  positionDims: number;
-  nTime: number;
-}
-
-export interface TileOptions {
-  blockSize: number;
-  encTileSize?: number;
-  posTileSize?: number;
-}
+type TileOptions = Pick<StrategyOptions, 'blockSize' | 'encTileSize' | 'posTileSize'>;
 
 export interface PeakEstimate {
   deviceBytes: number;
@@ -146,8 +128,6 @@ export interface AutoChoice {
   reason: string;
 }
 
-export type AutoOptions = TileOptions & { memoryBudgetBytes?: number };
-
 const MIB = 1024 * 1024;
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
 
@@ -167,7 +147,7 @@ function choice(
   return { strategy, ...tiles, estimatedPeakBytes, reason: `${reason} (estimated peak ${mib(estimatedPeakBytes)})` };
 }
 
-function autoLowD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice {
+function autoLowD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoChoice {
   const { nEnc: E, nBins: P, nFeatures: D } = s;
   const B = Math.min(o.blockSize, s.nDec);
   const lowD = `D = ${D} ≤ ${COMPENSATED_MAX_FEATURES}`;
@@ -188,7 +168,7 @@ function autoLowD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice {
   return choice('streaming', s, o, { encTileSize: c }, why);
 }
 
-function autoHighD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice {
+function autoHighD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoChoice {
   const { nEnc: E, nBins: P, nFeatures: D } = s;
   const B = Math.min(o.blockSize, s.nDec);
   const highD = `D = ${D} > ${COMPENSATED_MAX_FEATURES}`;
@@ -225,7 +205,7 @@ function autoHighD(s: ProblemSizes, o: AutoOptions, budget: number): AutoChoice 
  * and its `chunked` keeps S·P accumulators, streaming holds neither. Chunk and tile sizes are the
  * largest that keep the estimate under the budget.
  */
-export function resolveAutoStrategy(s: ProblemSizes, o: AutoOptions): AutoChoice {
+export function resolveAutoStrategy(s: ProblemSizes, o: StrategyOptions): AutoChoice {
   const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
   if (s.nEnc === 0) {
     const why = 'no encoding spikes: every spike term is on the LOG_EPS floor, logsumexp handles E = 0';
@@ -256,7 +236,7 @@ export function sizesOfElectrode(
 export function estimateDatasetPeak(
   strategy: StrategyChoice,
   summary: DatasetSummary,
-  o: AutoOptions,
+  o: StrategyOptions,
 ): PeakEstimate & { electrode?: string; strategy: StrategyName } {
   let best: (PeakEstimate & { electrode?: string; strategy: StrategyName }) | undefined;
   for (const e of summary.electrodes) {

@@ -1,0 +1,24 @@
+/**
+ * Constants of the clusterless-KDE likelihood (kde-spec §1) and the engine's defaults, defined
+ * once: the engine, the data loaders, the memory model and the analysis all read them here.
+ */
+
+/** floor inside safe_log and of each ground-process term */
+export const EPS = 1e-15;
+/** ln(EPS): floor of every per-spike log term of the non-local likelihood */
+export const LOG_EPS = Math.log(EPS);
+export const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
+/** kde-spec §1 defaults of the kernel widths */
+export const DEFAULT_POSITION_STD = Math.sqrt(12.5);
+export const DEFAULT_WAVEFORM_STD = 24.0;
+/** decoding spikes per block B when neither the run nor the dataset names one */
+export const DEFAULT_BLOCK_SIZE = 100;
+/** spec §1 `_COMPENSATED_LINEAR_MAX_FEATURES`: compensated-linear is exact enough up to here */
+export const COMPENSATED_MAX_FEATURES = 8;
+/** `auto` keeps each electrode's estimated device peak under this many bytes unless told otherwise */
+export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 ** 3;
+/** the engine's encoding chunk and position tile when a run names none */
+export const DEFAULT_ENC_TILE_SIZE = 256;
+export const DEFAULT_POS_TILE_SIZE = 256;
+export const FLOAT32_BYTES = 4;
+export const FLOAT64_BYTES = 8;

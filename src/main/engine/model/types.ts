@@ -1,0 +1,26 @@
+/**
+ * The sizes and options every strategy, estimate and dispatch is expressed in, defined once.
+ */
+
+/** Sizes of one electrode's problem: E encoding spikes, S decoding spikes, P bins, D features, T rows. */
+export interface ProblemSizes {
+  nEnc: number;
+  nDec: number;
+  nBins: number;
+  nFeatures: number;
+  positionDims: number;
+  /** output rows; 0 where only the device side matters */
+  nTime: number;
+}
+
+/** How a strategy tiles its work, and the memory budget `auto` chooses under. */
+export interface StrategyOptions {
+  /** decoding spikes per block B */
+  blockSize: number;
+  /** encoding chunk C (chunked, streaming, chunked compensated e′) */
+  encTileSize?: number;
+  /** position tile Tp (logsumexp-tiled, inner tiles of chunked/streaming at D > 8) */
+  posTileSize?: number;
+  /** `auto`: keep each electrode's estimated peak under this many bytes */
+  memoryBudgetBytes?: number;
+}

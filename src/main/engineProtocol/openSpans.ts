@@ -1,0 +1,29 @@
+/**
+ * Spans a live run has begun and not yet ended. The trace holds complete spans only (each is
+ * written when it ends), so a live timeline would show nothing of "run" or "strategy compensated"
+ * until they finish; the engine reports its open spans as they change, the host keeps the latest
+ * list with the run. Nothing here is written to the trace: the exported file stays complete spans.
+ */
+import type { ProcessRole } from '../../shared/events';
+
+export interface OpenSpan {
+  proc: ProcessRole;
+  tid: number;
+  name: string;
+  /** µs on the run clock */
+  startUs: number;
+  args?: Record<string, unknown>;
+}
+
+/** The service's span around the engine process's life ("engine process" on its lane). */
+export const ENGINE_PROCESS_SPAN = 'engine process';
+
+/** A message's open-span list, checked: the engine is trusted code, but a malformed entry must not reach the timeline. */
+export function isOpenSpanList(v: unknown): v is OpenSpan[] {
+  return Array.isArray(v) && v.every((s) => {
+    const o = s as Partial<OpenSpan> | null;
+    return typeof o === 'object' && o !== null && (o.proc === 'engine' || o.proc === 'service') && typeof o.tid === 'number'
+      && typeof o.name === 'string' && typeof o.startUs === 'number' && Number.isFinite(o.startUs)
+      && (o.args === undefined || (typeof o.args === 'object' && o.args !== null));
+  });
+}
