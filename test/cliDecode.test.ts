@@ -1,11 +1,13 @@
 /**
  * `kde-profiler decode`: windowed decoding streamed to a .npy must equal the float64 reference on
- * a fixture, whatever the window size, and say what it measured.
+ * a fixture, whatever the window size, and say what it measured. It is a recorded run: listed in
+ * the run store, with its trace.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNpz, parseNpy } from '../src/main/data';
@@ -52,6 +54,24 @@ describe('kde-profiler decode', () => {
       expect((await readdir(join(out, 'likelihood'))).some((f) => f.endsWith('.partial'))).toBe(false);
     });
   }
+
+  it('is a run in the run store, labelled a decode, with its trace', async () => {
+    const runsDir = join(dir, 'store');
+    const r = await cli(['decode', '--data', FIXTURE, '--strategy', 'auto', '--rows-per-chunk', '50', '--out', join(dir, 'listed'), '--runs-dir', runsDir]);
+    expect(r.code).toBe(0);
+    const list = await cli(['list', '--runs-dir', runsDir, '--json']);
+    const runs = JSON.parse(list.stdout) as { id: string; status: string; label?: string; strategies: string[] }[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'completed', strategies: ['auto'], label: expect.stringMatching(/^decode auto, 50 rows per window/) });
+    expect(r.stderr).toContain(`run ${runs[0]!.id}`);
+    const runDir = join(runsDir, runs[0]!.id);
+    const trace = JSON.parse(gunzipSync(await readFile(join(runDir, 'trace.json.gz'))).toString('utf8')) as { traceEvents: { name: string }[] };
+    expect(trace.traceEvents.map((e) => e.name)).toEqual(expect.arrayContaining(['run', 'load-data', 'encode', 'decode', 'window 0']));
+    expect((await stat(join(runDir, 'likelihood', 'auto.npy'))).size).toBeGreaterThan(0);
+    expect((await stat(join(runDir, 'decode.json'))).size).toBeGreaterThan(0);
+    const text = await cli(['list', '--runs-dir', runsDir]);
+    expect(text.stdout).toContain(runs[0]!.id);
+  });
 
   it('refuses a run without --out and more than one strategy, exit 2', async () => {
     expect((await cli(['decode', '--data', FIXTURE])).code).toBe(2);

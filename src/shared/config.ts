@@ -32,6 +32,10 @@ export interface RunConfig {
   posTileSize?: number;
   /** memory budget in bytes that `auto` keeps each strategy's estimated peak under */
   memoryBudgetBytes?: number;
+  /** engine workers the electrodes are spread over; undefined = one per core on CPU backends, one on a GPU */
+  workers?: number;
+  /** tensorflow backend on NVIDIA: let float32 matmuls run in TF32 (10-bit mantissa); off unless asked */
+  allowTf32?: boolean;
   repeats: number;
   warmup: number;
   local: boolean;
@@ -104,6 +108,9 @@ function parseData(v: unknown): DataSource {
   throw bad('data.kind', `expected 'preset' or 'file', got ${JSON.stringify(d.kind)}`);
 }
 
+/** more engine workers than this would only share the same cores */
+export const MAX_WORKERS = 64;
+
 /** Validates an untrusted value into a RunConfig; throws AppError('BAD_ARGUMENT') naming the key. */
 export function parseRunConfig(raw: unknown): RunConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('(root)', 'expected an object');
@@ -131,6 +138,8 @@ export function parseRunConfig(raw: unknown): RunConfig {
     encTileSize: optInt(r.encTileSize, 'encTileSize', 1, 100_000_000),
     posTileSize: optInt(r.posTileSize, 'posTileSize', 1, 100_000_000),
     memoryBudgetBytes: budget as number | undefined,
+    workers: optInt(r.workers, 'workers', 1, MAX_WORKERS),
+    allowTf32: r.allowTf32 === undefined ? undefined : bool(r.allowTf32, 'allowTf32', false),
     repeats: int(r.repeats ?? DEFAULT_RUN_CONFIG.repeats, 'repeats', 1, 1000),
     warmup: int(r.warmup ?? DEFAULT_RUN_CONFIG.warmup, 'warmup', 0, 100),
     local: bool(r.local, 'local', DEFAULT_RUN_CONFIG.local),

@@ -4,6 +4,7 @@
  */
 import type { BackendName, RunConfig, StrategyChoice, StrategyName } from './config';
 import type { DatasetSummary } from './dataset';
+import type { Calibration, StrategyRoofline } from './roofline';
 import type { SerializedError } from './errors';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -114,6 +115,8 @@ export interface StrategyResult {
   /** fit outputs against the file's expected values, max abs diff */
   fitAgreement?: { occupancy?: number; meanRates?: number; summedGroundProcessIntensity?: number };
   health?: NumericalHealth;
+  /** each stage's FLOPs and bytes from the formulas, against its stage time and the calibrated ceilings */
+  roofline?: StrategyRoofline;
   /** relative path inside the run folder */
   likelihoodFile?: string;
 }
@@ -159,7 +162,7 @@ export interface Report {
   local?: { timing: TimingStats; agreementWithExpected?: Agreement; likelihoodFile?: string };
   findings: Finding[];
   recommendation?: Recommendation;
-  environment: { node: string; platform: string; arch: string; cpus: number; totalMemoryBytes: number };
+  environment: { node: string; platform: string; arch: string; cpus: number; totalMemoryBytes: number; calibration?: Calibration };
   /** measurements of the seeds that have no meaning here, and why */
   notApplicable: string[];
   status: 'completed' | 'failed' | 'cancelled';

@@ -5,7 +5,7 @@
  */
 import type { Comparison, ComparisonRow } from '../../shared/api';
 import type { Report, StrategyResult } from '../../shared/report';
-import { formatBytes, formatMs, formatSignedPct } from './format';
+import { formatBytes, formatMs, formatSignedPct } from '../../shared/format';
 import { totalTiming } from './results';
 
 const MAX_NAMED = 3;

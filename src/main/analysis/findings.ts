@@ -6,7 +6,7 @@
  */
 import type { BackendChoice } from '../../shared/config';
 import type { BackendInfo, Finding, StrategyResult } from '../../shared/report';
-import { formatBytes, formatMs, formatPct, formatRatio } from './format';
+import { formatBytes, formatMs, formatShare, formatRatio } from '../../shared/format';
 import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../engine/model';
 import { numericFindings } from './numericFindings';
 import { agreementOf, type AnalysisInput, describeSize, strategyLabel, totalTiming, warmTotalMs } from './results';
@@ -46,7 +46,7 @@ function coldStartFindings(input: AnalysisInput): Finding[] {
       severity: 'info',
       value: share,
       message:
-        `Cold start is ${formatPct(share)} of this run's measured time ` +
+        `Cold start is ${formatShare(share)} of this run's measured time ` +
         `(backend init ${formatMs(input.backend.initMs)} ` +
         `plus first-call overhead, ${formatMs(coldMs)} of ${formatMs(measuredMs)}): for work this small the ` +
         `one-time costs dominate, so keep the engine warm between decodes and compare warm medians.`,

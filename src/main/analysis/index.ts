@@ -22,5 +22,4 @@ export { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, total
 export { deriveFindings } from './findings';
 export { recommend } from './recommend';
 export { compareReports, deltaPercent, formatComparisonTable } from './compare';
-export { formatBytes, formatMs, formatPct, formatRatio, formatSignedPct } from './format';
 export { datasetScale, type DatasetScale } from './datasetScale';

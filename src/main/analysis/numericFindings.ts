@@ -4,7 +4,7 @@
  */
 import type { Agreement, ElectrodeHealth, Finding, NumericalHealth, StrategyResult } from '../../shared/report';
 import { ALLCLOSE_ATOL, ALLCLOSE_RTOL } from './agreement';
-import { formatDiff, formatPct } from './format';
+import { formatAbsDiff, formatShare } from '../../shared/format';
 import { minEncodingSpikesFor } from './health';
 import { type AnalysisInput, strategyLabel } from './results';
 import { LOG_EPS } from '../engine/model';
@@ -103,7 +103,7 @@ function floorFinding(input: AnalysisInput): Finding[] {
   return [{
     id: 'floor-dominated', severity: 'warning', value: health.floorShare,
     message:
-      `${formatPct(health.floorShare)} of spike terms sit on the LOG_EPS floor (ln 1e-15 ≈ ${LOG_EPS.toFixed(1)}), ` +
+      `${formatShare(health.floorShare)} of spike terms sit on the LOG_EPS floor (ln 1e-15 ≈ ${LOG_EPS.toFixed(1)}), ` +
       `${health.floorShare >= 0.99 ? 'so the likelihood is flat and the decode carries no information' : 'and carry no information about position'}: ` +
       `with D = ${dims} features and waveform ` +
       `σ = ${sigma} each feature lowers log λ by ln(σ·√(2π)) ≈ ${nats.toFixed(1)} nats (spec §9.1); ` +
@@ -152,8 +152,8 @@ function tooFewFinding(input: AnalysisInput): Finding[] {
 function disagreementFinding(r: StrategyResult, g: Agreement, kind: string, versus: string): Finding {
   const label = strategyLabel(r);
   const decoded = g.argmaxAgreement >= ARGMAX_AGREEMENT_MIN
-    ? `the decoded position still agrees in ${formatPct(g.argmaxAgreement)} of time rows`
-    : `the decoded position agrees in only ${formatPct(g.argmaxAgreement)} of time rows`;
+    ? `the decoded position still agrees in ${formatShare(g.argmaxAgreement)} of time rows`
+    : `the decoded position agrees in only ${formatShare(g.argmaxAgreement)} of time rows`;
   const compensatedHint =
     '; compensated rescales by one global maximum, so in float32 entries far below it underflow when marks ' +
     'span many σ (spec §9.2): use reference or logsumexp for wide-range marks';
@@ -168,7 +168,7 @@ function disagreementFinding(r: StrategyResult, g: Agreement, kind: string, vers
     message:
       `${label} disagrees with ${versus} beyond rtol ${ALLCLOSE_RTOL.toExponential(0)} / ` +
       `atol ${ALLCLOSE_ATOL.toExponential(0)}: max |diff| ` +
-      `${formatDiff(g.maxAbsDiff)}, mean ${formatDiff(g.meanAbsDiff)}; ${decoded}${hint}.`,
+      `${formatAbsDiff(g.maxAbsDiff)}, mean ${formatAbsDiff(g.meanAbsDiff)}; ${decoded}${hint}.`,
   };
 }
 

@@ -21,8 +21,8 @@ describe('recommend', () => {
     ]));
     expect(rec).toMatchObject({ strategy: 'compensated', blockSize: 100 });
     expect(rec?.encTileSize).toBeUndefined();
-    expect(rec?.reason).toContain('compensated had the lowest warm median encode + decode (10.00 ms; next reference 100.0 ms, 10× slower)');
-    expect(rec?.reason).toContain('max |diff| 3.0e-5');
+    expect(rec?.reason).toContain('compensated had the lowest warm median encode + decode (10 ms; next reference 100 ms, 10× slower)');
+    expect(rec?.reason).toContain('max |diff| 3.00e-5');
     expect(rec?.reason).toContain('logsumexp disagrees with reference');
     expect(rec?.reason).toContain('chunked needs 2.00 GiB');
   });

@@ -4,7 +4,7 @@
  */
 import type { StrategyName } from '../../shared/config';
 import type { Recommendation, StrategyResult } from '../../shared/report';
-import { formatBytes, formatMs, formatRatio } from './format';
+import { formatBytes, formatMs, formatRatio } from '../../shared/format';
 import { DEFAULT_MEMORY_BUDGET_BYTES } from '../engine/model';
 import { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, warmTotalMs } from './results';
 

@@ -5,7 +5,7 @@
 import type { BackendChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, StrategyResult, TimingStats } from '../../shared/report';
-import { formatDiff, formatPct } from './format';
+import { formatAbsDiff, formatShare } from '../../shared/format';
 import { addTimings } from './stats';
 import { ARGMAX_AGREEMENT_MIN } from './thresholds';
 
@@ -67,9 +67,9 @@ export function agreementOf(r: StrategyResult): { ok: boolean; words: string } {
   if (r.strategy === 'reference') return { ok: true, words: 'is the reference' };
   const g = r.agreementWithReference ?? r.agreementWithExpected;
   if (!g) return { ok: true, words: 'agreement was not checked' };
-  if (g.allclose) return { ok: true, words: `agrees with ${g.against} (max |diff| ${formatDiff(g.maxAbsDiff)})` };
+  if (g.allclose) return { ok: true, words: `agrees with ${g.against} (max |diff| ${formatAbsDiff(g.maxAbsDiff)})` };
   if (g.argmaxAgreement >= ARGMAX_AGREEMENT_MIN) {
-    return { ok: true, words: `decodes the same position as ${g.against} in ${formatPct(g.argmaxAgreement)} of rows` };
+    return { ok: true, words: `decodes the same position as ${g.against} in ${formatShare(g.argmaxAgreement)} of rows` };
   }
-  return { ok: false, words: `disagrees with ${g.against} (argmax agreement ${formatPct(g.argmaxAgreement)})` };
+  return { ok: false, words: `disagrees with ${g.against} (argmax agreement ${formatShare(g.argmaxAgreement)})` };
 }

@@ -1,25 +1,26 @@
 /**
- * `kde-profiler decode`: the production path for a long recording. Fits once, decodes the grid in
- * windows of rows and streams each window's likelihood into DIR/likelihood/<strategy>.npy, with
- * progress and an ETA on stderr; ends with load, fit and decode times and the peak RSS in
- * DIR/decode.json. Runs in this process: memory stays bounded by the window, the strategy's tiles
- * and the dataset itself. A failure leaves `<file>.partial` with the rows written so far.
+ * `kde-profiler decode`: the production path for a long recording, as a recorded run of the
+ * service (it lands in the run store with its trace, like a run from the app). The engine process
+ * fits once, decodes the grid in windows of rows and streams each window's likelihood into the
+ * run folder; progress and an ETA come on stderr. At the end DIR/likelihood/<strategy>.npy (a
+ * hard link where the file system allows, a copy otherwise) and DIR/decode.json hold what it made.
+ * A failure leaves DIR/likelihood/<strategy>.npy.partial with the rows written so far.
  */
-import { mkdir, open, rename, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { summarizeDataset } from '../../shared/dataset';
-import { estimateDatasetPeak, strategyOptionsFor } from '../engine/model';
-import { datasetScale } from '../analysis';
-import { loadDataset, npyHeader, PRESET_INFO } from '../data';
+import type { StrategyChoice } from '../../shared/config';
+import { deserializeError, exitCodeFor } from '../../shared/errors';
+import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, type DecodeSummary } from '../engineProtocol';
+import { createProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
-import { ProgressLine } from './progressLine';
+import { defaultRunsDir, followRun } from './runCommand';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 
 const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
-                    [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] --out DIR`;
+                    [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] --out DIR [--runs-dir DIR]`;
 
 const OPTIONS = {
   data: RUN_OPTIONS.data,
@@ -35,10 +36,62 @@ const OPTIONS = {
   'memory-budget-mb': RUN_OPTIONS['memory-budget-mb'],
   'rows-per-chunk': { type: 'string' },
   out: RUN_OPTIONS.out,
+  'runs-dir': RUN_OPTIONS['runs-dir'],
   help: RUN_OPTIONS.help,
 } as const;
 
-const peakRssBytes = (): number => process.resourceUsage().maxRSS * 1024;
+const DEFAULT_ROWS_PER_CHUNK = 2000;
+const MIB = 2 ** 20;
+
+/** A hard link (no second copy of a long likelihood) where the file system allows; a copy otherwise. */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  await rm(to, { force: true });
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The finished decode's likelihood and decode.json, from the run folder into DIR. */
+async function copyDecodeOutputs(runDir: string, outDir: string, strategy: StrategyChoice): Promise<DecodeSummary> {
+  const rel = likelihoodRelPath(strategy);
+  await mkdir(join(outDir, 'likelihood'), { recursive: true });
+  await linkOrCopy(join(runDir, rel), join(outDir, rel));
+  // a partial file of an earlier attempt is superseded by the complete one
+  await rm(join(outDir, `${rel}${PARTIAL_SUFFIX}`), { force: true });
+  await copyFile(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE));
+  return JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
+}
+
+/** The rows a stopped decode wrote, into DIR beside where the whole file would have gone; undefined when none. */
+async function keepPartial(runDir: string, outDir: string, strategy: StrategyChoice): Promise<string | undefined> {
+  const rel = `${likelihoodRelPath(strategy)}${PARTIAL_SUFFIX}`;
+  if (!(await exists(join(runDir, rel)))) return undefined;
+  await mkdir(join(outDir, 'likelihood'), { recursive: true });
+  await linkOrCopy(join(runDir, rel), join(outDir, rel));
+  return join(outDir, rel);
+}
+
+function summaryText(s: DecodeSummary, file: string): string {
+  const d = s.dataset;
+  return (
+    `${d.name}: ${d.nElectrodes} electrodes, ${d.nEncodingSpikes + d.nDecodingSpikes} spikes, ` +
+    `${d.nTime} rows × ${d.nBins} bins on ${s.backend.name} (${s.backend.device})\n` +
+    `load ${(s.loadMs / 1000).toFixed(2)} s · fit ${(s.fitMs / 1000).toFixed(2)} s · decode ${(s.decodeMs / 1000).toFixed(2)} s ` +
+    `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${(s.peakRssBytes / MIB).toFixed(0)} MiB\n` +
+    `likelihood: ${file}\n`
+  );
+}
 
 async function execute(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, OPTIONS);
@@ -52,103 +105,32 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto)');
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
-  const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? 2000;
+  const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_CHUNK;
   const outDir = resolve(io.cwd, outFlag);
   const strategy = config.strategies[0]!;
-  const progress = new ProgressLine(io.stderr);
-  const started = Date.now();
 
-  const t0 = performance.now();
-  const dataset = await loadDataset(config.data, {
-    onProgress: (p) =>
-      progress.update({ fraction: (0.1 * p.electrode) / p.nElectrodes, label: `loading electrode ${p.electrode}/${p.nElectrodes}`, elapsedMs: Date.now() - started }),
-  });
-  const loadMs = performance.now() - t0;
-  const summary = summarizeDataset(dataset);
-  const engine = await import('../engine');
-  const options = strategyOptionsFor(dataset, config);
-  const estimate = estimateDatasetPeak(strategy, summary, options);
-  io.stderr.write(`${summary.name}: ${datasetScale(summary, PRESET_INFO).sentence}\n`);
-  io.stderr.write(`estimated peak device memory for ${estimate.strategy}: ${(estimate.deviceBytes / 2 ** 20).toFixed(1)} MiB (${estimate.formula})\n`);
-
-  const backend = await engine.initBackend(config.backend);
-  const t1 = performance.now();
-  // the fit reports through spans: each electrode's span start is a progress step
-  const nElectrodes = dataset.electrodes.length;
-  const fitProbe = {
-    ...engine.NULL_PROBE,
-    span: async <T,>(name: string, fn: () => Promise<T> | T): Promise<T> => {
-      const m = /^electrode (\d+)$/.exec(name);
-      if (m) {
-        const k = Number(m[1]) + 1;
-        progress.update({ fraction: 0.1 * (1 + k / nElectrodes), label: `fitting electrode ${k}/${nElectrodes}`, elapsedMs: Date.now() - started });
-      }
-      return fn();
-    },
-  };
-  const model = await engine.fitEncodingModel(dataset, fitProbe);
-  const fitMs = performance.now() - t1;
-
-  await mkdir(join(outDir, 'likelihood'), { recursive: true });
-  const file = join(outDir, 'likelihood', `${strategy}.npy`);
-  const partial = `${file}.partial`;
-  const handle = await open(partial, 'w');
-  const t2 = performance.now();
-  let summaryOut;
-  try {
-    await handle.write(npyHeader('<f4', [summary.nTime, summary.nBins]));
-    const totalRows = summary.nTime;
-    summaryOut = await engine.predictNonlocalWindows(model, dataset, strategy, options, rowsPerChunk, async (r0, rows, values) => {
-      const f32 = Float32Array.from(values);
-      await handle.write(new Uint8Array(f32.buffer, f32.byteOffset, f32.byteLength));
-      const done = (r0 + rows) / totalRows;
-      const elapsed = performance.now() - t2;
-      progress.update({
-        fraction: 0.2 + 0.8 * done,
-        label: `decoding rows ${r0 + rows}/${totalRows}`,
-        // decode time grows with rows decoded so far: the rest at the same pace
-        etaMs: done > 0 ? (elapsed * (1 - done)) / done : undefined,
-        elapsedMs: Date.now() - started,
-      });
-    });
-    await handle.close();
-    await rename(partial, file);
-  } catch (e) {
-    await handle.close().catch(() => undefined);
-    io.stderr.write(`decode failed; the rows written so far are in ${partial}\n`);
-    throw e;
-  } finally {
-    model.dispose();
-    progress.done();
+  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
+  const { runId } = await service.startDecode(config, { rowsPerChunk });
+  const runDir = resolve(service.runsDir, runId);
+  const { final, interrupted } = await followRun(service, runId, io, { infoLogs: true });
+  if (final.status === 'completed') {
+    const summary = await copyDecodeOutputs(runDir, outDir, strategy);
+    io.stdout.write(summaryText(summary, join(outDir, likelihoodRelPath(strategy))));
+    io.stderr.write(`run ${runId}: trace and report in ${runDir}\n`);
+    return EXIT.ok;
   }
-  const decodeMs = performance.now() - t2;
-  const result = {
-    dataset: summary,
-    scale: datasetScale(summary, PRESET_INFO).sentence,
-    backend,
-    strategy,
-    resolved: summaryOut.resolved,
-    estimatedPeakDeviceBytes: estimate.deviceBytes,
-    estimateFormula: estimate.formula,
-    rowsPerChunk,
-    windows: summaryOut.windows,
-    floorShare: summaryOut.totalTerms > 0 ? summaryOut.flooredTerms / summaryOut.totalTerms : null,
-    loadMs,
-    fitMs,
-    decodeMs,
-    peakRssBytes: peakRssBytes(),
-    likelihoodFile: `likelihood/${strategy}.npy`,
-    shape: [summary.nTime, summary.nBins],
-  };
-  await writeFile(join(outDir, 'decode.json'), `${JSON.stringify(result, null, 2)}\n`);
-  io.stdout.write(
-    `${summary.name}: ${summary.nElectrodes} electrodes, ${summary.nEncodingSpikes + summary.nDecodingSpikes} spikes, ` +
-      `${summary.nTime} rows × ${summary.nBins} bins on ${backend.name} (${backend.device})\n` +
-      `load ${(loadMs / 1000).toFixed(2)} s · fit ${(fitMs / 1000).toFixed(2)} s · decode ${(decodeMs / 1000).toFixed(2)} s ` +
-      `(${strategy} → ${[...new Set(summaryOut.resolved)].join(', ')}) · peak RSS ${(result.peakRssBytes / 2 ** 20).toFixed(0)} MiB\n` +
-      `likelihood: ${file}\n`,
-  );
-  return EXIT.ok;
+  const cancelled = final.status === 'cancelled' || interrupted;
+  const partial = await keepPartial(runDir, outDir, strategy);
+  if (partial) io.stderr.write(`decode ${cancelled ? 'cancelled' : 'failed'}; the rows written so far are in ${partial}\n`);
+  if (cancelled) {
+    io.stderr.write(`run ${runId} cancelled; what was recorded is in ${runDir}\n`);
+    return EXIT.interrupted;
+  }
+  const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the decode failed' });
+  const code = exitCodeFor(error);
+  io.stderr.write(`error: ${error.message}\n`);
+  if (code !== EXIT.usage) io.stderr.write(`run ${runId} failed; what was recorded is in ${runDir}\n`);
+  return code;
 }
 
 export const decodeCommand: CliCommand = {

@@ -1,5 +1,5 @@
 /** `kde-profiler info`: versions, this machine, and which backends and devices are available. */
-import { formatBytes } from '../analysis';
+import { formatBytes } from '../../shared/format';
 import { boolFlag, parseFlags } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { table } from './table';

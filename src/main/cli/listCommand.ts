@@ -1,5 +1,5 @@
 /** `kde-profiler list`: the runs in the runs folder, newest first, with their headline times. */
-import { formatMs } from '../analysis';
+import { formatMs } from '../../shared/format';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './runCommand';

@@ -3,6 +3,7 @@
  * run from the app), progress on stderr, a summary on stdout, outputs copied to --out.
  */
 import { resolve } from 'node:path';
+import type { RunIndexEntry } from '../../shared/api';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
@@ -11,7 +12,7 @@ import { ProgressLine } from './progressLine';
 import { copyRunOutputs } from './runOutputs';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
-import { createProfilerService } from '../service';
+import { createProfilerService, type ProfilerService } from '../service';
 
 export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
                  [--seed N] [--features D] [--feature-scale F]
@@ -22,6 +23,42 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
 
 export function defaultRunsDir(io: CliIo, flag: string | undefined): string {
   return resolve(io.cwd, flag ?? 'runs');
+}
+
+export interface FollowedRun {
+  final: RunIndexEntry;
+  /** the user pressed Ctrl-C (or the process got SIGTERM) and the run was asked to stop */
+  interrupted: boolean;
+}
+
+/**
+ * Waits for a run: its progress on stderr, its warnings and errors (and with `infoLogs` its notes
+ * too) on their own lines, Ctrl-C turned into a cancel of the run.
+ */
+export async function followRun(service: ProfilerService, runId: string, io: CliIo, options: { infoLogs?: boolean } = {}): Promise<FollowedRun> {
+  const progress = new ProgressLine(io.stderr);
+  const unsubscribe = service.subscribe(runId, (e) => {
+    if (e.type === 'progress') progress.update(e.progress);
+    else if (e.type === 'log' && (e.level !== 'info' || options.infoLogs)) {
+      progress.done();
+      io.stderr.write(e.level === 'info' ? `${e.message}\n` : `${e.level}: ${e.message}\n`);
+    }
+  });
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    void service.cancelRun(runId);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return { final: await service.whenFinished(runId), interrupted };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    unsubscribe();
+    progress.done();
+  }
 }
 
 async function execute(args: string[], io: CliIo): Promise<number> {
@@ -37,27 +74,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
   const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
   const { runId } = await service.startRun(config);
-  const progress = new ProgressLine(io.stderr);
-  const unsubscribe = service.subscribe(runId, (e) => {
-    if (e.type === 'progress') progress.update(e.progress);
-    else if (e.type === 'log' && e.level !== 'info') io.stderr.write(`${e.level}: ${e.message}\n`);
-  });
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    void service.cancelRun(runId);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let final;
-  try {
-    final = await service.whenFinished(runId);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    unsubscribe();
-    progress.done();
-  }
+  const { final, interrupted } = await followRun(service, runId, io);
   const runDir = resolve(service.runsDir, runId);
   if (outDir) await copyRunOutputs(runDir, outDir, { traceJson: boolFlag(flags, 'trace-json') });
   const where = outDir ?? runDir;

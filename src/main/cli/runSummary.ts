@@ -3,7 +3,7 @@
  * agreement with the reference, then the headline findings and the recommendation.
  */
 import type { Report } from '../../shared/report';
-import { formatMs } from '../analysis';
+import { formatMs } from '../../shared/format';
 import { table } from './table';
 
 export function runSummary(report: Report): string {

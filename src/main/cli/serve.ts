@@ -15,7 +15,7 @@ import { defaultRunsDir } from './runCommand';
 const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET]';
 
 /** out/renderer of this checkout, where `npm run build` puts the renderer. */
-export function defaultStaticDir(): string {
+function defaultStaticDir(): string {
   return fileURLToPath(new URL('../../../out/renderer', import.meta.url));
 }
 

@@ -3,7 +3,7 @@
  * findings (E060, E061, E090) instead of stopping the load, and layout notes (I062, I063) are recorded.
  */
 import { isAppError } from '../../shared/errors';
-import { Findings, shapeText } from './findings';
+import { ValidationFindings, shapeText } from './validationFindings';
 import { npyAsFloat64, type NpyArray } from './npy';
 import type { NpzFile } from './npz';
 
@@ -18,7 +18,7 @@ export interface NumericArray {
 export class ArrayReader {
   private readonly cache = new Map<string, NpyArray | null>();
 
-  constructor(readonly npz: NpzFile, readonly findings: Findings) {}
+  constructor(readonly npz: NpzFile, readonly findings: ValidationFindings) {}
 
   get keys(): string[] {
     return this.npz.keys;

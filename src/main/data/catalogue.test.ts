@@ -173,7 +173,7 @@ describe('position and layout rules', () => {
     };
     for (const level of [0, 6] as const) {
       const r = await inspect(m, level);
-      expect(r.findings.find((f) => f.code === 'W066')?.message).toMatch(/multiunits is 40 × 2 × 3 \(0\.0 MB as float64\); converting in streaming mode/);
+      expect(r.findings.find((f) => f.code === 'W066')?.message).toMatch(/multiunits is 40 × 2 × 3 \(1\.88 KiB as float64\); converting in streaming mode/);
       const ds = r.dataset!;
       expect(ds.electrodes.map((e) => Array.from(e.encodingSpikeTimes))).toEqual([[0.5, 2.5, 4.5], [], [1.5, 2, 15]]);
       expect(Array.from(ds.electrodes[2]!.encodingFeatures)).toEqual([32, 33, 42, 43, 302, 303]);
@@ -195,7 +195,7 @@ describe('position and layout rules', () => {
   it('I080 memory estimate on every load', async () => {
     const f = await finding(tiny(), 'I080');
     expect(f.severity).toBe('info');
-    expect(f.message).toMatch(/4 electrodes, 114 spikes, F = 2, 100 position samples, 50 decoding bins → ~\d+ kB in memory/);
+    expect(f.message).toMatch(/4 electrodes, 114 spikes, F = 2, 100 position samples, 50 decoding bins → ~[\d.]+ KiB in memory/);
   });
 });
 

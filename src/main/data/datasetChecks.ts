@@ -4,7 +4,8 @@
  * (W051–W053), track graph (W015), the memory estimate (I080) and epoch times (I042).
  */
 import type { Dataset } from '../../shared/dataset';
-import { count, num, pct, type Findings } from './findings';
+import { formatBytes } from '../../shared/format';
+import { count, num, pct, type ValidationFindings } from './validationFindings';
 import { finiteRange } from './scan';
 
 /** Volts: extracellular spikes are 20–1000 µV, so marks this small are volts */
@@ -19,7 +20,7 @@ const EPOCH_FROM_S = 1e8;
 const EPOCH_TO_S = 4.2e9;
 
 /** E032: the encoding spikes and the position samples must share a clock. */
-export function checkOverlap(f: Findings, ds: Dataset, positionKey = 'position_time'): boolean {
+function checkOverlap(f: ValidationFindings, ds: Dataset, positionKey = 'position_time'): boolean {
   const pos = finiteRange(ds.positionTime);
   let lo = Infinity;
   let hi = -Infinity;
@@ -40,7 +41,7 @@ export function checkOverlap(f: Findings, ds: Dataset, positionKey = 'position_t
 }
 
 /** W024: feature counts that differ between electrodes (stereotrodes beside tetrodes) */
-function checkFeatureCounts(f: Findings, ds: Dataset): void {
+function checkFeatureCounts(f: ValidationFindings, ds: Dataset): void {
   const byCount = new Map<number, string[]>();
   for (const e of ds.electrodes) byCount.set(e.nFeatures, [...(byCount.get(e.nFeatures) ?? []), e.name]);
   if (byCount.size < 2) return;
@@ -50,7 +51,7 @@ function checkFeatureCounts(f: Findings, ds: Dataset): void {
 }
 
 /** W034: marks that look like volts or like raw ADC counts, per electrode */
-function checkFeatureScale(f: Findings, ds: Dataset): void {
+function checkFeatureScale(f: ValidationFindings, ds: Dataset): void {
   for (const e of ds.electrodes) {
     let maxAbs = 0;
     let integers = true;
@@ -70,7 +71,7 @@ function checkFeatureScale(f: Findings, ds: Dataset): void {
 }
 
 /** W051–W053: irregular bins, bins outside the data, unusual bin width */
-function checkBins(f: Findings, ds: Dataset, timeKey: string): void {
+function checkBins(f: ValidationFindings, ds: Dataset, timeKey: string): void {
   const t = ds.time;
   if (t.length < 2) return;
   const widths = Array.from(t.subarray(1), (v, i) => v - t[i]!);
@@ -103,14 +104,8 @@ function checkBins(f: Findings, ds: Dataset, timeKey: string): void {
   }
 }
 
-function bytesText(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
-}
-
 /** I080: what the loaded arrays take in memory on the host */
-function memoryEstimate(f: Findings, ds: Dataset): void {
+function memoryEstimate(f: ValidationFindings, ds: Dataset): void {
   let spikes = 0;
   let bytes = 0;
   for (const e of ds.electrodes) {
@@ -124,11 +119,11 @@ function memoryEstimate(f: Findings, ds: Dataset): void {
   const fs = [...new Set(ds.electrodes.map((e) => e.nFeatures))].sort((a, b) => a - b);
   const fText = fs.length === 1 ? `${fs[0]}` : `${fs[0]}–${fs[fs.length - 1]}`;
   const spikeText = spikes >= 1e6 ? `${(spikes / 1e6).toFixed(1)} M` : count(spikes);
-  f.info('I080', `${count(ds.electrodes.length)} electrodes, ${spikeText} spikes, F = ${fText}, ${count(ds.positionTime.length)} position samples, ${count(ds.time.length)} decoding bins → ~${bytesText(bytes)} in memory (float64 times and marks on the host; the engine copies marks to float32 on the device).`);
+  f.info('I080', `${count(ds.electrodes.length)} electrodes, ${spikeText} spikes, F = ${fText}, ${count(ds.positionTime.length)} position samples, ${count(ds.time.length)} decoding bins → ~${formatBytes(bytes)} in memory (float64 times and marks on the host; the engine copies marks to float32 on the device).`);
 }
 
 /** I042: epoch-second clocks are shifted to start near 0, so that float32 copies keep their precision */
-function subtractEpoch(f: Findings, ds: Dataset, positionKey: string): void {
+function subtractEpoch(f: ValidationFindings, ds: Dataset, positionKey: string): void {
   const t0 = ds.positionTime.find((v) => Number.isFinite(v));
   if (t0 === undefined || t0 < EPOCH_FROM_S || t0 > EPOCH_TO_S) return;
   const date = new Date(t0 * 1000).toISOString().slice(0, 10);
@@ -163,7 +158,7 @@ export interface DatasetContext {
 }
 
 /** Every whole-dataset rule; runs after the arrays passed their own checks. */
-export function checkDataset(f: Findings, ds: Dataset, ctx: DatasetContext): void {
+export function checkDataset(f: ValidationFindings, ds: Dataset, ctx: DatasetContext): void {
   if (!checkOverlap(f, ds, ctx.positionKey)) return;
   if (ctx.trackGraphKey && ds.positionDims === 1) {
     f.warn('W015', `A track graph is defined ('${ctx.trackGraphKey}') but position is 1-D. Linearised input cannot be re-linearised; supply raw (x, y).`, { key: ctx.trackGraphKey });

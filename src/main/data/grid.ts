@@ -2,6 +2,7 @@
  * The 1-D place grid of kde-spec §2.2 (Environment.fit_place_grid with no track graph), computed with
  * the same floating-point steps as numpy.linspace / numpy.histogramdd so bin edges match the reference.
  */
+import { upperBound } from '../../shared/sortedSearch';
 
 /** numpy.linspace(start, stop, num) with endpoint=True: i·step + start, last value exactly stop. */
 export function linspace(start: number, stop: number, num: number): Float64Array {
@@ -68,15 +69,8 @@ export function histogramCounts(values: Float64Array, edges: Float64Array): Uint
   const last = edges[nBins]!;
   for (const v of values) {
     if (Number.isNaN(v)) continue;
-    // searchsorted(edges, v, side='right'): the number of edges <= v
-    let a = 0;
-    let b = edges.length;
-    while (a < b) {
-      const m = (a + b) >>> 1;
-      if (edges[m]! <= v) a = m + 1;
-      else b = m;
-    }
-    let bin = a - 1;
+    // searchsorted(edges, v, side='right') - 1: the last edge ≤ v
+    let bin = upperBound(edges, v) - 1;
     if (v === last) bin = nBins - 1;
     if (bin >= 0 && bin < nBins) counts[bin]!++;
   }

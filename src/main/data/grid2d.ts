@@ -3,6 +3,7 @@
  * the 1-D grid of kde-spec §2.2, centres in x-major order (numpy meshgrid, indexing='ij'), interior =
  * the bins the animal visited. No track graph and no morphological filling.
  */
+import { upperBound } from '../../shared/sortedSearch';
 import { buildPlaceGrid1d } from './grid';
 
 export interface PlaceGrid2d {
@@ -18,14 +19,7 @@ function binOf(edges: Float64Array, v: number): number {
   const n = edges.length - 1;
   if (!(v >= edges[0]!) || !(v <= edges[n]!)) return -1;
   if (v === edges[n]) return n - 1;
-  let a = 0;
-  let b = edges.length;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (edges[m]! <= v) a = m + 1;
-    else b = m;
-  }
-  return a - 1;
+  return upperBound(edges, v) - 1;
 }
 
 function column(position: Float64Array, d: number): Float64Array {

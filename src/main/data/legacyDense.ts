@@ -4,8 +4,9 @@
  * member row by row so a multi-gigabyte array never sits in memory whole (W066 says so).
  */
 import { isAppError } from '../../shared/errors';
+import { formatBytes } from '../../shared/format';
 import type { ArrayReader, NumericArray } from './arrayReader';
-import { count, shapeText, type Findings } from './findings';
+import { count, shapeText, type ValidationFindings } from './validationFindings';
 import { parseNpyHeader, type NpyHeader } from './npy';
 
 export interface DenseElectrode {
@@ -32,11 +33,7 @@ class Grow {
   }
 }
 
-function gigabytes(bytes: number): string {
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
-}
-
-async function readHeader(r: ArrayReader, f: Findings): Promise<{ header: NpyHeader; first: Uint8Array } | null> {
+async function readHeader(r: ArrayReader, f: ValidationFindings): Promise<{ header: NpyHeader; first: Uint8Array } | null> {
   const chunks = r.npz.chunks('multiunits', 1 << 20);
   const first = await chunks.next();
   await chunks.return(undefined);
@@ -49,7 +46,7 @@ async function readHeader(r: ArrayReader, f: Findings): Promise<{ header: NpyHea
   }
 }
 
-async function sampleTimes(r: ArrayReader, f: Findings, rows: number): Promise<{ key: string; data: Float64Array } | null> {
+async function sampleTimes(r: ArrayReader, f: ValidationFindings, rows: number): Promise<{ key: string; data: Float64Array } | null> {
   for (const key of ['time', 'position_time']) {
     if (!r.has(key)) continue;
     const a = await r.numeric(key);
@@ -60,7 +57,7 @@ async function sampleTimes(r: ArrayReader, f: Findings, rows: number): Promise<{
 }
 
 /** Converts `multiunits` into one spike list per electrode; null (with findings) when it cannot. */
-export async function readLegacyDense(r: ArrayReader, f: Findings, notes: string[]): Promise<DenseElectrode[] | null> {
+export async function readLegacyDense(r: ArrayReader, f: ValidationFindings, notes: string[]): Promise<DenseElectrode[] | null> {
   const head = await readHeader(r, f);
   if (!head) return null;
   const { header } = head;
@@ -76,7 +73,7 @@ export async function readLegacyDense(r: ArrayReader, f: Findings, notes: string
   const [rows, nF, nE] = shape as [number, number, number];
   const times = await sampleTimes(r, f, rows);
   if (!times) return null;
-  f.warn('W066', `multiunits is ${count(rows)} × ${nF} × ${nE} (${gigabytes(rows * nF * nE * 8)} as float64); converting in streaming mode to per-electrode spikes.`, { key: 'multiunits' });
+  f.warn('W066', `multiunits is ${count(rows)} × ${nF} × ${nE} (${formatBytes(rows * nF * nE * 8)} as float64); converting in streaming mode to per-electrode spikes.`, { key: 'multiunits' });
   const item = header.dtype.itemBytes;
   const rowBytes = nF * nE * item;
   const little = !header.bigEndian;

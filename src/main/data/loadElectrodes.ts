@@ -7,7 +7,7 @@
 import type { ElectrodeData } from '../../shared/dataset';
 import type { LoadProgress } from './loadNpz';
 import type { ArrayReader } from './arrayReader';
-import { count, type Findings } from './findings';
+import { count, type ValidationFindings } from './validationFindings';
 import { readLegacyDense } from './legacyDense';
 import { checkTimeUnits } from './timeChecks';
 import { checkSpikes, type CheckedSpikes, type SpikeInput } from './validateSpikes';
@@ -30,7 +30,7 @@ interface Slice {
 }
 
 /** For one prefix ('' or 'decoding_'): the electrode indices with any key, reporting unpaired ones. */
-function pairedIndices(keys: string[], prefix: string, f: Findings, seen: Set<number>): Set<number> {
+function pairedIndices(keys: string[], prefix: string, f: ValidationFindings, seen: Set<number>): Set<number> {
   const times = new Set<number>();
   const feats = new Set<number>();
   for (const k of keys) {
@@ -48,7 +48,7 @@ function pairedIndices(keys: string[], prefix: string, f: Findings, seen: Set<nu
   return new Set([...times].filter((e) => feats.has(e)));
 }
 
-function perElectrodeSlices(keys: string[], f: Findings): { enc: Map<number, Slice>; dec: Map<number, Slice> | null; n: number } {
+function perElectrodeSlices(keys: string[], f: ValidationFindings): { enc: Map<number, Slice>; dec: Map<number, Slice> | null; n: number } {
   const encSeen = new Set<number>();
   const decSeen = new Set<number>();
   const enc = pairedIndices(keys, '', f, encSeen);
@@ -80,7 +80,7 @@ function perElectrodeSlices(keys: string[], f: Findings): { enc: Map<number, Sli
 }
 
 /** Splits the concatenated layout by its end offsets; null (with E065/E001/E021) when it cannot. */
-async function concatenatedSlices(r: ArrayReader, prefix: string, f: Findings): Promise<Slice[] | null> {
+async function concatenatedSlices(r: ArrayReader, prefix: string, f: ValidationFindings): Promise<Slice[] | null> {
   const [tk, ik, fk] = CONCAT_KEYS.map((k) => prefix + k) as [string, string, string];
   const present = [tk, ik, fk].filter((k) => r.has(k));
   if (present.length === 0) return null;
@@ -120,7 +120,7 @@ async function concatenatedSlices(r: ArrayReader, prefix: string, f: Findings): 
   return Array.from(index.data, (end, e) => ({ times: tk, features: fk, rowStart: e === 0 ? 0 : index.data[e - 1]!, rowEnd: end }));
 }
 
-async function checkSlice(r: ArrayReader, f: Findings, s: Slice, base: Omit<SpikeInput, 'times' | 'features' | 'rowStart' | 'rowEnd'>): Promise<CheckedSpikes | null> {
+async function checkSlice(r: ArrayReader, f: ValidationFindings, s: Slice, base: Omit<SpikeInput, 'times' | 'features' | 'rowStart' | 'rowEnd'>): Promise<CheckedSpikes | null> {
   const times = await r.numeric(s.times, base.electrode);
   const features = await r.numeric(s.features, base.electrode);
   if (!times || !features) return null;
@@ -135,7 +135,7 @@ export interface ElectrodeOptions {
   notes: string[];
 }
 
-async function readDense(r: ArrayReader, f: Findings, opts: ElectrodeOptions, nameOf: (e: number, n: number) => string): Promise<ElectrodeSet | null> {
+async function readDense(r: ArrayReader, f: ValidationFindings, opts: ElectrodeOptions, nameOf: (e: number, n: number) => string): Promise<ElectrodeSet | null> {
   const dense = await readLegacyDense(r, f, opts.notes);
   if (!dense) return null;
   const electrodes: ElectrodeData[] = [];
@@ -152,7 +152,7 @@ async function readDense(r: ArrayReader, f: Findings, opts: ElectrodeOptions, na
   return ok ? { electrodes, separateDecoding: false, layout: 'legacy-dense' } : null;
 }
 
-export async function readElectrodes(r: ArrayReader, f: Findings, opts: ElectrodeOptions): Promise<ElectrodeSet | null> {
+export async function readElectrodes(r: ArrayReader, f: ValidationFindings, opts: ElectrodeOptions): Promise<ElectrodeSet | null> {
   const perKeys = r.keys.filter((k) => PER_ELECTRODE.test(k));
   const concatKeys = r.keys.filter((k) => CONCAT_KEYS.includes(k) || CONCAT_KEYS.includes(k.replace(/^decoding_/, '')));
   if (r.has('multiunits')) {

@@ -3,7 +3,7 @@
  * interior_place_bin_centers, or built from place_bin_size as kde-spec §2.2 (1-D only).
  */
 import type { ArrayReader } from './arrayReader';
-import { count, num, shapeText, type Findings } from './findings';
+import { count, num, shapeText, type ValidationFindings } from './validationFindings';
 import { buildPlaceGrid1d } from './grid';
 import { buildPlaceGrid2d } from './grid2d';
 import { DEFAULT_PLACE_BIN_SIZE } from './loadParams';
@@ -18,7 +18,7 @@ export interface GridInput {
   placeBinSize: number | undefined;
 }
 
-async function readCenters(r: ArrayReader, f: Findings, key: string, dims: number): Promise<Float64Array | null> {
+async function readCenters(r: ArrayReader, f: ValidationFindings, key: string, dims: number): Promise<Float64Array | null> {
   const a = await r.numeric(key);
   if (!a) return null;
   const cols = a.shape.length === 1 ? 1 : a.shape.length === 2 ? a.shape[1]! : -1;
@@ -42,7 +42,7 @@ function interiorOf(centers: Float64Array, mask: Float64Array, dims: number): Fl
   return Float64Array.from(out);
 }
 
-export async function readGrid(r: ArrayReader, f: Findings, g: GridInput, notes: string[]): Promise<Float64Array | null> {
+export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInput, notes: string[]): Promise<Float64Array | null> {
   const dims = g.positionDims;
   let result: Float64Array | null = null;
   if (r.has('place_bin_centers') && r.has('is_track_interior')) {
@@ -78,7 +78,7 @@ export async function readGrid(r: ArrayReader, f: Findings, g: GridInput, notes:
  * The grid built from place_bin_size: 1-D as kde-spec §2.2; 2-D (x, y) only where the caller allows
  * it (NWB import, whose files carry no grid), as a rectangle of visited bins.
  */
-export function buildGrid(f: Findings, g: GridInput, notes: string[], allow2d = false): Float64Array | null {
+export function buildGrid(f: ValidationFindings, g: GridInput, notes: string[], allow2d = false): Float64Array | null {
   if (g.positionDims !== 1 && !(allow2d && g.positionDims === 2)) {
     f.error('E011', `position is ${g.positionDims}-D and the file gives no place grid; add place_bin_centers (P, ${g.positionDims}) with is_track_interior, or interior_place_bin_centers. Only 1-D grids are built from place_bin_size.`,
       { key: 'place_bin_centers' });

@@ -8,7 +8,7 @@ import type { Dataset, ExpectedOutputs } from '../../shared/dataset';
 import { BugError, isAppError } from '../../shared/errors';
 import { ArrayReader, listKeys } from './arrayReader';
 import { checkDataset } from './datasetChecks';
-import { count, Findings } from './findings';
+import { count, ValidationFindings } from './validationFindings';
 import { readElectrodes } from './loadElectrodes';
 import { readGrid } from './loadGrid';
 import { checkParamShapes, readParams } from './loadParams';
@@ -69,7 +69,7 @@ function renameHint(keys: string[], key: string): string {
 /** keys that describe a track graph (non_local_detector's Environment) */
 const TRACK_GRAPH = /^(track_graph|edge_order|edge_spacing|node_positions)/;
 
-async function buildDataset(npz: NpzFile, path: string, f: Findings, options: NpzLoadOptions): Promise<Dataset | null> {
+async function buildDataset(npz: NpzFile, path: string, f: ValidationFindings, options: NpzLoadOptions): Promise<Dataset | null> {
   const r = new ArrayReader(npz, f);
   const notes: string[] = [];
   for (const key of ['position_time', 'position']) {
@@ -139,7 +139,7 @@ async function buildDataset(npz: NpzFile, path: string, f: Findings, options: Np
 }
 
 async function inspectOpened(open: () => Promise<NpzFile>, path: string, options: NpzLoadOptions = {}): Promise<NpzInspection> {
-  const f = new Findings(basename(path));
+  const f = new ValidationFindings(basename(path));
   let npz: NpzFile;
   try {
     npz = await open();
@@ -168,7 +168,7 @@ export function inspectNpzBytes(bytes: Uint8Array, name = 'memory.npz'): Promise
 
 function datasetOrThrow(result: NpzInspection, path: string): Dataset {
   if (result.dataset) return result.dataset;
-  const f = new Findings(basename(path));
+  const f = new ValidationFindings(basename(path));
   f.items.push(...result.findings);
   throw f.toAppError() ?? new BugError(`${path}: the loader returned no dataset and no error finding`);
 }

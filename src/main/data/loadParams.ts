@@ -5,9 +5,8 @@
 import type { KdeParams } from '../../shared/dataset';
 import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../engine/model';
 import type { ArrayReader } from './arrayReader';
-import { num, type Findings } from './findings';
+import { num, type ValidationFindings } from './validationFindings';
 
-export { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD };
 /** non_local_detector's Environment default */
 export const DEFAULT_PLACE_BIN_SIZE = 2.0;
 
@@ -20,7 +19,7 @@ function asStd(v: unknown): Std | undefined {
   return undefined;
 }
 
-async function readParamsJson(r: ArrayReader, f: Findings): Promise<Record<string, unknown>> {
+async function readParamsJson(r: ArrayReader, f: ValidationFindings): Promise<Record<string, unknown>> {
   if (!r.has('params')) return {};
   const a = await r.raw('params');
   if (!a) return {};
@@ -42,7 +41,7 @@ async function readParamsJson(r: ArrayReader, f: Findings): Promise<Record<strin
 }
 
 /** A std from an array key (0-d → scalar, 1-D → list) or from params, or the default. */
-async function pickStd(r: ArrayReader, f: Findings, json: Record<string, unknown>, key: string, fallback: number, notes: string[]): Promise<Std> {
+async function pickStd(r: ArrayReader, f: ValidationFindings, json: Record<string, unknown>, key: string, fallback: number, notes: string[]): Promise<Std> {
   if (r.has(key)) {
     const a = await r.numeric(key);
     if (!a) return fallback;
@@ -67,7 +66,7 @@ async function pickStd(r: ArrayReader, f: Findings, json: Record<string, unknown
   return fallback;
 }
 
-export async function readParams(r: ArrayReader, f: Findings, notes: string[]): Promise<KdeParams> {
+export async function readParams(r: ArrayReader, f: ValidationFindings, notes: string[]): Promise<KdeParams> {
   const json = await readParamsJson(r, f);
   const positionStd = await pickStd(r, f, json, 'position_std', DEFAULT_POSITION_STD, notes);
   const waveformStd = await pickStd(r, f, json, 'waveform_std', DEFAULT_WAVEFORM_STD, notes);
@@ -87,7 +86,7 @@ export async function readParams(r: ArrayReader, f: Findings, notes: string[]): 
 }
 
 /** Per-dimension and per-feature widths must fit the data they apply to. */
-export function checkParamShapes(f: Findings, params: KdeParams, positionDims: number, featureCounts: { name: string; nFeatures: number }[]): void {
+export function checkParamShapes(f: ValidationFindings, params: KdeParams, positionDims: number, featureCounts: { name: string; nFeatures: number }[]): void {
   const ps = params.positionStd;
   if (Array.isArray(ps) && ps.length !== 1 && ps.length !== positionDims) {
     f.error('BAD_ARGUMENT', `position_std has ${ps.length} values but position has ${positionDims} dimension${positionDims === 1 ? '' : 's'}.`, { key: 'position_std' });

@@ -3,7 +3,7 @@
  * Nothing is dropped here; NaN positions stay for the engine to exclude.
  */
 import type { ArrayReader, NumericArray } from './arrayReader';
-import { count, num, pct, shapeText, type Findings } from './findings';
+import { count, num, pct, shapeText, type ValidationFindings } from './validationFindings';
 import { scanNonFinite, scanOrder } from './scan';
 import { checkTimeUnits } from './timeChecks';
 import { checkGaps, checkJumps } from './trajectoryChecks';
@@ -15,13 +15,13 @@ export interface PositionSeries {
 }
 
 /** W070 and W071 on a valid series */
-export function checkTrajectory(f: Findings, timeKey: string, posKey: string, s: PositionSeries, unit?: string): void {
+export function checkTrajectory(f: ValidationFindings, timeKey: string, posKey: string, s: PositionSeries, unit?: string): void {
   checkJumps(f, posKey, s.time, s.values, s.dims, unit);
   checkGaps(f, timeKey, s.time);
 }
 
 /** A sample-time array: 1-D, finite, strictly increasing (E010, E013, E012). */
-export function checkSampleTimes(f: Findings, a: NumericArray): boolean {
+export function checkSampleTimes(f: ValidationFindings, a: NumericArray): boolean {
   const key = a.key;
   if (a.shape.length !== 1) {
     f.error('E010', `'${key}' must be 1-D (T,); got shape ${shapeText(a.shape)}.`, { key });
@@ -56,7 +56,7 @@ export function checkSampleTimes(f: Findings, a: NumericArray): boolean {
 
 /** Reads a (time, position) pair; a missing key is the caller's to report (E001 or optional). */
 export async function readPositionSeries(
-  r: ArrayReader, timeKey: string, posKey: string, f: Findings, unit?: string,
+  r: ArrayReader, timeKey: string, posKey: string, f: ValidationFindings, unit?: string,
 ): Promise<PositionSeries | null> {
   const t = await r.numeric(timeKey);
   const p = await r.numeric(posKey);
@@ -83,7 +83,7 @@ export async function readPositionSeries(
 }
 
 /** A decoding grid: non-empty, 1-D, finite, strictly increasing (E050, E013, E043). */
-export function checkTimeGrid(f: Findings, a: NumericArray): boolean {
+export function checkTimeGrid(f: ValidationFindings, a: NumericArray): boolean {
   const key = a.key;
   if (a.shape.length !== 1 || a.shape[0] === 0) {
     f.error('E050', `'${key}' must be a non-empty 1-D array of decoding bin times; got shape ${shapeText(a.shape)}.`, { key });
@@ -107,7 +107,7 @@ export function checkTimeGrid(f: Findings, a: NumericArray): boolean {
 }
 
 /** E013 for infinite position values (NaN marks a missing sample), W014 for NaN rows; false on E013. */
-export function checkPositionValues(f: Findings, key: string, values: Float64Array, dims: number): boolean {
+export function checkPositionValues(f: ValidationFindings, key: string, values: Float64Array, dims: number): boolean {
   const rows = values.length / dims;
   let nanRows = 0;
   let firstInf = -1;

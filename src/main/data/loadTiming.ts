@@ -3,7 +3,7 @@
  * (E050), else the position timestamps — and the `is_training` encoding mask.
  */
 import type { ArrayReader } from './arrayReader';
-import { count, shapeText, type Findings } from './findings';
+import { count, shapeText, type ValidationFindings } from './validationFindings';
 import { checkTimeGrid } from './loadPosition';
 
 export interface DecodingGrid {
@@ -13,7 +13,7 @@ export interface DecodingGrid {
 }
 
 export async function readDecodingGrid(
-  r: ArrayReader, f: Findings, fallback: Float64Array | null, fallbackKey: string, notes: string[],
+  r: ArrayReader, f: ValidationFindings, fallback: Float64Array | null, fallbackKey: string, notes: string[],
 ): Promise<DecodingGrid | null> {
   if (r.has('time') && r.has('time_bin_edges')) {
     f.error('E050', "both 'time' and 'time_bin_edges' are given; give one: 'time' (K bin starts) or 'time_bin_edges' (K + 1 edges).", { key: 'time_bin_edges' });
@@ -35,7 +35,7 @@ export async function readDecodingGrid(
 }
 
 /** `is_training` (T,) bool aligned with position_time; E010 when its length differs */
-export async function readIsTraining(r: ArrayReader, f: Findings, nSamples: number, notes: string[]): Promise<Uint8Array | undefined> {
+export async function readIsTraining(r: ArrayReader, f: ValidationFindings, nSamples: number, notes: string[]): Promise<Uint8Array | undefined> {
   if (!r.has('is_training')) return undefined;
   const a = await r.numeric('is_training', undefined, true);
   if (!a) return undefined;

@@ -173,7 +173,7 @@ function readStrings(bytes: Uint8Array, offset: number, count: number, dtype: Np
 }
 
 /** Reorders a Fortran-order flat array into C order for the given shape. */
-export function fortranToC<T extends { length: number; [i: number]: unknown }>(src: T, shape: number[], make: (n: number) => T): T {
+function fortranToC<T extends { length: number; [i: number]: unknown }>(src: T, shape: number[], make: (n: number) => T): T {
   const n = src.length;
   const out = make(n);
   const nd = shape.length;

@@ -4,7 +4,7 @@
  * ticks (W041). They run on each array as it is read, so they explain a clock mismatch (E032) too.
  */
 import type { NumericArray } from './arrayReader';
-import { count, num, type Findings } from './findings';
+import { count, num, type ValidationFindings } from './validationFindings';
 import { float32Resolution } from './scan';
 
 /** float32 spacing coarser than this is an error; between WARN and ERROR a warning */
@@ -31,7 +31,7 @@ function maxAbsFinite(data: Float64Array): number {
 }
 
 /** E043: float32 times whose spacing at their largest value is coarser than 1 ms (a warning above 0.1 ms) */
-export function checkTimeResolution(f: Findings, a: NumericArray, electrode?: string): void {
+function checkTimeResolution(f: ValidationFindings, a: NumericArray, electrode?: string): void {
   if (a.descr.slice(1) !== 'f4') return;
   const res = float32Resolution(a.data);
   if (res <= RESOLUTION_WARN_S) return;
@@ -52,7 +52,7 @@ function medianStep(data: Float64Array): number | null {
 }
 
 /** W041: a position clock whose median step is ≥ 1 is not in seconds; name the likely unit */
-function checkPositionClock(f: Findings, a: NumericArray): boolean {
+function checkPositionClock(f: ValidationFindings, a: NumericArray): boolean {
   const step = medianStep(a.data);
   if (step === null || step < 1) return false;
   for (const tb of TIMEBASES) {
@@ -70,7 +70,7 @@ function checkPositionClock(f: Findings, a: NumericArray): boolean {
 }
 
 /** W040: integers only, and large: sample counts rather than seconds */
-function checkSampleCounts(f: Findings, a: NumericArray, electrode?: string): void {
+function checkSampleCounts(f: ValidationFindings, a: NumericArray, electrode?: string): void {
   if (a.data.length < 2) return;
   let max = -Infinity;
   for (const v of a.data) {
@@ -85,7 +85,7 @@ function checkSampleCounts(f: Findings, a: NumericArray, electrode?: string): vo
 }
 
 /** The unit rules for one time array: position clocks get W041, every time array W040 and E043. */
-export function checkTimeUnits(f: Findings, a: NumericArray, role: 'position' | 'spikes' | 'bins', electrode?: string): void {
+export function checkTimeUnits(f: ValidationFindings, a: NumericArray, role: 'position' | 'spikes' | 'bins', electrode?: string): void {
   const clock = role === 'position' && checkPositionClock(f, a);
   if (!clock) checkSampleCounts(f, a, electrode);
   checkTimeResolution(f, a, electrode);

@@ -2,7 +2,7 @@
  * Rules about the animal's path (data-format.md §6c): jumps between consecutive samples that no
  * animal makes (W070, usually tracking errors) and gaps in the position clock (W071).
  */
-import { count, num, type Findings } from './findings';
+import { count, num, type ValidationFindings } from './validationFindings';
 
 /** a jump above this many cm between consecutive samples is a tracking error */
 const JUMP_CM = 50;
@@ -12,7 +12,7 @@ const GAP_FACTOR = 5;
 const DROP_FACTOR = 1.5;
 
 /** W070; `unit` is the position's unit (cm when not given; an unknown unit is read as if it were cm) */
-export function checkJumps(f: Findings, key: string, time: Float64Array, values: Float64Array, dims: number, unit = 'cm'): void {
+export function checkJumps(f: ValidationFindings, key: string, time: Float64Array, values: Float64Array, dims: number, unit = 'cm'): void {
   const perUnit = CM_PER_UNIT[unit.trim().toLowerCase()] ?? 1;
   const threshold = JUMP_CM / perUnit;
   let jumps = 0;
@@ -38,7 +38,7 @@ export function checkJumps(f: Findings, key: string, time: Float64Array, values:
 }
 
 /** W071: steps longer than 5× the median step (with the count of dropped samples beside) */
-export function checkGaps(f: Findings, key: string, time: Float64Array): void {
+export function checkGaps(f: ValidationFindings, key: string, time: Float64Array): void {
   const steps: number[] = [];
   for (let i = 1; i < time.length; i++) {
     const d = time[i]! - time[i - 1]!;

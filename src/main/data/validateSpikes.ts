@@ -3,7 +3,7 @@
  * one electrode's spike times and marks. It reports; it never filters or reorders spikes.
  */
 import type { NumericArray } from './arrayReader';
-import { count, num, pct, shapeText, type Findings } from './findings';
+import { count, num, pct, shapeText, type ValidationFindings } from './validationFindings';
 import { checkTimeUnits } from './timeChecks';
 import { scanNonFinite, scanOrder } from './scan';
 
@@ -38,7 +38,7 @@ function label(e: string): string {
 }
 
 /** Checks the feature array's shape; returns the feature count, or undefined after an error. */
-function featureCount(f: Findings, s: SpikeInput, nSpikes: number, totalRows: number): number | null | undefined {
+function featureCount(f: ValidationFindings, s: SpikeInput, nSpikes: number, totalRows: number): number | null | undefined {
   const { features: a, electrode } = s;
   const key = a.key;
   const where = { key, electrode };
@@ -62,7 +62,7 @@ function featureCount(f: Findings, s: SpikeInput, nSpikes: number, totalRows: nu
   return nFeatures;
 }
 
-function checkTimes(f: Findings, s: SpikeInput, times: Float64Array): boolean {
+function checkTimes(f: ValidationFindings, s: SpikeInput, times: Float64Array): boolean {
   const key = s.times.key;
   const electrode = s.electrode;
   const offset = s.rowStart ?? 0;
@@ -89,7 +89,7 @@ function checkTimes(f: Findings, s: SpikeInput, times: Float64Array): boolean {
   return ok;
 }
 
-function checkFeatureValues(f: Findings, s: SpikeInput, times: Float64Array, features: Float64Array, nFeatures: number): boolean {
+function checkFeatureValues(f: ValidationFindings, s: SpikeInput, times: Float64Array, features: Float64Array, nFeatures: number): boolean {
   const key = s.features.key;
   const electrode = s.electrode;
   const offset = s.rowStart ?? 0;
@@ -124,7 +124,7 @@ function checkFeatureValues(f: Findings, s: SpikeInput, times: Float64Array, fea
   return true;
 }
 
-function checkCoverage(f: Findings, s: SpikeInput, times: Float64Array): void {
+function checkCoverage(f: ValidationFindings, s: SpikeInput, times: Float64Array): void {
   const range = s.positionRange;
   if (s.role !== 'encoding' || !range || times.length === 0) return;
   let outside = 0;
@@ -135,7 +135,7 @@ function checkCoverage(f: Findings, s: SpikeInput, times: Float64Array): void {
   }
 }
 
-export function checkSpikes(f: Findings, s: SpikeInput): CheckedSpikes {
+export function checkSpikes(f: ValidationFindings, s: SpikeInput): CheckedSpikes {
   const failed: CheckedSpikes = { times: new Float64Array(0), features: new Float64Array(0), nFeatures: null, ok: false };
   if (s.times.shape.length !== 1) {
     f.error('E022', `${label(s.electrode)}: spike times '${s.times.key}' must be 1-D (n_spikes,); got ${shapeText(s.times.shape)}.`,

@@ -27,7 +27,7 @@ export interface ZipEntry {
 }
 
 /** one member read whole may not exceed this (larger ones are read in streaming mode only) */
-export const MAX_MEMBER_BYTES = 2 ** 31 - 1;
+const MAX_MEMBER_BYTES = 2 ** 31 - 1;
 /** deflate cannot expand data by more than ~1032:1; a directory claiming more is corrupt */
 const MAX_DEFLATE_RATIO = 1032;
 

@@ -5,7 +5,7 @@
  * before the fit unless the caller asks for the likelihood function's own semantics ('propagate').
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Dataset } from '../../shared/dataset';
+import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { EPS } from './model';
 import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
 import { toTensor2d } from './kernels';
@@ -54,113 +54,195 @@ export interface FitOptions {
   nanPositions?: 'drop' | 'propagate';
 }
 
-export async function fitEncodingModel(
-  dataset: Dataset,
-  probe: EngineProbe = NULL_PROBE,
-  options: FitOptions = {},
-): Promise<EncodingModel> {
-  const q = dataset.positionDims;
-  const positionStd = stdVector(dataset.params.positionStd, q, 'position_std');
+interface PositionTrack {
+  positionTime: Float64Array;
+  position: Float64Array;
+  dropped: number;
+}
+
+interface EncodingTrack {
+  track: PositionTrack;
+  /** the training windows encoding spikes must fall in; null when there is no is_training */
+  trainingWindows: [number, number][] | null;
+}
+
+/** What every electrode's fit shares: the encoding track, its time span, and the occupancy. */
+export interface FitContext {
+  dataset: Dataset;
+  probe: EngineProbe;
+  q: number;
+  positionStd: number[];
+  trainingWindows: EncodingTrack['trainingWindows'];
+  track: PositionTrack;
+  tStart: number;
+  tEnd: number;
+  nBins: number;
+  logOccupancy: Float64Array;
+  occupancy: Float64Array;
+}
+
+/** The position track the encoding is fit on: training rows only, without NaN rows unless asked. */
+function encodingTrack(dataset: Dataset, q: number, nanPositions: FitOptions['nanPositions']): EncodingTrack {
   const training = dataset.isTraining
     ? trainingSelection(dataset.positionTime, dataset.position, q, dataset.isTraining)
     : null;
   const encodingTime = training?.positionTime ?? dataset.positionTime;
   const encodingPosition = training?.position ?? dataset.position;
   const track =
-    (options.nanPositions ?? 'drop') === 'drop'
+    (nanPositions ?? 'drop') === 'drop'
       ? dropNanRows(encodingTime, encodingPosition, q)
       : { positionTime: encodingTime, position: encodingPosition, dropped: 0 };
+  return { track, trainingWindows: training?.windows ?? null };
+}
+
+/** Λ_e per bin (spec §3): mean rate × g_e / occupancy, floored at EPS; EPS where the occupancy is 0. */
+function groundProcessIntensity(ctx: FitContext, meanRate: number, logGroundDensity: Float64Array): Float64Array {
+  const { nBins, occupancy, logOccupancy } = ctx;
+  const gpi = new Float64Array(nBins);
+  for (let p = 0; p < nBins; p++) {
+    const occ = occupancy[p]!;
+    let ratio: number;
+    if (occ > 0) {
+      const g = Math.exp(logGroundDensity[p]!);
+      ratio = g === 0 || Number.isNaN(g) ? g : Math.exp(logGroundDensity[p]! - logOccupancy[p]!);
+    } else {
+      ratio = EPS;
+    }
+    const term = meanRate * ratio;
+    gpi[p] = Number.isNaN(term) ? NaN : Math.max(term, EPS);
+  }
+  return gpi;
+}
+
+/** One electrode's host-side fit: its in-window, in-bounds encoding spikes, their positions, g_e and Λ_e. */
+async function fitElectrode(ctx: FitContext, el: ElectrodeData): Promise<FittedElectrode> {
+  const { q, track, trainingWindows } = ctx;
+  const centers = ctx.dataset.placeBinCenters;
+  const selected = trainingWindows ? insideWindows(el.encodingSpikeTimes, trainingWindows) : null;
+  const candidates = selected ? gather(el.encodingSpikeTimes, selected) : el.encodingSpikeTimes;
+  const candidateFeatures = selected ? gather(el.encodingFeatures, selected, el.nFeatures) : el.encodingFeatures;
+  const keep = inBoundsIndices(candidates, ctx.tStart, ctx.tEnd);
+  const times = gather(candidates, keep);
+  const encFeatures = gather(candidateFeatures, keep, el.nFeatures);
+  const encPositions = keep.length > 0 ? interpolatePosition(track.positionTime, track.position, q, times) : new Float64Array(0);
+  const meanRate = keep.length / Math.max(track.positionTime.length, 1);
+  const logGroundDensity = await ctx.probe.span('ground-process', () =>
+    logKde(encPositions, centers, q, ctx.positionStd),
+  );
+  return {
+    name: el.name,
+    nFeatures: el.nFeatures,
+    nEnc: keep.length,
+    waveformStd: stdVector(ctx.dataset.params.waveformStd, el.nFeatures, 'waveform_std', el.name),
+    encPositions,
+    encFeatures,
+    meanRate,
+    logGroundDensity,
+    groundProcessIntensity: groundProcessIntensity(ctx, meanRate, logGroundDensity),
+    encPositionsTensor: null,
+    encFeaturesTensor: null,
+  };
+}
+
+/** Device copies of an electrode's encoding spikes; none for an electrode without any. */
+function uploadElectrode(fitted: FittedElectrode, q: number): tf.Tensor[] {
+  if (fitted.nEnc === 0) return [];
+  // A NaN spike position only arises when the occupancy is NaN everywhere, in which case
+  // every spike term is floored whatever the kernel says; zeros keep the device math finite.
+  const pos = fitted.encPositions.map((v) => (Number.isNaN(v) ? 0 : v));
+  fitted.encPositionsTensor = toTensor2d(pos, fitted.nEnc, q);
+  fitted.encFeaturesTensor = toTensor2d(fitted.encFeatures, fitted.nEnc, fitted.nFeatures);
+  return [fitted.encPositionsTensor, fitted.encFeaturesTensor];
+}
+
+interface ElectrodeFits {
+  electrodes: FittedElectrode[];
+  /** Λ_e summed over electrodes, per bin */
+  summed: Float64Array;
+}
+
+/**
+ * Electrode e's fit in its `electrode e` span, with its device copies (also pushed to `tensors`).
+ * Electrodes are independent given the shared context, so any process or worker may fit any of them.
+ */
+export async function fitElectrodeAt(ctx: FitContext, e: number, tensors: tf.Tensor[]): Promise<FittedElectrode> {
+  const el = ctx.dataset.electrodes[e]!;
+  const fitted = await ctx.probe.span(`electrode ${e}`, () => fitElectrode(ctx, el), { electrode: el.name });
+  tensors.push(...uploadElectrode(fitted, ctx.q));
+  return fitted;
+}
+
+/** Σ_e Λ_e per bin, added in electrode order: the one order every way of fitting sums in. */
+export function sumGroundProcess(perElectrode: readonly Float64Array[], nBins: number): Float64Array {
+  const summed = new Float64Array(nBins);
+  for (const gpi of perElectrode) for (let p = 0; p < nBins; p++) summed[p] = summed[p]! + gpi[p]!;
+  return summed;
+}
+
+/** Every electrode's fit, in order; their device copies go to `tensors`. */
+async function fitElectrodes(ctx: FitContext, tensors: tf.Tensor[]): Promise<ElectrodeFits> {
+  const electrodes: FittedElectrode[] = [];
+  for (let e = 0; e < ctx.dataset.electrodes.length; e++) electrodes.push(await fitElectrodeAt(ctx, e, tensors));
+  return { electrodes, summed: sumGroundProcess(electrodes.map((f) => f.groundProcessIntensity), ctx.nBins) };
+}
+
+/** The fit's shared part, in its `occupancy` span: the encoding track and the occupancy on the grid. */
+export async function prepareFit(dataset: Dataset, probe: EngineProbe = NULL_PROBE, options: FitOptions = {}): Promise<FitContext> {
+  const q = dataset.positionDims;
+  const positionStd = stdVector(dataset.params.positionStd, q, 'position_std');
+  const { track, trainingWindows } = encodingTrack(dataset, q, options.nanPositions);
   const n = track.positionTime.length;
   const centers = dataset.placeBinCenters;
   const nBins = centers.length / q;
-
   const logOccupancy = await probe.span('occupancy', () => logKde(track.position, centers, q, positionStd), {
     samples: n,
     bins: nBins,
   });
-  const occupancy = logOccupancy.map(Math.exp);
+  return {
+    dataset, probe, q, positionStd, trainingWindows, track, nBins, logOccupancy,
+    occupancy: logOccupancy.map(Math.exp),
+    tStart: n > 0 ? track.positionTime[0]! : NaN,
+    tEnd: n > 0 ? track.positionTime[n - 1]! : NaN,
+  };
+}
 
-  const tStart = n > 0 ? track.positionTime[0]! : NaN;
-  const tEnd = n > 0 ? track.positionTime[n - 1]! : NaN;
-  const electrodes: FittedElectrode[] = [];
-  const summed = new Float64Array(nBins);
+/**
+ * The model over fitted electrodes (indexed by electrode; a pool worker holds only some), owning
+ * `tensors` and the bin centres it uploads.
+ */
+export function encodingModelOf(ctx: FitContext, electrodes: FittedElectrode[], summed: Float64Array, tensors: tf.Tensor[]): EncodingModel {
+  const centersTensor = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
+  tensors.push(centersTensor);
+  return {
+    nBins: ctx.nBins,
+    positionDims: ctx.q,
+    positionStd: ctx.positionStd,
+    centers: ctx.dataset.placeBinCenters,
+    centersTensor,
+    occupancySamples: ctx.track.position,
+    logOccupancy: ctx.logOccupancy,
+    occupancy: ctx.occupancy,
+    meanRates: Float64Array.from(electrodes, (e) => e?.meanRate ?? NaN),
+    summedGroundProcessIntensity: summed,
+    electrodes,
+    droppedNanPositions: ctx.track.dropped,
+    dispose: () => tf.dispose(tensors),
+  };
+}
+
+export async function fitEncodingModel(
+  dataset: Dataset,
+  probe: EngineProbe = NULL_PROBE,
+  options: FitOptions = {},
+): Promise<EncodingModel> {
+  const ctx = await prepareFit(dataset, probe, options);
   const tensors: tf.Tensor[] = [];
+  let fits: ElectrodeFits;
   try {
-    for (let e = 0; e < dataset.electrodes.length; e++) {
-      const el = dataset.electrodes[e]!;
-      const fitted = await probe.span(
-        `electrode ${e}`,
-        async () => {
-          const selected = training ? insideWindows(el.encodingSpikeTimes, training.windows) : null;
-          const candidates = selected ? gather(el.encodingSpikeTimes, selected) : el.encodingSpikeTimes;
-          const candidateFeatures = selected ? gather(el.encodingFeatures, selected, el.nFeatures) : el.encodingFeatures;
-          const keep = inBoundsIndices(candidates, tStart, tEnd);
-          const times = gather(candidates, keep);
-          const encFeatures = gather(candidateFeatures, keep, el.nFeatures);
-          const encPositions = keep.length > 0 ? interpolatePosition(track.positionTime, track.position, q, times) : new Float64Array(0);
-          const meanRate = keep.length / Math.max(n, 1);
-          const logGroundDensity = await probe.span('ground-process', () =>
-            logKde(encPositions, centers, q, positionStd),
-          );
-          const gpi = new Float64Array(nBins);
-          for (let p = 0; p < nBins; p++) {
-            const occ = occupancy[p]!;
-            let ratio: number;
-            if (occ > 0) {
-              const g = Math.exp(logGroundDensity[p]!);
-              ratio = g === 0 || Number.isNaN(g) ? g : Math.exp(logGroundDensity[p]! - logOccupancy[p]!);
-            } else {
-              ratio = EPS;
-            }
-            const term = meanRate * ratio;
-            gpi[p] = Number.isNaN(term) ? NaN : Math.max(term, EPS);
-          }
-          return {
-            name: el.name,
-            nFeatures: el.nFeatures,
-            nEnc: keep.length,
-            waveformStd: stdVector(dataset.params.waveformStd, el.nFeatures, 'waveform_std', el.name),
-            encPositions,
-            encFeatures,
-            meanRate,
-            logGroundDensity,
-            groundProcessIntensity: gpi,
-            encPositionsTensor: null as tf.Tensor2D | null,
-            encFeaturesTensor: null as tf.Tensor2D | null,
-          };
-        },
-        { electrode: el.name },
-      );
-      if (fitted.nEnc > 0) {
-        // A NaN spike position only arises when the occupancy is NaN everywhere, in which case
-        // every spike term is floored whatever the kernel says; zeros keep the device math finite.
-        const pos = fitted.encPositions.map((v) => (Number.isNaN(v) ? 0 : v));
-        fitted.encPositionsTensor = toTensor2d(pos, fitted.nEnc, q);
-        fitted.encFeaturesTensor = toTensor2d(fitted.encFeatures, fitted.nEnc, fitted.nFeatures);
-        tensors.push(fitted.encPositionsTensor, fitted.encFeaturesTensor);
-      }
-      for (let p = 0; p < nBins; p++) summed[p] = summed[p]! + fitted.groundProcessIntensity[p]!;
-      electrodes.push(fitted);
-    }
+    fits = await fitElectrodes(ctx, tensors);
   } catch (err) {
     tf.dispose(tensors);
     throw err;
   }
-  const centersTensor = toTensor2d(centers, nBins, q);
-  tensors.push(centersTensor);
-  return {
-    nBins,
-    positionDims: q,
-    positionStd,
-    centers,
-    centersTensor,
-    occupancySamples: track.position,
-    logOccupancy,
-    occupancy,
-    meanRates: Float64Array.from(electrodes.map((e) => e.meanRate)),
-    summedGroundProcessIntensity: summed,
-    electrodes,
-    droppedNanPositions: track.dropped,
-    dispose: () => tf.dispose(tensors),
-  };
+  return encodingModelOf(ctx, fits.electrodes, fits.summed, tensors);
 }

@@ -4,6 +4,7 @@
  * kernel widths. Kept on the host in float64 because times (epoch seconds) do not fit float32.
  */
 import { AppError } from '../../shared/errors';
+import { upperBound } from '../../shared/sortedSearch';
 import { EPS } from './model';
 
 /** Indices of values with lo ≤ v ≤ hi (closed on both ends; NaN never passes). */
@@ -25,18 +26,6 @@ export function gather(values: Float64Array, idx: Int32Array, width = 1): Float6
   return out;
 }
 
-/** Number of entries of sorted `grid` that are ≤ t (searchsorted side='right'). */
-function countLessOrEqual(grid: Float64Array, lo: number, hi: number, t: number): number {
-  let a = lo;
-  let b = hi;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (grid[m]! <= t) a = m + 1;
-    else b = m;
-  }
-  return a - lo;
-}
-
 /**
  * Output row of each spike (spec §4.4): the number of interior grid points t_1..t_{T-2} that are
  * ≤ u, i.e. numpy.digitize(u, time[1:-1]). Row T-1 never receives a spike.
@@ -44,7 +33,8 @@ function countLessOrEqual(grid: Float64Array, lo: number, hi: number, t: number)
 export function spikeRows(spikeTimes: Float64Array, time: Float64Array): Int32Array {
   const out = new Int32Array(spikeTimes.length);
   const hi = Math.max(time.length - 1, 1);
-  for (let k = 0; k < spikeTimes.length; k++) out[k] = countLessOrEqual(time, 1, hi, spikeTimes[k]!);
+  // searchsorted(time[1:-1], u, side='right'): how many interior points are ≤ u
+  for (let k = 0; k < spikeTimes.length; k++) out[k] = upperBound(time, spikeTimes[k]!, 1, hi) - 1;
   return out;
 }
 
@@ -70,7 +60,7 @@ export function interpolatePosition(
   }
   for (let k = 0; k < query.length; k++) {
     const t = query[k]!;
-    let i = countLessOrEqual(positionTime, 0, n, t) - 1;
+    let i = upperBound(positionTime, t) - 1;
     if (i < 0) i = 0;
     if (i > n - 2) i = n - 2;
     const t0 = positionTime[i]!;

@@ -7,10 +7,18 @@
  * Imports tfjs, engine/model and src/shared only: no electron, no fs, no recorder (it reports
  * through EngineProbe).
  */
+export { calibrateBackend, type CalibrationOptions } from './calibration';
 export { initBackend, listBackends, tfjsVersion, engineMemory, profileKernels } from './backends';
-export { fitEncodingModel, type EncodingModel, type FitOptions } from './fit';
-export { predictNonlocal, CancelledError } from './predict';
+export {
+  encodingModelOf, fitElectrodeAt, fitEncodingModel, prepareFit, sumGroundProcess, type EncodingModel, type FitContext, type FitOptions,
+  type FittedElectrode,
+} from './fit';
+export {
+  addFloorTerms, addTermsToRows, decodingSpikes, electrodeSpanArgs, electrodeTerms, groundProcessRows, planElectrode, predictNonlocal,
+  type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink,
+} from './predict';
+export { CancelledError } from './model';
 export { predictLocal } from './local';
-export { predictNonlocalWindows, windowBounds, type WindowSummary } from './windows';
+export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';
-export type { EngineProbe, NonlocalResult } from './types';
+export type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { EPS, HALF_LOG_2PI } from './model';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
-export function logNormaliser(std: number[]): number {
+function logNormaliser(std: number[]): number {
   return -std.reduce((s, v) => s + Math.log(v) + HALF_LOG_2PI, 0);
 }
 
@@ -61,15 +61,6 @@ export function logMarkKernelGemm(p: PreparedMarks, dec: tf.Tensor2D): tf.Tensor
     const cross = tf.matMul(m, p.scaledT);
     const sq = tf.relu(tf.sub(tf.add(mm, p.sqNorm), tf.mul(cross, 2)));
     return tf.add(tf.mul(sq, -0.5), p.logNorm) as tf.Tensor2D;
-  });
-}
-
-/** log(exp(a) + exp(b)) elementwise, stable for finite inputs. */
-export function logAddExp(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
-  return tf.tidy(() => {
-    const mx = tf.maximum(a, b);
-    const sum = tf.add(tf.exp(tf.sub(a, mx)), tf.exp(tf.sub(b, mx)));
-    return tf.add(mx, tf.log(sum));
   });
 }
 

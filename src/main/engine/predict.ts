@@ -7,20 +7,15 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
-import { AppError } from '../../shared/errors';
-import { DEFAULT_POS_TILE_SIZE, defaultEncTileSize, LOG_EPS, resolveAutoStrategy, type StrategyOptions } from './model';
+import {
+  DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, LOG_EPS, throwIfCancelled, type StrategyOptions, type TileChoice,
+} from './model';
 import type { EncodingModel, FittedElectrode } from './fit';
 import { gather, inBoundsIndices, spikeRows } from './hostMath';
 import { toTensor2d } from './kernels';
-import { STRATEGY_IMPLS, type ElectrodeContext, type StageTools } from './strategies';
+import { STRATEGY_IMPLS, type ElectrodeContext } from './strategies';
 import { makeStageTools } from './sync';
-import { NULL_PROBE, type EngineProbe, type NonlocalResult } from './types';
-
-export class CancelledError extends AppError {
-  constructor() {
-    super('CANCELLED', 'the run was cancelled');
-  }
-}
+import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions } from './types';
 
 const LOG_EPS_F32 = Math.fround(LOG_EPS);
 
@@ -44,118 +39,175 @@ function biasOf(model: EncodingModel, fitted: FittedElectrode): Float32Array {
   return Float32Array.from(model.occupancy, (occ, p) => (occ > 0 ? logRate - model.logOccupancy[p]! : -Infinity));
 }
 
+/** LL[t, p] = −Λ(p) in every row: the likelihood before any spike term is added. */
+export function groundProcessRows(summedGroundProcessIntensity: Float64Array, nTime: number): Float64Array {
+  const nBins = summedGroundProcessIntensity.length;
+  const ll = new Float64Array(nTime * nBins);
+  for (let t = 0; t < nTime; t++) {
+    for (let p = 0; p < nBins; p++) ll[t * nBins + p] = -summedGroundProcessIntensity[p]!;
+  }
+  return ll;
+}
+
+/** What one electrode runs: the named strategy, or what `auto` picks for its sizes. */
+function strategyFor(
+  strategy: StrategyChoice, model: EncodingModel, fitted: FittedElectrode, nDec: number, nTime: number, options: StrategyOptions,
+): TileChoice {
+  const sizes = { nEnc: fitted.nEnc, nDec, nBins: model.nBins, nFeatures: fitted.nFeatures, positionDims: model.positionDims, nTime };
+  return electrodeStrategy(strategy, sizes, options);
+}
+
+/** The strategy's inputs for one electrode: the model's tensors, the tiles, and the caller's bias. */
+function electrodeContext(
+  model: EncodingModel, fitted: FittedElectrode, nDec: number, choice: TileChoice, options: StrategyOptions, bias: tf.Tensor1D,
+): ElectrodeContext {
+  const sizes = { nEnc: fitted.nEnc, nDec, nBins: model.nBins, nFeatures: fitted.nFeatures };
+  return {
+    encPositions: fitted.encPositionsTensor!,
+    encMarks: fitted.encFeaturesTensor!,
+    centers: model.centersTensor,
+    positionStd: model.positionStd,
+    waveformStd: fitted.waveformStd,
+    nEnc: fitted.nEnc,
+    nBins: model.nBins,
+    nFeatures: fitted.nFeatures,
+    bias,
+    blockSize: Math.max(1, options.blockSize),
+    encTileSize: choice.encTileSize ?? options.encTileSize ?? defaultEncTileSize(choice.strategy, sizes, options),
+    posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE_SIZE,
+  };
+}
+
+/** μ = 0 and J ≡ 0: every decoding spike adds exactly LOG_EPS to every bin of its row (spec §4.5). */
+export function addFloorTerms(ll: Float64Array, rows: Int32Array, nBins: number): void {
+  for (const row of rows) for (let p = 0; p < nBins; p++) ll[row * nBins + p] = ll[row * nBins + p]! + LOG_EPS;
+}
+
+/**
+ * Adds one block of spike terms, as the device gave them (B × P float32), into their rows in
+ * float64; returns how many sat on the floor. Every path that builds a likelihood (one process,
+ * or terms arriving from pool workers) adds through here in electrode, block and spike order, so
+ * the sum is bitwise the same however the electrodes were computed.
+ */
+export function addTermsToRows(ll: Float64Array, values: Float32Array, rows: Int32Array, start: number, nBins: number): number {
+  let floored = 0;
+  const n = values.length / nBins;
+  for (let k = 0; k < n; k++) {
+    const base = rows[start + k]! * nBins;
+    const src = k * nBins;
+    for (let p = 0; p < nBins; p++) {
+      let v = values[src + p]!;
+      // a floored term is float32(LOG_EPS) on the device; add the exact float64 floor instead
+      if (v <= LOG_EPS_F32) {
+        v = LOG_EPS;
+        floored++;
+      }
+      ll[base + p] = ll[base + p]! + v;
+    }
+  }
+  return floored;
+}
+
+/** Receives one block of an electrode's spike terms: rows start.. of its decoding spikes, (B × P) float32. */
+export type TermBlockSink = (start: number, values: Float32Array) => Promise<void> | void;
+
+/** How an electrode's decoding spikes contribute: not at all, all on the floor, or through its strategy's terms. */
+export type ElectrodeTermsKind = 'none' | 'floor' | 'terms';
+
+export interface ElectrodePlan {
+  choice: TileChoice;
+  dec: DecodingSpikes;
+  kind: ElectrodeTermsKind;
+}
+
+/** What electrode e runs for this grid, and whether it needs the device at all. */
+export function planElectrode(
+  model: EncodingModel, dataset: Dataset, e: number, strategy: StrategyChoice, options: StrategyOptions,
+): ElectrodePlan {
+  const fitted = model.electrodes[e]!;
+  const dec = decodingSpikes(dataset, e);
+  const choice = strategyFor(strategy, model, fitted, dec.times.length, dataset.time.length, options);
+  const kind: ElectrodeTermsKind = dec.times.length === 0
+    ? 'none'
+    : fitted.nEnc === 0 || fitted.encPositionsTensor === null || fitted.encFeaturesTensor === null ? 'floor' : 'terms';
+  return { choice, dec, kind };
+}
+
+/**
+ * Runs electrode e's strategy over its decoding spikes, block by block, handing each block of
+ * terms to `sink` (inside the block's `scatter` span) before the next block starts.
+ */
+export async function electrodeTerms(
+  model: EncodingModel, e: number, plan: ElectrodePlan, options: PredictOptions, probe: EngineProbe, sink: TermBlockSink,
+): Promise<void> {
+  const fitted = model.electrodes[e]!;
+  const { dec, choice } = plan;
+  const nDec = dec.times.length;
+  const tools = makeStageTools(probe);
+  const bias = tf.tensor1d(biasOf(model, fitted));
+  const decMarks = toTensor2d(dec.features, nDec, fitted.nFeatures);
+  try {
+    const ctx = electrodeContext(model, fitted, nDec, choice, options, bias);
+    await STRATEGY_IMPLS[choice.strategy].run(ctx, decMarks, tools, async (start, terms) => {
+      await tools.span('scatter', async () => {
+        let values: Float32Array;
+        try {
+          values = (await terms.data()) as Float32Array;
+        } finally {
+          terms.dispose();
+        }
+        await sink(start, values);
+      });
+      throwIfCancelled(options.signal);
+    });
+  } finally {
+    tf.dispose([bias, decMarks]);
+  }
+}
+
+/** The span electrode e's terms are computed in, with what a reader of the trace needs to know. */
+export function electrodeSpanArgs(model: EncodingModel, e: number, plan: ElectrodePlan): Record<string, unknown> {
+  const fitted = model.electrodes[e]!;
+  return { electrode: fitted.name, strategy: plan.choice.strategy, nEnc: fitted.nEnc, nDec: plan.dec.times.length };
+}
+
 export async function predictNonlocal(
   model: EncodingModel,
   dataset: Dataset,
   strategy: StrategyChoice,
-  options: StrategyOptions,
+  options: PredictOptions,
   probe: EngineProbe = NULL_PROBE,
 ): Promise<NonlocalResult> {
   const nTime = dataset.time.length;
   const nBins = model.nBins;
-  const ll = new Float64Array(nTime * nBins);
-  for (let t = 0; t < nTime; t++) {
-    for (let p = 0; p < nBins; p++) ll[t * nBins + p] = -model.summedGroundProcessIntensity[p]!;
-  }
-  const tools = makeStageTools(probe);
-  const resolved: StrategyName[] = [];
-  const floorShare: number[] = [];
-  const nTerms: number[] = [];
-
-  for (let e = 0; e < model.electrodes.length; e++) {
-    if (probe.cancelled()) throw new CancelledError();
-    const fitted = model.electrodes[e]!;
-    const dec = decodingSpikes(dataset, e);
-    const choice =
-      strategy === 'auto'
-        ? resolveAutoStrategy(
-            { nEnc: fitted.nEnc, nDec: dec.times.length, nBins, nFeatures: fitted.nFeatures, positionDims: model.positionDims, nTime },
-            options,
-          )
-        : { strategy, encTileSize: undefined, posTileSize: undefined };
-    resolved.push(choice.strategy);
-    nTerms.push(dec.times.length * nBins);
-    if (dec.times.length === 0) {
-      floorShare.push(NaN);
+  const ll = groundProcessRows(model.summedGroundProcessIntensity, nTime);
+  const result: NonlocalResult = { logLikelihood: ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
+  const nElectrodes = model.electrodes.length;
+  for (let e = 0; e < nElectrodes; e++) {
+    throwIfCancelled(options.signal);
+    const plan = planElectrode(model, dataset, e, strategy, options);
+    const nDec = plan.dec.times.length;
+    result.resolved.push(plan.choice.strategy);
+    result.nTerms.push(nDec * nBins);
+    if (plan.kind === 'none') {
+      result.floorShare.push(NaN);
       continue;
     }
-    if (fitted.nEnc === 0 || fitted.encPositionsTensor === null || fitted.encFeaturesTensor === null) {
-      // μ = 0 and J ≡ 0: every decoding spike adds exactly LOG_EPS to every bin of its row (spec §4.5)
-      for (const row of dec.rows) for (let p = 0; p < nBins; p++) ll[row * nBins + p] = ll[row * nBins + p]! + LOG_EPS;
-      floorShare.push(1);
+    if (plan.kind === 'floor') {
+      addFloorTerms(ll, plan.dec.rows, nBins);
+      result.floorShare.push(1);
       continue;
     }
     let floored = 0;
     await probe.span(
       `electrode ${e}`,
-      async () => {
-        const bias = tf.tensor1d(biasOf(model, fitted));
-        const decMarks = toTensor2d(dec.features, dec.times.length, fitted.nFeatures);
-        const ctx: ElectrodeContext = {
-          encPositions: fitted.encPositionsTensor!,
-          encMarks: fitted.encFeaturesTensor!,
-          centers: model.centersTensor,
-          positionStd: model.positionStd,
-          waveformStd: fitted.waveformStd,
-          nEnc: fitted.nEnc,
-          nBins,
-          nFeatures: fitted.nFeatures,
-          bias,
-          blockSize: Math.max(1, options.blockSize),
-          encTileSize:
-            choice.encTileSize ??
-            options.encTileSize ??
-            defaultEncTileSize(choice.strategy, { nEnc: fitted.nEnc, nDec: dec.times.length, nBins, nFeatures: fitted.nFeatures }, options),
-          posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE_SIZE,
-        };
-        try {
-          await STRATEGY_IMPLS[choice.strategy].run(ctx, decMarks, tools, async (start, terms) => {
-            floored += await scatter(tools, terms, dec.rows, start, ll, nBins);
-            if (probe.cancelled()) throw new CancelledError();
-          });
-        } finally {
-          tf.dispose([bias, decMarks]);
-        }
-      },
-      { electrode: fitted.name, strategy: choice.strategy, nEnc: fitted.nEnc, nDec: dec.times.length },
+      () => electrodeTerms(model, e, plan, options, probe, (start, values) => {
+        floored += addTermsToRows(ll, values, plan.dec.rows, start, nBins);
+      }),
+      electrodeSpanArgs(model, e, plan),
     );
-    floorShare.push(floored / (dec.times.length * nBins));
-    probe.progress((e + 1) / model.electrodes.length, `electrode ${e + 1}/${model.electrodes.length}`);
+    result.floorShare.push(floored / (nDec * nBins));
+    probe.progress((e + 1) / nElectrodes, `electrode ${e + 1}/${nElectrodes}`);
   }
-  return { logLikelihood: ll, nTime, nBins, resolved, floorShare, nTerms };
-}
-
-/** Adds a block of spike terms into their rows; returns how many sat on the floor. */
-async function scatter(
-  tools: StageTools,
-  terms: tf.Tensor2D,
-  rows: Int32Array,
-  start: number,
-  ll: Float64Array,
-  nBins: number,
-): Promise<number> {
-  return tools.span('scatter', async () => {
-    let values: Float32Array;
-    try {
-      values = (await terms.data()) as Float32Array;
-    } finally {
-      terms.dispose();
-    }
-    let floored = 0;
-    const n = values.length / nBins;
-    for (let k = 0; k < n; k++) {
-      const base = rows[start + k]! * nBins;
-      const src = k * nBins;
-      for (let p = 0; p < nBins; p++) {
-        let v = values[src + p]!;
-        // a floored term is float32(LOG_EPS) on the device; add the exact float64 floor instead
-        if (v <= LOG_EPS_F32) {
-          v = LOG_EPS;
-          floored++;
-        }
-        ll[base + p] = ll[base + p]! + v;
-      }
-    }
-    return floored;
-  });
+  return result;
 }

@@ -85,11 +85,12 @@ describe('tensor hygiene', () => {
     const model = await fitEncodingModel(d);
     for (const s of STRATEGIES) {
       let blocks = 0;
+      const controller = new AbortController();
       const probe = { ...NULL_PROBE, span: async <T>(name: string, fn: () => Promise<T> | T) => {
-        if (name === 'scatter') blocks++;
+        if (name === 'scatter' && ++blocks >= 2) controller.abort();
         return fn();
-      }, cancelled: () => blocks >= 2 };
-      await expect(predictNonlocal(model, d, s, { blockSize: 4, encTileSize: 6 }, probe)).rejects.toBeInstanceOf(CancelledError);
+      } };
+      await expect(predictNonlocal(model, d, s, { blockSize: 4, encTileSize: 6, signal: controller.signal }, probe)).rejects.toBeInstanceOf(CancelledError);
     }
     model.dispose();
     expect(engineMemory().numTensors).toBe(before);

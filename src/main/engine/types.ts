@@ -1,29 +1,17 @@
 /**
- * Engine-facing types: the probe the engine reports through (implemented by the recorder, so the
- * engine never imports it), and the result of a non-local predict.
+ * Engine-facing types: the probe the engine reports through (defined in the tfjs-free model, and
+ * implemented by the recorder, so the engine never imports it), the options of a predict call, and
+ * what a predict returns.
  */
 import type { StrategyName } from '../../shared/config';
+import type { StrategyOptions } from './model';
 
-/** How the engine reports what it does. Spans nest by call structure (await order). */
-export interface EngineProbe {
-  /** Runs fn as a named span. `sync` is awaited inside the span before it ends, so spans on
-   *  asynchronous backends measure work, not dispatch. */
-  span<T>(name: string, fn: () => Promise<T> | T, args?: Record<string, unknown>): Promise<T>;
-  counter(name: string, values: Record<string, number>): void;
-  instant(name: string, args?: Record<string, unknown>): void;
-  /** fraction of the current unit of work (0..1) with a short label */
-  progress(fraction: number, label: string): void;
-  /** true when cancellation was requested: long loops check it between blocks */
-  cancelled(): boolean;
+export { NULL_PROBE, type EngineProbe } from './model';
+
+/** How to tile a predict, plus the run's cancel signal: once aborted, predict stops at the next block. */
+export interface PredictOptions extends StrategyOptions {
+  signal?: AbortSignal;
 }
-
-export const NULL_PROBE: EngineProbe = {
-  span: async (_name, fn) => fn(),
-  counter: () => undefined,
-  instant: () => undefined,
-  progress: () => undefined,
-  cancelled: () => false,
-};
 
 export interface NonlocalResult {
   /** (nTime × nBins) row-major, float64 accumulated on the host */
@@ -36,4 +24,15 @@ export interface NonlocalResult {
   floorShare: number[];
   /** spike terms computed per electrode */
   nTerms: number[];
+}
+
+/** What a windowed predict did, for the decode summary. */
+export interface WindowSummary {
+  nTime: number;
+  nBins: number;
+  windows: number;
+  /** the strategy each electrode ran, from the first window that decoded it */
+  resolved: StrategyName[];
+  flooredTerms: number;
+  totalTerms: number;
 }

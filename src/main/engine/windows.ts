@@ -6,22 +6,13 @@
  * extra edge row is dropped. The last window keeps the grid's end, and is never a single row
  * (a lone last row would take spikes at u = t_{T−1}, which belong to row T−2).
  */
-import type { StrategyChoice, StrategyName } from '../../shared/config';
+import type { StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
+import { lowerBound, upperBound } from '../../shared/sortedSearch';
 import type { EncodingModel } from './fit';
+import { throwIfCancelled } from './model';
 import { predictNonlocal } from './predict';
-import type { StrategyOptions } from './model';
-import { NULL_PROBE, type EngineProbe } from './types';
-
-export interface WindowSummary {
-  nTime: number;
-  nBins: number;
-  windows: number;
-  /** the strategy each electrode ran, from the first window that decoded it */
-  resolved: StrategyName[];
-  flooredTerms: number;
-  totalTerms: number;
-}
+import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions, type WindowSummary } from './types';
 
 export function windowBounds(nTime: number, rowsPerWindow: number): [number, number][] {
   const k = Math.max(2, Math.floor(rowsPerWindow));
@@ -55,59 +46,73 @@ function sortedDecodingSpikes(dataset: Dataset): SortedSpikes[] {
   });
 }
 
-/** first index with times[i] ≥ t (strict: > t) in a sorted array */
-function lowerBound(times: Float64Array, t: number, strict = false): number {
-  let a = 0;
-  let b = times.length;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (strict ? times[m]! <= t : times[m]! < t) a = m + 1;
-    else b = m;
-  }
-  return a;
+/** The dataset cut to window [r0, r1): its grid (plus the edge row) and the spikes that fall in it. */
+function windowDataset(dataset: Dataset, spikes: SortedSpikes[], r0: number, r1: number): Dataset {
+  const time = dataset.time;
+  const nTime = time.length;
+  const isLast = r1 === nTime;
+  const electrodes = dataset.electrodes.map((el, e) => {
+    const s = spikes[e]!;
+    const a = lowerBound(s.times, time[r0]!);
+    // the last window keeps spikes at u = t_{T−1}; the others stop before their edge row
+    const b = isLast ? upperBound(s.times, time[nTime - 1]!) : lowerBound(s.times, time[r1]!);
+    const d = el.nFeatures;
+    return { ...el, decodingSpikeTimes: s.times.subarray(a, b), decodingFeatures: s.features.subarray(a * d, b * d) };
+  });
+  return { ...dataset, time: time.subarray(r0, isLast ? nTime : r1 + 1), electrodes };
 }
 
-export async function predictNonlocalWindows(
-  model: EncodingModel,
+/** The caller's probe with progress mapped from one window's share onto the whole grid. */
+function windowProbe(probe: EngineProbe, r0: number, r1: number, nTime: number): EngineProbe {
+  return {
+    span: (name, fn, args) => probe.span(name, fn, args),
+    counter: (name, values) => probe.counter(name, values),
+    instant: (name, args) => probe.instant(name, args),
+    progress: (fraction) => probe.progress((r0 + fraction * (r1 - r0)) / nTime, `rows ${r1}/${nTime}`),
+  };
+}
+
+function addToSummary(summary: WindowSummary, result: NonlocalResult): void {
+  result.resolved.forEach((s, e) => {
+    summary.resolved[e] ??= s;
+  });
+  result.floorShare.forEach((share, e) => {
+    if (Number.isFinite(share)) {
+      summary.flooredTerms += share * result.nTerms[e]!;
+      summary.totalTerms += result.nTerms[e]!;
+    }
+  });
+}
+
+/** A non-local predict over a whole grid: the engine's own, or one that spreads electrodes over a pool. */
+export type NonlocalPredict<M> = (
+  model: M, dataset: Dataset, strategy: StrategyChoice, options: PredictOptions, probe: EngineProbe,
+) => Promise<NonlocalResult>;
+
+export async function predictNonlocalWindows<M = EncodingModel>(
+  model: M,
   dataset: Dataset,
   strategy: StrategyChoice,
-  options: StrategyOptions,
+  options: PredictOptions,
   rowsPerWindow: number,
   onWindow: (startRow: number, rows: number, values: Float64Array) => Promise<void> | void,
   probe: EngineProbe = NULL_PROBE,
+  predict: NonlocalPredict<M> = predictNonlocal as unknown as NonlocalPredict<M>,
 ): Promise<WindowSummary> {
-  const time = dataset.time;
-  const nTime = time.length;
-  const nBins = model.nBins;
+  const nTime = dataset.time.length;
+  const nBins = dataset.placeBinCenters.length / dataset.positionDims;
   const spikes = sortedDecodingSpikes(dataset);
   const bounds = windowBounds(nTime, rowsPerWindow);
   const summary: WindowSummary = { nTime, nBins, windows: bounds.length, resolved: [], flooredTerms: 0, totalTerms: 0 };
   for (let w = 0; w < bounds.length; w++) {
+    throwIfCancelled(options.signal);
     const [r0, r1] = bounds[w]!;
-    const isLast = r1 === nTime;
-    const grid = time.subarray(r0, isLast ? nTime : r1 + 1);
-    const lo = time[r0]!;
-    const electrodes = dataset.electrodes.map((el, e) => {
-      const s = spikes[e]!;
-      const a = lowerBound(s.times, lo);
-      const b = isLast ? lowerBound(s.times, time[nTime - 1]!, true) : lowerBound(s.times, time[r1]!);
-      const d = el.nFeatures;
-      return { ...el, decodingSpikeTimes: s.times.subarray(a, b), decodingFeatures: s.features.subarray(a * d, b * d) };
-    });
     const result = await probe.span(
       `window ${w}`,
-      () => predictNonlocal(model, { ...dataset, time: grid, electrodes }, strategy, options, probe),
+      () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, options, windowProbe(probe, r0, r1, nTime)),
       { rows: r1 - r0, startRow: r0 },
     );
-    result.resolved.forEach((s, e) => {
-      summary.resolved[e] ??= s;
-    });
-    result.floorShare.forEach((share, e) => {
-      if (Number.isFinite(share)) {
-        summary.flooredTerms += share * result.nTerms[e]!;
-        summary.totalTerms += result.nTerms[e]!;
-      }
-    });
+    addToSummary(summary, result);
     await onWindow(r0, r1 - r0, result.logLikelihood.subarray(0, (r1 - r0) * nBins));
     probe.progress(r1 / nTime, `rows ${r1}/${nTime}`);
   }

@@ -8,7 +8,8 @@ import type { Dataset } from '../../shared/dataset';
 import type { SpanRecord } from '../../shared/events';
 import type { BackendInfo, KernelStat, StageTime } from '../../shared/report';
 import type { StrategyOptions } from '../engine/model';
-import type { EngineProbe, NonlocalResult } from '../engine/types';
+import type { Calibration } from '../../shared/roofline';
+import type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from '../engine/types';
 
 /** The fitted model as the loop uses it: host arrays plus a way to free its tensors. */
 export interface FittedModel {
@@ -25,21 +26,41 @@ export interface KernelProfile<T> {
   peakBytes: number;
 }
 
+/** Loading progress: electrodes read so far (files that are read electrode by electrode). */
+export interface DatasetLoadOptions {
+  onProgress?: (p: { electrode: number; nElectrodes: number }) => void;
+}
+
+/** Receives each window's rows (startRow..startRow+rows−1, row-major) of a windowed predict, in order. */
+export type WindowListener = (startRow: number, rows: number, values: Float64Array) => Promise<void> | void;
+
 export interface EngineDeps {
   /** what this process can compute on; answers the service's probe (never run in the service) */
   listBackends(): Promise<BackendAvailability[]>;
   tfjsVersion(): string;
-  loadDataset(source: DataSource): Promise<Dataset>;
+  loadDataset(source: DataSource, options?: DatasetLoadOptions): Promise<Dataset>;
   initBackend(choice: BackendChoice): Promise<BackendInfo>;
+  /** the active backend's ceilings, from the per-machine cache in cacheDir or measured now */
+  calibrate(backend: BackendInfo, cacheDir: string, onWarning: (message: string) => void): Promise<Calibration>;
   engineMemory(): { numTensors: number; numBytes: number };
   fitEncodingModel(dataset: Dataset, probe?: EngineProbe): Promise<FittedModel>;
   predictNonlocal(
     model: FittedModel,
     dataset: Dataset,
     strategy: StrategyChoice,
-    options: StrategyOptions,
+    options: PredictOptions,
     probe?: EngineProbe,
   ): Promise<NonlocalResult>;
+  /** the same predict over windows of output rows, each handed to onWindow before the next starts */
+  predictNonlocalWindows(
+    model: FittedModel,
+    dataset: Dataset,
+    strategy: StrategyChoice,
+    options: PredictOptions,
+    rowsPerWindow: number,
+    onWindow: WindowListener,
+    probe?: EngineProbe,
+  ): Promise<WindowSummary>;
   predictLocal(model: FittedModel, dataset: Dataset, probe?: EngineProbe): Promise<Float64Array>;
   profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>>;
   strategyOptionsFor(dataset: Dataset, config: RunConfig): StrategyOptions;

@@ -1,13 +1,14 @@
 /**
  * The engine process's side of the wire. Under Node it talks over the fork IPC channel
  * (process.send); under Electron's utilityProcess over process.parentPort. It waits for one start
- * message, runs the measurement loop, and exits once its last message has left (or, for a probe
- * message, answers what it can compute on and exits). If the service
- * goes away, so does it.
+ * message, runs the run it asks for (the profiling loop, or a decode), and exits once its last
+ * message has left (or, for a probe message, answers what it can compute on and exits). If the
+ * service goes away, so does it.
  */
 import { serializeError } from '../../shared/errors';
 import type { EngineDeps } from './engineDeps';
-import { startEngineRun, type EngineRun } from './engineRun';
+import { startEngineRun } from './engineRun';
+import type { EngineRun } from './runSession';
 import { isHostMessage, type EngineToHost } from '../engineProtocol';
 
 interface ParentPortLike {

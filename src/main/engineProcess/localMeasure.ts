@@ -4,7 +4,7 @@
  */
 import type { Agreement, TimingStats } from '../../shared/report';
 import { compareArrays, timingStats } from '../analysis';
-import { checkCancelled, yieldToEventLoop, type MeasureContext } from './measureContext';
+import { nextStep, type MeasureContext } from './measureContext';
 
 export const LOCAL_GROUP = 'local';
 
@@ -21,8 +21,7 @@ export async function measureLocal(ctx: MeasureContext): Promise<LocalMeasuremen
     const model = await rec.span('encode', () => deps.fitEncodingModel(dataset, rec));
     try {
       const timed = async (label: string): Promise<{ ms: number; values: Float64Array }> => {
-        await yieldToEventLoop();
-        checkCancelled(rec);
+        await nextStep(ctx.signal);
         ctx.tracker.beginUnit(LOCAL_GROUP, label);
         ctx.emitProgress();
         const out = await rec.span(label, async () => {

@@ -1,11 +1,12 @@
 /**
  * What every measurement step shares: the loaded inputs, the recorder the engine reports through,
- * progress, cancellation, and the collector that gathers the spans of warm repeats for stage times.
+ * progress, the run's cancel signal, and the collector that gathers the spans of warm repeats for
+ * stage times.
  */
 import type { RunConfig } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import type { SpanRecord, TraceRecord } from '../../shared/events';
-import type { StrategyOptions } from '../engine/model';
+import { throwIfCancelled, type StrategyOptions } from '../engine/model';
 import type { EngineProbe } from '../engine/types';
 import type { EngineDeps } from './engineDeps';
 import type { ProgressTracker } from './progressTracker';
@@ -20,7 +21,7 @@ export interface LoopRecorder extends EngineProbe {
 export interface MemoryWatch {
   markStage(name: string | undefined): void;
   sampleNow(): void;
-  summary(): { stages: Record<string, { heapBytes: number; gpuUsedBytes: number }> };
+  summary(): { stages: Record<string, { heapBytes: number; tensorBytes: number; gpuUsedBytes: number }> };
 }
 
 export interface MeasureContext {
@@ -35,24 +36,8 @@ export interface MeasureContext {
   memory: MemoryWatch;
   /** sends a progress message now (unit boundaries) */
   emitProgress(): void;
-}
-
-/** Thrown between steps once cancel was requested; never reported as an error. */
-export class RunCancelled extends Error {
-  constructor() {
-    super('run cancelled');
-    this.name = 'RunCancelled';
-  }
-}
-
-export function isCancellation(e: unknown, probe: EngineProbe): boolean {
-  if (e instanceof RunCancelled) return true;
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === 'CANCELLED' || probe.cancelled();
-}
-
-export function checkCancelled(probe: EngineProbe): void {
-  if (probe.cancelled()) throw new RunCancelled();
+  /** the run's: aborted when the service asks the run to stop */
+  signal: AbortSignal;
 }
 
 /**
@@ -63,8 +48,14 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Between two steps: lets a cancel message in, then stops the run if it came. */
+export async function nextStep(signal: AbortSignal): Promise<void> {
+  await yieldToEventLoop();
+  throwIfCancelled(signal);
+}
+
 /** Spans named after the loop's own structure, which are not stages of the engine. */
-const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|strategy .*|local|run|load-data|backend-init)$/;
+const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|strategy .*|local|run|load-data|backend-init|calibrate)$/;
 
 /** Keeps the engine's spans that close while collecting is on. */
 export class SpanCollector {

@@ -2,6 +2,7 @@
  * The real engine, data loader and recorder aggregations behind EngineDeps. Loaded with a dynamic
  * import so that the service and CLI, which import host/, never load tfjs themselves.
  */
+import { calibrated } from './calibrationCache';
 import type { EngineDeps } from './engineDeps';
 
 export async function realEngineDeps(): Promise<EngineDeps> {
@@ -11,9 +12,11 @@ export async function realEngineDeps(): Promise<EngineDeps> {
     tfjsVersion: engine.tfjsVersion,
     loadDataset: data.loadDataset,
     initBackend: engine.initBackend,
+    calibrate: (backend, cacheDir, onWarning) => calibrated(backend, () => engine.calibrateBackend(backend), cacheDir, { onWarning }),
     engineMemory: engine.engineMemory,
     fitEncodingModel: engine.fitEncodingModel,
     predictNonlocal: engine.predictNonlocal,
+    predictNonlocalWindows: engine.predictNonlocalWindows,
     predictLocal: engine.predictLocal,
     profileKernels: engine.profileKernels,
     strategyOptionsFor: model.strategyOptionsFor,

@@ -6,13 +6,13 @@
 import type { StrategyChoice } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
 import { serializeError } from '../../shared/errors';
-import type { LeakCheck, StrategyResult } from '../../shared/report';
+import type { LeakCheck, NumericalHealth, StageTime, StrategyResult } from '../../shared/report';
 import { compareArrays, numericalHealth, timingStats } from '../analysis';
-import { estimateDatasetPeak } from '../engine/model';
+import { estimateDatasetPeak, isCancellation } from '../engine/model';
 import type { NonlocalResult } from '../engine/types';
 import type { FittedModel } from './engineDeps';
 import type { StrategyWindow } from '../engineProtocol';
-import { checkCancelled, isCancellation, yieldToEventLoop, type MeasureContext } from './measureContext';
+import { nextStep, type MeasureContext } from './measureContext';
 
 export interface CallTiming {
   encodeMs: number;
@@ -47,7 +47,7 @@ async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap
   const t1 = performance.now();
   try {
     const result = await rec.span('decode', () =>
-      wrap('decode', () => deps.predictNonlocal(model, dataset, strategy, ctx.options, rec)),
+      wrap('decode', () => deps.predictNonlocal(model, dataset, strategy, { ...ctx.options, signal: ctx.signal }, rec)),
     );
     const t2 = performance.now();
     const fit = {
@@ -62,8 +62,7 @@ async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap
 }
 
 async function unit<T>(ctx: MeasureContext, group: string, label: string, fn: () => Promise<T>): Promise<T> {
-  await yieldToEventLoop();
-  checkCancelled(ctx.rec);
+  await nextStep(ctx.signal);
   ctx.tracker.beginUnit(group, label);
   ctx.emitProgress();
   ctx.memory.sampleNow();
@@ -85,13 +84,19 @@ function maxAbsDiff(a: ArrayLike<number> | undefined, b: ArrayLike<number> | und
   return m;
 }
 
-async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: string): Promise<{ result: StrategyResult; last: CallOutput }> {
-  const { deps, config, rec, dataset } = ctx;
-  const cold = await unit(ctx, group, 'cold', () => fitAndPredict(ctx, strategy));
-  for (let i = 1; i <= config.warmup; i++) {
-    await unit(ctx, group, `warmup ${i}`, () => fitAndPredict(ctx, strategy));
-  }
-  const warm: CallTiming[] = [];
+interface WarmRepeats {
+  timings: CallTiming[];
+  last: CallOutput;
+  /** the engine's stages over the repeats, the loop's own spans left out */
+  stages: StageTime[];
+  leak: LeakCheck;
+  peakHeapBytes: number;
+}
+
+/** The timed repeats, with a tensor count around each for the leak check. */
+async function warmRepeats(ctx: MeasureContext, strategy: StrategyChoice, group: string, cold: CallOutput): Promise<WarmRepeats> {
+  const { deps, rec } = ctx;
+  const timings: CallTiming[] = [];
   const perRepeat: number[] = [];
   let last = cold;
   const tensorsBefore = deps.engineMemory().numTensors;
@@ -99,74 +104,99 @@ async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: str
   // earlier calls' spans still buffered in the recorder must not count as the repeats' stages
   rec.flush();
   ctx.spans.begin();
-  for (let i = 1; i <= config.repeats; i++) {
+  for (let i = 1; i <= ctx.config.repeats; i++) {
     const before = deps.engineMemory().numTensors;
     last = await unit(ctx, group, `repeat ${i}`, () => fitAndPredict(ctx, strategy));
     perRepeat.push(deps.engineMemory().numTensors - before);
-    warm.push(last.timing);
+    timings.push(last.timing);
     peakHeapBytes = Math.max(peakHeapBytes, process.memoryUsage().heapUsed);
   }
   rec.flush();
   const stages = deps.stageTimes(ctx.spans.end());
   const tensorsAfter = deps.engineMemory().numTensors;
   const leak: LeakCheck = { tensorsBefore, tensorsAfter, perRepeat, leaked: perRepeat.some((n) => n > 0) || tensorsAfter > tensorsBefore };
+  return { timings, last, stages, leak, peakHeapBytes };
+}
 
-  // Kernels of encode and decode together; the peak of decode alone, which is what the strategy's
-  // memory formula describes (the fit's transient tiles are the same for every strategy).
+/**
+ * One more call, profiled: the kernels of encode and decode together; the peak of decode alone,
+ * which is what the strategy's memory formula describes (the fit's transient tiles are the same
+ * for every strategy).
+ */
+async function kernelProfile(ctx: MeasureContext, strategy: StrategyChoice, group: string): Promise<{ kernels: unknown[]; peakBytes: number }> {
   const profiled = { kernels: [] as unknown[], peakBytes: 0 };
   await unit(ctx, group, 'kernel-profile', () =>
     fitAndPredict(ctx, strategy, async (phase, fn) => {
-      const p = await deps.profileKernels(fn);
+      const p = await ctx.deps.profileKernels(fn);
       profiled.kernels.push(...p.kernels);
       if (phase === 'decode') profiled.peakBytes = p.peakBytes;
       return p.result;
     }),
   );
-  const { nTime, nBins } = last.result;
-  const ll = last.result.logLikelihood;
-  const expected = dataset.expected;
+  return profiled;
+}
+
+function healthOf(ctx: MeasureContext, last: CallOutput): NumericalHealth {
+  const { dataset } = ctx;
+  return numericalHealth({
+    occupancy: last.fit.occupancy,
+    groundProcess: last.fit.summedGroundProcessIntensity,
+    likelihood: last.result.logLikelihood,
+    positionDims: dataset.positionDims,
+    electrodes: dataset.electrodes.map((e, i) => ({
+      name: e.name,
+      nEnc: e.encodingSpikeTimes.length,
+      nDec: e.decodingSpikeTimes.length,
+      floorShare: last.result.floorShare[i] ?? Number.NaN,
+      // the engine reports non-finite values only in aggregate (occupancy, ground process, likelihood)
+      nonFinite: 0,
+      nFeatures: e.nFeatures,
+      nTerms: last.result.nTerms[i],
+    })),
+  });
+}
+
+/** The last repeat's fit and likelihood against the values the data file expects, where it has them. */
+function addExpectedAgreement(result: StrategyResult, ctx: MeasureContext, last: CallOutput): void {
+  const expected = ctx.dataset.expected;
+  if (!expected) return;
+  const { nTime, nBins, logLikelihood: ll } = last.result;
+  if (expected.logLikelihoodNonlocal && expected.logLikelihoodNonlocal.length === ll.length) {
+    result.agreementWithExpected = compareArrays(ll, expected.logLikelihoodNonlocal, nTime, nBins, 'expected');
+  }
+  result.fitAgreement = {
+    occupancy: maxAbsDiff(last.fit.occupancy, expected.occupancy),
+    meanRates: maxAbsDiff(last.fit.meanRates, expected.meanRates),
+    summedGroundProcessIntensity: maxAbsDiff(last.fit.summedGroundProcessIntensity, expected.summedGroundProcessIntensity),
+  };
+}
+
+async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: string): Promise<{ result: StrategyResult; last: CallOutput }> {
+  const cold = await unit(ctx, group, 'cold', () => fitAndPredict(ctx, strategy));
+  for (let i = 1; i <= ctx.config.warmup; i++) {
+    await unit(ctx, group, `warmup ${i}`, () => fitAndPredict(ctx, strategy));
+  }
+  const warm = await warmRepeats(ctx, strategy, group, cold);
+  const profiled = await kernelProfile(ctx, strategy, group);
+  const { last } = warm;
   const result: StrategyResult = {
     strategy,
     resolved: last.result.resolved,
     status: 'ok',
-    encode: timingStats(cold.timing.encodeMs, warm.map((t) => t.encodeMs)),
-    decode: timingStats(cold.timing.decodeMs, warm.map((t) => t.decodeMs)),
-    total: timingStats(cold.timing.totalMs, warm.map((t) => t.totalMs)),
-    stages,
-    kernels: deps.aggregateKernels(profiled.kernels),
+    encode: timingStats(cold.timing.encodeMs, warm.timings.map((t) => t.encodeMs)),
+    decode: timingStats(cold.timing.decodeMs, warm.timings.map((t) => t.decodeMs)),
+    total: timingStats(cold.timing.totalMs, warm.timings.map((t) => t.totalMs)),
+    stages: warm.stages,
+    kernels: ctx.deps.aggregateKernels(profiled.kernels),
     memory: {
-      estimatedPeakBytes: estimateDatasetPeak(strategy, summarizeDataset(dataset), ctx.options).deviceBytes,
+      estimatedPeakBytes: estimateDatasetPeak(strategy, summarizeDataset(ctx.dataset), ctx.options).deviceBytes,
       measuredPeakTensorBytes: Number.isFinite(profiled.peakBytes) ? Math.max(0, profiled.peakBytes) : 0,
-      peakHeapBytes,
+      peakHeapBytes: warm.peakHeapBytes,
     },
-    leak,
-    health: numericalHealth({
-      occupancy: last.fit.occupancy,
-      groundProcess: last.fit.summedGroundProcessIntensity,
-      likelihood: ll,
-      positionDims: dataset.positionDims,
-      electrodes: dataset.electrodes.map((e, i) => ({
-        name: e.name,
-        nEnc: e.encodingSpikeTimes.length,
-        nDec: e.decodingSpikeTimes.length,
-        floorShare: last.result.floorShare[i] ?? Number.NaN,
-        // the engine reports non-finite values only in aggregate (occupancy, ground process, likelihood)
-        nonFinite: 0,
-        nFeatures: e.nFeatures,
-        nTerms: last.result.nTerms[i],
-      })),
-    }),
+    leak: warm.leak,
+    health: healthOf(ctx, last),
   };
-  if (expected?.logLikelihoodNonlocal && expected.logLikelihoodNonlocal.length === ll.length) {
-    result.agreementWithExpected = compareArrays(ll, expected.logLikelihoodNonlocal, nTime, nBins, 'expected');
-  }
-  if (expected) {
-    result.fitAgreement = {
-      occupancy: maxAbsDiff(last.fit.occupancy, expected.occupancy),
-      meanRates: maxAbsDiff(last.fit.meanRates, expected.meanRates),
-      summedGroundProcessIntensity: maxAbsDiff(last.fit.summedGroundProcessIntensity, expected.summedGroundProcessIntensity),
-    };
-  }
+  addExpectedAgreement(result, ctx, last);
   return { result, last };
 }
 
@@ -186,7 +216,7 @@ export async function measureStrategy(ctx: MeasureContext, strategy: StrategyCho
     return { result, likelihood: last.result.logLikelihood, window: { strategy, startUs, endUs: ctx.rec.nowUs() } };
   } catch (e) {
     ctx.memory.markStage(undefined);
-    if (isCancellation(e, ctx.rec)) throw e;
+    if (ctx.signal.aborted || isCancellation(e)) throw e;
     ctx.tracker.skipRest(group);
     ctx.emitProgress();
     return {

@@ -6,8 +6,10 @@ import type { StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { loadDataset } from '../data';
+import { throwIfCancelled } from '../engine/model';
+import type { EngineProbe, NonlocalResult } from '../engine/types';
 import { aggregateKernels, stageTimes } from '../recorder';
-import type { EngineDeps, FittedModel } from './engineDeps';
+import type { EngineDeps, FittedModel, WindowListener } from './engineDeps';
 
 export interface FakeEngineOptions {
   /** strategies that throw from predict */
@@ -25,15 +27,36 @@ function busyWait(ms: number): void {
   }
 }
 
+/** The fake predict's rows, handed out in windows the way the engine's windowed predict does, each holding the loop `busyMs`. */
+async function inWindows(
+  full: NonlocalResult, rowsPerWindow: number, onWindow: WindowListener, busyMs: number, signal?: AbortSignal, probe?: EngineProbe,
+): Promise<number> {
+  const step = Math.max(2, Math.floor(rowsPerWindow));
+  let windows = 0;
+  for (let r0 = 0; r0 < full.nTime; r0 += step) {
+    throwIfCancelled(signal);
+    const r1 = Math.min(full.nTime, r0 + step);
+    await probe?.span(`window ${windows}`, () => busyWait(busyMs));
+    await onWindow(r0, r1 - r0, full.logLikelihood.subarray(r0 * full.nBins, r1 * full.nBins));
+    probe?.progress(r1 / full.nTime, `rows ${r1}/${full.nTime}`);
+    windows++;
+  }
+  return windows;
+}
+
 export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
   let tensors = 0;
   const offset = (s: StrategyChoice) => (s === 'reference' ? 0 : 1e-6);
-  return {
+  const deps: EngineDeps = {
     listBackends: async () => [{ name: 'cpu', available: true, detail: 'fake CPU', isGpu: false }],
     tfjsVersion: () => '0.0.0',
     loadDataset,
     initBackend: async () => ({
       name: 'cpu', device: 'fake CPU', isGpu: false, isFallback: false, reason: 'test', tfjsVersion: '0.0.0', initMs: 1, warnings: [],
+    }),
+    calibrate: async (b) => ({
+      backend: b.name, device: b.device, matmulGflops: 30, expGelemsPerS: 0.15, logGelemsPerS: 0.25, bandwidthGBps: 25,
+      measuredAt: new Date(0).toISOString(), durationMs: 0,
     }),
     engineMemory: () => ({ numTensors: tensors, numBytes: tensors * 4 }),
     fitEncodingModel: async (d: Dataset, probe): Promise<FittedModel> => {
@@ -51,13 +74,13 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
         },
       };
     },
-    predictNonlocal: async (_m, d, strategy, _o, probe) => {
+    predictNonlocal: async (_m, d, strategy, o, probe) => {
       if (options.failing?.includes(strategy)) throw new AppError('INTERNAL', `${strategy} is broken in this test`);
       if (options.leaking?.includes(strategy)) tensors += 1;
       const nTime = d.time.length;
       const nBins = d.placeBinCenters.length / d.positionDims;
       for (let e = 0; e < d.electrodes.length; e++) {
-        if (probe?.cancelled()) throw new AppError('CANCELLED', 'the run was cancelled');
+        throwIfCancelled(o.signal);
         await probe?.span(`electrode ${e}`, () => busyWait(options.busyMsPerElectrode ?? 0));
         probe?.progress((e + 1) / d.electrodes.length, `electrode ${e + 1}/${d.electrodes.length}`);
       }
@@ -70,6 +93,12 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
         nTerms: d.electrodes.map((e) => e.decodingSpikeTimes.length * nBins),
       };
     },
+    predictNonlocalWindows: async (m, d, strategy, o, rowsPerWindow, onWindow, probe) => {
+      const full = await deps.predictNonlocal(m, d, strategy, o);
+      const windows = await inWindows(full, rowsPerWindow, onWindow, options.busyMsPerElectrode ?? 0, o.signal, probe);
+      const totalTerms = full.nTerms.reduce((a, b) => a + b, 0);
+      return { nTime: full.nTime, nBins: full.nBins, windows, resolved: full.resolved, flooredTerms: 0, totalTerms };
+    },
     predictLocal: async (_m, d) => new Float64Array(d.time.length).fill(-1),
     profileKernels: async (fn) => {
       const result = await fn();
@@ -79,4 +108,5 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
     aggregateKernels,
     stageTimes,
   };
+  return deps;
 }

@@ -60,10 +60,6 @@ export class WatchedProbe implements LoopRecorder {
     this.rec.progress(fraction, label);
   }
 
-  cancelled(): boolean {
-    return this.rec.cancelled();
-  }
-
   flush(): void {
     this.rec.flush();
   }

@@ -6,8 +6,10 @@
  * Must not import node, electron, tfjs or either side of the wire.
  */
 export type {
-  CancelMessage, EngineOutcome, EngineToHost, HostToEngine, ProbeMessage, ProbeResult, StartMessage, StrategyWindow,
+  CancelMessage, DecodeRequest, EngineOutcome, EngineToHost, HostToEngine, ProbeMessage, ProbeResult, StartMessage, StrategyWindow,
 } from './messages';
 export { isEngineMessage, isHostMessage } from './messages';
 export { ENGINE_PROCESS_SPAN, isOpenSpanList, type OpenSpan } from './openSpans';
-export { AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from './runFolder';
+export {
+  AXES_FILE, DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, type DecodeSummary, type LikelihoodAxes,
+} from './runFolder';

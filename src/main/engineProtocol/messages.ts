@@ -9,7 +9,14 @@ import type { DatasetSummary } from '../../shared/dataset';
 import type { SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
 import type { AgreementMatrix, Agreement, BackendInfo, StrategyResult, TimingStats } from '../../shared/report';
+import type { Calibration } from '../../shared/roofline';
 import type { OpenSpan } from './openSpans';
+
+/** A decode run (kde-profiler decode) instead of a profiling run: fit once, decode the grid in windows of rows. */
+export interface DecodeRequest {
+  /** output rows per window, at least 2 */
+  rowsPerChunk: number;
+}
 
 export interface StartMessage {
   type: 'start';
@@ -18,6 +25,8 @@ export interface StartMessage {
   config: RunConfig;
   /** `process.hrtime.bigint()` of the service at run start, decimal string (bigint is not cloneable everywhere) */
   originNs: string;
+  /** present for a decode run; the profiling loop otherwise */
+  decode?: DecodeRequest;
 }
 
 export interface CancelMessage {
@@ -52,6 +61,8 @@ export interface EngineOutcome {
   local?: { timing: TimingStats; agreementWithExpected?: Agreement; likelihoodFile?: string };
   notApplicable: string[];
   windows: StrategyWindow[];
+  /** what the backend reached at the start (or from the per-machine cache): the roofline's ceilings */
+  calibration?: Calibration;
   /** set when the run stopped early on a cancel request */
   cancelled?: boolean;
 }

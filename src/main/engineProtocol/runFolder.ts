@@ -1,7 +1,11 @@
 /**
  * Where the engine process leaves likelihoods in a run's folder, for the service to read back:
  * float32 .npy (n_time, n_bins) in C order, plus axes.json with what a heatmap needs to label them.
+ * A decode run also leaves decode.json, what it measured, beside them.
  */
+import type { StrategyChoice, StrategyName } from '../../shared/config';
+import type { DatasetSummary } from '../../shared/dataset';
+import type { BackendInfo } from '../../shared/report';
 
 export const LIKELIHOOD_DIR = 'likelihood';
 export const AXES_FILE = 'axes.json';
@@ -16,4 +20,34 @@ export interface LikelihoodAxes {
 /** relative path of a strategy's (or 'local') likelihood inside the run folder */
 export function likelihoodRelPath(name: string): string {
   return `${LIKELIHOOD_DIR}/${name}.npy`;
+}
+
+/** a likelihood still being written carries this suffix; it is renamed when the last row is in */
+export const PARTIAL_SUFFIX = '.partial';
+
+/** decode.json: what a decode run measured (also copied to `kde-profiler decode --out DIR`) */
+export const DECODE_SUMMARY_FILE = 'decode.json';
+
+export interface DecodeSummary {
+  dataset: DatasetSummary;
+  /** how the dataset compares with the presets, one sentence */
+  scale: string;
+  backend: BackendInfo;
+  strategy: StrategyChoice;
+  /** the strategy each electrode ran */
+  resolved: StrategyName[];
+  estimatedPeakDeviceBytes: number;
+  estimateFormula: string;
+  rowsPerChunk: number;
+  windows: number;
+  /** share of spike terms on the LOG_EPS floor; null when there were none */
+  floorShare: number | null;
+  loadMs: number;
+  fitMs: number;
+  decodeMs: number;
+  /** the engine process's peak resident set size */
+  peakRssBytes: number;
+  /** relative to the folder holding decode.json */
+  likelihoodFile: string;
+  shape: [number, number];
 }

@@ -4,7 +4,8 @@
  * the recommendation.
  */
 import type { Report } from '../../shared/report';
-import { fmtBytes, fmtInt, fmtMs, mdTable } from './format';
+import { formatBytes, formatMs } from '../../shared/format';
+import { fmtInt, mdTable } from './format';
 import {
   findingsSection, healthSection, kernelsSection, memorySection, notApplicableSection, recommendationSection, stagesSection,
 } from './reportSections';
@@ -23,10 +24,10 @@ function header(report: Report): string {
     ...(report.runId ? [`- **Run**: ${report.runId}${report.config.label ? ` (${report.config.label})` : ''}`] : []),
     `- **Date**: ${report.createdAt}`,
     `- **Tool**: ${report.tool.name} ${report.tool.version}, TensorFlow.js ${b.tfjsVersion}`,
-    `- **Backend**: ${b.name} on ${b.device}${b.isGpu ? ' (GPU)' : ''}${b.isFallback ? ', software fallback adapter' : ''}; initialization ${fmtMs(b.initMs)}`,
+    `- **Backend**: ${b.name} on ${b.device}${b.isGpu ? ' (GPU)' : ''}${b.isFallback ? ', software fallback adapter' : ''}; initialization ${formatMs(b.initMs)}`,
     `- **Why this backend**: ${b.reason}`,
     `- **Strategies**: ${report.config.strategies.join(', ')}; ${report.config.warmup} warm-up(s), ${report.config.repeats} repeat(s)`,
-    `- **System**: Node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}, ${report.environment.cpus} CPU(s), ${fmtBytes(report.environment.totalMemoryBytes)} memory`,
+    `- **System**: Node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}, ${report.environment.cpus} CPU(s), ${formatBytes(report.environment.totalMemoryBytes)} memory`,
   ];
   if (b.warnings.length > 0) lines.push('', ...b.warnings.map((w) => `> ⚠️ ${w}`));
   return lines.join('\n');

@@ -2,7 +2,8 @@
  * The memory, stage, kernel, numerical-health and findings sections of report.md.
  */
 import type { Report, Severity } from '../../shared/report';
-import { fmtBytes, fmtInt, fmtMs, fmtPct, fmtRatio, mdTable, yesNo } from './format';
+import { formatBytes, formatMs, formatRatio, formatShare } from '../../shared/format';
+import { fmtInt, mdTable, yesNo } from './format';
 
 const TOP_N = 10;
 /** an electrode with this share of its terms on the LOG_EPS floor is shown in the health table */
@@ -23,9 +24,9 @@ export function memorySection(report: Report): string {
           const m = s.memory!;
           const ratio = m.estimatedPeakBytes > 0 ? m.measuredPeakTensorBytes / m.estimatedPeakBytes : undefined;
           return [
-            s.strategy, fmtBytes(m.estimatedPeakBytes), fmtBytes(m.measuredPeakTensorBytes),
-            ratio === undefined ? 'n/a' : fmtRatio(ratio), fmtBytes(m.peakRssBytes), fmtBytes(m.peakHeapBytes),
-            m.gpuBytes === undefined ? '—' : fmtBytes(m.gpuBytes),
+            s.strategy, formatBytes(m.estimatedPeakBytes), formatBytes(m.measuredPeakTensorBytes),
+            ratio === undefined ? 'n/a' : formatRatio(ratio), formatBytes(m.peakRssBytes), formatBytes(m.peakHeapBytes),
+            m.gpuBytes === undefined ? '—' : formatBytes(m.gpuBytes),
           ];
         }),
       ),
@@ -52,7 +53,7 @@ export function stagesSection(report: Report): string {
     any = true;
     out.push('', `### ${s.strategy}`, '', mdTable(
       ['Stage', 'Calls', 'Total', 'Self'],
-      s.stages.slice(0, TOP_N).map((st) => [st.name, fmtInt(st.calls), fmtMs(st.totalMs), fmtMs(st.selfMs)]),
+      s.stages.slice(0, TOP_N).map((st) => [st.name, fmtInt(st.calls), formatMs(st.totalMs), formatMs(st.selfMs)]),
     ));
   }
   if (!any) out.push('', 'No stage times were recorded (tracing was off, or no strategy finished).');
@@ -66,11 +67,11 @@ export function kernelsSection(report: Report): string {
     if (s.kernels.length === 0) continue;
     any = true;
     const total = s.kernels.reduce((sum, k) => sum + k.totalMs, 0);
-    out.push('', `### ${s.strategy} (${fmtInt(s.kernels.reduce((n, k) => n + k.calls, 0))} kernel calls, ${fmtMs(total)})`, '', mdTable(
+    out.push('', `### ${s.strategy} (${fmtInt(s.kernels.reduce((n, k) => n + k.calls, 0))} kernel calls, ${formatMs(total)})`, '', mdTable(
       ['Kernel', 'Calls', 'Total', 'Share', 'Mean per call', 'Bytes added'],
       s.kernels.slice(0, TOP_N).map((k) => [
-        k.name, fmtInt(k.calls), fmtMs(k.totalMs), total > 0 ? fmtPct(k.totalMs / total) : 'n/a',
-        fmtMs(k.calls > 0 ? k.totalMs / k.calls : Number.NaN), fmtBytes(k.bytesAdded),
+        k.name, fmtInt(k.calls), formatMs(k.totalMs), total > 0 ? formatShare(k.totalMs / total) : 'n/a',
+        formatMs(k.calls > 0 ? k.totalMs / k.calls : Number.NaN), formatBytes(k.bytesAdded),
       ]),
     ));
   }
@@ -86,7 +87,7 @@ export function healthSection(report: Report): string {
     ['Strategy', 'Non-finite occupancy', 'Non-finite ground process', 'Non-finite likelihood', 'Terms on the LOG_EPS floor'],
     healthy.map((s) => {
       const h = s.health!;
-      return [s.strategy, fmtInt(h.nonFiniteOccupancy), fmtInt(h.nonFiniteGroundProcess), fmtInt(h.nonFiniteLikelihood), fmtPct(h.floorShare)];
+      return [s.strategy, fmtInt(h.nonFiniteOccupancy), fmtInt(h.nonFiniteGroundProcess), fmtInt(h.nonFiniteLikelihood), formatShare(h.floorShare)];
     }),
   ));
   const rows: string[][] = [];
@@ -96,14 +97,14 @@ export function healthSection(report: Report): string {
       if (e.nonFinite === 0 && !floorBad && !e.tooFewEncodingSpikes) continue;
       rows.push([
         s.strategy, e.electrode, fmtInt(e.nEncodingSpikes), fmtInt(e.nDecodingSpikes), fmtInt(e.nonFinite),
-        fmtPct(e.floorShare), yesNo(e.tooFewEncodingSpikes, 'yes', 'no'),
+        formatShare(e.floorShare), yesNo(e.tooFewEncodingSpikes, 'yes', 'no'),
       ]);
     }
   }
   const nElectrodes = healthy[0]!.health!.electrodes.length;
   out.push('', rows.length > 0
     ? mdTable(['Strategy', 'Electrode', 'Encoding spikes', 'Decoding spikes', 'Non-finite', 'Floor share', 'Too few encoding spikes'], rows)
-    : `All ${nElectrodes} electrodes are healthy: no NaN or Inf, under ${fmtPct(FLOOR_SHARE_SHOWN, 0)} of terms on the floor, enough encoding spikes.`);
+    : `All ${nElectrodes} electrodes are healthy: no NaN or Inf, under ${formatShare(FLOOR_SHARE_SHOWN, 0)} of terms on the floor, enough encoding spikes.`);
   return out.join('\n');
 }
 

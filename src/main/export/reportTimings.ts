@@ -3,7 +3,8 @@
  * against the reference, cold first calls against warm repeats, and how closely strategies agree.
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
-import { fmtMs, fmtMsPlusMinus, fmtPct, fmtRatio, fmtSci, mdTable, yesNo } from './format';
+import { formatAbsDiff, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../shared/format';
+import { mdTable, yesNo } from './format';
 
 const PHASES = ['encode', 'decode', 'total'] as const;
 type Phase = (typeof PHASES)[number];
@@ -26,12 +27,12 @@ function speedupText(s: StrategyResult, baseline: StrategyResult | undefined): s
   if (s === baseline) return '1.00× (baseline)';
   const x = speedupOf(s, baseline);
   if (x === undefined) return 'n/a';
-  if (x >= 1) return `${fmtRatio(x)} (faster)`;
-  return `${fmtRatio(x)} (${fmtRatio(1 / x)} slower)`;
+  if (x >= 1) return `${formatRatio(x)} (faster)`;
+  return `${formatRatio(x)} (${formatRatio(1 / x)} slower)`;
 }
 
 function warm(t: TimingStats | undefined): string {
-  return t ? fmtMsPlusMinus(t.medianMs, t.stdMs) : '—';
+  return t ? formatMsPlusMinus(t.medianMs, t.stdMs) : '—';
 }
 
 export function timingsSection(report: Report): string {
@@ -59,8 +60,8 @@ export function timingsSection(report: Report): string {
       if (!t) continue;
       const coldOverWarm = t.medianMs && t.medianMs > 0 && t.firstMs !== null ? t.firstMs / t.medianMs : undefined;
       rows.push([
-        s.strategy, phase, fmtMs(t.firstMs), fmtMs(t.medianMs), fmtMsPlusMinus(t.meanMs, t.stdMs), fmtMs(t.minMs),
-        fmtMs(t.maxMs), String(t.n), coldOverWarm === undefined ? 'n/a' : fmtRatio(coldOverWarm),
+        s.strategy, phase, formatMs(t.firstMs), formatMs(t.medianMs), formatMsPlusMinus(t.meanMs, t.stdMs), formatMs(t.minMs),
+        formatMs(t.maxMs), String(t.n), coldOverWarm === undefined ? 'n/a' : formatRatio(coldOverWarm),
       ]);
     }
   }
@@ -71,7 +72,7 @@ export function timingsSection(report: Report): string {
     const t = report.local.timing;
     out.push('', '### Local likelihood', '', mdTable(
       ['Cold (first call)', 'Warm median ± std', 'Min', 'Max', 'n'],
-      [[fmtMs(t.firstMs), fmtMsPlusMinus(t.medianMs, t.stdMs), fmtMs(t.minMs), fmtMs(t.maxMs), String(t.n)]],
+      [[formatMs(t.firstMs), formatMsPlusMinus(t.medianMs, t.stdMs), formatMs(t.minMs), formatMs(t.maxMs), String(t.n)]],
     ));
   }
   return out.join('\n');
@@ -83,12 +84,12 @@ export function agreementSection(report: Report): string {
   for (const s of report.strategies) {
     for (const a of [s.agreementWithReference, s.agreementWithExpected]) {
       if (!a) continue;
-      rows.push([s.strategy, a.against, fmtSci(a.maxAbsDiff), fmtSci(a.meanAbsDiff), yesNo(a.allclose), fmtPct(a.argmaxAgreement)]);
+      rows.push([s.strategy, a.against, formatAbsDiff(a.maxAbsDiff), formatAbsDiff(a.meanAbsDiff), yesNo(a.allclose), formatShare(a.argmaxAgreement)]);
     }
   }
   if (report.local?.agreementWithExpected) {
     const a = report.local.agreementWithExpected;
-    rows.push(['local', a.against, fmtSci(a.maxAbsDiff), fmtSci(a.meanAbsDiff), yesNo(a.allclose), fmtPct(a.argmaxAgreement)]);
+    rows.push(['local', a.against, formatAbsDiff(a.maxAbsDiff), formatAbsDiff(a.meanAbsDiff), yesNo(a.allclose), formatShare(a.argmaxAgreement)]);
   }
   out.push(rows.length > 0
     ? mdTable(['Strategy', 'Against', 'Max abs diff', 'Mean abs diff', 'allclose (rtol 1e-4, atol 1e-4)', 'Argmax agreement'], rows)
@@ -98,17 +99,17 @@ export function agreementSection(report: Report): string {
   if (fits.length > 0) {
     out.push('', 'Fit outputs against the expected values (max abs diff):', '', mdTable(
       ['Strategy', 'Occupancy', 'Mean rates', 'Summed ground-process intensity'],
-      fits.map((s) => [s.strategy, fmtSci(s.fitAgreement!.occupancy), fmtSci(s.fitAgreement!.meanRates), fmtSci(s.fitAgreement!.summedGroundProcessIntensity)]),
+      fits.map((s) => [s.strategy, formatAbsDiff(s.fitAgreement!.occupancy), formatAbsDiff(s.fitAgreement!.meanRates), formatAbsDiff(s.fitAgreement!.summedGroundProcessIntensity)]),
     ));
   }
   const m = report.agreementMatrix;
   if (m && m.strategies.length > 1) {
     out.push('', '### Agreement matrix', '', 'Max abs diff of the log-likelihood (✅ allclose), and argmax agreement of the decoded position:', '');
     out.push(mdTable(['', ...m.strategies], m.strategies.map((row, i) => [
-      row, ...m.strategies.map((_, j) => (i === j ? '—' : `${fmtSci(m.maxAbsDiff[i]?.[j])} ${yesNo(m.allclose[i]?.[j] === true)}`)),
+      row, ...m.strategies.map((_, j) => (i === j ? '—' : `${formatAbsDiff(m.maxAbsDiff[i]?.[j])} ${yesNo(m.allclose[i]?.[j] === true)}`)),
     ])));
     out.push('', mdTable(['argmax', ...m.strategies], m.strategies.map((row, i) => [
-      row, ...m.strategies.map((_, j) => (i === j ? '—' : fmtPct(m.argmaxAgreement[i]?.[j]))),
+      row, ...m.strategies.map((_, j) => (i === j ? '—' : formatShare(m.argmaxAgreement[i]?.[j]))),
     ])));
   }
   return out.join('\n');

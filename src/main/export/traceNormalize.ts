@@ -101,77 +101,90 @@ function counterArgs(rec: CounterRecord, keys: string[], last: Map<string, numbe
   return out;
 }
 
-export function normalizeTrace(records: Iterable<TraceRecord>): NormalizedTrace {
-  const threads = new Map<string, ThreadSpans>();
-  const threadNames = new Map<string, string>();
-  const counters: CounterRecord[] = [];
-  const counterKeys = new Map<string, Set<string>>();
-  const instants: InstantRecord[] = [];
-  const procsSeen = new Set<ProcessRole>();
-  const stats: TraceStats = {
-    spans: 0, counters: 0, instants: 0, clampedSpans: 0, droppedRecords: 0, remappedTids: 0, shiftUs: 0,
-  };
-  let minNs = 0;
+const threadKey = (proc: ProcessRole, tid: number): string => `${proc}|${tid}`;
+const counterKey = (rec: CounterRecord): string => `${rec.proc}|${rec.name}`;
 
-  const tidOf = (tid: number): number => {
-    if (validTid(tid)) return tid;
-    stats.remappedTids++;
-    return MAIN_TID;
-  };
-  const noteThread = (proc: ProcessRole, tid: number): string => {
-    procsSeen.add(proc);
-    const key = `${proc}|${tid}`;
-    if (!threadNames.has(key)) threadNames.set(key, tid === MAIN_TID ? 'main' : `lane ${tid}`);
-    return key;
-  };
-  const explicitNames = new Map<string, string>();
+/**
+ * One pass over the records: spans grouped per thread, thread names, counters with the numeric
+ * keys each name ever carried, instants, and the earliest time.
+ */
+class RecordGroups {
+  readonly threads = new Map<string, ThreadSpans>();
+  readonly threadNames = new Map<string, string>();
+  readonly counters: CounterRecord[] = [];
+  readonly counterKeys = new Map<string, Set<string>>();
+  readonly instants: InstantRecord[] = [];
+  readonly procsSeen = new Set<ProcessRole>();
+  minNs = 0;
+  private readonly explicitNames = new Map<string, string>();
 
-  for (const rec of records) {
+  constructor(private readonly stats: TraceStats) {}
+
+  add(rec: TraceRecord): void {
     if (!isTraceRecord(rec)) {
-      stats.droppedRecords++;
-      continue;
-    }
-    if (rec.ph === 'M') {
-      const key = noteThread(rec.proc, tidOf(rec.tid));
-      explicitNames.set(key, rec.args.name);
+      this.stats.droppedRecords++;
+    } else if (rec.ph === 'M') {
+      this.explicitNames.set(this.noteThread(rec.proc, this.tidOf(rec.tid)), rec.args.name);
     } else if (rec.ph === 'X') {
-      const start = toNs(rec.ts);
-      const durNs = toNs(rec.dur);
-      if (durNs < 0) {
-        stats.droppedRecords++;
-        continue;
-      }
-      const tid = tidOf(rec.tid);
-      const key = noteThread(rec.proc, tid);
-      let t = threads.get(key);
-      if (!t) {
-        t = { proc: rec.proc, tid, recs: [], startNs: [], endNs: [] };
-        threads.set(key, t);
-      }
-      t.recs.push(rec);
-      t.startNs.push(start);
-      t.endNs.push(start + durNs);
-      if (start < minNs) minNs = start;
+      this.addSpan(rec);
     } else if (rec.ph === 'C') {
-      noteThread(rec.proc, MAIN_TID);
-      const key = `${rec.proc}|${rec.name}`;
-      let keys = counterKeys.get(key);
-      if (!keys) counterKeys.set(key, (keys = new Set()));
-      for (const [k, v] of Object.entries(rec.args)) if (typeof v === 'number') keys.add(k);
-      counters.push(rec);
-      minNs = Math.min(minNs, toNs(rec.ts));
+      this.addCounter(rec);
     } else {
-      noteThread(rec.proc, tidOf(rec.tid));
-      instants.push(rec);
-      minNs = Math.min(minNs, toNs(rec.ts));
+      this.noteThread(rec.proc, this.tidOf(rec.tid));
+      this.instants.push(rec);
+      this.minNs = Math.min(this.minNs, toNs(rec.ts));
     }
   }
-  for (const [key, name] of explicitNames) threadNames.set(key, name);
 
-  const shiftNs = -minNs;
-  stats.shiftUs = shiftNs / 1000;
-  if (procsSeen.size === 0) noteThread('service', MAIN_TID);
+  /** Named threads keep their names over the defaults; an empty trace still has the service's main thread. */
+  finish(): void {
+    for (const [key, name] of this.explicitNames) this.threadNames.set(key, name);
+    if (this.procsSeen.size === 0) this.noteThread('service', MAIN_TID);
+  }
 
+  private addSpan(rec: SpanRecord): void {
+    const start = toNs(rec.ts);
+    const durNs = toNs(rec.dur);
+    if (durNs < 0) {
+      this.stats.droppedRecords++;
+      return;
+    }
+    const tid = this.tidOf(rec.tid);
+    const key = this.noteThread(rec.proc, tid);
+    let t = this.threads.get(key);
+    if (!t) this.threads.set(key, (t = { proc: rec.proc, tid, recs: [], startNs: [], endNs: [] }));
+    t.recs.push(rec);
+    t.startNs.push(start);
+    t.endNs.push(start + durNs);
+    if (start < this.minNs) this.minNs = start;
+  }
+
+  private addCounter(rec: CounterRecord): void {
+    this.noteThread(rec.proc, MAIN_TID);
+    const key = counterKey(rec);
+    let keys = this.counterKeys.get(key);
+    if (!keys) this.counterKeys.set(key, (keys = new Set()));
+    for (const [k, v] of Object.entries(rec.args)) if (typeof v === 'number') keys.add(k);
+    this.counters.push(rec);
+    this.minNs = Math.min(this.minNs, toNs(rec.ts));
+  }
+
+  private tidOf(tid: number): number {
+    if (validTid(tid)) return tid;
+    this.stats.remappedTids++;
+    return MAIN_TID;
+  }
+
+  private noteThread(proc: ProcessRole, tid: number): string {
+    this.procsSeen.add(proc);
+    const key = threadKey(proc, tid);
+    if (!this.threadNames.has(key)) this.threadNames.set(key, tid === MAIN_TID ? 'main' : `lane ${tid}`);
+    return key;
+  }
+}
+
+/** Process and thread names and sort indices, processes in role order and threads by tid. */
+function metadataEvents(procsSeen: ReadonlySet<ProcessRole>, threadNames: ReadonlyMap<string, string>): ChromeEvent[] {
   const metadata: ChromeEvent[] = [];
   for (const proc of ROLES_IN_ORDER) {
     if (!procsSeen.has(proc)) continue;
@@ -183,63 +196,95 @@ export function normalizeTrace(records: Iterable<TraceRecord>): NormalizedTrace 
       .map((k) => Number(k.slice(proc.length + 1)))
       .sort((a, b) => a - b);
     for (const tid of tids) {
-      const name = threadNames.get(`${proc}|${tid}`)!;
+      const name = threadNames.get(threadKey(proc, tid))!;
       metadata.push({ ph: 'M', name: 'thread_name', pid, tid, ts: 0, args: { name } });
       metadata.push({ ph: 'M', name: 'thread_sort_index', pid, tid, ts: 0, args: { sort_index: tid } });
     }
   }
+  return metadata;
+}
 
-  const nested = [...threads.values()].map((t) => {
-    const { order, clamped } = nestThread(t);
-    stats.clampedSpans += clamped;
-    stats.spans += order.length;
-    return { t, order };
-  });
-  const writtenCounters = counters.filter((rec) => counterKeys.get(`${rec.proc}|${rec.name}`)!.size > 0);
-  stats.droppedRecords += counters.length - writtenCounters.length;
-  writtenCounters.sort((a, b) => a.ts - b.ts);
-  instants.sort((a, b) => a.ts - b.ts);
-  stats.counters = writtenCounters.length;
-  stats.instants = instants.length;
-  const outTs = (ns: number): number => (ns + shiftNs) / 1000;
+interface NestedThread {
+  t: ThreadSpans;
+  order: number[];
+}
 
-  function* events(): Generator<ChromeEvent> {
-    for (const { t, order } of nested) {
-      const pid = PROCESS_IDS[t.proc];
-      for (const i of order) {
-        const rec = t.recs[i]!;
-        const start = t.startNs[i]!;
-        const ev: ChromeEvent = {
-          ph: 'X', name: rec.name, cat: rec.cat || t.proc, pid, tid: t.tid,
-          ts: outTs(start), dur: (t.endNs[i]! - start) / 1000,
-        };
-        if (rec.args !== undefined) ev.args = rec.args;
-        yield ev;
-      }
-    }
-    const lastValues = new Map<string, Map<string, number>>();
-    const keyLists = new Map<string, string[]>();
-    for (const [key, set] of counterKeys) keyLists.set(key, [...set]);
-    for (const rec of writtenCounters) {
-      const key = `${rec.proc}|${rec.name}`;
-      const keys = keyLists.get(key)!;
-      let last = lastValues.get(key);
-      if (!last) lastValues.set(key, (last = new Map()));
-      yield {
-        ph: 'C', name: rec.name, pid: PROCESS_IDS[rec.proc], tid: MAIN_TID, ts: outTs(toNs(rec.ts)),
-        args: counterArgs(rec, keys, last),
-      };
-    }
-    for (const rec of instants) {
+type OutTs = (ns: number) => number;
+
+function* spanEvents(nested: readonly NestedThread[], outTs: OutTs): Generator<ChromeEvent> {
+  for (const { t, order } of nested) {
+    const pid = PROCESS_IDS[t.proc];
+    for (const i of order) {
+      const rec = t.recs[i]!;
+      const start = t.startNs[i]!;
       const ev: ChromeEvent = {
-        ph: 'I', name: rec.name, cat: rec.cat || rec.proc, pid: PROCESS_IDS[rec.proc],
-        tid: validTid(rec.tid) ? rec.tid : MAIN_TID,
-        ts: outTs(toNs(rec.ts)), s: rec.s ?? 't',
+        ph: 'X', name: rec.name, cat: rec.cat || t.proc, pid, tid: t.tid,
+        ts: outTs(start), dur: (t.endNs[i]! - start) / 1000,
       };
       if (rec.args !== undefined) ev.args = rec.args;
       yield ev;
     }
   }
+}
 
+function* counterEvents(counters: readonly CounterRecord[], counterKeys: ReadonlyMap<string, Set<string>>, outTs: OutTs): Generator<ChromeEvent> {
+  const lastValues = new Map<string, Map<string, number>>();
+  const keyLists = new Map<string, string[]>();
+  for (const [key, set] of counterKeys) keyLists.set(key, [...set]);
+  for (const rec of counters) {
+    const key = counterKey(rec);
+    const keys = keyLists.get(key)!;
+    let last = lastValues.get(key);
+    if (!last) lastValues.set(key, (last = new Map()));
+    yield {
+      ph: 'C', name: rec.name, pid: PROCESS_IDS[rec.proc], tid: MAIN_TID, ts: outTs(toNs(rec.ts)),
+      args: counterArgs(rec, keys, last),
+    };
+  }
+}
+
+function* instantEvents(instants: readonly InstantRecord[], outTs: OutTs): Generator<ChromeEvent> {
+  for (const rec of instants) {
+    const ev: ChromeEvent = {
+      ph: 'I', name: rec.name, cat: rec.cat || rec.proc, pid: PROCESS_IDS[rec.proc],
+      tid: validTid(rec.tid) ? rec.tid : MAIN_TID,
+      ts: outTs(toNs(rec.ts)), s: rec.s ?? 't',
+    };
+    if (rec.args !== undefined) ev.args = rec.args;
+    yield ev;
+  }
+}
+
+export function normalizeTrace(records: Iterable<TraceRecord>): NormalizedTrace {
+  const stats: TraceStats = {
+    spans: 0, counters: 0, instants: 0, clampedSpans: 0, droppedRecords: 0, remappedTids: 0, shiftUs: 0,
+  };
+  const groups = new RecordGroups(stats);
+  for (const rec of records) groups.add(rec);
+  groups.finish();
+  const shiftNs = -groups.minNs;
+  stats.shiftUs = shiftNs / 1000;
+  const metadata = metadataEvents(groups.procsSeen, groups.threadNames);
+
+  const nested = [...groups.threads.values()].map((t) => {
+    const { order, clamped } = nestThread(t);
+    stats.clampedSpans += clamped;
+    stats.spans += order.length;
+    return { t, order };
+  });
+  // a counter name that never carried a number has nothing to plot
+  const counters = groups.counters.filter((rec) => groups.counterKeys.get(counterKey(rec))!.size > 0);
+  stats.droppedRecords += groups.counters.length - counters.length;
+  counters.sort((a, b) => a.ts - b.ts);
+  groups.instants.sort((a, b) => a.ts - b.ts);
+  stats.counters = counters.length;
+  stats.instants = groups.instants.length;
+  const outTs: OutTs = (ns) => (ns + shiftNs) / 1000;
+
+  function* events(): Generator<ChromeEvent> {
+    yield* spanEvents(nested, outTs);
+    yield* counterEvents(counters, groups.counterKeys, outTs);
+    yield* instantEvents(groups.instants, outTs);
+  }
   return { metadata, events, stats };
 }

@@ -56,94 +56,117 @@ function lastLine(text: string): string {
   return line ? `: ${line.slice(0, 300)}` : '';
 }
 
+/** A spawn that threw: a run that failed before it began, with the reason. */
+function neverStarted(e: unknown): EngineHandle {
+  const error = new AppError('RUN_FAILED', `could not start the engine process: ${serializeError(e).message}`);
+  const done = Promise.resolve<EngineEnd>({ kind: 'failed', error: error.toJSON() });
+  return { pid: undefined, done, cancel: () => done, openSpans: () => [] };
+}
+
+/** The service's span around the process, open from the spawn on (same clock: the run's origin). */
+function engineProcessSpan(originNs: string): OpenSpan[] {
+  if (!/^\d+$/.test(originNs)) return [];
+  const spawnedUs = Number(process.hrtime.bigint() - BigInt(originNs)) / 1000;
+  return [{ proc: 'service', tid: 1, name: ENGINE_PROCESS_SPAN, startUs: spawnedUs }];
+}
+
+/** One engine process through one run: what it said, and how it ended. */
+class RunningEngine implements EngineHandle {
+  readonly done: Promise<EngineEnd>;
+  private resolveDone!: (end: EngineEnd) => void;
+  private outcome: EngineOutcome | undefined;
+  private engineError: SerializedError | undefined;
+  private cancelRequested = false;
+  private killTimer: ReturnType<typeof setTimeout> | undefined;
+  // the service's span around the process is written when the process ends; until then the live
+  // timeline learns of it from here
+  private hostOpen: OpenSpan[];
+  private engineOpen: OpenSpan[] = [];
+
+  constructor(private readonly child: EngineChild, start: StartMessage, private readonly listeners: EngineListeners) {
+    this.done = new Promise<EngineEnd>((resolve) => {
+      this.resolveDone = resolve;
+    });
+    this.hostOpen = engineProcessSpan(start.originNs);
+    child.onMessage((raw) => this.onMessage(raw));
+    child.onExit((exit) => this.onExit(exit));
+    child.send(start);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  openSpans(): OpenSpan[] {
+    return [...this.hostOpen, ...this.engineOpen];
+  }
+
+  cancel(): Promise<EngineEnd> {
+    if (!this.cancelRequested) {
+      this.cancelRequested = true;
+      try {
+        this.child.send({ type: 'cancel' });
+      } catch {
+        // the channel may already be closed; the kill below still ends the process
+      }
+      this.killTimer = setTimeout(() => this.child.kill(), CANCEL_GRACE_MS);
+    }
+    return this.done;
+  }
+
+  private onMessage(raw: unknown): void {
+    if (!isEngineMessage(raw)) return;
+    switch (raw.type) {
+      case 'open-spans':
+        if (isOpenSpanList(raw.spans)) this.engineOpen = raw.spans;
+        break;
+      case 'trace':
+        this.listeners.onTrace(raw.records);
+        break;
+      case 'progress':
+        this.listeners.onProgress(raw.progress);
+        break;
+      case 'log':
+        this.listeners.onLog(raw.level, raw.message);
+        break;
+      case 'result':
+        this.outcome = raw.outcome;
+        break;
+      case 'error':
+        this.engineError = deserializeError(raw.error).toJSON();
+        break;
+      case 'cancelled':
+        this.cancelRequested = true;
+        break;
+    }
+  }
+
+  private onExit(exit: EngineExit): void {
+    if (this.killTimer) clearTimeout(this.killTimer);
+    this.hostOpen = [];
+    this.engineOpen = [];
+    this.resolveDone(this.endOf(exit));
+  }
+
+  /** Every way the process can end, as one outcome: a cancel, the engine's error, a result, or a death. */
+  private endOf(exit: EngineExit): EngineEnd {
+    const { outcome } = this;
+    if (this.cancelRequested) return { kind: 'cancelled', outcome };
+    if (this.engineError) return { kind: 'failed', error: this.engineError, outcome };
+    if (outcome && exit.code === 0) return { kind: 'completed', outcome };
+    const reason = describeEngineExit(exit, this.child.stderrTail());
+    return { kind: 'failed', error: new AppError('RUN_FAILED', reason).toJSON(), outcome };
+  }
+}
+
 export function startEngine(spawn: SpawnEngine, start: StartMessage, listeners: EngineListeners): EngineHandle {
   let child: EngineChild;
   try {
     child = spawn();
   } catch (e) {
-    const error = new AppError('RUN_FAILED', `could not start the engine process: ${serializeError(e).message}`);
-    const done = Promise.resolve<EngineEnd>({ kind: 'failed', error: error.toJSON() });
-    return { pid: undefined, done, cancel: () => done, openSpans: () => [] };
+    return neverStarted(e);
   }
-  let outcome: EngineOutcome | undefined;
-  let engineError: SerializedError | undefined;
-  let cancelRequested = false;
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  let resolveDone!: (end: EngineEnd) => void;
-  const done = new Promise<EngineEnd>((resolve) => {
-    resolveDone = resolve;
-  });
-
-  // the service's span around the process is written when the process ends; until then the live
-  // timeline learns of it from here (same clock: the run's origin)
-  let hostOpen: OpenSpan[] = [];
-  let engineOpen: OpenSpan[] = [];
-  if (/^\d+$/.test(start.originNs)) {
-    const spawnedUs = Number(process.hrtime.bigint() - BigInt(start.originNs)) / 1000;
-    hostOpen = [{ proc: 'service', tid: 1, name: ENGINE_PROCESS_SPAN, startUs: spawnedUs }];
-  }
-
-  child.onMessage((raw) => {
-    if (!isEngineMessage(raw)) return;
-    switch (raw.type) {
-      case 'open-spans':
-        if (isOpenSpanList(raw.spans)) engineOpen = raw.spans;
-        break;
-      case 'trace':
-        listeners.onTrace(raw.records);
-        break;
-      case 'progress':
-        listeners.onProgress(raw.progress);
-        break;
-      case 'log':
-        listeners.onLog(raw.level, raw.message);
-        break;
-      case 'result':
-        outcome = raw.outcome;
-        break;
-      case 'error':
-        engineError = deserializeError(raw.error).toJSON();
-        break;
-      case 'cancelled':
-        cancelRequested = true;
-        break;
-    }
-  });
-
-  child.onExit((exit) => {
-    if (killTimer) clearTimeout(killTimer);
-    hostOpen = [];
-    engineOpen = [];
-    if (cancelRequested) resolveDone({ kind: 'cancelled', outcome });
-    else if (engineError) resolveDone({ kind: 'failed', error: engineError, outcome });
-    else if (outcome && exit.code === 0) resolveDone({ kind: 'completed', outcome });
-    else {
-      const reason = describeEngineExit(exit, child.stderrTail());
-      resolveDone({ kind: 'failed', error: new AppError('RUN_FAILED', reason).toJSON(), outcome });
-    }
-  });
-
-  child.send(start);
-
-  return {
-    get pid() {
-      return child.pid;
-    },
-    done,
-    openSpans: () => [...hostOpen, ...engineOpen],
-    cancel() {
-      if (!cancelRequested) {
-        cancelRequested = true;
-        try {
-          child.send({ type: 'cancel' });
-        } catch {
-          // the channel may already be closed; the kill below still ends the process
-        }
-        killTimer = setTimeout(() => child.kill(), CANCEL_GRACE_MS);
-      }
-      return done;
-    },
-  };
+  return new RunningEngine(child, start, listeners);
 }
 
 export const PROBE_TIMEOUT_MS = 30_000;

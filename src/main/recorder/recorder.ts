@@ -9,7 +9,7 @@
  * trace-check) sees exactly the ends we compared.
  */
 import type { CounterRecord, InstantRecord, ProcessRole, SpanRecord, ThreadNameRecord, TraceRecord } from '../../shared/events';
-import type { EngineProbe } from '../engine/types';
+import type { EngineProbe } from '../engine/model';
 import { BatchSink, type BatchListener } from './batchSink';
 import { hrtimeNowNs, parseOriginNs, type MonotonicNowNs } from './clock';
 
@@ -19,8 +19,6 @@ export interface RecorderOptions {
   proc: ProcessRole;
   /** `process.hrtime.bigint()` at run start, taken by the service and passed down (string form crosses IPC) */
   originNs?: bigint | string;
-  /** added to every timestamp, for a peer whose clock is not this machine's monotonic clock */
-  clockOffsetUs?: number;
   /** receives each batch; without it records are retained and read with takeRecords() */
   onBatch?: BatchListener;
   onProgress?: (fraction: number, label: string) => void;
@@ -29,6 +27,8 @@ export interface RecorderOptions {
   /** category written on spans and instants; defaults to the process role */
   cat?: string;
   laneName?: string;
+  /** the thread lane (default MAIN_TID): each engine pool worker records on a lane of its own */
+  tid?: number;
   flushIntervalMs?: number;
   maxBatchRecords?: number;
   nowNs?: MonotonicNowNs;
@@ -43,86 +43,41 @@ interface Frame {
   parent: Frame | undefined;
 }
 
-/** State every lane of one recorder shares: clock, sink, cancel flag. */
-interface Core {
-  proc: ProcessRole;
-  cat: string;
-  disabled: boolean;
-  originNs: bigint;
-  offsetNs: number;
-  nowNs: MonotonicNowNs;
-  sink: BatchSink;
-  retained: TraceRecord[];
-  onProgress: ((fraction: number, label: string) => void) | undefined;
-  cancelRequested: boolean;
-  nextTid: number;
-  deviceSync: (() => Promise<void>) | undefined;
-}
-
-/** Lanes are created only through lane(); the key is not exported, so options cannot forge one. */
-const LANE_OF = Symbol('laneOf');
-interface LaneOptions extends RecorderOptions {
-  [LANE_OF]?: { core: Core; tid: number };
-}
-
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
 export class Recorder implements EngineProbe {
   readonly tid: number;
-  private readonly core: Core;
+  readonly disabled: boolean;
+  private readonly proc: ProcessRole;
+  private readonly cat: string;
+  private readonly originNs: bigint;
+  private readonly nowNs: MonotonicNowNs;
+  private readonly sink: BatchSink;
+  private readonly retained: TraceRecord[] = [];
+  private readonly onProgress: ((fraction: number, label: string) => void) | undefined;
   private readonly stack: Frame[] = [];
 
   constructor(options: RecorderOptions) {
-    const lane = (options as LaneOptions)[LANE_OF];
-    this.tid = lane ? lane.tid : MAIN_TID;
-    if (lane) {
-      this.core = lane.core;
-    } else {
-      const retained: TraceRecord[] = [];
-      const nowNs = options.nowNs ?? hrtimeNowNs;
-      this.core = {
-        proc: options.proc,
-        cat: options.cat ?? options.proc,
-        disabled: options.disabled === true,
-        originNs: parseOriginNs(options.originNs, nowNs),
-        offsetNs: Math.round((options.clockOffsetUs ?? 0) * 1000),
-        nowNs,
-        retained,
-        sink: new BatchSink({
-          onBatch: options.onBatch ?? ((batch) => void retained.push(...batch)),
-          intervalMs: options.flushIntervalMs,
-          maxRecords: options.maxBatchRecords,
-        }),
-        onProgress: options.onProgress,
-        cancelRequested: false,
-        nextTid: MAIN_TID + 1,
-        deviceSync: undefined,
-      };
-    }
-    if (!this.core.disabled) {
+    this.proc = options.proc;
+    this.tid = options.tid ?? MAIN_TID;
+    this.cat = options.cat ?? options.proc;
+    this.disabled = options.disabled === true;
+    this.nowNs = options.nowNs ?? hrtimeNowNs;
+    this.originNs = parseOriginNs(options.originNs, this.nowNs);
+    this.onProgress = options.onProgress;
+    this.sink = new BatchSink({
+      onBatch: options.onBatch ?? ((batch) => void this.retained.push(...batch)),
+      intervalMs: options.flushIntervalMs,
+      maxRecords: options.maxBatchRecords,
+    });
+    if (!this.disabled) {
       const meta: ThreadNameRecord = {
-        ph: 'M', proc: this.core.proc, tid: this.tid, name: 'thread_name', args: { name: options.laneName ?? 'main' },
+        ph: 'M', proc: this.proc, tid: this.tid, name: 'thread_name', args: { name: options.laneName ?? 'main' },
       };
-      this.core.sink.push(meta);
+      this.sink.push(meta);
     }
-  }
-
-  get disabled(): boolean {
-    return this.core.disabled;
-  }
-
-  /** Another named lane (tid) of this process, sharing clock, sink and cancel flag. */
-  lane(name: string): Recorder {
-    const tid = this.core.nextTid++;
-    const options: LaneOptions = { proc: this.core.proc, laneName: name, [LANE_OF]: { core: this.core, tid } };
-    return new Recorder(options);
-  }
-
-  /** Awaited at every span end, so spans on asynchronous backends measure work, not dispatch. */
-  setDeviceSync(sync: (() => Promise<void>) | undefined): void {
-    this.core.deviceSync = sync;
   }
 
   /** Microseconds since the origin, ns resolution. */
@@ -131,13 +86,12 @@ export class Recorder implements EngineProbe {
   }
 
   async span<T>(name: string, fn: () => Promise<T> | T, args?: Record<string, unknown>): Promise<T> {
-    if (this.core.disabled) return fn();
+    if (this.disabled) return fn();
     const frame: Frame = { name, startNs: this.relNs(), endNs: -1, args, parent: this.stack[this.stack.length - 1] };
     this.stack.push(frame);
     let result: T;
     try {
       result = await fn();
-      if (this.core.deviceSync) await this.core.deviceSync();
     } catch (e) {
       this.closeFrame(frame, { error: errorMessage(e) });
       throw e;
@@ -147,39 +101,31 @@ export class Recorder implements EngineProbe {
   }
 
   counter(name: string, values: Record<string, number>): void {
-    if (this.core.disabled) return;
-    const rec: CounterRecord = { ph: 'C', proc: this.core.proc, name, ts: this.relNs() / 1000, args: { ...values } };
-    this.core.sink.push(rec);
+    if (this.disabled) return;
+    const rec: CounterRecord = { ph: 'C', proc: this.proc, name, ts: this.relNs() / 1000, args: { ...values } };
+    this.sink.push(rec);
   }
 
   instant(name: string, args?: Record<string, unknown>, scope: 't' | 'p' | 'g' = 't'): void {
-    if (this.core.disabled) return;
+    if (this.disabled) return;
     const rec: InstantRecord = {
-      ph: 'I', proc: this.core.proc, tid: this.tid, name, cat: this.core.cat, ts: this.relNs() / 1000, s: scope,
+      ph: 'I', proc: this.proc, tid: this.tid, name, cat: this.cat, ts: this.relNs() / 1000, s: scope,
     };
     if (args !== undefined) rec.args = args;
-    this.core.sink.push(rec);
+    this.sink.push(rec);
   }
 
   progress(fraction: number, label: string): void {
     const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
-    this.core.onProgress?.(f, label);
-  }
-
-  cancelled(): boolean {
-    return this.core.cancelRequested;
-  }
-
-  requestCancel(): void {
-    this.core.cancelRequested = true;
+    this.onProgress?.(f, label);
   }
 
   /** Sends what is buffered now (before a process exits, or when a run ends). */
   flush(): void {
-    this.core.sink.flush();
+    this.sink.flush();
   }
 
-  /** Closes spans still open on this lane (marked unfinished), then flushes. */
+  /** Closes spans still open (marked unfinished), then flushes. */
   close(): void {
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const frame = this.stack[i];
@@ -190,8 +136,8 @@ export class Recorder implements EngineProbe {
 
   /** Records held when no onBatch listener was given; empties the buffer. */
   takeRecords(): TraceRecord[] {
-    this.core.sink.flush();
-    return this.core.retained.splice(0, this.core.retained.length);
+    this.sink.flush();
+    return this.retained.splice(0, this.retained.length);
   }
 
   get depth(): number {
@@ -199,7 +145,7 @@ export class Recorder implements EngineProbe {
   }
 
   private relNs(): number {
-    return Number(this.core.nowNs() - this.core.originNs) + this.core.offsetNs;
+    return Number(this.nowNs() - this.originNs);
   }
 
   private closeFrame(frame: Frame, extra: Record<string, unknown> | undefined): void {
@@ -216,10 +162,10 @@ export class Recorder implements EngineProbe {
       if (i >= 0) this.stack.splice(i, 1);
     }
     const rec: SpanRecord = {
-      ph: 'X', proc: this.core.proc, tid: this.tid, name: frame.name, cat: this.core.cat,
+      ph: 'X', proc: this.proc, tid: this.tid, name: frame.name, cat: this.cat,
       ts: startNs / 1000, dur: (endNs - startNs) / 1000,
     };
     if (frame.args !== undefined || extra !== undefined) rec.args = { ...frame.args, ...extra };
-    this.core.sink.push(rec);
+    this.sink.push(rec);
   }
 }

@@ -9,9 +9,10 @@ import { AppError, serializeError, type SerializedError } from '../../shared/err
 import type { CounterRecord, ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { startEngine, startRssSampler, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../host';
-import type { OpenSpan } from '../engineProtocol';
+import type { DecodeRequest, OpenSpan, StartMessage } from '../engineProtocol';
 import { Recorder, sampleProcessRssBytes } from '../recorder';
 import { EventLog } from './eventLog';
+import { LiveTimeline } from './liveTimeline';
 import { buildReport } from './reportBuilder';
 import { writeReportFiles, writeTraceFromEvents } from './runFiles';
 import { RUN_FILES, type RunStatusFile, type RunStore } from './runStore';
@@ -25,6 +26,8 @@ export interface ActiveRunOptions {
   config: RunConfig;
   store: RunStore;
   spawn: SpawnEngine;
+  /** a decode run (kde-profiler decode) instead of the profiling loop */
+  decode?: DecodeRequest;
   emit(event: RunEvent): void;
   readRssBytes?: (pid: number) => Promise<number | null>;
 }
@@ -41,8 +44,8 @@ export function headlineOf(report: Report): RunHeadline[] {
 
 export class ActiveRun {
   progress: ProgressInfo | undefined;
-  /** trace records appended so far (the timeline index rebuilds when this moves) */
-  recordCount = 0;
+  /** the run's trace in memory, for its timeline and counters while it records; none with tracing off */
+  readonly timeline: LiveTimeline | undefined;
   readonly finished: Promise<RunStatusFile>;
   private status: RunStatusFile;
   private handle: EngineHandle | undefined;
@@ -52,6 +55,7 @@ export class ActiveRun {
 
   constructor(private readonly o: ActiveRunOptions) {
     this.status = o.status;
+    this.timeline = o.config.trace ? new LiveTimeline(() => this.openSpans()) : undefined;
     this.finished = new Promise((resolve) => {
       this.resolveFinished = resolve;
     });
@@ -100,11 +104,13 @@ export class ActiveRun {
     const log = new EventLog(store.file(id, RUN_FILES.events));
     const onRecords = (records: TraceRecord[]) => {
       log.append(records);
-      this.recordCount += records.length;
+      this.timeline?.append(records);
       this.o.emit({ type: 'trace', runId: id, records });
     };
     const rec = new Recorder({ proc: 'service', originNs, disabled: !config.trace, laneName: 'service', onBatch: onRecords });
-    const handle = startEngine(this.o.spawn, { type: 'start', runId: id, runDir: store.dir(id), config, originNs: originNs.toString() }, {
+    const start: StartMessage = { type: 'start', runId: id, runDir: store.dir(id), config, originNs: originNs.toString() };
+    if (this.o.decode) start.decode = this.o.decode;
+    const handle = startEngine(this.o.spawn, start, {
       onTrace: onRecords,
       onProgress: (progress) => {
         this.progress = progress;

@@ -28,20 +28,38 @@ function thin(points: [number, number][], max: number): [number, number][] {
   return out;
 }
 
-export function counterSeries(records: Iterable<TraceRecord>, maxPoints = MAX_COUNTER_POINTS): CounterSeries[] {
-  const series = new Map<string, CounterSeries>();
-  for (const r of records) {
-    if (r.ph !== 'C') continue;
+/**
+ * Collects counter records as they come (a live run's batches, or a file's records at once) and
+ * answers the thinned series at any point.
+ */
+export class CounterSeriesBuilder {
+  /** per (process, counter, key) in first-seen order, points in arrival order until sorted */
+  private readonly series = new Map<string, CounterSeries>();
+
+  add(r: TraceRecord): void {
+    if (r.ph !== 'C') return;
     for (const [key, value] of Object.entries(r.args)) {
       if (typeof value !== 'number' || !Number.isFinite(value)) continue;
       const id = `${r.proc}\u0000${r.name}\u0000${key}`;
-      let s = series.get(id);
-      if (!s) series.set(id, (s = { name: r.name, key, points: [] }));
+      let s = this.series.get(id);
+      if (!s) this.series.set(id, (s = { name: r.name, key, points: [] }));
       s.points.push([r.ts, value]);
     }
   }
-  return [...series.values()].map((s) => {
-    s.points.sort((a, b) => a[0] - b[0]);
-    return { ...s, points: thin(s.points, maxPoints) };
-  });
+
+  /** Fresh arrays each time: what is returned does not grow with later records. */
+  build(maxPoints = MAX_COUNTER_POINTS): CounterSeries[] {
+    return [...this.series.values()].map((s) => {
+      // stable and in place: a later sort only has the newly arrived points to move
+      s.points.sort((a, b) => a[0] - b[0]);
+      const points = thin(s.points, maxPoints);
+      return { name: s.name, key: s.key, points: points === s.points ? points.slice() : points };
+    });
+  }
+}
+
+export function counterSeries(records: Iterable<TraceRecord>, maxPoints = MAX_COUNTER_POINTS): CounterSeries[] {
+  const builder = new CounterSeriesBuilder();
+  for (const r of records) builder.add(r);
+  return builder.build(maxPoints);
 }

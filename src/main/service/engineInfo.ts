@@ -1,13 +1,13 @@
 /**
- * Facts about this machine's engine (backends, versions) and memory estimates before a run.
+ * Facts about this machine's engine (backends, versions) and memory estimates before a run, made
+ * from the dataset's summary (kept by DatasetSummaryCache), never from reloading the data.
  */
 import { cpus, totalmem } from 'node:os';
 import type { MemoryEstimate, SystemInfo } from '../../shared/api';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../shared/config';
-import { summarizeDataset } from '../../shared/dataset';
 import { estimateDatasetPeak } from '../engine/model';
-import { loadDataset } from '../data';
 import { probeEngine, type SpawnEngine } from '../host';
+import { DatasetSummaryCache } from './datasetSummaries';
 import { toolVersion } from './reportBuilder';
 
 let info: Promise<SystemInfo> | undefined;
@@ -37,8 +37,9 @@ export function systemInfo(spawn: SpawnEngine): Promise<SystemInfo> {
   return info;
 }
 
-export async function estimateRunMemory(config: RunConfig): Promise<MemoryEstimate[]> {
-  const summary = summarizeDataset(await loadDataset(config.data));
+/** Peak device memory per strategy; `summaries` is the service's cache (a caller without one summarizes once). */
+export async function estimateRunMemory(config: RunConfig, summaries = new DatasetSummaryCache()): Promise<MemoryEstimate[]> {
+  const summary = await summaries.summaryOf(config.data);
   const tiles = {
     blockSize: config.blockSize ?? summary.blockSize,
     encTileSize: config.encTileSize,

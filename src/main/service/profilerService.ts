@@ -13,11 +13,11 @@ import { parseRunConfig, type RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import type { RunEvent } from '../../shared/events';
 import { compareReports } from '../analysis';
-import { inspectData, PRESET_INFO } from '../data';
-import { readNdjsonRecords } from '../export';
+import { PRESET_INFO } from '../data';
+import type { DecodeRequest } from '../engineProtocol';
 import { forkEngine, type SpawnEngine } from '../host';
 import { ActiveRun } from './activeRun';
-import { counterSeries } from './counterSeries';
+import { DatasetSummaryCache } from './datasetSummaries';
 import { exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
 import { EventBus } from './eventBus';
 import { estimateRunMemory, systemInfo } from './engineInfo';
@@ -39,6 +39,12 @@ export interface ProfilerServiceOptions {
 
 export interface ProfilerService extends ProfilerApi {
   readonly runsDir: string;
+  /**
+   * A decode run (kde-profiler decode): one strategy, fitted once, the grid decoded in windows of
+   * rows into likelihood/<strategy>.npy and decode.json in the run's folder. Queued, recorded and
+   * listed like any run. Not part of ProfilerApi: the CLI holds the service itself.
+   */
+  startDecode(config: unknown, decode: DecodeRequest): Promise<{ runId: string }>;
   /** resolves with the final status once the run has finished, failed or been cancelled */
   whenFinished(runId: string): Promise<RunIndexEntry>;
   /** cancels every queued and running run (app quit, CLI interrupt) */
@@ -49,13 +55,48 @@ function datasetLabel(config: RunConfig): string {
   return config.data.kind === 'preset' ? `preset:${config.data.name}` : basename(config.data.path);
 }
 
+/** A run config whose data file exists, with its path made absolute. */
+async function withReadableData(raw: unknown): Promise<RunConfig> {
+  const config = parseRunConfig(raw);
+  if (config.data.kind !== 'file') return config;
+  const path = resolve(config.data.path);
+  try {
+    await access(path);
+  } catch {
+    throw new AppError('NOT_FOUND', `data file ${config.data.path} does not exist or cannot be read: check the path.`, { file: config.data.path });
+  }
+  return { ...config, data: { kind: 'file', path } };
+}
+
+const MAX_ROWS_PER_CHUNK = 1_000_000_000;
+/** parseRunConfig's limit on a label */
+const MAX_LABEL_CHARS = 200;
+
+/**
+ * What a decode run is, said in its config: one strategy, one fit and one decode (no warm-ups or
+ * repeats), the likelihood kept; and in its label, so the run list tells it from a profiling run.
+ */
+function decodeConfig(config: RunConfig, decode: DecodeRequest): RunConfig {
+  if (config.strategies.length !== 1) {
+    throw new AppError('BAD_ARGUMENT', `run config 'strategies': a decode run takes one strategy (or auto), got ${config.strategies.join(', ')}`, { key: 'strategies' });
+  }
+  const rows = decode.rowsPerChunk;
+  if (!Number.isInteger(rows) || rows < 2 || rows > MAX_ROWS_PER_CHUNK) {
+    throw new AppError('BAD_ARGUMENT', `decode 'rowsPerChunk': expected an integer in [2, ${MAX_ROWS_PER_CHUNK}], got ${JSON.stringify(rows)}`, { key: 'rowsPerChunk' });
+  }
+  const kind = `decode ${config.strategies[0]}, ${rows} rows per window`;
+  const label = (config.label === undefined ? kind : `${kind}: ${config.label}`).slice(0, MAX_LABEL_CHARS);
+  return { ...config, repeats: 1, warmup: 0, local: false, saveLikelihood: true, label };
+}
+
 export function createProfilerService(options: ProfilerServiceOptions): ProfilerService {
   const store = new RunStore(resolve(options.runsDir));
   const ready = store.init();
   const spawn = options.spawnEngine ?? (() => forkEngine());
   const bus = new EventBus();
   const active = new Map<string, ActiveRun>();
-  const timelines = new TimelineCache((id) => active.get(id)?.openSpans() ?? []);
+  const timelines = new TimelineCache();
+  const summaries = new DatasetSummaryCache();
   const queue: ActiveRun[] = [];
   let current: ActiveRun | undefined;
 
@@ -73,6 +114,23 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     });
   };
 
+  const enqueue = async (config: RunConfig, decode?: DecodeRequest): Promise<{ runId: string }> => {
+    await ready;
+    const id = newRunId();
+    const status: RunStatusFile = {
+      id, status: 'queued', createdAt: new Date().toISOString(), dataset: datasetLabel(config), backend: config.backend,
+      strategies: [...config.strategies], headline: [], ownerPid: process.pid, ownerStore: store.storeId,
+    };
+    if (config.label !== undefined) status.label = config.label;
+    await store.create(status, config);
+    const run = new ActiveRun({ status, config, store, spawn, decode, readRssBytes: options.readRssBytes, emit: (e) => bus.emit(e) });
+    active.set(id, run);
+    queue.push(run);
+    bus.emit({ type: 'status', runId: id, status: 'queued' });
+    pump();
+    return { runId: id };
+  };
+
   const runId = async (v: unknown): Promise<string> => {
     const id = assertRunId(v);
     await ready;
@@ -84,35 +142,11 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
 
     getInfo: async (): Promise<SystemInfo> => systemInfo(spawn),
     listPresets: async (): Promise<PresetInfo[]> => PRESET_INFO.map((p) => ({ ...p })),
-    inspectData: async (source): Promise<DataInspection> => withScale(await inspectData(parseRunConfig({ data: source }).data)),
-    estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(parseRunConfig(config)),
+    inspectData: async (source): Promise<DataInspection> => withScale(await summaries.inspect(parseRunConfig({ data: source }).data)),
+    estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(parseRunConfig(config), summaries),
 
-    async startRun(raw) {
-      const config = parseRunConfig(raw);
-      if (config.data.kind === 'file') {
-        const path = resolve(config.data.path);
-        try {
-          await access(path);
-        } catch {
-          throw new AppError('NOT_FOUND', `data file ${config.data.path} does not exist or cannot be read: check the path.`, { file: config.data.path });
-        }
-        config.data = { kind: 'file', path };
-      }
-      await ready;
-      const id = newRunId();
-      const status: RunStatusFile = {
-        id, status: 'queued', createdAt: new Date().toISOString(), dataset: datasetLabel(config), backend: config.backend,
-        strategies: [...config.strategies], headline: [], ownerPid: process.pid, ownerStore: store.storeId,
-      };
-      if (config.label !== undefined) status.label = config.label;
-      await store.create(status, config);
-      const run = new ActiveRun({ status, config, store, spawn, readRssBytes: options.readRssBytes, emit: (e) => bus.emit(e) });
-      active.set(id, run);
-      queue.push(run);
-      bus.emit({ type: 'status', runId: id, status: 'queued' });
-      pump();
-      return { runId: id };
-    },
+    startRun: async (raw) => enqueue(await withReadableData(raw)),
+    startDecode: async (raw, decode) => enqueue(decodeConfig(await withReadableData(raw), decode), { rowsPerChunk: decode.rowsPerChunk }),
 
     async cancelRun(v) {
       const id = await runId(v);
@@ -156,19 +190,22 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
       const id = await runId(v);
       const req = timelineRequest(request);
       await store.status(id);
+      const live = active.get(id)?.timeline;
+      if (live) return live.query(req);
       if (!(await store.exists(id, RUN_FILES.events))) {
         // queued, or traced off: nothing recorded yet is an empty timeline, not an error
         return { startUs: req.startUs, endUs: req.endUs, totalUs: 0, lanes: [], spans: [], instants: [], totalEvents: 0 };
       }
-      const index = await timelines.get(id, store.file(id, RUN_FILES.events), active.get(id)?.recordCount);
-      return queryTimeline(index, req);
+      return queryTimeline(await timelines.get(id, store.file(id, RUN_FILES.events)), req);
     },
 
     async getCounters(v): Promise<CounterSeries[]> {
       const id = await runId(v);
       await store.status(id);
+      const live = active.get(id)?.timeline;
+      if (live) return live.counterSeries();
       if (!(await store.exists(id, RUN_FILES.events))) return [];
-      return counterSeries((await readNdjsonRecords(store.file(id, RUN_FILES.events))).records);
+      return timelines.counters(id, store.file(id, RUN_FILES.events));
     },
 
     async getLikelihood(v, strategy): Promise<LikelihoodView> {

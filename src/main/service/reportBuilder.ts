@@ -10,6 +10,7 @@ import type { SerializedError } from '../../shared/errors';
 import { REPORT_SCHEMA_VERSION, type Report } from '../../shared/report';
 import { datasetScale, deriveFindings, recommend, type AnalysisInput } from '../analysis';
 import { PRESET_INFO } from '../data';
+import { rooflineOfResult } from '../engine/model';
 import type { EngineOutcome } from '../engineProtocol';
 
 let cachedVersion: string | undefined;
@@ -51,11 +52,13 @@ export interface ReportInput {
 
 export function buildReport(input: ReportInput): Report {
   const { outcome, config } = input;
+  const calibration = outcome.calibration;
   const strategies = outcome.strategies.map((s) => {
     const w = outcome.windows.find((x) => x.strategy === s.strategy);
     const peak = w && input.peakRssBetween?.(w.startUs, w.endUs);
-    if (!s.memory || peak === undefined) return s;
-    return { ...s, memory: { ...s.memory, peakRssBytes: peak } };
+    const withRss = !s.memory || peak === undefined ? s : { ...s, memory: { ...s.memory, peakRssBytes: peak } };
+    const roofline = calibration ? rooflineOfResult(s, outcome.dataset, config, calibration) : undefined;
+    return roofline ? { ...withRss, roofline } : withRss;
   });
   const analysis: AnalysisInput = {
     strategies,
@@ -78,7 +81,7 @@ export function buildReport(input: ReportInput): Report {
     backend: outcome.backend,
     strategies,
     findings: deriveFindings(analysis),
-    environment: environment(),
+    environment: calibration ? { ...environment(), calibration } : environment(),
     notApplicable: outcome.notApplicable,
     status: input.status,
   };

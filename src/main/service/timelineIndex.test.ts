@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../shared/events';
+import type { OpenSpan } from '../engineProtocol';
 import { buildTimelineIndex, IN_PROGRESS_ARG } from './timelineIndex';
 import { queryTimeline } from './timelineQuery';
 
@@ -20,7 +21,7 @@ function decodeTrace(): TraceRecord[] {
   ];
 }
 
-const all = (records: TraceRecord[], open = {}) => queryTimeline(buildTimelineIndex(records, open), { startUs: 0, endUs: 1000, widthPx: 10_000 });
+const all = (records: TraceRecord[], open: { open?: OpenSpan[] } = {}) => queryTimeline(buildTimelineIndex(records, open), { startUs: 0, endUs: 1000, widthPx: 10_000 });
 
 describe('timeline lanes per process and electrode', () => {
   it('puts what runs inside each electrode span on a lane of that electrode', () => {
@@ -45,7 +46,7 @@ describe('timeline lanes per process and electrode', () => {
 describe('open spans of a live run', () => {
   it('draws them from their start to the newest event, marked in progress, with closed spans nested below', () => {
     const recs: TraceRecord[] = [span('load-data', 1, 4), span('cold', 10, 30), { ph: 'C', proc: 'engine', name: 'engine memory (MB)', ts: 60, args: { rss: 100 } }];
-    const open = [
+    const open: OpenSpan[] = [
       { proc: 'service', tid: 1, name: 'engine process', startUs: 0 },
       { proc: 'engine', tid: 1, name: 'run', startUs: 0.5, args: { runId: 'r' } },
       { proc: 'engine', tid: 1, name: 'strategy reference', startUs: 9 },

@@ -1,7 +1,11 @@
 /**
  * An in-memory index of a run's spans for the timeline: per lane (process, thread) and nesting
- * depth, spans sorted by start in flat typed arrays, built once from the records. Queries
- * (timelineQuery.ts) binary-search the window instead of scanning every record.
+ * depth, spans sorted by start in flat typed arrays. Queries (timelineQuery.ts) binary-search the
+ * window instead of scanning every record.
+ *
+ * The builder takes records one at a time and can build an index again after more arrived: the
+ * live timeline (liveTimeline.ts) feeds it batch by batch, a finished run's file feeds it once.
+ * Between builds it keeps each lane's spans sorted in place, so a rebuild sorts little.
  *
  * Lanes per process and electrode: what runs inside an "electrode N" span (the stages of one
  * electrode's fit or decode) goes on a lane of its own, "engine · electrode N"; the loop's spans
@@ -11,6 +15,8 @@
  */
 import type { TimelineLane } from '../../shared/api';
 import type { TraceRecord } from '../../shared/events';
+import type { OpenSpan } from '../engineProtocol';
+import { bySpanStart, electrodeLaneId, laneRows, type RawSpan } from './timelineRows';
 
 export interface DepthRow {
   depth: number;
@@ -29,187 +35,162 @@ export interface LaneIndex {
   rows: DepthRow[];
 }
 
+export interface TimelineInstant {
+  lane: string;
+  name: string;
+  tsUs: number;
+}
+
 export interface TimelineIndex {
   lanes: LaneIndex[];
-  strings: string[];
-  instants: { lane: string; name: string; tsUs: number }[];
+  strings: readonly string[];
+  /** sorted by time */
+  instants: TimelineInstant[];
+  /** instants' times, for binary search */
+  instantTsUs: Float64Array;
   startUs: number;
   endUs: number;
   totalEvents: number;
-}
-
-interface RawSpan {
-  start: number;
-  dur: number;
-  name: number;
-  cat: number;
-  args: Record<string, unknown> | undefined;
-}
-
-/** a span a live run has begun and not ended (host/openSpans.ts), on the run clock */
-export interface OpenSpanInput {
-  proc: string;
-  tid: number;
-  name: string;
-  startUs: number;
-  args?: Record<string, unknown>;
-}
-
-export interface TimelineIndexOptions {
-  open?: readonly OpenSpanInput[];
 }
 
 /** the arg that marks a box drawn for a span still open */
 export const IN_PROGRESS_ARG = 'inProgress';
 /** an open span and the complete one the trace later holds start this close (µs) */
 const SAME_SPAN_US = 5_000;
-const ELECTRODE_SPAN = /^electrode (\d+)$/;
 
 function laneId(proc: string, tid: number): string {
   return `${proc}:${tid}`;
 }
 
-function electrodeLaneId(lane: string, electrode: number): string {
-  return `${lane}/electrode ${electrode}`;
+/** one (process, thread) lane as records arrive */
+interface LaneState {
+  proc: string;
+  /** complete spans, sorted bySpanStart up to the last build, then in arrival order */
+  spans: RawSpan[];
+  /** complete spans' starts by name id, to drop an open span once the trace holds it */
+  startsByName: Map<number, number[]>;
 }
 
-/**
- * Splits one lane's spans: whatever nests inside an "electrode N" span moves to electrode N's
- * list; the electrode span itself and everything outside any stays. Nesting is found with the
- * same stack rowsOf uses (sorted by start, longer first).
- */
-function splitByElectrode(spans: RawSpan[], strings: readonly string[]): { main: RawSpan[]; electrodes: Map<number, RawSpan[]> } {
-  spans.sort((a, b) => a.start - b.start || b.dur - a.dur);
-  const main: RawSpan[] = [];
-  const electrodes = new Map<number, RawSpan[]>();
-  const stack: { end: number; electrode: number | undefined }[] = [];
-  for (const s of spans) {
-    while (stack.length > 0 && stack[stack.length - 1]!.end <= s.start) stack.pop();
-    const inside = stack.length > 0 ? stack[stack.length - 1]!.electrode : undefined;
-    let electrode = inside;
-    if (inside === undefined) {
-      main.push(s);
-      const m = ELECTRODE_SPAN.exec(strings[s.name]!);
-      if (m) electrode = Number(m[1]);
-    } else {
-      let list = electrodes.get(inside);
-      if (!list) electrodes.set(inside, (list = []));
-      list.push(s);
-    }
-    stack.push({ end: s.start + s.dur, electrode });
+export class TimelineIndexBuilder {
+  /** interned names and categories; append-only, so an index built earlier keeps valid ids */
+  private readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly lanes = new Map<string, LaneState>();
+  private readonly threadNames = new Map<string, string>();
+  private readonly instants: TimelineInstant[] = [];
+  private startUs = Infinity;
+  private endUs = -Infinity;
+  private total = 0;
+
+  get recordCount(): number {
+    return this.total;
   }
-  return { main, electrodes };
-}
 
-/** Assigns depths with a stack, the way a viewer nests spans: sorted by start, longer first on ties. */
-function rowsOf(spans: RawSpan[]): DepthRow[] {
-  spans.sort((a, b) => a.start - b.start || b.dur - a.dur);
-  const byDepth: RawSpan[][] = [];
-  const stackEnds: number[] = [];
-  for (const s of spans) {
-    while (stackEnds.length > 0 && stackEnds[stackEnds.length - 1]! <= s.start) stackEnds.pop();
-    const depth = stackEnds.length;
-    (byDepth[depth] ??= []).push(s);
-    stackEnds.push(s.start + s.dur);
-  }
-  return byDepth.map((list, depth) => {
-    const n = list.length;
-    const row: DepthRow = {
-      depth,
-      start: new Float64Array(n),
-      dur: new Float64Array(n),
-      maxEnd: new Float64Array(n),
-      name: new Int32Array(n),
-      cat: new Int32Array(n),
-      args: new Array(n),
-    };
-    let maxEnd = -Infinity;
-    list.forEach((s, i) => {
-      row.start[i] = s.start;
-      row.dur[i] = s.dur;
-      maxEnd = Math.max(maxEnd, s.start + s.dur);
-      row.maxEnd[i] = maxEnd;
-      row.name[i] = s.name;
-      row.cat[i] = s.cat;
-      row.args[i] = s.args;
-    });
-    return row;
-  });
-}
-
-export function buildTimelineIndex(records: Iterable<TraceRecord>, options: TimelineIndexOptions = {}): TimelineIndex {
-  const strings: string[] = [];
-  const ids = new Map<string, number>();
-  const intern = (s: string): number => {
-    let id = ids.get(s);
+  private intern(s: string): number {
+    let id = this.ids.get(s);
     if (id === undefined) {
-      id = strings.length;
-      strings.push(s);
-      ids.set(s, id);
+      id = this.strings.length;
+      this.strings.push(s);
+      this.ids.set(s, id);
     }
     return id;
-  };
-  const spansByLane = new Map<string, RawSpan[]>();
-  const laneNames = new Map<string, string>();
-  const laneProc = new Map<string, string>();
-  const instants: TimelineIndex['instants'] = [];
-  let startUs = Infinity;
-  let endUs = -Infinity;
-  let total = 0;
-  const open = options.open ?? [];
-  // starts of complete spans that share a lane and name with an open one, to drop the open one once the trace has it
-  const closedStarts = new Map<string, number[]>();
-  for (const o of open) closedStarts.set(`${laneId(o.proc, o.tid)}\u0000${o.name}`, []);
-  for (const r of records) {
-    total++;
+  }
+
+  add(r: TraceRecord): void {
+    this.total++;
     if (r.ph === 'M') {
-      laneNames.set(laneId(r.proc, r.tid), r.args.name);
-      continue;
+      this.threadNames.set(laneId(r.proc, r.tid), r.args.name);
+      return;
     }
-    startUs = Math.min(startUs, r.ts);
+    this.startUs = Math.min(this.startUs, r.ts);
     if (r.ph === 'X') {
       const id = laneId(r.proc, r.tid);
-      laneProc.set(id, r.proc);
-      let list = spansByLane.get(id);
-      if (!list) spansByLane.set(id, (list = []));
+      let lane = this.lanes.get(id);
+      if (!lane) this.lanes.set(id, (lane = { proc: r.proc, spans: [], startsByName: new Map() }));
       const dur = Math.max(0, r.dur);
-      list.push({ start: r.ts, dur, name: intern(r.name), cat: intern(r.cat), args: r.args });
-      endUs = Math.max(endUs, r.ts + dur);
-      if (closedStarts.size > 0) closedStarts.get(`${id}\u0000${r.name}`)?.push(r.ts);
+      const name = this.intern(r.name);
+      lane.spans.push({ start: r.ts, dur, name, cat: this.intern(r.cat), args: r.args });
+      const starts = lane.startsByName.get(name);
+      if (starts) starts.push(r.ts);
+      else lane.startsByName.set(name, [r.ts]);
+      this.endUs = Math.max(this.endUs, r.ts + dur);
     } else {
-      endUs = Math.max(endUs, r.ts);
-      if (r.ph === 'I') instants.push({ lane: laneId(r.proc, r.tid), name: r.name, tsUs: r.ts });
+      this.endUs = Math.max(this.endUs, r.ts);
+      if (r.ph === 'I') this.instants.push({ lane: laneId(r.proc, r.tid), name: r.name, tsUs: r.ts });
     }
   }
-  instants.sort((a, b) => a.tsUs - b.tsUs);
-  for (const o of open) {
-    if (!Number.isFinite(startUs) || o.startUs < startUs) startUs = o.startUs;
-    endUs = Math.max(endUs, o.startUs);
+
+  /** The index of everything added so far, with `open` drawn up to the newest event. */
+  build(open: readonly OpenSpan[] = []): TimelineIndex {
+    let { startUs, endUs } = this;
+    for (const o of open) {
+      if (!Number.isFinite(startUs) || o.startUs < startUs) startUs = o.startUs;
+      endUs = Math.max(endUs, o.startUs);
+    }
+    const drawnOpen = this.drawnOpenByLane(open, endUs);
+    const lanes: LaneIndex[] = [];
+    for (const id of new Set([...this.lanes.keys(), ...drawnOpen.keys()])) lanes.push(...this.laneIndexes(id, drawnOpen.get(id)));
+    const procOf = (id: string) => this.lanes.get(id)?.proc ?? drawnOpen.get(id)?.proc;
+    const order = (id: string) => (procOf(id.split('/')[0]!) === 'service' ? 0 : 1);
+    lanes.sort((a, b) => order(a.lane.id) - order(b.lane.id) || a.lane.id.localeCompare(b.lane.id, undefined, { numeric: true }));
+    const instants = this.instants.sort((a, b) => a.tsUs - b.tsUs).slice();
+    if (!Number.isFinite(startUs)) startUs = 0;
+    if (!Number.isFinite(endUs)) endUs = startUs;
+    return {
+      lanes,
+      strings: this.strings,
+      instants,
+      instantTsUs: Float64Array.from(instants, (i) => i.tsUs),
+      startUs,
+      endUs,
+      totalEvents: this.total,
+    };
   }
-  for (const o of open) {
-    const id = laneId(o.proc, o.tid);
-    const done = closedStarts.get(`${id}\u0000${o.name}`) ?? [];
-    if (done.some((t) => Math.abs(t - o.startUs) <= SAME_SPAN_US)) continue;
-    laneProc.set(id, o.proc);
-    let list = spansByLane.get(id);
-    if (!list) spansByLane.set(id, (list = []));
-    // drawn up to the newest event: the span is known to be open at least that long
-    list.push({ start: o.startUs, dur: Math.max(0, endUs - o.startUs), name: intern(o.name), cat: intern(o.proc), args: { ...o.args, [IN_PROGRESS_ARG]: true } });
+
+  private isTraced(lane: string, o: OpenSpan): boolean {
+    const name = this.ids.get(o.name);
+    const starts = name === undefined ? undefined : this.lanes.get(lane)?.startsByName.get(name);
+    if (!starts) return false;
+    // newest first: a span that just closed is at the end
+    for (let i = starts.length - 1; i >= 0; i--) if (Math.abs(starts[i]! - o.startUs) <= SAME_SPAN_US) return true;
+    return false;
   }
-  const order = (id: string) => (laneProc.get(id) === 'service' ? 0 : 1);
-  const lanes: LaneIndex[] = [];
-  for (const [id, spans] of spansByLane) {
-    const proc = laneProc.get(id) ?? id.split(':')[0]!;
-    const thread = laneNames.get(id);
+
+  /** open spans the trace does not hold yet, as spans drawn up to `endUs`, by lane */
+  private drawnOpenByLane(open: readonly OpenSpan[], endUs: number): Map<string, { proc: string; spans: RawSpan[] }> {
+    const byLane = new Map<string, { proc: string; spans: RawSpan[] }>();
+    for (const o of open) {
+      const id = laneId(o.proc, o.tid);
+      if (this.isTraced(id, o)) continue;
+      let entry = byLane.get(id);
+      if (!entry) byLane.set(id, (entry = { proc: o.proc, spans: [] }));
+      // drawn up to the newest event: the span is known to be open at least that long
+      const args = { ...o.args, [IN_PROGRESS_ARG]: true };
+      entry.spans.push({ start: o.startUs, dur: Math.max(0, endUs - o.startUs), name: this.intern(o.name), cat: this.intern(o.proc), args });
+    }
+    return byLane;
+  }
+
+  /** a (process, thread) lane and the electrode lanes split from it */
+  private laneIndexes(id: string, drawnOpen: { proc: string; spans: RawSpan[] } | undefined): LaneIndex[] {
+    const lane = this.lanes.get(id);
+    // in place and stable: the next build finds the lane sorted but for what arrived since
+    const closed = lane?.spans.sort(bySpanStart) ?? [];
+    const spans = drawnOpen ? closed.concat(drawnOpen.spans).sort(bySpanStart) : closed;
+    const proc = lane?.proc ?? drawnOpen!.proc;
+    const thread = this.threadNames.get(id);
     const name = thread && thread !== proc ? `${proc} · ${thread}` : proc;
-    const { main, electrodes } = splitByElectrode(spans, strings);
-    lanes.push({ lane: { id, name }, rows: rowsOf(main) });
-    for (const [electrode, inner] of electrodes) {
-      lanes.push({ lane: { id: electrodeLaneId(id, electrode), name: `${name} · electrode ${electrode}` }, rows: rowsOf(inner) });
+    const { main, electrodes } = laneRows(spans, this.strings);
+    const out: LaneIndex[] = [{ lane: { id, name }, rows: main }];
+    for (const [electrode, rows] of electrodes) {
+      out.push({ lane: { id: electrodeLaneId(id, electrode), name: `${name} · electrode ${electrode}` }, rows });
     }
+    return out;
   }
-  lanes.sort((a, b) => order(a.lane.id.split('/')[0]!) - order(b.lane.id.split('/')[0]!) || a.lane.id.localeCompare(b.lane.id, undefined, { numeric: true }));
-  if (!Number.isFinite(startUs)) startUs = 0;
-  if (!Number.isFinite(endUs)) endUs = startUs;
-  return { lanes, strings, instants, startUs, endUs, totalEvents: total };
+}
+
+export function buildTimelineIndex(records: Iterable<TraceRecord>, options: { open?: readonly OpenSpan[] } = {}): TimelineIndex {
+  const builder = new TimelineIndexBuilder();
+  for (const r of records) builder.add(r);
+  return builder.build(options.open);
 }

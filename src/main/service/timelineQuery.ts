@@ -5,33 +5,11 @@
  * million-event trace answers with a bounded number of boxes.
  */
 import type { TimelineRequest, TimelineSpan, TimelineView } from '../../shared/api';
-import type { DepthRow, TimelineIndex } from './timelineIndex';
+import { lowerBound, upperBound } from '../../shared/sortedSearch';
+import type { TimelineIndex } from './timelineIndex';
 
 export const MAX_TIMELINE_SPANS = 20_000;
 export const MAX_TIMELINE_INSTANTS = 2_000;
-
-/** first i with maxEnd[i] > t */
-function firstEndingAfter(row: DepthRow, t: number): number {
-  let lo = 0;
-  let hi = row.maxEnd.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (row.maxEnd[mid]! > t) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-function firstAtOrAfter(values: readonly { tsUs: number }[], t: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]!.tsUs >= t) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
 
 interface Pending {
   start: number;
@@ -61,7 +39,8 @@ function spansInWindow(index: TimelineIndex, startUs: number, endUs: number, pxU
           merged: p.count,
         });
       };
-      for (let i = firstEndingAfter(row, startUs); i < row.start.length && row.start[i]! < endUs; i++) {
+      // maxEnd is monotone: the first span that can reach into the window is the first ending after its start
+      for (let i = upperBound(row.maxEnd, startUs); i < row.start.length && row.start[i]! < endUs; i++) {
         const s = row.start[i]!;
         const d = row.dur[i]!;
         if (s + d <= startUs) continue;
@@ -99,8 +78,8 @@ export function queryTimeline(index: TimelineIndex, request: TimelineRequest): T
     spans = spansInWindow(index, startUs, endUs, pxUs, MAX_TIMELINE_SPANS);
     pxUs *= 2;
   }
-  const from = firstAtOrAfter(index.instants, startUs);
-  const to = firstAtOrAfter(index.instants, endUs);
+  const from = lowerBound(index.instantTsUs, startUs);
+  const to = lowerBound(index.instantTsUs, endUs);
   const step = Math.max(1, Math.ceil((to - from) / MAX_TIMELINE_INSTANTS));
   const instants: TimelineView['instants'] = [];
   for (let i = from; i < to; i += step) instants.push(index.instants[i]!);

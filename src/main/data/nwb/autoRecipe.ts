@@ -3,7 +3,7 @@
  * position series, every mark source of one kind as electrodes, position timestamps as decoding bins.
  * When a choice is missing or ambiguous it says what is missing and what to choose instead.
  */
-import { count, type Findings } from '../findings';
+import { count, type ValidationFindings } from '../validationFindings';
 import { RECIPE_FORMAT, type ElectrodeChoice, type NwbRecipe, type PositionChoice } from './recipe';
 import type { NwbScan, PositionCandidate, SpikeTableCandidate } from './scanTypes';
 
@@ -17,7 +17,7 @@ function describeCandidate(c: PositionCandidate, scans: NwbScan[]): string {
   return `${file}${c.path} ${c.shape.length === 1 ? `(${c.shape[0]},)` : `(${c.shape.join(', ')})`}`;
 }
 
-function choosePosition(scans: NwbScan[], f: Findings): PositionChoice | null {
+function choosePosition(scans: NwbScan[], f: ValidationFindings): PositionChoice | null {
   const all = scans.flatMap((s) => s.position);
   if (all.length === 0) {
     f.error('E001', 'No position found: no SpatialSeries (in a Position container under /processing/behavior, or elsewhere) and no linear_position column. ' +
@@ -68,7 +68,7 @@ function describeUnmarked(tables: SpikeTableCandidate[], scans: NwbScan[]): stri
   }).join('; ');
 }
 
-function chooseElectrodes(scans: NwbScan[], f: Findings): ElectrodeChoice[] | null {
+function chooseElectrodes(scans: NwbScan[], f: ValidationFindings): ElectrodeChoice[] | null {
   const tables = scans.flatMap((s) => s.spikeTables);
   const marked = tables.filter((t) => t.featureColumns.length > 0);
   const fe = scans.flatMap((s) => s.featureExtractions);
@@ -108,7 +108,7 @@ function asTable(path: string, file: number): SpikeTableCandidate {
 }
 
 /** A recipe when every choice is unambiguous; otherwise null, with findings saying what to choose. */
-export function autoRecipe(scans: NwbScan[], f: Findings): NwbRecipe | null {
+export function autoRecipe(scans: NwbScan[], f: ValidationFindings): NwbRecipe | null {
   const position = choosePosition(scans, f);
   const electrodes = chooseElectrodes(scans, f);
   if (!position || !electrodes) return null;

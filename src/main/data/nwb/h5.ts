@@ -45,7 +45,7 @@ function shortReason(e: unknown): string {
   return minors.length > 0 ? minors[minors.length - 1]! : text.split('\n')[0]!.slice(0, 200);
 }
 
-export function h5Error(file: string, path: string | undefined, e: unknown, what = 'cannot be read'): AppError {
+function h5Error(file: string, path: string | undefined, e: unknown, what = 'cannot be read'): AppError {
   if (e instanceof AppError) return e;
   const where = path ? ` '${path}'` : '';
   return new AppError('E090', `${file}:${where} ${what} (${shortReason(e)}); the file may be truncated or corrupt.`,
@@ -127,7 +127,7 @@ export function isGroup(e: unknown): e is H5Group {
   return typeof e === 'object' && e !== null && (e as { type?: string }).type === 'Group';
 }
 
-export function isDataset(e: unknown): e is H5Dataset {
+function isDataset(e: unknown): e is H5Dataset {
   return typeof e === 'object' && e !== null && (e as { type?: string }).type === 'Dataset';
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Dataset as H5Dataset } from 'h5wasm/node';
 import { AppError } from '../../../shared/errors';
-import { shapeText } from '../findings';
+import { shapeText } from '../validationFindings';
 import { guard, type H5Entity, type H5Handle } from './h5';
 
 /** one slice of a dataset never asks h5wasm for more than this */
@@ -41,22 +41,10 @@ function attrValue(h: H5Handle, obj: H5Entity, name: string): unknown {
   });
 }
 
-/** names of the attributes, without reading any value */
-export function attrNames(h: H5Handle, obj: H5Entity): string[] {
-  return guard(h.file, obj.path, () => Object.keys(obj.attrs));
-}
-
 export function attrText(h: H5Handle, obj: H5Entity, name: string): string | undefined {
   const v = attrValue(h, obj, name);
   if (typeof v === 'string') return v;
   if (Array.isArray(v) && typeof v[0] === 'string') return v[0];
-  return undefined;
-}
-
-export function attrStrings(h: H5Handle, obj: H5Entity, name: string): string[] | undefined {
-  const v = attrValue(h, obj, name);
-  if (typeof v === 'string') return [v];
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
   return undefined;
 }
 
@@ -69,7 +57,7 @@ export function attrNumber(h: H5Handle, obj: H5Entity, name: string): number | u
 }
 
 /** Any numeric typed array (BigInt ones included) as float64. */
-export function toFloat64(v: unknown): Float64Array {
+function toFloat64(v: unknown): Float64Array {
   if (v instanceof Float64Array) return v;
   if (typeof v === 'number') return Float64Array.of(v);
   if (typeof v === 'bigint') return Float64Array.of(Number(v));

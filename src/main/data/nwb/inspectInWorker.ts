@@ -26,7 +26,7 @@ export type NwbWorkerReply =
 
 export type NwbWorkerResult = Extract<NwbWorkerReply, { ok: true }>;
 
-export const INSPECT_TIMEOUT_MS = 5 * 60 * 1000;
+const INSPECT_TIMEOUT_MS = 5 * 60 * 1000;
 
 const RUNNING_TS = import.meta.url.endsWith('.ts');
 

@@ -8,7 +8,7 @@ import type { ValidationFinding } from '../../../shared/api';
 import type { Dataset, ElectrodeData } from '../../../shared/dataset';
 import { BugError, isAppError } from '../../../shared/errors';
 import { checkDataset } from '../datasetChecks';
-import { count, Findings, num } from '../findings';
+import { count, ValidationFindings, num } from '../validationFindings';
 import { finiteRange } from '../scan';
 import { checkSpikes } from '../validateSpikes';
 import { autoRecipe } from './autoRecipe';
@@ -43,7 +43,7 @@ function sourceRange(scans: NwbScan[], s: SpikeSource): [number, number] | null 
 }
 
 /** E032 across files: one reference time, and every file's spikes overlapping the position's span */
-function checkClocks(scans: NwbScan[], recipe: NwbRecipe, f: Findings): void {
+function checkClocks(scans: NwbScan[], recipe: NwbRecipe, f: ValidationFindings): void {
   const used = new Set<number>([recipe.position.file, ...recipe.electrodes.flatMap((e) => [e.encoding.file, ...(e.decoding ? [e.decoding.file] : [])])]);
   const refs = new Map<string, string[]>();
   for (const i of used) {
@@ -71,7 +71,7 @@ function sourceLabel(scans: NwbScan[], s: SpikeSource): string {
 }
 
 function readElectrode(
-  files: H5Handle[], scans: NwbScan[], choice: ElectrodeChoice, index: number, positionRange: [number, number] | null, f: Findings, notes: string[],
+  files: H5Handle[], scans: NwbScan[], choice: ElectrodeChoice, index: number, positionRange: [number, number] | null, f: ValidationFindings, notes: string[],
 ): ElectrodeData | null {
   const name = choice.name ?? `e${index}`;
   const read = (s: SpikeSource, role: 'encoding' | 'decoding') => {
@@ -102,7 +102,7 @@ function trainingMask(time: Float64Array, intervals: [number, number][], notes: 
   return mask;
 }
 
-function assemble(files: H5Handle[], scans: NwbScan[], recipe: NwbRecipe, paths: string[], f: Findings): Dataset | null {
+function assemble(files: H5Handle[], scans: NwbScan[], recipe: NwbRecipe, paths: string[], f: ValidationFindings): Dataset | null {
   const notes: string[] = [];
   checkClocks(scans, recipe, f);
   const pos = readPositionChoice(files[recipe.position.file]!, scans, recipe.position, 'position', f, notes);
@@ -147,7 +147,7 @@ function assemble(files: H5Handle[], scans: NwbScan[], recipe: NwbRecipe, paths:
   return f.errorCount() > 0 ? null : ds;
 }
 
-async function openAll(paths: string[], f: Findings): Promise<H5Handle[] | null> {
+async function openAll(paths: string[], f: ValidationFindings): Promise<H5Handle[] | null> {
   const files: H5Handle[] = [];
   for (const p of paths) {
     try {
@@ -164,7 +164,7 @@ async function openAll(paths: string[], f: Findings): Promise<H5Handle[] | null>
 
 /** Validates an NWB import and, when it has no errors, returns its Dataset. Never throws for bad input. */
 export async function inspectNwb(paths: string[], recipe?: NwbRecipe): Promise<NwbInspection> {
-  const f = new Findings(label(paths));
+  const f = new ValidationFindings(label(paths));
   const files = await openAll(paths, f);
   if (!files) return { dataset: null, findings: f.items, scans: [], recipe: recipe ?? null };
   try {
@@ -192,7 +192,7 @@ export async function inspectNwb(paths: string[], recipe?: NwbRecipe): Promise<N
 export async function loadNwb(paths: string[], recipe?: NwbRecipe): Promise<Dataset> {
   const r = await inspectNwb(paths, recipe);
   if (r.dataset) return r.dataset;
-  const f = new Findings(label(paths));
+  const f = new ValidationFindings(label(paths));
   f.items.push(...r.findings);
   throw f.toAppError() ?? new BugError(`${paths.join(', ')}: the NWB loader returned no dataset and no error finding`);
 }

@@ -4,7 +4,7 @@
  * the file; widths from the recipe or the defaults (each choice written to the notes).
  */
 import type { KdeParams } from '../../../shared/dataset';
-import { count, num, type Findings } from '../findings';
+import { count, num, type ValidationFindings } from '../validationFindings';
 import { buildGrid } from '../loadGrid';
 import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../../engine/model';
 import { checkTimeGrid, type PositionSeries } from '../loadPosition';
@@ -15,7 +15,7 @@ import type { BinChoice, GridChoice, NwbRecipe } from './recipe';
 /** more decoding rows than this is a unit mistake (e.g. Δt in ms given as seconds) */
 const MAX_UNIFORM_BINS = 50_000_000;
 
-function readNumbers(h: H5Handle, path: string, f: Findings): { data: Float64Array; shape: number[]; descr: string } | null {
+function readNumbers(h: H5Handle, path: string, f: ValidationFindings): { data: Float64Array; shape: number[]; descr: string } | null {
   const ds = getDataset(h, path);
   if (!ds) {
     f.error('E001', `'${path}' not found in ${h.file}.`, { key: path });
@@ -26,7 +26,7 @@ function readNumbers(h: H5Handle, path: string, f: Findings): { data: Float64Arr
 }
 
 export function decodingBins(
-  files: H5Handle[], bins: BinChoice, pos: PositionSeries, decPos: PositionSeries | null, f: Findings, notes: string[],
+  files: H5Handle[], bins: BinChoice, pos: PositionSeries, decPos: PositionSeries | null, f: ValidationFindings, notes: string[],
 ): Float64Array | null {
   if (bins.kind === 'position') {
     notes.push(`decoding rows are the ${decPos ? 'decoding position' : 'position'} timestamps`);
@@ -56,7 +56,7 @@ export function decodingBins(
 }
 
 export function placeGrid(
-  files: H5Handle[], grid: GridChoice | undefined, pos: PositionSeries, placeBinSize: number | undefined, f: Findings, notes: string[],
+  files: H5Handle[], grid: GridChoice | undefined, pos: PositionSeries, placeBinSize: number | undefined, f: ValidationFindings, notes: string[],
 ): Float64Array | null {
   if (!grid || grid.kind === 'build') {
     const size = grid?.kind === 'build' ? grid.placeBinSize : placeBinSize;

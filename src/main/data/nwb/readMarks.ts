@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { NumericArray } from '../arrayReader';
-import { num, type Findings } from '../findings';
+import { num, type ValidationFindings } from '../validationFindings';
 import { childPath, getDataset, getEntity, isGroup, type H5Handle } from './h5';
 import { attrNumber, attrText, datasetMeta, MAX_SLICE_BYTES, readRows } from './h5read';
 import type { SpikeSource } from './recipe';
@@ -98,7 +98,7 @@ function readFeatureExtraction(h: H5Handle, s: Extract<SpikeSource, { kind: 'fea
   return { times: numeric(h, timesPath, times, [times.length]), features: numeric(h, featPath, sel.data, [shape[0] ?? 0, sel.width]) };
 }
 
-function readSpikeEvents(h: H5Handle, s: Extract<SpikeSource, { kind: 'spikeEventSeries' }>, f: Findings, notes: string[]): SpikeArrays {
+function readSpikeEvents(h: H5Handle, s: Extract<SpikeSource, { kind: 'spikeEventSeries' }>, f: ValidationFindings, notes: string[]): SpikeArrays {
   const dataPath = childPath(s.path, 'data');
   const ds = need(h, dataPath);
   const meta = datasetMeta(h, ds);
@@ -135,7 +135,7 @@ function readSpikeEvents(h: H5Handle, s: Extract<SpikeSource, { kind: 'spikeEven
 }
 
 /** Reads one spike source; throws AppError when its paths or choices do not fit the file. */
-export function readSpikeSource(h: H5Handle, scans: NwbScan[], s: SpikeSource, f: Findings, notes: string[]): SpikeArrays {
+export function readSpikeSource(h: H5Handle, scans: NwbScan[], s: SpikeSource, f: ValidationFindings, notes: string[]): SpikeArrays {
   if (s.kind === 'units') return readUnits(h, scans, s, notes);
   if (s.kind === 'featureExtraction') return readFeatureExtraction(h, s);
   return readSpikeEvents(h, s, f, notes);

@@ -3,7 +3,7 @@
  * Validation is the npz loader's (E011–E013, W014, E043) applied to the NWB paths.
  */
 import type { NumericArray } from '../arrayReader';
-import { count, num, type Findings } from '../findings';
+import { count, num, type ValidationFindings } from '../validationFindings';
 import { checkPositionValues, checkSampleTimes, checkTrajectory, type PositionSeries } from '../loadPosition';
 import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';
@@ -13,7 +13,7 @@ import type { NwbScan, PositionCandidate } from './scanTypes';
 
 const TO_CM: Record<string, number> = { m: 100, meter: 100, meters: 100, metre: 100, metres: 100, mm: 0.1, millimeters: 0.1, cm: 1, centimeters: 1 };
 
-function unitFactor(c: PositionCandidate, choice: PositionChoice, f: Findings, notes: string[]): number {
+function unitFactor(c: PositionCandidate, choice: PositionChoice, f: ValidationFindings, notes: string[]): number {
   const unit = (c.unit ?? '').trim().toLowerCase();
   const factor = TO_CM[unit];
   if (choice.toCm === false) {
@@ -33,13 +33,13 @@ function describeScale(c: PositionCandidate, conversion: number, offset: number,
   return `position '${c.dataPath}' is in '${c.unit ?? 'unknown'}' (conversion ${num(c.conversion)}${c.offset !== 0 ? `, offset ${num(c.offset)}` : ''}); cm = data ${parts.join(' ')}.`;
 }
 
-export function findPosition(scans: NwbScan[], choice: PositionChoice): PositionCandidate | undefined {
+function findPosition(scans: NwbScan[], choice: PositionChoice): PositionCandidate | undefined {
   return scans[choice.file]?.position.find((c) => c.path === choice.path);
 }
 
 /** Reads one position choice; null (with a finding) when it cannot be used. */
 export function readPositionChoice(
-  h: H5Handle, scans: NwbScan[], choice: PositionChoice, role: string, f: Findings, notes: string[],
+  h: H5Handle, scans: NwbScan[], choice: PositionChoice, role: string, f: ValidationFindings, notes: string[],
 ): PositionSeries | null {
   const c = findPosition(scans, choice);
   const data = c ? getDataset(h, c.dataPath) : null;

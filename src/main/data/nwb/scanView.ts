@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import type { ValidationFinding } from '../../../shared/api';
 import type { NwbRecipe, NwbScan } from '../../../shared/nwb';
-import { Findings } from '../findings';
+import { ValidationFindings } from '../validationFindings';
 import { autoRecipe } from './autoRecipe';
 import { scanNwb } from './scan';
 
@@ -20,7 +20,7 @@ export interface NwbMappingScan {
 /** Scans the files of one import and tries the automatic mapping. Throws AppError when a file cannot be opened. */
 export async function scanForMapping(paths: string[]): Promise<NwbMappingScan> {
   const scans = await scanNwb(paths);
-  const f = new Findings(basename(paths[0] ?? 'nwb'));
+  const f = new ValidationFindings(basename(paths[0] ?? 'nwb'));
   for (const s of scans) for (const p of s.problems) f.warn('W090', `${s.file}: skipped while scanning: ${p}`);
   const auto = autoRecipe(scans, f);
   return { scans, auto, findings: f.items };

@@ -42,8 +42,3 @@ export function onMenuCommand(listener: (command: MenuCommand) => void): () => v
   const api = getApi() as ProfilerApi & { onMenuCommand?: (l: (c: MenuCommand) => void) => () => void };
   return typeof api.onMenuCommand === 'function' ? api.onMenuCommand(listener) : () => undefined;
 }
-
-/** Replaces the api for unit tests of stores and views; `undefined` restores the default. */
-export function setApiForTests(api: ProfilerApi | undefined): void {
-  current = api;
-}

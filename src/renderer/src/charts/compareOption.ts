@@ -4,6 +4,7 @@
  */
 import type { EChartsOption } from 'echarts';
 import type { Comparison } from '../../../shared/api';
+import { formatSignedPct } from '../../../shared/format';
 import { SEVERITY_COLORS } from './palette';
 
 export function compareBars(c: Comparison): { metric: string; deltaPct: number; regression: boolean }[] {
@@ -17,7 +18,7 @@ export function compareOption(c: Comparison): EChartsOption {
   return {
     backgroundColor: 'transparent',
     grid: { left: 220, right: 40, top: 32, bottom: 40 },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => (typeof v === 'number' ? `${v > 0 ? '+' : ''}${v.toFixed(1)} %` : '–') },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => (typeof v === 'number' ? formatSignedPct(v) : '–') },
     xAxis: { type: 'value', name: 'change B vs A (%)', nameLocation: 'middle', nameGap: 26 },
     yAxis: { type: 'category', data: bars.map((b) => b.metric), inverse: true, axisLabel: { width: 210, overflow: 'truncate' } },
     series: [

@@ -4,6 +4,7 @@
  */
 import type { BarSeriesOption, EChartsOption } from 'echarts';
 import type { StrategyResult } from '../../../shared/report';
+import { formatMs } from '../../../shared/format';
 import { colorForIndex } from './palette';
 
 export const TOP_KERNELS = 12;
@@ -37,7 +38,7 @@ export function kernelOption(results: readonly StrategyResult[], n = TOP_KERNELS
     tooltip: {
       trigger: 'axis',
       axisPointer: { type: 'shadow' },
-      valueFormatter: (v) => (typeof v === 'number' ? `${Number(v.toPrecision(4))} ms` : '–'),
+      valueFormatter: (v) => (typeof v === 'number' ? formatMs(v) : '–'),
     },
     xAxis: { type: 'value', name: 'kernel time (ms)', nameLocation: 'middle', nameGap: 26, min: 0 },
     yAxis: { type: 'category', data: names, inverse: true, axisLabel: { width: 140, overflow: 'truncate' } },

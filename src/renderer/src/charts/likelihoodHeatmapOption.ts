@@ -8,12 +8,13 @@
  */
 import type { CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption, LineSeriesOption } from 'echarts';
 import type { LikelihoodView } from '../../../shared/api';
+import { upperBound } from '../../../shared/sortedSearch';
 import { formatNumber } from '../lib/format';
 import { VIRIDIS } from './heatmapRaster';
 import { cellTicks, type CellTickOptions } from './niceTicks';
 
 /** below this share of values the colour scale saturates, so a few floor values do not wash out the rest */
-export const LOW_PERCENTILE = 0.02;
+const LOW_PERCENTILE = 0.02;
 const MAX_SCALE_SAMPLES = 100_000;
 
 /** the index, fractional between neighbours, where v falls in ascending centres; null for NaN */
@@ -23,13 +24,9 @@ export function fractionalIndex(centers: readonly number[], v: number): number |
   if (n === 1) return 0;
   if (v <= centers[0]!) return Math.max(-0.5, (v - centers[0]!) / (centers[1]! - centers[0]! || 1));
   if (v >= centers[n - 1]!) return Math.min(n - 0.5, n - 1 + (v - centers[n - 1]!) / (centers[n - 1]! - centers[n - 2]! || 1));
-  let lo = 0;
-  let hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    if (centers[mid]! <= v) lo = mid;
-    else hi = mid;
-  }
+  // v lies strictly inside the centres here: between the last centre ≤ v and the first one above
+  const hi = upperBound(centers, v, 1, n - 1);
+  const lo = hi - 1;
   const a = centers[lo]!;
   const b = centers[hi]!;
   return lo + (b === a ? 0 : (v - a) / (b - a));
@@ -85,8 +82,8 @@ export interface LikelihoodOptions {
   image?: unknown;
 }
 
-export const DECODED_COLOR = '#ff3b30';
-export const TRUE_COLOR = '#00d5ff';
+const DECODED_COLOR = '#ff3b30';
+const TRUE_COLOR = '#00d5ff';
 
 /** the values the colours stand for: row-relative by default */
 export function likelihoodValues(view: LikelihoodView, relative = true): number[] {

@@ -5,7 +5,8 @@
  */
 import type { BarSeriesOption, EChartsOption } from 'echarts';
 import type { StrategyResult } from '../../../shared/report';
-import { formatBinaryTick, formatBytes } from '../lib/format';
+import { formatBytes } from '../../../shared/format';
+import { formatBinaryTick } from '../lib/format';
 
 export interface MemoryBars {
   strategies: string[];

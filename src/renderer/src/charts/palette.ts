@@ -9,7 +9,7 @@ export const SERIES_COLORS = [
 export const SEVERITY_COLORS = { ok: '#59a14f', warning: '#e8a33d', error: '#e15759', neutral: '#8c8c8c' } as const;
 
 /** FNV-1a: the same name gets the same colour in every chart and every session */
-export function hashString(s: string): number {
+function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
@@ -30,5 +30,3 @@ export function colorForIndex(i: number): string {
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
-
-export const MB = 1024 * 1024;

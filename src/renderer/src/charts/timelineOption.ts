@@ -8,11 +8,10 @@
  */
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption } from 'echarts';
 import type { TimelineSpan, TimelineView } from '../../../shared/api';
-import { formatUs } from '../lib/format';
+import { formatUs } from '../../../shared/format';
 import type { TimeWindow } from '../lib/timeWindow';
 import { escapeHtml } from './palette';
-import { renderBatch, spanBatches, spanFill, splitBySize, type SpanItem } from './timelineBatch';
-
+import { renderBatch, spanBatches, spanFill, splitBySize, type SpanBatch, type SpanItem } from './timelineBatch';
 
 export interface TimelineRow {
   lane: string;
@@ -136,14 +135,9 @@ function renderSpan(view: TimelineView, selected: TimelineSpan | null | undefine
   };
 }
 
-export function timelineOption(input: TimelineInput): EChartsOption {
-  const { view, selected } = input;
-  const totalMs = Math.max(input.totalUs, view.totalUs, 1) / 1000;
-  const rows = timelineRows(view);
-  const windowMs = input.window ? (input.window.endUs - input.window.startUs) / 1000 : totalMs;
-  const { boxes, slivers } = splitBySize(spanItems(view, rows), (input.widthPx ?? 1200) / Math.max(windowMs, 1e-9));
-  const batches = spanBatches(view, slivers);
-  const batchItems = batches.map((b, i) => {
+/** one data item per batch of slivers: the time range it covers, on its row */
+function batchItems(batches: readonly SpanBatch[]): number[][] {
+  return batches.map((b, i) => {
     let lo = Infinity;
     let hi = -Infinity;
     for (let k = 0; k < b.times.length; k += 2) {
@@ -152,31 +146,34 @@ export function timelineOption(input: TimelineInput): EChartsOption {
     }
     return [lo, hi, b.row, i];
   });
-  const laneName = new Map(view.lanes.map((l) => [l.id, l.name]));
+}
+
+/** instants sit on their lane's first row */
+function instantItems(view: TimelineView, rows: readonly TimelineRow[]): { value: number[]; name: string }[] {
   const rowOfLane = new Map<string, number>();
   rows.forEach((r, i) => r.depth === 0 && rowOfLane.set(r.lane, i));
-  const instants = view.instants
+  return view.instants
     .filter((i) => rowOfLane.has(i.lane))
     .map((i) => ({ value: [i.tsUs / 1000, rowOfLane.get(i.lane)!], name: i.name }));
-  const zoom = input.window
-    ? { startValue: input.window.startUs / 1000, endValue: input.window.endUs / 1000 }
-    : { start: 0, end: 100 };
+}
 
+function timelineTooltip(view: TimelineView): EChartsOption['tooltip'] {
+  const laneName = new Map(view.lanes.map((l) => [l.id, l.name]));
   return {
-    backgroundColor: 'transparent',
-    animation: false,
-    grid: { left: 140, right: 24, top: 12, bottom: 64 },
-    tooltip: {
-      trigger: 'item',
-      confine: true,
-      formatter: (p: unknown) => {
-        const params = p as { seriesId?: string; value?: unknown; name?: string };
-        if (params.seriesId === 'instants') return `instant: ${escapeHtml(params.name ?? '')}`;
-        const idx = Array.isArray(params.value) ? (params.value[3] as number) : -1;
-        const span = view.spans[idx];
-        return span ? spanTooltip(span, laneName.get(span.lane) ?? span.lane) : '';
-      },
+    trigger: 'item',
+    confine: true,
+    formatter: (p: unknown) => {
+      const params = p as { seriesId?: string; value?: unknown; name?: string };
+      if (params.seriesId === 'instants') return `instant: ${escapeHtml(params.name ?? '')}`;
+      const idx = Array.isArray(params.value) ? (params.value[3] as number) : -1;
+      const span = view.spans[idx];
+      return span ? spanTooltip(span, laneName.get(span.lane) ?? span.lane) : '';
     },
+  };
+}
+
+function timelineAxes(totalMs: number, rows: readonly TimelineRow[]): Pick<EChartsOption, 'xAxis' | 'yAxis'> {
+  return {
     xAxis: {
       type: 'value',
       min: 0,
@@ -196,39 +193,36 @@ export function timelineOption(input: TimelineInput): EChartsOption {
       axisLabel: { interval: 0, width: 130, overflow: 'truncate' },
       splitLine: { show: false },
     },
-    dataZoom: [
-      { type: 'inside', id: 'zoomInside', xAxisIndex: 0, filterMode: 'weakFilter', zoomOnMouseWheel: true, moveOnMouseMove: true, ...zoom },
-      { type: 'slider', id: 'zoomSlider', xAxisIndex: 0, filterMode: 'weakFilter', height: 16, bottom: 6, showDetail: false, ...zoom },
-    ],
+  };
+}
+
+function timelineDataZoom(window: TimeWindow | null): EChartsOption['dataZoom'] {
+  const zoom = window ? { startValue: window.startUs / 1000, endValue: window.endUs / 1000 } : { start: 0, end: 100 };
+  return [
+    { type: 'inside', id: 'zoomInside', xAxisIndex: 0, filterMode: 'weakFilter', zoomOnMouseWheel: true, moveOnMouseMove: true, ...zoom },
+    { type: 'slider', id: 'zoomSlider', xAxisIndex: 0, filterMode: 'weakFilter', height: 16, bottom: 6, showDetail: false, ...zoom },
+  ];
+}
+
+export function timelineOption(input: TimelineInput): EChartsOption {
+  const { view, selected } = input;
+  const totalMs = Math.max(input.totalUs, view.totalUs, 1) / 1000;
+  const rows = timelineRows(view);
+  const windowMs = input.window ? (input.window.endUs - input.window.startUs) / 1000 : totalMs;
+  const { boxes, slivers } = splitBySize(spanItems(view, rows), (input.widthPx ?? 1200) / Math.max(windowMs, 1e-9));
+  const batches = spanBatches(view, slivers);
+  return {
+    backgroundColor: 'transparent',
+    animation: false,
+    grid: { left: 140, right: 24, top: 12, bottom: 64 },
+    tooltip: timelineTooltip(view),
+    ...timelineAxes(totalMs, rows),
+    dataZoom: timelineDataZoom(input.window),
     series: [
-      {
-        id: 'spans',
-        type: 'custom',
-        renderItem: renderSpan(view, selected),
-        encode: { x: [0, 1], y: 2 },
-        data: boxes,
-        // one pass: progressive drawing would flicker on every live refresh
-        progressive: 0,
-        clip: true,
-      },
-      {
-        id: 'slivers',
-        type: 'custom',
-        silent: true,
-        renderItem: renderBatch(batches),
-        encode: { x: [0, 1], y: 2 },
-        data: batchItems,
-        progressive: 0,
-      },
-      {
-        id: 'instants',
-        type: 'scatter',
-        symbol: 'triangle',
-        symbolSize: 8,
-        symbolRotate: 180,
-        itemStyle: { color: '#e15759' },
-        data: instants,
-      },
+      // one pass, no progressive drawing: it would flicker on every live refresh
+      { id: 'spans', type: 'custom', renderItem: renderSpan(view, selected), encode: { x: [0, 1], y: 2 }, data: boxes, progressive: 0, clip: true },
+      { id: 'slivers', type: 'custom', silent: true, renderItem: renderBatch(batches), encode: { x: [0, 1], y: 2 }, data: batchItems(batches), progressive: 0 },
+      { id: 'instants', type: 'scatter', symbol: 'triangle', symbolSize: 8, symbolRotate: 180, itemStyle: { color: '#e15759' }, data: instantItems(view, rows) },
     ],
   };
 }

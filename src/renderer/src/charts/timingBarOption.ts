@@ -4,6 +4,7 @@
  */
 import type { BarSeriesOption, CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemReturn, EChartsOption } from 'echarts';
 import type { StrategyResult, TimingStats } from '../../../shared/report';
+import { formatMs } from '../../../shared/format';
 import { SEVERITY_COLORS } from './palette';
 
 export type TimingPhase = 'encode' | 'decode' | 'total';
@@ -72,7 +73,7 @@ export function timingBarOption(results: readonly StrategyResult[], phase: Timin
     backgroundColor: 'transparent',
     grid: { left: 70, right: 20, top: 64, bottom: 60 },
     legend: { top: 4, data: ['cold (first call)', 'warm (median)'] },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => (typeof v === 'number' ? `${Number(v.toPrecision(4))} ms` : '–') },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => (typeof v === 'number' ? formatMs(v) : '–') },
     xAxis: { type: 'category', data: categories, axisLabel: { interval: 0, rotate: categories.length > 4 ? 20 : 0 } },
     yAxis: { type: 'value', name: `${phase} time (ms)`, min: 0 },
     series: [cold, warm, whiskers],

@@ -6,7 +6,7 @@
 import type { DesktopFiles } from '../../../shared/api';
 
 /** the preload's bridge, absent in web mode */
-export function desktopFiles(): DesktopFiles | undefined {
+function desktopFiles(): DesktopFiles | undefined {
   const bridged = (globalThis as { profilerFiles?: Partial<DesktopFiles> }).profilerFiles;
   return typeof bridged?.pathForFile === 'function' ? (bridged as DesktopFiles) : undefined;
 }

@@ -11,7 +11,7 @@ export interface LiveCounterSeries extends CounterSeries {
   proc?: ProcessRole;
 }
 
-export const MAX_LIVE_POINTS = 4_000;
+const MAX_LIVE_POINTS = 4_000;
 
 /** halves a series in place: each pair becomes the point with the larger value */
 export function halvePoints(points: [number, number][]): void {

@@ -9,7 +9,7 @@ export interface TimeWindow {
 }
 
 /** narrowest window a key press may reach: finer than a microsecond says nothing */
-export const MIN_WINDOW_US = 1;
+const MIN_WINDOW_US = 1;
 
 export function clampWindow(w: TimeWindow, totalUs: number): TimeWindow {
   const total = Math.max(totalUs, MIN_WINDOW_US);
@@ -36,10 +36,8 @@ export function panWindow(w: TimeWindow, fraction: number, totalUs: number): Tim
   return clampWindow({ startUs: w.startUs + shift, endUs: w.endUs + shift }, totalUs);
 }
 
-export type WasdKey = 'w' | 'a' | 's' | 'd';
-
-export const ZOOM_STEP = 0.8;
-export const PAN_STEP = 0.2;
+const ZOOM_STEP = 0.8;
+const PAN_STEP = 0.2;
 
 export function wasdMove(key: string, w: TimeWindow, totalUs: number): TimeWindow | null {
   switch (key.toLowerCase()) {

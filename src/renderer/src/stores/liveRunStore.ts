@@ -17,7 +17,7 @@ import { throttleAsync } from '../lib/timing';
 import { useApi } from './apiAccess';
 
 export const TIMELINE_REFRESH_MS = 250;
-export const MAX_LOG_LINES = 200;
+const MAX_LOG_LINES = 200;
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 export type LivePhase = 'idle' | 'starting' | RunStatus;

@@ -4,7 +4,8 @@
  */
 import type { RunIndexEntry } from '../../../shared/api';
 import type { Finding, Report, StrategyResult, TimingStats } from '../../../shared/report';
-import { formatBytes, formatMs, formatNumber } from '../lib/format';
+import { formatBytes, formatMs, formatMsPlusMinus, formatRatio } from '../../../shared/format';
+import { formatNumber } from '../lib/format';
 
 export interface TimingRow {
   strategy: string;
@@ -23,7 +24,7 @@ export interface TimingRow {
 
 export function medianPlusMinus(t: TimingStats | undefined): string {
   if (!t) return '–';
-  return `${formatMs(t.medianMs)} ± ${formatMs(t.stdMs, 2)}`;
+  return formatMsPlusMinus(t.medianMs, t.stdMs);
 }
 
 export function timingRows(report: Report): TimingRow[] {
@@ -92,8 +93,7 @@ export function headlineText(entry: RunIndexEntry): string {
 }
 
 export function formatSpeedup(x: number | null): string {
-  if (x === null || !Number.isFinite(x)) return '–';
-  return `${x >= 10 ? x.toFixed(0) : x.toFixed(2)}×`;
+  return x === null || !Number.isFinite(x) ? '–' : formatRatio(x);
 }
 
 /** a comparison metric's value in its own unit, read from the metric's name ("… ms", "… bytes") */

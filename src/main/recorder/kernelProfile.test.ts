@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { aggregateKernels, KernelAggregator } from './kernels';
+import { aggregateKernels, KernelAggregator } from './kernelProfile';
 
 const k = (name: string, kernelTimeMs: unknown, bytesAdded = 0) => ({
   name, kernelTimeMs, bytesAdded, totalBytesSnapshot: 0, tensorsAdded: 1, totalTensorsSnapshot: 1,

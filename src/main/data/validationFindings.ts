@@ -4,6 +4,7 @@
  */
 import type { ValidationFinding } from '../../shared/api';
 import { AppError, type ErrorCode } from '../../shared/errors';
+import { formatShare } from '../../shared/format';
 
 export interface FindingWhere {
   key?: string;
@@ -12,7 +13,7 @@ export interface FindingWhere {
   fix?: string;
 }
 
-export class Findings {
+export class ValidationFindings {
   readonly items: ValidationFinding[] = [];
 
   constructor(readonly file: string) {}
@@ -81,8 +82,9 @@ export function num(v: number): string {
   return String(Number(v.toPrecision(10)));
 }
 
+/** part of whole as a percentage, printed like every other share */
 export function pct(part: number, whole: number): string {
-  return whole > 0 ? `${((100 * part) / whole).toFixed(1)} %` : '0 %';
+  return formatShare(whole > 0 ? part / whole : 0);
 }
 
 export function shapeText(shape: readonly number[]): string {

@@ -1,0 +1,108 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRunConfig, type StrategyChoice } from '../../shared/config';
+import type { SpanRecord } from '../../shared/events';
+import { parseNpy } from '../data';
+import type { DecodeSummary, EngineToHost } from '../engineProtocol';
+import { DecodeProgress } from './decodeProgress';
+import { startEngineRun } from './engineRun';
+import { fakeEngineDeps, type FakeEngineOptions } from './testing';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'decode-run-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function decode(strategies: StrategyChoice[], rowsPerChunk: number, options: FakeEngineOptions = {}, onMessage?: (m: EngineToHost) => void) {
+  const messages: EngineToHost[] = [];
+  const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats: 1, warmup: 0 });
+  const run = startEngineRun(
+    { type: 'start', runId: 'dec', runDir: dir, config, originNs: process.hrtime.bigint().toString(), decode: { rowsPerChunk } },
+    fakeEngineDeps(options),
+    (m) => {
+      messages.push(m);
+      onMessage?.(m);
+    },
+  );
+  return { run, messages };
+}
+
+describe('a decode run in the engine process', () => {
+  it('streams the likelihood into the run folder, writes decode.json and reports one fit and one decode', async () => {
+    const { run, messages } = decode(['compensated'], 7);
+    await run.done;
+    const result = messages.find((m) => m.type === 'result');
+    if (result?.type !== 'result') throw new Error(`no result: ${JSON.stringify(messages.filter((m) => m.type !== 'trace'))}`);
+    const { nTime, nBins } = result.outcome.dataset;
+    const npy = parseNpy(new Uint8Array(await readFile(join(dir, 'likelihood', 'compensated.npy'))));
+    expect(npy.dtype.descr).toBe('<f4');
+    expect(npy.shape).toEqual([nTime, nBins]);
+    expect(await readdir(join(dir, 'likelihood'))).not.toContain('compensated.npy.partial');
+    const summary = JSON.parse(await readFile(join(dir, 'decode.json'), 'utf8')) as DecodeSummary;
+    expect(summary).toMatchObject({ strategy: 'compensated', rowsPerChunk: 7, likelihoodFile: 'likelihood/compensated.npy', shape: [nTime, nBins] });
+    expect(summary.windows).toBe(Math.ceil(nTime / 7));
+    expect(summary.peakRssBytes).toBeGreaterThan(0);
+    const [s] = result.outcome.strategies;
+    expect(s).toMatchObject({ strategy: 'compensated', status: 'ok', likelihoodFile: 'likelihood/compensated.npy' });
+    expect([s!.encode!.n, s!.decode!.n]).toEqual([0, 0]);
+    expect(result.outcome.windows.map((w) => w.strategy)).toEqual(['compensated']);
+
+    const names = messages.flatMap((m) => (m.type === 'trace' ? m.records : [])).filter((r): r is SpanRecord => r.ph === 'X').map((r) => r.name);
+    for (const n of ['run', 'load-data', 'backend-init', 'encode', 'decode']) expect(names).toContain(n);
+    const logs = messages.flatMap((m) => (m.type === 'log' ? [m.message] : []));
+    expect(logs.some((l) => /estimated peak device memory/.test(l))).toBe(true);
+  });
+
+  it('reports progress through loading, fitting and decoding, ending at the whole bar', async () => {
+    const { run, messages } = decode(['reference'], 3, { busyMsPerElectrode: 30 });
+    await run.done;
+    const progress = messages.flatMap((m) => (m.type === 'progress' ? [m.progress] : []));
+    const fractions = progress.map((p) => p.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(progress.some((p) => p.label.startsWith('fitting'))).toBe(true);
+    expect(progress.some((p) => p.label.startsWith('decoding'))).toBe(true);
+    expect(fractions[fractions.length - 1]).toBe(1);
+  });
+
+  it('stops when cancelled, says so, and keeps the rows written in the partial file', async () => {
+    // cancelled once the first rows are on disk, as a cancel message arriving between windows
+    let cancel = () => undefined as void;
+    const { run, messages } = decode(['reference'], 2, { busyMsPerElectrode: 20 }, (m) => {
+      if (m.type === 'progress' && m.progress.label.startsWith('decoding rows')) cancel();
+    });
+    cancel = () => run.cancel();
+    await run.done;
+    expect(messages.some((m) => m.type === 'cancelled')).toBe(true);
+    expect(messages.some((m) => m.type === 'result' || m.type === 'error')).toBe(false);
+    const files = await readdir(join(dir, 'likelihood'));
+    expect(files).toContain('reference.npy.partial');
+    expect(files).not.toContain('reference.npy');
+  });
+
+  it('refuses more than one strategy as the run error', async () => {
+    const { run, messages } = decode(['reference', 'compensated'], 10);
+    await run.done;
+    const err = messages.find((m) => m.type === 'error');
+    expect(err?.type === 'error' && err.error).toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/one strategy/) });
+  });
+});
+
+describe('DecodeProgress', () => {
+  it('maps each phase onto its part of the bar, with an ETA from the decoding pace only', () => {
+    let now = 0;
+    const p = new DecodeProgress(() => now);
+    expect(p.snapshot(0.5, 'electrode 1/2')).toMatchObject({ fraction: 0.05, label: 'loading electrode 1/2' });
+    p.enter('fitting');
+    expect(p.snapshot().etaMs).toBeUndefined();
+    now = 1000;
+    p.enter('decoding');
+    now = 3000;
+    const s = p.snapshot(0.25, 'rows 25/100');
+    expect(s).toMatchObject({ fraction: 0.4, label: 'decoding rows 25/100', elapsedMs: 3000, etaMs: 6000 });
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * A decode run, the production path for a long recording: fit once, decode the grid in windows of
+ * rows (engine/windows.ts) and stream each window's rows into likelihood/<strategy>.npy in the run
+ * folder (`.partial` until the last row is in; a failure leaves the partial file with the rows
+ * written so far), then decode.json beside it. Memory stays bounded by the window, the strategy's
+ * tiles and the dataset itself. Recorded like any run: trace, progress, cancel, a report.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StrategyChoice } from '../../shared/config';
+import { summarizeDataset, type Dataset, type DatasetSummary } from '../../shared/dataset';
+import { AppError } from '../../shared/errors';
+import type { StrategyResult } from '../../shared/report';
+import { datasetScale, timingStats } from '../analysis';
+import { PRESET_INFO } from '../data';
+import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../engine/model';
+import type { WindowSummary } from '../engine/types';
+import {
+  DECODE_SUMMARY_FILE, likelihoodRelPath, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type StartMessage,
+} from '../engineProtocol';
+import type { EngineDeps, FittedModel } from './engineDeps';
+import { DecodeProgress, type DecodePhase } from './decodeProgress';
+import { writeAxes } from './likelihoodFiles';
+import { LikelihoodStream } from './likelihoodStream';
+import { notApplicableFor } from './notApplicable';
+import { startRunSession, type EngineRun, type RunInputs, type RunSession } from './runSession';
+
+const MIB = 2 ** 20;
+
+/** What the decode learned on its way, for decode.json and the report. */
+interface Decoded {
+  windows: WindowSummary;
+  fitMs: number;
+  decodeMs: number;
+  startUs: number;
+  endUs: number;
+}
+
+export function startDecodeRun(start: StartMessage, request: DecodeRequest, deps: EngineDeps, send: (message: EngineToHost) => void): EngineRun {
+  const progress = new DecodeProgress();
+  return startRunSession(start, deps, send, (within, detail) => progress.snapshot(within, detail), (session) =>
+    new DecodeRun(session, start, request, deps, progress).run(),
+  );
+}
+
+function onlyStrategy(start: StartMessage): StrategyChoice {
+  const [strategy, ...more] = start.config.strategies;
+  if (!strategy || more.length > 0) {
+    throw new AppError('BAD_ARGUMENT', `a decode run takes one strategy (or auto), got ${start.config.strategies.join(', ')}: name one.`, { key: 'strategies' });
+  }
+  return strategy;
+}
+
+class DecodeRun {
+  private readonly strategy: StrategyChoice;
+
+  constructor(
+    private readonly session: RunSession,
+    private readonly start: StartMessage,
+    private readonly request: DecodeRequest,
+    private deps: EngineDeps,
+    private readonly progress: DecodeProgress,
+  ) {
+    this.strategy = onlyStrategy(start);
+  }
+
+  async run(): Promise<EngineOutcome> {
+    const { session, start, strategy } = this;
+    const inputs = await session.loadInputs({
+      onProgress: (p) => session.probe.progress(p.electrode / p.nElectrodes, `electrode ${p.electrode}/${p.nElectrodes}`),
+    });
+    const { dataset, backend, memory } = inputs;
+    this.deps = inputs.deps;
+    const summary = summarizeDataset(dataset);
+    const options = this.deps.strategyOptionsFor(dataset, start.config);
+    const estimate = estimateDatasetPeak(strategy, summary, options);
+    const scale = datasetScale(summary, PRESET_INFO).sentence;
+    session.log('info', `${summary.name}: ${scale}`);
+    session.log('info', `estimated peak device memory for ${estimate.strategy}: ${(estimate.deviceBytes / MIB).toFixed(1)} MiB (${estimate.formula})`);
+
+    memory.markStage(strategy);
+    const decoded = await this.fitAndDecode(dataset, options);
+    memory.markStage(undefined);
+    await writeAxes(start.runDir, dataset);
+    const decodeSummary = summaryOf(summary, scale, inputs, strategy, estimate, this.request, decoded);
+    await writeFile(join(start.runDir, DECODE_SUMMARY_FILE), `${JSON.stringify(decodeSummary, null, 2)}\n`);
+    return {
+      dataset: summary,
+      backend,
+      strategies: [strategyResult(decodeSummary, decoded, memory.summary().stages[strategy])],
+      notApplicable: notApplicableFor(backend),
+      windows: [{ strategy, startUs: decoded.startUs, endUs: decoded.endUs }],
+    };
+  }
+
+  /** The fit, then the windowed decode streamed to the run folder; the model is freed either way. */
+  private async fitAndDecode(dataset: Dataset, options: StrategyOptions): Promise<Decoded> {
+    const { probe } = this.session;
+    const startUs = probe.nowUs();
+    this.enter('fitting');
+    const t0 = performance.now();
+    const model = await probe.span('encode', () => this.deps.fitEncodingModel(dataset, probe));
+    const fitMs = performance.now() - t0;
+    this.enter('decoding');
+    const t1 = performance.now();
+    try {
+      const args = { strategy: this.strategy, rowsPerChunk: this.request.rowsPerChunk };
+      const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options), args);
+      this.session.emitProgress(1, `rows ${windows.nTime}/${windows.nTime}`);
+      return { windows, fitMs, decodeMs: performance.now() - t1, startUs, endUs: probe.nowUs() };
+    } finally {
+      model.dispose();
+    }
+  }
+
+  private async decodeWindows(model: FittedModel, dataset: Dataset, options: StrategyOptions): Promise<WindowSummary> {
+    const nBins = dataset.placeBinCenters.length / dataset.positionDims;
+    const file = join(this.start.runDir, likelihoodRelPath(this.strategy));
+    const stream = await LikelihoodStream.open(file, [dataset.time.length, nBins]);
+    try {
+      const windows = await this.deps.predictNonlocalWindows(
+        model, dataset, this.strategy, { ...options, signal: this.session.signal }, this.request.rowsPerChunk,
+        (_startRow, _rows, values) => stream.append(values),
+        this.session.probe,
+      );
+      await stream.finish();
+      return windows;
+    } catch (e) {
+      await stream.abandon();
+      throw e;
+    }
+  }
+
+  private enter(phase: DecodePhase): void {
+    this.progress.enter(phase);
+    this.session.emitProgress();
+  }
+}
+
+function summaryOf(
+  dataset: DatasetSummary, scale: string, inputs: RunInputs, strategy: StrategyChoice, estimate: PeakEstimate,
+  request: DecodeRequest, decoded: Decoded,
+): DecodeSummary {
+  const { windows } = decoded;
+  return {
+    dataset,
+    scale,
+    backend: inputs.backend,
+    strategy,
+    resolved: windows.resolved,
+    estimatedPeakDeviceBytes: estimate.deviceBytes,
+    estimateFormula: estimate.formula,
+    rowsPerChunk: request.rowsPerChunk,
+    windows: windows.windows,
+    floorShare: windows.totalTerms > 0 ? windows.flooredTerms / windows.totalTerms : null,
+    loadMs: inputs.loadMs,
+    fitMs: decoded.fitMs,
+    decodeMs: decoded.decodeMs,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    likelihoodFile: likelihoodRelPath(strategy),
+    shape: [windows.nTime, windows.nBins],
+  };
+}
+
+/** The decode as the report shows a strategy: one fit and one decode, no repeats. */
+function strategyResult(
+  summary: DecodeSummary, decoded: Decoded, peaks: { heapBytes: number; tensorBytes: number; gpuUsedBytes: number } | undefined,
+): StrategyResult {
+  const result: StrategyResult = {
+    strategy: summary.strategy,
+    resolved: summary.resolved,
+    status: 'ok',
+    encode: timingStats(decoded.fitMs, []),
+    decode: timingStats(decoded.decodeMs, []),
+    total: timingStats(decoded.fitMs + decoded.decodeMs, []),
+    stages: [],
+    kernels: [],
+    memory: {
+      estimatedPeakBytes: summary.estimatedPeakDeviceBytes,
+      measuredPeakTensorBytes: peaks?.tensorBytes ?? 0,
+      peakHeapBytes: peaks?.heapBytes ?? 0,
+    },
+    likelihoodFile: summary.likelihoodFile,
+  };
+  if (result.memory && peaks && peaks.gpuUsedBytes > 0) result.memory.gpuBytes = peaks.gpuUsedBytes;
+  return result;
+}

@@ -1,0 +1,194 @@
+/**
+ * The engine process's pool of workers: N worker threads, each with its own backend. It sends
+ * each worker the dataset once, asks it to fit or predict its electrodes, routes what comes back
+ * (trace batches, term blocks, results) and fails every pending call, with the worker's reason,
+ * when a worker dies. Cancel is terminate(): the workers stop where they are.
+ */
+import type { Worker } from 'node:worker_threads';
+import type { BackendChoice, StrategyChoice } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { AppError, deserializeError } from '../../../shared/errors';
+import type { TraceRecord } from '../../../shared/events';
+import type { BackendInfo } from '../../../shared/report';
+import { CancelledError, type StrategyOptions } from '../../engine/model';
+import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
+import { startPoolWorker } from './workerEntry';
+
+export interface PoolOptions {
+  workers: number;
+  backend: BackendChoice;
+  originNs: string;
+  trace: boolean;
+  /** every trace batch a worker sends, for the run's event stream */
+  onRecords(records: TraceRecord[]): void;
+}
+
+export interface WorkerFit {
+  occupancy: Float64Array;
+  electrodes: FitSummary[];
+  profile?: WorkerProfile;
+}
+
+export interface TermListener {
+  onTerms(electrode: number, start: number, values: Float32Array): void;
+  onElectrodeDone(electrode: number): void;
+}
+
+interface Pending {
+  resolve(message: FromWorker): void;
+  reject(error: Error): void;
+  terms?: TermListener;
+}
+
+class PoolWorker {
+  readonly pending = new Map<number, Pending>();
+  tensors = 0;
+  failure: Error | undefined;
+
+  constructor(readonly index: number, readonly thread: Worker) {}
+
+  request(message: ToWorker, terms?: TermListener): Promise<FromWorker> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      if ('call' in message) this.pending.set(message.call, { resolve, reject, terms });
+      this.thread.postMessage(message);
+    });
+  }
+
+  fail(error: Error): void {
+    this.failure ??= error;
+    for (const p of this.pending.values()) p.reject(this.failure);
+    this.pending.clear();
+  }
+}
+
+export class EnginePool {
+  private nextCall = 1;
+  private nextDatasetId = 1;
+  private readonly datasetIds = new WeakMap<Dataset, number>();
+  /** each live model's tensor count per worker, taken off the count as soon as it is released */
+  private readonly modelTensors = new Map<number, number[]>();
+  private terminated = false;
+
+  private constructor(private readonly workers: PoolWorker[], readonly backends: BackendInfo[]) {}
+
+  /** Starts every worker and waits until each has its backend; a worker that cannot start fails the pool. */
+  static async start(options: PoolOptions): Promise<EnginePool> {
+    const workers: PoolWorker[] = [];
+    const ready: Promise<BackendInfo>[] = [];
+    for (let i = 0; i < options.workers; i++) {
+      const init: WorkerInit = { worker: i, backend: options.backend, originNs: options.originNs, trace: options.trace };
+      const worker = new PoolWorker(i, startPoolWorker(init));
+      workers.push(worker);
+      ready.push(new Promise<BackendInfo>((resolve, reject) => {
+        worker.thread.on('message', (m: FromWorker) => {
+          if (m.type === 'ready') resolve(m.backend);
+          else EnginePool.route(worker, m, options.onRecords);
+        });
+        worker.thread.on('error', (e) => {
+          const error = new AppError('RUN_FAILED', `engine worker ${i} failed: ${e.message}`);
+          worker.fail(error);
+          reject(error);
+        });
+        worker.thread.on('exit', (code) => {
+          const error = new AppError('RUN_FAILED', `engine worker ${i} exited (code ${code}) before its work was done`);
+          worker.fail(error);
+          reject(error);
+        });
+      }));
+    }
+    try {
+      return new EnginePool(workers, await Promise.all(ready));
+    } catch (e) {
+      await Promise.all(workers.map((w) => w.thread.terminate()));
+      throw e;
+    }
+  }
+
+  private static route(worker: PoolWorker, m: FromWorker, onRecords: (records: TraceRecord[]) => void): void {
+    if (m.type === 'trace') return onRecords(m.records);
+    if (m.type === 'ready') return;
+    const pending = worker.pending.get(m.call);
+    if (!pending) return;
+    if (m.type === 'terms') return pending.terms?.onTerms(m.electrode, m.start, m.values);
+    if (m.type === 'electrode-done') return pending.terms?.onElectrodeDone(m.electrode);
+    worker.pending.delete(m.call);
+    if ('tensors' in m) worker.tensors = m.tensors;
+    if (m.type === 'failed') pending.reject(deserializeError(m.error));
+    else pending.resolve(m);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** tensors the workers held after their last answer */
+  tensorCount(): number {
+    return this.workers.reduce((n, w) => n + w.tensors, 0);
+  }
+
+  private call(): number {
+    if (this.terminated) throw new CancelledError();
+    return this.nextCall++;
+  }
+
+  /** Each worker gets a dataset once (a structured-clone copy); later calls name it by id. */
+  private datasetId(dataset: Dataset): number {
+    let id = this.datasetIds.get(dataset);
+    if (id === undefined) {
+      id = this.nextDatasetId++;
+      this.datasetIds.set(dataset, id);
+      for (const w of this.workers) w.thread.postMessage({ type: 'dataset', datasetId: id, dataset } satisfies ToWorker);
+    }
+    return id;
+  }
+
+  /** Fits electrodes assignment[w] on worker w; answers per worker, and the call that names the model. */
+  async fit(dataset: Dataset, assignment: number[][], profile: boolean): Promise<{ model: number; fits: WorkerFit[] }> {
+    const datasetId = this.datasetId(dataset);
+    const model = this.call();
+    const answers = await Promise.all(this.workers.map((w, i) =>
+      w.request({ type: 'fit', call: model, datasetId, electrodes: assignment[i] ?? [], profile })));
+    const fits = answers.map((a) => {
+      if (a.type !== 'fitted') throw new AppError('BUG', `engine worker answered ${a.type} to a fit`);
+      return { occupancy: a.occupancy, electrodes: a.electrodes, profile: a.profile, modelTensors: a.modelTensors };
+    });
+    this.modelTensors.set(model, fits.map((f) => f.modelTensors));
+    return { model, fits };
+  }
+
+  /** Predicts each worker's shares with the model it fitted; term blocks stream to `terms` as they arrive. */
+  async predict(
+    model: number, strategy: StrategyChoice, options: StrategyOptions, time: Float64Array, shares: DecodingShare[][],
+    profile: boolean, terms: TermListener,
+  ): Promise<(WorkerProfile | undefined)[]> {
+    const call = this.call();
+    const answers = await Promise.all(this.workers.map((w, i) =>
+      w.request({ type: 'predict', call, model, strategy, options, time, shares: shares[i] ?? [], profile }, terms)));
+    return answers.map((a) => (a.type === 'predicted' ? a.profile : undefined));
+  }
+
+  /**
+   * Frees a model's tensors in every worker. It returns at once (FittedModel.dispose is synchronous):
+   * the tensor count drops now, and each worker's answer replaces it with what is really left.
+   * A worker handles its messages in order, so the release lands before its next fit.
+   */
+  releaseSoon(model: number): void {
+    const counts = this.modelTensors.get(model);
+    this.modelTensors.delete(model);
+    if (this.terminated) return;
+    const call = this.call();
+    this.workers.forEach((w, i) => {
+      w.tensors -= counts?.[i] ?? 0;
+      w.request({ type: 'release', call, model }).catch(() => undefined);
+    });
+  }
+
+  /** Stops every worker now; pending calls reject with CancelledError. */
+  async terminate(): Promise<void> {
+    if (this.terminated) return;
+    this.terminated = true;
+    for (const w of this.workers) w.fail(new CancelledError());
+    await Promise.all(this.workers.map((w) => w.thread.terminate()));
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The pool's promise: the likelihood is bitwise the same whether one thread computes every
+ * electrode or N workers share them, for whole grids and windowed decodes, and the workers'
+ * tensors are freed with the model.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dataset } from '../../../shared/dataset';
+import type { EngineDeps } from '../engineDeps';
+import { realEngineDeps } from '../realDeps';
+import { EnginePool } from './enginePool';
+import { poolEngineDeps } from './poolDeps';
+
+let base: EngineDeps;
+let dataset: Dataset;
+const pools: EnginePool[] = [];
+
+async function pooled(workers: number): Promise<EngineDeps> {
+  const pool = await EnginePool.start({ workers, backend: 'wasm', originNs: String(process.hrtime.bigint()), trace: false, onRecords: () => undefined });
+  pools.push(pool);
+  return poolEngineDeps(base, pool);
+}
+
+async function likelihood(deps: EngineDeps, strategy: 'reference' | 'compensated' | 'auto'): Promise<Float64Array> {
+  const model = await deps.fitEncodingModel(dataset);
+  try {
+    return (await deps.predictNonlocal(model, dataset, strategy, { blockSize: 7 })).logLikelihood;
+  } finally {
+    model.dispose();
+  }
+}
+
+beforeAll(async () => {
+  base = await realEngineDeps();
+  await base.initBackend('wasm');
+  dataset = await base.loadDataset({ kind: 'preset', name: 'small', seed: 11, features: 3, featureScale: 1 });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.terminate()));
+});
+
+describe('engine pool', () => {
+  it('gives bitwise the same likelihood for 1, 2 and 3 workers', async () => {
+    const deps = [await pooled(2), await pooled(3)];
+    for (const strategy of ['reference', 'compensated', 'auto'] as const) {
+      const one = await likelihood(base, strategy);
+      for (const d of deps) expect(Buffer.from((await likelihood(d, strategy)).buffer).equals(Buffer.from(one.buffer))).toBe(true);
+    }
+  }, 120_000);
+
+  it('gives the same windowed decode as one thread, window by window', async () => {
+    const deps = await pooled(2);
+    const windows = async (d: EngineDeps): Promise<Float64Array[]> => {
+      const model = await d.fitEncodingModel(dataset);
+      const out: Float64Array[] = [];
+      try {
+        await d.predictNonlocalWindows(model, dataset, 'compensated', { blockSize: 5 }, 17, (_r0, _rows, values) => void out.push(values.slice()));
+      } finally {
+        model.dispose();
+      }
+      return out;
+    };
+    const expected = await windows(base);
+    const got = await windows(deps);
+    expect(got.length).toBe(expected.length);
+    got.forEach((w, i) => expect(Array.from(w)).toEqual(Array.from(expected[i]!)));
+  }, 120_000);
+
+  it("frees the workers' tensors with the model and counts them meanwhile", async () => {
+    const deps = await pooled(2);
+    const before = deps.engineMemory().numTensors;
+    const model = await deps.fitEncodingModel(dataset);
+    expect(deps.engineMemory().numTensors).toBeGreaterThan(before);
+    await deps.predictNonlocal(model, dataset, 'reference', { blockSize: 10 });
+    model.dispose();
+    expect(deps.engineMemory().numTensors).toBe(before);
+  }, 120_000);
+
+  it('rejects pending calls with CancelledError once terminated', async () => {
+    const pool = await EnginePool.start({ workers: 2, backend: 'wasm', originNs: '0', trace: false, onRecords: () => undefined });
+    pools.push(pool);
+    const deps = await poolEngineDeps(base, pool);
+    const fitting = deps.fitEncodingModel(dataset).then(() => 'fitted', (e: unknown) => e);
+    await pool.terminate();
+    expect(await fitting).toMatchObject({ code: 'CANCELLED' });
+  }, 60_000);
+
+  it('fails the call with the worker and its reason when a worker dies', async () => {
+    const pool = await EnginePool.start({ workers: 2, backend: 'wasm', originNs: '0', trace: false, onRecords: () => undefined });
+    pools.push(pool);
+    const deps = await poolEngineDeps(base, pool);
+    const fitting = deps.fitEncodingModel(dataset).then(() => 'fitted', (e: unknown) => e);
+    // a worker that ends on its own, as one killed by the system would
+    const threads = (pool as unknown as { workers: { thread: { terminate(): Promise<number> } }[] }).workers;
+    await threads[1]!.thread.terminate();
+    expect(await fitting).toMatchObject({ code: 'RUN_FAILED', message: expect.stringMatching(/engine worker 1 exited/) });
+  }, 60_000);
+});

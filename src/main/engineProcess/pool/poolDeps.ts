@@ -1,0 +1,144 @@
+/**
+ * EngineDeps over a pool of workers: fit and predict spread the electrodes over the workers,
+ * everything else (data, backend on the main thread, the local likelihood, aggregations) stays with
+ * the engine process's own deps. The measurement loop, the decode loop and their traces do not
+ * know which they were given.
+ */
+import type { StrategyChoice } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { electrodeStrategy, type EngineProbe } from '../../engine/model';
+import type { NonlocalResult, PredictOptions } from '../../engine';
+import type { EngineDeps, FittedModel, KernelProfile } from '../engineDeps';
+import { assignElectrodes } from './assignment';
+import type { EnginePool, WorkerFit } from './enginePool';
+import { OrderedTermSum, type ElectrodeRows } from './orderedTermSum';
+import type { DecodingShare, WorkerProfile } from './poolProtocol';
+
+type Engine = typeof import('../../engine');
+
+/** A model whose electrodes live in the workers that fitted them. */
+class PoolModel implements FittedModel {
+  private released = false;
+
+  constructor(
+    private readonly pool: EnginePool,
+    readonly id: number,
+    readonly assignment: number[][],
+    readonly occupancy: Float64Array,
+    readonly meanRates: Float64Array,
+    readonly summedGroundProcessIntensity: Float64Array,
+    readonly nEnc: Int32Array,
+    readonly nBins: number,
+  ) {}
+
+  dispose(): void {
+    if (this.released) return;
+    this.released = true;
+    this.pool.releaseSoon(this.id);
+  }
+}
+
+/** Collects the workers' kernel profiles while profileKernels runs. */
+class ProfileCollector {
+  active = false;
+  kernels: unknown[] = [];
+  peakBytes = -Infinity;
+
+  add(profiles: readonly (WorkerProfile | undefined)[]): void {
+    for (const p of profiles) {
+      if (!p) continue;
+      this.kernels.push(...p.kernels);
+      if (Number.isFinite(p.peakBytes)) this.peakBytes = Math.max(this.peakBytes, p.peakBytes);
+    }
+  }
+}
+
+function assembleModel(pool: EnginePool, engine: Engine, dataset: Dataset, id: number, assignment: number[][], fits: WorkerFit[]): PoolModel {
+  const n = dataset.electrodes.length;
+  const nBins = dataset.placeBinCenters.length / dataset.positionDims;
+  const perElectrode: Float64Array[] = new Array<Float64Array>(n);
+  const meanRates = new Float64Array(n);
+  const nEnc = new Int32Array(n);
+  for (const fit of fits) {
+    for (const s of fit.electrodes) {
+      perElectrode[s.electrode] = s.groundProcessIntensity;
+      meanRates[s.electrode] = s.meanRate;
+      nEnc[s.electrode] = s.nEnc;
+    }
+  }
+  const summed = engine.sumGroundProcess(perElectrode, nBins);
+  const occupancy = fits[0]?.occupancy ?? new Float64Array(nBins);
+  return new PoolModel(pool, id, assignment, occupancy, meanRates, summed, nEnc, nBins);
+}
+
+/** The raw decoding spikes of each worker's electrodes, compact copies (a window's views would drag their whole buffer along). */
+function sharesOf(dataset: Dataset, assignment: number[][]): DecodingShare[][] {
+  return assignment.map((list) => list.map((e) => {
+    const el = dataset.electrodes[e]!;
+    return { electrode: e, times: el.decodingSpikeTimes.slice(), features: el.decodingFeatures.slice() };
+  }));
+}
+
+async function poolPredict(
+  pool: EnginePool, engine: Engine, profiles: ProfileCollector,
+  model: PoolModel, dataset: Dataset, strategy: StrategyChoice, options: PredictOptions, probe: EngineProbe,
+): Promise<NonlocalResult> {
+  const nTime = dataset.time.length;
+  const { nBins } = model;
+  const ll = engine.groundProcessRows(model.summedGroundProcessIntensity, nTime);
+  const result: NonlocalResult = { logLikelihood: ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
+  const electrodes: ElectrodeRows[] = dataset.electrodes.map((el, e) => {
+    const dec = engine.decodingSpikes(dataset, e);
+    const nDec = dec.times.length;
+    const sizes = { nEnc: model.nEnc[e]!, nDec, nBins, nFeatures: el.nFeatures, positionDims: dataset.positionDims, nTime };
+    result.resolved.push(electrodeStrategy(strategy, sizes, options).strategy);
+    result.nTerms.push(nDec * nBins);
+    return { kind: nDec === 0 ? 'none' : model.nEnc[e] === 0 ? 'floor' : 'terms', rows: dec.rows };
+  });
+  let summedCount = 0;
+  const sum = new OrderedTermSum(ll, electrodes, nBins, engine, () => {
+    summedCount++;
+    probe.progress(summedCount / electrodes.length, `electrode ${summedCount}/${electrodes.length}`);
+  });
+  const { signal: _signal, ...strategyOptions } = options;
+  profiles.add(await pool.predict(model.id, strategy, strategyOptions, dataset.time.slice(), sharesOf(dataset, model.assignment), profiles.active, sum));
+  electrodes.forEach((el, e) => {
+    const nDec = el.rows.length;
+    result.floorShare.push(el.kind === 'none' ? NaN : el.kind === 'floor' ? 1 : sum.floored[e]! / (nDec * nBins));
+  });
+  return result;
+}
+
+export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promise<EngineDeps> {
+  const engine = await import('../../engine');
+  const profiles = new ProfileCollector();
+  const asPoolModel = (m: FittedModel): PoolModel => m as PoolModel;
+  const predictNonlocal = (model: FittedModel, dataset: Dataset, strategy: StrategyChoice, options: PredictOptions, probe: EngineProbe = engine.NULL_PROBE) =>
+    poolPredict(pool, engine, profiles, asPoolModel(model), dataset, strategy, options, probe);
+  return {
+    ...base,
+    engineMemory: () => {
+      const own = base.engineMemory();
+      return { numTensors: own.numTensors + pool.tensorCount(), numBytes: own.numBytes };
+    },
+    async fitEncodingModel(dataset) {
+      const assignment = assignElectrodes(dataset, pool.size);
+      const { model, fits } = await pool.fit(dataset, assignment, profiles.active);
+      profiles.add(fits.map((f) => f.profile));
+      return assembleModel(pool, engine, dataset, model, assignment, fits);
+    },
+    predictNonlocal,
+    predictNonlocalWindows: (model, dataset, strategy, options, rowsPerWindow, onWindow, probe) =>
+      engine.predictNonlocalWindows(model, dataset, strategy, options, rowsPerWindow, onWindow, probe, predictNonlocal),
+    async profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>> {
+      profiles.active = true;
+      profiles.kernels = [];
+      profiles.peakBytes = -Infinity;
+      try {
+        return { result: await fn(), kernels: profiles.kernels, peakBytes: profiles.peakBytes };
+      } finally {
+        profiles.active = false;
+      }
+    },
+  };
+}

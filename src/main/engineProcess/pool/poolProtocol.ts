@@ -1,0 +1,69 @@
+/**
+ * The messages between the engine process's main thread and its pool workers (worker_threads).
+ * Each worker has its own TensorFlow.js backend and records on a lane of its own; big arrays
+ * (datasets, term blocks) travel by structured clone, term blocks transferred without a copy.
+ */
+import type { BackendChoice, StrategyChoice } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import type { SerializedError } from '../../../shared/errors';
+import type { TraceRecord } from '../../../shared/events';
+import type { BackendInfo } from '../../../shared/report';
+import type { StrategyOptions } from '../../engine/model';
+
+/** worker i records on lane WORKER_TID_BASE + i, after the engine process's own lane (1) */
+export const WORKER_TID_BASE = 2;
+
+export interface WorkerInit {
+  worker: number;
+  backend: BackendChoice;
+  /** the run clock's origin, so worker spans sit on the engine's timeline */
+  originNs: string;
+  trace: boolean;
+}
+
+/** One electrode's decoding spikes for one predict call (a window's share in a windowed decode). */
+export interface DecodingShare {
+  electrode: number;
+  times: Float64Array;
+  features: Float64Array;
+}
+
+export type ToWorker =
+  | { type: 'dataset'; datasetId: number; dataset: Dataset }
+  | { type: 'fit'; call: number; datasetId: number; electrodes: number[]; profile: boolean }
+  /** predict with the model fitted by call `model`, on this grid, for these electrodes in this order */
+  | {
+      type: 'predict'; call: number; model: number; strategy: StrategyChoice; options: StrategyOptions;
+      time: Float64Array; shares: DecodingShare[]; profile: boolean;
+    }
+  /** dispose the tensors of the model fitted by call `model` (the caller's FittedModel.dispose) */
+  | { type: 'release'; call: number; model: number };
+
+/** What one electrode's fit tells the main thread: enough to assemble the model's host arrays. */
+export interface FitSummary {
+  electrode: number;
+  nEnc: number;
+  meanRate: number;
+  groundProcessIntensity: Float64Array;
+}
+
+/** A worker's tf.profile of its share of one call. */
+export interface WorkerProfile {
+  kernels: unknown[];
+  peakBytes: number;
+}
+
+export type FromWorker =
+  | { type: 'ready'; backend: BackendInfo }
+  | { type: 'trace'; records: TraceRecord[] }
+  /** `modelTensors`: how many of the worker's tensors belong to this model (freed by its release) */
+  | {
+      type: 'fitted'; call: number; occupancy: Float64Array; electrodes: FitSummary[]; profile?: WorkerProfile;
+      tensors: number; modelTensors: number;
+    }
+  /** one block of electrode e's terms, (B × P) float32 from row `start` of its decoding spikes */
+  | { type: 'terms'; call: number; electrode: number; start: number; values: Float32Array }
+  | { type: 'electrode-done'; call: number; electrode: number }
+  | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number }
+  | { type: 'released'; call: number; tensors: number }
+  | { type: 'failed'; call: number; error: SerializedError };

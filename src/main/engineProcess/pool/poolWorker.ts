@@ -1,0 +1,124 @@
+/**
+ * Entry of one engine pool worker (a worker_thread of the engine process): its own TensorFlow.js
+ * backend, its own recorder lane, and the electrodes the main thread hands it. It fits them (the
+ * shared occupancy once per fit call), keeps their device copies until released, and streams each
+ * block of spike terms back as it is computed; the main thread adds them up in a fixed order.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Dataset } from '../../../shared/dataset';
+import { serializeError } from '../../../shared/errors';
+import type { TraceRecord } from '../../../shared/events';
+import type { EncodingModel, FittedElectrode } from '../../engine';
+import { Recorder } from '../../recorder';
+import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
+
+const engine = await import('../../engine');
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
+
+const rec = new Recorder({
+  proc: 'engine',
+  tid: WORKER_TID_BASE + init.worker,
+  laneName: `worker ${init.worker}`,
+  originNs: init.originNs,
+  disabled: !init.trace,
+  onBatch: (records: TraceRecord[]) => post({ type: 'trace', records }),
+});
+
+const datasets = new Map<number, Dataset>();
+/** fitted models by the call that fitted them, with the dataset they were fitted on */
+const models = new Map<number, { model: EncodingModel; dataset: Dataset }>();
+
+async function profiled<T>(on: boolean, fn: () => Promise<T>): Promise<{ result: T; profile?: WorkerProfile }> {
+  if (!on) return { result: await fn() };
+  const p = await engine.profileKernels(fn);
+  return { result: p.result, profile: { kernels: p.kernels, peakBytes: p.peakBytes } };
+}
+
+async function fit(call: number, datasetId: number, electrodes: number[], profile: boolean): Promise<void> {
+  const dataset = datasets.get(datasetId)!;
+  const { result, profile: prof } = await profiled(profile, async () => {
+    const ctx = await engine.prepareFit(dataset, rec);
+    const tensors: Parameters<typeof engine.fitElectrodeAt>[2] = [];
+    const fitted: FittedElectrode[] = [];
+    try {
+      for (const e of electrodes) fitted[e] = await engine.fitElectrodeAt(ctx, e, tensors);
+    } catch (err) {
+      for (const t of tensors) t.dispose();
+      throw err;
+    }
+    return { ctx, fitted, tensors };
+  });
+  const model = engine.encodingModelOf(result.ctx, result.fitted, new Float64Array(result.ctx.nBins), result.tensors);
+  models.set(call, { model, dataset });
+  const summaries = electrodes.map((e) => {
+    const f = result.fitted[e]!;
+    return { electrode: e, nEnc: f.nEnc, meanRate: f.meanRate, groundProcessIntensity: f.groundProcessIntensity };
+  });
+  rec.flush();
+  post({
+    type: 'fitted', call, occupancy: result.ctx.occupancy, electrodes: summaries, profile: prof,
+    tensors: engine.engineMemory().numTensors, modelTensors: result.tensors.length,
+  });
+}
+
+/** The fitted dataset with this call's grid and each electrode's decoding share in place. */
+function callDataset(base: Dataset, time: Float64Array, shares: DecodingShare[]): Dataset {
+  const electrodes = base.electrodes.slice();
+  for (const s of shares) {
+    electrodes[s.electrode] = { ...base.electrodes[s.electrode]!, decodingSpikeTimes: s.times, decodingFeatures: s.features };
+  }
+  return { ...base, time, electrodes };
+}
+
+async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise<void> {
+  const { call, strategy, options, shares } = message;
+  const held = models.get(message.model)!;
+  const dataset = callDataset(held.dataset, message.time, shares);
+  const { profile } = await profiled(message.profile, async () => {
+    for (const { electrode: e } of shares) {
+      const plan = engine.planElectrode(held.model, dataset, e, strategy, options);
+      if (plan.kind === 'terms') {
+        await rec.span(`electrode ${e}`, () =>
+          engine.electrodeTerms(held.model, e, plan, options, rec, (start, values) => {
+            const copy = values.slice();
+            post({ type: 'terms', call, electrode: e, start, values: copy }, [copy.buffer]);
+          }), engine.electrodeSpanArgs(held.model, e, plan));
+      }
+      post({ type: 'electrode-done', call, electrode: e });
+    }
+  });
+  rec.flush();
+  post({ type: 'predicted', call, profile, tensors: engine.engineMemory().numTensors });
+}
+
+async function handle(message: ToWorker): Promise<void> {
+  switch (message.type) {
+    case 'dataset':
+      datasets.clear();
+      datasets.set(message.datasetId, message.dataset);
+      return;
+    case 'fit':
+      return fit(message.call, message.datasetId, message.electrodes, message.profile);
+    case 'predict':
+      return predict(message);
+    case 'release': {
+      models.get(message.model)?.model.dispose();
+      models.delete(message.model);
+      post({ type: 'released', call: message.call, tensors: engine.engineMemory().numTensors });
+    }
+  }
+}
+
+// one message at a time, in order: a predict never starts before the fit it uses has finished
+let queue = Promise.resolve();
+port.on('message', (message: ToWorker) => {
+  queue = queue.then(() => handle(message)).catch((e: unknown) => {
+    rec.flush();
+    post({ type: 'failed', call: 'call' in message ? message.call : -1, error: serializeError(e) });
+  });
+});
+
+const backend = await engine.initBackend(init.backend);
+post({ type: 'ready', backend });

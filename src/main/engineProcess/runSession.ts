@@ -1,0 +1,184 @@
+/**
+ * What every run in the engine process is made of, whichever loop it runs (the profiling loop of
+ * engineRun.ts, the windowed decode of decodeRun.ts): the recorder whose batches stream out with
+ * the spans open now, the probe every span goes through, the memory sampler, throttled progress,
+ * the run's AbortController, and the one way a run ends: a result, "cancelled", or an error.
+ */
+import { dirname } from 'node:path';
+import type { Dataset } from '../../shared/dataset';
+import { serializeError } from '../../shared/errors';
+import type { ProgressInfo, TraceRecord } from '../../shared/events';
+import type { BackendInfo } from '../../shared/report';
+import type { Calibration } from '../../shared/roofline';
+import { isCancellation } from '../engine/model';
+import { MemorySampler, Recorder } from '../recorder';
+import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
+import type { DatasetLoadOptions, EngineDeps } from './engineDeps';
+import { SpanCollector } from './measureContext';
+import { EnginePool } from './pool/enginePool';
+import { poolEngineDeps } from './pool/poolDeps';
+import { workerCount } from './pool/workerCount';
+import { WatchedProbe } from './watchedProbe';
+
+export interface EngineRun {
+  cancel(): void;
+  /** resolves after the last message (result, error or cancelled) has been handed to `send` */
+  done: Promise<void>;
+}
+
+/** The run's progress, given the engine's fraction of the current step and its label. */
+export type ProgressSource = (within: number, detail: string) => ProgressInfo;
+
+export interface RunInputs {
+  dataset: Dataset;
+  backend: BackendInfo;
+  /** time spent loading the dataset (backend start-up not included) */
+  loadMs: number;
+  /** the engine process's memory sampler, started once the backend was known */
+  memory: MemorySampler;
+  /** the backend's ceilings for the roofline, cached per machine and backend in the runs folder */
+  calibration: Calibration;
+  /** what fits and predicts: a pool of engine workers when the run has more than one, else this thread */
+  deps: EngineDeps;
+  /** engine workers the electrodes are spread over (1: this thread) */
+  workers: number;
+}
+
+const PROGRESS_INTERVAL_MS = 100;
+
+export class RunSession {
+  readonly spans = new SpanCollector();
+  readonly probe: WatchedProbe;
+  private readonly rec: Recorder;
+  private readonly controller = new AbortController();
+  private memorySampler: MemorySampler | undefined;
+  private pool: EnginePool | undefined;
+  private within = 0;
+  private detail = '';
+  private lastProgressMs = 0;
+  private sentOpenKey = '';
+
+  constructor(
+    private readonly start: StartMessage,
+    private readonly deps: EngineDeps,
+    private readonly send: (message: EngineToHost) => void,
+    private readonly progressOf: ProgressSource,
+  ) {
+    this.rec = new Recorder({
+      proc: 'engine',
+      originNs: start.originNs,
+      disabled: !start.config.trace,
+      laneName: 'engine',
+      onBatch: (records) => this.onBatch(records),
+      onProgress: (fraction, label) => {
+        this.within = fraction;
+        this.detail = label;
+        this.sendProgress(false);
+      },
+    });
+    // every span the loop and the engine open goes through the probe: memory samples at span ends, open spans for the live view
+    this.probe = new WatchedProbe(this.rec, { proc: 'engine', tid: this.rec.tid, onSpanEnd: () => this.memorySampler?.sampleIfDue() });
+  }
+
+  /** aborted when the service asks the run to stop; handed to the engine with every call */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  cancel(): void {
+    this.controller.abort();
+  }
+
+  /** Sends progress now, at a step boundary: the engine's fraction of the step is reset (to 0 unless given). */
+  emitProgress(within = 0, detail = ''): void {
+    this.within = within;
+    this.detail = detail;
+    this.sendProgress(true);
+  }
+
+  log(level: 'info' | 'warn' | 'error', message: string): void {
+    this.send({ type: 'log', level, message });
+  }
+
+  /** load-data and backend-init, each in its span; memory sampling starts once the backend is known. */
+  async loadInputs(options: DatasetLoadOptions = {}): Promise<RunInputs> {
+    const t0 = performance.now();
+    const dataset = await this.probe.span('load-data', () => this.deps.loadDataset(this.start.config.data, options));
+    const loadMs = performance.now() - t0;
+    const backend = await this.probe.span('backend-init', () => this.deps.initBackend(this.start.config.backend));
+    const calibration = await this.probe.span('calibrate', () =>
+      this.deps.calibrate(backend, dirname(this.start.runDir), (message) => this.log('warn', message)));
+    const workers = workerCount(this.start.config.workers, backend);
+    const deps = workers > 1 ? await this.probe.span('workers-start', () => this.startPool(workers, backend), { workers }) : this.deps;
+    const memory = new MemorySampler({ sink: this.rec, tensorMemory: () => deps.engineMemory(), gpu: backend.isGpu });
+    this.memorySampler = memory;
+    memory.start();
+    return { dataset, backend, loadMs, memory, calibration, deps, workers };
+  }
+
+  /** Starts the workers on the backend this thread resolved; a cancel stops them where they are. */
+  private async startPool(workers: number, backend: BackendInfo): Promise<EngineDeps> {
+    this.pool = await EnginePool.start({
+      workers, backend: backend.name, originNs: this.start.originNs, trace: this.start.config.trace,
+      onRecords: (records) => this.onBatch(records),
+    });
+    const pool = this.pool;
+    this.signal.addEventListener('abort', () => void pool.terminate(), { once: true });
+    return poolEngineDeps(this.deps, pool);
+  }
+
+  /** Runs the body under the run's span and sends how it ended; resolves once that message is out. */
+  async run(body: (session: RunSession) => Promise<EngineOutcome>): Promise<void> {
+    try {
+      const outcome = await this.probe.span('run', () => body(this), { runId: this.start.runId });
+      await this.stopRecording();
+      this.send({ type: 'result', outcome });
+    } catch (e) {
+      await this.stopRecording();
+      // whatever a cancelled run throws on its way out is the cancel, not a failure
+      if (this.signal.aborted || isCancellation(e)) this.send({ type: 'cancelled' });
+      else this.send({ type: 'error', error: serializeError(e) });
+    }
+  }
+
+  private async stopRecording(): Promise<void> {
+    this.memorySampler?.stop();
+    await this.pool?.terminate();
+    this.rec.flush();
+  }
+
+  private onBatch(records: TraceRecord[]): void {
+    this.spans.observe(records);
+    this.send({ type: 'trace', records });
+    if (this.start.config.trace) this.sendOpenSpans();
+  }
+
+  /** after each batch, the open spans if they changed: the live timeline draws them from the newest event */
+  private sendOpenSpans(): void {
+    // the recorder may flush before the probe around it exists
+    const open = this.probe?.openSpans() ?? [];
+    const key = open.map((o) => `${o.name}@${o.startUs}`).join('|');
+    if (key === this.sentOpenKey) return;
+    this.sentOpenKey = key;
+    this.send({ type: 'open-spans', spans: open });
+  }
+
+  private sendProgress(force: boolean): void {
+    const now = performance.now();
+    if (!force && now - this.lastProgressMs < PROGRESS_INTERVAL_MS) return;
+    this.lastProgressMs = now;
+    this.send({ type: 'progress', progress: this.progressOf(this.within, this.detail) });
+  }
+}
+
+/** Starts a run: the body measures, the session records and reports. */
+export function startRunSession(
+  start: StartMessage,
+  deps: EngineDeps,
+  send: (message: EngineToHost) => void,
+  progressOf: ProgressSource,
+  body: (session: RunSession) => Promise<EngineOutcome>,
+): EngineRun {
+  const session = new RunSession(start, deps, send, progressOf);
+  return { cancel: () => session.cancel(), done: session.run(body) };
+}

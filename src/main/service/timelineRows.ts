@@ -1,0 +1,120 @@
+/**
+ * Turns one lane's spans into the timeline's rows, in one pass without a temporary object per span
+ * (a live run's index is rebuilt from a million spans): what nests inside an "electrode N" span
+ * moves to a lane of its own, and each lane's spans get depths the way a viewer nests them (sorted
+ * by start, longer first on ties, a stack of ends). Shared by the index built from a file and the
+ * live one.
+ */
+import type { DepthRow } from './timelineIndex';
+
+/** one complete (or drawn-open) span of a lane, its name and category interned */
+export interface RawSpan {
+  start: number;
+  dur: number;
+  name: number;
+  cat: number;
+  args: Record<string, unknown> | undefined;
+}
+
+export interface LaneRows {
+  /** the spans outside any electrode span, and the electrode spans themselves */
+  main: DepthRow[];
+  /** what nests inside "electrode N" spans, by N in first-seen order */
+  electrodes: Map<number, DepthRow[]>;
+}
+
+const ELECTRODE_SPAN = /^electrode (\d+)$/;
+/** "inside no electrode span" on the nesting stack (electrode numbers are ≥ 0) */
+const NO_ELECTRODE = -1;
+
+/** by start, longer first on ties; Array.prototype.sort is stable, so equal keys keep arrival order */
+export function bySpanStart(a: RawSpan, b: RawSpan): number {
+  return a.start - b.start || b.dur - a.dur;
+}
+
+export function electrodeLaneId(lane: string, electrode: number): string {
+  return `${lane}/electrode ${electrode}`;
+}
+
+/** one output lane's nesting stack and how many spans each of its depths holds */
+interface Nesting {
+  ends: number[];
+  counts: number[];
+}
+
+/** the depth of a span that starts at `start` on this lane, and its push onto the stack */
+function nest(lane: Nesting, start: number, end: number): number {
+  while (lane.ends.length > 0 && lane.ends[lane.ends.length - 1]! <= start) lane.ends.pop();
+  const depth = lane.ends.length;
+  lane.ends.push(end);
+  lane.counts[depth] = (lane.counts[depth] ?? 0) + 1;
+  return depth;
+}
+
+function emptyRow(depth: number, n: number): DepthRow {
+  return {
+    depth,
+    start: new Float64Array(n),
+    dur: new Float64Array(n),
+    maxEnd: new Float64Array(n),
+    name: new Int32Array(n),
+    cat: new Int32Array(n),
+    args: new Array<Record<string, unknown> | undefined>(n),
+  };
+}
+
+/**
+ * `spans` must be sorted bySpanStart. Nesting under electrode spans is found with one stack over
+ * all spans; depths with one stack per output lane, over that lane's spans in the same order.
+ */
+export function laneRows(spans: readonly RawSpan[], strings: readonly string[]): LaneRows {
+  const electrodeOfName = new Map<number, number>();
+  const electrodeNumber = (name: number): number => {
+    let n = electrodeOfName.get(name);
+    if (n === undefined) {
+      const m = ELECTRODE_SPAN.exec(strings[name]!);
+      electrodeOfName.set(name, (n = m ? Number(m[1]) : NO_ELECTRODE));
+    }
+    return n;
+  };
+  // output lane 0 is the main lane, k + 1 the k-th electrode seen
+  const lanes: Nesting[] = [{ ends: [], counts: [] }];
+  const laneOfElectrode = new Map<number, number>();
+  const laneOf = new Int32Array(spans.length);
+  const depthOf = new Int32Array(spans.length);
+  const splitEnds: number[] = [];
+  const splitElectrode: number[] = [];
+  spans.forEach((s, i) => {
+    while (splitEnds.length > 0 && splitEnds[splitEnds.length - 1]! <= s.start) {
+      splitEnds.pop();
+      splitElectrode.pop();
+    }
+    const inside = splitElectrode.length > 0 ? splitElectrode[splitElectrode.length - 1]! : NO_ELECTRODE;
+    let lane = 0;
+    if (inside !== NO_ELECTRODE) {
+      lane = laneOfElectrode.get(inside) ?? lanes.push({ ends: [], counts: [] }) - 1;
+      laneOfElectrode.set(inside, lane);
+    }
+    splitEnds.push(s.start + s.dur);
+    splitElectrode.push(inside === NO_ELECTRODE ? electrodeNumber(s.name) : inside);
+    laneOf[i] = lane;
+    depthOf[i] = nest(lanes[lane]!, s.start, s.start + s.dur);
+  });
+  const rows = lanes.map((l) => l.counts.map((n, depth) => emptyRow(depth, n)));
+  const filled = lanes.map((l) => new Int32Array(l.counts.length));
+  spans.forEach((s, i) => {
+    const lane = laneOf[i]!;
+    const depth = depthOf[i]!;
+    const row = rows[lane]![depth]!;
+    const next = filled[lane]!;
+    const j = next[depth]!;
+    next[depth] = j + 1;
+    row.start[j] = s.start;
+    row.dur[j] = s.dur;
+    row.maxEnd[j] = Math.max(j > 0 ? row.maxEnd[j - 1]! : -Infinity, s.start + s.dur);
+    row.name[j] = s.name;
+    row.cat[j] = s.cat;
+    row.args[j] = s.args;
+  });
+  return { main: rows[0]!, electrodes: new Map([...laneOfElectrode].map(([electrode, lane]) => [electrode, rows[lane]!])) };
+}

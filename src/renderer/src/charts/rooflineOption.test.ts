@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { Calibration, RooflineReportPart, StageRoofline, StrategyRoofline } from '../../../shared/roofline';
+import { colorForIndex } from './palette';
+import { decadeRange, rooflineCeilings, rooflineOption, rooflinePoints } from './rooflineOption';
+
+type AnyObj = Record<string, any>;
+
+const calibration: Calibration = {
+  backend: 'wasm', device: 'CPU', matmulGflops: 30, expGelemsPerS: 0.14, logGelemsPerS: 0.25, bandwidthGBps: 20,
+  measuredAt: '2024-05-01T12:00:00.000Z', durationMs: 300,
+};
+
+function stage(name: string, arithmeticIntensity: number, achievedGflops: number): StageRoofline {
+  return {
+    stage: name, calls: 4, flops: 1e9, bytes: 1e9 / arithmeticIntensity, arithmeticIntensity, timeMs: 10, achievedGflops,
+    peakGflops: 30, fractionOfPeak: achievedGflops / 30, ceiling: 'matmul',
+  };
+}
+
+function roofline(stages: StageRoofline[]): StrategyRoofline {
+  return { ...stages[0]!, stages };
+}
+
+const report: RooflineReportPart = {
+  environment: { calibration },
+  strategies: [
+    { strategy: 'reference', roofline: roofline([stage('reduce', 40, 12), stage('position-kernel', 0.25, 0.8)]) },
+    { strategy: 'logsumexp' },
+    { strategy: 'compensated', roofline: roofline([stage('reduce', 30, 20), stage('scatter', 0, 0)]) },
+  ],
+};
+
+describe('rooflineOption', () => {
+  it('places one point per strategy and stage that has a positive intensity and rate', () => {
+    const points = rooflinePoints(report);
+    expect(points.map((p) => `${p.strategy}/${p.stage.stage}`)).toEqual(['reference/reduce', 'reference/position-kernel', 'compensated/reduce']);
+    expect(points.map((p) => p.strategyIndex)).toEqual([0, 0, 2]);
+  });
+
+  it('draws the ceilings: matmul flat, bandwidth up to the ridge, exp and log flat', () => {
+    const lines = rooflineCeilings(calibration, 0.01, 1000);
+    expect(lines.map((l) => l.name)).toEqual(['matmul peak 30 GFLOP/s', 'memory 20 GB/s', 'exp 0.14 G/s', 'log 0.25 G/s']);
+    expect(lines[0]!.points).toEqual([[0.01, 30], [1000, 30]]);
+    // the ridge: 30 GFLOP/s ÷ 20 GB/s = 1.5 FLOP/byte, where the slope meets the peak
+    expect(lines[1]!.points).toEqual([[0.01, 0.2], [1.5, 30]]);
+    expect(lines[2]!.points).toEqual([[0.01, 0.14], [1000, 0.14]]);
+    const { bandwidthGBps: _, ...noBandwidth } = calibration;
+    expect(rooflineCeilings(noBandwidth, 0.01, 1000).map((l) => l.name)).not.toContain('memory 20 GB/s');
+  });
+
+  it('uses log axes from the decade below the data and the ridge to the decade above', () => {
+    expect(decadeRange(0.25, 40)).toEqual([0.1, 100]);
+    expect(decadeRange(3, 3)).toEqual([1, 10]);
+    expect(decadeRange(1, 10)).toEqual([1, 10]);
+    const opt = rooflineOption(report) as AnyObj;
+    expect(opt.xAxis).toMatchObject({ type: 'log', min: 0.1, max: 100, name: 'arithmetic intensity (FLOP/byte)' });
+    // rates from 0.14 (the exp ceiling) to 30 (the peak); the bandwidth slope does not widen them
+    expect(opt.yAxis).toMatchObject({ type: 'log', min: 0.1, max: 100, name: 'achieved GFLOP/s' });
+  });
+
+  it('colours each strategy as the other charts do and labels every point with its stage', () => {
+    const opt = rooflineOption(report) as AnyObj;
+    const scatter = opt.series.filter((s: AnyObj) => s.type === 'scatter');
+    expect(scatter.map((s: AnyObj) => [s.name, s.color])).toEqual([['reference', colorForIndex(0)], ['compensated', colorForIndex(2)]]);
+    expect(scatter[0].data).toEqual([{ value: [40, 12], name: 'reduce' }, { value: [0.25, 0.8], name: 'position-kernel' }]);
+    expect(scatter[0].label).toMatchObject({ show: true, formatter: '{b}' });
+    const tip = scatter[0].tooltip.formatter({ dataIndex: 1 }) as string;
+    expect(tip).toContain('reference');
+    expect(tip).toContain('position-kernel');
+    expect(tip).toContain('0.8 of 30 GFLOP/s');
+    expect(tip).toContain('matmul ceiling');
+    const lines = opt.series.filter((s: AnyObj) => s.type === 'line');
+    expect(lines).toHaveLength(4);
+    expect(lines.every((l: AnyObj) => l.symbolSize === 0 && l.silent === true)).toBe(true);
+    // each ceiling is named at its right end; the legend lists the strategies only
+    expect(lines[0].data[1]).toMatchObject({ value: [100, 30], label: { show: true, formatter: 'matmul peak 30 GFLOP/s' } });
+    expect(opt.legend.data).toEqual(['reference', 'compensated']);
+  });
+
+  it('has nothing to draw without a calibration or without measured stages', () => {
+    expect(rooflineOption({ ...report, environment: {} })).toBeNull();
+    expect(rooflineOption({ environment: { calibration }, strategies: [{ strategy: 'reference' }] })).toBeNull();
+  });
+
+  it('escapes names in the tooltip', () => {
+    const odd: RooflineReportPart = { environment: { calibration }, strategies: [{ strategy: '<b>x</b>', roofline: roofline([stage('reduce', 1, 1)]) }] };
+    const scatter = (rooflineOption(odd) as AnyObj).series.find((s: AnyObj) => s.type === 'scatter');
+    expect(scatter.tooltip.formatter({ dataIndex: 0 })).toContain('&lt;b&gt;x&lt;/b&gt;');
+  });
+});

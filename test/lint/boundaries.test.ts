@@ -1,0 +1,116 @@
+/**
+ * The import-boundary rule of eslint.config.js bites: snippets linted as if they were files in
+ * each folder break the architecture table and get its message, while the imports the table
+ * allows pass. Relative paths are judged by the folder they resolve to, whatever the depth.
+ */
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BOUNDARY_RULE = 'architecture/import-boundaries';
+
+interface DebtEntry {
+  file: string;
+  import: string;
+  why: string;
+}
+
+// the snippets are not in a tsconfig program, so type-aware parsing is off; the rule needs none
+const eslint = new ESLint({
+  cwd: REPO_ROOT,
+  overrideConfig: tseslint.configs.disableTypeChecked,
+  ruleFilter: ({ ruleId }) => ruleId === BOUNDARY_RULE,
+});
+
+async function boundaryMessages(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  const messages = result?.messages ?? [];
+  const fatal = messages.find((m) => m.fatal);
+  if (fatal) throw new Error(`${filePath} did not parse: ${fatal.message}`);
+  return messages.filter((m) => m.ruleId === BOUNDARY_RULE).map((m) => m.message);
+}
+
+/** [file the snippet pretends to be, the snippet, what the message must say] */
+const VIOLATIONS: [string, string, RegExp][] = [
+  ['src/renderer/src/views/Probe.ts', "import { createProfilerService } from '../../../main/service';", /the renderer imports src\/shared/],
+  ['src/renderer/src/views/deep/Probe.ts', "export * from '../../../../main/service';", /the renderer imports src\/shared/],
+  ['src/renderer/src/components/Probe.vue', "<script setup lang=\"ts\">\nimport { readFileSync } from 'node:fs';\n</script>", /never node, electron or src\/main/],
+  ['src/renderer/src/stores/probe.ts', "import { ipcRenderer } from 'electron';", /the renderer imports/],
+  ['src/main/engine/probe.ts', "import { readFile } from 'node:fs/promises';", /the engine imports tfjs, engine\/model and src\/shared only/],
+  ['src/main/engine/probe.ts', "import { readFileSync } from 'fs';", /no node built-ins/],
+  ['src/main/engine/strategies/probe.ts', "import { Recorder } from '../../recorder';", /the engine imports tfjs/],
+  ['src/main/engine/model/probe.ts', "import * as tf from '@tensorflow/tfjs-core';", /engine\/model is tfjs-free/],
+  ['src/main/engine/model/probe.ts', "import { fitEncodingModel } from '..';", /engine\/model is tfjs-free/],
+  ['src/main/engine/model/probe.ts', "import { initBackend } from '../backends';", /nor the rest of the engine/],
+  ['src/main/cli/probe.ts', "import { fitEncodingModel } from '../engine';", /reach the engine only through the service/],
+  ['src/main/cli/probe.ts', "export const load = () => import('../engine/index');", /reach the engine only through the service/],
+  ['src/main/cli/probe.ts', "import type { EngineProbe } from '../engine/types';", /reach the engine only through the service/],
+  ['src/main/cli/probe.ts', "import { forkEngine } from '../host';", /reach the engine only through the service/],
+  ['src/main/cli/probe.ts', "export const load = () => import(`../engineProcess/engineRun`);", /reach the engine only through the service/],
+  ['src/main/cli/probe.ts', "import engine = require('../engine');\nexport { engine };", /reach the engine only through the service/],
+  ['src/main/server/probe.ts', "import { runEngine } from '../engineProcess/engineRun';", /reach the engine only through the service/],
+  ['src/main/ipc/probe.ts', "import { ipcMain } from 'electron';", /only the Electron composition root/],
+  ['src/main/service/probe.ts', "import { predictNonlocal } from '../engine';", /the engine never loads/],
+  ['src/main/host/probe.ts', "import { serve } from '../engineProcess/engineServe';", /the engine never loads/],
+  ['src/main/host/probe.ts', "import { utilityProcess } from 'electron';", /only the Electron composition root/],
+  ['src/main/engineProcess/probe.ts', "import { forkEngine } from '../host';", /never the service side/],
+  ['src/main/engineProcess/probe.ts', "import { app } from 'electron';", /only the Electron composition root/],
+  ['src/main/engineProtocol/probe.ts', "import { join } from 'node:path';", /engineProtocol\/ is the wire/],
+  ['src/main/analysis/probe.ts', "import { readFile } from 'node:fs/promises';", /analysis\/ is data in, data out/],
+  ['src/main/data/probe.ts', "import { fitEncodingModel } from '../engine';", /imported only inside the engine process/],
+  ['src/main/export/probe.ts', "import * as tf from '@tensorflow/tfjs-core';", /TensorFlow.js loads only in the engine/],
+  ['src/main/recorder/probe.ts', "import { BrowserWindow } from 'electron';", /only the Electron composition root/],
+  ['src/main/csp.ts', "import { session } from 'electron';", /only the Electron composition root/],
+  ['src/main/probe.ts', "import { mountApp } from '../renderer/src/main';", /never imports the renderer or the preload/],
+  ['src/shared/probe.ts', "import { ipcMain } from 'electron';", /src\/shared is the contract/],
+  ['src/shared/probe.ts', "import { ProblemSizes } from '../main/engine/model';", /src\/shared is the contract/],
+  ['src/preload/probe.ts', "import { registerIpcHandlers } from '../main/ipc';", /the preload imports electron and src\/shared/],
+];
+
+/** [file the snippet pretends to be, an import the table allows there] */
+const ALLOWED: [string, string][] = [
+  ['src/renderer/src/views/Probe.ts', "import type { ProfilerApi } from '../../../shared/api';\nimport { ref } from 'vue';\nimport { use } from 'echarts/core';"],
+  ['src/renderer/src/components/Probe.vue', "<script setup lang=\"ts\">\nimport { computed } from 'vue';\nimport { defineStore } from 'pinia';\n</script>"],
+  ['src/main/engine/probe.ts', "import * as tf from '@tensorflow/tfjs-core';\nimport { EPS } from './model';\nimport type { RunConfig } from '../../shared/config';"],
+  ['src/main/engine/strategies/probe.ts', "import type { StrategyName } from '../../../shared/config';\nimport { EPS } from '../model';"],
+  ['src/main/engine/model/probe.ts', "import type { StrategyName } from '../../../shared/config';\nimport { EPS } from './constants';"],
+  ['src/main/cli/probe.ts', "import { createProfilerService } from '../service';\nimport { strategyOptionsFor } from '../engine/model';\nimport { readFile } from 'node:fs/promises';"],
+  ['src/main/server/probe.ts', "import { WebSocketServer } from 'ws';\nimport type { ProfilerApi } from '../../shared/api';"],
+  ['src/main/ipc/probe.ts', "import type { IpcMain } from 'electron';\nimport { createProfilerService } from '../service';"],
+  ['src/main/service/probe.ts', "import { forkEngine } from '../host';\nimport { estimateDatasetPeak } from '../engine/model';"],
+  ['src/main/host/probe.ts', "import { fork } from 'node:child_process';\nimport type { EngineMessage } from '../engineProtocol';"],
+  ['src/main/engineProcess/probe.ts', "import { fitEncodingModel } from '../engine';\nimport { loadDataset } from '../data';\nimport { Recorder } from '../recorder';\nimport { writeFile } from 'node:fs/promises';"],
+  ['src/main/engineProtocol/probe.ts', "import type { TraceRecord } from '../../shared/events';"],
+  ['src/main/analysis/probe.ts', "import { estimatePeakBytes } from '../engine/model';\nimport type { Report } from '../../shared/report';"],
+  ['src/main/index.ts', "import { app, BrowserWindow } from 'electron';\nimport { createProfilerService } from './service';"],
+  ['src/main/appMenu.ts', "import type { MenuItemConstructorOptions } from 'electron';"],
+  ['src/shared/probe.ts', "import { AppError } from './errors';"],
+  ['src/preload/probe.ts', "import { contextBridge } from 'electron';\nimport { API_CHANNELS } from '../shared/ipcChannels';"],
+  ['src/main/engine/probe.test.ts', "import { readFileSync } from 'node:fs';\nimport { loadNpz } from '../data';"],
+  ['test/probe.test.ts', "import { app } from 'electron';\nimport { fitEncodingModel } from '../src/main/engine';"],
+];
+
+describe('import boundaries', () => {
+  it.each(VIOLATIONS)('%s: %s is refused with the architecture rule', async (filePath, code, rule) => {
+    const messages = await boundaryMessages(code, filePath);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(rule);
+    expect(messages[0]).toMatch(/Architecture rule: .+\. Instead: .+/);
+  });
+
+  it.each(ALLOWED)('%s: allowed imports pass', async (filePath, code) => {
+    expect(await boundaryMessages(code, filePath)).toEqual([]);
+  });
+
+  it('an import the table refuses but the debt list names passes, and a debt entry with no import left is reported', async () => {
+    const { DEBT } = (await import(pathToFileURL(`${REPO_ROOT}eslint.config.js`).href)) as { DEBT: DebtEntry[] };
+    for (const entry of DEBT) {
+      expect(entry.why.length).toBeGreaterThan(20);
+      expect(await boundaryMessages(`import * as debt from '${entry.import}';\nexport { debt };`, entry.file)).toEqual([]);
+      const stale = await boundaryMessages('export const nothing = 0;', entry.file);
+      expect(stale).toEqual([expect.stringContaining(`lists "${entry.import}" for this file, which no longer imports it`)]);
+    }
+  });
+});
