@@ -28,6 +28,8 @@ export default defineConfig({
           engineMain: resolve('src/main/engineProcess/engineMain.ts'),
           // NWB inspection runs in a worker thread; the data module finds it beside itself
           scanWorker: resolve('src/main/data/nwb/scanWorker.ts'),
+          // the engine pool's workers: each a thread of the engine process with its own backend
+          poolWorker: resolve('src/main/engineProcess/pool/poolWorker.ts'),
         },
         external: NATIVE_EXTERNALS,
       },

@@ -36,6 +36,8 @@ export interface RunConfig {
   workers?: number;
   /** tensorflow backend on NVIDIA: let float32 matmuls run in TF32 (10-bit mantissa); off unless asked */
   allowTf32?: boolean;
+  /** false: skip the per-strategy kernel profile (tf.profile of one warm call); default on */
+  kernelProfile?: boolean;
   repeats: number;
   warmup: number;
   local: boolean;
@@ -140,6 +142,7 @@ export function parseRunConfig(raw: unknown): RunConfig {
     memoryBudgetBytes: budget as number | undefined,
     workers: optInt(r.workers, 'workers', 1, MAX_WORKERS),
     allowTf32: r.allowTf32 === undefined ? undefined : bool(r.allowTf32, 'allowTf32', false),
+    kernelProfile: r.kernelProfile === undefined ? undefined : bool(r.kernelProfile, 'kernelProfile', true),
     repeats: int(r.repeats ?? DEFAULT_RUN_CONFIG.repeats, 'repeats', 1, 1000),
     warmup: int(r.warmup ?? DEFAULT_RUN_CONFIG.warmup, 'warmup', 0, 100),
     local: bool(r.local, 'local', DEFAULT_RUN_CONFIG.local),

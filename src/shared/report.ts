@@ -162,7 +162,13 @@ export interface Report {
   local?: { timing: TimingStats; agreementWithExpected?: Agreement; likelihoodFile?: string };
   findings: Finding[];
   recommendation?: Recommendation;
-  environment: { node: string; platform: string; arch: string; cpus: number; totalMemoryBytes: number; calibration?: Calibration };
+  /** engine workers the electrodes were spread over, each with its own backend (1: one thread) */
+  workers?: number;
+  environment: {
+    node: string; platform: string; arch: string; cpus: number; totalMemoryBytes: number; calibration?: Calibration;
+    /** whether float32 matmuls could run as TF32 on an NVIDIA GPU (the tensorflow backend) */
+    tf32?: 'off' | 'allowed';
+  };
   /** measurements of the seeds that have no meaning here, and why */
   notApplicable: string[];
   status: 'completed' | 'failed' | 'cancelled';

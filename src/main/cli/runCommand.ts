@@ -19,6 +19,7 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                  [--backend auto|wasm|cpu|webgpu|tensorflow] [--strategy NAME[,NAME…]|all]
                  [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB]
                  [--repeats N] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
+                 [--workers N] [--no-kernel-profile] [--allow-tf32]
                  [--out DIR] [--runs-dir DIR] [--no-trace] [--trace-json]`;
 
 export function defaultRunsDir(io: CliIo, flag: string | undefined): string {

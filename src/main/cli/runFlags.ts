@@ -28,6 +28,9 @@ export const RUN_OPTIONS = {
   'no-trace': { type: 'boolean' },
   'trace-json': { type: 'boolean' },
   label: { type: 'string' },
+  workers: { type: 'string' },
+  'no-kernel-profile': { type: 'boolean' },
+  'allow-tf32': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -46,6 +49,7 @@ const FLAG_OF_KEY: [RegExp, string][] = [
   [/^repeats$/, '--repeats'],
   [/^warmup$/, '--warmup'],
   [/^label$/, '--label'],
+  [/^workers$/, '--workers'],
 ];
 
 function reword(e: AppError): UsageError {
@@ -91,6 +95,9 @@ export function runConfigFromFlags(p: Parsed): RunConfig {
     saveLikelihood: boolFlag(p, 'save-likelihood'),
     trace: !boolFlag(p, 'no-trace'),
     label: stringFlag(p, 'label'),
+    workers: intFlag(p, 'workers', 1),
+    kernelProfile: boolFlag(p, 'no-kernel-profile') ? false : undefined,
+    allowTf32: boolFlag(p, 'allow-tf32') ? true : undefined,
   };
   try {
     return parseRunConfig(raw);

@@ -22,7 +22,7 @@ export function runSummary(report: Report): string {
   }
   const lines = [
     `${report.dataset.name}: ${report.dataset.nElectrodes} electrodes, ${report.dataset.nTime} time rows × ${report.dataset.nBins} bins on ` +
-      `${report.backend.name} (${report.backend.device})`,
+      `${report.backend.name} (${report.backend.device})${(report.workers ?? 1) > 1 ? ` × ${report.workers} workers` : ''}`,
     table(rows),
   ];
   const notable = report.findings.filter((f) => f.severity !== 'info');

@@ -5,7 +5,7 @@
 import type { BackendAvailability } from '../../shared/api';
 import type { BackendChoice, DataSource, RunConfig, StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
-import type { SpanRecord } from '../../shared/events';
+import type { SpanRecord, TraceRecord } from '../../shared/events';
 import type { BackendInfo, KernelStat, StageTime } from '../../shared/report';
 import type { StrategyOptions } from '../engine/model';
 import type { Calibration } from '../../shared/roofline';
@@ -66,4 +66,22 @@ export interface EngineDeps {
   strategyOptionsFor(dataset: Dataset, config: RunConfig): StrategyOptions;
   aggregateKernels(kernels: unknown[]): KernelStat[];
   stageTimes(spans: SpanRecord[]): StageTime[];
+  /** fit and predict spread over worker threads, each with its own backend; absent where there are none (test fakes) */
+  startWorkers?(options: WorkerOptions): Promise<WorkerDeps>;
+}
+
+export interface WorkerOptions {
+  workers: number;
+  backend: BackendInfo['name'];
+  /** the run clock's origin, so worker spans sit on the engine's timeline */
+  originNs: string;
+  trace: boolean;
+  /** every trace batch a worker sends */
+  onRecords(records: TraceRecord[]): void;
+}
+
+export interface WorkerDeps {
+  deps: EngineDeps;
+  /** stops every worker now (cancel, end of run) */
+  stop(): Promise<void>;
 }

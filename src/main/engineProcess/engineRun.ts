@@ -32,13 +32,15 @@ export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (mes
 /** One group per strategy (cold, warm-ups, repeats, kernel profile), plus local when asked. */
 function progressGroups({ config }: StartMessage): ProgressGroup[] {
   const timedCalls = 1 + config.warmup + config.repeats;
-  const groups = config.strategies.map((s) => ({ name: s, units: timedCalls + 1 }));
+  // the kernel profile takes the last warmup's place; without a warmup it is one call more
+  const profileCalls = config.kernelProfile !== false && config.warmup === 0 ? 1 : 0;
+  const groups = config.strategies.map((s) => ({ name: s, units: timedCalls + profileCalls }));
   return config.local ? [...groups, { name: LOCAL_GROUP, units: timedCalls }] : groups;
 }
 
 async function profile(session: RunSession, start: StartMessage, deps: EngineDeps, tracker: ProgressTracker): Promise<EngineOutcome> {
   const { config, runDir } = start;
-  const { dataset, backend, memory, calibration, deps: compute } = await session.loadInputs();
+  const { dataset, backend, memory, calibration, deps: compute, workers, tf32 } = await session.loadInputs();
   const ctx: MeasureContext = {
     deps: compute, dataset, config, tracker, memory, rec: session.probe, spans: session.spans, signal: session.signal,
     options: deps.strategyOptionsFor(dataset, config),
@@ -49,6 +51,8 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   const local = config.local ? await measureLocal({ ...ctx, deps }) : undefined;
   const outcome = outcomeOf(ctx, backend, measured);
   outcome.calibration = calibration;
+  outcome.workers = workers;
+  outcome.tf32 = tf32;
   if (local) outcome.local = await localEntry(ctx, local, runDir);
   if (config.saveLikelihood) await writeAxes(runDir, dataset);
   return outcome;

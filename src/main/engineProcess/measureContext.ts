@@ -55,7 +55,7 @@ export async function nextStep(signal: AbortSignal): Promise<void> {
 }
 
 /** Spans named after the loop's own structure, which are not stages of the engine. */
-const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|strategy .*|local|run|load-data|backend-init|calibrate)$/;
+const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|profiled call|strategy .*|local|run|load-data|backend-init|calibrate)$/;
 
 /** Keeps the engine's spans that close while collecting is on. */
 export class SpanCollector {

@@ -4,10 +4,12 @@
  */
 import { calibrated } from './calibrationCache';
 import type { EngineDeps } from './engineDeps';
+import { EnginePool } from './pool/enginePool';
+import { poolEngineDeps } from './pool/poolDeps';
 
 export async function realEngineDeps(): Promise<EngineDeps> {
   const [engine, model, data, recorder] = await Promise.all([import('../engine'), import('../engine/model'), import('../data'), import('../recorder')]);
-  return {
+  const deps: EngineDeps = {
     listBackends: engine.listBackends,
     tfjsVersion: engine.tfjsVersion,
     loadDataset: data.loadDataset,
@@ -22,5 +24,10 @@ export async function realEngineDeps(): Promise<EngineDeps> {
     strategyOptionsFor: model.strategyOptionsFor,
     aggregateKernels: recorder.aggregateKernels,
     stageTimes: recorder.stageTimes,
+    async startWorkers(options) {
+      const pool = await EnginePool.start(options);
+      return { deps: await poolEngineDeps(deps, pool), stop: () => pool.terminate() };
+    },
   };
+  return deps;
 }

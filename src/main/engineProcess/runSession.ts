@@ -13,10 +13,9 @@ import type { Calibration } from '../../shared/roofline';
 import { isCancellation } from '../engine/model';
 import { MemorySampler, Recorder } from '../recorder';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
-import type { DatasetLoadOptions, EngineDeps } from './engineDeps';
+import type { DatasetLoadOptions, EngineDeps, WorkerDeps } from './engineDeps';
 import { SpanCollector } from './measureContext';
-import { EnginePool } from './pool/enginePool';
-import { poolEngineDeps } from './pool/poolDeps';
+import { applyTf32Setting, type Tf32Setting } from './tf32';
 import { workerCount } from './pool/workerCount';
 import { WatchedProbe } from './watchedProbe';
 
@@ -42,6 +41,8 @@ export interface RunInputs {
   deps: EngineDeps;
   /** engine workers the electrodes are spread over (1: this thread) */
   workers: number;
+  /** whether float32 matmuls may run as TF32 on NVIDIA GPUs (tensorflow backend) */
+  tf32: Tf32Setting;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -52,7 +53,7 @@ export class RunSession {
   private readonly rec: Recorder;
   private readonly controller = new AbortController();
   private memorySampler: MemorySampler | undefined;
-  private pool: EnginePool | undefined;
+  private workers: WorkerDeps | undefined;
   private within = 0;
   private detail = '';
   private lastProgressMs = 0;
@@ -105,26 +106,30 @@ export class RunSession {
     const t0 = performance.now();
     const dataset = await this.probe.span('load-data', () => this.deps.loadDataset(this.start.config.data, options));
     const loadMs = performance.now() - t0;
+    const tf32 = applyTf32Setting(this.start.config.allowTf32);
     const backend = await this.probe.span('backend-init', () => this.deps.initBackend(this.start.config.backend));
     const calibration = await this.probe.span('calibrate', () =>
       this.deps.calibrate(backend, dirname(this.start.runDir), (message) => this.log('warn', message)));
-    const workers = workerCount(this.start.config.workers, backend);
-    const deps = workers > 1 ? await this.probe.span('workers-start', () => this.startPool(workers, backend), { workers }) : this.deps;
+    const wanted = workerCount(this.start.config.workers, backend);
+    const deps = wanted > 1 && this.deps.startWorkers
+      ? await this.probe.span('workers-start', () => this.startWorkers(wanted, backend), { workers: wanted })
+      : this.deps;
+    const workers = deps === this.deps ? 1 : wanted;
     const memory = new MemorySampler({ sink: this.rec, tensorMemory: () => deps.engineMemory(), gpu: backend.isGpu });
     this.memorySampler = memory;
     memory.start();
-    return { dataset, backend, loadMs, memory, calibration, deps, workers };
+    return { dataset, backend, loadMs, memory, calibration, deps, workers, tf32 };
   }
 
   /** Starts the workers on the backend this thread resolved; a cancel stops them where they are. */
-  private async startPool(workers: number, backend: BackendInfo): Promise<EngineDeps> {
-    this.pool = await EnginePool.start({
+  private async startWorkers(workers: number, backend: BackendInfo): Promise<EngineDeps> {
+    const started = await this.deps.startWorkers!({
       workers, backend: backend.name, originNs: this.start.originNs, trace: this.start.config.trace,
       onRecords: (records) => this.onBatch(records),
     });
-    const pool = this.pool;
-    this.signal.addEventListener('abort', () => void pool.terminate(), { once: true });
-    return poolEngineDeps(this.deps, pool);
+    this.workers = started;
+    this.signal.addEventListener('abort', () => void started.stop(), { once: true });
+    return started.deps;
   }
 
   /** Runs the body under the run's span and sends how it ended; resolves once that message is out. */
@@ -143,7 +148,7 @@ export class RunSession {
 
   private async stopRecording(): Promise<void> {
     this.memorySampler?.stop();
-    await this.pool?.terminate();
+    await this.workers?.stop();
     this.rec.flush();
   }
 

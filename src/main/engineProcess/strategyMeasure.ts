@@ -33,6 +33,9 @@ export interface StrategyMeasurement {
   window: StrategyWindow;
 }
 
+/** the span around the profiled call, so its cost can be read off the trace */
+const PROFILE_SPAN = 'kernel-profile';
+
 type Wrap = <T>(phase: 'encode' | 'decode', fn: () => Promise<T>) => Promise<T>;
 const unwrapped: Wrap = (_phase, fn) => fn();
 
@@ -119,20 +122,23 @@ async function warmRepeats(ctx: MeasureContext, strategy: StrategyChoice, group:
 }
 
 /**
- * One more call, profiled: the kernels of encode and decode together; the peak of decode alone,
- * which is what the strategy's memory formula describes (the fit's transient tiles are the same
- * for every strategy).
+ * One call profiled: the kernels of encode and decode together; the peak of decode alone, which
+ * is what the strategy's memory formula describes (the fit's transient tiles are the same for every
+ * strategy). It takes the place of the last warmup call (warmups are not timed), so it costs the
+ * run only tf.profile's own overhead; with no warmup it is one call more.
  */
 async function kernelProfile(ctx: MeasureContext, strategy: StrategyChoice, group: string): Promise<{ kernels: unknown[]; peakBytes: number }> {
   const profiled = { kernels: [] as unknown[], peakBytes: 0 };
-  await unit(ctx, group, 'kernel-profile', () =>
+  const call = () => ctx.rec.span(PROFILE_SPAN, () =>
     fitAndPredict(ctx, strategy, async (phase, fn) => {
       const p = await ctx.deps.profileKernels(fn);
       profiled.kernels.push(...p.kernels);
       if (phase === 'decode') profiled.peakBytes = p.peakBytes;
       return p.result;
-    }),
-  );
+    }));
+  const { warmup } = ctx.config;
+  if (warmup > 0) await unit(ctx, group, `warmup ${warmup}`, call);
+  else await unit(ctx, group, 'profiled call', call);
   return profiled;
 }
 
@@ -173,11 +179,13 @@ function addExpectedAgreement(result: StrategyResult, ctx: MeasureContext, last:
 
 async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: string): Promise<{ result: StrategyResult; last: CallOutput }> {
   const cold = await unit(ctx, group, 'cold', () => fitAndPredict(ctx, strategy));
-  for (let i = 1; i <= ctx.config.warmup; i++) {
+  const profiling = ctx.config.kernelProfile !== false;
+  const plainWarmups = profiling ? Math.max(0, ctx.config.warmup - 1) : ctx.config.warmup;
+  for (let i = 1; i <= plainWarmups; i++) {
     await unit(ctx, group, `warmup ${i}`, () => fitAndPredict(ctx, strategy));
   }
+  const profiled = profiling ? await kernelProfile(ctx, strategy, group) : { kernels: [], peakBytes: Number.NaN };
   const warm = await warmRepeats(ctx, strategy, group, cold);
-  const profiled = await kernelProfile(ctx, strategy, group);
   const { last } = warm;
   const result: StrategyResult = {
     strategy,

@@ -63,6 +63,10 @@ export interface EngineOutcome {
   windows: StrategyWindow[];
   /** what the backend reached at the start (or from the per-machine cache): the roofline's ceilings */
   calibration?: Calibration;
+  /** engine workers the electrodes were spread over (1: the engine process's own thread) */
+  workers?: number;
+  /** whether float32 matmuls could run as TF32 on an NVIDIA GPU ('off': NVIDIA_TF32_OVERRIDE=0) */
+  tf32?: 'off' | 'allowed';
   /** set when the run stopped early on a cancel request */
   cancelled?: boolean;
 }

@@ -81,10 +81,11 @@ export function buildReport(input: ReportInput): Report {
     backend: outcome.backend,
     strategies,
     findings: deriveFindings(analysis),
-    environment: calibration ? { ...environment(), calibration } : environment(),
+    environment: { ...environment(), ...(calibration ? { calibration } : {}), ...(outcome.tf32 ? { tf32: outcome.tf32 } : {}) },
     notApplicable: outcome.notApplicable,
     status: input.status,
   };
+  if (outcome.workers !== undefined) report.workers = outcome.workers;
   if (outcome.agreementMatrix) report.agreementMatrix = outcome.agreementMatrix;
   if (outcome.local) report.local = outcome.local;
   const rec = recommend(analysis);

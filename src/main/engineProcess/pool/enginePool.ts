@@ -17,6 +17,7 @@ import { startPoolWorker } from './workerEntry';
 export interface PoolOptions {
   workers: number;
   backend: BackendChoice;
+  /** the run clock's origin, so worker spans sit on the engine's timeline */
   originNs: string;
   trace: boolean;
   /** every trace batch a worker sends, for the run's event stream */

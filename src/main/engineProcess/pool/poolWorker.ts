@@ -26,6 +26,14 @@ const rec = new Recorder({
   onBatch: (records: TraceRecord[]) => post({ type: 'trace', records }),
 });
 
+const MB = 1024 * 1024;
+
+/** this worker's tensors, on a counter track of its own, after each electrode it fits or decodes */
+function sampleTensors(): void {
+  const m = engine.engineMemory();
+  rec.counter(`worker ${init.worker} tensors`, { count: m.numTensors, MB: Math.round((m.numBytes / MB) * 1000) / 1000 });
+}
+
 const datasets = new Map<number, Dataset>();
 /** fitted models by the call that fitted them, with the dataset they were fitted on */
 const models = new Map<number, { model: EncodingModel; dataset: Dataset }>();
@@ -43,7 +51,10 @@ async function fit(call: number, datasetId: number, electrodes: number[], profil
     const tensors: Parameters<typeof engine.fitElectrodeAt>[2] = [];
     const fitted: FittedElectrode[] = [];
     try {
-      for (const e of electrodes) fitted[e] = await engine.fitElectrodeAt(ctx, e, tensors);
+      for (const e of electrodes) {
+        fitted[e] = await engine.fitElectrodeAt(ctx, e, tensors);
+        sampleTensors();
+      }
     } catch (err) {
       for (const t of tensors) t.dispose();
       throw err;
@@ -85,6 +96,7 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
             const copy = values.slice();
             post({ type: 'terms', call, electrode: e, start, values: copy }, [copy.buffer]);
           }), engine.electrodeSpanArgs(held.model, e, plan));
+        sampleTensors();
       }
       post({ type: 'electrode-done', call, electrode: e });
     }
