@@ -6,6 +6,8 @@
  *   npm run bench -- [--presets tiny,small,medium,large] [--backends wasm,cpu,webgpu]
  *                    [--strategies all|a,b] [--repeats 3] [--warmup 1] [--cell-limit-s 60]
  *                    [--out bench/results/bench.json] [--no-overhead]
+ *
+ * `npm run bench -- --peer` compares the engine with its NumPy peer instead (peerBench.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -14,7 +16,13 @@ import { PRESETS, STRATEGIES, type BackendName, type PresetName, type StrategyNa
 import { makePreset } from '../src/main/data';
 import { fitEncodingModel, initBackend, listBackends, predictNonlocal, type EngineProbe } from '../src/main/engine';
 import { Recorder } from '../src/main/recorder';
+import { runPeerBench, wantsPeer } from './peerBench';
 import { median, printTable, type Cell } from './table';
+
+if (wantsPeer(process.argv.slice(2))) {
+  await runPeerBench(process.argv.slice(2));
+  process.exit(0);
+}
 
 const { values: args } = parseArgs({
   options: {

@@ -1,0 +1,51 @@
+/**
+ * Runs one side of the peer bench in its own process and reads back the JSON line it prints: the
+ * NumPy peer (python3 kde_peer.py) or the engine for one strategy (engineSide.ts). Their stderr
+ * passes through, so progress and warnings show while they run.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { AppError } from '../../src/shared/errors';
+import type { EngineResult, PeerResult } from './sideResults';
+
+export interface SideOptions {
+  repoRoot: string;
+  python: string;
+  /** OPENBLAS_NUM_THREADS for the peer; null keeps OpenBLAS's default (every core) */
+  peerThreads: number | null;
+  backend: string;
+  /** engine pool workers (1: the engine on one thread) */
+  workers: number;
+  repeats: number;
+  warmup: number;
+  cellLimitS: number;
+}
+
+function runJson<T>(what: string, command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): T {
+  const r = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20, encoding: 'utf8' });
+  if (r.error) throw new AppError('IO', `could not start ${command} for ${what} (${r.error.message}); check that it is installed and on PATH.`);
+  const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  if (r.status !== 0 || !line) {
+    const how = r.signal ? `was killed by ${r.signal}` : `exited with code ${r.status}`;
+    throw new AppError('RUN_FAILED', `${what} ${how}${line ? '' : ' without printing its JSON result'}; see its output above.`);
+  }
+  return JSON.parse(line) as T;
+}
+
+/** the NumPy peer on `file`, writing its last likelihood to `llPath` for the engine to compare */
+export function runPeer(file: string, llPath: string, o: SideOptions): PeerResult {
+  const script = join(o.repoRoot, 'bench', 'peer', 'kde_peer.py');
+  const args = [script, file, '--repeats', String(o.repeats), '--warmup', String(o.warmup), '--cell-limit-s', String(o.cellLimitS), '--save-ll', llPath];
+  const env = o.peerThreads === null ? process.env : { ...process.env, OPENBLAS_NUM_THREADS: String(o.peerThreads) };
+  return runJson<PeerResult>('the NumPy peer', o.python, args, o.repoRoot, env);
+}
+
+export function runEngine(file: string, strategy: string, peerLl: string | null, o: SideOptions): EngineResult {
+  const args = [
+    '--import', 'tsx', join(o.repoRoot, 'bench', 'peer', 'engineSide.ts'), file,
+    '--strategy', strategy, '--backend', o.backend, '--workers', String(o.workers),
+    '--repeats', String(o.repeats), '--warmup', String(o.warmup), '--cell-limit-s', String(o.cellLimitS),
+    ...(peerLl ? ['--peer-ll', peerLl] : []),
+  ];
+  return runJson<EngineResult>(`the engine (${strategy}, ${o.backend}, ${o.workers} worker(s))`, process.execPath, args, o.repoRoot);
+}

@@ -1,0 +1,95 @@
+/**
+ * What each side of the peer bench reports, one JSON line per process: the NumPy peer
+ * (kde_peer.py) and the engine (engineSide.ts). Times in ms, memory in bytes.
+ */
+import { median } from '../table';
+
+/** |got − want| against rtol 1e-4, atol 1e-4: toleranceUsed ≤ 1 passes */
+export interface Deviation {
+  maxAbsDiff: number;
+  toleranceUsed: number;
+  ok: boolean;
+}
+
+interface SideTimings {
+  loadMs: number;
+  firstFitMs: number;
+  firstPredictMs: number;
+  /** warm samples, after the first call and the warmup calls */
+  fitMs: number[];
+  predictMs: number[];
+  totalMs: number[];
+  fitMedianMs: number | null;
+  predictMedianMs: number | null;
+  totalMedianMs: number | null;
+  /** the process's peak resident set (getrusage maxrss), load and data included */
+  peakRssBytes: number;
+  /** engine pool workers the electrodes were spread over (engine side only) */
+  workers?: number;
+}
+
+interface PeerSizes {
+  electrodes: number;
+  bins: number;
+  rows: number;
+  positionSamples: number;
+  encodingSpikes: number;
+  decodingSpikes: number;
+  features: number[];
+}
+
+export interface PeerResult extends SideTimings {
+  peer: string;
+  file: string;
+  sizes: PeerSizes;
+  numpyVersion: string;
+  blas: { name: string | null; version: string | null } | null;
+  blasRuntime: string | null;
+  blasThreads: number | null;
+  cpuCount: number | null;
+  /** against the float64 expected outputs, when the file carries them */
+  parity?: { ok: boolean; arrays: Record<string, Deviation> };
+}
+
+export interface EngineResult extends SideTimings {
+  strategy: string;
+  backend: string;
+  device: string;
+  /** strategies the electrodes actually ran, with counts (auto picks per electrode) */
+  resolved: Record<string, number>;
+  /** the likelihood against the peer's, and against the file's float64 expected output */
+  vsPeer?: Deviation;
+  vsExpected?: Deviation;
+}
+
+/** a side that did not run to the end: its message says why */
+export interface SideFailure {
+  error: string;
+  strategy?: string;
+}
+
+export function isFailure(r: object): r is SideFailure {
+  return 'error' in r;
+}
+
+const TOLERANCE = { rtol: 1e-4, atol: 1e-4 } as const;
+
+export function deviation(got: ArrayLike<number>, want: ArrayLike<number>): Deviation {
+  let maxAbsDiff = 0;
+  let toleranceUsed = 0;
+  for (let i = 0; i < want.length; i++) {
+    const diff = Math.abs(got[i]! - want[i]!);
+    if (Number.isNaN(diff)) {
+      if (!(Number.isNaN(got[i]!) && Number.isNaN(want[i]!))) toleranceUsed = Infinity;
+      continue;
+    }
+    maxAbsDiff = Math.max(maxAbsDiff, diff);
+    toleranceUsed = Math.max(toleranceUsed, diff / (TOLERANCE.atol + TOLERANCE.rtol * Math.abs(want[i]!)));
+  }
+  if (got.length !== want.length) toleranceUsed = Infinity;
+  return { maxAbsDiff, toleranceUsed, ok: toleranceUsed <= 1 };
+}
+
+export function medianOrNull(xs: number[]): number | null {
+  return xs.length > 0 ? median(xs) : null;
+}

@@ -1,0 +1,158 @@
+/**
+ * `npm run bench -- --peer`: the engine against its NumPy peer (bench/peer/kde_peer.py, a float32
+ * linear reference on OpenBLAS) on the same .npz files, in one invocation. Each side runs in its
+ * own process, so its peak RSS is its own; per data set the engine's best strategy is compared with
+ * the peer (fit, predict, total, peak RSS), and everything is saved as JSON.
+ *
+ *   npm run bench -- --peer [--peer-data large,realistic] [--peer-production] [--decode-last 0.01]
+ *     [--strategies reference,compensated,auto] [--backend wasm] [--repeats 3] [--warmup 1]
+ *     [--production-repeats 1] [--production-warmup 0] [--cell-limit-s 600]
+ *     [--cache-dir DIR] [--python python3] [--peer-threads N] [--reference-tool PATH]
+ *     [--out bench/results/peer.json]
+ *
+ * The presets come from shared/tools/kde_reference.py (seed 5); --peer-production adds the
+ * production recording of scripts/make-recording.ts (2.1 M spikes, 32 tetrodes) decoding its last
+ * --decode-last fraction. Files are cached in --cache-dir (default: the system temp folder) and
+ * made only when missing. The peer's OpenBLAS uses every core unless --peer-threads sets
+ * OPENBLAS_NUM_THREADS.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { AppError } from '../src/shared/errors';
+import { presetFile, recordingFile, type DataTools } from './peer/peerData';
+import { printDataset, printSummary, type DatasetOutcome } from './peer/peerTable';
+import { runEngine, runPeer, type SideOptions } from './peer/runSides';
+import { isFailure, type EngineResult } from './peer/sideResults';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** true when the bench's arguments ask for the peer comparison instead of the strategy table */
+export function wantsPeer(argv: string[]): boolean {
+  return argv.includes('--peer') || argv.includes('--peer-production');
+}
+
+function options(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      peer: { type: 'boolean', default: false },
+      'peer-production': { type: 'boolean', default: false },
+      'peer-data': { type: 'string', default: 'large,realistic' },
+      'decode-last': { type: 'string', default: '0.01' },
+      strategies: { type: 'string', default: 'reference,compensated,auto' },
+      backend: { type: 'string', default: 'wasm' },
+      workers: { type: 'string', default: String(availableParallelism()) },
+      repeats: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '1' },
+      'production-repeats': { type: 'string', default: '1' },
+      'production-warmup': { type: 'string', default: '0' },
+      'cell-limit-s': { type: 'string', default: '600' },
+      'cache-dir': { type: 'string', default: join(tmpdir(), 'kde-profiler-peer-data') },
+      python: { type: 'string', default: 'python3' },
+      'peer-threads': { type: 'string' },
+      'reference-tool': { type: 'string', default: resolve(REPO_ROOT, '..', 'shared', 'tools', 'kde_reference.py') },
+      out: { type: 'string', default: 'bench/results/peer.json' },
+    },
+  });
+  const count = (name: keyof typeof values, min: number): number => {
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n < min) throw new AppError('BAD_ARGUMENT', `--${name} must be an integer ≥ ${min}, got ${String(values[name])}.`);
+    return n;
+  };
+  const decodeLast = Number(values['decode-last']);
+  if (!(decodeLast > 0 && decodeLast <= 1)) throw new AppError('BAD_ARGUMENT', `--decode-last must be in (0, 1], got ${values['decode-last']}.`);
+  return {
+    presets: values['peer-data']!.split(',').filter(Boolean),
+    production: values['peer-production']!,
+    decodeLast,
+    strategies: values.strategies!.split(',').filter(Boolean),
+    backend: values.backend!,
+    workers: count('workers', 1),
+    repeats: count('repeats', 1),
+    warmup: count('warmup', 0),
+    productionRepeats: count('production-repeats', 1),
+    productionWarmup: count('production-warmup', 0),
+    cellLimitS: Number(values['cell-limit-s']),
+    peerThreads: values['peer-threads'] === undefined ? null : count('peer-threads', 1),
+    out: values.out!,
+    tools: { cacheDir: values['cache-dir']!, python: values.python!, referenceTool: values['reference-tool']!, repoRoot: REPO_ROOT } satisfies DataTools,
+  };
+}
+
+type Options = ReturnType<typeof options>;
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** the best engine strategy by warm total, and its ratios to the peer */
+function compare(o: Omit<DatasetOutcome, 'best' | 'ratios'>): DatasetOutcome {
+  const ran = o.engine.filter((e): e is EngineResult => !isFailure(e) && e.totalMedianMs !== null);
+  const best = ran.reduce<EngineResult | null>((a, e) => (a === null || e.totalMedianMs! < a.totalMedianMs! ? e : a), null);
+  if (!best || isFailure(o.peer) || o.peer.totalMedianMs === null) return { ...o, best: best?.strategy ?? null, ratios: null };
+  const p = o.peer;
+  return {
+    ...o,
+    best: best.strategy,
+    ratios: {
+      fit: best.fitMedianMs! / p.fitMedianMs!,
+      predict: best.predictMedianMs! / p.predictMedianMs!,
+      total: best.totalMedianMs! / p.totalMedianMs!,
+      peakRss: best.peakRssBytes / p.peakRssBytes,
+    },
+  };
+}
+
+function benchDataset(name: string, file: string, sides: SideOptions, opts: Options): DatasetOutcome {
+  const llPath = join(opts.tools.cacheDir, `${name.replace(/[^\w.-]+/g, '_')}.peer-ll.npy`);
+  const loadBefore = loadavg()[0]!;
+  process.stderr.write(`${name}: numpy peer…\n`);
+  let peer: DatasetOutcome['peer'];
+  try {
+    peer = runPeer(file, llPath, sides);
+  } catch (e) {
+    peer = { error: errorText(e) };
+  }
+  const engine: DatasetOutcome['engine'] = [];
+  for (const strategy of opts.strategies) {
+    process.stderr.write(`${name}: engine ${strategy} (${sides.backend})…\n`);
+    try {
+      engine.push(runEngine(file, strategy, isFailure(peer) ? null : llPath, sides));
+    } catch (e) {
+      engine.push({ strategy, error: errorText(e) });
+    }
+  }
+  const outcome = compare({ name, file, peer, engine, loadAverage: { before: loadBefore, after: loadavg()[0]! } });
+  printDataset(outcome);
+  return outcome;
+}
+
+export async function runPeerBench(argv: string[]): Promise<void> {
+  const opts = options(argv);
+  const sides: SideOptions = {
+    repoRoot: REPO_ROOT, python: opts.tools.python, peerThreads: opts.peerThreads,
+    backend: opts.backend, workers: opts.workers, repeats: opts.repeats, warmup: opts.warmup, cellLimitS: opts.cellLimitS,
+  };
+  const outcomes: DatasetOutcome[] = [];
+  for (const preset of opts.presets) outcomes.push(benchDataset(preset, presetFile(preset, opts.tools), sides, opts));
+  if (opts.production) {
+    const file = recordingFile(opts.decodeLast, opts.tools);
+    const productionSides = { ...sides, repeats: opts.productionRepeats, warmup: opts.productionWarmup };
+    outcomes.push(benchDataset(`production (decode-last ${opts.decodeLast})`, file, productionSides, opts));
+  }
+  printSummary(outcomes);
+  mkdirSync(dirname(opts.out), { recursive: true });
+  const { tools, ...settings } = opts;
+  writeFileSync(
+    opts.out,
+    JSON.stringify(
+      { createdAt: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, settings, cacheDir: tools.cacheDir, datasets: outcomes },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nsaved ${opts.out}`);
+}
