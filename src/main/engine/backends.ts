@@ -2,11 +2,11 @@
  * Compute backends, chosen at run time: wasm (default), cpu, webgpu (Dawn from the `webgpu`
  * package: Vulkan, Metal or D3D12) and tensorflow (tfjs-node-gpu, else tfjs-node; optional
  * installs loaded by dynamic import, never both in one process). `auto` picks the fastest real
- * device present and says why. The only Node import here is module resolution, to tell whether an
- * optional package is installed without loading it.
+ * device present and says why. Whether an optional package is installed is asked of the module
+ * resolver (import.meta.resolve, no Node import), which finds a package without loading it: a
+ * probe must not load libtensorflow, and tfjs-node and tfjs-node-gpu never load in one process.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { createRequire } from 'node:module';
 import type { BackendAvailability } from '../../shared/api';
 import type { BackendChoice, BackendName } from '../../shared/config';
 import { AppError } from '../../shared/errors';
@@ -25,9 +25,10 @@ interface Probe {
 
 function isInstalled(spec: string): boolean {
   try {
-    createRequire(import.meta.url).resolve(spec);
+    import.meta.resolve(spec);
     return true;
   } catch {
+    // not found (ERR_MODULE_NOT_FOUND), or a runtime without import.meta.resolve: not usable here
     return false;
   }
 }

@@ -10,6 +10,7 @@ import { EPS } from './model';
 import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
 import { toTensor2d } from './kernels';
 import { logKde } from './logKde';
+import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
 
 export interface FittedElectrode {
@@ -46,6 +47,8 @@ export interface EncodingModel {
   summedGroundProcessIntensity: Float64Array;
   electrodes: FittedElectrode[];
   droppedNanPositions: number;
+  /** position kernels kept for later predicts on this model (a decode's windows) */
+  positionCache: PositionCache;
   dispose(): void;
 }
 
@@ -213,6 +216,7 @@ export async function prepareFit(dataset: Dataset, probe: EngineProbe = NULL_PRO
 export function encodingModelOf(ctx: FitContext, electrodes: FittedElectrode[], summed: Float64Array, tensors: tf.Tensor[]): EncodingModel {
   const centersTensor = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
   tensors.push(centersTensor);
+  const positionCache = new PositionCache();
   return {
     nBins: ctx.nBins,
     positionDims: ctx.q,
@@ -226,7 +230,11 @@ export function encodingModelOf(ctx: FitContext, electrodes: FittedElectrode[], 
     summedGroundProcessIntensity: summed,
     electrodes,
     droppedNanPositions: ctx.track.dropped,
-    dispose: () => tf.dispose(tensors),
+    positionCache,
+    dispose: () => {
+      positionCache.dispose();
+      tf.dispose(tensors);
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import {
-  DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, LOG_EPS, throwIfCancelled, type StrategyOptions, type TileChoice,
+  DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, LOG_EPS, throwIfCancelled, type StrategyOptions, type TileChoice,
 } from './model';
 import type { EncodingModel, FittedElectrode } from './fit';
 import { gather, inBoundsIndices, spikeRows } from './hostMath';
@@ -57,10 +57,12 @@ function strategyFor(
   return electrodeStrategy(strategy, sizes, options);
 }
 
-/** The strategy's inputs for one electrode: the model's tensors, the tiles, and the caller's bias. */
+/** The strategy's inputs for electrode e: the model's tensors and position kernels, the tiles, and the caller's bias. */
 function electrodeContext(
-  model: EncodingModel, fitted: FittedElectrode, nDec: number, choice: TileChoice, options: StrategyOptions, bias: tf.Tensor1D,
+  model: EncodingModel, e: number, nDec: number, choice: TileChoice, options: PredictOptions, bias: tf.Tensor1D, probe: EngineProbe,
 ): ElectrodeContext {
+  const fitted = model.electrodes[e]!;
+  const budgetBytes = options.keepPositionKernels ? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES : 0;
   const sizes = { nEnc: fitted.nEnc, nDec, nBins: model.nBins, nFeatures: fitted.nFeatures };
   return {
     encPositions: fitted.encPositionsTensor!,
@@ -75,6 +77,7 @@ function electrodeContext(
     blockSize: Math.max(1, options.blockSize),
     encTileSize: choice.encTileSize ?? options.encTileSize ?? defaultEncTileSize(choice.strategy, sizes, options),
     posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE_SIZE,
+    positionKernel: (kind, build) => model.positionCache.get(`electrode ${e} ${kind}`, budgetBytes, probe, build),
   };
 }
 
@@ -147,7 +150,7 @@ export async function electrodeTerms(
   const bias = tf.tensor1d(biasOf(model, fitted));
   const decMarks = toTensor2d(dec.features, nDec, fitted.nFeatures);
   try {
-    const ctx = electrodeContext(model, fitted, nDec, choice, options, bias);
+    const ctx = electrodeContext(model, e, nDec, choice, options, bias, probe);
     await STRATEGY_IMPLS[choice.strategy].run(ctx, decMarks, tools, async (start, terms) => {
       await tools.span('scatter', async () => {
         let values: Float32Array;

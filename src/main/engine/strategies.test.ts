@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES } from '../../shared/config';
-import { CancelledError, engineMemory, fitEncodingModel, initBackend, NULL_PROBE, predictNonlocal } from './index';
+import { CancelledError, engineMemory, fitEncodingModel, initBackend, NULL_PROBE, predictNonlocal, predictNonlocalWindows } from './index';
 import { resolveAutoStrategy } from './model';
 import { countNotClose, smallDataset } from './testing/builders';
 import { oracle } from './testing/oracle';
@@ -125,6 +125,42 @@ describe('windowed predict', () => {
       }
     } finally {
       model.dispose();
+    }
+  });
+});
+
+describe('position kernels kept across the windows of a decode', () => {
+  it('builds each electrode’s position kernel once for all windows, frees it with the model, and recomputes past the budget', async () => {
+    const d = smallDataset();
+    const before = engineMemory().numTensors;
+    for (const budget of [undefined, 1]) {
+      const model = await fitEncodingModel(d);
+      const builtFor: string[] = [];
+      const recomputed: string[] = [];
+      let electrode = '';
+      const probe = {
+        ...NULL_PROBE,
+        span: async <T>(name: string, fn: () => Promise<T> | T) => {
+          if (/^electrode \d+$/.test(name)) electrode = name;
+          if (name === 'position-kernel') builtFor.push(electrode);
+          return fn();
+        },
+        instant: (name: string) => void recomputed.push(name),
+      };
+      const windows = await predictNonlocalWindows(model, d, 'reference', { blockSize: 4, memoryBudgetBytes: budget }, 7, () => undefined, probe);
+      expect(windows.windows).toBeGreaterThan(1);
+      expect(builtFor.length).toBeGreaterThan(0);
+      if (budget === undefined) {
+        // within the budget: once per electrode however many windows it has spikes in
+        expect(new Set(builtFor).size).toBe(builtFor.length);
+        expect(recomputed).toEqual([]);
+      } else {
+        // past it: built again in a later window, and the trace says so each time
+        expect(new Set(builtFor).size).toBeLessThan(builtFor.length);
+        expect(recomputed).toHaveLength(builtFor.length);
+      }
+      model.dispose();
+      expect(engineMemory().numTensors).toBe(before);
     }
   });
 });

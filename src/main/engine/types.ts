@@ -11,6 +11,11 @@ export { NULL_PROBE, type EngineProbe } from './model';
 /** How to tile a predict, plus the run's cancel signal: once aborted, predict stops at the next block. */
 export interface PredictOptions extends StrategyOptions {
   signal?: AbortSignal;
+  /**
+   * Keep each electrode's position kernel with the model (within the memory budget) for the next
+   * predict on it: a windowed decode sets it; one predict per model gains nothing from it.
+   */
+  keepPositionKernels?: boolean;
 }
 
 export interface NonlocalResult {

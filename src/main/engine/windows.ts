@@ -109,7 +109,7 @@ export async function predictNonlocalWindows<M = EncodingModel>(
     const [r0, r1] = bounds[w]!;
     const result = await probe.span(
       `window ${w}`,
-      () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, options, windowProbe(probe, r0, r1, nTime)),
+      () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, { ...options, keepPositionKernels: true }, windowProbe(probe, r0, r1, nTime)),
       { rows: r1 - r0, startRow: r0 },
     );
     addToSummary(summary, result);

@@ -14,6 +14,7 @@
  */
 import type { StrategyChoice, StrategyName } from '../../../shared/config';
 import type { DatasetSummary } from '../../../shared/dataset';
+import { formatBytes } from '../../../shared/format';
 import {
   COMPENSATED_MAX_FEATURES, DEFAULT_ENC_TILE_SIZE, DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, FLOAT32_BYTES, FLOAT64_BYTES,
 } from './constants';
@@ -128,9 +129,6 @@ export interface AutoChoice {
   reason: string;
 }
 
-const MIB = 1024 * 1024;
-const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
-
 /** How many units fit in what the budget leaves after a fixed part; 0 when none does. */
 function largestFitting(budgetFloats: number, fixedFloats: number, floatsPerUnit: number): number {
   return Math.max(0, Math.floor((budgetFloats - fixedFloats) / floatsPerUnit));
@@ -144,7 +142,7 @@ function choice(
   reason: string,
 ): AutoChoice {
   const estimatedPeakBytes = estimatePeakBytes(strategy, s, { ...o, ...tiles }).deviceBytes;
-  return { strategy, ...tiles, estimatedPeakBytes, reason: `${reason} (estimated peak ${mib(estimatedPeakBytes)})` };
+  return { strategy, ...tiles, estimatedPeakBytes, reason: `${reason} (estimated peak ${formatBytes(estimatedPeakBytes)})` };
 }
 
 function autoLowD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoChoice {
@@ -163,7 +161,7 @@ function autoLowD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoChoi
   const c = Math.min(Math.max(1, fitted), E);
   const tooBig = fitted >= 1 ? '' : '; even one-spike chunks exceed the budget, lower the block size';
   const why =
-    `${lowD} but E·P + E·B + B·P exceeds the budget of ${mib(budget)}: streaming, ` +
+    `${lowD} but E·P + E·B + B·P exceeds the budget of ${formatBytes(budget)}: streaming, ` +
     `the position kernel in chunks of ${c} spikes${tooBig}`;
   return choice('streaming', s, o, { encTileSize: c }, why);
 }
@@ -178,19 +176,19 @@ function autoHighD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoCho
     return choice('chunked', s, o, { encTileSize: o.encTileSize, posTileSize: chunkTile }, why);
   }
   if (estimatePeakBytes('logsumexp', s, o).deviceBytes <= budget) {
-    return choice('logsumexp', s, o, {}, `${highD}: log-space logsumexp, B·E·P fits the budget of ${mib(budget)}`);
+    return choice('logsumexp', s, o, {}, `${highD}: log-space logsumexp, B·E·P fits the budget of ${formatBytes(budget)}`);
   }
   const budgetFloats = budget / FLOAT32_BYTES;
   const tp = Math.min(largestFitting(budgetFloats, E * P, B * E), P - 1, o.posTileSize ?? Infinity);
   if (tp >= 1) {
-    const why = `${highD} and B·E·P exceeds the budget of ${mib(budget)}: position tiles of ${tp} bins`;
+    const why = `${highD} and B·E·P exceeds the budget of ${formatBytes(budget)}: position tiles of ${tp} bins`;
     return choice('logsumexp-tiled', s, o, { posTileSize: tp }, why);
   }
   const fitted = largestFitting(budgetFloats, B * P, P + B + B * chunkTile);
   const c = Math.min(Math.max(1, fitted), E);
   const tooBig = fitted >= 1 ? '' : '; even one-spike chunks exceed the budget, lower the block size';
   const why =
-    `${highD} and the E·P position kernel alone exceeds the budget of ${mib(budget)}: ` +
+    `${highD} and the E·P position kernel alone exceeds the budget of ${formatBytes(budget)}: ` +
     `streaming online logsumexp, chunks of ${c} spikes${tooBig}`;
   return choice('streaming', s, o, { encTileSize: c, posTileSize: chunkTile }, why);
 }

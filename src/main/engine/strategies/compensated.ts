@@ -15,9 +15,12 @@ import type { Strategy } from './types';
 
 export const compensated: Strategy = {
   async run(ctx, decMarks, { stage, span }, emit) {
-    const { rowMax, factor } = await stage('position-kernel', () =>
-      tf.tidy(() => positionFactor(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd))),
-    );
+    const { tensors: [rowMax, factor], owned } = await ctx.positionKernel('stabilised factor', async () => {
+      const f = await stage('position-kernel', () =>
+        tf.tidy(() => positionFactor(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd))),
+      );
+      return [f.rowMax, f.factor];
+    });
     const marks = prepareMarks(ctx.encMarks, ctx.waveformStd);
     const logE = Math.log(ctx.nEnc);
     const chunks = blockRanges(ctx.nEnc, ctx.encTileSize >= ctx.nEnc ? ctx.nEnc : ctx.encTileSize);
@@ -44,7 +47,7 @@ export const compensated: Strategy = {
         await emit(s0, terms);
       });
     } finally {
-      tf.dispose([rowMax, factor]);
+      if (owned) tf.dispose([rowMax, factor]);
       disposeMarks(marks);
     }
   },

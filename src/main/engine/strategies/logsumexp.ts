@@ -12,9 +12,9 @@ import type { ElectrodeContext, Strategy } from './types';
 function logsumexpStrategy(tileOf: (ctx: ElectrodeContext) => number): Strategy {
   return {
     async run(ctx, decMarks, { stage, span }, emit) {
-      const logKpos = await stage('position-kernel', () =>
-        logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd),
-      );
+      const { tensors: [logKpos], owned } = await ctx.positionKernel('log', async () => [
+        await stage('position-kernel', () => logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd)),
+      ]);
       const marks = prepareMarks(ctx.encMarks, ctx.waveformStd);
       const logE = Math.log(Math.max(ctx.nEnc, 1));
       try {
@@ -27,7 +27,7 @@ function logsumexpStrategy(tileOf: (ctx: ElectrodeContext) => number): Strategy 
           await emit(s0, terms);
         });
       } finally {
-        logKpos.dispose();
+        if (owned) logKpos.dispose();
         disposeMarks(marks);
       }
     },

@@ -10,9 +10,11 @@ import type { Strategy } from './types';
 
 export const reference: Strategy = {
   async run(ctx, decMarks, { stage, span }, emit) {
-    const kpos = await stage('position-kernel', () =>
-      tf.tidy(() => tf.exp(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd)) as tf.Tensor2D),
-    );
+    const { tensors: [kpos], owned } = await ctx.positionKernel('linear', async () => [
+      await stage('position-kernel', () =>
+        tf.tidy(() => tf.exp(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd)) as tf.Tensor2D),
+      ),
+    ]);
     try {
       await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
         const kmark = await stage('mark-kernel', () =>
@@ -31,7 +33,7 @@ export const reference: Strategy = {
         await emit(s0, terms);
       });
     } finally {
-      kpos.dispose();
+      if (owned) kpos.dispose();
     }
   },
 };

@@ -30,6 +30,12 @@ export interface ElectrodeContext {
   blockSize: number;
   encTileSize: number;
   posTileSize: number;
+  /**
+   * The electrode's whole (E × P) position kernel in the form `kind` (a strategy's own), kept with
+   * the fitted model while the memory budget allows so later calls on the model (the windows of a
+   * decode) reuse it; `owned`: it was not kept, and the strategy frees it when done.
+   */
+  positionKernel<T extends tf.Tensor[]>(kind: string, build: () => Promise<T>): Promise<{ tensors: T; owned: boolean }>;
 }
 
 /** Receives block b's spike terms (rows start..start+B−1 of the electrode's decoding spikes). */

@@ -10,7 +10,8 @@ import type { Dataset } from '../../../shared/dataset';
 import { AppError, deserializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import { CancelledError, type StrategyOptions } from '../../engine/model';
+import type { PredictOptions } from '../../engine';
+import { CancelledError } from '../../engine/model';
 import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
 import { startPoolWorker } from './workerEntry';
 
@@ -160,7 +161,7 @@ export class EnginePool {
 
   /** Predicts each worker's shares with the model it fitted; term blocks stream to `terms` as they arrive. */
   async predict(
-    model: number, strategy: StrategyChoice, options: StrategyOptions, time: Float64Array, shares: DecodingShare[][],
+    model: number, strategy: StrategyChoice, options: Omit<PredictOptions, 'signal'>, time: Float64Array, shares: DecodingShare[][],
     profile: boolean, terms: TermListener,
   ): Promise<(WorkerProfile | undefined)[]> {
     const call = this.call();

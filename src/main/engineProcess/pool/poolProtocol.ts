@@ -8,7 +8,7 @@ import type { Dataset } from '../../../shared/dataset';
 import type { SerializedError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { StrategyOptions } from '../../engine/model';
+import type { PredictOptions } from '../../engine';
 
 /** worker i records on lane WORKER_TID_BASE + i, after the engine process's own lane (1) */
 export const WORKER_TID_BASE = 2;
@@ -33,7 +33,7 @@ export type ToWorker =
   | { type: 'fit'; call: number; datasetId: number; electrodes: number[]; profile: boolean }
   /** predict with the model fitted by call `model`, on this grid, for these electrodes in this order */
   | {
-      type: 'predict'; call: number; model: number; strategy: StrategyChoice; options: StrategyOptions;
+      type: 'predict'; call: number; model: number; strategy: StrategyChoice; options: Omit<PredictOptions, 'signal'>;
       time: Float64Array; shares: DecodingShare[]; profile: boolean;
     }
   /** dispose the tensors of the model fitted by call `model` (the caller's FittedModel.dispose) */
