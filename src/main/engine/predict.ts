@@ -62,7 +62,9 @@ function electrodeContext(
   model: EncodingModel, e: number, nDec: number, choice: TileChoice, options: PredictOptions, bias: tf.Tensor1D, probe: EngineProbe,
 ): ElectrodeContext {
   const fitted = model.electrodes[e]!;
-  const budgetBytes = options.keepPositionKernels ? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES : 0;
+  const budgetBytes = options.keepPositionKernels
+    ? options.positionKernelBudgetBytes ?? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES
+    : 0;
   const sizes = { nEnc: fitted.nEnc, nDec, nBins: model.nBins, nFeatures: fitted.nFeatures };
   return {
     encPositions: fitted.encPositionsTensor!,

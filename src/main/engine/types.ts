@@ -16,6 +16,8 @@ export interface PredictOptions extends StrategyOptions {
    * predict on it: a windowed decode sets it; one predict per model gains nothing from it.
    */
   keepPositionKernels?: boolean;
+  /** what the kept position kernels may hold; default the memory budget (a pool splits it over its workers) */
+  positionKernelBudgetBytes?: number;
 }
 
 export interface NonlocalResult {

@@ -42,6 +42,20 @@ interface Pending {
   terms?: TermListener;
 }
 
+const EMPTY = new Float64Array(0);
+
+/** The dataset as one worker needs it: positions and grid, and spikes of its electrodes only. */
+function workerShare(dataset: Dataset, electrodes: readonly number[]): Dataset {
+  const mine = new Set(electrodes);
+  const { expected: _expected, ...rest } = dataset;
+  return {
+    ...rest,
+    electrodes: dataset.electrodes.map((el, e) => (mine.has(e)
+      ? el
+      : { ...el, encodingSpikeTimes: EMPTY, encodingFeatures: EMPTY, decodingSpikeTimes: EMPTY, decodingFeatures: EMPTY })),
+  };
+}
+
 class PoolWorker {
   readonly pending = new Map<number, Pending>();
   tensors = 0;
@@ -134,20 +148,27 @@ export class EnginePool {
     return this.nextCall++;
   }
 
-  /** Each worker gets a dataset once (a structured-clone copy); later calls name it by id. */
-  private datasetId(dataset: Dataset): number {
+  /**
+   * Each worker gets a dataset once (a structured-clone copy) with the spikes of its own electrodes
+   * only, the others' arrays left empty; later calls name it by id. The assignment is a function
+   * of the dataset, so every fit of it hands each worker the same electrodes.
+   */
+  private datasetId(dataset: Dataset, assignment: number[][]): number {
     let id = this.datasetIds.get(dataset);
     if (id === undefined) {
       id = this.nextDatasetId++;
       this.datasetIds.set(dataset, id);
-      for (const w of this.workers) w.thread.postMessage({ type: 'dataset', datasetId: id, dataset } satisfies ToWorker);
+      this.workers.forEach((w, i) => {
+        const share = workerShare(dataset, assignment[i] ?? []);
+        w.thread.postMessage({ type: 'dataset', datasetId: id!, dataset: share } satisfies ToWorker);
+      });
     }
     return id;
   }
 
   /** Fits electrodes assignment[w] on worker w; answers per worker, and the call that names the model. */
   async fit(dataset: Dataset, assignment: number[][], profile: boolean): Promise<{ model: number; fits: WorkerFit[] }> {
-    const datasetId = this.datasetId(dataset);
+    const datasetId = this.datasetId(dataset, assignment);
     const model = this.call();
     const answers = await Promise.all(this.workers.map((w, i) =>
       w.request({ type: 'fit', call: model, datasetId, electrodes: assignment[i] ?? [], profile })));

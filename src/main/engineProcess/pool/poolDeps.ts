@@ -6,7 +6,7 @@
  */
 import type { StrategyChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
-import { electrodeStrategy, type EngineProbe } from '../../engine/model';
+import { DEFAULT_MEMORY_BUDGET_BYTES, electrodeStrategy, type EngineProbe } from '../../engine/model';
 import type { NonlocalResult, PredictOptions } from '../../engine';
 import type { EngineDeps, FittedModel, KernelProfile } from '../engineDeps';
 import { assignElectrodes } from './assignment';
@@ -101,6 +101,9 @@ async function poolPredict(
     probe.progress(summedCount / electrodes.length, `electrode ${summedCount}/${electrodes.length}`);
   });
   const { signal: _signal, ...strategyOptions } = options;
+  // the workers' kept position kernels share the run's memory budget between them
+  const keptBudget = options.positionKernelBudgetBytes ?? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  strategyOptions.positionKernelBudgetBytes = keptBudget / pool.size;
   profiles.add(await pool.predict(model.id, strategy, strategyOptions, dataset.time.slice(), sharesOf(dataset, model.assignment), profiles.active, sum));
   electrodes.forEach((el, e) => {
     const nDec = el.rows.length;
