@@ -164,6 +164,10 @@ if (!app.requestSingleInstanceLock()) {
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
     });
+  }).catch((e: unknown) => {
+    // without the service or the window there is nothing to show: say why instead of idling windowless
+    dialog.showErrorBox('KDE Profiler could not start', e instanceof Error ? e.message : String(e));
+    app.exit(1);
   });
 
   app.on('window-all-closed', () => app.quit());

@@ -9,7 +9,7 @@
  * it into an AppError. Nothing here rebuilds or re-serializes it.
  */
 import { EVENT_CHANNEL, channelOf, type ApiMethod, type ProfilerApi } from '../shared/api';
-import { AppError, serializeError, type SerializedError } from '../shared/errors';
+import { AppError, deserializeError, serializeError, type SerializedError } from '../shared/errors';
 import { callMethods } from '../shared/apiCalls';
 import { RunListeners } from '../shared/runListeners';
 import type { RunEvent } from '../shared/events';
@@ -47,7 +47,7 @@ export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
   });
 
   const changeSubscription = (channel: string, key: string) => {
-    ipc.invoke(channel, key).then(unwrap).catch((e: unknown) => console.warn(`${channel} ${key}: ${(e as { message?: unknown }).message}`));
+    ipc.invoke(channel, key).then(unwrap).catch((e: unknown) => console.warn(`${channel} ${key}: ${deserializeError(e).message}`));
   };
   const listeners = new RunListeners(
     (key) => changeSubscription(SUBSCRIBE_CHANNEL, key),

@@ -124,6 +124,9 @@ export interface TimelineSpan {
   args?: Record<string, unknown>;
 }
 
+/** The arg the service sets on a box drawn for a span that has begun and not ended (a live run's "run", say). */
+export const IN_PROGRESS_ARG = 'inProgress';
+
 export interface TimelineView {
   startUs: number;
   endUs: number;

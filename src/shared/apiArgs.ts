@@ -83,6 +83,5 @@ export function checkArgs(method: ApiMethod, params: readonly unknown[]): void {
 /** Checks the arguments, then calls the method on the api. */
 export async function callApi(api: ProfilerApi, method: ApiMethod, params: readonly unknown[]): Promise<unknown> {
   checkArgs(method, params);
-  const fn = api[method] as (...args: unknown[]) => Promise<unknown>;
-  return fn.apply(api, [...params]);
+  return (api[method] as (...args: unknown[]) => Promise<unknown>).apply(api, [...params]);
 }

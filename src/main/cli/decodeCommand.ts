@@ -10,6 +10,7 @@ import { copyFile, link, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
+import { formatBytes, formatMs } from '../../shared/format';
 import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, type DecodeSummary } from '../engineProtocol';
 import { createProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
@@ -20,7 +21,8 @@ import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 
 const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
-                    [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] --out DIR [--runs-dir DIR]`;
+                    [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
+                    --out DIR [--runs-dir DIR]`;
 
 const OPTIONS = {
   data: RUN_OPTIONS.data,
@@ -34,6 +36,8 @@ const OPTIONS = {
   'enc-tile': RUN_OPTIONS['enc-tile'],
   'pos-tile': RUN_OPTIONS['pos-tile'],
   'memory-budget-mb': RUN_OPTIONS['memory-budget-mb'],
+  workers: RUN_OPTIONS.workers,
+  'allow-tf32': RUN_OPTIONS['allow-tf32'],
   'rows-per-chunk': { type: 'string' },
   out: RUN_OPTIONS.out,
   'runs-dir': RUN_OPTIONS['runs-dir'],
@@ -41,7 +45,6 @@ const OPTIONS = {
 } as const;
 
 const DEFAULT_ROWS_PER_CHUNK = 2000;
-const MIB = 2 ** 20;
 
 /** A hard link (no second copy of a long likelihood) where the file system allows; a copy otherwise. */
 async function linkOrCopy(from: string, to: string): Promise<void> {
@@ -87,8 +90,8 @@ function summaryText(s: DecodeSummary, file: string): string {
   return (
     `${d.name}: ${d.nElectrodes} electrodes, ${d.nEncodingSpikes + d.nDecodingSpikes} spikes, ` +
     `${d.nTime} rows × ${d.nBins} bins on ${s.backend.name} (${s.backend.device})\n` +
-    `load ${(s.loadMs / 1000).toFixed(2)} s · fit ${(s.fitMs / 1000).toFixed(2)} s · decode ${(s.decodeMs / 1000).toFixed(2)} s ` +
-    `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${(s.peakRssBytes / MIB).toFixed(0)} MiB\n` +
+    `load ${formatMs(s.loadMs)} · fit ${formatMs(s.fitMs)} · decode ${formatMs(s.decodeMs)} ` +
+    `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${formatBytes(s.peakRssBytes)}\n` +
     `likelihood: ${file}\n`
   );
 }

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './runCommand';
-import { isRunId } from '../../shared/runIds';
+import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { createProfilerService } from '../service';
 
 const USAGE = 'kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE] [--runs-dir DIR]';
@@ -20,7 +20,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   }
   const runId = flags.positionals[0];
   if (runId === undefined) throw new UsageError('export needs a run id (see kde-profiler list)');
-  if (!isRunId(runId)) throw new UsageError(`'${runId}' is not a run id like 20250101-120000-a1b2c3 (see kde-profiler list)`);
+  if (!RUN_ID_PATTERN.test(runId)) throw new UsageError(`'${runId}' is not a run id like 20250101-120000-a1b2c3 (see kde-profiler list)`);
   const format = stringFlag(flags, 'format') ?? 'trace';
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got '${format}'`);
   const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });

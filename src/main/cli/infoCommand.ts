@@ -1,10 +1,13 @@
-/** `kde-profiler info`: versions, this machine, and which backends and devices are available. */
+/**
+ * `kde-profiler info`: versions, this machine, and which backends and devices are available, as the
+ * service reports them (it probes the backends in a short-lived engine process).
+ */
 import { formatBytes } from '../../shared/format';
 import { boolFlag, parseFlags } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { defaultRunsDir } from './runCommand';
 import { table } from './table';
-import { forkEngine } from '../host';
-import { systemInfo } from '../service';
+import { createProfilerService } from '../service';
 
 const USAGE = 'kde-profiler info [--json]';
 
@@ -14,7 +17,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  const info = await systemInfo(() => forkEngine());
+  const info = await createProfilerService({ runsDir: defaultRunsDir(io, undefined) }).getInfo();
   if (boolFlag(flags, 'json')) {
     io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
     return EXIT.ok;

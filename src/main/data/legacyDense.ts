@@ -35,10 +35,11 @@ class Grow {
 
 async function readHeader(r: ArrayReader, f: ValidationFindings): Promise<{ header: NpyHeader; first: Uint8Array } | null> {
   const chunks = r.npz.chunks('multiunits', 1 << 20);
-  const first = await chunks.next();
+  const next = await chunks.next();
   await chunks.return(undefined);
+  const first = next.done === true ? new Uint8Array(0) : next.value;
   try {
-    return { header: parseNpyHeader(first.value ?? new Uint8Array(0), { file: r.npz.file, key: 'multiunits' }), first: first.value ?? new Uint8Array(0) };
+    return { header: parseNpyHeader(first, { file: r.npz.file, key: 'multiunits' }), first };
   } catch (e) {
     if (!isAppError(e)) throw e;
     f.fromError(e, { key: 'multiunits' });

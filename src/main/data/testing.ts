@@ -17,6 +17,24 @@ export interface NpySpec {
   header?: string;
 }
 
+function writeInteger(view: DataView, at: number, size: number, signed: boolean, v: number | bigint | boolean | string, little: boolean): void {
+  const n = Number(v);
+  if (size === 1) {
+    if (signed) view.setInt8(at, n);
+    else view.setUint8(at, n);
+  } else if (size === 2) {
+    if (signed) view.setInt16(at, n, little);
+    else view.setUint16(at, n, little);
+  } else if (size === 4) {
+    if (signed) view.setInt32(at, n, little);
+    else view.setUint32(at, n, little);
+  } else {
+    const big = BigInt(v as number);
+    if (signed) view.setBigInt64(at, big, little);
+    else view.setBigUint64(at, big, little);
+  }
+}
+
 function writeItem(view: DataView, bytes: Uint8Array, at: number, descr: string, v: number | bigint | boolean | string): void {
   const little = descr[0] !== '>';
   const kind = descr[1]!;
@@ -33,11 +51,7 @@ function writeItem(view: DataView, bytes: Uint8Array, at: number, descr: string,
     if (size === 8) view.setFloat64(at, Number(v), little);
     else view.setFloat32(at, Number(v), little);
   } else if (kind === 'i' || kind === 'u') {
-    const signed = kind === 'i';
-    if (size === 1) signed ? view.setInt8(at, Number(v)) : view.setUint8(at, Number(v));
-    else if (size === 2) signed ? view.setInt16(at, Number(v), little) : view.setUint16(at, Number(v), little);
-    else if (size === 4) signed ? view.setInt32(at, Number(v), little) : view.setUint32(at, Number(v), little);
-    else signed ? view.setBigInt64(at, BigInt(v as number), little) : view.setBigUint64(at, BigInt(v as number), little);
+    writeInteger(view, at, size, kind === 'i', v, little);
   } else {
     throw new Error(`testing: cannot write dtype ${descr}`);
   }

@@ -5,7 +5,7 @@
  * order-independent and the same on every backend (wasm registers no UnsortedSegmentSum).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { StrategyChoice, StrategyName } from '../../shared/config';
+import type { StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import {
   DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, LOG_EPS, throwIfCancelled, type StrategyOptions, type TileChoice,

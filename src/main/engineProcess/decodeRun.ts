@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { StrategyChoice } from '../../shared/config';
 import { summarizeDataset, type Dataset, type DatasetSummary } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
+import { formatBytes } from '../../shared/format';
 import type { StrategyResult } from '../../shared/report';
 import { datasetScale, timingStats } from '../analysis';
 import { PRESET_INFO } from '../data';
@@ -24,8 +25,6 @@ import { writeAxes } from './likelihoodFiles';
 import { LikelihoodStream } from './likelihoodStream';
 import { notApplicableFor } from './notApplicable';
 import { startRunSession, type EngineRun, type RunInputs, type RunSession } from './runSession';
-
-const MIB = 2 ** 20;
 
 /** What the decode learned on its way, for decode.json and the report. */
 interface Decoded {
@@ -76,7 +75,7 @@ class DecodeRun {
     const estimate = estimateDatasetPeak(strategy, summary, options);
     const scale = datasetScale(summary, PRESET_INFO).sentence;
     session.log('info', `${summary.name}: ${scale}`);
-    session.log('info', `estimated peak device memory for ${estimate.strategy}: ${(estimate.deviceBytes / MIB).toFixed(1)} MiB (${estimate.formula})`);
+    session.log('info', `estimated peak device memory for ${estimate.strategy}: ${formatBytes(estimate.deviceBytes)} (${estimate.formula})`);
 
     memory.markStage(strategy);
     const decoded = await this.fitAndDecode(dataset, options);
@@ -90,6 +89,9 @@ class DecodeRun {
       strategies: [strategyResult(decodeSummary, decoded, memory.summary().stages[strategy])],
       notApplicable: notApplicableFor(backend),
       windows: [{ strategy, startUs: decoded.startUs, endUs: decoded.endUs }],
+      calibration: inputs.calibration,
+      workers: inputs.workers,
+      tf32: inputs.tf32,
     };
   }
 

@@ -77,7 +77,7 @@ export interface WorkerOptions {
   originNs: string;
   trace: boolean;
   /** every trace batch a worker sends */
-  onRecords(records: TraceRecord[]): void;
+  onRecords: (records: TraceRecord[]) => void;
 }
 
 export interface WorkerDeps {

@@ -26,7 +26,7 @@ export interface NdjsonReadResult {
 function parseLine(line: string): unknown[] | undefined {
   try {
     const v: unknown = JSON.parse(line);
-    if (Array.isArray(v)) return v;
+    if (Array.isArray(v)) return v as unknown[];
     if (typeof v === 'object' && v !== null) return [v];
   } catch {
     // reported by the caller as a bad line

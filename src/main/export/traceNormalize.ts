@@ -235,7 +235,7 @@ function* counterEvents(counters: readonly CounterRecord[], counterKeys: Readonl
     const key = counterKey(rec);
     const keys = keyLists.get(key)!;
     let last = lastValues.get(key);
-    if (!last) lastValues.set(key, (last = new Map()));
+    if (!last) lastValues.set(key, (last = new Map<string, number>()));
     yield {
       ph: 'C', name: rec.name, pid: PROCESS_IDS[rec.proc], tid: MAIN_TID, ts: outTs(toNs(rec.ts)),
       args: counterArgs(rec, keys, last),

@@ -16,8 +16,8 @@ export interface ProfiledKernel {
   totalTensorsSnapshot?: number;
   inputShapes?: unknown;
   outputShapes?: unknown;
-  /** a number, or {error} when the backend could not time the kernel */
-  kernelTimeMs?: number | { error: string } | unknown;
+  /** a number, or {error: string} when the backend could not time the kernel; checked before use */
+  kernelTimeMs?: unknown;
   extraInfo?: unknown;
 }
 
@@ -35,7 +35,7 @@ export class KernelAggregator {
   untimedCalls = 0;
 
   /** Entries without a string name are skipped: the input comes from outside any type check. */
-  add(kernels: Iterable<ProfiledKernel | unknown>): void {
+  add(kernels: Iterable<unknown>): void {
     for (const entry of kernels) {
       if (!isProfiledKernel(entry)) continue;
       const k = entry;
@@ -57,7 +57,8 @@ export class KernelAggregator {
   }
 }
 
-export function aggregateKernels(kernels: Iterable<ProfiledKernel | unknown>): KernelStat[] {
+/** `kernels` as tf.profile lists them (ProfiledKernel-shaped); anything else is skipped. */
+export function aggregateKernels(kernels: Iterable<unknown>): KernelStat[] {
   const agg = new KernelAggregator();
   agg.add(kernels);
   return agg.stats();

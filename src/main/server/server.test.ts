@@ -163,7 +163,7 @@ describe('startServer: WebSocket', () => {
   it('answers calls, errors, malformed messages; forwards events; drops subscriptions on close', async () => {
     const ws = new WebSocket(`${wsUrl()}?token=${server.token}`, { origin: base });
     const inbox: ServerMessage[] = [];
-    ws.on('message', (d) => inbox.push(JSON.parse(String(d)) as ServerMessage));
+    ws.on('message', (d) => inbox.push(JSON.parse((d as Buffer).toString('utf8')) as ServerMessage));
     await new Promise((r) => ws.on('open', r));
     const waitFor = async (pred: (m: ServerMessage) => boolean) => {
       for (let i = 0; i < 200; i++) {

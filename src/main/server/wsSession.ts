@@ -24,6 +24,12 @@ function salvageId(text: string): number | null {
   }
 }
 
+/** A text frame's payload: one Buffer as ws delivers by default, or the other shapes RawData allows. */
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
+}
+
 export function attachSession(ws: WebSocket, api: ProfilerApi): void {
   const subscriptions = new Map<string, () => void>();
 
@@ -41,7 +47,8 @@ export function attachSession(ws: WebSocket, api: ProfilerApi): void {
     ws.send(text);
   };
 
-  const answer = (id: number, work: () => Promise<unknown> | unknown): void => {
+  /** `work` may return a value or a promise of one: both answer the call. */
+  const answer = (id: number, work: () => unknown): void => {
     Promise.resolve()
       .then(work)
       .then(
@@ -51,7 +58,7 @@ export function attachSession(ws: WebSocket, api: ProfilerApi): void {
   };
 
   ws.on('message', (data: RawData, isBinary: boolean) => {
-    const text = isBinary ? '' : data.toString();
+    const text = isBinary ? '' : textOf(data);
     const message = isBinary ? null : parseClientMessage(text);
     if (!message) {
       const id = salvageId(text);

@@ -92,6 +92,8 @@ function decodeConfig(config: RunConfig, decode: DecodeRequest): RunConfig {
 export function createProfilerService(options: ProfilerServiceOptions): ProfilerService {
   const store = new RunStore(resolve(options.runsDir));
   const ready = store.init();
+  // a runs folder that cannot be made fails the calls that need it, not the process (info needs none)
+  ready.catch(() => undefined);
   const spawn = options.spawnEngine ?? (() => forkEngine());
   const bus = new EventBus();
   const active = new Map<string, ActiveRun>();

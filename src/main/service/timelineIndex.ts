@@ -13,7 +13,7 @@
  * lane. A live run's open spans (begun, not yet ended, so not in the trace) are drawn from their
  * start to the newest event and marked `inProgress`.
  */
-import type { TimelineLane } from '../../shared/api';
+import { IN_PROGRESS_ARG, type TimelineLane } from '../../shared/api';
 import type { TraceRecord } from '../../shared/events';
 import type { OpenSpan } from '../engineProtocol';
 import { bySpanStart, electrodeLaneId, laneRows, type RawSpan } from './timelineRows';
@@ -53,8 +53,8 @@ export interface TimelineIndex {
   totalEvents: number;
 }
 
-/** the arg that marks a box drawn for a span still open */
-export const IN_PROGRESS_ARG = 'inProgress';
+/** re-exported for the service's tests, which read the mark on the boxes they get */
+export { IN_PROGRESS_ARG };
 /** an open span and the complete one the trace later holds start this close (µs) */
 const SAME_SPAN_US = 5_000;
 

@@ -3,7 +3,7 @@
  * and numeric rows as float64 read in bounded slices (h5wasm's heap is capped at 2 GiB, and
  * 64-bit integers arrive as BigInt).
  */
-import type { Dataset as H5Dataset } from 'h5wasm/node';
+import type { Dataset as H5Dataset, OutputData } from 'h5wasm/node';
 import { AppError } from '../../../shared/errors';
 import { shapeText } from '../validationFindings';
 import { guard, type H5Entity, type H5Handle } from './h5';
@@ -113,11 +113,16 @@ export function readSmall(h: H5Handle, ds: H5Dataset): Float64Array {
   return readRows(h, ds);
 }
 
+/** One element of a text dataset; a reference or a nested array is not text. */
+function textOf(x: OutputData): string {
+  return typeof x === 'string' || typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean' ? String(x) : '';
+}
+
 export function readText(h: H5Handle, ds: H5Dataset): string[] {
   return guard(h.file, ds.path, () => {
     const v = ds.value;
     if (typeof v === 'string') return [v];
-    if (Array.isArray(v)) return v.map((x) => String(x));
+    if (Array.isArray(v)) return v.map(textOf);
     return [];
   });
 }

@@ -2,7 +2,7 @@
  * Spike and mark candidates: Units-like tables (ragged spike_times + spike_times_index, with per-spike
  * columns in ragged or spyglass (1, N, C) form), FeatureExtraction and SpikeEventSeries containers.
  */
-import type { Group as H5Group } from 'h5wasm/node';
+import type { Group as H5Group, OutputData, Reference } from 'h5wasm/node';
 import { childPath, getDataset, guard, type H5Handle } from './h5';
 import { attrNumber, attrText, datasetMeta, readRows, readSmall, readText, type DatasetMeta } from './h5read';
 import { timeRangeOf, timeSourceOf } from './scanSeries';
@@ -51,13 +51,18 @@ function featureColumns(h: H5Handle, g: H5Group, sets: Map<string, DatasetMeta>,
   return out;
 }
 
+/** An object reference in a dataset's value: the one object kind there that is neither an array nor a typed array. */
+function isReference(x: OutputData): x is Reference {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && !ArrayBuffer.isView(x);
+}
+
 function unitGroups(h: H5Handle, g: H5Group, nUnits: number): (string | null)[] {
   const none = new Array<string | null>(nUnits).fill(null);
   const ds = getDataset(h, childPath(g.path, 'electrode_group'));
   if (!ds) return none;
   try {
-    const refs = ds.value as unknown;
-    if (!Array.isArray(refs) || refs.length !== nUnits) return none;
+    const refs = ds.value;
+    if (!Array.isArray(refs) || refs.length !== nUnits || !refs.every(isReference)) return none;
     return refs.map((ref) => {
       const target = h.root.dereference(ref);
       const path = target && 'path' in target ? String(target.path) : null;

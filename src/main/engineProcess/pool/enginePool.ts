@@ -22,7 +22,7 @@ export interface PoolOptions {
   originNs: string;
   trace: boolean;
   /** every trace batch a worker sends, for the run's event stream */
-  onRecords(records: TraceRecord[]): void;
+  onRecords: (records: TraceRecord[]) => void;
 }
 
 export interface WorkerFit {

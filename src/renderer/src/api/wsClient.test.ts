@@ -15,17 +15,21 @@ class FakeNetwork {
   autoAnswer: ((m: ClientMessage) => unknown) | undefined;
 
   get ctor() {
-    const net = this;
-    return class extends FakeSocket {
-      constructor(url: string) {
-        super(url, net);
-      }
-    };
+    return socketClassOn(this);
   }
 
   get last(): FakeSocket {
     return this.sockets[this.sockets.length - 1]!;
   }
+}
+
+/** A WebSocket constructor whose sockets connect to `net`. */
+function socketClassOn(net: FakeNetwork) {
+  return class extends FakeSocket {
+    constructor(url: string) {
+      super(url, net);
+    }
+  };
 }
 
 class FakeSocket implements WebSocketLike {

@@ -17,7 +17,7 @@ export { cellTicks, niceTicks, type CellTickOptions, type CellTicks } from './ni
 export { colorForIndex, colorForName, escapeHtml, SERIES_COLORS, SEVERITY_COLORS } from './palette';
 export { MIN_BOX_PX, renderBatch, SPAN_BATCH_SHAPE, spanBatches, spanFill, splitBySize, type SpanBatch, type SpanItem } from './timelineBatch';
 export {
-  clipRect, IN_PROGRESS_ARG, isInProgress, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows, TIMELINE_ROW_PX,
+  clipRect, isInProgress, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows, TIMELINE_ROW_PX,
   type TimelineInput, type TimelineRow,
 } from './timelineOption';
 export { timingBarOption, timingBars, type TimingPhase } from './timingBarOption';

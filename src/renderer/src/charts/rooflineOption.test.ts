@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Calibration, RooflineReportPart, StageRoofline, StrategyRoofline } from '../../../shared/roofline';
 import { colorForIndex } from './palette';
-import { decadeRange, rooflineCeilings, rooflineOption, rooflinePoints } from './rooflineOption';
+import { decadeRange, rooflineCeilings, rooflineOption, rooflinePoints, rooflineStageKey } from './rooflineOption';
 
 type AnyObj = Record<string, any>;
 
@@ -58,12 +58,19 @@ describe('rooflineOption', () => {
     expect(opt.yAxis).toMatchObject({ type: 'log', min: 0.1, max: 100, name: 'achieved GFLOP/s' });
   });
 
-  it('colours each strategy as the other charts do and labels every point with its stage', () => {
+  it('colours each strategy as the other charts do, shapes each point by its stage and names it on hover', () => {
     const opt = rooflineOption(report) as AnyObj;
     const scatter = opt.series.filter((s: AnyObj) => s.type === 'scatter');
     expect(scatter.map((s: AnyObj) => [s.name, s.color])).toEqual([['reference', colorForIndex(0)], ['compensated', colorForIndex(2)]]);
-    expect(scatter[0].data).toEqual([{ value: [40, 12], name: 'reduce' }, { value: [0.25, 0.8], name: 'position-kernel' }]);
-    expect(scatter[0].label).toMatchObject({ show: true, formatter: '{b}' });
+    const key = new Map(rooflineStageKey(rooflinePoints(report)).map((k) => [k.stage, k.symbol]));
+    expect(scatter[0].data).toEqual([
+      { value: [40, 12], name: 'reduce', symbol: key.get('reduce') },
+      { value: [0.25, 0.8], name: 'position-kernel', symbol: key.get('position-kernel') },
+    ]);
+    // the same stage has the same shape in every strategy
+    expect(scatter[1].data[0].symbol).toBe(key.get('reduce'));
+    expect(scatter[0].label).toMatchObject({ show: false, formatter: '{b}' });
+    expect(scatter[0].emphasis.label.show).toBe(true);
     const tip = scatter[0].tooltip.formatter({ dataIndex: 1 }) as string;
     expect(tip).toContain('reference');
     expect(tip).toContain('position-kernel');
@@ -72,9 +79,40 @@ describe('rooflineOption', () => {
     const lines = opt.series.filter((s: AnyObj) => s.type === 'line');
     expect(lines).toHaveLength(4);
     expect(lines.every((l: AnyObj) => l.symbolSize === 0 && l.silent === true)).toBe(true);
-    // each ceiling is named at its right end; the legend lists the strategies only
+    // each flat ceiling is named at its right end; the legend lists the strategies only
     expect(lines[0].data[1]).toMatchObject({ value: [100, 30], label: { show: true, formatter: 'matmul peak 30 GFLOP/s' } });
     expect(opt.legend.data).toEqual(['reference', 'compensated']);
+  });
+
+  it('names the bandwidth slope halfway along its visible part, above it, not at the ridge on the matmul line', () => {
+    const slope = (r: RooflineReportPart) => (rooflineOption(r) as AnyObj).series.find((s: AnyObj) => s.name === 'memory 20 GB/s');
+    // x from 0.1 to the ridge at 1.5 FLOP/byte: 0.1 × 20 = 2 GFLOP/s, inside the rate axis (0.1 to 100)
+    const inside = slope(report).data;
+    expect(inside[0]).toEqual([0.1, 2]);
+    expect(inside[1].value[0]).toBeCloseTo(Math.sqrt(0.1 * 1.5), 12);
+    expect(inside[1].value[1]).toBeCloseTo(Math.sqrt(2 * 30), 12);
+    expect(inside[1].label).toMatchObject({ show: true, position: 'top', formatter: 'memory 20 GB/s' });
+    expect(inside[2]).toEqual([1.5, 30]);
+    // a slope that starts below the rate axis is named where it enters the chart, not off it
+    const low: RooflineReportPart = { environment: { calibration }, strategies: [{ strategy: 'reference', roofline: roofline([stage('scatter', 0.002, 0.5)]) }] };
+    const [start] = slope(low).data;
+    expect(start[0]).toBeCloseTo(0.1 / 20, 12);
+    expect(start[1]).toBeCloseTo(0.1, 12);
+  });
+
+  it('gives the engine stages fixed shapes in pipeline order, and other stages shapes none of them uses', () => {
+    const key = rooflineStageKey(rooflinePoints(report));
+    expect(key.map((k) => k.stage)).toEqual(['position-kernel', 'reduce']);
+    expect(new Set(key.map((k) => k.symbol)).size).toBe(2);
+    const odd: RooflineReportPart = {
+      environment: { calibration },
+      strategies: [{ strategy: 'reference', roofline: roofline([stage('transfer', 1, 1), stage('occupancy', 1, 1), stage('reduce', 2, 2)]) }],
+    };
+    const oddKey = rooflineStageKey(rooflinePoints(odd));
+    expect(oddKey.map((k) => k.stage)).toEqual(['occupancy', 'reduce', 'transfer']);
+    expect(oddKey[1]!.symbol).toBe(key[1]!.symbol);
+    expect(new Set(oddKey.map((k) => k.symbol)).size).toBe(3);
+    expect(oddKey.every((k) => k.glyph.length > 0)).toBe(true);
   });
 
   it('has nothing to draw without a calibration or without measured stages', () => {

@@ -7,7 +7,7 @@
  * is redone with each level-of-detail answer, so zooming in makes them boxes of their own.
  */
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption } from 'echarts';
-import type { TimelineSpan, TimelineView } from '../../../shared/api';
+import { IN_PROGRESS_ARG, type TimelineSpan, type TimelineView } from '../../../shared/api';
 import { formatUs } from '../../../shared/format';
 import type { TimeWindow } from '../lib/timeWindow';
 import { escapeHtml } from './palette';
@@ -76,9 +76,6 @@ export function clipRect(r: Rect, area: Rect): Rect | null {
   const y1 = Math.min(r.y + r.height, area.y + area.height);
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
 }
-
-/** the service marks a box drawn for a span that has begun and not ended (a live run's "run", say) */
-export const IN_PROGRESS_ARG = 'inProgress';
 
 export function isInProgress(span: TimelineSpan): boolean {
   return span.args?.[IN_PROGRESS_ARG] === true;

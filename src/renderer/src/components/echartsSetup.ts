@@ -1,5 +1,6 @@
 /**
- * Registers the ECharts parts the app uses (tree-shaken import) once, before any chart mounts,
+ * Registers the ECharts parts the app uses (tree-shaken import) once, before any chart mounts
+ * (LabelLayout makes `labelLayout: { hideOverlap }` work, as the roofline's stage labels need),
  * and the timeline's batch shape: many rectangles drawn as one path (see charts/timelineOption).
  */
 import { graphic, use } from 'echarts/core';
@@ -9,12 +10,13 @@ import {
   AxisPointerComponent, DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent,
   VisualMapComponent,
 } from 'echarts/components';
+import { LabelLayout } from 'echarts/features';
 import { SPAN_BATCH_SHAPE } from '../charts/timelineBatch';
 
 use([
   CanvasRenderer, BarChart, CustomChart, HeatmapChart, LineChart, ScatterChart,
   AxisPointerComponent, DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent,
-  VisualMapComponent,
+  VisualMapComponent, LabelLayout,
 ]);
 
 const SpanBatch = graphic.extendShape({

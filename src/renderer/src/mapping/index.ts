@@ -5,7 +5,7 @@
  */
 export {
   allPositions, chooseColumn, choosePosition, DEFAULT_BIN_STEP_MS, initialMapping, keyOf, markSources, positionWidth, setGrouped,
-  unitElectrodes, type ElectrodeRow, type MappingState, type MarkSource, type PeakSign, type SourceKind,
+  unitElectrodes, type ElectrodeRow, type MappingChoice, type MappingState, type MarkSource, type PeakSign, type SourceKind,
 } from './mappingState';
 export { toRecipe, type RecipeDraft } from './mappingRecipe';
 export { candidateFacts, isMappableFile, timeRangeText } from './mappingText';

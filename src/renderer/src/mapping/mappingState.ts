@@ -65,6 +65,10 @@ export interface MappingState {
   kept: Pick<NwbRecipe, 'grid' | 'params' | 'decodingPosition' | 'encodingIntervals'> & { datasetBins?: Extract<BinChoice, { kind: 'dataset' }> };
 }
 
+/** The fields a form control sets as they are; a position or a source changes through the functions below. */
+export type MappingChoice = Partial<Pick<MappingState,
+  'xColumn' | 'yColumn' | 'flipY' | 'applyConversion' | 'toCm' | 'binsKind' | 'binStepMs' | 'binStart' | 'binStop'>>;
+
 export const DEFAULT_BIN_STEP_MS = 2;
 
 export const keyOf = (file: number, path: string): string => `${file}:${path}`;

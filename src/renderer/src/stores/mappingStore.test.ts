@@ -71,6 +71,20 @@ describe('useMappingStore', () => {
     expect(api.callsOf('saveRecipe')).toHaveLength(2);
   });
 
+  it('applies what the form chose, and a position picked starts its columns over', async () => {
+    const m = useMappingStore();
+    await m.follow({ kind: 'file', path: '/data/session.nwb' });
+    m.choose({ yColumn: null, flipY: true, binsKind: 'uniform', binStepMs: 4, binStart: 1.5 });
+    expect(m.state).toMatchObject({ yColumn: null, flipY: true, binsKind: 'uniform', binStepMs: 4, binStart: 1.5, binStop: null });
+    expect(m.draft?.recipe?.bins).toMatchObject({ kind: 'uniform', stepS: 0.004 });
+    m.pickPosition('0:/processing/behavior/position/led_1');
+    expect(m.state).toMatchObject({ positionKey: '0:/processing/behavior/position/led_1', xColumn: 0, yColumn: 1, flipY: false });
+    m.clear();
+    m.choose({ flipY: true });
+    m.pickPosition('0:/processing/behavior/position/led_0');
+    expect(m.state).toBeNull();
+  });
+
   it('adds and removes files of the same recording, scanning them together', async () => {
     const m = useMappingStore();
     await m.follow({ kind: 'file', path: '/data/a.nwb' });

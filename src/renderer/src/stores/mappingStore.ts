@@ -8,7 +8,7 @@ import { computed, ref, shallowRef } from 'vue';
 import type { DataSource } from '../../../shared/config';
 import type { NpzExport, NwbScanView } from '../../../shared/nwb';
 import { errorText } from '../lib/errorText';
-import { initialMapping, isMappableFile, toRecipe, type MappingState } from '../mapping';
+import { choosePosition, initialMapping, isMappableFile, toRecipe, type MappingChoice, type MappingState } from '../mapping';
 import { useApi } from './apiAccess';
 import { useDataStore } from './dataStore';
 
@@ -84,6 +84,16 @@ export const useMappingStore = defineStore('mapping', () => {
     return scan([source.path]);
   }
 
+  /** Sets what the form chose (columns, flags, bins); the position series goes through pickPosition. */
+  function choose(choice: MappingChoice): void {
+    if (state.value) Object.assign(state.value, choice);
+  }
+
+  /** Picks a position series by key: its columns start over and y is not flipped. */
+  function pickPosition(key: string): void {
+    if (state.value && view.value) choosePosition(state.value, view.value.scans, key);
+  }
+
   /** Adds another file of the same recording (one per tetrode) and scans them together. */
   function addFile(path: string): Promise<void> {
     const p = path.trim();
@@ -146,6 +156,6 @@ export const useMappingStore = defineStore('mapping', () => {
 
   return {
     view, state, asked, scanning, saving, exporting, busy, error, appliedPath, exportPath, exported, draft, canApply,
-    clear, scan, follow, addFile, removeFile, apply, exportNpz,
+    clear, scan, follow, choose, pickPosition, addFile, removeFile, apply, exportNpz,
   };
 });
