@@ -6,7 +6,7 @@
  * hard link where the file system allows, a copy otherwise) and DIR/decode.json hold what it made.
  * A failure leaves DIR/likelihood/<strategy>.npy.partial with the rows written so far.
  */
-import { copyFile, link, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
@@ -17,6 +17,7 @@ import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { defaultRunsDir, followRun } from './runCommand';
+import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 
 const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
@@ -53,15 +54,6 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
     await link(from, to);
   } catch {
     await copyFile(from, to);
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 
-async function exists(path: string): Promise<boolean> {
+/** whether a file or folder is there (a missing one is not an error here) */
+export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;

@@ -1,38 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StrategyName } from '../../../shared/config';
-import type { DatasetSummary } from '../../../shared/dataset';
+import { dataset } from '../../analysis/testData';
 import { estimateDatasetPeak, estimatePeakBytes, type ProblemSizes, resolveAutoStrategy } from './index';
-
-/** the medium preset as a summary: 16 electrodes of E = 200, S = 100 */
-function dataset(extra: Partial<DatasetSummary> = {}): DatasetSummary {
-  const electrodes = Array.from({ length: 16 }, (_, i) => ({
-    name: `e${i}`,
-    nFeatures: 2,
-    nEncodingSpikes: 200,
-    nDecodingSpikes: 100,
-  }));
-  return {
-    name: 'medium',
-    source: 'preset:medium',
-    nElectrodes: electrodes.length,
-    electrodes,
-    nEncodingSpikes: 3200,
-    nDecodingSpikes: 1600,
-    nPositionSamples: 2000,
-    positionDims: 1,
-    positionRange: [0, 100],
-    timeSpan: [0, 20],
-    nTime: 500,
-    nBins: 500,
-    featureDims: [2],
-    positionStd: [Math.sqrt(12.5)],
-    waveformStd: 24,
-    blockSize: 100,
-    hasExpected: false,
-    notes: [],
-    ...extra,
-  };
-}
 
 // the medium preset's typical electrode: E = 200, S = 100, P = 500, B = 100, T = 500
 const medium: ProblemSizes = { nEnc: 200, nDec: 100, nBins: 500, nFeatures: 2, positionDims: 1, nTime: 500 };
