@@ -47,7 +47,8 @@ describe('profiler service with the engine process', () => {
   it('runs a preset end to end and serves its report, events, timeline, counters, likelihood and exports', async () => {
     const events: RunEvent[] = [];
     const off = service.subscribe('*', (e) => events.push(e));
-    const { runId } = await service.startRun(config('tiny', ['reference', 'compensated'], { saveLikelihood: true, local: true }));
+    // one engine thread: the lanes below are the engine process's own (workers get lanes of their own)
+    const { runId } = await service.startRun(config('tiny', ['reference', 'compensated'], { saveLikelihood: true, local: true, workers: 1 }));
     const entry = await service.whenFinished(runId);
     off();
     expect(entry.status).toBe('completed');
@@ -86,6 +87,31 @@ describe('profiler service with the engine process', () => {
     const cmp = await service.compareRuns(runId, runId, 10);
     expect(cmp.regressed).toBe(false);
   });
+
+  it('spreads electrodes over engine workers with a lane group each, and saves the same likelihood bit for bit', async () => {
+    // a runs folder of its own: the other tests count the runs in the shared one
+    const ownDir = await mkdtemp(join(tmpdir(), 'kde-svc-pool-'));
+    const pooled = createProfilerService({ runsDir: ownDir });
+    const saved: Buffer[] = [];
+    for (const workers of [1, 2]) {
+      const { runId } = await pooled.startRun(config('tiny', ['reference'], { saveLikelihood: true, workers }));
+      expect((await pooled.whenFinished(runId)).status).toBe('completed');
+      const detail = await pooled.getRun(runId);
+      expect(detail.report!.workers).toBe(workers);
+      const lanes = (await pooled.getTimeline(runId, { startUs: 0, endUs: 60e6, widthPx: 1200 })).lanes.map((l) => l.id);
+      if (workers === 2) {
+        expect(lanes).toEqual(expect.arrayContaining(['engine:2', 'engine:3']));
+        expect(lanes.some((l) => l.startsWith('engine:2/electrode'))).toBe(true);
+        expect(lanes.some((l) => l.startsWith('engine:3/electrode'))).toBe(true);
+      } else {
+        expect(lanes.some((l) => l.startsWith('engine:2'))).toBe(false);
+      }
+      saved.push(await readFile(join(ownDir, runId, detail.report!.strategies[0]!.likelihoodFile!)));
+    }
+    await pooled.close();
+    await rm(ownDir, { recursive: true, force: true });
+    expect(saved[1]!.equals(saved[0]!)).toBe(true);
+  }, 60_000);
 
   it('cancels a running run within about a second and keeps a parseable partial trace', async () => {
     const { runId } = await service.startRun(config('medium', ['reference', 'logsumexp', 'chunked'], { repeats: 5 }));
