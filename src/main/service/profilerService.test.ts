@@ -65,7 +65,10 @@ describe('profiler service with the engine process', () => {
     expect(badLines).toBe(0);
     expect(records.some((r) => r.ph === 'C' && r.name === 'engine memory (MB)')).toBe(true);
 
-    const view = await service.getTimeline(runId, { startUs: 0, endUs: 60e6, widthPx: 1200 });
+    // the whole run at 1200 px: a tiny run lasts well under a second, so a fixed minute-wide window
+    // would merge a short strategy span into its neighbours' pixel
+    const { totalUs } = await service.getTimeline(runId, { startUs: 0, endUs: 60e6, widthPx: 1200 });
+    const view = await service.getTimeline(runId, { startUs: 0, endUs: totalUs, widthPx: 1200 });
     // a lane per process, then one per electrode for what runs inside its spans
     expect(view.lanes.map((l) => l.id)).toEqual(['service:1', 'engine:1', ...detail.report!.dataset.electrodes.map((_, e) => `engine:1/electrode ${e}`)]);
     expect(view.spans.some((s) => s.name === 'strategy compensated')).toBe(true);
