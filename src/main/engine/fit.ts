@@ -6,9 +6,9 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
-import { EPS } from './model';
+import { EPS, FLOAT32_BYTES } from './model';
 import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
-import { toTensor2d } from './kernels';
+import { linearPositionKernel, toTensor2d } from './kernels';
 import { logKde } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
@@ -30,6 +30,8 @@ export interface FittedElectrode {
   /** device copies, null when the electrode has no encoding spikes */
   encPositionsTensor: tf.Tensor2D | null;
   encFeaturesTensor: tf.Tensor2D | null;
+  /** the linear position kernel kept from the fit for the next predict (FitOptions.keepPositionKernelBytes) */
+  keptPositionKernel?: tf.Tensor2D;
 }
 
 export interface EncodingModel {
@@ -55,6 +57,12 @@ export interface EncodingModel {
 export interface FitOptions {
   /** 'drop' (model layer, default) or 'propagate' (likelihood function called directly) */
   nanPositions?: 'drop' | 'propagate';
+  /**
+   * Keep each electrode's linear (E × P) position kernel, which the ground process is computed
+   * from anyway, for the predict that follows (the reference strategy uses it as is), while the
+   * kept kernels stay within this many bytes. Undefined or 0: keep none.
+   */
+  keepPositionKernelBytes?: number;
 }
 
 interface PositionTrack {
@@ -82,6 +90,8 @@ export interface FitContext {
   nBins: number;
   logOccupancy: Float64Array;
   occupancy: Float64Array;
+  /** bytes of position kernels still allowed to be kept (FitOptions.keepPositionKernelBytes) */
+  keepBudgetBytes: number;
 }
 
 /** The position track the encoding is fit on: training rows only, without NaN rows unless asked. */
@@ -118,7 +128,7 @@ function groundProcessIntensity(ctx: FitContext, meanRate: number, logGroundDens
 }
 
 /** One electrode's host-side fit: its in-window, in-bounds encoding spikes, their positions, g_e and Λ_e. */
-async function fitElectrode(ctx: FitContext, el: ElectrodeData): Promise<FittedElectrode> {
+async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tensor[]): Promise<FittedElectrode> {
   const { q, track, trainingWindows } = ctx;
   const centers = ctx.dataset.placeBinCenters;
   const selected = trainingWindows ? insideWindows(el.encodingSpikeTimes, trainingWindows) : null;
@@ -129,10 +139,7 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData): Promise<FittedE
   const encFeatures = gather(candidateFeatures, keep, el.nFeatures);
   const encPositions = keep.length > 0 ? interpolatePosition(track.positionTime, track.position, q, times) : new Float64Array(0);
   const meanRate = keep.length / Math.max(track.positionTime.length, 1);
-  const logGroundDensity = await ctx.probe.span('ground-process', () =>
-    logKde(encPositions, centers, q, ctx.positionStd),
-  );
-  return {
+  const fitted: FittedElectrode = {
     name: el.name,
     nFeatures: el.nFeatures,
     nEnc: keep.length,
@@ -140,11 +147,43 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData): Promise<FittedE
     encPositions,
     encFeatures,
     meanRate,
-    logGroundDensity,
-    groundProcessIntensity: groundProcessIntensity(ctx, meanRate, logGroundDensity),
+    logGroundDensity: new Float64Array(0),
+    groundProcessIntensity: new Float64Array(0),
     encPositionsTensor: null,
     encFeaturesTensor: null,
   };
+  const kernelBytes = keep.length * ctx.nBins * FLOAT32_BYTES;
+  const keepKernel = keep.length > 0 && kernelBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN);
+  if (keepKernel) {
+    ctx.keepBudgetBytes -= kernelBytes;
+    tensors.push(...uploadElectrode(fitted, q));
+    fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors));
+  } else {
+    if (ctx.keepBudgetBytes > 0 && keep.length > 0) ctx.probe.instant('position-kernel not kept', { electrode: el.name, bytes: kernelBytes });
+    fitted.logGroundDensity = await ctx.probe.span('ground-process', () => logKde(encPositions, centers, q, ctx.positionStd));
+  }
+  fitted.groundProcessIntensity = groundProcessIntensity(ctx, meanRate, fitted.logGroundDensity);
+  return fitted;
+}
+
+/**
+ * log g_e from the whole (E × P) log-kernel at once, as logKde does tile by tile (per-bin maximum,
+ * rescaled sum, float64 log on the host), keeping the linear kernel exp(logK) = exp(logK − max)·exp(max)
+ * for the predict that follows: the ground process and the reference strategy share one kernel.
+ */
+async function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): Promise<Float64Array> {
+  const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
+  const { colMax, colSum, kernel } = linearPositionKernel(fitted.encPositionsTensor!, centers, ctx.positionStd);
+  centers.dispose();
+  tensors.push(kernel);
+  fitted.keptPositionKernel = kernel;
+  try {
+    const [mx, sm] = await Promise.all([colMax.data(), colSum.data()]);
+    const logN = Math.log(fitted.nEnc);
+    return Float64Array.from(mx, (m, p) => m + Math.log(sm[p]!) - logN);
+  } finally {
+    tf.dispose([colMax, colSum]);
+  }
 }
 
 /** Device copies of an electrode's encoding spikes; none for an electrode without any. */
@@ -170,9 +209,11 @@ interface ElectrodeFits {
  */
 export async function fitElectrodeAt(ctx: FitContext, e: number, tensors: tf.Tensor[]): Promise<FittedElectrode> {
   const el = ctx.dataset.electrodes[e]!;
-  const fitted = await ctx.probe.span(`electrode ${e}`, () => fitElectrode(ctx, el), { electrode: el.name });
-  tensors.push(...uploadElectrode(fitted, ctx.q));
-  return fitted;
+  return ctx.probe.span(`electrode ${e}`, async () => {
+    const fitted = await fitElectrode(ctx, el, tensors);
+    if (fitted.encPositionsTensor === null) tensors.push(...uploadElectrode(fitted, ctx.q));
+    return fitted;
+  }, { electrode: el.name });
 }
 
 /** Σ_e Λ_e per bin, added in electrode order: the one order every way of fitting sums in. */
@@ -206,6 +247,7 @@ export async function prepareFit(dataset: Dataset, probe: EngineProbe = NULL_PRO
     occupancy: logOccupancy.map(Math.exp),
     tStart: n > 0 ? track.positionTime[0]! : NaN,
     tEnd: n > 0 ? track.positionTime[n - 1]! : NaN,
+    keepBudgetBytes: options.keepPositionKernelBytes ?? 0,
   };
 }
 
@@ -217,6 +259,9 @@ export function encodingModelOf(ctx: FitContext, electrodes: FittedElectrode[], 
   const centersTensor = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
   tensors.push(centersTensor);
   const positionCache = new PositionCache();
+  electrodes.forEach((fitted, e) => {
+    if (fitted?.keptPositionKernel) positionCache.put(`electrode ${e} linear`, [fitted.keptPositionKernel]);
+  });
   return {
     nBins: ctx.nBins,
     positionDims: ctx.q,

@@ -68,3 +68,20 @@ export function logMarkKernelGemm(p: PreparedMarks, dec: tf.Tensor2D): tf.Tensor
 export function toTensor2d(values: Float64Array, rows: number, cols: number): tf.Tensor2D {
   return tf.tensor2d(Float32Array.from(values), [rows, cols], 'float32');
 }
+
+/**
+ * The linear position kernel K[i, p] = exp(logK[i, p]) computed as exp(logK − m_p)·exp(m_p), with
+ * m_p the per-bin maximum over spikes, so the fit (which needs the rescaled column sums for the ground
+ * process) and the reference strategy build it with one formula and get the same bits, whichever of
+ * them builds it. Returns the kernel (E × P), m (1 × P) and the rescaled column sums (1 × P).
+ */
+export function linearPositionKernel(
+  positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[],
+): { kernel: tf.Tensor2D; colMax: tf.Tensor; colSum: tf.Tensor } {
+  return tf.tidy(() => {
+    const logK = logKernelDirect(positions, centers, std);
+    const colMax = tf.max(logK, 0);
+    const scaled = tf.exp(tf.sub(logK, colMax));
+    return { kernel: tf.mul(scaled, tf.exp(colMax)) as tf.Tensor2D, colMax, colSum: tf.sum(scaled, 0) };
+  });
+}

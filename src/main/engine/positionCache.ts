@@ -32,6 +32,12 @@ export class PositionCache {
     return { tensors, owned: false };
   }
 
+  /** Keeps kernels built elsewhere (the fit) under key; their budget was checked by whoever built them. */
+  put(key: string, tensors: tf.Tensor[]): void {
+    this.entries.set(key, tensors);
+    this.bytes += tensors.reduce((n, t) => n + t.size * 4, 0);
+  }
+
   dispose(): void {
     for (const tensors of this.entries.values()) tf.dispose(tensors);
     this.entries.clear();

@@ -9,6 +9,7 @@ import type { SpanRecord, TraceRecord } from '../../shared/events';
 import type { BackendInfo, KernelStat, StageTime } from '../../shared/report';
 import type { StrategyOptions } from '../engine/model';
 import type { Calibration } from '../../shared/roofline';
+import type { FitOptions } from '../engine';
 import type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from '../engine/types';
 
 /** The fitted model as the loop uses it: host arrays plus a way to free its tensors. */
@@ -43,7 +44,7 @@ export interface EngineDeps {
   /** the active backend's ceilings, from the per-machine cache in cacheDir or measured now */
   calibrate(backend: BackendInfo, cacheDir: string, onWarning: (message: string) => void): Promise<Calibration>;
   engineMemory(): { numTensors: number; numBytes: number };
-  fitEncodingModel(dataset: Dataset, probe?: EngineProbe): Promise<FittedModel>;
+  fitEncodingModel(dataset: Dataset, probe?: EngineProbe, options?: FitOptions): Promise<FittedModel>;
   predictNonlocal(
     model: FittedModel,
     dataset: Dataset,

@@ -10,7 +10,7 @@ import type { Dataset } from '../../../shared/dataset';
 import { AppError, deserializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { PredictOptions } from '../../engine';
+import type { FitOptions, PredictOptions } from '../../engine';
 import { CancelledError } from '../../engine/model';
 import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
 import { startPoolWorker } from './workerEntry';
@@ -167,11 +167,11 @@ export class EnginePool {
   }
 
   /** Fits electrodes assignment[w] on worker w; answers per worker, and the call that names the model. */
-  async fit(dataset: Dataset, assignment: number[][], profile: boolean): Promise<{ model: number; fits: WorkerFit[] }> {
+  async fit(dataset: Dataset, assignment: number[][], options: FitOptions, profile: boolean): Promise<{ model: number; fits: WorkerFit[] }> {
     const datasetId = this.datasetId(dataset, assignment);
     const model = this.call();
     const answers = await Promise.all(this.workers.map((w, i) =>
-      w.request({ type: 'fit', call: model, datasetId, electrodes: assignment[i] ?? [], profile })));
+      w.request({ type: 'fit', call: model, datasetId, electrodes: assignment[i] ?? [], options, profile })));
     const fits = answers.map((a) => {
       if (a.type !== 'fitted') throw new AppError('BUG', `engine worker answered ${a.type} to a fit`);
       return { occupancy: a.occupancy, electrodes: a.electrodes, profile: a.profile, modelTensors: a.modelTensors };

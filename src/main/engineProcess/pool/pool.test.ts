@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../shared/dataset';
 import type { EngineDeps } from '../engineDeps';
+import { NULL_PROBE } from '../../engine/model';
 import { realEngineDeps } from '../realDeps';
 import { EnginePool } from './enginePool';
 import { poolEngineDeps } from './poolDeps';
@@ -20,8 +21,8 @@ async function pooled(workers: number): Promise<EngineDeps> {
   return poolEngineDeps(base, pool);
 }
 
-async function likelihood(deps: EngineDeps, strategy: 'reference' | 'compensated' | 'auto'): Promise<Float64Array> {
-  const model = await deps.fitEncodingModel(dataset);
+async function likelihood(deps: EngineDeps, strategy: 'reference' | 'compensated' | 'auto', keepPositionKernelBytes = 0): Promise<Float64Array> {
+  const model = await deps.fitEncodingModel(dataset, undefined, { keepPositionKernelBytes });
   try {
     return (await deps.predictNonlocal(model, dataset, strategy, { blockSize: 7 })).logLikelihood;
   } finally {
@@ -45,6 +46,25 @@ describe('engine pool', () => {
     for (const strategy of ['reference', 'compensated', 'auto'] as const) {
       const one = await likelihood(base, strategy);
       for (const d of deps) expect(Buffer.from((await likelihood(d, strategy)).buffer).equals(Buffer.from(one.buffer))).toBe(true);
+    }
+  }, 120_000);
+
+  it('gives the same bits whether the fit kept the reference position kernels, all, some or none', async () => {
+    const deps = await pooled(2);
+    const none = await likelihood(base, 'reference');
+    // half of all kernels' bytes: the budget binds, so some electrodes keep theirs and some do not
+    const plain = await base.fitEncodingModel(dataset);
+    const kernelBytes = (plain as unknown as { electrodes: { nEnc: number }[]; nBins: number });
+    const total = kernelBytes.electrodes.reduce((n, f) => n + f.nEnc * kernelBytes.nBins * 4, 0);
+    plain.dispose();
+    let notKept = 0;
+    const probe = { ...NULL_PROBE, instant: (name: string) => void (name === 'position-kernel not kept' && notKept++) };
+    const model = await base.fitEncodingModel(dataset, probe, { keepPositionKernelBytes: total / 2 });
+    model.dispose();
+    expect(notKept).toBeGreaterThan(0);
+    expect(notKept).toBeLessThan(dataset.electrodes.length);
+    for (const budget of [2 ** 40, total / 2]) {
+      for (const d of [base, deps]) expect(Buffer.from((await likelihood(d, 'reference', budget)).buffer).equals(Buffer.from(none.buffer))).toBe(true);
     }
   }, 120_000);
 

@@ -124,9 +124,11 @@ export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promis
       const own = base.engineMemory();
       return { numTensors: own.numTensors + pool.tensorCount(), numBytes: own.numBytes };
     },
-    async fitEncodingModel(dataset) {
+    async fitEncodingModel(dataset, _probe, options = {}) {
       const assignment = assignElectrodes(dataset, pool.size);
-      const { model, fits } = await pool.fit(dataset, assignment, profiles.active);
+      // each worker keeps kernels within its share of the budget
+      const perWorker = { ...options, keepPositionKernelBytes: (options.keepPositionKernelBytes ?? 0) / pool.size };
+      const { model, fits } = await pool.fit(dataset, assignment, perWorker, profiles.active);
       profiles.add(fits.map((f) => f.profile));
       return assembleModel(pool, engine, dataset, model, assignment, fits);
     },

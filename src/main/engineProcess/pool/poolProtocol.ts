@@ -8,7 +8,7 @@ import type { Dataset } from '../../../shared/dataset';
 import type { SerializedError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { PredictOptions } from '../../engine';
+import type { FitOptions, PredictOptions } from '../../engine';
 
 /** worker i records on lane WORKER_TID_BASE + i, after the engine process's own lane (1) */
 export const WORKER_TID_BASE = 2;
@@ -30,7 +30,7 @@ export interface DecodingShare {
 
 export type ToWorker =
   | { type: 'dataset'; datasetId: number; dataset: Dataset }
-  | { type: 'fit'; call: number; datasetId: number; electrodes: number[]; profile: boolean }
+  | { type: 'fit'; call: number; datasetId: number; electrodes: number[]; options: FitOptions; profile: boolean }
   /** predict with the model fitted by call `model`, on this grid, for these electrodes in this order */
   | {
       type: 'predict'; call: number; model: number; strategy: StrategyChoice; options: Omit<PredictOptions, 'signal'>;

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Dataset } from '../../../shared/dataset';
 import { serializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
-import type { EncodingModel, FittedElectrode } from '../../engine';
+import type { EncodingModel, FitOptions, FittedElectrode } from '../../engine';
 import { Recorder } from '../../recorder';
 import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
 
@@ -44,10 +44,10 @@ async function profiled<T>(on: boolean, fn: () => Promise<T>): Promise<{ result:
   return { result: p.result, profile: { kernels: p.kernels, peakBytes: p.peakBytes } };
 }
 
-async function fit(call: number, datasetId: number, electrodes: number[], profile: boolean): Promise<void> {
+async function fit(call: number, datasetId: number, electrodes: number[], options: FitOptions, profile: boolean): Promise<void> {
   const dataset = datasets.get(datasetId)!;
   const { result, profile: prof } = await profiled(profile, async () => {
-    const ctx = await engine.prepareFit(dataset, rec);
+    const ctx = await engine.prepareFit(dataset, rec, options);
     const tensors: Parameters<typeof engine.fitElectrodeAt>[2] = [];
     const fitted: FittedElectrode[] = [];
     try {
@@ -112,7 +112,7 @@ async function handle(message: ToWorker): Promise<void> {
       datasets.set(message.datasetId, message.dataset);
       return;
     case 'fit':
-      return fit(message.call, message.datasetId, message.electrodes, message.profile);
+      return fit(message.call, message.datasetId, message.electrodes, message.options, message.profile);
     case 'predict':
       return predict(message);
     case 'release': {
