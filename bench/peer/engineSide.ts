@@ -18,6 +18,7 @@ import { AppError } from '../../src/shared/errors';
 import { loadDataset, parseNpy } from '../../src/main/data';
 import type { NonlocalResult } from '../../src/main/engine';
 import type { EngineDeps } from '../../src/main/engineProcess/engineDeps';
+import { fitOptionsFor } from '../../src/main/engineProcess/fitOptions';
 import { realEngineDeps } from '../../src/main/engineProcess/realDeps';
 import { deviation, medianOrNull, type EngineResult } from './sideResults';
 
@@ -46,7 +47,7 @@ function strategyArg(): StrategyChoice {
 
 async function timeOnce(deps: EngineDeps, ds: Dataset, strategy: StrategyChoice): Promise<{ fitMs: number; predictMs: number; result: NonlocalResult }> {
   const t0 = performance.now();
-  const model = await deps.fitEncodingModel(ds);
+  const model = await deps.fitEncodingModel(ds, undefined, fitOptionsFor(strategy, undefined));
   const t1 = performance.now();
   const result = await deps.predictNonlocal(model, ds, strategy, { blockSize: ds.params.blockSize });
   const t2 = performance.now();

@@ -24,6 +24,7 @@ import { DecodeProgress, type DecodePhase } from './decodeProgress';
 import { writeAxes } from './likelihoodFiles';
 import { LikelihoodStream } from './likelihoodStream';
 import { notApplicableFor } from './notApplicable';
+import { fitOptionsFor } from './fitOptions';
 import { startRunSession, type EngineRun, type RunInputs, type RunSession } from './runSession';
 
 /** What the decode learned on its way, for decode.json and the report. */
@@ -101,7 +102,8 @@ class DecodeRun {
     const startUs = probe.nowUs();
     this.enter('fitting');
     const t0 = performance.now();
-    const model = await probe.span('encode', () => this.deps.fitEncodingModel(dataset, probe));
+    const model = await probe.span('encode', () =>
+      this.deps.fitEncodingModel(dataset, probe, fitOptionsFor(this.strategy, this.start.config.memoryBudgetBytes)));
     const fitMs = performance.now() - t0;
     this.enter('decoding');
     const t1 = performance.now();

@@ -12,8 +12,7 @@ import { estimateDatasetPeak, isCancellation } from '../engine/model';
 import type { NonlocalResult } from '../engine/types';
 import type { FittedModel } from './engineDeps';
 import type { StrategyWindow } from '../engineProtocol';
-import type { FitOptions } from '../engine';
-import { DEFAULT_MEMORY_BUDGET_BYTES } from '../engine/model';
+import { fitOptionsFor } from './fitOptions';
 import { nextStep, type MeasureContext } from './measureContext';
 
 export interface CallTiming {
@@ -38,14 +37,6 @@ export interface StrategyMeasurement {
 /** the span around the profiled call, so its cost can be read off the trace */
 const PROFILE_SPAN = 'kernel-profile';
 
-/**
- * The reference strategy uses the linear position kernel the fit computes the ground process from:
- * the fit keeps it (within the memory budget) instead of the predict building it again.
- */
-function fitOptionsFor(ctx: MeasureContext, strategy: StrategyChoice): FitOptions {
-  return strategy === 'reference' ? { keepPositionKernelBytes: ctx.options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES } : {};
-}
-
 type Wrap = <T>(phase: 'encode' | 'decode', fn: () => Promise<T>) => Promise<T>;
 const unwrapped: Wrap = (_phase, fn) => fn();
 
@@ -56,7 +47,7 @@ const unwrapped: Wrap = (_phase, fn) => fn();
 async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap: Wrap = unwrapped): Promise<CallOutput> {
   const { deps, dataset, rec } = ctx;
   const t0 = performance.now();
-  const model = await rec.span('encode', () => wrap('encode', () => deps.fitEncodingModel(dataset, rec, fitOptionsFor(ctx, strategy))));
+  const model = await rec.span('encode', () => wrap('encode', () => deps.fitEncodingModel(dataset, rec, fitOptionsFor(strategy, ctx.options.memoryBudgetBytes))));
   const t1 = performance.now();
   try {
     const result = await rec.span('decode', () =>
