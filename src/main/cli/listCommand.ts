@@ -28,7 +28,8 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     r.id,
     r.status,
     r.createdAt.replace('T', ' ').slice(0, 19),
-    r.dataset,
+    // the label says what kind of run it is (a decode names itself there)
+    r.label ? `${r.dataset} · ${r.label}` : r.dataset,
     r.backend,
     r.headline.length > 0
       ? r.headline.map((h) => `${h.strategy} ${h.totalMedianMs !== undefined ? formatMs(h.totalMedianMs) : '-'}`).join(', ')
