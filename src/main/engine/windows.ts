@@ -10,7 +10,7 @@ import type { StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { lowerBound, upperBound } from '../../shared/sortedSearch';
 import type { EncodingModel } from './fit';
-import { throwIfCancelled } from './model';
+import { DEFAULT_MEMORY_BUDGET_BYTES, KEPT_KERNEL_BUDGET_SHARE, throwIfCancelled } from './model';
 import { predictNonlocal } from './predict';
 import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions, type WindowSummary } from './types';
 
@@ -103,13 +103,14 @@ export async function predictNonlocalWindows<M = EncodingModel>(
   const nBins = dataset.placeBinCenters.length / dataset.positionDims;
   const spikes = sortedDecodingSpikes(dataset);
   const bounds = windowBounds(nTime, rowsPerWindow);
+  const keptBudget = (options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES) * KEPT_KERNEL_BUDGET_SHARE;
   const summary: WindowSummary = { nTime, nBins, windows: bounds.length, resolved: [], flooredTerms: 0, totalTerms: 0 };
   for (let w = 0; w < bounds.length; w++) {
     throwIfCancelled(options.signal);
     const [r0, r1] = bounds[w]!;
     const result = await probe.span(
       `window ${w}`,
-      () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, { ...options, keepPositionKernels: true }, windowProbe(probe, r0, r1, nTime)),
+      () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, { ...options, keepPositionKernels: true, positionKernelBudgetBytes: options.positionKernelBudgetBytes ?? keptBudget }, windowProbe(probe, r0, r1, nTime)),
       { rows: r1 - r0, startRow: r0 },
     );
     addToSummary(summary, result);
