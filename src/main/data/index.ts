@@ -14,6 +14,7 @@ import { inspectNwbInWorker, loadNwb, loadRecipe, recipePathFor, type NwbRecipe 
 import { makePreset } from './presets';
 import { previewDataset } from './preview';
 
+export { moduleWorkerEntry, startModuleWorker } from './moduleWorker';
 export { writeClusterlessNpz, NPZ_FORMAT } from './exportNpz';
 export { buildPlaceGrid1d, histogramCounts, linspace, type PlaceGrid1d } from './grid';
 export { buildPlaceGrid2d, type PlaceGrid2d } from './grid2d';

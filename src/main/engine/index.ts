@@ -14,7 +14,7 @@ export {
   type FittedElectrode,
 } from './fit';
 export {
-  addFloorTerms, addTermsToRows, decodingSpikes, electrodeSpanArgs, electrodeTerms, groundProcessRows, planElectrode, predictNonlocal,
+  addFloorTerms, addTermsToRows, decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, groundProcessRows, planElectrode, predictNonlocal,
   type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink,
 } from './predict';
 export { CancelledError } from './model';

@@ -119,6 +119,15 @@ export type TermBlockSink = (start: number, values: Float32Array) => Promise<voi
 /** How an electrode's decoding spikes contribute: not at all, all on the floor, or through its strategy's terms. */
 export type ElectrodeTermsKind = 'none' | 'floor' | 'terms';
 
+/**
+ * What an electrode's decoding spikes add: nothing without spikes, LOG_EPS everywhere without
+ * encoding spikes (μ = 0, spec §4.5; the fit uploads no tensors then), else its strategy's terms.
+ */
+export function electrodeTermsKind(nDec: number, nEnc: number): ElectrodeTermsKind {
+  if (nDec === 0) return 'none';
+  return nEnc === 0 ? 'floor' : 'terms';
+}
+
 export interface ElectrodePlan {
   choice: TileChoice;
   dec: DecodingSpikes;
@@ -132,10 +141,7 @@ export function planElectrode(
   const fitted = model.electrodes[e]!;
   const dec = decodingSpikes(dataset, e);
   const choice = strategyFor(strategy, model, fitted, dec.times.length, dataset.time.length, options);
-  const kind: ElectrodeTermsKind = dec.times.length === 0
-    ? 'none'
-    : fitted.nEnc === 0 || fitted.encPositionsTensor === null || fitted.encFeaturesTensor === null ? 'floor' : 'terms';
-  return { choice, dec, kind };
+  return { choice, dec, kind: electrodeTermsKind(dec.times.length, fitted.nEnc) };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { BackendInfo } from '../../../shared/report';
 import type { FitOptions, PredictOptions } from '../../engine';
 import { CancelledError } from '../../engine/model';
 import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
-import { startPoolWorker } from './workerEntry';
+import { moduleWorkerEntry, startModuleWorker } from '../../data';
 
 export interface PoolOptions {
   workers: number;
@@ -94,7 +94,7 @@ export class EnginePool {
     const ready: Promise<BackendInfo>[] = [];
     for (let i = 0; i < options.workers; i++) {
       const init: WorkerInit = { worker: i, backend: options.backend, originNs: options.originNs, trace: options.trace };
-      const worker = new PoolWorker(i, startPoolWorker(init));
+      const worker = new PoolWorker(i, startModuleWorker(moduleWorkerEntry(import.meta.url, 'poolWorker'), init));
       workers.push(worker);
       ready.push(new Promise<BackendInfo>((resolve, reject) => {
         worker.thread.on('message', (m: FromWorker) => {

@@ -93,7 +93,7 @@ async function poolPredict(
     const sizes = { nEnc: model.nEnc[e]!, nDec, nBins, nFeatures: el.nFeatures, positionDims: dataset.positionDims, nTime };
     result.resolved.push(electrodeStrategy(strategy, sizes, options).strategy);
     result.nTerms.push(nDec * nBins);
-    return { kind: nDec === 0 ? 'none' : model.nEnc[e] === 0 ? 'floor' : 'terms', rows: dec.rows };
+    return { kind: engine.electrodeTermsKind(nDec, model.nEnc[e]!), rows: dec.rows };
   });
   let summedCount = 0;
   const sum = new OrderedTermSum(ll, electrodes, nBins, engine, () => {
