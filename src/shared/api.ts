@@ -137,6 +137,54 @@ export interface TimelineView {
   totalEvents: number;
 }
 
+/**
+ * Timeline search: the next (or previous) span whose name contains the text, case-insensitive,
+ * over the whole run rather than the boxes on screen, so merged spans are found too.
+ */
+export interface SpanSearchRequest {
+  text: string;
+  /** 'next': the first match starting after fromUs; 'previous': the last starting before it */
+  fromUs: number;
+  direction: 'next' | 'previous';
+}
+
+export interface SpanSearchResult {
+  /** spans of the whole run whose name matches */
+  total: number;
+  /** the match found; null when none lies in that direction */
+  match: TimelineSpan | null;
+  /** the match's 1-based position among all matches in start order; 0 without a match */
+  ordinal: number;
+}
+
+/** An area of the timeline, the way Perfetto's area selection works: a time range on some lanes. */
+export interface SpanAreaRequest {
+  startUs: number;
+  endUs: number;
+  /** lane ids (TimelineLane.id) */
+  lanes: string[];
+}
+
+/** One span name inside an area; times are clipped to the area. */
+export interface SpanAreaRow {
+  name: string;
+  count: number;
+  totalUs: number;
+  /** total minus the time of the spans nested directly inside, on the same lane */
+  selfUs: number;
+  meanUs: number;
+  maxUs: number;
+}
+
+export interface SpanAreaSummary {
+  startUs: number;
+  endUs: number;
+  lanes: number;
+  spans: number;
+  /** by total time, longest first */
+  rows: SpanAreaRow[];
+}
+
 export interface CounterSeries {
   name: string;
   key: string;
@@ -199,6 +247,8 @@ export interface ProfilerApi {
   deleteRun(runId: string): Promise<void>;
   getTimeline(runId: string, request: TimelineRequest): Promise<TimelineView>;
   getCounters(runId: string): Promise<CounterSeries[]>;
+  findSpan(runId: string, request: SpanSearchRequest): Promise<SpanSearchResult>;
+  summarizeArea(runId: string, request: SpanAreaRequest): Promise<SpanAreaSummary>;
   getLikelihood(runId: string, strategy: string): Promise<LikelihoodView>;
   compareRuns(runA: string, runB: string, thresholdPct: number): Promise<Comparison>;
   exportRun(runId: string, format: ExportFormat): Promise<ExportResult>;
@@ -220,7 +270,7 @@ export interface ProfilerApi {
 /** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */
 export const API_METHODS = [
   'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'getRun',
-  'deleteRun', 'getTimeline', 'getCounters', 'getLikelihood', 'compareRuns', 'exportRun', 'pickDataFile',
+  'deleteRun', 'getTimeline', 'getCounters', 'findSpan', 'summarizeArea', 'getLikelihood', 'compareRuns', 'exportRun', 'pickDataFile',
   'scanData', 'saveRecipe', 'exportDataAsNpz',
 ] as const;
 export type ApiMethod = (typeof API_METHODS)[number];

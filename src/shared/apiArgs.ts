@@ -21,6 +21,8 @@ export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
   deleteRun: ['runId'],
   getTimeline: ['runId', 'object'],
   getCounters: ['runId'],
+  findSpan: ['runId', 'object'],
+  summarizeArea: ['runId', 'object'],
   getLikelihood: ['runId', 'string'],
   compareRuns: ['runId', 'runId', 'number'],
   exportRun: ['runId', 'string'],

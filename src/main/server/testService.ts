@@ -29,6 +29,8 @@ export function stubService(): StubService {
     deleteRun: notFound,
     getTimeline: notFound,
     getCounters: async () => [],
+    findSpan: notFound,
+    summarizeArea: notFound,
     getLikelihood: notFound,
     compareRuns: notFound,
     exportRun: notFound,

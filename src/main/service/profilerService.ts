@@ -7,7 +7,7 @@ import { access } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type {
   Comparison, CounterSeries, DataInspection, ExportResult, LikelihoodView, MemoryEstimate, PresetInfo, ProfilerApi,
-  RunDetail, RunIndexEntry, SystemInfo, TimelineView,
+  RunDetail, RunIndexEntry, SpanAreaSummary, SpanSearchResult, SystemInfo, TimelineView,
 } from '../../shared/api';
 import { parseRunConfig, type RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
@@ -28,7 +28,9 @@ import { newRunId } from './runIds';
 import { entryOf, RUN_FILES, RunStore, type RunStatusFile } from './runStore';
 import { TimelineCache } from './timelineCache';
 import { queryTimeline } from './timelineQuery';
-import { exportFormat, finiteNumber, likelihoodName, listener, timelineRequest } from './validate';
+import { exportFormat, finiteNumber, likelihoodName, listener, spanAreaRequest, spanSearchRequest, timelineRequest } from './validate';
+import type { TimelineIndex } from './timelineIndex';
+import { findSpan, summarizeArea } from './timelineSearch';
 
 export interface ProfilerServiceOptions {
   runsDir: string;
@@ -98,6 +100,15 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
   const bus = new EventBus();
   const active = new Map<string, ActiveRun>();
   const timelines = new TimelineCache();
+
+  /** the live run's index, or a finished run's read once; null before anything was recorded */
+  async function timelineIndexOf(id: string): Promise<TimelineIndex | null> {
+    await store.status(id);
+    const live = active.get(id)?.timeline;
+    if (live) return live.index();
+    if (!(await store.exists(id, RUN_FILES.events))) return null;
+    return timelines.get(id, store.file(id, RUN_FILES.events));
+  }
   const summaries = new DatasetSummaryCache();
   const queue: ActiveRun[] = [];
   let current: ActiveRun | undefined;
@@ -191,14 +202,24 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     async getTimeline(v, request): Promise<TimelineView> {
       const id = await runId(v);
       const req = timelineRequest(request);
-      await store.status(id);
-      const live = active.get(id)?.timeline;
-      if (live) return live.query(req);
-      if (!(await store.exists(id, RUN_FILES.events))) {
-        // queued, or traced off: nothing recorded yet is an empty timeline, not an error
-        return { startUs: req.startUs, endUs: req.endUs, totalUs: 0, lanes: [], spans: [], instants: [], totalEvents: 0 };
-      }
-      return queryTimeline(await timelines.get(id, store.file(id, RUN_FILES.events)), req);
+      const index = await timelineIndexOf(id);
+      // queued, or traced off: nothing recorded yet is an empty timeline, not an error
+      if (!index) return { startUs: req.startUs, endUs: req.endUs, totalUs: 0, lanes: [], spans: [], instants: [], totalEvents: 0 };
+      return queryTimeline(index, req);
+    },
+
+    async findSpan(v, request): Promise<SpanSearchResult> {
+      const id = await runId(v);
+      const req = spanSearchRequest(request);
+      const index = await timelineIndexOf(id);
+      return index ? findSpan(index, req) : { total: 0, match: null, ordinal: 0 };
+    },
+
+    async summarizeArea(v, request): Promise<SpanAreaSummary> {
+      const id = await runId(v);
+      const req = spanAreaRequest(request);
+      const index = await timelineIndexOf(id);
+      return index ? summarizeArea(index, req) : { startUs: req.startUs, endUs: req.endUs, lanes: 0, spans: 0, rows: [] };
     },
 
     async getCounters(v): Promise<CounterSeries[]> {

@@ -3,7 +3,7 @@
  * straight from the other side, so nothing is trusted by its static type.
  */
 import { AppError } from '../../shared/errors';
-import type { ExportFormat, TimelineRequest } from '../../shared/api';
+import type { ExportFormat, SpanAreaRequest, SpanSearchRequest, TimelineRequest } from '../../shared/api';
 
 export const MAX_TIMELINE_WIDTH_PX = 20_000;
 const EXPORT_FORMATS: readonly ExportFormat[] = ['trace', 'trace-json', 'json', 'md', 'csv'];
@@ -34,6 +34,29 @@ export function timelineRequest(v: unknown): TimelineRequest {
   if (endUs <= startUs) throw bad('request.endUs', `must be after startUs (${startUs}), got ${endUs}`);
   const widthPx = Math.round(finiteNumber(r.widthPx, 'request.widthPx', 1, MAX_TIMELINE_WIDTH_PX));
   return { startUs, endUs, widthPx };
+}
+
+/** lanes one area may name: far more than a trace has (a lane per thread and electrode) */
+export const MAX_AREA_LANES = 4096;
+
+export function spanSearchRequest(v: unknown): SpanSearchRequest {
+  if (typeof v !== 'object' || v === null) throw bad('request', "expected { text, fromUs, direction: 'next' | 'previous' }");
+  const r = v as Record<string, unknown>;
+  const text = boundedString(r.text, 'request.text');
+  const fromUs = finiteNumber(r.fromUs, 'request.fromUs', -1e15, 1e15);
+  if (r.direction !== 'next' && r.direction !== 'previous') throw bad('request.direction', `expected 'next' or 'previous', got ${JSON.stringify(r.direction)}`);
+  return { text, fromUs, direction: r.direction };
+}
+
+export function spanAreaRequest(v: unknown): SpanAreaRequest {
+  if (typeof v !== 'object' || v === null) throw bad('request', 'expected { startUs, endUs, lanes }');
+  const r = v as Record<string, unknown>;
+  const startUs = finiteNumber(r.startUs, 'request.startUs', -1e15, 1e15);
+  const endUs = finiteNumber(r.endUs, 'request.endUs', -1e15, 1e15);
+  if (endUs <= startUs) throw bad('request.endUs', `must be after startUs (${startUs}), got ${endUs}`);
+  if (!Array.isArray(r.lanes) || r.lanes.length > MAX_AREA_LANES) throw bad('request.lanes', `expected a list of at most ${MAX_AREA_LANES} lane ids`);
+  const lanes = r.lanes.map((l, i) => boundedString(l, `request.lanes[${i}]`));
+  return { startUs, endUs, lanes };
 }
 
 export function exportFormat(v: unknown): ExportFormat {

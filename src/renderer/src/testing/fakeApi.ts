@@ -3,7 +3,7 @@
  * push run events to whoever subscribed. Override any method by assigning to it.
  */
 import type {
-  Comparison, ExportFormat, ExportResult, MemoryEstimate, ProfilerApi, TimelineRequest,
+  Comparison, ExportFormat, ExportResult, MemoryEstimate, ProfilerApi, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest,
 } from '../../../shared/api';
 import type { DataSource, RunConfig } from '../../../shared/config';
 import type { RunEvent } from '../../../shared/events';
@@ -61,6 +61,22 @@ export class FakeApi implements ProfilerApi {
     return sample.timelineView({ startUs: request.startUs, endUs: request.endUs });
   };
   getCounters = async (runId: string) => (this.record('getCounters', runId), sample.counterSeries());
+  findSpan = async (runId: string, request: SpanSearchRequest): Promise<SpanSearchResult> => {
+    this.record('findSpan', runId, request);
+    const view = sample.timelineView();
+    const matches = view.spans.filter((s) => s.name.toLowerCase().includes(request.text.toLowerCase())).sort((a, b) => a.startUs - b.startUs);
+    const match = request.direction === 'next'
+      ? matches.find((s) => s.startUs > request.fromUs)
+      : [...matches].reverse().find((s) => s.startUs < request.fromUs);
+    return { total: matches.length, match: match ?? null, ordinal: match ? matches.indexOf(match) + 1 : 0 };
+  };
+  summarizeArea = async (runId: string, request: SpanAreaRequest): Promise<SpanAreaSummary> => {
+    this.record('summarizeArea', runId, request);
+    return {
+      startUs: request.startUs, endUs: request.endUs, lanes: request.lanes.length, spans: 2,
+      rows: [{ name: 'decode', count: 2, totalUs: 300, selfUs: 200, meanUs: 150, maxUs: 200 }],
+    };
+  };
   getLikelihood = async (runId: string, strategy: string) => {
     this.record('getLikelihood', runId, strategy);
     return { ...sample.likelihoodView(), strategy };
