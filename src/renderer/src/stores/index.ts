@@ -13,4 +13,4 @@ export { useResultsStore } from './resultsStore';
 export { useLikelihoodStore } from './likelihoodStore';
 export { DEFAULT_THRESHOLD_PCT, useRunsStore } from './runsStore';
 export { EXPORT_CHOICES, useExportStore } from './exportStore';
-export { hashOf, useNavStore, viewFromHash, VIEWS, type ViewId } from './navStore';
+export { hashOf, routeFromHash, sameRoute, useNavStore, viewFromHash, VIEWS, type Route, type RouteParams, type ViewId } from './navStore';
