@@ -15,9 +15,4 @@ export { binaryLogAxis, memoryBars, memoryEstimateOption } from './memoryEstimat
 export { memoryAxisOf, memoryColor, memoryLabel, memoryOption, OUTSIDE_RSS_COUNTER, type MemorySeriesInput } from './memoryOption';
 export { cellTicks, niceTicks, type CellTickOptions, type CellTicks } from './niceTicks';
 export { colorForIndex, colorForName, escapeHtml, SERIES_COLORS, SEVERITY_COLORS } from './palette';
-export { MIN_BOX_PX, renderBatch, SPAN_BATCH_SHAPE, spanBatches, spanFill, splitBySize, type SpanBatch, type SpanItem } from './timelineBatch';
-export {
-  clipRect, isInProgress, spanItems, spanOfEvent, spanTooltip, timelineHeightPx, timelineOption, timelineRows, TIMELINE_ROW_PX,
-  type TimelineInput, type TimelineRow,
-} from './timelineOption';
 export { timingBarOption, timingBars, type TimingPhase } from './timingBarOption';

@@ -1,0 +1,157 @@
+/**
+ * What the person does with the live run's timeline beyond moving its window: which groups are
+ * collapsed, the search (text, the match shown, its place among all matches) and the area
+ * selected with its summary. The window and the level-of-detail answers stay in the live-run
+ * store; this store asks the service the whole-run questions (findSpan, summarizeArea).
+ */
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import type { SpanAreaSummary, SpanSearchResult, TimelineSpan, TimelineView } from '../../../shared/api';
+import { errorText } from '../lib/errorText';
+import { clampWindow, type TimeWindow } from '../lib/timeWindow';
+import { electrodeGroupId, processGroupId, processOf, threadOf } from '../timeline/trackLayout';
+import { useApi } from './apiAccess';
+import { useLiveRunStore } from './liveRunStore';
+
+export interface AreaSelection {
+  startUs: number;
+  endUs: number;
+  lanes: string[];
+  /** the content y's it was drawn between, to draw it again */
+  y0: number;
+  y1: number;
+}
+
+/** the window a found span is shown in: the span and as much again on each side, at least 20 µs */
+export function windowAround(span: TimelineSpan, totalUs: number): TimeWindow {
+  const pad = Math.max(span.durUs, 10);
+  return clampWindow({ startUs: span.startUs - pad, endUs: span.startUs + span.durUs + pad }, totalUs);
+}
+
+export const useTimelineStore = defineStore('timeline', () => {
+  /** groups the person opened or closed, by group id; the rest follow the default */
+  const toggled = ref(new Map<string, boolean>());
+  /** what is collapsed when the person has not chosen; set once per run from the first layout */
+  const defaults = shallowRef<ReadonlySet<string> | null>(null);
+  /** deepest depth + 1 seen per lane over this run's answers, so tracks keep their height while zooming */
+  const depths = shallowRef(new Map<string, number>());
+
+  const searchText = ref('');
+  const search = shallowRef<SpanSearchResult | null>(null);
+  const searchError = ref<string | null>(null);
+  const area = shallowRef<AreaSelection | null>(null);
+  const summary = shallowRef<SpanAreaSummary | null>(null);
+  const summaryError = ref<string | null>(null);
+  let run: string | null = null;
+  let searchTicket = 0;
+  let areaTicket = 0;
+
+  function forRun(id: string | null): void {
+    if (id === run) return;
+    run = id;
+    toggled.value = new Map();
+    defaults.value = null;
+    depths.value = new Map();
+    searchText.value = '';
+    search.value = null;
+    searchError.value = null;
+    clearArea();
+  }
+
+  function isCollapsed(groupId: string): boolean {
+    return toggled.value.get(groupId) ?? defaults.value?.has(groupId) ?? false;
+  }
+
+  function toggle(groupId: string): void {
+    const next = new Map(toggled.value);
+    next.set(groupId, !isCollapsed(groupId));
+    toggled.value = next;
+  }
+
+  function setDefaults(collapsed: ReadonlySet<string>): void {
+    if (defaults.value === null) defaults.value = collapsed;
+  }
+
+  /** remembers the depths of a new answer; returns whether any lane got deeper */
+  function noteDepths(view: TimelineView): boolean {
+    let grew = false;
+    const next = new Map(depths.value);
+    for (const s of view.spans) {
+      if ((next.get(s.lane) ?? 0) < s.depth + 1) {
+        next.set(s.lane, s.depth + 1);
+        grew = true;
+      }
+    }
+    if (grew) depths.value = next;
+    return grew;
+  }
+
+  /** opens the groups a span sits in, so a found span is on screen */
+  function reveal(span: TimelineSpan): void {
+    const next = new Map(toggled.value);
+    next.set(processGroupId(processOf(span.lane)), false);
+    if (threadOf(span.lane) !== span.lane) next.set(electrodeGroupId(threadOf(span.lane)), false);
+    toggled.value = next;
+  }
+
+  function setSearchText(text: string): void {
+    searchText.value = text;
+    search.value = null;
+    searchError.value = null;
+  }
+
+  /** the next (or previous) match from the one shown, else from the visible window's start */
+  async function find(direction: 'next' | 'previous'): Promise<void> {
+    const live = useLiveRunStore();
+    const id = live.runId;
+    const text = searchText.value.trim();
+    if (id === null || text === '') return;
+    const ticket = ++searchTicket;
+    const current = search.value?.match;
+    const fromUs = current ? current.startUs : direction === 'next' ? (live.visibleWindow?.startUs ?? 0) - 1 : (live.visibleWindow?.endUs ?? live.totalUs) + 1;
+    try {
+      let result = await useApi().findSpan(id, { text, fromUs, direction });
+      // past the last match: start again from the other end, as a find bar does
+      if (result.match === null && result.total > 0) {
+        result = await useApi().findSpan(id, { text, fromUs: direction === 'next' ? -1 : live.totalUs + 1, direction });
+      }
+      if (ticket !== searchTicket) return;
+      search.value = result;
+      searchError.value = null;
+      if (result.match) {
+        reveal(result.match);
+        live.selectSpan(result.match);
+        live.setWindow(windowAround(result.match, live.totalUs));
+      }
+    } catch (e) {
+      if (ticket === searchTicket) searchError.value = errorText(e).message;
+    }
+  }
+
+  async function selectArea(selection: AreaSelection): Promise<void> {
+    const id = useLiveRunStore().runId;
+    area.value = selection;
+    summary.value = null;
+    summaryError.value = null;
+    if (id === null || selection.lanes.length === 0 || selection.endUs <= selection.startUs) return;
+    const ticket = ++areaTicket;
+    try {
+      const s = await useApi().summarizeArea(id, { startUs: selection.startUs, endUs: selection.endUs, lanes: selection.lanes });
+      if (ticket === areaTicket) summary.value = s;
+    } catch (e) {
+      if (ticket === areaTicket) summaryError.value = errorText(e).message;
+    }
+  }
+
+  function clearArea(): void {
+    areaTicket++;
+    area.value = null;
+    summary.value = null;
+    summaryError.value = null;
+  }
+
+  return {
+    toggled, depths, searchText, search, searchError, area, summary, summaryError,
+    forRun, isCollapsed, toggle, setDefaults, noteDepths, reveal, setSearchText, find, selectArea, clearArea,
+  };
+});

@@ -1,0 +1,205 @@
+/**
+ * Paints the track view on a 2D canvas: the ruler on top, then the tracks visible at the current
+ * scroll, each with its label column and its spans stacked by depth. One pass per frame over the
+ * spans of the visible tracks; boxes narrower than a pixel that fall on the pixel already painted
+ * on their row are skipped, so a dense row costs one rectangle per pixel column at most.
+ */
+import { IN_PROGRESS_ARG, type TimelineSpan } from '../../../shared/api';
+import { colorForName } from '../charts/palette';
+import { rulerTicks, xOf, type TimeScale } from './timeScale';
+import { ROW_PX, TRACK_PAD_PX, type Track } from './trackLayout';
+import type { SpansByLane } from './trackSpans';
+
+export const RULER_PX = 26;
+export const LABEL_PX = 200;
+/** boxes at least this wide carry their name */
+const MIN_LABEL_PX = 34;
+/** the 11 px font's average glyph width, to cut names without measuring each one */
+const CHAR_PX = 6.2;
+
+export interface TrackColors {
+  background: string;
+  surface: string;
+  text: string;
+  muted: string;
+  border: string;
+}
+
+/** an area selection: a time range over the tracks between two content y's */
+export interface TrackArea {
+  startUs: number;
+  endUs: number;
+  y0: number;
+  y1: number;
+}
+
+export interface DrawInput {
+  tracks: readonly Track[];
+  byLane: SpansByLane;
+  instants: readonly { lane: string; tsUs: number }[];
+  scale: TimeScale;
+  scrollTop: number;
+  widthPx: number;
+  heightPx: number;
+  colors: TrackColors;
+  /** lower-cased search text; '' when not searching */
+  search: string;
+  selected: TimelineSpan | null;
+  area: TrackArea | null;
+}
+
+const isOpen = (s: TimelineSpan): boolean => s.args?.[IN_PROGRESS_ARG] === true;
+
+export function sameSpan(a: TimelineSpan | null, b: TimelineSpan): boolean {
+  return a !== null && a.lane === b.lane && a.startUs === b.startUs && a.depth === b.depth && a.name === b.name;
+}
+
+function fitText(text: string, widthPx: number): string {
+  const chars = Math.floor(widthPx / CHAR_PX);
+  if (chars >= text.length) return text;
+  return chars > 1 ? `${text.slice(0, chars - 1)}…` : '';
+}
+
+function drawLabel(ctx: CanvasRenderingContext2D, t: Track, y: number, colors: TrackColors): void {
+  ctx.fillStyle = colors.surface;
+  ctx.fillRect(0, y, LABEL_PX, t.height);
+  const x = 8 + t.indent * 12;
+  const mid = y + Math.min(t.height, t.depths === 0 ? t.height : ROW_PX + TRACK_PAD_PX * 2) / 2;
+  ctx.fillStyle = t.kind === 'process' ? colors.text : colors.muted;
+  ctx.font = t.kind === 'process' ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  let textX = x;
+  if (t.collapsible) {
+    ctx.fillText(t.collapsed ? '▸' : '▾', x, mid);
+    textX += 14;
+  }
+  ctx.fillText(fitText(t.label, LABEL_PX - textX - 6), textX, mid);
+}
+
+function drawSpans(ctx: CanvasRenderingContext2D, t: Track, y: number, input: DrawInput): void {
+  const { scale, search, selected } = input;
+  const left = scale.x0;
+  const right = scale.x0 + scale.widthPx;
+  // the last painted pixel column per depth: slivers that land on it add nothing visible
+  const lastPx = new Float64Array(t.depths).fill(-Infinity);
+  const labels: [string, number, number, number][] = [];
+  const outlines: [number, number, number, number, boolean][] = [];
+  for (const lane of t.lanes) {
+    for (const s of input.byLane.get(lane) ?? []) {
+      if (s.depth >= t.depths) continue;
+      const x0 = Math.max(left, xOf(scale, s.startUs));
+      const x1 = Math.min(right, xOf(scale, s.startUs + s.durUs));
+      if (x1 < left || x0 > right) continue;
+      const w = x1 - x0;
+      if (w < 1 && Math.floor(x0) <= lastPx[s.depth]!) continue;
+      lastPx[s.depth] = Math.max(lastPx[s.depth]!, Math.floor(x0 + Math.max(w, 1)) - 1);
+      const top = y + TRACK_PAD_PX + s.depth * ROW_PX;
+      const matches = search !== '' && s.name.toLowerCase().includes(search);
+      ctx.globalAlpha = (search !== '' && !matches ? 0.22 : s.merged > 1 ? 0.6 : 1) * (isOpen(s) ? 0.75 : 1);
+      ctx.fillStyle = colorForName(s.merged > 1 ? s.cat || s.name : s.name);
+      ctx.fillRect(x0, top + 1, Math.max(w, 1), ROW_PX - 2);
+      if (matches || isOpen(s) || sameSpan(selected, s)) outlines.push([x0, top + 1, Math.max(w, 1), ROW_PX - 2, sameSpan(selected, s)]);
+      if (w >= MIN_LABEL_PX) labels.push([isOpen(s) ? `${s.name} …` : s.name, x0, top + ROW_PX / 2, w]);
+    }
+  }
+  ctx.globalAlpha = 1;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = '#fff';
+  for (const [text, x, mid, w] of labels) ctx.fillText(fitText(text, w - 6), x + 3, mid);
+  for (const [x, top, w, h, isSelected] of outlines) {
+    ctx.strokeStyle = isSelected ? '#ffd400' : input.colors.text;
+    ctx.lineWidth = isSelected ? 2 : 1;
+    ctx.strokeRect(x + 0.5, top + 0.5, Math.max(w - 1, 1), h - 1);
+  }
+}
+
+function drawInstants(ctx: CanvasRenderingContext2D, tracks: readonly Track[], input: DrawInput): void {
+  const rowOf = new Map<string, number>();
+  for (const t of tracks) if (t.kind === 'thread') rowOf.set(t.id, RULER_PX + t.top - input.scrollTop + TRACK_PAD_PX);
+  ctx.fillStyle = '#e15759';
+  for (const i of input.instants) {
+    const y = rowOf.get(i.lane);
+    if (y === undefined) continue;
+    const x = xOf(input.scale, i.tsUs);
+    if (x < input.scale.x0 || x > input.scale.x0 + input.scale.widthPx) continue;
+    ctx.beginPath();
+    ctx.moveTo(x - 4, y);
+    ctx.lineTo(x + 4, y);
+    ctx.lineTo(x, y + 7);
+    ctx.fill();
+  }
+}
+
+function drawRuler(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+  const { colors, scale, widthPx } = input;
+  ctx.fillStyle = colors.surface;
+  ctx.fillRect(0, 0, widthPx, RULER_PX);
+  ctx.fillStyle = colors.border;
+  ctx.fillRect(0, RULER_PX - 1, widthPx, 1);
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = colors.muted;
+  for (const tick of rulerTicks(scale)) {
+    ctx.fillRect(Math.round(tick.x), RULER_PX - 7, 1, 6);
+    ctx.fillText(tick.label, tick.x + 3, RULER_PX / 2 - 2);
+  }
+  if (input.area) {
+    const x0 = Math.max(scale.x0, xOf(scale, input.area.startUs));
+    const x1 = Math.min(scale.x0 + scale.widthPx, xOf(scale, input.area.endUs));
+    ctx.fillStyle = 'rgba(78,121,167,0.35)';
+    ctx.fillRect(x0, 0, Math.max(1, x1 - x0), RULER_PX - 1);
+  }
+  ctx.fillStyle = colors.surface;
+  ctx.fillRect(0, 0, LABEL_PX, RULER_PX - 1);
+}
+
+function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+  ctx.fillStyle = input.colors.border;
+  ctx.globalAlpha = 0.5;
+  for (const tick of rulerTicks(input.scale)) ctx.fillRect(Math.round(tick.x), RULER_PX, 1, input.heightPx - RULER_PX);
+  ctx.globalAlpha = 1;
+}
+
+function drawArea(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+  const { area, scale } = input;
+  if (!area) return;
+  const x0 = Math.max(scale.x0, xOf(scale, area.startUs));
+  const x1 = Math.min(scale.x0 + scale.widthPx, xOf(scale, area.endUs));
+  const y0 = RULER_PX + Math.min(area.y0, area.y1) - input.scrollTop;
+  const y1 = RULER_PX + Math.max(area.y0, area.y1) - input.scrollTop;
+  ctx.fillStyle = 'rgba(78,121,167,0.18)';
+  ctx.fillRect(x0, y0, Math.max(1, x1 - x0), y1 - y0);
+  ctx.strokeStyle = 'rgba(78,121,167,0.9)';
+  ctx.lineWidth = 1;
+  ctx.strokeRect(x0 + 0.5, y0 + 0.5, Math.max(1, x1 - x0 - 1), y1 - y0 - 1);
+}
+
+/** the tracks at least partly inside the viewport below the ruler */
+export function visibleTracks(tracks: readonly Track[], scrollTop: number, heightPx: number): Track[] {
+  const bottom = scrollTop + heightPx - RULER_PX;
+  return tracks.filter((t) => t.top + t.height > scrollTop && t.top < bottom);
+}
+
+export function drawTracks(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+  const { colors, widthPx, heightPx } = input;
+  ctx.fillStyle = colors.background;
+  ctx.fillRect(0, 0, widthPx, heightPx);
+  drawGrid(ctx, input);
+  const shown = visibleTracks(input.tracks, input.scrollTop, heightPx);
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, RULER_PX, widthPx, heightPx - RULER_PX);
+  ctx.clip();
+  for (const t of shown) {
+    const y = RULER_PX + t.top - input.scrollTop;
+    if (t.depths > 0) drawSpans(ctx, t, y, input);
+    drawLabel(ctx, t, y, colors);
+    ctx.fillStyle = colors.border;
+    ctx.fillRect(0, y + t.height - 1, widthPx, 1);
+  }
+  drawInstants(ctx, shown, input);
+  drawArea(ctx, input);
+  ctx.restore();
+  drawRuler(ctx, input);
+}

@@ -1,0 +1,35 @@
+/**
+ * Time ↔ pixels for the visible window, and the ruler's ticks: round steps (1, 2, 5 × 10^k µs)
+ * about a hundred pixels apart, labelled relative to the run's start.
+ */
+import { formatUs } from '../../../shared/format';
+import { niceTicks } from '../charts/niceTicks';
+import type { TimeWindow } from '../lib/timeWindow';
+
+export interface TimeScale {
+  startUs: number;
+  endUs: number;
+  /** left edge of the plot on the canvas, px */
+  x0: number;
+  widthPx: number;
+}
+
+export const xOf = (s: TimeScale, us: number): number => s.x0 + ((us - s.startUs) / Math.max(s.endUs - s.startUs, 1e-9)) * s.widthPx;
+export const usOf = (s: TimeScale, x: number): number => s.startUs + ((x - s.x0) / Math.max(s.widthPx, 1)) * (s.endUs - s.startUs);
+
+export function scaleOf(window: TimeWindow, x0: number, widthPx: number): TimeScale {
+  return { startUs: window.startUs, endUs: window.endUs, x0, widthPx: Math.max(1, widthPx) };
+}
+
+/** pixels between ruler labels the ticks aim for */
+const TICK_SPACING_PX = 110;
+
+export interface RulerTick {
+  x: number;
+  label: string;
+}
+
+export function rulerTicks(s: TimeScale): RulerTick[] {
+  const values = niceTicks(s.startUs, s.endUs, Math.max(2, Math.floor(s.widthPx / TICK_SPACING_PX)));
+  return values.map((us) => ({ x: xOf(s, us), label: formatUs(us) }));
+}
