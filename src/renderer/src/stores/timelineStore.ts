@@ -39,6 +39,8 @@ export const useTimelineStore = defineStore('timeline', () => {
   const searchText = ref('');
   const search = shallowRef<SpanSearchResult | null>(null);
   const searchError = ref<string | null>(null);
+  /** a span the track view should scroll to (a search match); the view clears it once shown */
+  const focus = shallowRef<TimelineSpan | null>(null);
   const area = shallowRef<AreaSelection | null>(null);
   const summary = shallowRef<SpanAreaSummary | null>(null);
   const summaryError = ref<string | null>(null);
@@ -55,6 +57,7 @@ export const useTimelineStore = defineStore('timeline', () => {
     searchText.value = '';
     search.value = null;
     searchError.value = null;
+    focus.value = null;
     clearArea();
   }
 
@@ -120,6 +123,7 @@ export const useTimelineStore = defineStore('timeline', () => {
       searchError.value = null;
       if (result.match) {
         reveal(result.match);
+        focus.value = result.match;
         live.selectSpan(result.match);
         live.setWindow(windowAround(result.match, live.totalUs));
       }
@@ -151,7 +155,7 @@ export const useTimelineStore = defineStore('timeline', () => {
   }
 
   return {
-    toggled, depths, searchText, search, searchError, area, summary, summaryError,
+    toggled, depths, searchText, search, searchError, focus, area, summary, summaryError,
     forRun, isCollapsed, toggle, setDefaults, noteDepths, reveal, setSearchText, find, selectArea, clearArea,
   };
 });

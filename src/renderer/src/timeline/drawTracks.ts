@@ -1,6 +1,6 @@
 /**
  * Paints the track view on a 2D canvas: the ruler on top, then the tracks visible at the current
- * scroll, each with its label column and its spans stacked by depth. One pass per frame over the
+ * scroll, each with its spans stacked by depth (the labels beside them are DOM). One pass per frame over the
  * spans of the visible tracks; boxes narrower than a pixel that fall on the pixel already painted
  * on their row are skipped, so a dense row costs one rectangle per pixel column at most.
  */
@@ -58,22 +58,6 @@ function fitText(text: string, widthPx: number): string {
   const chars = Math.floor(widthPx / CHAR_PX);
   if (chars >= text.length) return text;
   return chars > 1 ? `${text.slice(0, chars - 1)}…` : '';
-}
-
-function drawLabel(ctx: CanvasRenderingContext2D, t: Track, y: number, colors: TrackColors): void {
-  ctx.fillStyle = colors.surface;
-  ctx.fillRect(0, y, LABEL_PX, t.height);
-  const x = 8 + t.indent * 12;
-  const mid = y + Math.min(t.height, t.depths === 0 ? t.height : ROW_PX + TRACK_PAD_PX * 2) / 2;
-  ctx.fillStyle = t.kind === 'process' ? colors.text : colors.muted;
-  ctx.font = t.kind === 'process' ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif';
-  ctx.textBaseline = 'middle';
-  let textX = x;
-  if (t.collapsible) {
-    ctx.fillText(t.collapsed ? '▸' : '▾', x, mid);
-    textX += 14;
-  }
-  ctx.fillText(fitText(t.label, LABEL_PX - textX - 6), textX, mid);
 }
 
 function drawSpans(ctx: CanvasRenderingContext2D, t: Track, y: number, input: DrawInput): void {
@@ -185,6 +169,9 @@ export function drawTracks(ctx: CanvasRenderingContext2D, input: DrawInput): voi
   const { colors, widthPx, heightPx } = input;
   ctx.fillStyle = colors.background;
   ctx.fillRect(0, 0, widthPx, heightPx);
+  // the label column is DOM over the canvas (TrackTimeline.vue): buttons for groups, text people can select
+  ctx.fillStyle = colors.surface;
+  ctx.fillRect(0, 0, LABEL_PX, heightPx);
   drawGrid(ctx, input);
   const shown = visibleTracks(input.tracks, input.scrollTop, heightPx);
   ctx.save();
@@ -194,7 +181,6 @@ export function drawTracks(ctx: CanvasRenderingContext2D, input: DrawInput): voi
   for (const t of shown) {
     const y = RULER_PX + t.top - input.scrollTop;
     if (t.depths > 0) drawSpans(ctx, t, y, input);
-    drawLabel(ctx, t, y, colors);
     ctx.fillStyle = colors.border;
     ctx.fillRect(0, y + t.height - 1, widthPx, 1);
   }

@@ -1,8 +1,8 @@
 /**
  * Time ↔ pixels for the visible window, and the ruler's ticks: round steps (1, 2, 5 × 10^k µs)
- * about a hundred pixels apart, labelled relative to the run's start.
+ * about a hundred pixels apart, labelled relative to the run's start with as many digits as the
+ * step needs, so ticks 2 ms apart at 5.3 s read 5302 ms, 5304 ms rather than "5.30 s" five times.
  */
-import { formatUs } from '../../../shared/format';
 import { niceTicks } from '../charts/niceTicks';
 import type { TimeWindow } from '../lib/timeWindow';
 
@@ -29,7 +29,15 @@ export interface RulerTick {
   label: string;
 }
 
+/** a tick's label in the unit its step reads best in, with the decimals the step needs */
+export function tickLabel(us: number, stepUs: number): string {
+  const [unit, perUnit] = stepUs >= 1e5 ? ['s', 1e6] : stepUs >= 100 ? ['ms', 1e3] : ['µs', 1];
+  const decimals = Math.max(0, -Math.floor(Math.log10(stepUs / perUnit) + 1e-9));
+  return `${(us / perUnit).toFixed(Math.min(decimals, 6))} ${unit}`;
+}
+
 export function rulerTicks(s: TimeScale): RulerTick[] {
   const values = niceTicks(s.startUs, s.endUs, Math.max(2, Math.floor(s.widthPx / TICK_SPACING_PX)));
-  return values.map((us) => ({ x: xOf(s, us), label: formatUs(us) }));
+  const step = values.length > 1 ? values[1]! - values[0]! : Math.max(s.endUs - s.startUs, 1);
+  return values.map((us) => ({ x: xOf(s, us), label: tickLabel(us, step) }));
 }
