@@ -191,19 +191,60 @@ export interface CounterSeries {
   points: [number, number][];
 }
 
+/**
+ * Which part of a saved likelihood to show, and how finely. Every key may be left out: the whole
+ * decode at the default size, raw log likelihood.
+ */
+export interface LikelihoodRequest {
+  /** first time row shown (default 0) */
+  startRow?: number;
+  /** one past the last time row shown (default: all rows); must be after startRow */
+  endRow?: number;
+  /** at most this many displayed rows; longer ranges are reduced by blocks of rows */
+  maxRows?: number;
+  /** at most this many displayed columns; more position bins are reduced by groups */
+  maxCols?: number;
+  /** each time row minus its own maximum before blocks are reduced (shows where each row peaks) */
+  relative?: boolean;
+}
+
+/** How a decode run cut its rows into windows (decode.json): window k is [k·rowsPerWindow, …), the last one runs to the end. */
+export interface LikelihoodWindows {
+  rowsPerWindow: number;
+  count: number;
+}
+
+/**
+ * A range of a saved likelihood, reduced to at most the requested rows × cols. Displayed row i
+ * stands for the time rows [startRow + ⌊i·n/rows⌋, startRow + ⌊(i+1)·n/rows⌋) with
+ * n = endRow − startRow; each cell is the maximum over its block of rows and group of bins.
+ * Over the WebSocket, −∞ and NaN arrive as null.
+ */
 export interface LikelihoodView {
   strategy: string;
+  /** time rows in the whole decode */
   nTime: number;
   nBins: number;
-  /** row-major (rows × cols) after decimation, float values */
+  /** the time rows shown: [startRow, endRow) */
+  startRow: number;
+  endRow: number;
+  /** time rows per displayed row, on average ((endRow − startRow) / rows); 1 at full resolution */
+  rowsPerRow: number;
+  /** values are relative to each time row's maximum */
+  relative: boolean;
+  /** row-major (rows × cols) after reduction, float values */
   values: number[];
   rows: number;
   cols: number;
   binCenters: number[];
+  /** the time of each displayed row's first time row */
   time: number[];
-  /** argmax bin centre per (decimated) row */
+  /** per displayed row: the bin centre where the block's summed log likelihood peaks (the argmax of a single row) */
   decodedPosition: number[];
+  /** per displayed row: the mean true position over its block, where the dataset knew it */
   truePosition?: number[];
+  /** how the decode run cut its rows into windows; absent for runs that were not decode runs */
+  windows?: LikelihoodWindows;
   strategies: string[];
 }
 
@@ -249,7 +290,8 @@ export interface ProfilerApi {
   getCounters(runId: string): Promise<CounterSeries[]>;
   findSpan(runId: string, request: SpanSearchRequest): Promise<SpanSearchResult>;
   summarizeArea(runId: string, request: SpanAreaRequest): Promise<SpanAreaSummary>;
-  getLikelihood(runId: string, strategy: string): Promise<LikelihoodView>;
+  /** a range of a saved likelihood, reduced for a heatmap; no request (service callers only): the whole decode */
+  getLikelihood(runId: string, strategy: string, request?: LikelihoodRequest): Promise<LikelihoodView>;
   compareRuns(runA: string, runB: string, thresholdPct: number): Promise<Comparison>;
   exportRun(runId: string, format: ExportFormat): Promise<ExportResult>;
   /** events of one run, or of all runs with '*'; returns the unsubscribe function */

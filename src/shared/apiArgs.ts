@@ -23,7 +23,7 @@ export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
   getCounters: ['runId'],
   findSpan: ['runId', 'object'],
   summarizeArea: ['runId', 'object'],
-  getLikelihood: ['runId', 'string'],
+  getLikelihood: ['runId', 'string', 'object'],
   compareRuns: ['runId', 'runId', 'number'],
   exportRun: ['runId', 'string'],
   pickDataFile: [],

@@ -21,6 +21,7 @@ import { DatasetSummaryCache } from './datasetSummaries';
 import { exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
 import { EventBus } from './eventBus';
 import { estimateRunMemory, systemInfo } from './engineInfo';
+import { likelihoodRequest } from './likelihoodRequest';
 import { likelihoodView } from './likelihoodView';
 import { exportBytes } from './runExport';
 import { ALL_RUNS, assertRunId } from '../../shared/runIds';
@@ -231,11 +232,12 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
       return timelines.counters(id, store.file(id, RUN_FILES.events));
     },
 
-    async getLikelihood(v, strategy): Promise<LikelihoodView> {
+    async getLikelihood(v, strategy, request = {}): Promise<LikelihoodView> {
       const id = await runId(v);
       const name = likelihoodName(strategy);
+      const req = likelihoodRequest(request);
       await store.status(id);
-      return likelihoodView(store.dir(id), id, name);
+      return likelihoodView(store.dir(id), id, name, req);
     },
 
     async compareRuns(va, vb, threshold): Promise<Comparison> {

@@ -5,8 +5,14 @@
  * over the cells, and positions of the lines are mapped to fractional bin indices, so everything
  * lines up even where bins or rows are not evenly spaced. Ticks sit at round values of time and
  * position (niceTicks.ts), wherever those fall among the cells.
+ * A view may stand for more time rows than it has displayed rows (an overview): displayed row i
+ * covers the time rows rowsOfCell(view, i), and a time row sits at cellOfRow(view, row) on the
+ * x axis, which is how a selected range of rows and the decode windows' edges are drawn.
  */
-import type { CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption, LineSeriesOption } from 'echarts';
+import type {
+  CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn, EChartsOption, LineSeriesOption, MarkAreaComponentOption,
+  MarkLineComponentOption,
+} from 'echarts';
 import type { LikelihoodView } from '../../../shared/api';
 import { upperBound } from '../../../shared/sortedSearch';
 import { formatNumber } from '../lib/format';
@@ -80,6 +86,64 @@ export interface LikelihoodOptions {
   relative?: boolean;
   /** the heatmap's pixels on a canvas (or a data URL), from heatmapRaster; absent draws the lines only */
   image?: unknown;
+  /** the colour scale's [low, high], when the caller has it already (colorRange of the values shown) */
+  range?: readonly [number, number];
+  /** time rows [start, end) to mark as selected (the zoomed range, or a range being dragged) */
+  selection?: readonly [number, number] | null;
+  /** time rows to mark with a thin line: where the decode's windows start */
+  rowMarks?: readonly number[];
+}
+
+/** the narrowest a selection is drawn, as a share of the view's width */
+const MIN_SELECTION_SHARE = 0.006;
+/** more window edges than this in one view would be a grey wash, not marks */
+export const MAX_ROW_MARKS = 200;
+
+/** the time rows [from, to) that displayed row i stands for */
+export function rowsOfCell(view: LikelihoodView, i: number): [number, number] {
+  const n = view.endRow - view.startRow;
+  return [view.startRow + Math.floor((i * n) / view.rows), view.startRow + Math.floor(((i + 1) * n) / view.rows)];
+}
+
+/** where a time row's start sits on the x axis, in cell units (a block of rows spans one cell) */
+export function cellOfRow(view: LikelihoodView, row: number): number {
+  return (row - view.startRow) / view.rowsPerRow - 0.5;
+}
+
+/** the time row edge nearest a point on the x axis, within the rows shown */
+export function rowAtCell(view: LikelihoodView, x: number): number {
+  const row = view.startRow + Math.round((x + 0.5) * view.rowsPerRow);
+  return Math.min(view.endRow, Math.max(view.startRow, row));
+}
+
+function selectionArea(view: LikelihoodView, selection: readonly [number, number] | null | undefined): MarkAreaComponentOption {
+  let edges: [{ xAxis: number }, { xAxis: number }] | null = null;
+  if (selection && selection[1] > view.startRow && selection[0] < view.endRow) {
+    let x0 = cellOfRow(view, Math.max(view.startRow, selection[0]));
+    let x1 = cellOfRow(view, Math.min(view.endRow, selection[1]));
+    // one window of a long decode is a sliver of the overview: drawn no thinner than a few pixels
+    const widen = Math.max(0, MIN_SELECTION_SHARE * view.rows - (x1 - x0)) / 2;
+    [x0, x1] = [x0 - widen, x1 + widen];
+    edges = [{ xAxis: x0 }, { xAxis: x1 }];
+  }
+  return {
+    silent: true,
+    // above the image (whose series sits at z 1, where a mark area would be drawn under it)
+    z: 3,
+    itemStyle: { color: 'rgba(255, 255, 255, 0.22)', borderColor: '#ffffff', borderWidth: 2 },
+    data: edges ? [edges] : [],
+  };
+}
+
+function rowMarkLines(view: LikelihoodView, rows: readonly number[] | undefined): MarkLineComponentOption {
+  const inside = (rows ?? []).filter((r) => r > view.startRow && r < view.endRow);
+  return {
+    silent: true,
+    symbol: ['none', 'none'],
+    label: { show: false },
+    lineStyle: { color: 'rgba(255, 255, 255, 0.45)', type: 'dotted', width: 1 },
+    data: inside.length <= MAX_ROW_MARKS ? inside.map((r) => ({ xAxis: cellOfRow(view, r) })) : [],
+  };
 }
 
 const DECODED_COLOR = '#ff3b30';
@@ -98,7 +162,8 @@ export function cellAt(view: LikelihoodView, values: readonly number[], x: numbe
   return { time: view.time[r]!, position: view.binCenters[c]!, value: values[r * view.cols + c]! };
 }
 
-function imageSeries(view: LikelihoodView, image: unknown): CustomSeriesOption {
+function imageSeries(view: LikelihoodView, options: LikelihoodOptions): CustomSeriesOption {
+  const image = options.image;
   return {
     type: 'custom',
     id: 'heatmap',
@@ -106,6 +171,8 @@ function imageSeries(view: LikelihoodView, image: unknown): CustomSeriesOption {
     silent: true,
     z: 1,
     data: [[0, 0]],
+    markArea: selectionArea(view, options.selection),
+    markLine: rowMarkLines(view, options.rowMarks),
     renderItem: (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
       if (image === undefined) return null;
       const [x0, y0] = api.coord([-0.5, view.cols - 0.5]) as [number, number];
@@ -122,7 +189,8 @@ function imageSeries(view: LikelihoodView, image: unknown): CustomSeriesOption {
 
 /** an axis over cells with round ticks: only the listed positions get a tick and a label */
 function cellAxis(centers: readonly number[], options: CellTickOptions) {
-  const ticks = cellTicks(centers, fractionalIndex, (v) => formatNumber(v), options);
+  // 8 digits: a tick at 1748.5 s of a long recording must not read 1749 beside one at 1749 s
+  const ticks = cellTicks(centers, fractionalIndex, (v) => formatNumber(v, 8), options);
   const labelAt = (v: number): string => {
     const k = ticks.positions.findIndex((p) => Math.abs(p - v) < 1e-6);
     return k >= 0 ? ticks.labels[k]! : '';
@@ -135,7 +203,7 @@ function cellAxis(centers: readonly number[], options: CellTickOptions) {
 
 export function likelihoodHeatmapOption(view: LikelihoodView, options: LikelihoodOptions = {}): EChartsOption {
   const relative = options.relative ?? true;
-  const [lo, hi] = colorRange(likelihoodValues(view, relative));
+  const [lo, hi] = options.range ?? colorRange(likelihoodValues(view, relative));
   const lines: LineSeriesOption[] = [overlayLine(view, 'decoded position (argmax)', view.decodedPosition, DECODED_COLOR, false)];
   if (view.truePosition) lines.push(overlayLine(view, 'true position', view.truePosition, TRUE_COLOR, true));
   return {
@@ -171,6 +239,6 @@ export function likelihoodHeatmapOption(view: LikelihoodView, options: Likelihoo
       text: [relative ? '0 = row max' : formatNumber(hi, 3), formatNumber(lo, 3)],
       inRange: { color: [...VIRIDIS] },
     },
-    series: [imageSeries(view, options.image), ...lines],
+    series: [imageSeries(view, options), ...lines],
   };
 }

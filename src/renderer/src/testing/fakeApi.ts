@@ -77,9 +77,9 @@ export class FakeApi implements ProfilerApi {
       rows: [{ name: 'decode', count: 2, totalUs: 300, selfUs: 200, meanUs: 150, maxUs: 200 }],
     };
   };
-  getLikelihood = async (runId: string, strategy: string) => {
-    this.record('getLikelihood', runId, strategy);
-    return { ...sample.likelihoodView(), strategy };
+  getLikelihood = async (runId: string, strategy: string, request: Parameters<ProfilerApi['getLikelihood']>[2] = {}) => {
+    this.record('getLikelihood', runId, strategy, request);
+    return { ...sample.likelihoodView(request, runId), strategy };
   };
   compareRuns = async (a: string, b: string, thresholdPct: number): Promise<Comparison> => {
     this.record('compareRuns', a, b, thresholdPct);

@@ -147,12 +147,30 @@ export function counterSeries(): CounterSeries[] {
   ];
 }
 
-export function likelihoodView(): LikelihoodView {
-  return {
-    strategy: 'reference', nTime: 3, nBins: 2, rows: 3, cols: 2,
-    values: [0, -1, -2, -0.5, -Infinity, -3],
-    binCenters: [5, 15], time: [0, 0.1, 0.2],
-    decodedPosition: [5, 15, 5], truePosition: [6, 14, 7],
+/**
+ * A likelihood answer for the request. Run ids starting with 'decode' stand for a decode run of
+ * 20 000 rows in windows of 2000 (each displayed row is its block's first row, the peak moving
+ * between the two bins every 100 rows); any other run is the 3 × 2 sample.
+ */
+export function likelihoodView(
+  request: { startRow?: number; endRow?: number; maxRows?: number; relative?: boolean } = {}, runId = 'run-1',
+): LikelihoodView {
+  const long = runId.startsWith('decode');
+  const nTime = long ? 20_000 : 3;
+  const startRow = request.startRow ?? 0;
+  const endRow = request.endRow ?? nTime;
+  const rows = Math.min(endRow - startRow, request.maxRows ?? 1000);
+  const firstRows = Array.from({ length: rows }, (_, i) => startRow + Math.floor((i * (endRow - startRow)) / rows));
+  const sample = [0, -1, -2, -0.5, -Infinity, -3];
+  const raw = firstRows.flatMap((r) => (long ? (Math.floor(r / 100) % 2 === 0 ? [0, -2 - (r % 5)] : [-2 - (r % 5), 0]) : sample.slice(r * 2, r * 2 + 2)));
+  const values = request.relative ? raw.map((v, k) => v - Math.max(raw[k - (k % 2)]!, raw[k - (k % 2) + 1]!)) : raw;
+  const decodedPosition = firstRows.map((r) => (long ? (Math.floor(r / 100) % 2 === 0 ? 5 : 15) : [5, 15, 5][r]!));
+  const view: LikelihoodView = {
+    strategy: 'reference', nTime, nBins: 2, startRow, endRow, rowsPerRow: (endRow - startRow) / rows, relative: request.relative ?? false,
+    rows, cols: 2, values, binCenters: [5, 15],
+    time: firstRows.map((r) => r / 10), decodedPosition, truePosition: long ? decodedPosition.map((p) => p + 1) : firstRows.map((r) => [6, 14, 7][r]!),
     strategies: ['reference', 'compensated'],
   };
+  if (long) view.windows = { rowsPerWindow: 2000, count: 10 };
+  return view;
 }
