@@ -51,6 +51,8 @@ export class ActiveRun {
   private handle: EngineHandle | undefined;
   private cancelled = false;
   private started = false;
+  /** set by the first finish(): a run has one final status */
+  private ended = false;
   private resolveFinished!: (s: RunStatusFile) => void;
 
   constructor(private readonly o: ActiveRunOptions) {
@@ -71,7 +73,7 @@ export class ActiveRun {
     return this.handle?.openSpans() ?? [];
   }
 
-  /** Starts the engine; resolves `finished` whatever happens. */
+  /** Starts the engine; resolves `finished` whatever happens, and never rejects. */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
@@ -79,6 +81,7 @@ export class ActiveRun {
     try {
       await this.execute();
     } catch (e) {
+      // finish() ignores a second ending: a run that already ended keeps its first status
       await this.finish('failed', serializeError(e), undefined);
     }
   }
@@ -171,7 +174,13 @@ export class ActiveRun {
     return this.finish('completed', undefined, report);
   }
 
+  /**
+   * Ends the run once: writes what it can (report, trace, status), tells the page, resolves
+   * `finished`. Never throws: a disk that fails here is reported as a log line, not a crash.
+   */
   private async finish(status: RunStatus, error: SerializedError | undefined, report: Report | undefined): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
     const { store, config } = this.o;
     const id = this.status.id;
     const warnings: string[] = [];
@@ -203,10 +212,18 @@ export class ActiveRun {
     this.status = final;
     try {
       await store.writeStatus(final);
+    } catch (e) {
+      // the status stays in memory (listRuns, whenFinished); the page hears why the folder lost it
+      const where = store.dir(id);
+      this.o.emit({
+        type: 'log', runId: id, level: 'error',
+        message: `could not save the run's status in ${where}: ${serializeError(e).message}. The run is ${status} in this session only; check that the runs folder exists, is writable and has space.`,
+      });
     } finally {
       store.markActive(id, false);
       this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
       this.resolveFinished(final);
     }
   }
+
 }

@@ -120,7 +120,8 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     const next = queue.shift();
     if (!next) return;
     current = next;
-    void next.start();
+    // start() never rejects; the catch is the last guard that a run cannot end the service
+    next.start().catch((e: unknown) => console.error(`run ${next.id}: ${e instanceof Error ? e.message : String(e)}`));
     void next.finished.then(() => {
       active.delete(next.id);
       if (current === next) current = undefined;
