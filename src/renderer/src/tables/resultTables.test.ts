@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { report, runEntry, strategyResult } from '../testing/sampleData';
-import { electrodeRows, formatMetric, formatSpeedup, headlineText, medianPlusMinus, sortFindings, timingRows } from './resultTables';
+import { datasetSummary, report, runEntry, strategyResult } from '../testing/sampleData';
+import {
+  electrodeCallout, electrodeRows, formatMetric, formatSpeedup, headlineText, medianPlusMinus, sortFindings, timingCallout, timingRows, timingSortValue,
+} from './resultTables';
+import { sortRows } from './tableSort';
 
 describe('timingRows', () => {
   it('gives median ± std, cold first call and speedup against reference', () => {
@@ -34,6 +37,54 @@ describe('electrodeRows', () => {
       { electrode: 'e1', totalMs: [40, 20] },
     ]);
     expect(electrodeRows(report({ strategies: [strategyResult('reference', 1, { stages: [] })] })).rows).toEqual([]);
+  });
+});
+
+describe('sorting and calling out', () => {
+  it('sorts timing rows by the warm medians, failed strategies last', () => {
+    const r = report({
+      strategies: [
+        strategyResult('reference', 100),
+        { strategy: 'chunked', resolved: ['chunked'], status: 'failed', error: { name: 'AppError', code: 'RUN_FAILED', message: 'oom' }, stages: [], kernels: [] },
+        strategyResult('compensated', 50),
+        strategyResult('streaming', 70),
+      ],
+    });
+    const rows = timingRows(r);
+    expect(rows[0]).toMatchObject({ encodeMedianMs: 25, decodeMedianMs: 75, totalMedianMs: 100 });
+    const by = (column: Parameters<typeof timingSortValue>[1], direction: 'ascending' | 'descending') =>
+      sortRows(rows, (row) => timingSortValue(row, column), direction).map((row) => row.strategy);
+    expect(by('total', 'descending')).toEqual(['reference', 'streaming', 'compensated', 'chunked']);
+    expect(by('total', 'ascending')).toEqual(['compensated', 'streaming', 'reference', 'chunked']);
+    expect(by('speedup', 'descending')).toEqual(['compensated', 'streaming', 'reference', 'chunked']);
+    expect(by('strategy', 'ascending')).toEqual(['chunked', 'compensated', 'reference', 'streaming']);
+  });
+
+  it('names the fastest strategy with its speedup and the slowest ones', () => {
+    const r = report({ strategies: [strategyResult('reference', 100), strategyResult('compensated', 50), strategyResult('streaming', 70)] });
+    expect(timingCallout(timingRows(r))).toBe('Fastest warm total: compensated (50 ms, 2.00× faster than reference). Slowest: reference (100 ms) and streaming (70 ms).');
+    expect(timingCallout(timingRows(report({ strategies: [strategyResult('reference', 100)] })))).toBe('');
+  });
+
+  it('names the three slowest electrodes of a 64-electrode run and their share', () => {
+    const stages = Array.from({ length: 64 }, (_, i) => ({ name: `electrode ${i}`, calls: 1, totalMs: i === 40 ? 90 : i === 7 ? 80 : i === 63 ? 70 : 10, selfMs: 1 }));
+    const electrodes = Array.from({ length: 64 }, (_, i) => ({ name: `t${i}`, nFeatures: 4, nEncodingSpikes: 10, nDecodingSpikes: 5 }));
+    const r = report({
+      dataset: datasetSummary({ nElectrodes: 64, electrodes }),
+      strategies: [strategyResult('reference', 1, { stages }), strategyResult('compensated', 1, { stages: stages.map((s) => ({ ...s, totalMs: s.totalMs / 2 })) })],
+    });
+    const table = electrodeRows(r);
+    expect(table.rows).toHaveLength(64);
+    // 240 of 240 + 61 × 10 = 850 ms
+    expect(electrodeCallout(table, 0)).toBe('Slowest electrodes under reference: t40 (90 ms), t7 (80 ms) and t63 (70 ms), together 28.2 % of its time on electrodes.');
+    expect(electrodeCallout(table, 1)).toMatch(/^Slowest electrodes under compensated: t40 \(45 ms\)/);
+    expect(electrodeCallout(table, 5)).toBe('');
+  });
+
+  it('singles out one electrode of two, and none of one', () => {
+    expect(electrodeCallout(electrodeRows(report()), 0)).toBe('Slowest electrode under reference: e0 (60 ms), 60.0 % of its time on electrodes.');
+    const one = report({ strategies: [strategyResult('reference', 10, { stages: [{ name: 'electrode 0', calls: 1, totalMs: 5, selfMs: 5 }] })] });
+    expect(electrodeCallout(electrodeRows(one), 0)).toBe('');
   });
 });
 

@@ -4,8 +4,9 @@
  */
 import type { RunIndexEntry } from '../../../shared/api';
 import type { Finding, Report, StrategyResult, TimingStats } from '../../../shared/report';
-import { formatBytes, formatMs, formatMsPlusMinus, formatRatio } from '../../../shared/format';
+import { formatBytes, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../../shared/format';
 import { formatNumber } from '../lib/format';
+import { slowestIndices, type SortValue } from './tableSort';
 
 export interface TimingRow {
   strategy: string;
@@ -17,6 +18,8 @@ export interface TimingRow {
   decode: string;
   total: string;
   coldMs: number | null;
+  encodeMedianMs: number | null;
+  decodeMedianMs: number | null;
   totalMedianMs: number | null;
   /** reference's warm total over this one's: > 1 is faster */
   speedup: number | null;
@@ -42,10 +45,47 @@ export function timingRows(report: Report): TimingRow[] {
       decode: medianPlusMinus(s.decode),
       total: medianPlusMinus(s.total),
       coldMs: s.total?.firstMs ?? null,
+      encodeMedianMs: s.encode?.medianMs ?? null,
+      decodeMedianMs: s.decode?.medianMs ?? null,
       totalMedianMs: totalMs,
       speedup: refMs !== undefined && totalMs !== null && totalMs > 0 ? refMs / totalMs : null,
     };
   });
+}
+
+/** how many rows the sentence above a table singles out as the slowest */
+export const CALLOUT_COUNT = 3;
+
+export type TimingColumn = 'strategy' | 'encode' | 'decode' | 'total' | 'cold' | 'speedup';
+
+/** what a timing column sorts by: the warm medians, not their "± std" text */
+export function timingSortValue(row: TimingRow, column: TimingColumn): SortValue {
+  switch (column) {
+    case 'strategy': return row.strategy;
+    case 'encode': return row.encodeMedianMs;
+    case 'decode': return row.decodeMedianMs;
+    case 'total': return row.totalMedianMs;
+    case 'cold': return row.coldMs;
+    case 'speedup': return row.speedup;
+  }
+}
+
+/** "e5, e2 and e9" */
+function listText(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * The sentence above the timing table: the fastest strategy by warm total (with its speedup over
+ * reference) and the slowest few; '' when fewer than two strategies finished.
+ */
+export function timingCallout(rows: readonly TimingRow[], count = CALLOUT_COUNT): string {
+  const timed = rows.filter((r) => r.ok && r.totalMedianMs !== null);
+  if (timed.length < 2) return '';
+  const fastest = timed.reduce((best, r) => (r.totalMedianMs! < best.totalMedianMs! ? r : best));
+  const speedup = fastest.strategy !== 'reference' && fastest.speedup !== null ? `, ${formatSpeedup(fastest.speedup)} faster than reference` : '';
+  const slow = slowestIndices(timed.map((r) => r.totalMedianMs), count).map((i) => `${timed[i]!.strategy} (${formatMs(timed[i]!.totalMedianMs)})`);
+  return `Fastest warm total: ${fastest.strategy} (${formatMs(fastest.totalMedianMs)}${speedup}). Slowest: ${listText(slow)}.`;
 }
 
 export interface ElectrodeRow {
@@ -76,6 +116,23 @@ export function electrodeRows(report: Report): { strategies: string[]; rows: Ele
     totalMs: byStrategy.map((m) => m.get(idx) ?? null),
   }));
   return { strategies: withStages.map((s) => String(s.strategy)), rows };
+}
+
+/**
+ * The sentence above the per-electrode table: the slowest few electrodes under one strategy and
+ * their share of that strategy's time on electrodes; '' when there is nothing to single out.
+ */
+export function electrodeCallout(table: { strategies: string[]; rows: ElectrodeRow[] }, strategyIndex: number, count = CALLOUT_COUNT): string {
+  const strategy = table.strategies[strategyIndex];
+  if (strategy === undefined) return '';
+  const values = table.rows.map((r) => r.totalMs[strategyIndex] ?? null);
+  const slow = slowestIndices(values, count);
+  if (slow.length === 0) return '';
+  const sum = values.reduce<number>((a, v) => a + (v ?? 0), 0);
+  const top = slow.reduce((a, i) => a + values[i]!, 0);
+  const names = slow.map((i) => `${table.rows[i]!.electrode} (${formatMs(values[i])})`);
+  const share = sum > 0 ? `, ${slow.length > 1 ? 'together ' : ''}${formatShare(top / sum)} of its time on electrodes` : '';
+  return `Slowest electrode${slow.length > 1 ? 's' : ''} under ${strategy}: ${listText(names)}${share}.`;
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
