@@ -4,7 +4,8 @@
  * fits once, decodes the grid in windows of rows and streams each window's likelihood into the
  * run folder; progress and an ETA come on stderr. At the end DIR/likelihood/<strategy>.npy (a
  * hard link where the file system allows, a copy otherwise) and DIR/decode.json hold what it made.
- * A failure leaves DIR/likelihood/<strategy>.npy.partial with the rows written so far.
+ * A failure leaves DIR/likelihood/<strategy>.npy.partial with the rows written so far. When a
+ * `kde-profiler serve` runs on the same runs folder, the run's web link is printed at the end.
  */
 import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -19,6 +20,7 @@ import { resolveNwbData } from './nwbData';
 import { defaultRunsDir, followRun } from './runCommand';
 import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
+import { printRunLink } from './serverLink';
 
 const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
@@ -112,6 +114,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     const summary = await copyDecodeOutputs(runDir, outDir, strategy);
     io.stdout.write(summaryText(summary, join(outDir, likelihoodRelPath(strategy))));
     io.stderr.write(`run ${runId}: trace and report in ${runDir}\n`);
+    await printRunLink(io, service.runsDir, runId, 'results');
     return EXIT.ok;
   }
   const cancelled = final.status === 'cancelled' || interrupted;
@@ -119,12 +122,16 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (partial) io.stderr.write(`decode ${cancelled ? 'cancelled' : 'failed'}; the rows written so far are in ${partial}\n`);
   if (cancelled) {
     io.stderr.write(`run ${runId} cancelled; what was recorded is in ${runDir}\n`);
+    await printRunLink(io, service.runsDir, runId, 'live');
     return EXIT.interrupted;
   }
   const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the decode failed' });
   const code = exitCodeFor(error);
   io.stderr.write(`error: ${error.message}\n`);
-  if (code !== EXIT.usage) io.stderr.write(`run ${runId} failed; what was recorded is in ${runDir}\n`);
+  if (code !== EXIT.usage) {
+    io.stderr.write(`run ${runId} failed; what was recorded is in ${runDir}\n`);
+    await printRunLink(io, service.runsDir, runId, 'live');
+  }
   return code;
 }
 

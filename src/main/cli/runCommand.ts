@@ -1,6 +1,7 @@
 /**
  * `kde-profiler run`: one profiling run through the service (so it lands in the run store like a
- * run from the app), progress on stderr, a summary on stdout, outputs copied to --out.
+ * run from the app), progress on stderr, a summary on stdout, outputs copied to --out, and the
+ * run's web link when a `kde-profiler serve` runs on the same runs folder.
  */
 import { resolve } from 'node:path';
 import type { RunIndexEntry } from '../../shared/api';
@@ -12,6 +13,7 @@ import { ProgressLine } from './progressLine';
 import { copyRunOutputs } from './runOutputs';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
+import { printRunLink } from './serverLink';
 import { createProfilerService, type ProfilerService } from '../service';
 
 export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
@@ -83,19 +85,24 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     const detail = await service.getRun(runId);
     if (detail.report) io.stdout.write(runSummary(detail.report));
     io.stderr.write(`run ${runId}: report in ${where}\n`);
+    await printRunLink(io, service.runsDir, runId, 'results');
     const failed = detail.report?.strategies.filter((s) => s.status === 'failed') ?? [];
     for (const s of failed) io.stderr.write(`error: ${s.strategy} failed: ${s.error?.message ?? 'unknown error'}\n`);
     return failed.length > 0 ? EXIT.internal : EXIT.ok;
   }
   if (final.status === 'cancelled' || interrupted) {
     io.stderr.write(`run ${runId} cancelled; what was recorded is in ${where}\n`);
+    await printRunLink(io, service.runsDir, runId, 'live');
     return EXIT.interrupted;
   }
   const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the run failed' });
   const code = exitCodeFor(error);
   // bad input deserves its one clear line; a crash also says where its partial trace is
   io.stderr.write(`error: ${error.message}\n`);
-  if (code !== EXIT.usage) io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);
+  if (code !== EXIT.usage) {
+    io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);
+    await printRunLink(io, service.runsDir, runId, 'live');
+  }
   return code;
 }
 

@@ -1,9 +1,10 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand, startWebMode } from './serve';
+import { serveCommand, serveUntil, startWebMode } from './serve';
+import { runningServer, SERVE_INFO_FILE } from './serverLink';
 
 let dir: string;
 beforeAll(async () => {
@@ -43,5 +44,45 @@ describe('kde-profiler serve', () => {
     expect((await fetch(new URL('/', handle.url))).status).toBe(401);
     await handle.close();
     await expect(fetch(handle.url)).rejects.toThrow();
+  });
+
+  it('--open refuses a run that is not in the runs folder, before serving anything', async () => {
+    const t = io();
+    const code = await serveUntil(['--static-dir', 'static', '--runs-dir', 'runs-open', '--open', '20250101-120000-abcdef'], t.io, () => new Promise(() => undefined));
+    expect(code).toBe(2);
+    expect(t.err()).toMatch(/--open: run 20250101-120000-abcdef is not in .*runs-open: `kde-profiler list --runs-dir .*` shows the runs there/);
+    expect(t.out()).toBe('');
+    expect(await runningServer(join(dir, 'runs-open'))).toBeNull();
+    await expect(serveCommand.run(['--open', 'latest'], io().io)).rejects.toThrow(/--open: expected a run id like/);
+    await expect(serveCommand.run(['--open', '20250101-120000-abcdef', '--example', 'tiny'], io().io)).rejects.toThrow(/give one of them/);
+  });
+
+  it('--open prints the link to the run\'s results; the server is recorded in the runs folder until it stops', async () => {
+    const id = '20250101-120000-a1b2c3';
+    const runDir = join(dir, 'runs-linked', id);
+    await mkdir(runDir, { recursive: true });
+    await writeFile(join(runDir, 'config.json'), '{}');
+    const entry = { id, status: 'completed', createdAt: '2025-01-01T12:00:00.000Z', finishedAt: '2025-01-01T12:00:05.000Z', dataset: 'tiny', backend: 'cpu', strategies: ['reference'], headline: [] };
+    await writeFile(join(runDir, 'status.json'), JSON.stringify(entry));
+    const t = io();
+    let stop: (reason: string) => void = () => undefined;
+    let started: () => void = () => undefined;
+    const printed = new Promise<void>((r) => (started = r));
+    const done = serveUntil(['--static-dir', 'static', '--runs-dir', 'runs-linked', '--open', id], t.io, () => {
+      started();
+      return new Promise((r) => (stop = r));
+    });
+    await printed;
+    const url = /web mode: (\S+)/.exec(t.out())![1]!;
+    expect(t.out()).toContain(`Results of run ${id}: ${url}#/results?run=${id}\n`);
+    const record = await runningServer(join(dir, 'runs-linked'));
+    expect(record).toEqual({ url, pid: process.pid });
+    expect((await stat(join(dir, 'runs-linked', SERVE_INFO_FILE))).mode & 0o777).toBe(0o600);
+    expect((await fetch(url)).status).toBe(200);
+    stop('test over');
+    expect(await done).toBe(0);
+    expect(t.err()).toContain('test over, stopping');
+    expect(await runningServer(join(dir, 'runs-linked'))).toBeNull();
+    await expect(stat(join(dir, 'runs-linked', SERVE_INFO_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

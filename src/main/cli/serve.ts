@@ -1,18 +1,22 @@
 /**
  * `kde-profiler serve`: web mode. Starts the service and the loopback server, prints the URL with
- * its token, and runs until SIGINT/SIGTERM, then cancels runs and closes cleanly.
+ * its token (and with --open, the link to one run's results), records itself in the runs folder
+ * so `run` and `decode` can print links to their runs, and runs until SIGINT/SIGTERM, then
+ * cancels runs, removes that record and closes cleanly.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../server';
-import { createProfilerService } from '../service';
+import { createProfilerService, type ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { PRESETS } from '../../shared/config';
+import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './runCommand';
+import { removeServeInfo, runLink, writeServeInfo } from './serverLink';
 
-const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET]';
+const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET | --open RUN]';
 
 /** out/renderer of this checkout, where `npm run build` puts the renderer. */
 function defaultStaticDir(): string {
@@ -24,9 +28,12 @@ export interface ServeHandle {
   close(): Promise<void>;
 }
 
-/** What the command does, minus waiting for a signal: tests and `npm start` call this directly. */
-export async function startWebMode(options: { port?: number; runsDir: string; staticDir?: string }): Promise<ServeHandle> {
-  const service = createProfilerService({ runsDir: options.runsDir });
+/**
+ * What the command does, minus waiting for a signal: tests and `npm start` call this directly.
+ * A service handed in is the server's from then on: close() closes it too.
+ */
+export async function startWebMode(options: { port?: number; runsDir: string; staticDir?: string; service?: ProfilerService }): Promise<ServeHandle> {
+  const service = options.service ?? createProfilerService({ runsDir: options.runsDir });
   try {
     const server = await startServer({ service, port: options.port, host: '127.0.0.1', staticDir: options.staticDir ?? defaultStaticDir() });
     return {
@@ -42,18 +49,35 @@ export async function startWebMode(options: { port?: number; runsDir: string; st
   }
 }
 
-async function execute(args: string[], io: CliIo): Promise<number> {
+function waitForSignal(): Promise<string> {
+  return new Promise<NodeJS.Signals>((resolveSignal) => {
+    process.once('SIGINT', () => resolveSignal('SIGINT'));
+    process.once('SIGTERM', () => resolveSignal('SIGTERM'));
+  });
+}
+
+/**
+ * The command with what stops it handed in (a signal for the command, a promise a test resolves);
+ * `stopped` resolves with the reason to print.
+ */
+export async function serveUntil(args: string[], io: CliIo, stopped: () => Promise<string>): Promise<number> {
   const flags = parseFlags(args, {
     port: { type: 'string' },
     'runs-dir': { type: 'string' },
     'static-dir': { type: 'string' },
     example: { type: 'string' },
+    open: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   const example = stringFlag(flags, 'example');
   if (example !== undefined && !(PRESETS as readonly string[]).includes(example)) {
     throw new UsageError(`--example: expected a preset (${PRESETS.join(', ')}), got '${example}'`);
   }
+  const open = stringFlag(flags, 'open');
+  if (open !== undefined && !RUN_ID_PATTERN.test(open)) {
+    throw new UsageError(`--open: expected a run id like 20250101-120000-a1b2c3 (\`kde-profiler list\` shows them), got '${open}'`);
+  }
+  if (open !== undefined && example !== undefined) throw new UsageError('--open and --example each choose the page to open: give one of them');
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -65,17 +89,52 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`kde-profiler serve: the renderer is not built (no ${join(staticDir, 'index.html')}): run \`npm run build\` first.\n`);
     return EXIT.internal;
   }
-  const handle = await startWebMode({ port, runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')), staticDir });
-  // the page starts a run of every strategy on the preset when its address asks for an example
-  const url = example === undefined ? handle.url : `${handle.url}#/live?example=${example}`;
-  io.stdout.write(`KDE Profiler web mode: ${url}\n(loopback only; from another machine: ssh -L PORT:127.0.0.1:PORT, then open the URL there. Ctrl+C stops.)\n`);
-  const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
-    process.once('SIGINT', () => resolveSignal('SIGINT'));
-    process.once('SIGTERM', () => resolveSignal('SIGTERM'));
-  });
-  io.stderr.write(`kde-profiler serve: ${signal}, stopping\n`);
-  await handle.close();
+  const runsDir = defaultRunsDir(io, stringFlag(flags, 'runs-dir'));
+  const service = createProfilerService({ runsDir });
+  // a link to a run that is not there would open on an error: say so before serving anything
+  if (open !== undefined && !(await runExists(service, open))) {
+    await service.close();
+    io.stderr.write(`kde-profiler serve: --open: run ${open} is not in ${service.runsDir}: \`kde-profiler list --runs-dir ${service.runsDir}\` shows the runs there.\n`);
+    return EXIT.usage;
+  }
+  const handle = await startWebMode({ port, runsDir, staticDir, service });
+  try {
+    await recordServer(io, service.runsDir, handle.url);
+    // the page starts a run of every strategy on the preset when its address asks for an example
+    const url = example === undefined ? handle.url : `${handle.url}#/live?example=${example}`;
+    io.stdout.write(`KDE Profiler web mode: ${url}\n`);
+    if (open !== undefined) io.stdout.write(`Results of run ${open}: ${runLink(handle.url, open, 'results')}\n`);
+    io.stdout.write('(loopback only; from another machine: ssh -L PORT:127.0.0.1:PORT, then open the URL there. Ctrl+C stops.)\n');
+    const reason = await stopped();
+    io.stderr.write(`kde-profiler serve: ${reason}, stopping\n`);
+  } finally {
+    await removeServeInfo(service.runsDir, process.pid).catch(() => undefined);
+    await handle.close();
+  }
   return EXIT.ok;
 }
 
-export const serveCommand: CliCommand = { summary: 'serve the app in a browser (web mode) on 127.0.0.1 with a token', usage: USAGE, run: execute };
+async function runExists(service: ProfilerService, runId: string): Promise<boolean> {
+  try {
+    await service.getRun(runId);
+    return true;
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'NOT_FOUND') return false;
+    throw e;
+  }
+}
+
+/** run and decode print links to this server; a folder that cannot take the record only loses those links */
+async function recordServer(io: CliIo, runsDir: string, url: string): Promise<void> {
+  try {
+    await writeServeInfo(runsDir, { url, pid: process.pid });
+  } catch (e) {
+    io.stderr.write(`kde-profiler serve: warning: cannot write the server's address into ${runsDir} (${(e as Error).message}); run and decode will not print links to it.\n`);
+  }
+}
+
+export const serveCommand: CliCommand = {
+  summary: 'serve the app in a browser (web mode) on 127.0.0.1 with a token',
+  usage: USAGE,
+  run: (args, io) => serveUntil(args, io, waitForSignal),
+};

@@ -1,9 +1,11 @@
 /**
  * `npm run example` opens the app at #/live?example=NAME: the preset is loaded and a run of every
- * strategy starts at once, so a new user sees the whole profiler working after one command.
+ * strategy starts at once, so a new user sees the whole profiler working after one command. Once
+ * started, the address names the run (#/live?run=<id>), so a reload keeps watching it.
  */
 import { PRESETS, STRATEGIES, type PresetName, type RunConfig } from '../../../shared/config';
 import { useDataStore, useLiveRunStore, useNavStore } from '../stores';
+import { nameStartedRun } from './useRunRoute';
 
 export function exampleFromHash(hash: string): PresetName | null {
   const query = hash.split('?')[1];
@@ -32,5 +34,5 @@ export async function startExampleRun(name: PresetName): Promise<void> {
   const nav = useNavStore();
   await data.selectPreset(name, { seed: 42, features: 2, featureScale: 1 });
   nav.go('live');
-  await live.start(exampleRunConfig(name));
+  nameStartedRun(await live.start(exampleRunConfig(name)));
 }

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RunConfig } from '../../../shared/config';
 import type { TraceRecord } from '../../../shared/events';
 import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
+import { report, runDetail, runEntry } from '../testing/sampleData';
 import { TIMELINE_REFRESH_MS, useLiveRunStore } from './liveRunStore';
 
 const config: RunConfig = {
@@ -127,5 +128,77 @@ describe('useLiveRunStore', () => {
     expect(live.counters.length).toBe(3);
     expect(api.callsOf('getTimeline')[0]!.args[0]).toBe('run-7');
     expect(live.timeline).not.toBeNull();
+  });
+
+  it('a completed run opened later shows 100 %, its wall time and its status from the record', async () => {
+    api.getRun = async (id) => ({ ...runDetail(id), entry: runEntry(id, { createdAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:30.000Z' }) });
+    const live = useLiveRunStore();
+    await live.attach('run-7');
+    expect(live.phase).toBe('completed');
+    expect(live.finished).toBe(true);
+    expect(live.progress?.fraction).toBe(1);
+    // the counters' trace reaches 1 ms; the record's 90 s is the longer and wins
+    expect(live.elapsedMs).toBe(90_000);
+    expect(live.recordNote).toBe('');
+  });
+
+  it('a cancelled run opened later shows how many strategies finished, not 0 %', async () => {
+    api.getRun = async (id) => {
+      const d = runDetail(id);
+      const r = report({ runId: id, status: 'cancelled', strategies: [report().strategies[0]!] });
+      const config = { ...d.config, strategies: ['reference', 'compensated', 'streaming', 'chunked'] as typeof d.config.strategies };
+      return { config, report: r, entry: runEntry(id, { status: 'cancelled', finishedAt: '2026-01-01T00:00:12.000Z' }) };
+    };
+    const live = useLiveRunStore();
+    await live.attach('run-7');
+    expect(live.phase).toBe('cancelled');
+    expect(live.progress?.fraction).toBe(0.25);
+    expect(live.recordNote).toBe('1 of 4 strategies finished');
+    expect(live.elapsedMs).toBe(12_000);
+  });
+
+  it('a failed run without a report has no progress to show, but its error and wall time', async () => {
+    api.getCounters = async () => [];
+    api.getRun = async (id) => ({
+      ...runDetail(id), report: null,
+      entry: runEntry(id, { status: 'failed', finishedAt: '2026-01-01T00:00:02.500Z', error: { name: 'AppError', code: 'RUN_FAILED', message: 'engine crashed' } }),
+    });
+    const live = useLiveRunStore();
+    await live.attach('run-7');
+    expect(live.phase).toBe('failed');
+    expect(live.progress).toBeNull();
+    expect(live.error?.message).toBe('engine crashed');
+    expect(live.elapsedMs).toBe(2500);
+  });
+
+  it('a run that is still running takes its progress from its events, not from the record', async () => {
+    api.getRun = async (id) => ({ ...runDetail(id), report: null, entry: runEntry(id, { status: 'running' }) });
+    const live = useLiveRunStore();
+    await live.attach('run-7');
+    expect(live.running).toBe(true);
+    expect(live.progress).toBeNull();
+    api.emit({ type: 'progress', runId: 'run-7', progress: { fraction: 0.4, label: 'reference · decode', elapsedMs: 800 } });
+    expect(live.progress?.fraction).toBe(0.4);
+    expect(live.elapsedMs).toBe(800);
+  });
+
+  it('a run that does not exist says so in one sentence and stops listening for it', async () => {
+    const real = api.getRun;
+    api.getRun = async (id) => {
+      throw Object.assign(new Error(`run ${id} not found in /runs: list runs to see the ids there.`), { code: 'NOT_FOUND', location: { key: id } });
+    };
+    const live = useLiveRunStore();
+    await live.attach('20250101-120000-abcdef');
+    await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS * 2);
+    expect(live.missing).toBe(true);
+    expect(live.error?.message).toBe('run 20250101-120000-abcdef was not found: it may have been deleted. Pick another run from Runs.');
+    expect(live.runId).toBe('20250101-120000-abcdef');
+    expect(api.subscriberCount).toBe(0);
+    expect(api.callsOf('getTimeline')).toHaveLength(0);
+    // the next run watched starts clean
+    api.getRun = real;
+    await live.attach('run-1');
+    expect(live.missing).toBe(false);
+    expect(live.error).toBeNull();
   });
 });

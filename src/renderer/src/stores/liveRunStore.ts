@@ -15,6 +15,8 @@ import { CounterAccumulator, type LiveCounterSeries } from '../lib/liveCounters'
 import { fetchWindow, type TimeWindow } from '../lib/timeWindow';
 import { throttleAsync } from '../lib/timing';
 import { useApi } from './apiAccess';
+import { missingRunOf, runErrorText } from './missingRun';
+import { recordedProgress } from './recordedProgress';
 
 export const TIMELINE_REFRESH_MS = 250;
 const MAX_LOG_LINES = 200;
@@ -41,6 +43,11 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   const latestUs = ref(0);
   const selectedSpan = shallowRef<TimelineSpan | null>(null);
   const cancelling = ref(false);
+  /** the watched run does not exist (a stale link, a deleted run) */
+  const missing = ref(false);
+  /** a finished run's wall time from its record, and what the record adds to its status */
+  const recordedElapsedMs = ref<number | undefined>(undefined);
+  const recordNote = ref('');
   let viewWidthPx = 1200;
 
   const accumulator = new CounterAccumulator();
@@ -53,13 +60,14 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   const totalUs = computed(() => Math.max(timeline.value?.totalUs ?? 0, latestUs.value));
   /**
    * Time since the run started: the last progress report's while it runs; once it ended, the
-   * trace's length, since no progress report follows a cancel, a failure or the last step.
+   * longest of that, the trace's length and the record's wall time, since no progress report
+   * follows a cancel, a failure or the last step (and a run opened later had none at all).
    */
   const elapsedMs = computed<number | undefined>(() => {
     const reported = progress.value?.elapsedMs;
     if (!finished.value) return reported;
-    const traced = totalUs.value > 0 ? totalUs.value / 1000 : undefined;
-    return reported === undefined ? traced : Math.max(reported, traced ?? 0);
+    const known = [reported, totalUs.value / 1000, recordedElapsedMs.value].filter((v): v is number => v !== undefined && v > 0);
+    return known.length ? Math.max(...known) : undefined;
   });
 
   async function refreshTimeline(): Promise<void> {
@@ -128,6 +136,9 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     latestUs.value = 0;
     selectedSpan.value = null;
     cancelling.value = false;
+    missing.value = false;
+    recordedElapsedMs.value = undefined;
+    recordNote.value = '';
   }
 
   /** starts a run; resolves with its id, or null when the service refused it (error says why) */
@@ -158,7 +169,17 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     }
   }
 
-  /** watches a run that already exists: live if it still runs, its final timeline otherwise */
+  /** a run that cannot be read: its id stays (the view names it), nothing else is asked for it */
+  function markMissing(e: unknown, id: string): void {
+    stopListening();
+    missing.value = true;
+    error.value = runErrorText(e, id);
+  }
+
+  /**
+   * Watches a run that already exists: live if it still runs, its final timeline otherwise. A run
+   * that ended shows the progress, elapsed time and status its record keeps.
+   */
   async function attach(id: string): Promise<void> {
     reset();
     runId.value = id;
@@ -169,12 +190,20 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       if (runId.value !== id) return;
       if (phase.value === 'idle') phase.value = detail.entry.status;
       if (detail.entry.error) error.value = errorText(detail.entry.error);
+      const recorded = TERMINAL.has(phase.value) ? recordedProgress(detail) : null;
+      if (recorded) {
+        if (progress.value === null) progress.value = recorded.progress;
+        recordedElapsedMs.value = recorded.elapsedMs;
+        recordNote.value = recorded.note;
+      }
       if (counters.value.length === 0) counters.value = markRaw(series);
       for (const s of series) {
         const last = s.points[s.points.length - 1];
         if (last) latestUs.value = Math.max(latestUs.value, last[0]);
       }
     } catch (e) {
+      if (runId.value !== id) return;
+      if (missingRunOf(e, [id]) !== null) return markMissing(e, id);
       error.value = errorText(e);
     }
     scheduleTimeline();
@@ -210,6 +239,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
 
   return {
     runId, phase, progress, error, logs, counters, timeline, timelineError, visibleWindow, latestUs, selectedSpan, cancelling,
+    missing, recordedElapsedMs, recordNote,
     running, finished, etaMs, totalUs, elapsedMs,
     start, attach, cancel, reset, setWindow, setViewWidth, selectSpan, refreshTimeline, handleEvent,
   };

@@ -5,7 +5,7 @@ import { runEntry } from '../testing/sampleData';
 import { setApiForTests } from './apiAccess';
 import { useLikelihoodStore } from './likelihoodStore';
 import { useResultsStore } from './resultsStore';
-import { useRunsStore } from './runsStore';
+import { compareParamOf, parseCompareParam, useRunsStore } from './runsStore';
 import { useExportStore } from './exportStore';
 
 describe('useRunsStore', () => {
@@ -47,6 +47,54 @@ describe('useRunsStore', () => {
     expect(runs.comparison).toBeNull();
   });
 
+  it('opens the comparison an address names, ticks its runs, and does not ask again for the one shown', async () => {
+    const runs = useRunsStore();
+    await runs.openComparison('run-1,run-2');
+    expect(api.callsOf('compareRuns').map((c) => c.args.slice(0, 2))).toEqual([['run-1', 'run-2']]);
+    expect(runs.selected).toEqual(['run-1', 'run-2']);
+    expect(runs.comparedParam).toBe('run-1,run-2');
+    await runs.openComparison('run-1,run-2');
+    expect(api.callsOf('compareRuns')).toHaveLength(1);
+    runs.clearComparison();
+    expect(runs.comparison).toBeNull();
+    expect(runs.comparedParam).toBeNull();
+    expect(runs.selected).toEqual(['run-1', 'run-2']);
+  });
+
+  it('says what is wrong with a malformed compare address, and which run of a pair is gone', async () => {
+    const runs = useRunsStore();
+    await runs.openComparison('only-one');
+    expect(runs.compareError).toMatch(/'only-one': expected two run ids separated by a comma/);
+    expect(api.callsOf('compareRuns')).toHaveLength(0);
+    api.compareRuns = async (a, b) => {
+      throw Object.assign(new Error(`run ${b} not found in /runs: list runs to see the ids there.`), { code: 'NOT_FOUND', location: { key: b } });
+    };
+    await runs.openComparison('20250101-120000-aaaaaa,20250101-120000-bbbbbb');
+    expect(runs.compareError).toBe('run 20250101-120000-bbbbbb was not found: it may have been deleted. Pick another run from Runs.');
+    expect(runs.comparison).toBeNull();
+  });
+
+  it('a late comparison answer does not replace a newer one', async () => {
+    const runs = useRunsStore();
+    const real = api.compareRuns;
+    let releaseOld: () => void = () => undefined;
+    api.compareRuns = (a, b, t) => new Promise((resolve) => (releaseOld = () => void real(a, b, t).then(resolve)));
+    const old = runs.compare('old-a', 'old-b');
+    api.compareRuns = real;
+    await runs.compare('new-a', 'new-b');
+    releaseOld();
+    await old;
+    expect(runs.comparedParam).toBe('new-a,new-b');
+    expect(runs.comparing).toBe(false);
+  });
+
+  it('reads and writes the compare parameter', () => {
+    expect(parseCompareParam(compareParamOf('a', 'b'))).toEqual(['a', 'b']);
+    expect(parseCompareParam(' a , b ')).toEqual(['a', 'b']);
+    expect(parseCompareParam('a,')).toBeNull();
+    expect(parseCompareParam('a,b,c')).toBeNull();
+  });
+
   it('delete removes the run from the list, the selection and a comparison that used it', async () => {
     const runs = useRunsStore();
     await runs.refresh();
@@ -73,6 +121,31 @@ describe('useResultsStore and useLikelihoodStore', () => {
     expect(results.report?.strategies.map((s) => s.strategy)).toEqual(['reference', 'compensated']);
   });
 
+  it('a run that does not exist reads as one sentence and is marked missing; a broken connection is not', async () => {
+    const results = useResultsStore();
+    api.getRun = async (id) => {
+      throw Object.assign(new Error(`run ${id} not found in /runs: list runs to see the ids there.`), { code: 'NOT_FOUND', location: { key: id } });
+    };
+    await results.load('20250101-120000-abcdef');
+    expect(results.missing).toBe(true);
+    expect(results.error).toBe('run 20250101-120000-abcdef was not found: it may have been deleted. Pick another run from Runs.');
+    expect(results.runId).toBe('20250101-120000-abcdef');
+    api.getRun = async () => {
+      throw Object.assign(new Error('run x: expected a run id like 20250101-120000-a1b2c3, got "nope"'), { code: 'BAD_ARGUMENT', location: { key: 'runId' } });
+    };
+    await results.load('nope');
+    expect(results.missing).toBe(true);
+    expect(results.error).toMatch(/^run nope was not found/);
+    api.getRun = async () => {
+      throw Object.assign(new Error('the connection to the profiler server closed'), { code: 'IO' });
+    };
+    await results.load('20250101-120000-abcdef');
+    expect(results.missing).toBe(false);
+    expect(results.error).toBe('the connection to the profiler server closed');
+    results.clear();
+    expect(results.error).toBeNull();
+  });
+
   it('a late answer for an older run does not replace the newer one', async () => {
     const results = useResultsStore();
     const real = api.getRun;
@@ -90,7 +163,7 @@ describe('useResultsStore and useLikelihoodStore', () => {
     const lk = useLikelihoodStore();
     await lk.load('run-1', 'reference');
     await lk.selectStrategy('compensated');
-    expect(api.callsOf('getLikelihood').map((c) => c.args)).toEqual([['run-1', 'reference'], ['run-1', 'compensated']]);
+    expect(api.callsOf('getLikelihood').map((c) => c.args.slice(0, 2))).toEqual([['run-1', 'reference'], ['run-1', 'compensated']]);
     expect(lk.view?.strategy).toBe('compensated');
     expect(lk.strategies).toEqual(['reference', 'compensated']);
   });

@@ -1,14 +1,26 @@
 /**
  * The run history from the run store: list, delete, and a side-by-side comparison of two runs
- * with the regression verdict.
+ * with the regression verdict. A comparison is named in the address as `compare=<a>,<b>`.
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { Comparison, RunIndexEntry } from '../../../shared/api';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
+import { missingRunOf, missingRunText } from './missingRun';
 
 export const DEFAULT_THRESHOLD_PCT = 10;
+
+/** the address's `compare` value of two runs */
+export function compareParamOf(a: string, b: string): string {
+  return `${a},${b}`;
+}
+
+/** `<a>,<b>` from an address into two run ids; null when it is not two non-empty ids */
+export function parseCompareParam(text: string): [string, string] | null {
+  const parts = text.split(',').map((p) => p.trim());
+  return parts.length === 2 && parts[0] && parts[1] ? [parts[0], parts[1]] : null;
+}
 
 export const useRunsStore = defineStore('runs', () => {
   const runs = shallowRef<RunIndexEntry[]>([]);
@@ -20,8 +32,11 @@ export const useRunsStore = defineStore('runs', () => {
   const comparison = shallowRef<Comparison | null>(null);
   const comparing = ref(false);
   const compareError = ref<string | null>(null);
+  let compareTicket = 0;
 
   const canCompare = computed(() => selected.value.length === 2);
+  /** the shown comparison as the address names it; null when none is shown */
+  const comparedParam = computed(() => (comparison.value ? compareParamOf(comparison.value.a.id, comparison.value.b.id) : null));
 
   async function refresh(): Promise<void> {
     loading.value = true;
@@ -58,26 +73,55 @@ export const useRunsStore = defineStore('runs', () => {
     else selected.value = [...selected.value, id].slice(-2);
   }
 
+  /** compares the two ticked runs, or the two given (which become the ticked ones) */
   async function compare(a?: string, b?: string): Promise<void> {
-    const [ra, rb] = a !== undefined && b !== undefined ? [a, b] : selected.value;
+    const given = a !== undefined && b !== undefined;
+    const [ra, rb] = given ? [a, b] : selected.value;
     if (ra === undefined || rb === undefined) {
       compareError.value = 'Select two runs to compare.';
       return;
     }
+    if (given) selected.value = [ra, rb];
+    const ticket = ++compareTicket;
     comparing.value = true;
     compareError.value = null;
     try {
-      comparison.value = markRaw(await useApi().compareRuns(ra, rb, thresholdPct.value));
+      const result = await useApi().compareRuns(ra, rb, thresholdPct.value);
+      if (ticket === compareTicket) comparison.value = markRaw(result);
     } catch (e) {
+      if (ticket !== compareTicket) return;
       comparison.value = null;
-      compareError.value = errorText(e).message;
+      const missing = missingRunOf(e, [ra, rb]);
+      compareError.value = missing === null ? errorText(e).message : missingRunText(missing);
     } finally {
-      comparing.value = false;
+      if (ticket === compareTicket) comparing.value = false;
     }
   }
 
+  /** shows the comparison an address names (`<a>,<b>`), unless it is already the one shown */
+  async function openComparison(param: string): Promise<void> {
+    const ids = parseCompareParam(param);
+    if (ids === null) {
+      compareTicket++;
+      comparison.value = null;
+      comparing.value = false;
+      compareError.value = `the address asks to compare '${param}': expected two run ids separated by a comma, as Runs makes them.`;
+      return;
+    }
+    if (comparedParam.value === compareParamOf(...ids) && !comparing.value) return;
+    await compare(...ids);
+  }
+
+  /** takes the comparison off the page (the address no longer names one); the ticks stay */
+  function clearComparison(): void {
+    compareTicket++;
+    comparison.value = null;
+    comparing.value = false;
+    compareError.value = null;
+  }
+
   return {
-    runs, loading, error, selected, thresholdPct, comparison, comparing, compareError, canCompare,
-    refresh, remove, toggleSelected, compare,
+    runs, loading, error, selected, thresholdPct, comparison, comparing, compareError, canCompare, comparedParam,
+    refresh, remove, toggleSelected, compare, openComparison, clearComparison,
   };
 });

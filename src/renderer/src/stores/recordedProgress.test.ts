@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { report, runDetail, runEntry, strategyResult } from '../testing/sampleData';
+import { recordedProgress } from './recordedProgress';
+
+describe('recordedProgress', () => {
+  it('gives nothing for a run that has not ended: its events will', () => {
+    expect(recordedProgress({ ...runDetail('r'), entry: runEntry('r', { status: 'running' }) })).toBeNull();
+    expect(recordedProgress({ ...runDetail('r'), entry: runEntry('r', { status: 'queued' }) })).toBeNull();
+  });
+
+  it('reads the wall time from createdAt to finishedAt, and none when either is missing or garbled', () => {
+    const at = (finishedAt?: string) => recordedProgress({ ...runDetail('r'), entry: runEntry('r', { finishedAt }) })!;
+    expect(at('2026-01-01T00:00:05.250Z').elapsedMs).toBe(5250);
+    expect(at(undefined).elapsedMs).toBeUndefined();
+    expect(at('not a date').elapsedMs).toBeUndefined();
+    expect(at('2025-12-31T00:00:00.000Z').elapsedMs).toBeUndefined();
+    expect(at(undefined).progress).toMatchObject({ fraction: 1, label: 'completed' });
+  });
+
+  it('counts the strategies a failed run finished, against those it was asked for', () => {
+    const d = runDetail('r');
+    const failed = recordedProgress({
+      ...d,
+      entry: runEntry('r', { status: 'failed' }),
+      report: report({ status: 'failed', strategies: [strategyResult('reference', 10), { ...strategyResult('compensated', 5), status: 'failed' }] }),
+    })!;
+    expect(failed.progress?.fraction).toBe(0.5);
+    expect(failed.note).toBe('1 of 2 strategies finished');
+    const bare = recordedProgress({ ...d, report: null, entry: runEntry('r', { status: 'cancelled' }) })!;
+    expect(bare.progress).toBeNull();
+    expect(bare.note).not.toBe('');
+  });
+});
