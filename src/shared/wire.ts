@@ -17,32 +17,48 @@ export type ServerMessage =
   | { kind: 'result'; id: number; ok: false; error: SerializedError }
   | { kind: 'event'; runId: string; event: RunEvent };
 
-/** Largest message either side accepts, in bytes: enough for a likelihood view or an export. */
+/** Largest answer the server sends, in bytes: enough for a likelihood view or an export. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/**
+ * Largest request a page may send: the biggest legitimate one (scanData with 256 paths of 4096
+ * characters, a recipe) is about 1 MB. Parsing is what costs the server memory (a 60 MB array of
+ * empty objects takes gigabytes), so the cap is close to what is needed, not to what is answered.
+ */
+export const MAX_CLIENT_MESSAGE_BYTES = 2 * 1024 * 1024;
 
 const METHODS = new Set<string>(API_METHODS);
 
-/** Parses an untrusted client message; returns null for anything malformed. */
-export function parseClientMessage(raw: string): ClientMessage | null {
-  if (raw.length > MAX_MESSAGE_BYTES) return null;
+/** A client message read once: the message, or why not with the id to answer when it has one. */
+export type ClientMessageReading = { ok: true; message: ClientMessage } | { ok: false; id: number | null };
+
+/** Reads an untrusted client message with one JSON.parse, however it turns out. */
+export function readClientMessage(raw: string): ClientMessageReading {
+  if (raw.length > MAX_CLIENT_MESSAGE_BYTES) return { ok: false, id: null };
   let v: unknown;
   try {
     v = JSON.parse(raw);
   } catch {
-    return null;
+    return { ok: false, id: null };
   }
-  if (typeof v !== 'object' || v === null) return null;
+  if (typeof v !== 'object' || v === null) return { ok: false, id: null };
   const m = v as Record<string, unknown>;
-  if (typeof m.id !== 'number' || !Number.isSafeInteger(m.id)) return null;
+  if (typeof m.id !== 'number' || !Number.isSafeInteger(m.id)) return { ok: false, id: null };
+  const refused = { ok: false, id: m.id } as const;
   if (m.kind === 'call') {
-    if (typeof m.method !== 'string' || !METHODS.has(m.method) || !Array.isArray(m.params) || m.params.length > 8) return null;
-    return { kind: 'call', id: m.id, method: m.method as ApiMethod, params: m.params };
+    if (typeof m.method !== 'string' || !METHODS.has(m.method) || !Array.isArray(m.params) || m.params.length > 8) return refused;
+    return { ok: true, message: { kind: 'call', id: m.id, method: m.method as ApiMethod, params: m.params } };
   }
   if (m.kind === 'subscribe' || m.kind === 'unsubscribe') {
-    if (typeof m.runId !== 'string' || m.runId.length === 0 || m.runId.length > 100) return null;
-    return { kind: m.kind, id: m.id, runId: m.runId };
+    if (typeof m.runId !== 'string' || m.runId.length === 0 || m.runId.length > 100) return refused;
+    return { ok: true, message: { kind: m.kind, id: m.id, runId: m.runId } };
   }
-  return null;
+  return refused;
+}
+
+/** Parses an untrusted client message; returns null for anything malformed. */
+export function parseClientMessage(raw: string): ClientMessage | null {
+  const r = readClientMessage(raw);
+  return r.ok ? r.message : null;
 }
 
 /** Parses a server message on the page side; returns null for anything malformed. */

@@ -4,8 +4,8 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerMessage } from '../../shared/wire';
-import { startServer, type RunningServer } from './startServer';
+import { MAX_CLIENT_MESSAGE_BYTES, type ServerMessage } from '../../shared/wire';
+import { MAX_SESSIONS, startServer, type RunningServer } from './startServer';
 import { stubService, type StubService } from './testService';
 
 let dir: string;
@@ -202,11 +202,58 @@ describe('startServer: WebSocket', () => {
     expect(service.listeners.size).toBe(0);
   });
 
-  it('closes a connection that sends more than MAX_MESSAGE_BYTES', async () => {
+  it('closes a connection that sends more than MAX_CLIENT_MESSAGE_BYTES (2 MB)', async () => {
     const ws = new WebSocket(`${wsUrl()}?token=${server.token}`, { origin: base });
     await new Promise((r) => ws.on('open', r));
     const code = new Promise<number>((r) => ws.on('close', (c) => r(c)));
-    ws.send('x'.repeat(64 * 1024 * 1024 + 1));
+    ws.send('x'.repeat(MAX_CLIENT_MESSAGE_BYTES + 1));
     expect(await code).toBe(1009);
+  });
+
+  it('answers a large malformed message under the cap once, and keeps serving', async () => {
+    const ws = new WebSocket(`${wsUrl()}?token=${server.token}`, { origin: base });
+    await new Promise((r) => ws.on('open', r));
+    const answers: ServerMessage[] = [];
+    ws.on('message', (d) => answers.push(JSON.parse(String(d)) as ServerMessage));
+    // an array of empty objects is the costliest JSON per byte to hold after parsing
+    const junk = `{"id":7,"kind":"call","method":"nope","params":[${'{},'.repeat(600_000)}{}]}`;
+    expect(junk.length).toBeLessThan(MAX_CLIENT_MESSAGE_BYTES);
+    ws.send(junk);
+    ws.send(JSON.stringify({ kind: 'call', id: 8, method: 'listPresets', params: [] }));
+    for (let i = 0; i < 200 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatchObject({ kind: 'result', id: 7, ok: false, error: { code: 'BAD_ARGUMENT' } });
+    expect(answers[1]).toMatchObject({ kind: 'result', id: 8, ok: true });
+    ws.close();
+  });
+
+  it(`refuses a page beyond ${MAX_SESSIONS} open at once with 503, and takes one again when a page leaves`, async () => {
+    const open: WebSocket[] = [];
+    try {
+      while (open.length < MAX_SESSIONS) {
+        const ws = new WebSocket(`${wsUrl()}?token=${server.token}`, { origin: base });
+        const outcome = await new Promise<string>((r) => {
+          ws.on('open', () => r('open'));
+          ws.on('unexpected-response', (_q, res) => r(String(res.statusCode)));
+        });
+        if (outcome !== 'open') break;
+        open.push(ws);
+      }
+      // other tests' pages may still be closing: at most the cap is open
+      expect(open.length).toBeLessThanOrEqual(MAX_SESSIONS);
+      expect(await wsOutcome(`${wsUrl()}?token=${server.token}`, base)).toBe(503);
+      const leaving = open.pop()!;
+      const closed = new Promise((r) => leaving.on('close', r));
+      leaving.close();
+      await closed;
+      for (let i = 0; i < 100; i++) {
+        const outcome = await wsOutcome(`${wsUrl()}?token=${server.token}`, base);
+        if (outcome === 'open') break;
+        await new Promise((r) => setTimeout(r, 10));
+        if (i === 99) expect(outcome).toBe('open');
+      }
+    } finally {
+      for (const ws of open) ws.terminate();
+    }
   });
 });

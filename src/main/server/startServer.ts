@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { ProfilerApi } from '../../shared/api';
 import { AppError } from '../../shared/errors';
-import { MAX_MESSAGE_BYTES } from '../../shared/wire';
+import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/wire';
 import { rendererCspHeader } from '../csp';
 import { isLoopbackHost, isOwnOrigin, newToken, tokenCookie, tokenSource } from './auth';
 import { resolveStaticPath, sendFile } from './staticFiles';
@@ -33,6 +33,9 @@ export interface RunningServer {
   token: string;
   close(): Promise<void>;
 }
+
+/** open pages at once: a lab shares a server among a few people, each with a few tabs */
+export const MAX_SESSIONS = 32;
 
 const COMMON_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -87,7 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       else res.destroy();
     });
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -96,6 +99,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!isLoopbackHost(req.headers.host)) return refuseUpgrade(socket, 403, 'Forbidden');
     if (tokenSource(req, url, token, port) === null) return refuseUpgrade(socket, 401, 'Unauthorized');
     if (!isOwnOrigin(req)) return refuseUpgrade(socket, 403, 'Forbidden');
+    if (wss.clients.size >= MAX_SESSIONS) return refuseUpgrade(socket, 503, 'Service Unavailable');
     wss.handleUpgrade(req, socket, head, (ws) => attachSession(ws, options.service));
   });
 

@@ -6,23 +6,13 @@
 import type { RawData, WebSocket } from 'ws';
 import type { ProfilerApi } from '../../shared/api';
 import { AppError, serializeError } from '../../shared/errors';
-import { MAX_MESSAGE_BYTES, parseClientMessage, type ServerMessage } from '../../shared/wire';
+import { MAX_MESSAGE_BYTES, readClientMessage, type ServerMessage } from '../../shared/wire';
 import { callApi } from '../../shared/apiArgs';
 import { checkSubscriptionKey } from '../../shared/runIds';
 
 /** A page that stops reading (a frozen tab) is dropped before its backlog eats the server's memory. */
 const MAX_BUFFERED_BYTES = 2 * MAX_MESSAGE_BYTES;
 const OPEN = 1;
-
-/** The id of a message the parser refused, so the page hears why instead of waiting for a timeout. */
-function salvageId(text: string): number | null {
-  try {
-    const v = JSON.parse(text) as { id?: unknown };
-    return typeof v?.id === 'number' && Number.isSafeInteger(v.id) ? v.id : null;
-  } catch {
-    return null;
-  }
-}
 
 /** A text frame's payload: one Buffer as ws delivers by default, or the other shapes RawData allows. */
 function textOf(data: RawData): string {
@@ -58,15 +48,14 @@ export function attachSession(ws: WebSocket, api: ProfilerApi): void {
   };
 
   ws.on('message', (data: RawData, isBinary: boolean) => {
-    const text = isBinary ? '' : textOf(data);
-    const message = isBinary ? null : parseClientMessage(text);
-    if (!message) {
-      const id = salvageId(text);
-      if (id !== null) {
-        send({ kind: 'result', id, ok: false, error: new AppError('BAD_ARGUMENT', 'malformed request: expected a call, subscribe or unsubscribe message as in shared/wire.ts').toJSON() });
+    const reading = isBinary ? { ok: false as const, id: null } : readClientMessage(textOf(data));
+    if (!reading.ok) {
+      if (reading.id !== null) {
+        send({ kind: 'result', id: reading.id, ok: false, error: new AppError('BAD_ARGUMENT', 'malformed request: expected a call, subscribe or unsubscribe message as in shared/wire.ts').toJSON() });
       }
       return;
     }
+    const message = reading.message;
     switch (message.kind) {
       case 'call':
         answer(message.id, () => callApi(api, message.method, message.params));

@@ -6,7 +6,7 @@
  */
 import type { ApiMethod, ProfilerApi } from '../../../shared/api';
 import { AppError, deserializeError } from '../../../shared/errors';
-import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage } from '../../../shared/wire';
+import { MAX_CLIENT_MESSAGE_BYTES, parseServerMessage, type ClientMessage } from '../../../shared/wire';
 import { callMethods } from '../../../shared/apiCalls';
 import { RunListeners } from '../../../shared/runListeners';
 import { ReconnectingSocket, type ConnectionState, type WebSocketConstructor } from './socket';
@@ -121,8 +121,8 @@ export function createWsClient(options: WsClientOptions): WsApi {
 
   function request(message: ClientMessage, method: string, timeoutMs = callTimeoutMs): Promise<unknown> {
     const text = JSON.stringify(message);
-    if (text.length > MAX_MESSAGE_BYTES) {
-      return Promise.reject(new AppError('BAD_ARGUMENT', `${method}: the request is larger than ${MAX_MESSAGE_BYTES} bytes.`));
+    if (text.length > MAX_CLIENT_MESSAGE_BYTES) {
+      return Promise.reject(new AppError('BAD_ARGUMENT', `${method}: the request is larger than the ${MAX_CLIENT_MESSAGE_BYTES / 1024 / 1024} MB a request may carry.`));
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
