@@ -214,7 +214,7 @@ describe('startServer: WebSocket', () => {
     const ws = new WebSocket(`${wsUrl()}?token=${server.token}`, { origin: base });
     await new Promise((r) => ws.on('open', r));
     const answers: ServerMessage[] = [];
-    ws.on('message', (d) => answers.push(JSON.parse(String(d)) as ServerMessage));
+    ws.on('message', (d) => answers.push(JSON.parse((d as Buffer).toString('utf8')) as ServerMessage));
     // an array of empty objects is the costliest JSON per byte to hold after parsing
     const junk = `{"id":7,"kind":"call","method":"nope","params":[${'{},'.repeat(600_000)}{}]}`;
     expect(junk.length).toBeLessThan(MAX_CLIENT_MESSAGE_BYTES);
