@@ -68,4 +68,11 @@ describe('open spans of a live run', () => {
     expect(view.spans.filter((s) => s.name === 'run')).toHaveLength(1);
     expect(view.spans[0]!.args).toBeUndefined();
   });
+  it('keeps a span that starts on the nanosecond its sibling ended on the same row, float rounding or not', () => {
+    // 0.1 + 0.2 is 0.30000000000000004 in float: the second stage starts "before" the first ends
+    const view = all([span('block', 0, 1), span('kernel', 0.1, 0.2), span('gemm', 0.3, 0.2)]);
+    expect(0.1 + 0.2 > 0.3).toBe(true);
+    expect(view.spans.find((s) => s.name === 'kernel')!.depth).toBe(1);
+    expect(view.spans.find((s) => s.name === 'gemm')!.depth).toBe(1);
+  });
 });

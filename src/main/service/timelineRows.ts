@@ -42,9 +42,17 @@ interface Nesting {
   counts: number[];
 }
 
+/**
+ * Times are float µs with nanosecond resolution: `ts + dur` of a span can land one rounding step
+ * past the `ts` of the sibling that starts on the very nanosecond it ended. Within half a
+ * nanosecond counts as ended, so such a sibling stays on its row instead of nesting one deeper.
+ */
+const ENDED_WITHIN_US = 0.0005;
+const endedBy = (end: number, start: number): boolean => end <= start + ENDED_WITHIN_US;
+
 /** the depth of a span that starts at `start` on this lane, and its push onto the stack */
 function nest(lane: Nesting, start: number, end: number): number {
-  while (lane.ends.length > 0 && lane.ends[lane.ends.length - 1]! <= start) lane.ends.pop();
+  while (lane.ends.length > 0 && endedBy(lane.ends[lane.ends.length - 1]!, start)) lane.ends.pop();
   const depth = lane.ends.length;
   lane.ends.push(end);
   lane.counts[depth] = (lane.counts[depth] ?? 0) + 1;
@@ -85,7 +93,7 @@ export function laneRows(spans: readonly RawSpan[], strings: readonly string[]):
   const splitEnds: number[] = [];
   const splitElectrode: number[] = [];
   spans.forEach((s, i) => {
-    while (splitEnds.length > 0 && splitEnds[splitEnds.length - 1]! <= s.start) {
+    while (splitEnds.length > 0 && endedBy(splitEnds[splitEnds.length - 1]!, s.start)) {
       splitEnds.pop();
       splitElectrode.pop();
     }
