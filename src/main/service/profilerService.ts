@@ -33,6 +33,9 @@ import { exportFormat, finiteNumber, likelihoodName, listener, spanAreaRequest, 
 import type { TimelineIndex } from './timelineIndex';
 import { findSpan, summarizeArea } from './timelineSearch';
 
+/** runs waiting behind the current one: a script gone wrong cannot fill the runs folder with queued runs */
+export const MAX_QUEUED_RUNS = 64;
+
 export interface ProfilerServiceOptions {
   runsDir: string;
   spawnEngine?: SpawnEngine;
@@ -131,6 +134,9 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
 
   const enqueue = async (config: RunConfig, decode?: DecodeRequest): Promise<{ runId: string }> => {
     await ready;
+    if (queue.length >= MAX_QUEUED_RUNS) {
+      throw new AppError('BAD_ARGUMENT', `${queue.length} runs are already waiting to start; wait for some to finish, or cancel some from Runs, before queuing more.`);
+    }
     const id = newRunId();
     const status: RunStatusFile = {
       id, status: 'queued', createdAt: new Date().toISOString(), dataset: datasetLabel(config), backend: config.backend,

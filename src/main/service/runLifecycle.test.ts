@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../shared/config';
 import type { RunEvent } from '../../shared/events';
 import type { EngineChild, EngineExit, SpawnEngine } from '../host';
-import { createProfilerService } from './profilerService';
+import { createProfilerService, MAX_QUEUED_RUNS } from './profilerService';
 
 const config: RunConfig = {
   data: { kind: 'preset', name: 'tiny', seed: 42, features: 2, featureScale: 1 }, backend: 'wasm',
@@ -65,4 +65,26 @@ describe('a run whose folder vanishes', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('the start queue', () => {
+  it(`refuses a run beyond ${MAX_QUEUED_RUNS} waiting, with a clear error, and takes runs again once they leave`, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kde-queue-'));
+    const engine = standInEngine();
+    const service = createProfilerService({ runsDir: dir, spawnEngine: engine.spawn });
+    try {
+      const first = await service.startRun(config);
+      await engine.started;
+      const waiting: string[] = [];
+      for (let i = 0; i < MAX_QUEUED_RUNS; i++) waiting.push((await service.startRun(config)).runId);
+      await expect(service.startRun(config)).rejects.toThrow(/64 runs are already waiting to start/);
+      await service.cancelRun(waiting[0]!);
+      await expect(service.startRun(config)).resolves.toHaveProperty('runId');
+      engine.exit(1);
+      expect((await service.whenFinished(first.runId)).status).toBe('failed');
+    } finally {
+      await service.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
