@@ -16,6 +16,16 @@ export function median(xs: number[]): number {
 
 const ms = (v: number): string => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
+/** a titled table: the first column left-aligned, the others right-aligned, a rule under the header */
+export function printColumns(title: string, header: readonly string[], rows: readonly string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: readonly string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+}
+
 export function printTable(title: string, cells: Cell[]): void {
   const ref = cells.find((c) => c.strategy === 'reference');
   const header = ['strategy', 'first (ms)', 'fit med (ms)', 'predict med (ms)', 'total med (ms)', 'n', '× reference'];
@@ -28,10 +38,5 @@ export function printTable(title: string, cells: Cell[]): void {
     String(c.n),
     ref ? (c.totalMedianMs / ref.totalMedianMs).toFixed(2) : '–',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  console.log(`\n${title}`);
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
+  printColumns(title, header, rows);
 }

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { median } from '../table';
+import { median, printColumns } from '../table';
 import type { ServiceSide } from './serviceSide';
 import type { VisitResult } from './visit';
 
@@ -64,12 +64,7 @@ export function printReport(title: string, results: ImplementationResult[]): voi
       ref ? ratio(m.firstPaintMs, ref.firstPaintMs) : '–', ref ? ratio(m.zoomFps, ref.zoomFps) : '–', ref ? ratio(m.panFps, ref.panFps) : '–',
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  console.log(`\n${title}`);
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
+  printColumns(title, header, rows);
   console.log(`medians over ${results[0]?.visits.length ?? 0} visits each; "paint cold" is the first visit alone (the service had not read the run yet).`);
   console.log(`ratios are to ${results[0]?.label ?? '–'}: paint × < 1 paints sooner, fps × > 1 keeps more frames.`);
   for (const [i, r] of results.entries()) {

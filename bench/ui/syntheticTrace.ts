@@ -10,6 +10,7 @@
 import type { CounterRecord, TraceRecord } from '../../src/shared/events';
 import { ENGINE_RSS_COUNTER } from '../../src/main/service';
 import { Recorder } from '../../src/main/recorder';
+import { seeded } from '../../src/main/service/testing';
 
 export interface TraceShape {
   /** records to aim for; the trace lands within a few per cent of it (whole blocks, timed samples) */
@@ -42,18 +43,6 @@ const RECORDS_PER_BLOCK = 4;
 const RECORDS_PER_ENCODE_ELECTRODE = 6;
 /** the electrode span and the worker's tensor counter, around its blocks */
 const RECORDS_PER_DECODE_ELECTRODE = 2;
-
-/** mulberry32: a small seeded stream, plenty for the shape of a made-up trace */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** one thread's clock: it moves only when the simulation says time has passed */
 class SimClock {

@@ -7,6 +7,7 @@
  */
 import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from '../service';
 import type { CliIo } from './cliTypes';
 
 export const SERVE_INFO_FILE = '.serve.json';
@@ -24,16 +25,6 @@ export type RunLinkView = 'results' | 'live';
 export function runLink(url: string, runId: string, view: RunLinkView = 'results'): string {
   const base = url.split('#')[0]!;
   return `${base}#/${view}?run=${encodeURIComponent(runId)}`;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, under another user
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function isServeInfo(v: unknown): v is ServeInfo {

@@ -6,7 +6,7 @@
  * Must not import electron (the Electron spawn is injected) nor the engine statically.
  */
 export { createProfilerService, type ProfilerService, type ProfilerServiceOptions } from './profilerService';
-export { RunStore, RUN_FILES, INDEX_FILE, type RunStatusFile } from './runStore';
+export { processAlive, RunStore, RUN_FILES, INDEX_FILE, type RunStatusFile } from './runStore';
 export { newRunId } from './runIds';
 export { ENGINE_RSS_COUNTER } from './activeRun';
 export { buildTimelineIndex, type TimelineIndex } from './timelineIndex';

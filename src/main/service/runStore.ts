@@ -33,7 +33,8 @@ export interface RunStatusFile extends RunIndexEntry {
   enginePid?: number;
 }
 
-function processAlive(pid: number): boolean {
+/** whether a process with this pid exists (EPERM: it does, under another user) */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -14,7 +14,7 @@ export interface SimulatedBatch {
 }
 
 /** mulberry32: a small seeded stream, enough for shapes of made-up traces */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

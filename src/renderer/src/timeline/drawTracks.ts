@@ -82,7 +82,8 @@ function drawSpans(ctx: CanvasRenderingContext2D, t: Track, y: number, input: Dr
       ctx.globalAlpha = (search !== '' && !matches ? 0.22 : s.merged > 1 ? 0.6 : 1) * (isOpen(s) ? 0.75 : 1);
       ctx.fillStyle = colorForName(s.merged > 1 ? s.cat || s.name : s.name);
       ctx.fillRect(x0, top + 1, Math.max(w, 1), ROW_PX - 2);
-      if (matches || isOpen(s) || sameSpan(selected, s)) outlines.push([x0, top + 1, Math.max(w, 1), ROW_PX - 2, sameSpan(selected, s)]);
+      const isSelected = sameSpan(selected, s);
+      if (matches || isOpen(s) || isSelected) outlines.push([x0, top + 1, Math.max(w, 1), ROW_PX - 2, isSelected]);
       if (w >= MIN_LABEL_PX) labels.push([isOpen(s) ? `${s.name} …` : s.name, x0, top + ROW_PX / 2, w]);
     }
   }
