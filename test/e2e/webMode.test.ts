@@ -1,7 +1,8 @@
 /**
- * What a new lab member does in web mode, in Debian's Chromium: open the printed URL, load a
- * preset, run every strategy, watch a run grow live, read the results, see the likelihood heatmap,
- * export a trace and check it, compare two runs, cancel a run. One server and one browser for the
+ * What a new lab member does in web mode, in Debian's Chromium: open the printed URL (the page
+ * then keeps its token out of the address bar, history and cookies, yet finds it on a reload),
+ * load a preset, run every strategy, watch a run grow live, read the results, see the likelihood
+ * heatmap, export a trace and check it, compare two runs, cancel a run. One server and one browser for the
  * file; the tests run in order and each leans on the ones before. Every view is saved as a
  * screenshot under test-artifacts/ (light, then dark), and any console or page error fails a test.
  */
@@ -11,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES } from '../../src/shared/config';
 import { ARTIFACTS_DIR, chromiumExists, startWebSession } from './harness';
-import { canvasStats, checkGzipTrace, settleCharts } from './webModeChecks';
+import { canvasStats, checkGzipTrace, connectedToServer, settleCharts, tokenTraces } from './webModeChecks';
 
 const reason = chromiumExists() ? null : 'no Chromium at /usr/bin/chromium (Debian package "chromium")';
 if (reason) console.warn(`test/e2e/webMode.test.ts skipped: ${reason}`);
@@ -82,9 +83,47 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
 
   it('opens the URL the server printed, token included', async () => {
     expect(web.serve.output()).toContain(web.serve.url);
-    expect(new URL(page.url()).searchParams.get('token')).toBe(web.serve.token);
+    expect(web.serve.url).toContain(`?token=${web.serve.token}`);
     expect(await page.title()).toBe('KDE Profiler');
     await expect.poll(() => page.getByRole('heading', { name: 'Data', level: 2 }).count(), SOON).toBe(1);
+    await expect.poll(() => connectedToServer(page), SOON).toBe(true);
+  });
+
+  it('keeps the token out of the address bar, the history and cookies; the route and reloads still work', async () => {
+    const origin = web.serve.origin;
+    const noTraces = { documentCookie: '', browserCookies: [], storedToken: web.serve.token };
+    expect(await tokenTraces(page)).toEqual({ address: `${origin}/`, ...noTraces });
+
+    // a link to a view (as `kde-profiler serve --open` prints) keeps its hash route
+    await page.goto(`${web.serve.url}#/runs`, { waitUntil: 'load' });
+    await expect.poll(() => page.locator('[data-testid="nav-runs"][aria-current="page"]').count(), SOON).toBe(1);
+    await expect.poll(() => connectedToServer(page), SOON).toBe(true);
+    expect(await tokenTraces(page)).toEqual({ address: `${origin}/#/runs`, ...noTraces });
+
+    // a reload has no token in the address bar: it finds the one this tab stored
+    await page.reload({ waitUntil: 'load' });
+    await expect.poll(() => page.locator('[data-testid="nav-runs"][aria-current="page"]').count(), SOON).toBe(1);
+    await expect.poll(() => connectedToServer(page), SOON).toBe(true);
+    expect(await tokenTraces(page)).toEqual({ address: `${origin}/#/runs`, ...noTraces });
+
+    // the history entry of the first load was rewritten too
+    await page.goBack({ waitUntil: 'load' });
+    expect(page.url()).toBe(`${origin}/`);
+    await expect.poll(() => connectedToServer(page), SOON).toBe(true);
+  });
+
+  it('a tab that never had the token loads the page and says which link to open', async () => {
+    const context = await web.session.browser.newContext();
+    try {
+      const stranger = await context.newPage();
+      await stranger.goto(`${web.serve.origin}/#/runs`, { waitUntil: 'load' });
+      expect(await stranger.title()).toBe('KDE Profiler');
+      await expect.poll(() => stranger.getByTestId('service-error').textContent(), SOON).toMatch(/no access token\. Open the link that `kde-profiler serve` printed/);
+      expect(await stranger.getByTestId('connection-banner').count()).toBe(0);
+      expect(await context.cookies()).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   it('Data: picks preset small and sees the dataset summary, electrodes and preview', async () => {

@@ -142,3 +142,29 @@ export function checkTrace(doc: { traceEvents?: unknown; otherData?: unknown }):
   if (spans === 0) problems.push('no X (complete) events');
   return { events: events.length, metadata, spans, counters, problems };
 }
+
+export interface TokenTraces {
+  /** the address bar */
+  address: string;
+  /** what scripts on this origin see */
+  documentCookie: string;
+  /** every cookie the browser holds, HttpOnly ones included: any would ride to every port of the host */
+  browserCookies: string[];
+  /** where the page keeps its token for reloads: this tab's sessionStorage, under a key with the port */
+  storedToken: string | null;
+}
+
+/** Where the page's token can be found after load: only sessionStorage should have it. */
+export async function tokenTraces(page: Page): Promise<TokenTraces> {
+  const port = new URL(page.url()).port;
+  const inPage = await page.evaluate((key) => ({ documentCookie: document.cookie, storedToken: sessionStorage.getItem(key) }), `kde-profiler-token:${port}`);
+  const cookies = await page.context().cookies();
+  return { address: page.url(), ...inPage, browserCookies: cookies.map((c) => `${c.name} (${c.domain}${c.path})`) };
+}
+
+/** The page reached the server over its WebSocket: the sidebar shows the server's version and no error banner is up. */
+export async function connectedToServer(page: Page): Promise<boolean> {
+  const version = await page.getByText(/^v\d+\.\d+\.\d+\S* · tfjs /).count();
+  const errors = await page.locator('[data-testid="service-error"], [data-testid="connection-banner"]').count();
+  return version === 1 && errors === 0;
+}

@@ -1,23 +1,16 @@
 /**
- * Who may talk to the web-mode server: requests for a loopback host name (no DNS-rebinding name
- * reaches it) that carry the token, in the query on the first page load and in an HttpOnly,
- * SameSite=Strict cookie afterwards. The WebSocket upgrade must also come from the page's own
- * origin, so another site open in the same browser cannot drive the API with the user's cookie.
+ * Who may talk to the web-mode server. Every request must name a loopback host (no DNS-rebinding
+ * name reaches it). The page bundle holds no data, so it is served to any such request; the API,
+ * the WebSocket at /ws, also needs the token in the query of its URL and the page's own origin,
+ * so another site open in the same browser cannot drive it. No cookie carries the token: cookies
+ * are per host, not per port, so every other server on 127.0.0.1 would receive it. The page keeps
+ * the token in its tab's sessionStorage instead.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
-}
-
-/** Cookies are per host, not per port: the name carries the port so two servers do not collide. */
-export function cookieName(port: number): string {
-  return `kde_profiler_${port}`;
-}
-
-export function tokenCookie(port: number, token: string): string {
-  return `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 function sameToken(candidate: string | undefined | null, token: string): boolean {
@@ -27,22 +20,9 @@ function sameToken(candidate: string | undefined | null, token: string): boolean
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-export type TokenSource = 'query' | 'cookie' | null;
-
-/** Where a valid token came from, or null when the request has none. */
-export function tokenSource(req: IncomingMessage, url: URL, token: string, port: number): TokenSource {
-  if (sameToken(url.searchParams.get('token'), token)) return 'query';
-  if (sameToken(cookieValue(req.headers.cookie, cookieName(port)), token)) return 'cookie';
-  return null;
+/** The request URL carries the token in `?token=`; nothing else (no cookie, no header) counts. */
+export function hasToken(url: URL, token: string): boolean {
+  return sameToken(url.searchParams.get('token'), token);
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -1,6 +1,7 @@
 /**
  * Web mode's server: the built renderer and ProfilerApi over WebSocket at /ws, on a loopback
- * address only, behind a random token. Every request without the token is refused with 401.
+ * address only. The renderer's files hold no data and are served without the token; the
+ * WebSocket, the only way to data, is refused with 401 without it (see auth.ts).
  */
 import { realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,7 +12,7 @@ import type { ProfilerApi } from '../../shared/api';
 import { AppError } from '../../shared/errors';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/wire';
 import { rendererCspHeader } from '../csp';
-import { isLoopbackHost, isOwnOrigin, newToken, tokenCookie, tokenSource } from './auth';
+import { hasToken, isLoopbackHost, isOwnOrigin, newToken } from './auth';
 import { resolveStaticPath, sendFile } from './staticFiles';
 import { attachSession } from './wsSession';
 
@@ -27,7 +28,7 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
-  /** the page URL, token included */
+  /** the page URL, token included: the page moves it to its tab's sessionStorage and out of the address bar */
   url: string;
   port: number;
   token: string;
@@ -39,7 +40,7 @@ export const MAX_SESSIONS = 32;
 
 const COMMON_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
-  // the token rides in the first URL: never hand it on in a Referer
+  // the token rides in the first URL until the page removes it: never hand it on in a Referer
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
@@ -64,13 +65,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const root = await realpath(options.staticDir).catch(() => {
     throw new AppError('NOT_FOUND', `the built renderer is missing at ${options.staticDir}: run \`npm run build\` first.`, { file: options.staticDir });
   });
-  let port = 0;
 
+  // the page bundle holds no data and needs no token; the data flows only through /ws, which does
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (!isLoopbackHost(req.headers.host)) return refuse(res, 403, 'forbidden: this server answers only to 127.0.0.1 or localhost');
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const source = tokenSource(req, url, token, port);
-    if (source === null) return refuse(res, 401, 'unauthorized: open the URL that `kde-profiler serve` printed, with its ?token=');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const file = await resolveStaticPath(root, url.pathname);
     if (file === null) return refuse(res, 404, 'not found');
@@ -80,7 +79,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'Cache-Control': isHtml ? 'no-store' : 'private, max-age=3600',
     };
     if (isHtml) headers['Content-Security-Policy'] = rendererCspHeader();
-    if (source === 'query') headers['Set-Cookie'] = tokenCookie(port, token);
     await sendFile(res, file, req.method === 'HEAD', headers);
   };
 
@@ -97,7 +95,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
     if (!isLoopbackHost(req.headers.host)) return refuseUpgrade(socket, 403, 'Forbidden');
-    if (tokenSource(req, url, token, port) === null) return refuseUpgrade(socket, 401, 'Unauthorized');
+    if (!hasToken(url, token)) return refuseUpgrade(socket, 401, 'Unauthorized');
     if (!isOwnOrigin(req)) return refuseUpgrade(socket, 403, 'Forbidden');
     if (wss.clients.size >= MAX_SESSIONS) return refuseUpgrade(socket, 503, 'Service Unavailable');
     wss.handleUpgrade(req, socket, head, (ws) => attachSession(ws, options.service));
@@ -111,7 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     server.listen(options.port ?? 0, host, () => resolvePromise());
   });
-  port = (server.address() as AddressInfo).port;
+  const port = (server.address() as AddressInfo).port;
   const shownHost = host === '::1' ? '[::1]' : host;
 
   return {

@@ -1,6 +1,8 @@
 /**
  * The built renderer over HTTP: a request path maps to a file inside the static folder or to
  * nothing (no `..`, no encoded separators, no symlink leading out), served with its MIME type.
+ * These files are served without the token, so only the kinds a page bundle is made of are
+ * served at all: a data file (JSON, text, arrays) left in a mistaken --static-dir stays private.
  */
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
@@ -12,7 +14,6 @@ const MIME: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -21,11 +22,14 @@ const MIME: Record<string, string> = {
   '.woff': 'font/woff',
   '.ttf': 'font/ttf',
   '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
 };
 
 export function mimeType(path: string): string {
   return MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+function isPageBundleFile(path: string): boolean {
+  return Object.hasOwn(MIME, extname(path).toLowerCase());
 }
 
 function inside(root: string, path: string): boolean {
@@ -33,8 +37,8 @@ function inside(root: string, path: string): boolean {
 }
 
 /**
- * The file a URL path names inside `root`, or null when it names nothing servable. `root` must
- * be absolute and already resolved through symlinks.
+ * The page-bundle file a URL path names inside `root`, or null when it names nothing servable.
+ * `root` must be absolute and already resolved through symlinks.
  */
 export async function resolveStaticPath(root: string, pathname: string): Promise<string | null> {
   let decoded: string;
@@ -46,10 +50,10 @@ export async function resolveStaticPath(root: string, pathname: string): Promise
   if (decoded.includes('\0') || decoded.includes('\\') || decoded.split('/').includes('..')) return null;
   const relative = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
   const candidate = resolve(root, relative);
-  if (!inside(root, candidate)) return null;
+  if (!inside(root, candidate) || !isPageBundleFile(candidate)) return null;
   try {
     const real = await realpath(candidate);
-    if (!inside(root, real)) return null;
+    if (!inside(root, real) || !isPageBundleFile(real)) return null;
     const info = await stat(real);
     return info.isFile() ? real : null;
   } catch {

@@ -1,6 +1,7 @@
 /**
  * The renderer's composition root: installs the ProfilerApi (preload or WebSocket, chosen by
- * api/), then mounts the app with Pinia.
+ * api/), then mounts the app with Pinia. In web mode getApi() also takes the token out of the
+ * address bar; it runs first, so the app reads its route from an address without the token.
  */
 import { createPinia } from 'pinia';
 import { createApp } from 'vue';

@@ -7,20 +7,40 @@
 import type { ProfilerApi } from '../../../shared/api';
 import type { MenuCommand } from '../../../shared/ipcChannels';
 import { fromBridge } from './bridgeClient';
+import { missingTokenClient } from './missingTokenClient';
 import { createWsClient, type WsApi } from './wsClient';
-import { wsUrlFromLocation } from './wsUrl';
+import { takePageToken, wsUrlFor, type TokenStorage } from './wsUrl';
 
 export { fromBridge } from './bridgeClient';
+export { MISSING_TOKEN_MESSAGE, missingTokenClient } from './missingTokenClient';
 export { createWsClient, type WsApi, type WsClientOptions } from './wsClient';
-export { tokenFromSearch, wsUrlFromLocation, type LocationLike } from './wsUrl';
+export {
+  addressWithoutToken, takePageToken, tokenFromSearch, tokenStorageKey, wsUrlFor, type HistoryLike, type LocationLike, type TokenStorage,
+} from './wsUrl';
 export type { ConnectionState, WebSocketConstructor, WebSocketLike } from './socket';
 
 let current: ProfilerApi | undefined;
 
+/** Reading sessionStorage itself may throw where the browser forbids storage. */
+function sessionStorageOrNull(): TokenStorage | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Web mode: the token leaves the address bar here, once, before the app reads its route. */
+function webApi(): ProfilerApi {
+  const { location, history } = globalThis;
+  const token = takePageToken(location, sessionStorageOrNull(), history);
+  return token === null ? missingTokenClient() : createWsClient({ url: wsUrlFor(location, token) });
+}
+
 export function getApi(): ProfilerApi {
   if (current) return current;
   const bridged = (globalThis as { profiler?: ProfilerApi }).profiler;
-  current = bridged ? fromBridge(bridged) : createWsClient({ url: wsUrlFromLocation(globalThis.location) });
+  current = bridged ? fromBridge(bridged) : webApi();
   return current;
 }
 

@@ -110,7 +110,7 @@ export function createWsClient(options: WsClientOptions): WsApi {
       if (everOpened) return;
       refused += 1;
       if (refused >= maxRefused) {
-        failAll(() => true, (p) => new AppError('IO', `cannot reach the profiler server at ${host} for ${p.method} (${refused} attempts): check that \`kde-profiler serve\` is still running and that the page URL carries its token.`));
+        failAll(() => true, (p) => new AppError('IO', `cannot reach the profiler server at ${host} for ${p.method} (${refused} attempts): check that \`kde-profiler serve\` is still running; if it was restarted, its token changed: open the new link it printed.`));
       }
     },
     onState(next) {
