@@ -276,6 +276,12 @@ export interface ExportResult {
   savedPath?: string;
 }
 
+/** How exportDataAsNpz may treat a file already at the output path. */
+export interface NpzExportOptions {
+  /** replace it; left out or false, the call fails with EXISTS naming the path and nothing is written */
+  overwrite?: boolean;
+}
+
 export interface ProfilerApi {
   getInfo(): Promise<SystemInfo>;
   listPresets(): Promise<PresetInfo[]>;
@@ -305,8 +311,11 @@ export interface ProfilerApi {
   scanData(paths: string[]): Promise<NwbScanView>;
   /** NWB/HDF5: checks the mapping and saves it next to the data file (x.nwb → x.nwb.recipe.json) */
   saveRecipe(recipe: NwbRecipe, dataPath: string): Promise<SavedRecipe>;
-  /** writes what a source maps to as clusterless-npz/1; outPath null = next to the data file */
-  exportDataAsNpz(source: DataSource, outPath: string | null): Promise<NpzExport>;
+  /**
+   * writes what a source maps to as clusterless-npz/1; outPath (absolute) null = next to the data
+   * file; an existing file there is replaced only with `overwrite`, otherwise the call fails with EXISTS
+   */
+  exportDataAsNpz(source: DataSource, outPath: string | null, options?: NpzExportOptions): Promise<NpzExport>;
 }
 
 /** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */

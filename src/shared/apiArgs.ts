@@ -3,13 +3,15 @@
  * arguments of the right basic types. The service validates deeply (run configs, run ids, ranges);
  * this gate keeps a page from calling with extra, missing or wildly typed arguments at all.
  */
-import type { ApiMethod, ProfilerApi } from './api';
+import type { ApiMethod, NpzExportOptions, ProfilerApi } from './api';
 import { AppError } from './errors';
 import { MAX_RUN_ID_CHARS } from './runIds';
 
-type ArgKind = 'runId' | 'string' | 'object' | 'number' | 'path' | 'pathOrNull' | 'paths';
+type ArgKind = 'runId' | 'string' | 'object' | 'number' | 'path' | 'pathOrNull' | 'paths' | 'npzExportOptions';
+/** `kind?`: a trailing argument the caller may leave out (absent or undefined) */
+type ArgSpec = ArgKind | `${ArgKind}?`;
 
-export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
+export const API_ARGS: Record<ApiMethod, readonly ArgSpec[]> = {
   getInfo: [],
   listPresets: [],
   inspectData: ['object'],
@@ -29,7 +31,7 @@ export const API_ARGS: Record<ApiMethod, readonly ArgKind[]> = {
   pickDataFile: [],
   scanData: ['paths'],
   saveRecipe: ['object', 'path'],
-  exportDataAsNpz: ['object', 'pathOrNull'],
+  exportDataAsNpz: ['object', 'pathOrNull', 'npzExportOptions?'],
 };
 
 const MAX_STRING_CHARS = 200;
@@ -39,6 +41,16 @@ const MAX_PATH_CHARS = 4096;
 const MAX_PATHS = 256;
 
 const isPath = (v: unknown): boolean => typeof v === 'string' && v.length > 0 && v.length <= MAX_PATH_CHARS;
+
+const NPZ_EXPORT_OPTION_KEYS: readonly string[] = ['overwrite'] satisfies (keyof NpzExportOptions)[];
+
+/** exportDataAsNpz's options: a plain object whose only key is `overwrite`, true or false (or undefined) */
+export function isNpzExportOptions(v: unknown): v is NpzExportOptions {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const keys = Object.keys(v);
+  const overwrite = (v as Record<string, unknown>).overwrite;
+  return keys.every((k) => NPZ_EXPORT_OPTION_KEYS.includes(k)) && (overwrite === undefined || typeof overwrite === 'boolean');
+}
 
 function fits(kind: ArgKind, v: unknown): boolean {
   switch (kind) {
@@ -56,6 +68,8 @@ function fits(kind: ArgKind, v: unknown): boolean {
       return v === null || isPath(v);
     case 'paths':
       return Array.isArray(v) && v.length > 0 && v.length <= MAX_PATHS && v.every(isPath);
+    case 'npzExportOptions':
+      return isNpzExportOptions(v);
   }
 }
 
@@ -67,17 +81,25 @@ const DESCRIBE: Record<ArgKind, string> = {
   path: `a file path of at most ${MAX_PATH_CHARS} characters`,
   pathOrNull: `null or a file path of at most ${MAX_PATH_CHARS} characters`,
   paths: `a list of 1 to ${MAX_PATHS} file paths`,
+  npzExportOptions: '{ overwrite?: boolean } and no other keys',
 };
+
+const isOptional = (spec: ArgSpec): boolean => spec.endsWith('?');
+const kindOf = (spec: ArgSpec): ArgKind => (isOptional(spec) ? spec.slice(0, -1) : spec) as ArgKind;
 
 /** Throws BAD_ARGUMENT naming the method and argument position when the shape is wrong. */
 export function checkArgs(method: ApiMethod, params: readonly unknown[]): void {
-  const kinds = API_ARGS[method];
-  if (params.length !== kinds.length) {
-    throw new AppError('BAD_ARGUMENT', `${method}: expected ${kinds.length} argument(s), got ${params.length}`, { key: method });
+  const specs = API_ARGS[method];
+  const required = specs.filter((s) => !isOptional(s)).length;
+  if (params.length < required || params.length > specs.length) {
+    const expected = required === specs.length ? `${required}` : `${required} to ${specs.length}`;
+    throw new AppError('BAD_ARGUMENT', `${method}: expected ${expected} argument(s), got ${params.length}`, { key: method });
   }
-  kinds.forEach((kind, i) => {
-    if (!fits(kind, params[i])) {
-      throw new AppError('BAD_ARGUMENT', `${method}: argument ${i + 1} must be ${DESCRIBE[kind]}`, { key: method, index: i });
+  params.forEach((value, i) => {
+    const spec = specs[i]!;
+    if (isOptional(spec) && value === undefined) return;
+    if (!fits(kindOf(spec), value)) {
+      throw new AppError('BAD_ARGUMENT', `${method}: argument ${i + 1} must be ${DESCRIBE[kindOf(spec)]}`, { key: method, index: i });
     }
   });
 }

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'BAD_ARGUMENT'
   | 'BACKEND_UNAVAILABLE'
   | 'NOT_FOUND'
+  /** a write would replace a file the caller did not say may be replaced */
+  | 'EXISTS'
   | 'IO'
   | 'UNAUTHORIZED'
   | 'RUN_FAILED'
@@ -85,7 +87,7 @@ export function serializeError(e: unknown): SerializedError {
 const KNOWN_CODES = new Set<string>([
   'E001', 'E010', 'E011', 'E012', 'E013', 'E020', 'E021', 'E022', 'E023', 'E025', 'E026', 'E027',
   'E030', 'E032', 'E043', 'E050', 'E060', 'E061', 'E064', 'E065', 'E090',
-  'BAD_ARGUMENT', 'BACKEND_UNAVAILABLE', 'NOT_FOUND', 'IO', 'UNAUTHORIZED', 'RUN_FAILED', 'CANCELLED',
+  'BAD_ARGUMENT', 'BACKEND_UNAVAILABLE', 'NOT_FOUND', 'EXISTS', 'IO', 'UNAUTHORIZED', 'RUN_FAILED', 'CANCELLED',
   'INTERNAL', 'BUG',
 ]);
 
@@ -102,6 +104,6 @@ export function deserializeError(raw: unknown): AppError {
 
 /** Exit code of the CLI for an error: 2 for the user's input or arguments, 1 for everything else. */
 export function exitCodeFor(e: AppError): 1 | 2 {
-  if (/^E\d{3}$/.test(e.code) || e.code === 'BAD_ARGUMENT' || e.code === 'NOT_FOUND') return 2;
+  if (/^E\d{3}$/.test(e.code) || e.code === 'BAD_ARGUMENT' || e.code === 'NOT_FOUND' || e.code === 'EXISTS') return 2;
   return 1;
 }

@@ -55,12 +55,17 @@ function* members(ds: Dataset): Generator<Member> {
   yield ['meta_json.npy', [encodeNpyStrings([JSON.stringify({ exported_from: ds.source, name: ds.name, notes: ds.notes })], true)]];
 }
 
+export interface NpzWriteOptions {
+  /** replace a file already at the path; without it such a file stays and the write fails with EXISTS */
+  overwrite?: boolean;
+}
+
 /** Writes the dataset to `path` (atomically: nothing appears there if writing fails). */
-export async function writeClusterlessNpz(ds: Dataset, path: string): Promise<void> {
+export async function writeClusterlessNpz(ds: Dataset, path: string, options: NpzWriteOptions = {}): Promise<void> {
   const zip = await ZipWriter.create(path);
   try {
     for (const [name, parts] of members(ds)) await zip.add(name, parts);
-    await zip.finish();
+    await zip.finish(options);
   } catch (e) {
     await zip.abort();
     throw e;

@@ -15,7 +15,7 @@ import { makePreset } from './presets';
 import { previewDataset } from './preview';
 
 export { moduleWorkerEntry, startModuleWorker } from './moduleWorker';
-export { writeClusterlessNpz, NPZ_FORMAT } from './exportNpz';
+export { writeClusterlessNpz, NPZ_FORMAT, type NpzWriteOptions } from './exportNpz';
 export { buildPlaceGrid1d, histogramCounts, linspace, type PlaceGrid1d } from './grid';
 export { buildPlaceGrid2d, type PlaceGrid2d } from './grid2d';
 export { inspectNpz, inspectNpzBytes, loadNpz, loadNpzBytes, type LoadProgress, type NpzInspection, type NpzLoadOptions } from './loadNpz';
@@ -25,6 +25,7 @@ export { openNpz, openNpzBytes, type NpzFile } from './npz';
 export * from './nwb';
 export { makePreset, presetInfo, PRESET_INFO, type PresetOptions } from './presets';
 export { previewDataset } from './preview';
+export { entryAt, existsError, notAFileError, regularFileStats } from './regularFile';
 export { Rng } from './rng';
 export { MAX_FEATURES } from './validateSpikes';
 export { ZipWriter } from './zipWriter';

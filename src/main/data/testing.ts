@@ -1,7 +1,10 @@
 /**
  * Test helpers: writes .npy bytes in any dtype, order, endianness and format version, and zips them
- * (stored, deflated, or with zip64 records as NumPy writes them). Used only by this folder's tests.
+ * (stored, deflated, or with zip64 records as NumPy writes them); makes named pipes. Used by this
+ * folder's tests and by the service's tests of paths a client names.
  */
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { unzipSync, zipSync } from 'fflate';
 import { crc32 } from './crc32';
 import { parseNpy } from './npy';
@@ -222,4 +225,26 @@ export function numbersOf(members: Record<string, Uint8Array>, key: string): { d
   if (!bytes) throw new Error(`testing: no member ${key}`);
   const a = parseNpy(bytes);
   return { data: Float64Array.from(a.data as ArrayLike<number>), shape: a.shape };
+}
+
+/** Makes a named pipe with the system's mkfifo; false where there is none (Windows, a bare container). */
+export function makeFifo(path: string): boolean {
+  try {
+    execFileSync('mkfifo', [path], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens the pipe for writing without waiting, and closes it: a reader stuck opening it (the bug
+ * the tests guard against) is let go, so a failing test cannot leave a thread blocked for good.
+ */
+export function releaseFifo(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // ENXIO: no reader is waiting, which is what a passing test leaves
+  }
 }

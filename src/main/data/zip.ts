@@ -3,10 +3,10 @@
  * and then each member by offset, so a large file is never loaded whole. Sizes come from the central
  * directory (NumPy writes zip64 local headers whose sizes are placeholders). Stored and deflated members.
  */
-import { open } from 'node:fs/promises';
 import { Inflate, inflateSync } from 'fflate';
 import { AppError } from '../../shared/errors';
 import { crc32 } from './crc32';
+import { openRegularFile } from './regularFile';
 
 /** Random access to bytes, from a file or from memory. */
 export interface ByteSource {
@@ -51,16 +51,7 @@ export function memorySource(bytes: Uint8Array, name = 'memory.npz'): ByteSource
 }
 
 export async function fileSource(path: string, name = path): Promise<ByteSource> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new AppError('NOT_FOUND', `${name}: file not found.`, { file: name });
-    throw new AppError('IO', `${name}: cannot open (${code ?? String(e)}).`, { file: name });
-  }
-  const fh = handle;
-  const { size } = await fh.stat();
+  const { handle: fh, size } = await openRegularFile(path);
   return {
     name,
     size,

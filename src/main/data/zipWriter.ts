@@ -4,13 +4,17 @@
  * when the archive is complete (an interrupted export leaves no half-written file). zip64 records are
  * added when a size or offset needs them.
  */
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AppError, BugError } from '../../shared/errors';
 import { crc32 } from './crc32';
+import { entryAt, existsError } from './regularFile';
 
 const U32_MAX = 0xffffffff;
 const U16_MAX = 0xffff;
+/** what link() answers on file systems that have no hard links (FAT, some network shares) */
+const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
 interface Written {
   name: Uint8Array;
@@ -114,9 +118,11 @@ export class ZipWriter {
 
   /** Starts an archive at `path`; nothing appears there until finish(). */
   static async create(path: string): Promise<ZipWriter> {
-    const tmp = `${path}.${process.pid}.${Date.now()}.partial`;
+    // beside the target, so the final rename stays on one file system; created exclusively, so
+    // never an old file or a pipe that happens to carry the name
+    const tmp = `${path}.${randomBytes(6).toString('hex')}.partial`;
     try {
-      return new ZipWriter(await open(tmp, 'w'), path, tmp);
+      return new ZipWriter(await open(tmp, 'wx'), path, tmp);
     } catch (e) {
       throw new AppError('IO', `${basename(path)}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, { file: basename(path) });
     }
@@ -146,14 +152,36 @@ export class ZipWriter {
     this.written.push(w);
   }
 
-  /** Writes the central directory, closes, and moves the archive into place. */
-  async finish(): Promise<void> {
+  /**
+   * Writes the central directory, closes, and moves the archive into place. Without `overwrite`
+   * a file already at the path stays and the call fails with EXISTS.
+   */
+  async finish(options: { overwrite?: boolean } = {}): Promise<void> {
     const cdOffset = this.offset;
     for (const w of this.written) await this.write(centralHeader(w));
     await this.write(endRecords(this.written.length, cdOffset, this.offset - cdOffset));
     this.done = true;
     await this.fh.close();
-    await rename(this.tmp, this.path);
+    if (options.overwrite) await rename(this.tmp, this.path);
+    else await this.placeWithoutReplacing();
+  }
+
+  /**
+   * A hard link appears only where nothing is (the check and the write are one step); file
+   * systems without hard links fall back to a check just before the rename.
+   */
+  private async placeWithoutReplacing(): Promise<void> {
+    try {
+      await link(this.tmp, this.path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw existsError(this.path);
+      if (!LINK_UNSUPPORTED.has(code ?? '')) throw e;
+      if (await entryAt(this.path)) throw existsError(this.path);
+      await rename(this.tmp, this.path);
+      return;
+    }
+    await rm(this.tmp, { force: true });
   }
 
   /** Drops a partly written archive. */

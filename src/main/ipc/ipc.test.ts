@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { API_METHODS } from '../../shared/api';
-import { AppError } from '../../shared/errors';
+import { API_METHODS, channelOf, type NpzExportOptions, type ProfilerApi } from '../../shared/api';
+import { AppError, deserializeError } from '../../shared/errors';
 import { API_ARGS, checkArgs } from '../../shared/apiArgs';
+import type { IpcResult } from '../../shared/ipcChannels';
+import { registerIpcHandlers, type IpcInvokeEventLike } from './ipcHandlers';
 import { createSenderCheck } from './senderCheck';
 
 describe('checkArgs', () => {
@@ -15,6 +17,10 @@ describe('checkArgs', () => {
     expect(() => checkArgs('scanData', [['/d/a.nwb', `/${'d'.repeat(300)}/b.nwb`]])).not.toThrow();
     expect(() => checkArgs('saveRecipe', [{}, '/d/a.nwb'])).not.toThrow();
     expect(() => checkArgs('exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null])).not.toThrow();
+    // the options may be left out; when given, an object with only a boolean overwrite
+    for (const options of [undefined, {}, { overwrite: true }, { overwrite: false }, { overwrite: undefined }]) {
+      expect(() => checkArgs('exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, '/d/a.npz', options]), JSON.stringify(options)).not.toThrow();
+    }
     const cases: [Parameters<typeof checkArgs>[0], unknown[]][] = [
       ['getRun', []],
       ['getRun', ['a', 'b']],
@@ -35,6 +41,13 @@ describe('checkArgs', () => {
       ['saveRecipe', [[], '/d/a.nwb']],
       ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }]],
       ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, 42]],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, null]],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, true]],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, []]],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, { overwrite: 'yes' }]],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, { overwrite: true, force: true }]],
+      ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, { overwrite: true }, {}]],
+      ['saveRecipe', [{}, '/d/a.nwb', undefined]],
     ];
     for (const [method, params] of cases) {
       let error: unknown;
@@ -46,6 +59,33 @@ describe('checkArgs', () => {
       expect(error, `${method}(${JSON.stringify(params)})`).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe('BAD_ARGUMENT');
     }
+  });
+});
+
+describe('exportDataAsNpz over IPC', () => {
+  it('carries the overwrite option to the service and its EXISTS refusal back, code intact', async () => {
+    const handlers = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<IpcResult>>();
+    const asked: unknown[][] = [];
+    const api = {
+      exportDataAsNpz: async (...args: unknown[]) => {
+        asked.push(args);
+        if ((args[2] as NpzExportOptions | undefined)?.overwrite !== true) throw new AppError('EXISTS', '/d/a.npz already exists');
+        return { outPath: '/d/a.npz', bytes: 1, nElectrodes: 1, nEncodingSpikes: 1 };
+      },
+    } as unknown as ProfilerApi;
+    registerIpcHandlers({
+      ipcMain: { handle: (channel, fn) => void handlers.set(channel, fn), removeHandler: () => undefined },
+      api, pickDataFile: async () => null, isTrustedSender: () => true,
+    });
+    const event = { sender: { id: 1 }, senderFrame: { url: 'file:///app/index.html', parent: null } } as unknown as IpcInvokeEventLike;
+    const call = (...args: unknown[]) => handlers.get(channelOf('exportDataAsNpz'))!(event, ...args);
+    const refused = await call({ kind: 'preset', name: 'tiny' }, '/d/a.npz');
+    if (refused.ok) throw new Error('expected the export to be refused');
+    expect(deserializeError(refused.error).code).toBe('EXISTS');
+    expect((await call({ kind: 'preset', name: 'tiny' }, '/d/a.npz', { overwrite: true })).ok).toBe(true);
+    expect(asked.map((a) => a[2])).toEqual([undefined, { overwrite: true }]);
+    expect((await call({ kind: 'preset', name: 'tiny' }, '/d/a.npz', { overwrite: 'yes' })).ok).toBe(false);
+    expect(asked).toHaveLength(2);
   });
 });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,6 +129,36 @@ describe('saveRecipe', () => {
   });
 });
 
+describe('paths from a client', () => {
+  it('refuses relative paths everywhere, naming the path and asking for an absolute one', async () => {
+    const preset = { kind: 'preset', name: 'tiny', seed: 1, features: 2, featureScale: 1 };
+    const cases: [string, () => Promise<unknown>][] = [
+      ['session.nwb', () => scanDataView(['session.nwb'])],
+      ['data/x.nwb.recipe.json', () => scanDataView(['data/x.nwb.recipe.json'])],
+      ['session.nwb', () => saveRecipeFor(recipeFor(single), 'session.nwb')],
+      ['out.npz', () => exportSourceAsNpz(preset, 'out.npz')],
+      ['./out.npz', () => exportSourceAsNpz(preset, './out.npz', { overwrite: true })],
+      ['session.nwb', () => exportSourceAsNpz({ kind: 'file', path: 'session.nwb' }, null)],
+    ];
+    for (const [path, call] of cases) {
+      const e = await failure(call());
+      expect([e.code, e.message]).toEqual(['BAD_ARGUMENT', expect.stringContaining(`'${path}' is a relative path; give an absolute path`)]);
+    }
+    expect(existsSync(join(process.cwd(), 'out.npz'))).toBe(false);
+  });
+
+  it('refuses a folder given as a data file, a recipe file or a file to scan', async () => {
+    const folder = join(dir, 'folder.nwb');
+    await mkdir(folder);
+    for (const call of [() => scanDataView([folder]), () => exportSourceAsNpz({ kind: 'file', path: folder }, join(dir, 'from-folder.npz'))]) {
+      const e = await failure(call());
+      expect([e.code, e.message]).toEqual(['BAD_ARGUMENT', expect.stringContaining(`${folder} is a folder, not a file`)]);
+    }
+    const e = await failure(saveRecipeFor(recipeFor(folder), folder));
+    expect(e.message).toContain(`${folder} is a folder, not a file`);
+  });
+});
+
 describe('exportDataAsNpz', () => {
   it('writes what a recipe maps next to the data file; the npz reads back to the same arrays', async () => {
     const path = join(dir, 'export.nwb');
@@ -174,6 +204,43 @@ describe('exportDataAsNpz', () => {
     expect(e.code).toMatch(/^E0/);
     expect(e.message).toContain('pyn.nwb');
     expect(existsSync(defaultNpzPath(path))).toBe(false);
+  });
+
+  it('refuses to replace an existing .npz unless the call says overwrite, and then replaces it whole', async () => {
+    const source = { kind: 'preset', name: 'tiny', seed: 1, features: 2, featureScale: 1 } as const;
+    const out = join(dir, 'taken.npz');
+    await writeFile(out, 'precious');
+    for (const options of [undefined, {}, { overwrite: false }]) {
+      const e = await failure(exportSourceAsNpz(source, out, options));
+      expect([e.code, e.message]).toEqual(['EXISTS', `${out} already exists: choose another name, or confirm that it may be replaced (overwrite).`]);
+    }
+    expect(await readFile(out, 'utf8')).toBe('precious');
+    const written = await exportSourceAsNpz(source, out, { overwrite: true });
+    expect(written.outPath).toBe(out);
+    expect((await loadNpz(out)).electrodes).toHaveLength(written.nElectrodes);
+    // the default output next to the data file is protected the same way
+    const path = join(dir, 'again.nwb');
+    await writeNwb(nld, path, { layout: 'ragged' });
+    await exportSourceAsNpz({ kind: 'file', path }, null);
+    expect((await failure(exportSourceAsNpz({ kind: 'file', path }, null))).code).toBe('EXISTS');
+    await exportSourceAsNpz({ kind: 'file', path }, null, { overwrite: true });
+    expect((await readdir(dir)).filter((n) => n.includes('.partial'))).toEqual([]);
+  });
+
+  it('refuses an output that is a folder, even with overwrite', async () => {
+    const out = join(dir, 'folder.npz');
+    await mkdir(out);
+    const e = await failure(exportSourceAsNpz({ kind: 'preset', name: 'tiny', seed: 1, features: 2, featureScale: 1 }, out, { overwrite: true }));
+    expect([e.code, e.message]).toEqual(['BAD_ARGUMENT', `${out} is a folder, not a file: choose another output path.`]);
+  });
+
+  it('checks the options strictly: an object with at most overwrite, true or false', async () => {
+    const source = { kind: 'preset', name: 'tiny', seed: 1, features: 2, featureScale: 1 } as const;
+    for (const options of [null, true, [], 'overwrite', { overwrite: 'yes' }, { overwrite: 1 }, { overwrite: true, force: true }]) {
+      const e = await failure(exportSourceAsNpz(source, join(dir, 'opts.npz'), options));
+      expect([e.code, e.message], JSON.stringify(options)).toEqual(['BAD_ARGUMENT', expect.stringMatching(/^options: expected \{ overwrite\?/)]);
+    }
+    expect(existsSync(join(dir, 'opts.npz'))).toBe(false);
   });
 
   it('names the default output after the data file, never over it', () => {

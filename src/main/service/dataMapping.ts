@@ -1,22 +1,23 @@
 /**
  * The NWB mapping calls behind ProfilerApi (scanData, saveRecipe, exportDataAsNpz) and the dataset
- * scale of an inspection. Every argument arrives untrusted from the page: paths are bounded strings,
- * recipes go through parseRecipe, and files are written only as .npz or next to the data file.
+ * scale of an inspection. Every argument arrives untrusted from the page: paths are bounded, absolute
+ * strings, files read must be regular files, recipes go through parseRecipe, and files are written
+ * only as .npz or next to the data file; an existing .npz is replaced only when the call says so.
  */
 import { existsSync } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { DataInspection, ValidationFinding } from '../../shared/api';
-import { parseRunConfig, type DataSource } from '../../shared/config';
+import type { DataSource } from '../../shared/config';
 import { AppError, isAppError } from '../../shared/errors';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../shared/nwb';
 import { datasetScale } from '../analysis';
 import {
-  loadDataset, loadRecipe, parseRecipe, PRESET_INFO, recipePathFor, saveRecipe, scanForMapping, writeClusterlessNpz,
+  entryAt, existsError, loadDataset, loadRecipe, notAFileError, parseRecipe, PRESET_INFO, recipePathFor, regularFileStats, saveRecipe,
+  scanForMapping, writeClusterlessNpz,
 } from '../data';
-import { boundedString } from './validate';
+import { absolutePath, boundedString, dataSource, MAX_PATH_CHARS, npzExportOptions } from './validate';
 
-export const MAX_PATH_CHARS = 4096;
 /** files of one import: one per tetrode is common, 128 electrodes is a large recording */
 export const MAX_SCAN_FILES = 256;
 
@@ -25,18 +26,6 @@ const RECIPE = /\.recipe\.json$/i;
 
 function bad(key: string, message: string, hint?: string): AppError {
   return new AppError('BAD_ARGUMENT', `${key}: ${message}`, { key, ...(hint ? { hint } : {}) });
-}
-
-export function pathArg(v: unknown, key: string): string {
-  return boundedString(v, key, MAX_PATH_CHARS);
-}
-
-async function mustExist(path: string): Promise<void> {
-  try {
-    await access(path);
-  } catch {
-    throw new AppError('NOT_FOUND', `${path} does not exist or cannot be read: check the path.`, { file: basename(path) });
-  }
 }
 
 function sameFiles(a: string[], b: string[]): boolean {
@@ -84,10 +73,10 @@ export async function scanDataView(raw: unknown): Promise<NwbScanView> {
   if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_SCAN_FILES) {
     throw bad('paths', `expected a list of 1 to ${MAX_SCAN_FILES} file paths`);
   }
-  const paths = raw.map((p, i) => resolve(pathArg(p, `paths[${i}]`)));
+  const paths = raw.map((p, i) => resolve(absolutePath(p, `paths[${i}]`)));
   if (new Set(paths).size !== paths.length) throw bad('paths', 'a file is listed twice');
   const { files, saved, savedPath, unusable } = await scanRequest(paths);
-  for (const f of files) await mustExist(f);
+  for (const f of files) await regularFileStats(f);
   const { scans, auto, findings } = await scanForMapping(files);
   if (unusable) findings.unshift(unusable);
   if (saved) {
@@ -99,16 +88,17 @@ export async function scanDataView(raw: unknown): Promise<NwbScanView> {
 
 /** ProfilerApi.saveRecipe: the recipe is checked, its files must exist and include the data file. */
 export async function saveRecipeFor(rawRecipe: unknown, rawDataPath: unknown): Promise<SavedRecipe> {
-  const dataPath = resolve(pathArg(rawDataPath, 'dataPath'));
+  const dataPath = resolve(absolutePath(rawDataPath, 'dataPath'));
   if (!NWB_DATA.test(dataPath)) throw bad('dataPath', `${basename(dataPath)} is not an NWB/HDF5 file (.nwb, .h5, .hdf5); the recipe is saved next to the data file.`);
   const recipe = parseRecipe(rawRecipe);
-  for (const [i, f] of recipe.files.entries()) pathArg(f, `recipe.files[${i}]`);
+  // a recipe's own files may be relative: to the data file's folder, never to the server's
+  for (const [i, f] of recipe.files.entries()) boundedString(f, `recipe.files[${i}]`, MAX_PATH_CHARS);
   const dir = dirname(dataPath);
   recipe.files = recipe.files.map((f) => (isAbsolute(f) ? f : resolve(dir, f)));
   if (!recipe.files.includes(dataPath)) {
     throw bad('recipe.files', `the recipe maps ${recipe.files.map((f) => basename(f)).join(', ')} but is to be saved for ${basename(dataPath)}; list that file in recipe.files.`);
   }
-  for (const f of recipe.files) await mustExist(f);
+  for (const f of recipe.files) await regularFileStats(f);
   const recipePath = recipePathFor(dataPath);
   try {
     await saveRecipe(recipe, recipePath);
@@ -130,14 +120,7 @@ export function defaultNpzPath(dataFile: string): string {
   return join(dirname(dataFile), `${stem}.clusterless.npz`);
 }
 
-async function exportTarget(source: DataSource, rawOut: unknown): Promise<string> {
-  if (rawOut === null) {
-    if (source.kind === 'preset') throw bad('outPath', 'a preset has no data file to write next to; give an output path ending in .npz.');
-    return defaultNpzPath(await dataFileOf(source.path));
-  }
-  const out = resolve(pathArg(rawOut, 'outPath'));
-  if (!/\.npz$/i.test(out)) throw bad('outPath', `${basename(out)}: the output must be a .npz file.`);
-  if (source.kind === 'file' && resolve(source.path) === out) throw bad('outPath', 'the output would replace the input file; choose another name.');
+async function folderOf(out: string): Promise<void> {
   let folder;
   try {
     folder = await stat(dirname(out));
@@ -145,17 +128,43 @@ async function exportTarget(source: DataSource, rawOut: unknown): Promise<string
     folder = null;
   }
   if (!folder?.isDirectory()) throw new AppError('NOT_FOUND', `the folder ${dirname(out)} does not exist: create it or choose another output path.`, { file: basename(out) });
+}
+
+/** What already sits at the output: nothing, or a file the call says may be replaced. */
+async function mayWrite(out: string, overwrite: boolean): Promise<void> {
+  const existing = await entryAt(out);
+  if (!existing) return;
+  if (!existing.isFile() && !existing.isSymbolicLink()) throw notAFileError(out, existing, 'choose another output path');
+  if (!overwrite) throw existsError(out);
+}
+
+async function exportTarget(source: DataSource, rawOut: unknown, overwrite: boolean): Promise<string> {
+  let out: string;
+  if (rawOut === null) {
+    if (source.kind === 'preset') throw bad('outPath', 'a preset has no data file to write next to; give an output path ending in .npz.');
+    out = defaultNpzPath(await dataFileOf(source.path));
+  } else {
+    out = resolve(absolutePath(rawOut, 'outPath'));
+    if (!/\.npz$/i.test(out)) throw bad('outPath', `${basename(out)}: the output must be a .npz file.`);
+    if (source.kind === 'file' && resolve(source.path) === out) throw bad('outPath', 'the output would replace the input file; choose another name.');
+  }
+  await folderOf(out);
+  await mayWrite(out, overwrite);
   return out;
 }
 
-/** ProfilerApi.exportDataAsNpz: loads the source as a run would and writes it as clusterless-npz/1. */
-export async function exportSourceAsNpz(rawSource: unknown, rawOut: unknown): Promise<NpzExport> {
-  const source = parseRunConfig({ data: rawSource }).data;
-  if (source.kind === 'file') await mustExist(resolve(source.path));
-  const outPath = await exportTarget(source, rawOut);
-  const dataset = await loadDataset(source.kind === 'file' ? { kind: 'file', path: resolve(source.path) } : source);
+/**
+ * ProfilerApi.exportDataAsNpz: loads the source as a run would and writes it as clusterless-npz/1,
+ * through a temporary file beside the output that is renamed into place once complete.
+ */
+export async function exportSourceAsNpz(rawSource: unknown, rawOut: unknown, rawOptions?: unknown): Promise<NpzExport> {
+  const source = dataSource(rawSource);
+  const { overwrite } = npzExportOptions(rawOptions);
+  if (source.kind === 'file') await regularFileStats(source.path);
+  const outPath = await exportTarget(source, rawOut, overwrite);
+  const dataset = await loadDataset(source);
   try {
-    await writeClusterlessNpz(dataset, outPath);
+    await writeClusterlessNpz(dataset, outPath, { overwrite });
   } catch (e) {
     if (isAppError(e)) throw e;
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;

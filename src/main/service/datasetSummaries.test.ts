@@ -42,7 +42,7 @@ describe('DatasetSummaryCache', () => {
     const cache = new DatasetSummaryCache();
     const first = (await cache.inspect({ kind: 'file', path })).summary!;
     expect(await cache.summaryOf({ kind: 'file', path })).toBe(first);
-    await writeClusterlessNpz(makePreset('small', { seed: 1, features: 2, featureScale: 1 }), path);
+    await writeClusterlessNpz(makePreset('small', { seed: 1, features: 2, featureScale: 1 }), path, { overwrite: true });
     const second = await cache.summaryOf({ kind: 'file', path });
     expect(second).not.toBe(first);
     expect(second.nElectrodes).not.toBe(first.nElectrodes);
@@ -54,7 +54,7 @@ describe('DatasetSummaryCache', () => {
     const cache = new DatasetSummaryCache();
     const loadError = await loadDataset({ kind: 'file', path }).catch((e: unknown) => e);
     await expect(cache.summaryOf({ kind: 'file', path })).rejects.toMatchObject({ code: (loadError as { code: string }).code });
-    await writeClusterlessNpz(makePreset('tiny', { seed: 1, features: 2, featureScale: 1 }), path);
+    await writeClusterlessNpz(makePreset('tiny', { seed: 1, features: 2, featureScale: 1 }), path, { overwrite: true });
     expect((await cache.summaryOf({ kind: 'file', path })).nElectrodes).toBe(4);
   });
 });

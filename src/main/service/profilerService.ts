@@ -3,17 +3,16 @@
  * event fan-out, and the views the UI asks for. It knows nothing of electron; the engine process
  * comes from an injected spawn function (fork under Node by default).
  */
-import { access } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type {
   Comparison, CounterSeries, DataInspection, ExportResult, LikelihoodView, MemoryEstimate, PresetInfo, ProfilerApi,
   RunDetail, RunIndexEntry, SpanAreaSummary, SpanSearchResult, SystemInfo, TimelineView,
 } from '../../shared/api';
-import { parseRunConfig, type RunConfig } from '../../shared/config';
+import type { RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import type { RunEvent } from '../../shared/events';
 import { compareReports } from '../analysis';
-import { PRESET_INFO } from '../data';
+import { PRESET_INFO, regularFileStats } from '../data';
 import type { DecodeRequest } from '../engineProtocol';
 import { forkEngine, type SpawnEngine } from '../host';
 import { ActiveRun } from './activeRun';
@@ -29,7 +28,9 @@ import { newRunId } from './runIds';
 import { entryOf, RUN_FILES, RunStore, type RunStatusFile } from './runStore';
 import { TimelineCache } from './timelineCache';
 import { queryTimeline } from './timelineQuery';
-import { exportFormat, finiteNumber, likelihoodName, listener, spanAreaRequest, spanSearchRequest, timelineRequest } from './validate';
+import {
+  dataSource, exportFormat, finiteNumber, likelihoodName, listener, runConfig, spanAreaRequest, spanSearchRequest, timelineRequest,
+} from './validate';
 import type { TimelineIndex } from './timelineIndex';
 import { findSpan, summarizeArea } from './timelineSearch';
 
@@ -61,16 +62,12 @@ function datasetLabel(config: RunConfig): string {
   return config.data.kind === 'preset' ? `preset:${config.data.name}` : basename(config.data.path);
 }
 
-/** A run config whose data file exists, with its path made absolute. */
+/** A run config whose data file is given by an absolute path and is a regular file (never a pipe the engine would wait on). */
 async function withReadableData(raw: unknown): Promise<RunConfig> {
-  const config = parseRunConfig(raw);
+  const config = runConfig(raw);
   if (config.data.kind !== 'file') return config;
   const path = resolve(config.data.path);
-  try {
-    await access(path);
-  } catch {
-    throw new AppError('NOT_FOUND', `data file ${config.data.path} does not exist or cannot be read: check the path.`, { file: config.data.path });
-  }
+  await regularFileStats(path);
   return { ...config, data: { kind: 'file', path } };
 }
 
@@ -163,8 +160,8 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
 
     getInfo: async (): Promise<SystemInfo> => systemInfo(spawn),
     listPresets: async (): Promise<PresetInfo[]> => PRESET_INFO.map((p) => ({ ...p })),
-    inspectData: async (source): Promise<DataInspection> => withScale(await summaries.inspect(parseRunConfig({ data: source }).data)),
-    estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(parseRunConfig(config), summaries),
+    inspectData: async (source): Promise<DataInspection> => withScale(await summaries.inspect(dataSource(source))),
+    estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(runConfig(config), summaries),
 
     startRun: async (raw) => enqueue(await withReadableData(raw)),
     startDecode: async (raw, decode) => enqueue(decodeConfig(await withReadableData(raw), decode), { rowsPerChunk: decode.rowsPerChunk }),
@@ -274,7 +271,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     pickDataFile: async () => null,
     scanData: (paths) => scanDataView(paths),
     saveRecipe: (recipe, dataPath) => saveRecipeFor(recipe, dataPath),
-    exportDataAsNpz: (source, outPath) => exportSourceAsNpz(source, outPath),
+    exportDataAsNpz: (source, outPath, options) => exportSourceAsNpz(source, outPath, options),
 
     async close() {
       queue.splice(0, queue.length);

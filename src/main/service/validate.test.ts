@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_AREA_LANES, spanAreaRequest, spanSearchRequest } from './validate';
+import { absolutePath, dataSource, MAX_AREA_LANES, npzExportOptions, runConfig, spanAreaRequest, spanSearchRequest } from './validate';
 
 const message = (f: () => unknown): string => {
   try {
@@ -30,5 +30,29 @@ describe('timeline search and area requests from a client', () => {
   it('bounds how many lanes one area may name', () => {
     const lanes = Array.from({ length: MAX_AREA_LANES + 1 }, (_, i) => `engine:${i}`);
     expect(message(() => spanAreaRequest({ startUs: 0, endUs: 5, lanes }))).toMatch(/at most 4096 lane ids/);
+  });
+});
+
+describe('paths and export options from a client', () => {
+  it('takes absolute paths and refuses relative ones, naming them', () => {
+    expect(absolutePath('/data/session.nwb', 'dataPath')).toBe('/data/session.nwb');
+    for (const relative of ['session.nwb', './session.nwb', '../data/session.nwb', 'data/x.npz']) {
+      expect(message(() => absolutePath(relative, 'outPath'))).toBe(`outPath: '${relative}' is a relative path; give an absolute path (for example /data/session.nwb).`);
+    }
+    expect(message(() => absolutePath('', 'outPath'))).toMatch(/^outPath: expected a non-empty string/);
+    expect(message(() => absolutePath(`/${'d'.repeat(4096)}`, 'outPath'))).toMatch(/^outPath: expected a non-empty string of at most 4096/);
+    expect(message(() => dataSource({ kind: 'file', path: 'x.npz' }))).toMatch(/^data\.path: 'x\.npz' is a relative path/);
+    expect(dataSource({ kind: 'file', path: '/d/x.npz' })).toEqual({ kind: 'file', path: '/d/x.npz' });
+    expect(message(() => runConfig({ data: { kind: 'file', path: 'x.npz' } }))).toMatch(/^data\.path: 'x\.npz' is a relative path/);
+  });
+
+  it('reads exportDataAsNpz options strictly: absent, or { overwrite?: boolean } and nothing else', () => {
+    expect(npzExportOptions(undefined)).toEqual({ overwrite: false });
+    expect(npzExportOptions({})).toEqual({ overwrite: false });
+    expect(npzExportOptions({ overwrite: true })).toEqual({ overwrite: true });
+    expect(npzExportOptions({ overwrite: false })).toEqual({ overwrite: false });
+    for (const bad of [null, true, 'overwrite', [], { overwrite: 'true' }, { overwrite: 1 }, { overwrite: true, extra: 1 }, { force: true }]) {
+      expect(message(() => npzExportOptions(bad)), JSON.stringify(bad)).toBe('options: expected { overwrite?: true | false } and no other keys');
+    }
   });
 });

@@ -2,8 +2,11 @@
  * Runtime checks for every argument the service takes: the IPC and WebSocket layers hand it values
  * straight from the other side, so nothing is trusted by its static type.
  */
+import { isAbsolute } from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { ExportFormat, SpanAreaRequest, SpanSearchRequest, TimelineRequest } from '../../shared/api';
+import type { ExportFormat, NpzExportOptions, SpanAreaRequest, SpanSearchRequest, TimelineRequest } from '../../shared/api';
+import { isNpzExportOptions } from '../../shared/apiArgs';
+import { parseRunConfig, type DataSource, type RunConfig } from '../../shared/config';
 
 export const MAX_TIMELINE_WIDTH_PX = 20_000;
 const EXPORT_FORMATS: readonly ExportFormat[] = ['trace', 'trace-json', 'json', 'md', 'csv'];
@@ -71,6 +74,42 @@ export function likelihoodName(v: unknown): string {
   const s = boundedString(v, 'strategy', 40);
   if (!/^[a-z][a-z-]*$/.test(s)) throw bad('strategy', `expected a strategy name like 'compensated', got ${JSON.stringify(s)}`);
   return s;
+}
+
+/** as long as a run config's data path may be */
+export const MAX_PATH_CHARS = 4096;
+
+/**
+ * A path from the other side must be absolute: a relative one would be read against whatever
+ * folder the server happens to run in. Front doors with a folder of their own (the CLI) resolve
+ * against it first.
+ */
+export function absolutePath(v: unknown, key: string): string {
+  const path = boundedString(v, key, MAX_PATH_CHARS);
+  if (!isAbsolute(path)) {
+    throw new AppError('BAD_ARGUMENT', `${key}: '${path}' is a relative path; give an absolute path (for example /data/session.nwb).`, { key });
+  }
+  return path;
+}
+
+/** A data source as parseRunConfig checks it, with a file's path absolute. */
+export function dataSource(v: unknown): DataSource {
+  const source = parseRunConfig({ data: v }).data;
+  if (source.kind === 'file') absolutePath(source.path, 'data.path');
+  return source;
+}
+
+/** A run config as parseRunConfig checks it, with its data file's path absolute. */
+export function runConfig(v: unknown): RunConfig {
+  const config = parseRunConfig(v);
+  if (config.data.kind === 'file') absolutePath(config.data.path, 'data.path');
+  return config;
+}
+
+export function npzExportOptions(v: unknown): Required<NpzExportOptions> {
+  if (v === undefined) return { overwrite: false };
+  if (!isNpzExportOptions(v)) throw bad('options', 'expected { overwrite?: true | false } and no other keys');
+  return { overwrite: v.overwrite === true };
 }
 
 export function listener(v: unknown): (e: never) => void {

@@ -3,10 +3,10 @@
  * `navigator`, which its environment check mistakes for a browser), HDF5 errors throw instead of
  * printing, and every failure becomes an AppError naming the file and the HDF5 path.
  */
-import { open as openFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Dataset as H5Dataset, File as H5File, Group as H5Group } from 'h5wasm/node';
 import { AppError } from '../../../shared/errors';
+import { openRegularFile } from '../regularFile';
 
 type H5Lib = typeof import('h5wasm/node').default;
 
@@ -62,16 +62,8 @@ export function guard<T>(file: string, path: string | undefined, fn: () => T): T
 }
 
 async function checkSignature(path: string, file: string): Promise<void> {
-  let handle;
+  const { handle, size } = await openRegularFile(path);
   try {
-    handle = await openFile(path, 'r');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new AppError('NOT_FOUND', `${file}: file not found.`, { file });
-    throw new AppError('IO', `${file}: cannot open (${code ?? String(e)}).`, { file });
-  }
-  try {
-    const { size } = await handle.stat();
     if (size === 0) throw new AppError('E090', `${file}: is empty (0 bytes); expected an NWB/HDF5 file.`, { file });
     const buf = new Uint8Array(8);
     for (const at of SIGNATURE_OFFSETS) {
@@ -93,7 +85,7 @@ export interface H5Handle {
   close(): void;
 }
 
-/** Opens an HDF5 file read-only after checking that it exists, is not empty and carries the signature. */
+/** Opens an HDF5 file read-only after checking that it is a regular file, not empty, and carries the signature. */
 export async function openH5(path: string): Promise<H5Handle> {
   const file = basename(path);
   await checkSignature(path, file);

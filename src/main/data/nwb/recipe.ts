@@ -3,13 +3,15 @@
  * columns are features, and the decoding bins. Saved as a small JSON "recipe" next to the file, so a
  * re-import is one step; checked field by field when read, since people edit these by hand.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { KdeParams } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import {
   RECIPE_FORMAT, RECIPE_SUFFIX, type BinChoice, type ElectrodeChoice, type GridChoice, type NwbRecipe, type PositionChoice, type SpikeSource,
 } from '../../../shared/nwb';
+import { readRegularText } from '../regularFile';
 
 // the recipe's types cross the process boundary (the UI builds recipes), so they live in shared/
 export { RECIPE_FORMAT, RECIPE_SUFFIX };
@@ -174,20 +176,21 @@ export async function saveRecipe(recipe: NwbRecipe, recipePath: string): Promise
   const dir = dirname(resolve(recipePath));
   const files = recipe.files.map((f) => relative(dir, resolve(f)) || basename(f));
   const text = `${JSON.stringify({ ...recipe, files }, null, 2)}\n`;
-  const tmp = `${recipePath}.${process.pid}.tmp`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, recipePath);
+  // a fresh name created exclusively: never an old file or a pipe that happens to sit there
+  const tmp = `${recipePath}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, text, { encoding: 'utf8', flag: 'wx' });
+    await rename(tmp, recipePath);
+  } catch (e) {
+    // EEXIST: something else holds that name, and it is not ours to remove
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') await rm(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** Reads and checks a recipe; its files come back resolved against the recipe's folder. */
 export async function loadRecipe(recipePath: string): Promise<NwbRecipe> {
-  let text: string;
-  try {
-    text = await readFile(recipePath, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new AppError(code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `${basename(recipePath)}: cannot read the recipe (${code ?? String(e)}).`, { file: basename(recipePath) });
-  }
+  const text = await readRegularText(recipePath);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -61,7 +61,7 @@ describe('useMappingStore', () => {
     const out = await m.exportNpz();
     expect(out?.outPath).toBe('/data/session.clusterless.npz');
     expect(api.callsOf('saveRecipe')).toHaveLength(1);
-    expect(api.callsOf('exportDataAsNpz')[0]!.args).toEqual([{ kind: 'file', path: '/data/session.nwb.recipe.json' }, null]);
+    expect(api.callsOf('exportDataAsNpz')[0]!.args).toEqual([{ kind: 'file', path: '/data/session.nwb.recipe.json' }, null, { overwrite: false }]);
     m.exportPath = ' /tmp/out.npz ';
     await m.exportNpz();
     expect(api.callsOf('saveRecipe')).toHaveLength(1);
@@ -69,6 +69,46 @@ describe('useMappingStore', () => {
     m.state!.flipY = true;
     await m.exportNpz();
     expect(api.callsOf('saveRecipe')).toHaveLength(2);
+  });
+
+  it('asks before an export replaces a file; "replace it" writes over it, "keep it" writes nothing', async () => {
+    const m = useMappingStore();
+    await m.follow({ kind: 'file', path: '/data/session.nwb' });
+    api.existingFiles.add('/data/session.clusterless.npz');
+    expect(await m.exportNpz()).toBeNull();
+    expect(m.error).toBeNull();
+    expect(m.exported).toBeNull();
+    expect(m.replaceQuestion).toEqual({ out: null, message: expect.stringMatching(/^\/data\/session\.clusterless\.npz already exists/) });
+    m.keepExisting();
+    expect(m.replaceQuestion).toBeNull();
+    expect(api.callsOf('exportDataAsNpz')).toHaveLength(1);
+
+    await m.exportNpz();
+    const written = await m.replaceExisting();
+    expect(written?.outPath).toBe('/data/session.clusterless.npz');
+    expect(m.replaceQuestion).toBeNull();
+    expect(api.callsOf('exportDataAsNpz').map((c) => c.args.slice(1))).toEqual([
+      [null, { overwrite: false }], [null, { overwrite: false }], [null, { overwrite: true }],
+    ]);
+  });
+
+  it('an answer about one output never replaces another: a changed export path asks again', async () => {
+    const m = useMappingStore();
+    await m.follow({ kind: 'file', path: '/data/session.nwb' });
+    api.existingFiles.add('/tmp/a.npz');
+    m.exportPath = '/tmp/a.npz';
+    await m.exportNpz();
+    expect(m.replaceQuestion?.out).toBe('/tmp/a.npz');
+    m.exportPath = '/tmp/b.npz';
+    expect(m.replaceQuestion).toBeNull();
+    expect(await m.replaceExisting()).toBeNull();
+    expect(api.callsOf('exportDataAsNpz')).toHaveLength(1);
+    // other failures stay errors, not questions
+    api.exportDataAsNpz = async () => {
+      throw Object.assign(new Error('/tmp: the folder is not writable'), { code: 'IO' });
+    };
+    await m.exportNpz();
+    expect([m.error, m.replaceQuestion]).toEqual(['/tmp: the folder is not writable', null]);
   });
 
   it('applies what the form chose, and a position picked starts its columns over', async () => {

@@ -1,16 +1,23 @@
 /**
  * The NWB mapping step: scans the opened file(s), keeps the choices the form edits, saves them as a
  * recipe next to the data file and has the data store inspect that recipe, and exports what was
- * mapped as clusterless-npz/1. A .npz file or a preset has no mapping step: the state is cleared.
+ * mapped as clusterless-npz/1, asking before it replaces a file already there. A .npz file or a
+ * preset has no mapping step: the state is cleared.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, watch } from 'vue';
 import type { DataSource } from '../../../shared/config';
 import type { NpzExport, NwbScanView } from '../../../shared/nwb';
 import { errorText } from '../lib/errorText';
 import { choosePosition, initialMapping, isMappableFile, toRecipe, type MappingChoice, type MappingState } from '../mapping';
 import { useApi } from './apiAccess';
 import { useDataStore } from './dataStore';
+
+/** An export that found a file at its output: the service's words naming it, and the output asked for (null: next to the data file). */
+export interface ReplaceQuestion {
+  message: string;
+  out: string | null;
+}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -31,6 +38,8 @@ export const useMappingStore = defineStore('mapping', () => {
   let appliedJson: string | null = null;
   const exportPath = ref('');
   const exported = shallowRef<NpzExport | null>(null);
+  /** set while the person decides whether the export may replace the file it found */
+  const replaceQuestion = shallowRef<ReplaceQuestion | null>(null);
   let generation = 0;
 
   const draft = computed(() => (state.value && view.value ? toRecipe(state.value, view.value.scans) : null));
@@ -44,10 +53,16 @@ export const useMappingStore = defineStore('mapping', () => {
     asked.value = [];
     error.value = null;
     exported.value = null;
+    replaceQuestion.value = null;
     scanning.value = false;
     appliedPath.value = null;
     appliedJson = null;
   }
+
+  // an answer given for one output must never replace another: a changed target asks again
+  watch([exportPath, appliedPath], () => {
+    replaceQuestion.value = null;
+  }, { flush: 'sync' });
 
   async function scan(paths: string[]): Promise<void> {
     const ticket = ++generation;
@@ -55,6 +70,7 @@ export const useMappingStore = defineStore('mapping', () => {
     scanning.value = true;
     error.value = null;
     exported.value = null;
+    replaceQuestion.value = null;
     try {
       const result = await useApi().scanData(paths);
       if (ticket !== generation) return;
@@ -135,27 +151,47 @@ export const useMappingStore = defineStore('mapping', () => {
     }
   }
 
-  /** Writes what is mapped as clusterless-npz/1 (saving the choices first when they changed). */
-  async function exportNpz(): Promise<NpzExport | null> {
+  /** Writes to `out` (null: next to the data file); a file found there is replaced only with `overwrite`. */
+  async function exportTo(out: string | null, overwrite: boolean): Promise<NpzExport | null> {
     const unchanged = appliedPath.value !== null && draft.value?.recipe != null && JSON.stringify(draft.value.recipe) === appliedJson;
     if (!unchanged && !(await apply())) return null;
     exporting.value = true;
     error.value = null;
     exported.value = null;
+    replaceQuestion.value = null;
     try {
-      const out = exportPath.value.trim();
-      exported.value = await useApi().exportDataAsNpz({ kind: 'file', path: appliedPath.value! }, out.length > 0 ? out : null);
+      exported.value = await useApi().exportDataAsNpz({ kind: 'file', path: appliedPath.value! }, out, { overwrite });
       return exported.value;
     } catch (e) {
-      error.value = errorText(e).message;
+      const { code, message } = errorText(e);
+      // the one failure that is a question: the person chooses to replace the file or to keep it
+      if (code === 'EXISTS' && !overwrite) replaceQuestion.value = { message, out };
+      else error.value = message;
       return null;
     } finally {
       exporting.value = false;
     }
   }
 
+  /** Writes what is mapped as clusterless-npz/1 (saving the choices first when they changed); asks before replacing a file. */
+  function exportNpz(): Promise<NpzExport | null> {
+    const out = exportPath.value.trim();
+    return exportTo(out.length > 0 ? out : null, false);
+  }
+
+  /** The answer "replace it": the export asked about, again, allowed to replace the file. */
+  function replaceExisting(): Promise<NpzExport | null> {
+    const asked = replaceQuestion.value;
+    return asked ? exportTo(asked.out, true) : Promise.resolve(null);
+  }
+
+  /** The answer "keep it": nothing is written; another output path can be chosen. */
+  function keepExisting(): void {
+    replaceQuestion.value = null;
+  }
+
   return {
-    view, state, asked, scanning, saving, exporting, busy, error, appliedPath, exportPath, exported, draft, canApply,
-    clear, scan, follow, choose, pickPosition, addFile, removeFile, apply, exportNpz,
+    view, state, asked, scanning, saving, exporting, busy, error, appliedPath, exportPath, exported, replaceQuestion, draft, canApply,
+    clear, scan, follow, choose, pickPosition, addFile, removeFile, apply, exportNpz, replaceExisting, keepExisting,
   };
 });

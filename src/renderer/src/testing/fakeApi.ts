@@ -3,9 +3,10 @@
  * push run events to whoever subscribed. Override any method by assigning to it.
  */
 import type {
-  Comparison, ExportFormat, ExportResult, MemoryEstimate, ProfilerApi, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest,
+  Comparison, ExportFormat, ExportResult, MemoryEstimate, NpzExportOptions, ProfilerApi, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest,
 } from '../../../shared/api';
 import type { DataSource, RunConfig } from '../../../shared/config';
+import { AppError } from '../../../shared/errors';
 import type { RunEvent } from '../../../shared/events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../shared/nwb';
 import { createPinia, setActivePinia } from 'pinia';
@@ -23,6 +24,8 @@ export class FakeApi implements ProfilerApi {
   readonly calls: Call[] = [];
   private readonly listeners = new Set<{ runId: string; fn: (e: RunEvent) => void }>();
   nextRunId = 'run-1';
+  /** paths exportDataAsNpz finds taken: it refuses them with EXISTS unless told to overwrite */
+  readonly existingFiles = new Set<string>();
 
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
@@ -116,9 +119,13 @@ export class FakeApi implements ProfilerApi {
     this.record('saveRecipe', recipe, dataPath);
     return { recipePath: `${dataPath}.recipe.json` };
   };
-  exportDataAsNpz = async (source: DataSource, outPath: string | null): Promise<NpzExport> => {
-    this.record('exportDataAsNpz', source, outPath);
-    return { outPath: outPath ?? '/data/session.clusterless.npz', bytes: 2048, nElectrodes: 2, nEncodingSpikes: 300 };
+  exportDataAsNpz = async (source: DataSource, outPath: string | null, options?: NpzExportOptions): Promise<NpzExport> => {
+    this.record('exportDataAsNpz', source, outPath, options);
+    const target = outPath ?? '/data/session.clusterless.npz';
+    if (this.existingFiles.has(target) && options?.overwrite !== true) {
+      throw new AppError('EXISTS', `${target} already exists: choose another name, or confirm that it may be replaced (overwrite).`, { file: target });
+    }
+    return { outPath: target, bytes: 2048, nElectrodes: 2, nEncodingSpikes: 300 };
   };
 }
 
