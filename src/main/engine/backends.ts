@@ -11,8 +11,15 @@ import type { BackendAvailability } from '../../shared/api';
 import type { BackendChoice, BackendName } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import type { BackendInfo } from '../../shared/report';
+import { installWasmKernels } from './simd/wasmKernels';
 
 const TF_NODE_GPU = '@tensorflow/tfjs-node-gpu';
+/**
+ * Set to 1 to keep TensorFlow.js's own wasm Exp and Log and the op-graph Gaussian kernel instead of
+ * the engine's SIMD kernels: the A/B switch the kernel benchmark and a doubtful user need. An
+ * environment variable, so it reaches the engine process and its pool workers unchanged.
+ */
+export const TFJS_KERNELS_ENV = 'KDE_PROFILER_TFJS_KERNELS';
 const TF_NODE = '@tensorflow/tfjs-node';
 
 interface Probe {
@@ -107,7 +114,10 @@ async function activate(name: BackendName): Promise<Omit<BackendInfo, 'reason' |
       await import('@tensorflow/tfjs-backend-wasm');
       await setBackendOrThrow('wasm');
       const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT');
-      return { name, device: `CPU (WebAssembly${simd ? ' SIMD' : ''}, one thread)`, isGpu: false, isFallback: false, warnings };
+      const own = simd && process.env[TFJS_KERNELS_ENV] !== '1';
+      if (own) installWasmKernels();
+      const kernels = own ? '; the engine\'s SIMD exp, log and Gaussian kernels' : '';
+      return { name, device: `CPU (WebAssembly${simd ? ' SIMD' : ''}, one thread${kernels})`, isGpu: false, isFallback: false, warnings };
     }
     case 'cpu':
       await import('@tensorflow/tfjs-backend-cpu');

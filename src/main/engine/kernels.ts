@@ -5,6 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { EPS, HALF_LOG_2PI } from './model';
+import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, type GaussAttrs } from './simd/wasmKernels';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
 function logNormaliser(std: number[]): number {
@@ -16,12 +17,32 @@ function logNormaliser(std: number[]): number {
  * (n × m). Used for position kernels and for the linear reference's mark kernel.
  */
 export function logKernelDirect(samples: tf.Tensor2D, evals: tf.Tensor2D, std: number[]): tf.Tensor2D {
+  return gaussianKernel(samples, evals, std, false);
+}
+
+/** K_σ = exp(log K_σ), (n × m), by direct differences: the linear reference's mark kernel. */
+export function kernelDirect(samples: tf.Tensor2D, evals: tf.Tensor2D, std: number[]): tf.Tensor2D {
+  return gaussianKernel(samples, evals, std, true);
+}
+
+/**
+ * On the wasm backend one pass of the engine's SIMD kernel (simd/kdeKernels.wat), which performs the
+ * same float operations in the same order as the op graph below and, for the linear kernel, the
+ * backend's (replaced) Exp; elsewhere the op graph, five passes over the (n × m) memory.
+ */
+function gaussianKernel(samples: tf.Tensor2D, evals: tf.Tensor2D, std: number[], linear: boolean): tf.Tensor2D {
   return tf.tidy(() => {
     const inv = tf.tensor1d(std.map((s) => 1 / s));
     const a = tf.mul(samples, inv);
     const b = tf.mul(evals, inv);
+    const c = logNormaliser(std);
+    if (hasWasmKernels()) {
+      const attrs: GaussAttrs = { c, linear };
+      return tf.engine().runKernel(GAUSS_KERNEL, { a, bt: tf.transpose(b) }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
+    }
     const sq = tf.sum(tf.squaredDifference(tf.expandDims(a, 1), tf.expandDims(b, 0)), 2) as tf.Tensor2D;
-    return tf.add(tf.mul(sq, -0.5), logNormaliser(std)) as tf.Tensor2D;
+    const logK = tf.add(tf.mul(sq, -0.5), c) as tf.Tensor2D;
+    return linear ? tf.exp(logK) : logK;
   });
 }
 
@@ -80,6 +101,11 @@ export function linearPositionKernel(
 ): { kernel: tf.Tensor2D; colMax: tf.Tensor; colSum: tf.Tensor } {
   return tf.tidy(() => {
     const logK = logKernelDirect(positions, centers, std);
+    if (hasWasmKernels() && logK.shape[1] >= MIN_KERNEL_COLUMNS) {
+      // one SIMD pass per row instead of transposing reductions: the same formula, row-order sums
+      const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, {}) as tf.Tensor[];
+      return { kernel: kernel as tf.Tensor2D, colMax: colMax!, colSum: colSum! };
+    }
     const colMax = tf.max(logK, 0);
     const scaled = tf.exp(tf.sub(logK, colMax));
     return { kernel: tf.mul(scaled, tf.exp(colMax)) as tf.Tensor2D, colMax, colSum: tf.sum(scaled, 0) };

@@ -4,7 +4,7 @@
  * with the LOG_EPS floor. An underflowed J is exactly the floor, as in the linear file.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { linearPositionKernel, logKernelDirect } from '../kernels';
+import { kernelDirect, linearPositionKernel } from '../kernels';
 import { epilogue, forEachBlock, sliceRows } from './common';
 import type { Strategy } from './types';
 
@@ -23,7 +23,7 @@ export const reference: Strategy = {
         const kmark = await stage('mark-kernel', () =>
           tf.tidy(() => {
             const dec = sliceRows(decMarks, s0, s1);
-            return tf.exp(logKernelDirect(dec, ctx.encMarks, ctx.waveformStd)) as tf.Tensor2D;
+            return kernelDirect(dec, ctx.encMarks, ctx.waveformStd);
           }),
         );
         const terms = await stage('reduce', () =>

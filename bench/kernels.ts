@@ -1,0 +1,91 @@
+/**
+ * The engine's SIMD kernels against the TensorFlow.js op graphs they replace on the wasm backend,
+ * in one process: every op is timed with TensorFlow.js's own kernels first, then again after the
+ * engine's kernels are installed (installation cannot be undone in a process). Shapes are those of
+ * one `realistic` electrode (1 000 encoding spikes, 2 000 bins, a block of 100 decoding spikes with
+ * 4 marks). Prints medians and ratios; saves JSON.
+ *
+ *   npm run bench:kernels -- [--repeats 15] [--out bench/results/kernels.json]
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
+import { installWasmKernels } from '../src/main/engine/simd/wasmKernels';
+import { median, printColumns } from './table';
+
+const { values: args } = parseArgs({
+  options: {
+    repeats: { type: 'string', default: '15' },
+    out: { type: 'string', default: 'bench/results/kernels.json' },
+  },
+});
+const repeats = Math.max(3, Number(args.repeats));
+
+interface Case {
+  name: string;
+  elements: number;
+  run: () => tf.Tensor | tf.Tensor[] | { kernel: tf.Tensor; colMax: tf.Tensor; colSum: tf.Tensor };
+}
+
+function timeCase(c: Case): number {
+  const once = () => {
+    const t0 = performance.now();
+    const out = c.run();
+    const took = performance.now() - t0; // wasm kernels run synchronously inside the call
+    tf.dispose(out as tf.TensorContainer);
+    return took;
+  };
+  for (let i = 0; i < 3; i++) once(); // compile and tier up before timing
+  return median(Array.from({ length: repeats }, once));
+}
+
+await tf.setBackend('wasm');
+await tf.ready();
+tf.env().set('PROD', true);
+
+const E = 1000;
+const P = 2000;
+const B = 100;
+const D = 4;
+const positions = tf.randomUniform([E, 1], 0, 100, 'float32', 1) as tf.Tensor2D;
+const centers = tf.reshape(tf.linspace(0.025, 99.975, P), [P, 1]) as tf.Tensor2D;
+const encMarks = tf.randomNormal([E, D], 0, 30, 'float32', 2) as tf.Tensor2D;
+const decMarks = tf.randomNormal([B, D], 0, 30, 'float32', 3) as tf.Tensor2D;
+const expInput = tf.randomUniform([4_000_000], -80, 10, 'float32', 4);
+const logInput = tf.randomUniform([4_000_000], 1e-30, 1, 'float32', 5);
+const std = [Math.sqrt(12.5)];
+const markStd = Array(D).fill(24) as number[];
+
+const cases: Case[] = [
+  { name: 'exp (4 M floats)', elements: 4e6, run: () => tf.exp(expInput) },
+  { name: 'log (4 M floats)', elements: 4e6, run: () => tf.log(logInput) },
+  { name: `log position kernel (${E} × ${P}, D = 1)`, elements: E * P, run: () => logKernelDirect(positions, centers, std) },
+  { name: `mark kernel, linear (${B} × ${E}, D = ${D})`, elements: B * E, run: () => kernelDirect(decMarks, encMarks, markStd) },
+  { name: `linear position kernel + column sums (${E} × ${P})`, elements: E * P, run: () => linearPositionKernel(positions, centers, std) },
+];
+
+const tfjsMs = cases.map(timeCase);
+installWasmKernels();
+const engineMs = cases.map(timeCase);
+
+const rows = cases.map((c, i) => [
+  c.name,
+  tfjsMs[i]!.toFixed(2),
+  engineMs[i]!.toFixed(2),
+  ((engineMs[i]! / c.elements) * 1e6).toFixed(2),
+  (tfjsMs[i]! / engineMs[i]!).toFixed(2),
+]);
+printColumns(
+  `wasm backend, medians of ${repeats} (ms); speed-up = TensorFlow.js ÷ engine`,
+  ['op', 'TensorFlow.js', 'engine', 'engine ns/elem', 'speed-up'],
+  rows,
+);
+mkdirSync(dirname(args.out!), { recursive: true });
+writeFileSync(
+  args.out!,
+  JSON.stringify({ repeats, cases: cases.map((c, i) => ({ name: c.name, elements: c.elements, tfjsMs: tfjsMs[i], engineMs: engineMs[i] })) }, null, 2),
+);
+console.log(`\nsaved ${args.out}`);

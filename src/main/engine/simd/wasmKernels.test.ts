@@ -1,0 +1,130 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels } from './wasmKernels';
+
+/** distance in units in the last place between two float32 values of the same sign */
+function ulps(a: number, b: number): number {
+  const f = new Float32Array([a, b]);
+  const i = new Int32Array(f.buffer);
+  return Math.abs(i[0]! - i[1]!);
+}
+
+function maxUlps(got: ArrayLike<number>, want: ArrayLike<number>): number {
+  let worst = 0;
+  for (let i = 0; i < want.length; i++) worst = Math.max(worst, ulps(got[i]!, want[i]!));
+  return worst;
+}
+
+function sweep(n: number, lo: number, hi: number): Float32Array {
+  return Float32Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
+}
+
+/** the op graph the Gaussian kernel replaces, as kernels.ts runs it on every other backend */
+function opGraphLogKernel(a: tf.Tensor2D, b: tf.Tensor2D, c: number): tf.Tensor2D {
+  return tf.tidy(() => tf.add(tf.mul(tf.sum(tf.squaredDifference(tf.expandDims(a, 1), tf.expandDims(b, 0)), 2), -0.5), c) as tf.Tensor2D);
+}
+
+function gaussKernel(a: tf.Tensor2D, b: tf.Tensor2D, c: number, linear: boolean): tf.Tensor2D {
+  return tf.tidy(() => tf.engine().runKernel(GAUSS_KERNEL, { a, bt: tf.transpose(b) }, { c, linear } as unknown as tf.NamedAttrMap) as tf.Tensor2D);
+}
+
+describe('engine SIMD kernels on the wasm backend', () => {
+  beforeAll(async () => {
+    await tf.setBackend('wasm');
+    await tf.ready();
+    installWasmKernels();
+  });
+
+  it('is installed once and says so', () => {
+    installWasmKernels();
+    expect(hasWasmKernels()).toBe(true);
+  });
+
+  it('computes exp within one ulp of the float64 exp over the whole float32 range, subnormal results included', () => {
+    const xs = sweep(200_003, -104, 88.7);
+    const got = tf.exp(tf.tensor1d(xs)).dataSync();
+    expect(maxUlps(got, xs.map((x) => Math.exp(x)))).toBeLessThanOrEqual(1);
+    // the subnormal range is where a careless 2^n underflows twice or flushes to zero
+    const tiny = sweep(10_001, -103.9, -87.4);
+    const gotTiny = tf.exp(tf.tensor1d(tiny)).dataSync();
+    expect(maxUlps(gotTiny, tiny.map((x) => Math.exp(x)))).toBeLessThanOrEqual(1);
+    expect(gotTiny.every((v) => v > 0)).toBe(true);
+  });
+
+  it('gives exp the special values of libm: NaN, ±inf, ±0 and the ends of the range', () => {
+    const got = Array.from(tf.exp(tf.tensor1d([NaN, Infinity, -Infinity, 0, -0, 89, 88.7, -104, -110, -1e30, 1e30])).dataSync());
+    expect(got[0]).toBeNaN();
+    const f32exp = (x: number) => Math.fround(Math.exp(Math.fround(x)));
+    expect(got.slice(1)).toEqual([Infinity, 0, 1, 1, Infinity, f32exp(88.7), f32exp(-104), 0, 0, Infinity]);
+  });
+
+  it('computes log within one ulp, subnormal inputs included, with log 0 = −inf and NaN below 0', () => {
+    const xs = Float32Array.from({ length: 100_003 }, (_, i) => Math.exp(-103 + (191 * i) / 100_002));
+    const got = tf.log(tf.tensor1d(xs)).dataSync();
+    expect(maxUlps(got, Array.from(xs, (x) => Math.log(x)))).toBeLessThanOrEqual(1);
+    const special = Array.from(tf.log(tf.tensor1d([0, -0, -1, NaN, Infinity, -Infinity, 1, 1e-45])).dataSync());
+    expect(special.slice(0, 2)).toEqual([-Infinity, -Infinity]);
+    expect(special[2]).toBeNaN();
+    expect(special[3]).toBeNaN();
+    expect(special[4]).toBe(Infinity);
+    expect(special[5]).toBeNaN();
+    expect(special[6]).toBe(0);
+    // 1e-45 is the smallest subnormal, 2^−149
+    expect(special[7]).toBe(Math.fround(-149 * Math.LN2));
+  });
+
+  it('handles lengths that are not whole vectors, fewer than four elements, and other dtypes', () => {
+    for (const n of [1, 2, 3, 4, 5, 7, 9, 17]) {
+      const xs = sweep(n + 1, -3, 3).subarray(0, n);
+      expect(maxUlps(tf.exp(tf.tensor1d(xs)).dataSync(), xs.map((x) => Math.exp(x)))).toBeLessThanOrEqual(1);
+      const pos = xs.map((x) => Math.exp(x));
+      expect(maxUlps(tf.log(tf.tensor1d(pos)).dataSync(), Array.from(pos, (x) => Math.log(x)))).toBeLessThanOrEqual(1);
+    }
+    expect(Array.from(tf.exp(tf.tensor1d([0, 1], 'int32')).dataSync())).toEqual([1, Math.fround(Math.E)]);
+    expect(tf.exp(tf.tensor1d([])).shape).toEqual([0]);
+  });
+
+  it('builds the log Gaussian kernel with the bits of the op graph it replaces, for any width and dimension', () => {
+    for (const [n, m, d] of [[5, 4, 1], [3, 7, 2], [6, 13, 5], [1, 1, 1], [4, 3, 4], [2, 2000, 1]] as const) {
+      const a = tf.randomNormal([n, d], 0, 3, 'float32', 7) as tf.Tensor2D;
+      const b = tf.randomNormal([m, d], 0, 3, 'float32', 11) as tf.Tensor2D;
+      const want = opGraphLogKernel(a, b, -2.25).dataSync();
+      const got = gaussKernel(a, b, -2.25, false).dataSync();
+      expect(Array.from(got), `n=${n} m=${m} d=${d}`).toEqual(Array.from(want));
+    }
+  });
+
+  it('builds the linear Gaussian kernel as exp of the log kernel, far pairs underflowing to exactly 0', () => {
+    for (const [n, m] of [[5, 9], [3, 3], [8, 64]] as const) {
+      const a = tf.tensor2d(sweep(n, 0, 100), [n, 1]);
+      const b = tf.tensor2d(sweep(m, 0, 100), [m, 1]);
+      const logK = opGraphLogKernel(a, b, -1.5);
+      const got = gaussKernel(a, b, -1.5, true).dataSync();
+      expect(Array.from(got)).toEqual(Array.from(tf.exp(logK).dataSync()));
+      expect(maxUlps(got, Array.from(logK.dataSync(), (v) => Math.exp(v)))).toBeLessThanOrEqual(1);
+      if (n === 8) expect(got.some((v) => v === 0)).toBe(true);
+    }
+  });
+
+  it('rescales the position kernel by column: max, rescaled sum and kernel as the op graph computes them', () => {
+    for (const [n, m] of [[40, 4], [33, 7], [17, 50], [1, 5]] as const) {
+      const logK = tf.tensor2d(Float32Array.from({ length: n * m }, (_, i) => -((i * 7919) % 613) / 5), [n, m]);
+      const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, {}) as tf.Tensor[];
+      const wantMax = tf.max(logK, 0);
+      const scaled = tf.exp(tf.sub(logK, wantMax));
+      expect(Array.from(colMax!.dataSync()), `max n=${n} m=${m}`).toEqual(Array.from(wantMax.dataSync()));
+      expect(Array.from(kernel!.dataSync()), `kernel n=${n} m=${m}`).toEqual(Array.from(tf.mul(scaled, tf.exp(wantMax)).dataSync()));
+      const sums = colSum!.dataSync();
+      const want = tf.sum(scaled, 0).dataSync();
+      for (let j = 0; j < m; j++) expect(sums[j], `sum n=${n} m=${m} j=${j}`).toBeCloseTo(want[j]!, 5);
+    }
+  });
+
+  it('gives an electrode without spikes the empty column max (−inf) and sum (0)', () => {
+    const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: tf.zeros([0, 6]) }, {}) as tf.Tensor[];
+    expect(kernel!.shape).toEqual([0, 6]);
+    expect(Array.from(colMax!.dataSync())).toEqual(Array(6).fill(-Infinity));
+    expect(Array.from(colSum!.dataSync())).toEqual(Array(6).fill(0));
+  });
+});

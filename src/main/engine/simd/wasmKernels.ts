@@ -1,0 +1,147 @@
+/**
+ * Installs the engine's SIMD kernels (kdeKernels.wat) into the wasm backend: its Exp and Log for
+ * float32 tensors, and under their own kernel names a fused Gaussian kernel matrix and the position
+ * kernel's column-rescaled exp. The module
+ * imports the backend's own memory, so the kernels read and write tensors where they live, with
+ * no copies. Installed once per backend (each engine worker thread has its own); the op graph
+ * every other backend runs stays the definition, and the parity tests hold both to the spec.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { KDE_KERNELS_WASM_BASE64 } from './kdeKernelsBinary';
+
+/** the tfjs kernel name of the fused Gaussian kernel matrix */
+export const GAUSS_KERNEL = 'KdeGaussKernel';
+/** the tfjs kernel name of the column-rescaled exp: x (n × m) → [exp(x), max_i x, Σ_i exp(x − max)] */
+export const COLUMN_SCALED_EXP_KERNEL = 'KdeColumnScaledExp';
+/** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
+export const MIN_KERNEL_COLUMNS = 4;
+
+interface KernelExports {
+  exp(src: number, dst: number, n: number): void;
+  log(src: number, dst: number, n: number): void;
+  gauss(a: number, bt: number, n: number, m: number, d: number, c: number, dst: number, linear: number): void;
+  columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number): void;
+}
+
+/** below this many elements the SIMD loops cannot form one vector; plain JS does those */
+const LANES = MIN_KERNEL_COLUMNS;
+
+const installedOn = new WeakMap<object, KernelExports>();
+
+export interface GaussAttrs {
+  /** log-normaliser added to every entry */
+  c: number;
+  /** true: exp of the log-kernel (the linear kernel) */
+  linear: boolean;
+}
+
+function instantiate(backend: BackendWasm): KernelExports {
+  const memory = (backend.wasm as unknown as { asm?: { memory?: WebAssembly.Memory } }).asm?.memory;
+  if (!(memory instanceof WebAssembly.Memory)) {
+    throw new Error('the wasm backend does not expose its memory; the engine kernels cannot be installed');
+  }
+  const bytes = Uint8Array.from(atob(KDE_KERNELS_WASM_BASE64), (c) => c.charCodeAt(0));
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
+  return instance.exports as unknown as KernelExports;
+}
+
+function offsetOf(backend: BackendWasm, t: tf.TensorInfo): number {
+  return backend.getMemoryOffset(t.dataId);
+}
+
+/** A float32 unary kernel from a SIMD loop; other dtypes go to the backend's own kernel. */
+function unaryKernel(original: tf.KernelConfig, simd: 'exp' | 'log', scalar: (x: number) => number): tf.KernelFunc {
+  return (args) => {
+    const x = args.inputs.x!;
+    const backend = args.backend as BackendWasm;
+    const kernels = installedOn.get(backend);
+    if (x.dtype !== 'float32' || !kernels) return original.kernelFunc(args);
+    const out = backend.makeOutput(x.shape, 'float32');
+    const n = tf.util.sizeFromShape(x.shape);
+    const src = offsetOf(backend, x);
+    const dst = offsetOf(backend, out);
+    if (n >= LANES) kernels[simd](src, dst, n);
+    else {
+      // the heap view is fetched after the allocation, which may have grown the memory
+      const heap = backend.wasm.HEAPF32;
+      for (let i = 0; i < n; i++) heap[dst / 4 + i] = scalar(heap[src / 4 + i]!);
+    }
+    return out;
+  };
+}
+
+const gaussKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = installedOn.get(backend);
+  if (!kernels) throw new Error(`${GAUSS_KERNEL} runs only on a wasm backend the engine kernels were installed on`);
+  const { a, bt } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo };
+  const { c, linear } = attrs as unknown as GaussAttrs;
+  const [n, d] = a.shape as [number, number];
+  const m = bt.shape[1]!;
+  const out = backend.makeOutput([n, m], 'float32');
+  if (n === 0 || m === 0) return out;
+  const [pa, pb, po] = [offsetOf(backend, a), offsetOf(backend, bt), offsetOf(backend, out)];
+  if (m >= LANES) {
+    kernels.gauss(pa, pb, n, m, d, c, po, linear ? 1 : 0);
+    return out;
+  }
+  const heap = backend.wasm.HEAPF32;
+  const [ia, ib, io] = [pa / 4, pb / 4, po / 4];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
+      let acc = 0;
+      for (let k = 0; k < d; k++) acc = Math.fround(acc + Math.fround(Math.fround(heap[ia + i * d + k]! - heap[ib + k * m + j]!) ** 2));
+      const v = Math.fround(Math.fround(acc * -0.5) + c);
+      heap[io + i * m + j] = linear ? Math.exp(v) : v;
+    }
+  }
+  return out;
+};
+
+const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
+  const backend = b as BackendWasm;
+  const kernels = installedOn.get(backend);
+  if (!kernels) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} runs only on a wasm backend the engine kernels were installed on`);
+  const x = inputs.x!;
+  const [n, m] = x.shape as [number, number];
+  if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
+  const outs = [backend.makeOutput([n, m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32')];
+  const scratch = backend.makeOutput([m], 'float32');
+  try {
+    const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
+    kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, offsetOf(backend, scratch), dst);
+  } finally {
+    backend.disposeData(scratch.dataId, true);
+  }
+  return outs;
+};
+
+function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => tf.KernelFunc): void {
+  const original = tf.getKernel(name, 'wasm');
+  if (!original) throw new Error(`the wasm backend has no ${name} kernel to replace`);
+  tf.unregisterKernel(name, 'wasm');
+  tf.registerKernel({ kernelName: name, backendName: 'wasm', kernelFunc: kernelFunc(original) });
+}
+
+/**
+ * Installs the kernels on the active wasm backend (a no-op when they already are). Call after
+ * tf.setBackend('wasm') has resolved: the module needs the backend's memory.
+ */
+export function installWasmKernels(): void {
+  const backend = tf.backend() as BackendWasm;
+  if (installedOn.has(backend)) return;
+  installedOn.set(backend, instantiate(backend));
+  // the registry is per thread, not per backend: register once, the kernels look their module up
+  if (!tf.getKernel(GAUSS_KERNEL, 'wasm')) {
+    replaceKernel('Exp', (original) => unaryKernel(original, 'exp', Math.exp));
+    replaceKernel('Log', (original) => unaryKernel(original, 'log', Math.log));
+    tf.registerKernel({ kernelName: GAUSS_KERNEL, backendName: 'wasm', kernelFunc: gaussKernelFunc });
+    tf.registerKernel({ kernelName: COLUMN_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: columnScaledExpKernelFunc });
+  }
+}
+
+/** Whether the active backend runs the engine kernels. */
+export function hasWasmKernels(): boolean {
+  return tf.getBackend() === 'wasm' && installedOn.has(tf.backend());
+}
