@@ -176,7 +176,7 @@
   ;; transposed so that four neighbouring j are one vector load. The sum over k runs in order from
   ;; zero, then the product with −½ and the sum with c, the same float operations in the same order
   ;; as the op graph squaredDifference → sum → mul → add that this replaces.
-  (func (export "gauss") (param $a i32) (param $bt i32) (param $n i32) (param $m i32) (param $d i32)
+  (func $gauss (export "gauss") (param $a i32) (param $bt i32) (param $n i32) (param $m i32) (param $d i32)
         (param $c f32) (param $dst i32) (param $linear i32)
     (local $i i32) (local $at i32) (local $k i32) (local $last i32) (local $rowBytes i32)
     (local $arow i32) (local $orow i32) (local $acc v128) (local $diff v128) (local $v v128) (local $cv v128)
@@ -312,4 +312,122 @@
         (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $row))))
+  ;; In-place row operations with a vector loop and the 0–3 leftover lanes one at a time (an
+  ;; overlapping last vector would apply them twice).
+  ;; row −= vec
+  (func $subtractInPlace (param $row i32) (param $vec i32) (param $count i32)
+    (local $at i32) (local $vectorEnd i32) (local $end i32)
+    (local.set $vectorEnd (i32.shl (i32.and (local.get $count) (i32.const -4)) (i32.const 2)))
+    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
+    (block $vectorsDone
+      (loop $next
+        (br_if $vectorsDone (i32.ge_u (local.get $at) (local.get $vectorEnd)))
+        (v128.store (i32.add (local.get $row) (local.get $at))
+          (f32x4.sub (v128.load (i32.add (local.get $row) (local.get $at))) (v128.load (i32.add (local.get $vec) (local.get $at)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (block $lanesDone
+      (loop $next
+        (br_if $lanesDone (i32.ge_u (local.get $at) (local.get $end)))
+        (f32.store (i32.add (local.get $row) (local.get $at))
+          (f32.sub (f32.load (i32.add (local.get $row) (local.get $at))) (f32.load (i32.add (local.get $vec) (local.get $at)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $next))))
+
+  ;; row *= vec
+  (func $multiplyInPlace (param $row i32) (param $vec i32) (param $count i32)
+    (local $at i32) (local $vectorEnd i32) (local $end i32)
+    (local.set $vectorEnd (i32.shl (i32.and (local.get $count) (i32.const -4)) (i32.const 2)))
+    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
+    (block $vectorsDone
+      (loop $next
+        (br_if $vectorsDone (i32.ge_u (local.get $at) (local.get $vectorEnd)))
+        (v128.store (i32.add (local.get $row) (local.get $at))
+          (f32x4.mul (v128.load (i32.add (local.get $row) (local.get $at))) (v128.load (i32.add (local.get $vec) (local.get $at)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (block $lanesDone
+      (loop $next
+        (br_if $lanesDone (i32.ge_u (local.get $at) (local.get $end)))
+        (f32.store (i32.add (local.get $row) (local.get $at))
+          (f32.mul (f32.load (i32.add (local.get $row) (local.get $at))) (f32.load (i32.add (local.get $vec) (local.get $at)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $next))))
+
+  ;; row −= s
+  (func $subtractScalarInPlace (param $row i32) (param $s f32) (param $count i32)
+    (local $at i32) (local $vectorEnd i32) (local $end i32) (local $sv v128)
+    (local.set $sv (f32x4.splat (local.get $s)))
+    (local.set $vectorEnd (i32.shl (i32.and (local.get $count) (i32.const -4)) (i32.const 2)))
+    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
+    (block $vectorsDone
+      (loop $next
+        (br_if $vectorsDone (i32.ge_u (local.get $at) (local.get $vectorEnd)))
+        (v128.store (i32.add (local.get $row) (local.get $at))
+          (f32x4.sub (v128.load (i32.add (local.get $row) (local.get $at))) (local.get $sv)))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (block $lanesDone
+      (loop $next
+        (br_if $lanesDone (i32.ge_u (local.get $at) (local.get $end)))
+        (f32.store (i32.add (local.get $row) (local.get $at))
+          (f32.sub (f32.load (i32.add (local.get $row) (local.get $at))) (local.get $s)))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $next))))
+
+  ;; dst = (a + b) − s for count ≥ 4 (dst distinct from a and b), returning max_j dst[j]
+  (func $addShiftMax (param $a i32) (param $b i32) (param $s f32) (param $dst i32) (param $count i32) (result f32)
+    (local $at i32) (local $last i32) (local $v v128) (local $mx v128) (local $sv v128)
+    (local.set $sv (f32x4.splat (local.get $s)))
+    (local.set $mx (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $last (i32.shl (i32.sub (local.get $count) (i32.const 4)) (i32.const 2)))
+    (loop $next
+      (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+      (local.set $v
+        (f32x4.sub
+          (f32x4.add (v128.load (i32.add (local.get $a) (local.get $at))) (v128.load (i32.add (local.get $b) (local.get $at))))
+          (local.get $sv)))
+      (v128.store (i32.add (local.get $dst) (local.get $at)) (local.get $v))
+      (local.set $mx (f32x4.max (local.get $mx) (local.get $v)))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $next (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16)))))
+    (f32.max
+      (f32.max (f32x4.extract_lane 0 (local.get $mx)) (f32x4.extract_lane 1 (local.get $mx)))
+      (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
+
+  ;; The compensated strategy's weights for one block and one encoding chunk (kde-spec §7e), m ≥ 4:
+  ;; logKmark[k, i] = c − ½·Σ_j (a[k, j] − bt[j, i])² by direct differences (n × m, written to w),
+  ;; b_i = max_k logKmark[k, i], c_i = rowMax_i + b_i − log E, C* = max_i c_i, and
+  ;; w[k, i] = exp(logKmark[k, i] − b_i)·exp(c_i − C*), the same operations in the same order as
+  ;; the op graph of foldCompensated. Returns C*. colMax and cScale (m floats each) are scratch.
+  (func (export "compensatedWeights") (param $a i32) (param $bt i32) (param $n i32) (param $m i32) (param $d i32)
+        (param $c f32) (param $rowMax i32) (param $logE f32) (param $w i32) (param $colMax i32) (param $cScale i32)
+        (result f32)
+    (local $i i32) (local $rowBytes i32) (local $row i32) (local $scale f32)
+    (call $gauss (local.get $a) (local.get $bt) (local.get $n) (local.get $m) (local.get $d) (local.get $c) (local.get $w) (i32.const 0))
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (call $fill (local.get $colMax) (local.get $rowBytes) (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $row (local.get $w))
+    (block $maxDone
+      (loop $maxRow
+        (br_if $maxDone (i32.ge_u (local.get $i) (local.get $n)))
+        (call $maxInto (local.get $colMax) (local.get $row) (local.get $rowBytes))
+        (local.set $row (i32.add (local.get $row) (local.get $rowBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $maxRow)))
+    (local.set $scale (call $addShiftMax (local.get $rowMax) (local.get $colMax) (local.get $logE) (local.get $cScale) (local.get $m)))
+    (call $subtractScalarInPlace (local.get $cScale) (local.get $scale) (local.get $m))
+    (call $expRange (local.get $cScale) (local.get $cScale) (local.get $m))
+    (local.set $i (i32.const 0))
+    (local.set $row (local.get $w))
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
+        (call $subtractInPlace (local.get $row) (local.get $colMax) (local.get $m))
+        (call $expRange (local.get $row) (local.get $row) (local.get $m))
+        (call $multiplyInPlace (local.get $row) (local.get $cScale) (local.get $m))
+        (local.set $row (i32.add (local.get $row) (local.get $rowBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rowLoop)))
+    (local.get $scale))
 )

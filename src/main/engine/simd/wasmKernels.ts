@@ -14,6 +14,11 @@ import { KDE_KERNELS_WASM_BASE64 } from './kdeKernelsBinary';
 export const GAUSS_KERNEL = 'KdeGaussKernel';
 /** the tfjs kernel name of the column-rescaled exp: x (n × m) → [exp(x), max_i x, Σ_i exp(x − max)] */
 export const COLUMN_SCALED_EXP_KERNEL = 'KdeColumnScaledExp';
+/**
+ * the tfjs kernel name of the compensated strategy's weights for one block and encoding chunk:
+ * a (B × D), bt (D × E), rowMax (E) → [w (B × E), C* (scalar)]
+ */
+export const COMPENSATED_WEIGHTS_KERNEL = 'KdeCompensatedWeights';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -22,6 +27,17 @@ interface KernelExports {
   log(src: number, dst: number, n: number): void;
   gauss(a: number, bt: number, n: number, m: number, d: number, c: number, dst: number, linear: number): void;
   columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number): void;
+  compensatedWeights(
+    a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number,
+    w: number, colMax: number, cScale: number,
+  ): number;
+}
+
+export interface CompensatedWeightsAttrs {
+  /** the mark kernel's log-normaliser */
+  c: number;
+  /** log E, E the electrode's encoding spikes */
+  logE: number;
 }
 
 /** below this many elements the SIMD loops cannot form one vector; plain JS does those */
@@ -107,14 +123,37 @@ const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   const [n, m] = x.shape as [number, number];
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
   const outs = [backend.makeOutput([n, m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32')];
-  const scratch = backend.makeOutput([m], 'float32');
-  try {
-    const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
-    kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, offsetOf(backend, scratch), dst);
-  } finally {
-    backend.disposeData(scratch.dataId, true);
-  }
+  const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
+  withScratch(backend, [m], ([expMax]) => kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, expMax!, dst));
   return outs;
+};
+
+/** Temporary heap floats for a kernel call, freed however the call ends. */
+function withScratch<T>(backend: BackendWasm, floats: number[], body: (offsets: number[]) => T): T {
+  const infos = floats.map((n) => backend.makeOutput([n], 'float32'));
+  try {
+    return body(infos.map((t) => offsetOf(backend, t)));
+  } finally {
+    for (const t of infos) backend.disposeData(t.dataId, true);
+  }
+}
+
+const compensatedWeightsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = installedOn.get(backend);
+  if (!kernels) throw new Error(`${COMPENSATED_WEIGHTS_KERNEL} runs only on a wasm backend the engine kernels were installed on`);
+  const { a, bt, rowMax } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo; rowMax: tf.TensorInfo };
+  const { c, logE } = attrs as unknown as CompensatedWeightsAttrs;
+  const [n, d] = a.shape as [number, number];
+  const m = bt.shape[1]!;
+  if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COMPENSATED_WEIGHTS_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} encoding spikes, got ${m}`);
+  const w = backend.makeOutput([n, m], 'float32');
+  const scale = backend.makeOutput([], 'float32');
+  const value = withScratch(backend, [m, m], ([colMax, cScale]) =>
+    kernels.compensatedWeights(offsetOf(backend, a), offsetOf(backend, bt), n, m, d, c, offsetOf(backend, rowMax), logE, offsetOf(backend, w), colMax!, cScale!),
+  );
+  backend.wasm.HEAPF32[offsetOf(backend, scale) / 4] = value;
+  return [w, scale];
 };
 
 function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => tf.KernelFunc): void {
@@ -138,6 +177,7 @@ export function installWasmKernels(): void {
     replaceKernel('Log', (original) => unaryKernel(original, 'log', Math.log));
     tf.registerKernel({ kernelName: GAUSS_KERNEL, backendName: 'wasm', kernelFunc: gaussKernelFunc });
     tf.registerKernel({ kernelName: COLUMN_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: columnScaledExpKernelFunc });
+    tf.registerKernel({ kernelName: COMPENSATED_WEIGHTS_KERNEL, backendName: 'wasm', kernelFunc: compensatedWeightsKernelFunc });
   }
 }
 

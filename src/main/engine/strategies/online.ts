@@ -53,6 +53,26 @@ export function foldCompensated(
 }
 
 /** log J of a compensated state: log Σ + M; an underflowed (zero) Σ gives −Infinity → the floor. */
+/**
+ * The same fold when a chunk's weights arrive already scaled by their own C*_chunk (the wasm
+ * kernel path): Σ ← Σ·exp(C*_prev − C*) + (w·factor)·exp(C*_chunk − C*), C* the larger of the two.
+ * With one chunk it is exactly foldCompensated's first step.
+ */
+export function foldScaledChunk(prev: CompensatedState | null, w: tf.Tensor2D, chunkScale: tf.Scalar, factor: tf.Tensor2D): CompensatedState {
+  const next = tf.tidy(() => {
+    const contrib = tf.matMul(w, factor) as tf.Tensor2D;
+    if (prev === null) return { scale: tf.clone(chunkScale), sum: contrib };
+    const scale = tf.maximum(prev.scale, chunkScale) as tf.Scalar;
+    const sum = tf.add(
+      tf.mul(prev.sum, tf.exp(tf.sub(prev.scale, scale))),
+      tf.mul(contrib, tf.exp(tf.sub(chunkScale, scale))),
+    ) as tf.Tensor2D;
+    return { scale, sum };
+  });
+  if (prev !== null) tf.dispose([prev.scale, prev.sum]);
+  return next;
+}
+
 export function finishCompensated(state: CompensatedState): tf.Tensor2D {
   const logJ = tf.tidy(() => tf.add(tf.log(state.sum), state.scale) as tf.Tensor2D);
   tf.dispose([state.scale, state.sum]);
