@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels } from './wasmKernels';
+import { COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels } from './wasmKernels';
 
 /** distance in units in the last place between two float32 values of the same sign */
 function ulps(a: number, b: number): number {
@@ -126,5 +126,26 @@ describe('engine SIMD kernels on the wasm backend', () => {
     expect(kernel!.shape).toEqual([0, 6]);
     expect(Array.from(colMax!.dataSync())).toEqual(Array(6).fill(-Infinity));
     expect(Array.from(colSum!.dataSync())).toEqual(Array(6).fill(0));
+  });
+
+  it("forms the compensated weights and C* with the bits of foldCompensated's op graph on the direct-difference mark kernel", () => {
+    for (const [n, m, d] of [[5, 4, 2], [7, 13, 4], [1, 6, 1], [12, 41, 3]] as const) {
+      const a = tf.randomNormal([n, d], 0, 2, 'float32', n) as tf.Tensor2D;
+      const b = tf.randomNormal([m, d], 0, 2, 'float32', m) as tf.Tensor2D;
+      const rowMax = tf.randomUniform([m], -20, -1, 'float32', d);
+      const c = -3.5;
+      const logE = Math.log(m);
+      const [w, scale] = tf.engine().runKernel(
+        COMPENSATED_WEIGHTS_KERNEL, { a, bt: tf.transpose(b), rowMax }, { c, logE } as unknown as tf.NamedAttrMap,
+      ) as tf.Tensor[];
+      const logKmark = opGraphLogKernel(a, b, c);
+      const colMax = tf.max(logKmark, 0, true);
+      const cs = tf.sub(tf.add(tf.reshape(rowMax, [1, -1]), colMax), logE);
+      const wantScale = tf.max(cs);
+      const want = tf.mul(tf.exp(tf.sub(logKmark, colMax)), tf.exp(tf.sub(cs, wantScale)));
+      expect(scale!.shape).toEqual([]);
+      expect(scale!.dataSync()[0], `n=${n} m=${m}`).toBe(wantScale.dataSync()[0]);
+      expect(Array.from(w!.dataSync()), `n=${n} m=${m} d=${d}`).toEqual(Array.from(want.dataSync()));
+    }
   });
 });
