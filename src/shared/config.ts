@@ -38,13 +38,43 @@ export interface RunConfig {
   allowTf32?: boolean;
   /** false: skip the per-strategy kernel profile (tf.profile of one warm call); default on */
   kernelProfile?: boolean;
+  /** warm repeats per strategy; with `untilStable`, the fewest before the stopping rule applies */
   repeats: number;
+  /**
+   * `--repeats auto`: keep repeating past `repeats` until the bootstrap 95 % interval of the median
+   * is within ±relativeCi of it, or the strategy has used maxTimeS, or maxRepeats were taken
+   */
+  untilStable?: StoppingRule;
   warmup: number;
   local: boolean;
   saveLikelihood: boolean;
   trace: boolean;
   /** free text shown in the run list */
   label?: string;
+  /** compute only this share of the electrodes (a SLURM array task), to be merged with the others */
+  shard?: ShardSpec;
+}
+
+export interface StoppingRule {
+  /** half-width of the median's 95 % interval, as a share of the median (0.05: ±5 %) */
+  relativeCi: number;
+  /** wall-clock budget per strategy for its warm repeats, seconds */
+  maxTimeS: number;
+  maxRepeats: number;
+}
+
+export const DEFAULT_STOPPING_RULE: StoppingRule = { relativeCi: 0.05, maxTimeS: 60, maxRepeats: 200 };
+
+/** how electrodes are dealt to shards */
+export const SHARD_SPLITS = ['round-robin', 'spikes'] as const;
+export type ShardSplit = (typeof SHARD_SPLITS)[number];
+
+export interface ShardSpec {
+  /** 0-based, as SLURM_ARRAY_TASK_ID: shard `index` of `count` */
+  index: number;
+  count: number;
+  /** round-robin: electrodes index, index+count, …; spikes: a balanced split by spike count */
+  by: ShardSplit;
 }
 
 export const DEFAULT_RUN_CONFIG: Omit<RunConfig, 'data'> = {
@@ -83,6 +113,29 @@ function bool(v: unknown, key: string, fallback: boolean): boolean {
   if (v === undefined) return fallback;
   if (typeof v !== 'boolean') throw bad(key, `expected true or false, got ${JSON.stringify(v)}`);
   return v;
+}
+
+function parseStoppingRule(v: unknown): StoppingRule | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad('untilStable', 'expected an object');
+  const r = v as Record<string, unknown>;
+  const relativeCi = r.relativeCi ?? DEFAULT_STOPPING_RULE.relativeCi;
+  if (typeof relativeCi !== 'number' || !(relativeCi > 0 && relativeCi < 1)) {
+    throw bad('untilStable.relativeCi', `expected a share between 0 and 1, got ${JSON.stringify(relativeCi)}`);
+  }
+  const maxTimeS = r.maxTimeS ?? DEFAULT_STOPPING_RULE.maxTimeS;
+  if (typeof maxTimeS !== 'number' || !(maxTimeS > 0 && maxTimeS <= 86_400)) {
+    throw bad('untilStable.maxTimeS', `expected seconds between 0 and 86400, got ${JSON.stringify(maxTimeS)}`);
+  }
+  return { relativeCi, maxTimeS, maxRepeats: int(r.maxRepeats ?? DEFAULT_STOPPING_RULE.maxRepeats, 'untilStable.maxRepeats', 1, 10_000) };
+}
+
+function parseShard(v: unknown): ShardSpec | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad('shard', 'expected an object');
+  const r = v as Record<string, unknown>;
+  const count = int(r.count, 'shard.count', 1, 100_000);
+  return { index: int(r.index, 'shard.index', 0, count - 1), count, by: oneOf(r.by ?? 'round-robin', 'shard.by', SHARD_SPLITS) };
 }
 
 function parseData(v: unknown): DataSource {
@@ -144,10 +197,12 @@ export function parseRunConfig(raw: unknown): RunConfig {
     allowTf32: r.allowTf32 === undefined ? undefined : bool(r.allowTf32, 'allowTf32', false),
     kernelProfile: r.kernelProfile === undefined ? undefined : bool(r.kernelProfile, 'kernelProfile', true),
     repeats: int(r.repeats ?? DEFAULT_RUN_CONFIG.repeats, 'repeats', 1, 1000),
+    untilStable: parseStoppingRule(r.untilStable),
     warmup: int(r.warmup ?? DEFAULT_RUN_CONFIG.warmup, 'warmup', 0, 100),
     local: bool(r.local, 'local', DEFAULT_RUN_CONFIG.local),
     saveLikelihood: bool(r.saveLikelihood, 'saveLikelihood', DEFAULT_RUN_CONFIG.saveLikelihood),
     trace: bool(r.trace, 'trace', DEFAULT_RUN_CONFIG.trace),
     label: label as string | undefined,
+    shard: parseShard(r.shard),
   };
 }

@@ -20,6 +20,57 @@ export interface TimingStats {
   minMs: number;
   maxMs: number;
   n: number;
+  /** bootstrap 95 % confidence interval of the median (percentile method, seeded resampling) */
+  ci95?: [number, number];
+  /** indices into samplesMs of samples outside the Tukey fences (1.5 IQR beyond the quartiles) */
+  outliers?: number[];
+  /** why the repeats stopped: the asked count, the interval reached its target, the time budget or the repeat cap */
+  stoppedBy?: 'repeats' | 'precision' | 'time' | 'max-repeats';
+}
+
+export type Verdict = 'faster' | 'slower' | 'no significant difference';
+
+/** One strategy's total time against another's, with the interval of the ratio of medians. */
+export interface StrategyComparison {
+  against: StrategyChoice;
+  /** this strategy's median ÷ the other's (> 1: slower) */
+  ratio: number;
+  /** bootstrap 95 % interval of that ratio */
+  ratioCi95: [number, number];
+  /** from the interval: 'no significant difference' when it contains 1 */
+  verdict: Verdict;
+}
+
+/** How well a strategy decodes, where the data carry the true position. */
+export interface DecodingAccuracy {
+  /** rows with a finite true position and likelihood */
+  rows: number;
+  /** median |argmax bin centre − true position|, in position units */
+  medianAbsError: number;
+  /** share of those rows within 10 position units */
+  shareWithin10: number;
+  /** the position units, when the data name them (e.g. cm) */
+  units?: string;
+}
+
+/** The machine's load while the run measured (other processes compete for the same cores). */
+export interface MachineLoad {
+  /** 1-, 5- and 15-minute load averages at the start and at the end (empty where the OS has none) */
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+  /** other processes' share of the machine's CPU time during the run (0–1), where it could be read */
+  otherCpuShare?: number;
+  /** true: the timings are likely disturbed; a finding says so */
+  busy: boolean;
+}
+
+/** A shard of a run: electrodes computed here, to be merged with the other shards' runs. */
+export interface ShardInfo {
+  index: number;
+  count: number;
+  by: string;
+  /** the electrodes this shard computed, by name */
+  electrodes: string[];
 }
 
 export interface BackendInfo {
@@ -117,6 +168,10 @@ export interface StrategyResult {
   health?: NumericalHealth;
   /** each stage's FLOPs and bytes from the formulas, against its stage time and the calibrated ceilings */
   roofline?: StrategyRoofline;
+  /** total time against the reference strategy in the same run */
+  vsReference?: StrategyComparison;
+  /** decoding accuracy against the true position, where the data carry it */
+  accuracy?: DecodingAccuracy;
   /** relative path inside the run folder */
   likelihoodFile?: string;
 }
@@ -145,6 +200,8 @@ export interface Recommendation {
   blockSize: number;
   encTileSize?: number;
   reason: string;
+  /** the next-best strategy measured, against the recommended one (against = the recommended) */
+  runnerUp?: StrategyComparison & { strategy: StrategyChoice };
 }
 
 export interface Report {
@@ -159,7 +216,13 @@ export interface Report {
   backend: BackendInfo;
   strategies: StrategyResult[];
   agreementMatrix?: AgreementMatrix;
-  local?: { timing: TimingStats; agreementWithExpected?: Agreement; likelihoodFile?: string };
+  local?: {
+    timing: TimingStats;
+    agreementWithExpected?: Agreement;
+    likelihoodFile?: string;
+    /** local decode time ÷ the non-local decode time of `against` (labs report about 5 per electrode) */
+    ratioToNonlocal?: { against: StrategyChoice; ratio: number };
+  };
   findings: Finding[];
   recommendation?: Recommendation;
   /** engine workers the electrodes were spread over, each with its own backend (1: one thread) */
@@ -168,7 +231,12 @@ export interface Report {
     node: string; platform: string; arch: string; cpus: number; totalMemoryBytes: number; calibration?: Calibration;
     /** whether float32 matmuls could run as TF32 on an NVIDIA GPU (the tensorflow backend) */
     tf32?: 'off' | 'allowed';
+    load?: MachineLoad;
   };
+  /** set when this run computed one shard of the electrodes */
+  shard?: ShardInfo;
+  /** hash of the inputs and the parameters that change the likelihood: shards of one run share it */
+  fingerprint?: string;
   /** measurements of the seeds that have no meaning here, and why */
   notApplicable: string[];
   status: 'completed' | 'failed' | 'cancelled';

@@ -19,6 +19,27 @@ describe('run flags', () => {
     });
   });
 
+  it('reads --repeats auto with --max-time as a stopping rule, and --shard I/N with --shard-by', () => {
+    const c = config(['--data', 'preset:tiny', '--repeats', 'auto', '--max-time', '20', '--shard', '2/4', '--shard-by', 'spikes']);
+    expect(c.untilStable).toEqual({ relativeCi: 0.05, maxTimeS: 20, maxRepeats: 200 });
+    expect(c.repeats).toBe(5);
+    expect(c.shard).toEqual({ index: 2, count: 4, by: 'spikes' });
+    const plain = config(['--data', 'preset:tiny', '--shard', '0/1']);
+    expect(plain.untilStable).toBeUndefined();
+    expect(plain.shard).toEqual({ index: 0, count: 1, by: 'round-robin' });
+  });
+
+  it.each([
+    [['--data', 'preset:tiny', '--shard', '4/4'], '--shard: expected an integer in [0, 3]'],
+    [['--data', 'preset:tiny', '--shard', 'x'], '--shard: expected I/N'],
+    [['--data', 'preset:tiny', '--shard', '0/2', '--shard-by', 'size'], '--shard-by: expected one of round-robin, spikes'],
+    [['--data', 'preset:tiny', '--shard-by', 'spikes'], '--shard-by applies to --shard I/N'],
+    [['--data', 'preset:tiny', '--max-time', '5'], '--max-time applies to --repeats auto'],
+    [['--data', 'preset:tiny', '--repeats', 'auto', '--max-time', '0'], '--max-time: expected a positive number'],
+  ])('refuses %j with a message naming the flag', (args, message) => {
+    expect(() => config(args)).toThrow(message);
+  });
+
   it('expands --strategy all and keeps defaults otherwise', () => {
     const c = config(['--data', 'x.npz', '--strategy', 'all']);
     expect(c.strategies).toEqual([...STRATEGIES]);

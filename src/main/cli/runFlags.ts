@@ -3,7 +3,7 @@
  * config keys, so they are reworded to name the flag the user typed.
  */
 import { AppError, isAppError } from '../../shared/errors';
-import { parseRunConfig, STRATEGIES, type RunConfig } from '../../shared/config';
+import { DEFAULT_STOPPING_RULE, parseRunConfig, STRATEGIES, type RunConfig } from '../../shared/config';
 import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, type Parsed } from './args';
 import { UsageError } from './cliTypes';
 
@@ -20,7 +20,10 @@ export const RUN_OPTIONS = {
   'pos-tile': { type: 'string' },
   'memory-budget-mb': { type: 'string' },
   repeats: { type: 'string' },
+  'max-time': { type: 'string' },
   warmup: { type: 'string' },
+  shard: { type: 'string' },
+  'shard-by': { type: 'string' },
   local: { type: 'boolean' },
   'save-likelihood': { type: 'boolean' },
   out: { type: 'string' },
@@ -47,6 +50,9 @@ const FLAG_OF_KEY: [RegExp, string][] = [
   [/^posTileSize$/, '--pos-tile'],
   [/^memoryBudgetBytes$/, '--memory-budget-mb'],
   [/^repeats$/, '--repeats'],
+  [/^untilStable\.maxTimeS$/, '--max-time'],
+  [/^shard\.by$/, '--shard-by'],
+  [/^shard/, '--shard'],
   [/^warmup$/, '--warmup'],
   [/^label$/, '--label'],
   [/^workers$/, '--workers'],
@@ -76,6 +82,28 @@ function dataSource(p: Parsed): unknown {
   return { kind: 'file', path: data };
 }
 
+/** `--repeats N` or `--repeats auto` (with `--max-time S`, seconds per strategy) */
+function repeatsFrom(p: Parsed): { repeats?: number; untilStable?: unknown } {
+  const text = stringFlag(p, 'repeats');
+  const maxTimeS = numberFlag(p, 'max-time');
+  if (text === 'auto') return { repeats: 5, untilStable: { ...DEFAULT_STOPPING_RULE, ...(maxTimeS === undefined ? {} : { maxTimeS }) } };
+  if (maxTimeS !== undefined) throw new UsageError('--max-time applies to --repeats auto');
+  return { repeats: intFlag(p, 'repeats', 1) };
+}
+
+/** `--shard I/N` (0 ≤ I < N, as SLURM_ARRAY_TASK_ID) with `--shard-by round-robin|spikes` */
+export function shardFrom(p: Parsed): unknown {
+  const text = stringFlag(p, 'shard');
+  const by = stringFlag(p, 'shard-by');
+  if (text === undefined) {
+    if (by !== undefined) throw new UsageError('--shard-by applies to --shard I/N');
+    return undefined;
+  }
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!m) throw new UsageError(`--shard: expected I/N with 0 ≤ I < N (for example 0/4), got '${text}'`);
+  return { index: Number(m[1]), count: Number(m[2]), by: by ?? 'round-robin' };
+}
+
 export function runConfigFromFlags(p: Parsed): RunConfig {
   const strategyText = stringFlag(p, 'strategy');
   const strategies =
@@ -89,7 +117,7 @@ export function runConfigFromFlags(p: Parsed): RunConfig {
     encTileSize: intFlag(p, 'enc-tile', 1),
     posTileSize: intFlag(p, 'pos-tile', 1),
     memoryBudgetBytes: budgetMb === undefined ? undefined : budgetMb * 1024 * 1024,
-    repeats: intFlag(p, 'repeats', 1),
+    ...repeatsFrom(p),
     warmup: intFlag(p, 'warmup', 0),
     local: boolFlag(p, 'local'),
     saveLikelihood: boolFlag(p, 'save-likelihood'),
@@ -98,6 +126,7 @@ export function runConfigFromFlags(p: Parsed): RunConfig {
     workers: intFlag(p, 'workers', 1),
     kernelProfile: boolFlag(p, 'no-kernel-profile') ? false : undefined,
     allowTf32: boolFlag(p, 'allow-tf32') ? true : undefined,
+    shard: shardFrom(p),
   };
   try {
     return parseRunConfig(raw);
