@@ -1,16 +1,20 @@
 /**
  * A run's files as downloadable bytes: the trace (gzip or plain JSON) and the report in JSON,
  * Markdown or CSV. A trace missing from the folder (an older run, a failed write) is rebuilt
- * from events.ndjson.
+ * from events.ndjson and kept there; on a read-only (or full) runs folder it is rebuilt in the
+ * system's temporary folder and not kept, so exporting never needs to write the runs folder.
  */
-import { readFile } from 'node:fs/promises';
+import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ExportFormat } from '../../shared/api';
 import { AppError } from '../../shared/errors';
 import type { Report } from '../../shared/report';
 import { renderReportCsv, renderReportMarkdown } from '../export';
-import { writeTraceFromEvents } from './runFiles';
+import { buildTraceFile, writeTraceFromEvents } from './runFiles';
 import { RUN_FILES, type RunStore } from './runStore';
+import { writeProblemOf } from './storeErrors';
 
 export interface ExportBytes {
   fileName: string;
@@ -26,10 +30,39 @@ async function traceBytes(store: RunStore, runId: string): Promise<Uint8Array> {
     if (!(await store.exists(runId, RUN_FILES.events))) {
       throw new AppError('NOT_FOUND', `run ${runId} recorded no trace (it ran with --no-trace, or never started).`, { key: runId });
     }
-    const status = (await store.status(runId)).status;
-    await writeTraceFromEvents(store.file(runId, RUN_FILES.events), store.file(runId, RUN_FILES.trace), { runId, status }, true);
+    return rebuiltTrace(store, runId);
   }
   return readFile(store.file(runId, RUN_FILES.trace));
+}
+
+async function writable(dir: string): Promise<boolean> {
+  try {
+    await access(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function rebuiltTrace(store: RunStore, runId: string): Promise<Uint8Array> {
+  const meta = { runId, status: (await store.status(runId)).status };
+  const events = store.file(runId, RUN_FILES.events);
+  if (await writable(store.dir(runId))) {
+    try {
+      await writeTraceFromEvents(events, store.file(runId, RUN_FILES.trace), meta, true);
+      return await readFile(store.file(runId, RUN_FILES.trace));
+    } catch (e) {
+      if (writeProblemOf(e) === undefined) throw e;
+    }
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'kde-profiler-export-'));
+  try {
+    const path = join(scratch, RUN_FILES.trace);
+    await buildTraceFile(events, path, meta, true);
+    return await readFile(path);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 async function reportOf(store: RunStore, runId: string): Promise<Report> {
