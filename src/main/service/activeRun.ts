@@ -2,6 +2,7 @@
  * One run while it executes: spawns the engine, appends every batch of records to events.ndjson as
  * it arrives and fans it out, samples the engine's RSS from outside at 20 Hz, and when the engine
  * is gone (finished, failed, cancelled, killed) writes the report, the trace and the final status.
+ * A run whose events can no longer be written is stopped at once and ends failed.
  */
 import type { RunHeadline } from '../../shared/api';
 import type { RunConfig } from '../../shared/config';
@@ -11,7 +12,7 @@ import type { Report } from '../../shared/report';
 import { startEngine, startRssSampler, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../host';
 import type { DecodeRequest, OpenSpan, StartMessage } from '../engineProtocol';
 import { Recorder, sampleProcessRssBytes } from '../recorder';
-import { EventLog } from './eventLog';
+import { EventLog, eventLogError, type OpenEventStream } from './eventLog';
 import { LiveTimeline } from './liveTimeline';
 import { buildReport } from './reportBuilder';
 import { writeReportFiles, writeTraceFromEvents } from './runFiles';
@@ -30,6 +31,8 @@ export interface ActiveRunOptions {
   decode?: DecodeRequest;
   emit(event: RunEvent): void;
   readRssBytes?: (pid: number) => Promise<number | null>;
+  /** opens the run's events.ndjson for appending (tests inject a failing one); default: the file */
+  openEventStream?: OpenEventStream;
 }
 
 export function headlineOf(report: Report): RunHeadline[] {
@@ -51,6 +54,9 @@ export class ActiveRun {
   private handle: EngineHandle | undefined;
   private cancelled = false;
   private started = false;
+  /** set when events.ndjson could not be written: the run is stopped and ends failed with it */
+  private recordingFailure: AppError | undefined;
+  private engineGone = false;
   /** set by the first finish(): a run has one final status */
   private ended = false;
   private resolveFinished!: (s: RunStatusFile) => void;
@@ -104,7 +110,8 @@ export class ActiveRun {
     const { config, store } = this.o;
     const id = this.status.id;
     const originNs = process.hrtime.bigint();
-    const log = new EventLog(store.file(id, RUN_FILES.events));
+    const eventsPath = store.file(id, RUN_FILES.events);
+    const log = new EventLog(eventsPath, { openStream: this.o.openEventStream, onFailure: (e) => this.stopRecording(e, eventsPath) });
     const onRecords = (records: TraceRecord[]) => {
       log.append(records);
       this.timeline?.append(records);
@@ -122,7 +129,10 @@ export class ActiveRun {
       onLog: (level, message) => this.o.emit({ type: 'log', runId: id, level, message }),
     });
     this.handle = handle;
-    if (this.cancelled) void handle.cancel();
+    void handle.done.then(() => {
+      this.engineGone = true;
+    });
+    if (this.cancelled || this.recordingFailure) void handle.cancel();
     this.status = { ...this.status, status: 'running', ownerPid: process.pid, ownerStore: store.storeId, enginePid: handle.pid };
     await store.writeStatus(this.status);
     this.o.emit({ type: 'status', runId: id, status: 'running' });
@@ -154,7 +164,21 @@ export class ActiveRun {
     await this.conclude(end, rss);
   }
 
+  /**
+   * The run's events can no longer be written: stop the engine now (the cancel path, with its kill
+   * after a grace period) so the run ends failed within a second instead of after the benchmark.
+   */
+  private stopRecording(e: NodeJS.ErrnoException, eventsPath: string): void {
+    if (this.recordingFailure || this.ended) return;
+    this.recordingFailure = eventLogError(e, this.o.store.runsDir, eventsPath);
+    if (this.handle && !this.engineGone) void this.handle.cancel();
+  }
+
   private async conclude(end: EngineEnd, rss: RssSampler | undefined): Promise<void> {
+    if (this.recordingFailure) {
+      const error = this.recordingFailure.toJSON();
+      return this.finish('failed', error, this.partialReport(end, rss, error));
+    }
     if (end.kind !== 'completed') {
       return this.finish(end.kind, end.kind === 'failed' ? end.error : undefined, undefined);
     }
@@ -174,35 +198,41 @@ export class ActiveRun {
     return this.finish('completed', undefined, report);
   }
 
+  /** What the engine measured before it was stopped, as a failed run's report; none when it left no outcome. */
+  private partialReport(end: EngineEnd, rss: RssSampler | undefined, error: SerializedError): Report | undefined {
+    if (!end.outcome) return undefined;
+    try {
+      return buildReport({
+        runId: this.status.id,
+        createdAt: this.status.createdAt,
+        config: this.o.config,
+        outcome: end.outcome,
+        peakRssBetween: rss ? (a, b) => rss.peakBetween(a, b) : undefined,
+        status: 'failed',
+        error,
+      });
+    } catch {
+      // the run fails for its disk either way; a report that cannot be assembled is not a second error
+      return undefined;
+    }
+  }
+
   /**
    * Ends the run once: writes what it can (report, trace, status), tells the page, resolves
-   * `finished`. Never throws: a disk that fails here is reported as a log line, not a crash.
+   * `finished`. Never throws: a disk that fails here is reported as one log line, not a crash, and
+   * the final status stays in memory (listRuns, whenFinished) whatever reached the folder.
    */
   private async finish(status: RunStatus, error: SerializedError | undefined, report: Report | undefined): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    const { store, config } = this.o;
+    const { store } = this.o;
     const id = this.status.id;
-    const warnings: string[] = [];
-    if (report) {
-      try {
-        const problems = await writeReportFiles(
-          { json: store.file(id, RUN_FILES.report), md: store.file(id, RUN_FILES.reportMd), csv: store.file(id, RUN_FILES.reportCsv) },
-          report,
-        );
-        if (problems.length > 0) warnings.push(`report.json does not match its schema: ${problems.slice(0, 5).join('; ')}`);
-      } catch (e) {
-        warnings.push(`report files: ${serializeError(e).message}`);
-      }
+    let unsaved: string[];
+    try {
+      unsaved = await this.writeRunFiles(status, report);
+    } catch (e) {
+      unsaved = [`run files: ${serializeError(e).message}`];
     }
-    if (config.trace && this.started && (await store.exists(id, RUN_FILES.events))) {
-      try {
-        await writeTraceFromEvents(store.file(id, RUN_FILES.events), store.file(id, RUN_FILES.trace), { runId: id, status }, true);
-      } catch (e) {
-        warnings.push(`trace: ${serializeError(e).message}`);
-      }
-    }
-    for (const message of warnings) this.o.emit({ type: 'log', runId: id, level: 'warn', message });
     const final: RunStatusFile = { ...this.status, status, finishedAt: new Date().toISOString() };
     if (error) final.error = error;
     if (report) {
@@ -210,20 +240,53 @@ export class ActiveRun {
       final.backend = report.backend.name;
     }
     this.status = final;
+    let statusSaved = true;
     try {
       await store.writeStatus(final);
     } catch (e) {
-      // the status stays in memory (listRuns, whenFinished); the page hears why the folder lost it
-      const where = store.dir(id);
-      this.o.emit({
-        type: 'log', runId: id, level: 'error',
-        message: `could not save the run's status in ${where}: ${serializeError(e).message}. The run is ${status} in this session only; check that the runs folder exists, is writable and has space.`,
-      });
+      statusSaved = false;
+      unsaved.unshift(`status: ${serializeError(e).message}`);
     } finally {
+      // one line however many files failed: on a full disk they all fail for the same reason
+      if (unsaved.length > 0) this.o.emit({ type: 'log', runId: id, level: statusSaved ? 'warn' : 'error', message: this.unsavedMessage(status, statusSaved, unsaved) });
       store.markActive(id, false);
       this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
       this.resolveFinished(final);
     }
   }
 
+  /** Writes the report files and the trace; returns what could not be written. A schema mismatch is a warning of its own. */
+  private async writeRunFiles(status: RunStatus, report: Report | undefined): Promise<string[]> {
+    const { store, config } = this.o;
+    const id = this.status.id;
+    const unsaved: string[] = [];
+    if (report) {
+      try {
+        const problems = await writeReportFiles(
+          { json: store.file(id, RUN_FILES.report), md: store.file(id, RUN_FILES.reportMd), csv: store.file(id, RUN_FILES.reportCsv) },
+          report,
+        );
+        if (problems.length > 0) {
+          this.o.emit({ type: 'log', runId: id, level: 'warn', message: `report.json does not match its schema: ${problems.slice(0, 5).join('; ')}` });
+        }
+      } catch (e) {
+        unsaved.push(`report files: ${serializeError(e).message}`);
+      }
+    }
+    if (config.trace && this.started && (await store.exists(id, RUN_FILES.events))) {
+      try {
+        await writeTraceFromEvents(store.file(id, RUN_FILES.events), store.file(id, RUN_FILES.trace), { runId: id, status }, true);
+      } catch (e) {
+        unsaved.push(`trace: ${serializeError(e).message}`);
+      }
+    }
+    return unsaved;
+  }
+
+  private unsavedMessage(status: RunStatus, statusSaved: boolean, unsaved: string[]): string {
+    const where = this.o.store.dir(this.status.id);
+    const what = unsaved.join('; ');
+    if (statusSaved) return `could not write some of the run's files in ${where} (${what}); check that the runs folder is writable and has space.`;
+    return `could not save the run's status in ${where} (${what}). The run is ${status} in this session only; check that the runs folder exists, is writable and has space.`;
+  }
 }

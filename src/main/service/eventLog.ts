@@ -1,35 +1,96 @@
 /**
  * Appends a run's trace batches to events.ndjson as they arrive, one JSON array per line, so
- * whatever was recorded survives the engine dying at any moment.
+ * whatever was recorded survives the engine dying at any moment. The first write that fails (a
+ * full disk, a folder made read-only) is reported at once, not when the log closes: a run that
+ * can no longer record must stop now rather than compute for minutes into a trace that is lost.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { AppError } from '../../shared/errors';
 import type { TraceRecord } from '../../shared/events';
 import { ndjsonLine } from '../export';
 
+/** Opens the stream a log appends to; tests inject one that fails like a full disk. */
+export type OpenEventStream = (path: string) => Writable;
+
+export const openEventFile: OpenEventStream = (path) => createWriteStream(path, { flags: 'a' });
+
+export interface EventLogOptions {
+  /** called once, with the first write error, as soon as it happens */
+  onFailure?: (error: NodeJS.ErrnoException) => void;
+  openStream?: OpenEventStream;
+}
+
 export class EventLog {
-  private readonly stream: WriteStream;
+  private readonly stream: Writable;
   private closed = false;
-  private failure: Error | undefined;
+  private failed: NodeJS.ErrnoException | undefined;
   count = 0;
 
-  constructor(readonly path: string) {
-    this.stream = createWriteStream(path, { flags: 'a' });
-    this.stream.on('error', (e) => {
-      this.failure = e;
-    });
+  constructor(readonly path: string, private readonly options: EventLogOptions = {}) {
+    this.stream = (options.openStream ?? openEventFile)(path);
+    this.stream.on('error', (e) => this.fail(e));
+  }
+
+  /** the first write error, if any: everything appended after it was dropped */
+  get failure(): NodeJS.ErrnoException | undefined {
+    return this.failed;
   }
 
   append(records: readonly TraceRecord[]): void {
-    if (this.closed || records.length === 0) return;
+    if (this.closed || this.failed || records.length === 0) return;
     this.count += records.length;
-    this.stream.write(ndjsonLine(records));
+    // the callback sees a failed write even where a stream reports it nowhere else
+    this.stream.write(ndjsonLine(records), (e) => {
+      if (e) this.fail(e);
+    });
   }
 
-  /** Resolves when everything appended is on disk. */
+  /**
+   * Resolves when everything appended is on disk, or at once after a write failed (what was
+   * written before the failure stays). Never rejects: the failure went to onFailure already.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await new Promise<void>((resolve) => this.stream.end(() => resolve()));
-    if (this.failure) throw this.failure;
+    if (this.failed) {
+      this.stream.destroy();
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      this.stream.once('error', () => resolve());
+      this.stream.end(() => resolve());
+    });
   }
+
+  private fail(e: Error): void {
+    if (this.failed) return;
+    this.failed = e;
+    this.options.onFailure?.(e);
+  }
+}
+
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+const NOT_WRITABLE_CODES = new Set(['EACCES', 'EROFS', 'EPERM']);
+
+/**
+ * Why a run stopped when its events.ndjson could not be written, said about the runs folder (the
+ * thing a person can change) rather than the file.
+ */
+export function eventLogError(e: NodeJS.ErrnoException, runsDir: string, eventsPath: string): AppError {
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  const stopped = 'The run was stopped; what was recorded before stays in its folder.';
+  if (code && DISK_FULL_CODES.has(code)) {
+    return new AppError('IO', `the disk holding ${runsDir} is full (${code}): free space or choose another runs folder. ${stopped}`, {
+      file: eventsPath, hint: 'free space or choose another runs folder',
+    });
+  }
+  if (code && NOT_WRITABLE_CODES.has(code)) {
+    return new AppError('IO', `the runs folder ${runsDir} is not writable (${code}): make it writable or choose another runs folder. ${stopped}`, {
+      file: eventsPath, hint: 'make the runs folder writable or choose another one',
+    });
+  }
+  return new AppError('IO', `could not write ${eventsPath} in the runs folder ${runsDir}: ${e.message}. ${stopped}`, {
+    file: eventsPath, hint: 'check that the runs folder exists, is writable and has space',
+  });
 }

@@ -19,6 +19,7 @@ import { ActiveRun } from './activeRun';
 import { DatasetSummaryCache } from './datasetSummaries';
 import { exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
 import { EventBus } from './eventBus';
+import type { OpenEventStream } from './eventLog';
 import { estimateRunMemory, systemInfo } from './engineInfo';
 import { likelihoodRequest } from './likelihoodRequest';
 import { likelihoodView } from './likelihoodView';
@@ -42,6 +43,8 @@ export interface ProfilerServiceOptions {
   spawnEngine?: SpawnEngine;
   /** reads another process's RSS (tests inject one); default: /proc or ps */
   readRssBytes?: (pid: number) => Promise<number | null>;
+  /** opens a run's events.ndjson for appending (tests inject one that fails like a full disk); default: the file */
+  openEventStream?: OpenEventStream;
 }
 
 export interface ProfilerService extends ProfilerApi {
@@ -141,7 +144,9 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     };
     if (config.label !== undefined) status.label = config.label;
     await store.create(status, config);
-    const run = new ActiveRun({ status, config, store, spawn, decode, readRssBytes: options.readRssBytes, emit: (e) => bus.emit(e) });
+    const run = new ActiveRun({
+      status, config, store, spawn, decode, readRssBytes: options.readRssBytes, openEventStream: options.openEventStream, emit: (e) => bus.emit(e),
+    });
     active.set(id, run);
     queue.push(run);
     bus.emit({ type: 'status', runId: id, status: 'queued' });

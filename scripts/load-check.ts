@@ -1,0 +1,303 @@
+/**
+ * A load check for web mode, not a timed test: starts the server in this process over a throwaway
+ * runs folder, starts a live `medium` run, and has N pages (in a child process, so their work is
+ * not counted as the server's) watch it the way the page does: subscribe to the run, ask for its
+ * record and counters, and refresh the timeline at most every 250 ms while trace arrives. Beside
+ * them a steady stream of static GETs (`/`, the JS bundle) and listRuns calls. Prints latency
+ * percentiles, event delivery lag, the server's peak RSS and event-loop delay, errors, a verdict,
+ * and saves it all under bench/results/.
+ *
+ *   node --import tsx scripts/load-check.ts [--pages 20] [--seconds 30] [--rate 20] [--repeats 3]
+ *
+ * Needs the built renderer (`npm run build`).
+ */
+import { fork } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { WebSocket } from 'ws';
+import { STRATEGIES, type RunConfig } from '../src/shared/config';
+import type { RunEvent } from '../src/shared/events';
+import { parseServerMessage, type ClientMessage } from '../src/shared/wire';
+import { createProfilerService } from '../src/main/service';
+import { startServer } from '../src/main/server';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const STATIC_DIR = join(REPO_ROOT, 'out', 'renderer');
+const ROLE_ENV = 'KDE_LOAD_CHECK_ROLE';
+/** as the live run view: one timeline request at a time, at most every 250 ms */
+const TIMELINE_REFRESH_MS = 250;
+const CALL_TIMEOUT_MS = 30_000;
+/** what the verdict holds each figure to */
+const LIMITS = { staticP99Ms: 200, listRunsP99Ms: 500, eventLagP99Ms: 1000 };
+
+interface ClientPlan { wsUrl: string; origin: string; runId: string; pages: number; seconds: number; rate: number; jsAsset: string }
+interface ClientResult {
+  latencyMs: Record<'staticHtml' | 'staticJs' | 'listRuns' | 'timeline' | 'getRun', number[]>;
+  /** per event signature, when each page received it (ms since the epoch) */
+  received: Record<string, number[]>;
+  errors: string[];
+  clientLoopDelayP99Ms: number;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** ms since the epoch with sub-ms resolution, comparable between the two processes */
+const wallMs = () => performance.timeOrigin + performance.now();
+
+/** the same string for an event wherever it is seen: the service's object, or the page's parsed copy */
+function signature(e: RunEvent): string {
+  if (e.type !== 'trace') return JSON.stringify(e);
+  return `trace:${e.records.length}:${JSON.stringify(e.records[0])}:${JSON.stringify(e.records.at(-1))}`;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
+const summary = (xs: readonly number[]) => ({ n: xs.length, p50Ms: round(percentile(xs, 50)), p99Ms: round(percentile(xs, 99)), maxMs: round(percentile(xs, 100)) });
+
+/** One page: a socket that answers calls by id and hands run events to `onEvent`. */
+class Page {
+  private readonly ws: WebSocket;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  readonly opened: Promise<void>;
+
+  constructor(plan: ClientPlan, private readonly onEvent: (e: RunEvent) => void, private readonly onError: (m: string) => void) {
+    this.ws = new WebSocket(plan.wsUrl, { origin: plan.origin });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', (e) => reject(e));
+    });
+    this.ws.on('message', (data) => this.onText(String(data)));
+    this.ws.on('close', () => {
+      for (const id of [...this.pending.keys()]) this.settle(id)?.reject(new Error('socket closed'));
+    });
+  }
+
+  request(message: DistributiveOmit<ClientMessage, 'id'>): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.settle(id)?.reject(new Error(`no answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+
+  private settle(id: number) {
+    const p = this.pending.get(id);
+    if (p) clearTimeout(p.timer);
+    this.pending.delete(id);
+    return p;
+  }
+
+  private onText(text: string): void {
+    const m = parseServerMessage(text);
+    if (!m) return this.onError('unreadable server message');
+    if (m.kind === 'event') return this.onEvent(m.event);
+    const p = this.settle(m.id);
+    if (!p) return;
+    if (m.ok) p.resolve(m.result);
+    else p.reject(new Error(`${m.error.code}: ${m.error.message}`));
+  }
+}
+
+/** The child: N pages watching the run, plus the steady stream, for `seconds`. */
+async function runClients(plan: ClientPlan): Promise<ClientResult> {
+  const result: ClientResult = { latencyMs: { staticHtml: [], staticJs: [], listRuns: [], timeline: [], getRun: [] }, received: {}, errors: [], clientLoopDelayP99Ms: 0 };
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const timed = async (kind: keyof ClientResult['latencyMs'], work: () => Promise<unknown>) => {
+    const t0 = performance.now();
+    try {
+      await work();
+      result.latencyMs[kind].push(performance.now() - t0);
+    } catch (e) {
+      result.errors.push(`${kind}: ${(e as Error).message}`);
+    }
+  };
+  const pages = Array.from({ length: plan.pages }, () => {
+    let latestUs = 0;
+    let timelineBusy = false;
+    let lastTimelineMs = 0;
+    const seen = new Set<string>();
+    const page: Page = new Page(plan, (e) => {
+      const sig = signature(e);
+      if (!seen.has(sig)) {
+        seen.add(sig);
+        (result.received[sig] ??= []).push(wallMs());
+      }
+      if (e.type !== 'trace') return;
+      for (const r of e.records) if ('ts' in r) latestUs = Math.max(latestUs, r.ts + ('dur' in r && typeof r.dur === 'number' ? r.dur : 0));
+      if (timelineBusy || performance.now() - lastTimelineMs < TIMELINE_REFRESH_MS) return;
+      timelineBusy = true;
+      lastTimelineMs = performance.now();
+      void timed('timeline', () => page.request({ kind: 'call', method: 'getTimeline', params: [plan.runId, { startUs: 0, endUs: Math.max(latestUs, 1), widthPx: 1200 }] }))
+        .finally(() => (timelineBusy = false));
+    }, (m) => result.errors.push(m));
+    return page;
+  });
+  await Promise.all(pages.map((p) => p.opened));
+  await Promise.all(pages.map(async (p) => {
+    await p.request({ kind: 'subscribe', runId: plan.runId });
+    await timed('getRun', () => Promise.all([
+      p.request({ kind: 'call', method: 'getRun', params: [plan.runId] }),
+      p.request({ kind: 'call', method: 'getCounters', params: [plan.runId] }),
+    ]));
+  }));
+
+  const base = plan.origin;
+  const getStatic = async (path: string) => {
+    const res = await fetch(`${base}${path}`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
+  };
+  const inFlight = new Set<Promise<void>>();
+  let tick = 0;
+  const stream = setInterval(() => {
+    const n = tick++;
+    const kind = n % 3;
+    const work = kind === 0 ? timed('staticHtml', () => getStatic('/'))
+      : kind === 1 ? timed('staticJs', () => getStatic(plan.jsAsset))
+        : timed('listRuns', () => pages[n % pages.length]!.request({ kind: 'call', method: 'listRuns', params: [] }));
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  }, 1000 / plan.rate);
+  await new Promise((r) => setTimeout(r, plan.seconds * 1000));
+  clearInterval(stream);
+  await Promise.all(inFlight);
+  for (const p of pages) p.close();
+  loop.disable();
+  result.clientLoopDelayP99Ms = loop.percentile(99) / 1e6;
+  return result;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '20' }, seconds: { type: 'string', default: '30' },
+      rate: { type: 'string', default: '20' }, repeats: { type: 'string', default: '3' },
+    },
+  });
+  const [pages, seconds, rate, repeats] = [values.pages, values.seconds, values.rate, values.repeats].map(Number) as [number, number, number, number];
+  if (![pages, seconds, rate, repeats].every((v) => Number.isFinite(v) && v > 0)) throw new Error('--pages, --seconds, --rate and --repeats take positive numbers');
+  if (!existsSync(join(STATIC_DIR, 'index.html'))) throw new Error(`the built renderer is missing at ${STATIC_DIR}: run \`npm run build\` first`);
+  const jsAsset = /\/assets\/[^"']+\.js/.exec(readFileSync(join(STATIC_DIR, 'index.html'), 'utf8'))?.[0];
+  if (!jsAsset) throw new Error(`no JS bundle named in ${join(STATIC_DIR, 'index.html')}`);
+
+  const runsDir = await mkdtemp(join(tmpdir(), 'kde-load-check-'));
+  const service = createProfilerService({ runsDir });
+  const server = await startServer({ service, port: 0, host: '127.0.0.1', staticDir: STATIC_DIR });
+  const origin = new URL(server.url).origin;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let peakRssBytes = process.memoryUsage().rss;
+  const rssTimer = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss)), 100);
+  try {
+    const config: RunConfig = {
+      data: { kind: 'preset', name: 'medium', seed: 42, features: 2, featureScale: 1 }, backend: 'wasm',
+      strategies: [...STRATEGIES], repeats, warmup: 1, local: false, saveLikelihood: false, trace: true,
+    };
+    const startedMs = performance.now();
+    const { runId } = await service.startRun(config);
+    const emitted = new Map<string, number>();
+    service.subscribe(runId, (e) => {
+      const sig = signature(e);
+      if (!emitted.has(sig)) emitted.set(sig, wallMs());
+    });
+    console.log(`server ${origin}, run ${runId} (medium, ${STRATEGIES.length} strategies, ${repeats} repeats); ${pages} pages and ${rate} requests/s for ${seconds} s`);
+    const plan: ClientPlan = { wsUrl: `ws://${new URL(origin).host}/ws?token=${server.token}`, origin, runId, pages, seconds, rate, jsAsset };
+    const clients = await inChild(plan);
+    let waiting: NodeJS.Timeout | undefined;
+    let final = await Promise.race([service.whenFinished(runId), new Promise<null>((r) => (waiting = setTimeout(() => r(null), 120_000)))]);
+    clearTimeout(waiting);
+    if (!final) {
+      await service.cancelRun(runId);
+      final = await service.whenFinished(runId);
+    }
+    const runMs = performance.now() - startedMs;
+    const staticMs = [...clients.latencyMs.staticHtml, ...clients.latencyMs.staticJs];
+    const lags: number[] = [];
+    for (const [sig, times] of Object.entries(clients.received)) {
+      const at = emitted.get(sig);
+      if (at !== undefined) for (const t of times) lags.push(t - at);
+    }
+    const figures = {
+      when: new Date().toISOString(), pages, seconds, rate, repeats, runId, runStatus: final.status, runSeconds: round(runMs / 1000),
+      static: summary(staticMs), staticHtml: summary(clients.latencyMs.staticHtml), staticJs: summary(clients.latencyMs.staticJs), listRuns: summary(clients.latencyMs.listRuns),
+      timeline: summary(clients.latencyMs.timeline), openRun: summary(clients.latencyMs.getRun), eventLag: summary(lags),
+      serverPeakRssMB: round(peakRssBytes / 2 ** 20), serverLoopDelayP99Ms: round(loop.percentile(99) / 1e6), serverLoopDelayMaxMs: round(loop.max / 1e6),
+      clientLoopDelayP99Ms: round(clients.clientLoopDelayP99Ms), errors: clients.errors.length, firstErrors: clients.errors.slice(0, 10),
+    };
+    const problems = [
+      figures.errors > 0 ? `${figures.errors} errors` : '',
+      final.status !== 'completed' ? `the run ended ${final.status}` : '',
+      percentile(staticMs, 99) > LIMITS.staticP99Ms ? `static p99 over ${LIMITS.staticP99Ms} ms` : '',
+      percentile(clients.latencyMs.listRuns, 99) > LIMITS.listRunsP99Ms ? `listRuns p99 over ${LIMITS.listRunsP99Ms} ms` : '',
+      percentile(lags, 99) > LIMITS.eventLagP99Ms ? `event lag p99 over ${LIMITS.eventLagP99Ms} ms` : '',
+    ].filter(Boolean);
+    const verdict = problems.length === 0 ? `OK: ${pages} pages watched a live run with no errors, every p99 within its limit` : `NOT OK: ${problems.join('; ')}`;
+    report({ ...figures, verdict });
+  } finally {
+    clearInterval(rssTimer);
+    await server.close();
+    await service.close();
+    await rm(runsDir, { recursive: true, force: true });
+  }
+}
+
+function report(figures: Record<string, unknown> & { verdict: string }): void {
+  const line = (name: string, s: unknown) => {
+    const v = s as ReturnType<typeof summary>;
+    console.log(`${name.padEnd(10)} n=${String(v.n).padStart(6)}  p50 ${String(v.p50Ms).padStart(7)} ms  p99 ${String(v.p99Ms).padStart(7)} ms  max ${String(v.maxMs).padStart(7)} ms`);
+  };
+  for (const k of ['static', 'staticHtml', 'staticJs', 'listRuns', 'timeline', 'openRun', 'eventLag']) line(k, figures[k]);
+  console.log(`server peak RSS ${figures.serverPeakRssMB} MB, server event-loop delay p99 ${figures.serverLoopDelayP99Ms} ms (max ${figures.serverLoopDelayMaxMs}), pages' event-loop delay p99 ${figures.clientLoopDelayP99Ms} ms`);
+  console.log(`run ${figures.runStatus} in ${figures.runSeconds} s; errors ${figures.errors}${figures.errors ? `: ${(figures.firstErrors as string[]).join(' | ')}` : ''}`);
+  console.log(`verdict: ${figures.verdict}`);
+  const dir = join(REPO_ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, `load-check-${String(figures.pages)}p.json`);
+  writeFileSync(out, JSON.stringify(figures, null, 2) + '\n');
+  console.log(`saved ${out}`);
+}
+
+/** Runs the pages in a child process and resolves with what they measured. */
+function inChild(plan: ClientPlan): Promise<ClientResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, [ROLE_ENV]: 'clients' } });
+    let result: ClientResult | undefined;
+    child.on('message', (m) => (result = m as ClientResult));
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`the pages' process exited with ${String(code)} before reporting`))));
+    child.send(plan);
+  });
+}
+
+if (process.env[ROLE_ENV] === 'clients') {
+  process.once('message', (plan) => {
+    runClients(plan as ClientPlan).then(
+      (result) => process.send!(result, () => process.exit(0)),
+      (e: unknown) => {
+        console.error(`pages: ${(e as Error).message}`);
+        process.exit(1);
+      },
+    );
+  });
+} else {
+  main().catch((e: unknown) => {
+    console.error(`load check: ${(e as Error).message}`);
+    process.exitCode = 1;
+  });
+}
