@@ -29,3 +29,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends chromium
 $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports mesa-vulkan-drivers libvulkan1
+# A one-node SLURM for the sharded-run test (test/slurm.test.ts starts and stops it itself). Optional:
+# where the packages cannot be installed, that test skips and says why.
+$SUDO apt-get install -y -q --no-install-recommends slurmctld slurmd slurm-client munge \
+  || echo "install-system: SLURM packages could not be installed; the SLURM test will skip" >&2
