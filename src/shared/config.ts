@@ -13,7 +13,8 @@ export const BACKENDS = ['wasm', 'cpu', 'webgpu', 'tensorflow'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 export type BackendChoice = BackendName | 'auto';
 
-export const PRESETS = ['tiny', 'small', 'medium', 'large', 'realistic'] as const;
+/** the peer generator's sizes (spikes without place information), then `place`: a place-tuned simulation that decodes */
+export const PRESETS = ['tiny', 'small', 'medium', 'large', 'realistic', 'place'] as const;
 export type PresetName = (typeof PRESETS)[number];
 
 export type DataSource =

@@ -67,7 +67,7 @@ function reword(e: AppError): UsageError {
 
 function dataSource(p: Parsed): unknown {
   const data = stringFlag(p, 'data');
-  if (data === undefined || data === '') throw new UsageError('--data is required: a .npz or .nwb file, or preset:NAME (tiny, small, medium, large, realistic)');
+  if (data === undefined || data === '') throw new UsageError('--data is required: a .npz or .nwb file, or preset:NAME (tiny, small, medium, large, realistic, place)');
   const presetOnly = ['seed', 'features', 'feature-scale'].filter((f) => p.values[f] !== undefined);
   if (data.startsWith('preset:')) {
     return {

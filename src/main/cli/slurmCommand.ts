@@ -84,7 +84,7 @@ function planFrom(args: string[], io: CliIo): { plan: SlurmPlan; submit: boolean
     data: data.startsWith('preset:') || isAbsolute(data) ? data : resolve(io.cwd, data),
     shards,
     shardBy: shardBy as ShardSplit,
-    runsDir: resolve(io.cwd, stringFlag(flags, 'runs-dir') ?? defaultRunsDir()),
+    runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')),
     outDir: resolve(io.cwd, out),
     runFlags: checkRunFlags(runFlags),
     jobName: name,

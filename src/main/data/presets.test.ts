@@ -77,7 +77,27 @@ describe('makePreset', () => {
       expect(d.decodingPosition![info.nTimeDecoding - 1]).toBe(100);
       expect(d.params).toEqual({ positionStd: Math.sqrt(12.5), waveformStd: 24, blockSize: 100, placeBinSize: 100 / info.nPositionBins });
     }
-    expect(PRESET_INFO.map((p) => p.name)).toEqual(['tiny', 'small', 'medium', 'large', 'realistic']);
+    expect(PRESET_INFO.map((p) => p.name)).toEqual(['tiny', 'small', 'medium', 'large', 'realistic', 'place']);
+  });
+
+  it('builds the place-tuned preset with the sizes it lists, the same for a seed, with the true decoding position', () => {
+    const info = PRESET_INFO.find((p) => p.name === 'place')!;
+    const d = makePreset('place', { seed: 9 });
+    expect(d.source).toBe('preset:place');
+    expect(d.electrodes.length).toBe(info.nElectrodes);
+    expect(d.positionTime.length).toBe(info.nTimeEncoding);
+    expect(d.time.length).toBe(info.nTimeDecoding);
+    expect(d.placeBinCenters.length).toBe(info.nPositionBins);
+    expect(d.electrodes[0]!.nFeatures).toBe(2);
+    const mean = (pick: (e: (typeof d.electrodes)[number]) => Float64Array) =>
+      d.electrodes.reduce((s, e) => s + pick(e).length, 0) / d.electrodes.length;
+    expect(mean((e) => e.encodingSpikeTimes) / info.meanEncodingSpikes).toBeCloseTo(1, 1);
+    expect(mean((e) => e.decodingSpikeTimes) / info.meanDecodingSpikes).toBeGreaterThan(0.7);
+    expect(d.decodingPositionTime![0]).toBeLessThanOrEqual(d.time[0]!);
+    expect(d.decodingPositionTime![d.decodingPositionTime!.length - 1]).toBeGreaterThanOrEqual(d.time[d.time.length - 1]!);
+    expect(makePreset('place', { seed: 9 })).toEqual(d);
+    expect(makePreset('place', { seed: 9, features: 4 }).electrodes[0]!.nFeatures).toBe(4);
+    expect(() => makePreset('place', { features: 0 })).toThrow(/features/);
   });
 
   it('draws spike counts near the Poisson means, sorted times within the windows', () => {

@@ -1,12 +1,14 @@
 /**
  * The synthetic profiling presets of kde-spec §8: the sizes of the profile script's DATASET_SIZES and
- * the generator semantics of create_synthetic_data, drawn from our own seeded stream.
+ * the generator semantics of create_synthetic_data, drawn from our own seeded stream. Their spikes
+ * carry no place information; `place` is the one preset that decodes (placeSimulation.ts).
  */
 import type { PresetInfo } from '../../shared/api';
 import type { PresetName } from '../../shared/config';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { buildPlaceGrid1d, linspace } from './grid';
+import { PLACE_PRESET, simulatePlaceDataset, TRACK_CM } from './placeSimulation';
 import { Rng } from './rng';
 import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../engine/model';
 
@@ -16,7 +18,24 @@ export const PRESET_INFO: PresetInfo[] = [
   { name: 'medium', nTimeEncoding: 2000, nTimeDecoding: 500, nElectrodes: 16, meanEncodingSpikes: 200, meanDecodingSpikes: 100, nPositionBins: 500 },
   { name: 'large', nTimeEncoding: 5000, nTimeDecoding: 1000, nElectrodes: 32, meanEncodingSpikes: 500, meanDecodingSpikes: 300, nPositionBins: 1000 },
   { name: 'realistic', nTimeEncoding: 10000, nTimeDecoding: 2000, nElectrodes: 64, meanEncodingSpikes: 1000, meanDecodingSpikes: 400, nPositionBins: 2000 },
+  placeInfo(),
 ];
+
+/** The place preset's sizes from its parameters; spike counts are means (tetrodes differ, 0.6–1.4×). */
+function placeInfo(): PresetInfo {
+  const p = PLACE_PRESET;
+  const perElectrode = p.totalSpikes / p.electrodes;
+  const decodedShare = p.decodeLastS / p.durationS;
+  return {
+    name: 'place',
+    nTimeEncoding: Math.round((p.durationS - p.decodeLastS) * p.positionHz),
+    nTimeDecoding: Math.round(p.decodeLastS / p.rowS) + 1,
+    nElectrodes: p.electrodes,
+    meanEncodingSpikes: Math.round(perElectrode * (1 - decodedShare)),
+    meanDecodingSpikes: Math.round(perElectrode * decodedShare),
+    nPositionBins: Math.round(TRACK_CM / p.placeBinSize),
+  };
+}
 
 const POSITION_LO = 0;
 const POSITION_HI = 100;
@@ -63,6 +82,7 @@ export function makePreset(name: PresetName, options: PresetOptions = {}): Datas
   if (!(featureScale > 0) || !Number.isFinite(featureScale)) {
     throw new AppError('BAD_ARGUMENT', `featureScale must be a positive number, got ${featureScale}.`);
   }
+  if (name === 'place') return simulatePlaceDataset(name, { ...PLACE_PRESET, seed, features: nFeatures, featureScale });
   const rng = new Rng(seed);
   const placeBinSize = (POSITION_HI - POSITION_LO) / info.nPositionBins;
   const grid = buildPlaceGrid1d(linspace(POSITION_LO, POSITION_HI, info.nPositionBins), placeBinSize);

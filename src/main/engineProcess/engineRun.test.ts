@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig, type StrategyChoice } from '../../shared/config';
 import type { SpanRecord } from '../../shared/events';
-import { parseNpy } from '../data';
+import type { Report, StrategyResult } from '../../shared/report';
+import { makePreset, parseNpy } from '../data';
 import { startEngineRun } from './engineRun';
+import type { EngineDeps } from './engineDeps';
 import type { EngineOutcome, EngineToHost } from '../engineProtocol';
+import { localRatioToNonlocal } from './localMeasure';
+import { realEngineDeps } from './realDeps';
 import { fakeEngineDeps, type FakeEngineOptions } from './testing';
 
 let dir: string;
@@ -21,14 +25,18 @@ function config(strategies: StrategyChoice[], extra: Record<string, unknown> = {
   return parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats: 3, warmup: 1, ...extra });
 }
 
-async function runFake(strategies: StrategyChoice[], options: FakeEngineOptions = {}, extra: Record<string, unknown> = {}) {
+function runWith(deps: EngineDeps, strategies: StrategyChoice[], extra: Record<string, unknown> = {}) {
   const messages: EngineToHost[] = [];
   const run = startEngineRun(
     { type: 'start', runId: 'test', runDir: dir, config: config(strategies, extra), originNs: process.hrtime.bigint().toString() },
-    fakeEngineDeps(options),
+    deps,
     (m) => messages.push(m),
   );
   return { run, messages };
+}
+
+async function runFake(strategies: StrategyChoice[], options: FakeEngineOptions = {}, extra: Record<string, unknown> = {}) {
+  return runWith(fakeEngineDeps(options), strategies, extra);
 }
 
 function outcomeOf(messages: EngineToHost[]): EngineOutcome {
@@ -137,5 +145,65 @@ describe('startEngineRun', () => {
     await run.done;
     const err = messages.find((m) => m.type === 'error');
     expect(err && err.type === 'error' && err.error.message).toMatch(/missing\.npz/);
+  });
+
+  it('judges each strategy\'s decoded position against the true one where the data carry it', async () => {
+    const { run, messages } = await runFake(['reference', 'compensated']);
+    await run.done;
+    const [ref, comp] = outcomeOf(messages).strategies;
+    // the fake decodes row r at bin r (centres 0.5, 1.5, …) while tiny's animal crosses 0–100 in 50 rows
+    expect(ref!.accuracy).toMatchObject({ rows: 50 });
+    expect(ref!.accuracy!.medianAbsError).toBeGreaterThan(10);
+    expect(comp!.accuracy).toEqual(ref!.accuracy);
+  });
+
+  it('leaves accuracy out when no decoding row has a known true position', async () => {
+    const deps = fakeEngineDeps();
+    deps.loadDataset = async () => {
+      const d = makePreset('tiny', { seed: 1 });
+      d.decodingPositionTime = Float64Array.of(1000, 1001);
+      d.decodingPosition = Float64Array.of(5, 6);
+      return d;
+    };
+    const { run, messages } = runWith(deps, ['reference']);
+    await run.done;
+    expect(outcomeOf(messages).strategies[0]!.accuracy).toBeUndefined();
+  });
+
+  it('sets the local likelihood\'s time against the reference strategy\'s non-local decode', async () => {
+    const { run, messages } = await runFake(['compensated', 'reference'], { busyMsPerElectrode: 1 }, { local: true });
+    await run.done;
+    const outcome = outcomeOf(messages);
+    const local = outcome.local as NonNullable<Report['local']>;
+    const ref = outcome.strategies.find((s) => s.strategy === 'reference')!;
+    expect(local.ratioToNonlocal).toEqual({ against: 'reference', ratio: local.timing.medianMs / ref.decode!.medianMs });
+  });
+
+  it('takes the first strategy that decoded for the local ratio when the reference did not', () => {
+    const decoded = (strategy: StrategyChoice, medianMs: number, status: StrategyResult['status'] = 'ok'): StrategyResult => ({
+      strategy, resolved: [], status, stages: [], kernels: [],
+      decode: { firstMs: medianMs, medianMs, meanMs: medianMs, stdMs: 0, samplesMs: [medianMs], minMs: medianMs, maxMs: medianMs, n: 1 },
+    });
+    const local = { timing: decoded('reference', 30).decode! };
+    expect(localRatioToNonlocal(local, [decoded('reference', 5, 'failed'), decoded('chunked', 10), decoded('compensated', 6)]))
+      .toEqual({ against: 'chunked', ratio: 3 });
+    expect(localRatioToNonlocal(local, [decoded('reference', 5, 'failed')])).toBeUndefined();
+  });
+});
+
+describe('startEngineRun on the real engine', () => {
+  it('decodes the place-tuned preset near the true position', async () => {
+    const deps = await realEngineDeps();
+    // calibration measures the machine for the roofline, which this test does not read
+    const fake = fakeEngineDeps();
+    deps.calibrate = (backend, cacheDir, onWarning) => fake.calibrate(backend, cacheDir, onWarning);
+    const { run, messages } = runWith(deps, ['reference'], {
+      data: { kind: 'preset', name: 'place', seed: 5 }, backend: 'wasm', workers: 1, repeats: 1, warmup: 0, kernelProfile: false,
+    });
+    await run.done;
+    const accuracy = outcomeOf(messages).strategies[0]!.accuracy!;
+    expect(accuracy.rows).toBe(201);
+    expect(accuracy.shareWithin10).toBeGreaterThan(0.5);
+    expect(accuracy.medianAbsError).toBeLessThan(10);
   });
 });

@@ -1,19 +1,21 @@
 /**
  * The runs of the engine process. A profiling run loads the data, initializes the backend,
  * measures each strategy (strategyMeasure.ts), the local likelihood when asked, then the agreement
- * between strategies; a decode run (decodeRun.ts) decodes a long recording in windows. Both record
- * through a RunSession: trace records stream out in batches as they are made, the outcome is sent
- * once at the end, likelihood arrays go to files. Cancellation is checked between steps.
+ * between strategies and, where the data carry the true position, how well each decodes; a decode
+ * run (decodeRun.ts) decodes a long recording in windows. Both record through a RunSession: trace
+ * records stream out in batches as they are made, the outcome is sent once at the end, likelihood
+ * arrays go to files. Cancellation is checked between steps.
  */
 import type { StrategyChoice } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
-import type { BackendInfo } from '../../shared/report';
+import type { BackendInfo, Report } from '../../shared/report';
 import { agreementMatrix, compareArrays } from '../analysis';
+import { decodingAccuracy, truePositionAtRows } from '../analysis/accuracy';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
 import { startDecodeRun } from './decodeRun';
 import type { EngineDeps } from './engineDeps';
 import { writeAxes, writeLikelihood } from './likelihoodFiles';
-import { LOCAL_GROUP, measureLocal, type LocalMeasurement } from './localMeasure';
+import { LOCAL_GROUP, localRatioToNonlocal, measureLocal, type LocalMeasurement } from './localMeasure';
 import type { MeasureContext } from './measureContext';
 import { notApplicableFor } from './notApplicable';
 import { ProgressTracker, type ProgressGroup } from './progressTracker';
@@ -53,7 +55,7 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   outcome.calibration = calibration;
   outcome.workers = workers;
   outcome.tf32 = tf32;
-  if (local) outcome.local = await localEntry(ctx, local, runDir);
+  if (local) outcome.local = await localEntry(ctx, local, runDir, measured);
   if (config.saveLikelihood) await writeAxes(runDir, dataset);
   return outcome;
 }
@@ -70,7 +72,21 @@ async function measureStrategies(ctx: MeasureContext, runDir: string): Promise<S
     measured.push(m);
   }
   agreementsWithReference(measured, nTime, nBins);
+  accuraciesAgainstTruePosition(measured, ctx);
   return measured;
+}
+
+/** Each likelihood's decoded position against the true one, where the data know it at some row. */
+function accuraciesAgainstTruePosition(measured: StrategyMeasurement[], ctx: MeasureContext): void {
+  const { dataset } = ctx;
+  const truePosition = truePositionAtRows(dataset);
+  if (!truePosition.some((x) => !Number.isNaN(x))) return;
+  const grid = { ...gridOf(ctx), binCenters: dataset.placeBinCenters, positionDims: dataset.positionDims };
+  for (const m of measured) {
+    if (!m.likelihood || m.likelihood.length !== grid.nTime * grid.nBins) continue;
+    const accuracy = decodingAccuracy(m.likelihood, grid, truePosition);
+    if (accuracy) m.result.accuracy = accuracy;
+  }
 }
 
 function gridOf({ dataset }: MeasureContext): { nTime: number; nBins: number } {
@@ -91,9 +107,14 @@ function outcomeOf(ctx: MeasureContext, backend: BackendInfo, measured: Strategy
   return outcome;
 }
 
-async function localEntry(ctx: MeasureContext, local: LocalMeasurement, runDir: string): Promise<NonNullable<EngineOutcome['local']>> {
-  const entry: NonNullable<EngineOutcome['local']> = { timing: local.timing };
+async function localEntry(
+  ctx: MeasureContext, local: LocalMeasurement, runDir: string, measured: readonly StrategyMeasurement[],
+): Promise<NonNullable<Report['local']>> {
+  // the report's shape: the engine outcome's local entry carries it to the report unchanged
+  const entry: NonNullable<Report['local']> = { timing: local.timing };
   if (local.agreementWithExpected) entry.agreementWithExpected = local.agreementWithExpected;
+  const ratio = localRatioToNonlocal(local, measured.map((m) => m.result));
+  if (ratio) entry.ratioToNonlocal = ratio;
   if (ctx.config.saveLikelihood) entry.likelihoodFile = await writeLikelihood(runDir, 'local', local.likelihood, gridOf(ctx).nTime, 1);
   return entry;
 }

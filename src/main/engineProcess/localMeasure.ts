@@ -1,8 +1,9 @@
 /**
  * The local likelihood (spec §4.6): one fit, then a cold predict, warm-ups and timed repeats of
- * predictLocal alone, and its agreement with the file's expected values.
+ * predictLocal alone, its agreement with the file's expected values, and its cost against a
+ * non-local decode of the same run.
  */
-import type { Agreement, TimingStats } from '../../shared/report';
+import type { Agreement, Report, StrategyResult, TimingStats } from '../../shared/report';
 import { compareArrays, timingStats } from '../analysis';
 import { nextStep, type MeasureContext } from './measureContext';
 
@@ -51,4 +52,18 @@ export async function measureLocal(ctx: MeasureContext): Promise<LocalMeasuremen
       model.dispose();
     }
   });
+}
+
+type LocalRatio = NonNullable<NonNullable<Report['local']>['ratioToNonlocal']>;
+
+/**
+ * The local decode's warm median ÷ a non-local decode's: the reference strategy's where it ran,
+ * else the first strategy that did. Both are wall-clock times of the decode alone (the fit is
+ * outside either); undefined when no non-local decode has a positive median.
+ */
+export function localRatioToNonlocal(local: Pick<LocalMeasurement, 'timing'>, strategies: readonly StrategyResult[]): LocalRatio | undefined {
+  const decoded = strategies.filter((r) => r.status === 'ok' && r.decode !== undefined && r.decode.medianMs > 0);
+  const against = decoded.find((r) => r.strategy === 'reference') ?? decoded[0];
+  const ratio = against ? local.timing.medianMs / against.decode!.medianMs : NaN;
+  return against && Number.isFinite(ratio) ? { against: against.strategy, ratio } : undefined;
 }

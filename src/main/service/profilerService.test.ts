@@ -163,7 +163,7 @@ describe('profiler service with the engine process', () => {
 
   it('answers the questions asked before a run: presets, data inspection, memory estimates', async () => {
     const presets = await service.listPresets();
-    expect(presets.map((p) => p.name)).toEqual(['tiny', 'small', 'medium', 'large', 'realistic']);
+    expect(presets.map((p) => p.name)).toEqual(['tiny', 'small', 'medium', 'large', 'realistic', 'place']);
     const inspection = await service.inspectData({ kind: 'preset', name: 'tiny', seed: 42, features: 2, featureScale: 1 });
     expect(inspection.summary!.nElectrodes).toBe(4);
     const estimates = await service.estimateMemory(config('medium', ['reference', 'logsumexp', 'auto']));
