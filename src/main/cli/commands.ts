@@ -8,9 +8,11 @@ import { decodeCommand } from './decodeCommand';
 import { exportCommand } from './exportCommand';
 import { infoCommand } from './infoCommand';
 import { listCommand } from './listCommand';
+import { mergeCommand } from './mergeCommand';
 import { runCommand } from './runCommand';
 import { scanCommand } from './scanCommand';
 import { serveCommand } from './serve';
+import { slurmCommand } from './slurmCommand';
 
 export const COMMANDS: Record<string, CliCommand> = {
   run: runCommand,
@@ -20,5 +22,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   list: listCommand,
   export: exportCommand,
   compare: compareCommand,
+  merge: mergeCommand,
   serve: serveCommand,
+  slurm: slurmCommand,
 };

@@ -6,6 +6,8 @@
  * hard link where the file system allows, a copy otherwise) and DIR/decode.json hold what it made.
  * A failure leaves DIR/likelihood/<strategy>.npy.partial with the rows written so far. When a
  * `kde-profiler serve` runs on the same runs folder, the run's web link is printed at the end.
+ * With `--shard I/N` it decodes one shard of the electrodes (a SLURM array task), for
+ * `kde-profiler merge` to add up with the others.
  */
 import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -25,7 +27,7 @@ import { printRunLink } from './serverLink';
 const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
-                    --out DIR [--runs-dir DIR]`;
+                    [--shard I/N [--shard-by round-robin|spikes]] --out DIR [--runs-dir DIR]`;
 
 const OPTIONS = {
   data: RUN_OPTIONS.data,
@@ -41,6 +43,8 @@ const OPTIONS = {
   'memory-budget-mb': RUN_OPTIONS['memory-budget-mb'],
   workers: RUN_OPTIONS.workers,
   'allow-tf32': RUN_OPTIONS['allow-tf32'],
+  shard: RUN_OPTIONS.shard,
+  'shard-by': RUN_OPTIONS['shard-by'],
   'rows-per-chunk': { type: 'string' },
   out: RUN_OPTIONS.out,
   'runs-dir': RUN_OPTIONS['runs-dir'],
@@ -86,7 +90,9 @@ function summaryText(s: DecodeSummary, file: string): string {
     `${d.nTime} rows × ${d.nBins} bins on ${s.backend.name} (${s.backend.device})\n` +
     `load ${formatMs(s.loadMs)} · fit ${formatMs(s.fitMs)} · decode ${formatMs(s.decodeMs)} ` +
     `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${formatBytes(s.peakRssBytes)}\n` +
-    `likelihood: ${file}\n`
+    `likelihood: ${file}\n` +
+    (s.shard ? `shard ${s.shard.index}/${s.shard.count} (${s.shard.by}): electrodes ${s.shard.electrodes.join(', ')}; merge the shards with kde-profiler merge\n` : '') +
+    (s.fingerprint ? `dataset fingerprint: ${s.fingerprint}\n` : '')
   );
 }
 

@@ -1,32 +1,73 @@
-/** `kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE]`. */
+/**
+ * `kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE]`, and
+ * `kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock]`: one ZIP
+ * that ui.perfetto.dev opens as one timeline, each run a machine of its own.
+ */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './runCommand';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
-import { createProfilerService } from '../service';
+import { buildPerfettoBundle, bundleRunOf, createProfilerService, type BundleAlignment, type ProfilerService } from '../service';
 
-const USAGE = 'kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE] [--runs-dir DIR]';
-const FORMATS = ['trace', 'trace-json', 'json', 'md', 'csv'] as const;
+const USAGE = `kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE] [--runs-dir DIR]
+kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock] [--out FILE.zip] [--runs-dir DIR]`;
+const FORMATS = ['trace', 'trace-json', 'json', 'md', 'csv', 'perfetto-bundle'] as const;
+const ALIGNMENTS: readonly BundleAlignment[] = ['start', 'wall-clock'];
+/** runs one bundle may hold: each is a whole trace in memory */
+const MAX_BUNDLE_RUNS = 64;
+
+function runIdsOf(positionals: string[]): string[] {
+  if (positionals.length === 0) throw new UsageError('export needs a run id (see kde-profiler list)');
+  for (const id of positionals) {
+    if (!RUN_ID_PATTERN.test(id)) throw new UsageError(`'${id}' is not a run id like 20250101-120000-a1b2c3 (see kde-profiler list)`);
+  }
+  const twice = positionals.find((id, i) => positionals.indexOf(id) !== i);
+  if (twice) throw new UsageError(`run ${twice} is named twice`);
+  return positionals;
+}
+
+/** Each run's trace and what it is, through the service; then the archive. */
+async function perfettoBundle(service: ProfilerService, runIds: string[], align: BundleAlignment): Promise<Uint8Array> {
+  const runs = [];
+  for (const id of runIds) {
+    const trace = await service.exportRun(id, 'trace-json');
+    runs.push(bundleRunOf(await service.getRun(id), Buffer.from(trace.base64 ?? '', 'base64')));
+  }
+  return buildPerfettoBundle(runs, align);
+}
+
+function alignmentOf(text: string | undefined, format: string): BundleAlignment {
+  if (text === undefined) return 'start';
+  if (format !== 'perfetto-bundle') throw new UsageError('--align applies to --format perfetto-bundle');
+  if (!(ALIGNMENTS as readonly string[]).includes(text)) throw new UsageError(`--align: expected one of ${ALIGNMENTS.join(', ')}, got '${text}'`);
+  return text as BundleAlignment;
+}
 
 async function execute(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, {
-    format: { type: 'string' }, out: { type: 'string' }, 'runs-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  }, 1);
+    format: { type: 'string' }, out: { type: 'string' }, 'runs-dir': { type: 'string' }, align: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  }, MAX_BUNDLE_RUNS);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  const runId = flags.positionals[0];
-  if (runId === undefined) throw new UsageError('export needs a run id (see kde-profiler list)');
-  if (!RUN_ID_PATTERN.test(runId)) throw new UsageError(`'${runId}' is not a run id like 20250101-120000-a1b2c3 (see kde-profiler list)`);
   const format = stringFlag(flags, 'format') ?? 'trace';
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got '${format}'`);
+  const runIds = runIdsOf(flags.positionals);
+  if (format !== 'perfetto-bundle' && runIds.length > 1) throw new UsageError(`unexpected argument '${runIds[1]}': only --format perfetto-bundle takes several runs`);
+  const align = alignmentOf(stringFlag(flags, 'align'), format);
   const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
-  const result = await service.exportRun(runId, format as (typeof FORMATS)[number]);
-  const bytes = Buffer.from(result.base64 ?? '', 'base64');
   const out = stringFlag(flags, 'out');
+  if (format === 'perfetto-bundle') {
+    const path = resolve(io.cwd, out ?? `kde-profiler-${runIds.join('_').slice(0, 120)}.perfetto.zip`);
+    await writeFile(path, await perfettoBundle(service, runIds, align));
+    io.stderr.write(`wrote ${path}: open it at ui.perfetto.dev (${runIds.length} run${runIds.length === 1 ? '' : 's'}, each a machine of its own)\n`);
+    return EXIT.ok;
+  }
+  const result = await service.exportRun(runIds[0]!, format as Exclude<(typeof FORMATS)[number], 'perfetto-bundle'>);
+  const bytes = Buffer.from(result.base64 ?? '', 'base64');
   const isText = format === 'json' || format === 'md' || format === 'csv';
   if (out === undefined && isText) {
     io.stdout.write(bytes.toString('utf8'));
@@ -38,4 +79,4 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-export const exportCommand: CliCommand = { summary: "write a run's trace or report to a file", usage: USAGE, run: execute };
+export const exportCommand: CliCommand = { summary: "write a run's trace or report to a file, or several runs' traces as one Perfetto bundle", usage: USAGE, run: execute };

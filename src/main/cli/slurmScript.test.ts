@@ -43,7 +43,7 @@ describe('sbatch scripts', () => {
       expect(text).toContain(line);
     }
     expect(text).toContain(`'/home/lab/kde profiler/bin/kde-profiler.mjs' run --data '/data/rat'\\''s session.nwb' --shard "\${shard}/4" --shard-by spikes`);
-    expect(text).toContain('--workers "${SLURM_CPUS_PER_TASK:-1}" --runs-dir /shared/runs');
+    expect(text).toContain('--workers "${SLURM_CPUS_PER_TASK:-1}" --runs-dir /shared/out/shard-runs');
     expect(text).toContain('--strategy reference,compensated --save-likelihood');
   });
 
@@ -54,10 +54,10 @@ describe('sbatch scripts', () => {
     expect(text).not.toMatch(/--partition|--time|--gpus-per-task/);
   });
 
-  it('writes a merge job over every shard folder in order', () => {
+  it("writes a merge job over the shards' runs folder into the lab's runs folder", () => {
     const text = mergeScript(plan);
     bashSyntaxOk(text);
-    expect(text).toContain('merge /shared/out/shards/0 /shared/out/shards/1 /shared/out/shards/2 /shared/out/shards/3');
+    expect(text).toContain('merge /shared/out/shard-runs');
     expect(text).toContain('--out /shared/out/merged --runs-dir /shared/runs');
     expect(text).toContain('#SBATCH --job-name=decode-rat7-merge');
   });

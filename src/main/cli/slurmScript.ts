@@ -1,8 +1,9 @@
 /**
  * The sbatch scripts of `kde-profiler slurm`: an array job with one task per shard (each a normal
- * recorded `run --shard I/N` into the shared runs folder, its outputs copied to OUT/shards/I), and
- * a merge job that SLURM starts only when every shard succeeded (afterok). Threads come from the
- * allocation, so a task never oversubscribes the cores it was given. Pure text: tested as such.
+ * recorded `run --shard I/N` into OUT/shard-runs, a runs folder the tasks share), and a merge job
+ * that SLURM starts only when every shard succeeded (afterok): it makes them one run in the lab's
+ * runs folder and copies its outputs to OUT/merged. Threads come from the allocation, so a task
+ * never oversubscribes the cores it was given. Pure text: tested as such.
  */
 import type { ShardSplit } from '../../shared/config';
 
@@ -12,7 +13,9 @@ export interface SlurmPlan {
   data: string;
   shards: number;
   shardBy: ShardSplit;
+  /** the lab's runs folder, where the merged run lands */
   runsDir: string;
+  /** scripts, logs, the shards' runs folder and the merged outputs */
   outDir: string;
   /** flags passed through to every shard's `run` (after `--`) */
   runFlags: string[];
@@ -66,20 +69,24 @@ export function arrayScript(plan: SlurmPlan): string {
     '',
     'shard="${SLURM_ARRAY_TASK_ID}"',
     `${words(plan.cli)} run --data ${shellQuote(plan.data)} --shard "\${shard}/${plan.shards}" --shard-by ${plan.shardBy} \\`,
-    `  --workers "\${SLURM_CPUS_PER_TASK:-1}" --runs-dir ${shellQuote(plan.runsDir)} \\`,
-    `  --label "${plan.jobName} shard \${shard}/${plan.shards}" --out ${shellQuote(plan.outDir)}/shards/"\${shard}"${plan.runFlags.length ? ` \\\n  ${words(plan.runFlags)}` : ''}`,
+    `  --workers "\${SLURM_CPUS_PER_TASK:-1}" --runs-dir ${shellQuote(shardRunsDir(plan))} \\`,
+    `  --label "${plan.jobName} shard \${shard}/${plan.shards}"${plan.runFlags.length ? ` \\\n  ${words(plan.runFlags)}` : ''}`,
     '',
   ];
   return lines.join('\n');
 }
 
+/** the runs folder the array tasks share: the merge reads every shard run in it */
+export function shardRunsDir(plan: SlurmPlan): string {
+  return `${plan.outDir}/shard-runs`;
+}
+
 export function mergeScript(plan: SlurmPlan): string {
-  const shardDirs = Array.from({ length: plan.shards }, (_, i) => `${shellQuote(plan.outDir)}/shards/${i}`);
   const lines = [
     ...header(plan, `${plan.jobName}-merge`, `${plan.outDir}/logs/merge.out`, ['#SBATCH --ntasks=1', '#SBATCH --cpus-per-task=1']),
     '',
     'set -euo pipefail',
-    `${words(plan.cli)} merge ${shardDirs.join(' ')} \\`,
+    `${words(plan.cli)} merge ${shellQuote(shardRunsDir(plan))} \\`,
     `  --out ${shellQuote(plan.outDir)}/merged --runs-dir ${shellQuote(plan.runsDir)}`,
     '',
   ];

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRunConfig, type StrategyChoice } from '../../shared/config';
 import type { SpanRecord } from '../../shared/events';
-import { parseNpy } from '../data';
+import { makePreset, parseNpy } from '../data';
+import { datasetFingerprint } from '../data/fingerprint';
 import type { DecodeSummary, EngineToHost } from '../engineProtocol';
 import { DecodeProgress } from './decodeProgress';
 import { startEngineRun } from './engineRun';
@@ -18,9 +19,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function decode(strategies: StrategyChoice[], rowsPerChunk: number, options: FakeEngineOptions = {}, onMessage?: (m: EngineToHost) => void) {
+function decode(
+  strategies: StrategyChoice[], rowsPerChunk: number, options: FakeEngineOptions = {}, onMessage?: (m: EngineToHost) => void, extra: Record<string, unknown> = {},
+) {
   const messages: EngineToHost[] = [];
-  const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats: 1, warmup: 0 });
+  const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats: 1, warmup: 0, ...extra });
   const run = startEngineRun(
     { type: 'start', runId: 'dec', runDir: dir, config, originNs: process.hrtime.bigint().toString(), decode: { rowsPerChunk } },
     fakeEngineDeps(options),
@@ -82,6 +85,20 @@ describe('a decode run in the engine process', () => {
     const files = await readdir(join(dir, 'likelihood'));
     expect(files).toContain('reference.npy.partial');
     expect(files).not.toContain('reference.npy');
+  });
+
+  it('a shard decodes its electrodes only; decode.json and the outcome say which, with the whole dataset\'s fingerprint', async () => {
+    const { run, messages } = decode(['compensated'], 10, {}, undefined, { shard: { index: 1, count: 2, by: 'round-robin' } });
+    await run.done;
+    const result = messages.find((m) => m.type === 'result');
+    if (result?.type !== 'result') throw new Error(`no result: ${JSON.stringify(messages.filter((m) => m.type !== 'trace'))}`);
+    const shard = { index: 1, count: 2, by: 'round-robin', electrodes: ['e1', 'e3'] };
+    const fingerprint = datasetFingerprint(makePreset('tiny'));
+    expect(result.outcome).toMatchObject({ shard, fingerprint });
+    expect(result.outcome.strategies[0]!.resolved).toHaveLength(2);
+    const summary = JSON.parse(await readFile(join(dir, 'decode.json'), 'utf8')) as DecodeSummary;
+    expect(summary).toMatchObject({ shard, fingerprint });
+    expect(summary.dataset.nElectrodes).toBe(2);
   });
 
   it('refuses more than one strategy as the run error', async () => {

@@ -4,6 +4,8 @@
  * folder (`.partial` until the last row is in; a failure leaves the partial file with the rows
  * written so far), then decode.json beside it. Memory stays bounded by the window, the strategy's
  * tiles and the dataset itself. Recorded like any run: trace, progress, cancel, a report.
+ * A shard (`--shard I/N`) decodes its electrodes only; decode.json says which, with the whole
+ * dataset's fingerprint, so `kde-profiler merge` can add the shards' likelihoods up.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -93,6 +95,8 @@ class DecodeRun {
       calibration: inputs.calibration,
       workers: inputs.workers,
       tf32: inputs.tf32,
+      fingerprint: inputs.fingerprint,
+      ...(inputs.shard ? { shard: inputs.shard } : {}),
     };
   }
 
@@ -146,7 +150,7 @@ function summaryOf(
   request: DecodeRequest, decoded: Decoded,
 ): DecodeSummary {
   const { windows } = decoded;
-  return {
+  const summary: DecodeSummary = {
     dataset,
     scale,
     backend: inputs.backend,
@@ -163,7 +167,10 @@ function summaryOf(
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     likelihoodFile: likelihoodRelPath(strategy),
     shape: [windows.nTime, windows.nBins],
+    fingerprint: inputs.fingerprint,
   };
+  if (inputs.shard) summary.shard = inputs.shard;
+  return summary;
 }
 
 /** The decode as the report shows a strategy: one fit and one decode, no repeats. */

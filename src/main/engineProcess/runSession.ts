@@ -3,13 +3,20 @@
  * engineRun.ts, the windowed decode of decodeRun.ts): the recorder whose batches stream out with
  * the spans open now, the probe every span goes through, the memory sampler, throttled progress,
  * the run's AbortController, and the one way a run ends: a result, "cancelled", or an error.
+ *
+ * Loading is also where a run learns what it computes: the whole dataset's fingerprint, then, for
+ * a shard (`--shard I/N`), its share of the electrodes. Both go back with the outcome, whichever
+ * loop ran, so every shard of one run says which run it belongs to.
  */
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Dataset } from '../../shared/dataset';
 import { serializeError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
-import type { BackendInfo } from '../../shared/report';
+import type { BackendInfo, ShardInfo } from '../../shared/report';
 import type { Calibration } from '../../shared/roofline';
+import { datasetFingerprint } from '../data/fingerprint';
+import { SHARD_CLOCK_INSTANT, SHARD_CPU_INSTANT, shardOf } from '../data/shard';
 import { isCancellation } from '../engine/model';
 import { MemorySampler, Recorder } from '../recorder';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
@@ -29,7 +36,12 @@ export interface EngineRun {
 export type ProgressSource = (within: number, detail: string) => ProgressInfo;
 
 export interface RunInputs {
+  /** what this run computes: the whole dataset, or a shard's electrodes of it */
   dataset: Dataset;
+  /** hash of the whole dataset's inputs and likelihood parameters (before any shard split) */
+  fingerprint: string;
+  /** set when the run computes one shard of the electrodes */
+  shard?: ShardInfo;
   backend: BackendInfo;
   /** time spent loading the dataset (backend start-up not included) */
   loadMs: number;
@@ -47,6 +59,12 @@ export interface RunInputs {
 
 const PROGRESS_INTERVAL_MS = 100;
 
+/** what the outcome says about the data a run computed, whichever loop built it */
+interface RunIdentity {
+  fingerprint?: string;
+  shard?: ShardInfo;
+}
+
 export class RunSession {
   readonly spans = new SpanCollector();
   readonly probe: WatchedProbe;
@@ -58,6 +76,7 @@ export class RunSession {
   private detail = '';
   private lastProgressMs = 0;
   private sentOpenKey = '';
+  private readonly identity: RunIdentity = {};
 
   constructor(
     private readonly start: StartMessage,
@@ -103,9 +122,11 @@ export class RunSession {
 
   /** load-data and backend-init, each in its span; memory sampling starts once the backend is known. */
   async loadInputs(options: DatasetLoadOptions = {}): Promise<RunInputs> {
+    if (this.start.config.shard) this.markWallClock();
     const t0 = performance.now();
-    const dataset = await this.probe.span('load-data', () => this.deps.loadDataset(this.start.config.data, options));
+    const whole = await this.probe.span('load-data', () => this.deps.loadDataset(this.start.config.data, options));
     const loadMs = performance.now() - t0;
+    const { dataset, fingerprint, shard } = await this.identify(whole);
     const tf32 = applyTf32Setting(this.start.config.allowTf32);
     const backend = await this.probe.span('backend-init', () => this.deps.initBackend(this.start.config.backend));
     const calibration = await this.probe.span('calibrate', () =>
@@ -118,7 +139,33 @@ export class RunSession {
     const memory = new MemorySampler({ sink: this.rec, tensorMemory: () => deps.engineMemory(), gpu: backend.isGpu });
     this.memorySampler = memory;
     memory.start();
-    return { dataset, backend, loadMs, memory, calibration, deps, workers, tf32 };
+    return { dataset, fingerprint, ...(shard ? { shard } : {}), backend, loadMs, memory, calibration, deps, workers, tf32 };
+  }
+
+  /** The whole dataset's fingerprint, then the shard's share of it when the run is a shard. */
+  private async identify(whole: Dataset): Promise<{ dataset: Dataset; fingerprint: string; shard?: ShardInfo }> {
+    const fingerprint = await this.probe.span('fingerprint', () => datasetFingerprint(whole));
+    this.identity.fingerprint = fingerprint;
+    const spec = this.start.config.shard;
+    if (!spec) return { dataset: whole, fingerprint };
+    const { dataset, info } = shardOf(whole, spec);
+    this.identity.shard = info;
+    this.log('info', `shard ${info.index}/${info.count} (${info.by}): electrodes ${info.electrodes.join(', ')} of ${whole.electrodes.length}`);
+    return { dataset, fingerprint, shard: info };
+  }
+
+  /**
+   * The wall clock at one moment of the run clock: shards on different machines share no
+   * monotonic clock, so the merge lines their traces up on this (NTP) time.
+   */
+  private markWallClock(): void {
+    this.probe.instant(SHARD_CLOCK_INSTANT, { unixTimeMs: performance.timeOrigin + performance.now(), host: hostname() });
+  }
+
+  /** the engine process's CPU time so far (every thread, workers included), for the merge's total */
+  private markCpuTime(): void {
+    const cpu = process.cpuUsage();
+    this.probe.instant(SHARD_CPU_INSTANT, { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 });
   }
 
   /** Starts the workers on the backend this thread resolved; a cancel stops them where they are. */
@@ -136,8 +183,9 @@ export class RunSession {
   async run(body: (session: RunSession) => Promise<EngineOutcome>): Promise<void> {
     try {
       const outcome = await this.probe.span('run', () => body(this), { runId: this.start.runId });
+      if (this.start.config.shard) this.markCpuTime();
       await this.stopRecording();
-      this.send({ type: 'result', outcome });
+      this.send({ type: 'result', outcome: { ...outcome, ...this.identity } });
     } catch (e) {
       await this.stopRecording();
       // whatever a cancelled run throws on its way out is the cancel, not a failure

@@ -8,7 +8,7 @@ import type { RunConfig } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
-import type { AgreementMatrix, Agreement, BackendInfo, StrategyResult, TimingStats } from '../../shared/report';
+import type { AgreementMatrix, BackendInfo, Report, ShardInfo, StrategyResult } from '../../shared/report';
 import type { Calibration } from '../../shared/roofline';
 import type { OpenSpan } from './openSpans';
 
@@ -58,7 +58,7 @@ export interface EngineOutcome {
   backend: BackendInfo;
   strategies: StrategyResult[];
   agreementMatrix?: AgreementMatrix;
-  local?: { timing: TimingStats; agreementWithExpected?: Agreement; likelihoodFile?: string };
+  local?: NonNullable<Report['local']>;
   notApplicable: string[];
   windows: StrategyWindow[];
   /** what the backend reached at the start (or from the per-machine cache): the roofline's ceilings */
@@ -69,6 +69,10 @@ export interface EngineOutcome {
   tf32?: 'off' | 'allowed';
   /** set when the run stopped early on a cancel request */
   cancelled?: boolean;
+  /** set when the run computed one shard of the electrodes (`--shard I/N`) */
+  shard?: ShardInfo;
+  /** hash of the whole dataset's inputs and likelihood parameters, taken before any shard split */
+  fingerprint?: string;
 }
 
 export type EngineToHost =

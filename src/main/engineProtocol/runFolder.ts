@@ -5,7 +5,7 @@
  */
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
-import type { BackendInfo } from '../../shared/report';
+import type { BackendInfo, ShardInfo } from '../../shared/report';
 
 export const LIKELIHOOD_DIR = 'likelihood';
 export const AXES_FILE = 'axes.json';
@@ -50,4 +50,8 @@ export interface DecodeSummary {
   /** relative to the folder holding decode.json */
   likelihoodFile: string;
   shape: [number, number];
+  /** set when the decode computed one shard of the electrodes (`--shard I/N`) */
+  shard?: ShardInfo;
+  /** hash of the whole dataset's inputs and likelihood parameters, taken before any shard split */
+  fingerprint?: string;
 }

@@ -13,4 +13,8 @@ export { buildTimelineIndex, type TimelineIndex } from './timelineIndex';
 export { queryTimeline, MAX_TIMELINE_SPANS } from './timelineQuery';
 export { toolVersion } from './reportBuilder';
 export { systemInfo, estimateRunMemory } from './engineInfo';
+export {
+  buildPerfettoBundle, bundleRunOf, PERFETTO_MANIFEST_FILE, type BundleAlignment, type BundleRun,
+} from '../export/perfettoBundle';
+export { mergeShardRuns, MERGE_SUMMARY_FILE, type MergeOptions, type MergeResult, type MergeSummary, type ShardSummary } from './mergeRuns';
 export { defaultNpzPath, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
