@@ -254,6 +254,12 @@ export interface ComparisonRow {
   b: number | null;
   deltaPct: number | null;
   regression: boolean;
+  /** bootstrap 95 % interval of B's median ÷ A's */
+  ratioCi95?: [number, number];
+  /** the interval holds 1: the change is within the runs' noise */
+  withinNoise?: boolean;
+  /** what decided `regression`: the interval and the threshold, the threshold alone (memory), or nothing (one sample) */
+  judgedBy?: 'interval' | 'threshold' | 'not judged';
 }
 
 export interface Comparison {

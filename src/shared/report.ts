@@ -172,6 +172,8 @@ export interface StrategyResult {
   vsReference?: StrategyComparison;
   /** decoding accuracy against the true position, where the data carry it */
   accuracy?: DecodingAccuracy;
+  /** the machine's load while this strategy measured (its share of the run's environment.load) */
+  load?: MachineLoad;
   /** relative path inside the run folder */
   likelihoodFile?: string;
 }

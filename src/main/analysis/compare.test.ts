@@ -38,7 +38,7 @@ describe('compareReports', () => {
     expect(c.rows.filter((r) => r.regression).map((r) => r.metric)).toEqual([
       'reference decode median ms', 'reference total median ms',
     ]);
-    expect(c.verdict).toMatch(/^B regresses beyond 10 %: reference decode median \+20\.0 % \(100 ms → 120 ms\)/);
+    expect(c.verdict).toMatch(/^B regresses beyond 10 %: reference decode median \+20\.0 % \(100 ms → 120 ms, B\/A 1\.20× \(95 % CI 1\.20–1\.20\)\)/);
     expect(c.thresholdPct).toBe(10);
   });
 
@@ -75,7 +75,60 @@ describe('compareReports', () => {
     const failed = report([{ strategy: 'reference', resolved: [], status: 'failed', stages: [], kernels: [] }]);
     const c = compareReports(a, failed, 10);
     const decode = c.rows.find((r) => r.metric === 'reference decode median ms')!;
-    expect(decode).toEqual({ metric: 'reference decode median ms', a: 100, b: null, deltaPct: null, regression: false });
+    expect(decode).toEqual({ metric: 'reference decode median ms', a: 100, b: null, deltaPct: null, regression: false, judgedBy: 'not judged' });
+  });
+});
+
+describe('compareReports against noise', () => {
+  /** warm samples spread ±`spread` around `ms`, in a fixed order */
+  const spreadSamples = (ms: number, spread: number, n = 9): number[] =>
+    Array.from({ length: n }, (_, i) => ms * (1 + spread * Math.sin(1 + 2.3 * i)));
+  const noisyRun = (samples: number[]): StrategyResult => run(0, { decode: timing(300, samples) });
+
+  it('calls two runs with the same spread of samples within noise, even past the threshold', () => {
+    // two draws of the same spread whose medians land 15 % apart
+    const a = report([noisyRun([70, 85, 95, 100, 118, 130, 150])]);
+    const b = report([noisyRun([72, 88, 112, 115, 120, 135, 148])]);
+    const c = compareReports(a, b, 10);
+    const decode = c.rows.find((r) => r.metric === 'reference decode median ms')!;
+    expect(decode.deltaPct!).toBeGreaterThan(10);
+    expect(decode.ratioCi95![0]).toBeLessThan(1);
+    expect(decode).toMatchObject({ regression: false, withinNoise: true, judgedBy: 'interval' });
+    expect(c.regressed).toBe(false);
+    expect(c.verdict).toMatch(/^No regression beyond 10 %: within noise, the interval of B\/A holds 1 for reference decode median \+\d+\.\d % \(.*B\/A 1\.\d\d× \(95 % CI 0\.\d\d–1\.\d\d\)\)/);
+    expect(compareReports(a, a, 10)).toMatchObject({ regressed: false });
+  });
+
+  it('flags a real 2× change as a regression, its interval far from 1', () => {
+    const samples = spreadSamples(100, 0.3);
+    const c = compareReports(report([noisyRun(samples)]), report([noisyRun(samples.map((x) => 2 * x))]), 10);
+    const decode = c.rows.find((r) => r.metric === 'reference decode median ms')!;
+    expect(decode.ratioCi95![0]).toBeGreaterThan(1.3);
+    expect(decode).toMatchObject({ regression: true, withinNoise: false });
+    expect(c.regressed).toBe(true);
+  });
+
+  it('notes a run measured on a busy machine, since its intervals do not hold the difference in load', () => {
+    const a = report([run(100)]);
+    const b = report([run(100)]);
+    b.environment = { ...b.environment, cpus: 2, load: { loadAverageStart: [6.5], loadAverageEnd: [7.9], otherCpuShare: 0.64, busy: true } };
+    expect(compareReports(a, b, 10).verdict).toContain(
+      'Note: B (load 7.90 on 2 cores, other processes 64.0 % of the CPU) was measured on a busy machine: a timing change may come from the load, not the code',
+    );
+    expect(compareReports(a, a, 10).verdict).not.toContain('busy');
+  });
+
+    it('never flags a single sample: first calls, the backend start, a run of one repeat', () => {
+    const one = (ms: number): StrategyResult => run(0, { decode: timing(ms * 3, [ms]) });
+    const a = report([one(100)]);
+    const b = report([one(200)]);
+    b.backend.initMs = a.backend.initMs * 3;
+    const c = compareReports(a, b, 10);
+    expect(c.regressed).toBe(false);
+    for (const metric of ['backend init ms', 'reference decode median ms', 'reference decode first ms']) {
+      expect(c.rows.find((r) => r.metric === metric)).toMatchObject({ regression: false, judgedBy: 'not judged' });
+    }
+    expect(formatComparisonTable(c.rows)).toMatch(/reference decode first ms\s+300 ms\s+600 ms\s+\+100\.0 %\s+one sample$/m);
   });
 });
 
@@ -83,12 +136,14 @@ describe('formatComparisonTable', () => {
   it('aligns the columns and marks regressions', () => {
     const text = formatComparisonTable(compareReports(report([run(100)]), report([run(120)]), 10).rows);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^metric\s+A\s+B\s+change$/);
+    expect(lines[0]).toMatch(/^metric\s+A\s+B\s+change\s+B\/A 95 % CI$/);
     const decode = lines.find((l) => l.startsWith('reference decode median ms'))!;
-    expect(decode).toMatch(/100 ms\s+120 ms\s+\+20\.0 %\s+REGRESSION$/);
+    expect(decode).toMatch(/100 ms\s+120 ms\s+\+20\.0 %\s+\[1\.20, 1\.20\]\s+REGRESSION$/);
     expect(lines.find((l) => l.startsWith('reference peak RSS bytes'))).toMatch(/191 MiB\s+191 MiB\s+\+0\.0 %$/);
     // every value column ends at the same place on every line
-    const changeEnd = lines[0]!.length;
+    const changeEnd = lines[0]!.indexOf('change') + 'change'.length;
     for (const l of lines.slice(1)) expect(l.slice(0, changeEnd).trimEnd().length).toBe(changeEnd);
+    const ciEnd = lines[0]!.length;
+    for (const l of lines.filter((x) => x.includes('['))) expect(l.indexOf(']') + 1).toBe(ciEnd);
   });
 });

@@ -73,6 +73,56 @@ describe('strategy slower', () => {
   });
 });
 
+describe('slower only when the interval says so', () => {
+  it('calls a wide ratio whose interval holds 1 "no significant difference", not slower', () => {
+    const fs = deriveFindings(input([
+      okResult('reference', 10, { total: timing(10, [10, 6, 14, 9, 25]) }),
+      okResult('logsumexp', 20, { total: timing(20, [20, 8, 30, 12, 26]) }),
+    ]));
+    expect(find(fs, 'strategy-slower:logsumexp')).toBeUndefined();
+    const f = find(fs, 'strategy-not-significant:logsumexp');
+    expect(f?.message).toMatch(/^logsumexp took 2\.00× the time of reference .*holds 1: no significant difference/);
+  });
+
+  it('never compares a strategy with itself, auto included', () => {
+    const fs = deriveFindings(input([okResult('compensated', 10), okResult('auto', 20)]));
+    expect(fs.filter((f) => f.id.startsWith('strategy-'))).toEqual([]);
+  });
+
+  it('gives no verdict from single repeats', () => {
+    const fs = deriveFindings(input([okResult('reference', 10, { total: timing(10, [10]) }), okResult('logsumexp', 20, { total: timing(20, [20]) })]));
+    expect(find(fs, 'strategy-not-significant:logsumexp')?.message).toContain('single repeats give no interval, so no verdict');
+  });
+});
+
+describe('timing precision', () => {
+  it('names a median whose interval is wider than ±5 %, and why the repeats stopped', () => {
+    const total = { ...timing(120, [100, 130, 90, 120, 105, 140, 95]), stoppedBy: 'time' as const };
+    const f = find(deriveFindings(input([okResult('reference', 100, { total })])), 'timing-imprecise:reference');
+    expect(f?.value).toBeGreaterThan(0.05);
+    expect(f?.message).toMatch(/^reference: the warm median encode \+ decode is 105 ms \(95 % CI .*\), ±\d+\.\d % over 7 repeats; the repeats stopped at the time budget/);
+  });
+
+  it('is silent for a tight interval', () => {
+    const total = timing(120, [100, 101, 99, 100, 100.5]);
+    expect(find(deriveFindings(input([okResult('reference', 100, { total })])), 'timing-imprecise:reference')).toBeUndefined();
+  });
+});
+
+describe('machine load', () => {
+  it('warns when the machine was busy, naming the load and the disturbed strategies', () => {
+    const load = { loadAverageStart: [3.5, 2, 1], loadAverageEnd: [4.1, 2.5, 1.2], otherCpuShare: 0.6, busy: true };
+    const fs = deriveFindings(input([okResult('reference', 10, { load })], { load, cores: 2 }));
+    const f = find(fs, 'machine-busy');
+    expect(f?.severity).toBe('warning');
+    expect(f?.message).toBe(
+      'Timings are likely disturbed: load average 4.10 on 2 cores; other processes used 60.0 % of the CPU time (while reference ' +
+        'measured); repeat the run on a quiet machine, or compare only runs measured under the same load.',
+    );
+    expect(find(deriveFindings(input([okResult('reference', 10)], { load: { ...load, busy: false }, cores: 2 })), 'machine-busy')).toBeUndefined();
+  });
+});
+
 describe('memory over budget', () => {
   const mem = (estimated: number, measured = 0): StrategyResult['memory'] => ({
     estimatedPeakBytes: estimated, measuredPeakTensorBytes: measured,

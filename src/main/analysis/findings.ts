@@ -10,7 +10,9 @@ import { formatBytes, formatMs, formatShare, formatRatio } from '../../shared/fo
 import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../engine/model';
 import { numericFindings } from './numericFindings';
 import { agreementOf, type AnalysisInput, describeSize, strategyLabel, totalTiming, warmTotalMs } from './results';
-import { COLD_START_RATIO, COLD_START_SHARE, SLOWER_RATIO } from './thresholds';
+import { precisionOf } from './stopping';
+import { COLD_START_RATIO, COLD_START_SHARE, IMPRECISE_HALF_WIDTH, SLOWER_RATIO } from './thresholds';
+import { compareResults, formatMedianWithCi, formatRatioCi, sameStrategy } from './verdicts';
 
 const GPU_REQUESTS: readonly BackendChoice[] = ['webgpu', 'tensorflow', 'auto'];
 
@@ -55,6 +57,11 @@ function coldStartFindings(input: AnalysisInput): Finding[] {
   return out;
 }
 
+/**
+ * A strategy well behind the fastest (more than SLOWER_RATIO) is named "slower" only when the
+ * interval of the ratio says so; a wide interval that still holds 1 is "no significant
+ * difference", and single repeats give no verdict at all. Never a strategy against itself.
+ */
 function slowerFindings(input: AnalysisInput): Finding[] {
   const timed = input.strategies
     .filter((r) => r.status === 'ok')
@@ -67,21 +74,70 @@ function slowerFindings(input: AnalysisInput): Finding[] {
   const advice = fastAgreement.ok
     ? `prefer ${fastLabel} here`
     : `but ${fastLabel} ${fastAgreement.words}, so check that first`;
-  return timed
-    .filter((x) => x !== fastest && x.ms / fastest.ms > SLOWER_RATIO)
-    .map((x) => {
-      const label = strategyLabel(x.r);
-      const ratio = x.ms / fastest.ms;
-      return {
-        id: `strategy-slower:${label}`,
-        severity: 'info' as const,
-        strategy: label,
-        value: ratio,
-        message:
-          `${label} is ${formatRatio(ratio)} slower than ${fastLabel} at this size (warm median encode + decode ` +
-          `${formatMs(x.ms)} vs ${formatMs(fastest.ms)}; ${describeSize(input.dataset)}); ${advice}.`,
-      };
+  const out: Finding[] = [];
+  for (const x of timed) {
+    const ratio = x.ms / fastest.ms;
+    if (x === fastest || sameStrategy(x.r, fastest.r) || !(ratio > SLOWER_RATIO)) continue;
+    const label = strategyLabel(x.r);
+    const c = compareResults(x.r, fastest.r);
+    const times = `warm median encode + decode ${formatMs(x.ms)} vs ${formatMs(fastest.ms)}; ${describeSize(input.dataset)}`;
+    if (c?.verdict === 'slower') {
+      out.push({
+        id: `strategy-slower:${label}`, severity: 'info', strategy: label, value: ratio,
+        message: `${label} is ${formatRatio(ratio)} slower than ${fastLabel} at this size (${times}; ratio ` +
+          `${formatRatioCi(c.ratio, c.ratioCi95)}); ${advice}.`,
+      });
+    } else {
+      const why = c
+        ? `the 95 % interval of the ratio (${formatRatioCi(c.ratio, c.ratioCi95)}) holds 1: no significant difference`
+        : 'single repeats give no interval, so no verdict';
+      out.push({
+        id: `strategy-not-significant:${label}`, severity: 'info', strategy: label, value: ratio,
+        message: `${label} took ${formatRatio(ratio)} the time of ${fastLabel} (${times}), but ${why}; ` +
+          'measure again with --repeats auto before choosing between them.',
+      });
+    }
+  }
+  return out;
+}
+
+/** A total whose interval is wider than IMPRECISE_HALF_WIDTH of its median: smaller differences are noise. */
+function precisionFindings(input: AnalysisInput): Finding[] {
+  const out: Finding[] = [];
+  for (const r of input.strategies) {
+    const t = totalTiming(r);
+    const half = t && r.status === 'ok' ? precisionOf(t) : undefined;
+    if (!t || half === undefined || !(half > IMPRECISE_HALF_WIDTH)) continue;
+    const label = strategyLabel(r);
+    const outliers = t.outliers?.length ? `, ${t.outliers.length} outlier${t.outliers.length === 1 ? '' : 's'} among them` : '';
+    const stopped = t.stoppedBy === 'time' || t.stoppedBy === 'max-repeats'
+      ? `the repeats stopped at the ${t.stoppedBy === 'time' ? 'time budget' : 'repeat cap'} before reaching the target; `
+      : '';
+    out.push({
+      id: `timing-imprecise:${label}`, severity: 'info', strategy: label, value: half,
+      message: `${label}: the warm median encode + decode is ${formatMedianWithCi(t)}, ±${formatShare(half)} over ` +
+        `${t.n} repeats${outliers}; ${stopped}differences smaller than that are noise: use --repeats auto ` +
+        '(with a larger --max-time) or a quieter machine.',
     });
+  }
+  return out;
+}
+
+/** The machine was busy while the strategies measured: their timings are likely disturbed. */
+function loadFindings(input: AnalysisInput): Finding[] {
+  const load = input.load;
+  if (!load?.busy) return [];
+  const avg = Math.max(load.loadAverageStart[0] ?? 0, load.loadAverageEnd[0] ?? 0);
+  const disturbed = input.strategies.filter((r) => r.load?.busy).map(strategyLabel);
+  const others = load.otherCpuShare !== undefined ? `; other processes used ${formatShare(load.otherCpuShare)} of the CPU time` : '';
+  const which = disturbed.length > 0 ? ` (while ${disturbed.join(', ')} measured)` : '';
+  return [{
+    id: 'machine-busy',
+    severity: 'warning',
+    value: avg,
+    message: `Timings are likely disturbed: load average ${avg.toFixed(2)} on ${input.cores ?? '?'} cores${others}${which}; ` +
+      'repeat the run on a quiet machine, or compare only runs measured under the same load.',
+  }];
 }
 
 function memoryFindings(input: AnalysisInput): Finding[] {
@@ -199,7 +255,9 @@ export function deriveFindings(input: AnalysisInput): Finding[] {
     ...numericFindings(input),
     ...leakFindings(input.strategies),
     ...memoryFindings(input),
+    ...loadFindings(input),
     ...coldStartFindings(input),
+    ...precisionFindings(input),
     ...slowerFindings(input),
   ];
   const rank = { error: 0, warning: 1, info: 2 } as const;

@@ -7,7 +7,13 @@
  * is data in, data out, so the engine, the service, the CLI and the renderer can all use it and
  * the tests need no backend.
  */
-export { addTimings, mean, median, sampleStd, timingStats } from './stats';
+export { addTimings, compareTimings, mean, median, sampleStd, timingStats } from './stats';
+export {
+  BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, type Interval, medianCi95, quantileSorted, ratioOfMediansCi95, relativeHalfWidth, seededRandom,
+  tukeyOutliers, verdictOf,
+} from './bootstrap';
+export { judgeRepeats, precisionOf, type RepeatJudgement, type RepeatState, stopReason, type StopReason } from './stopping';
+export { combineMachineLoads, type LoadReading, machineLoadBetween } from './machineLoad';
 export { ALLCLOSE_ATOL, ALLCLOSE_RTOL, agreementMatrix, compareArrays, rowArgmax } from './agreement';
 export {
   countNonFinite,
@@ -21,5 +27,10 @@ export * from './thresholds';
 export { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, totalTiming, warmTotalMs } from './results';
 export { deriveFindings } from './findings';
 export { recommend } from './recommend';
-export { compareReports, deltaPercent, formatComparisonTable } from './compare';
+export {
+  compareReports, deltaPercent, formatComparisonTable, type JudgedComparison, type JudgedComparisonRow, rowIntervalText, rowVerdict,
+} from './compare';
+export {
+  compareResults, comparisonText, formatMedianCi, formatMedianWithCi, formatRatioCi, sameStrategy, withVsReference,
+} from './verdicts';
 export { datasetScale, type DatasetScale } from './datasetScale';

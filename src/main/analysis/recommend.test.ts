@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agreement, StrategyResult } from '../../shared/report';
 import { recommend } from './recommend';
 import type { AnalysisInput } from './results';
-import { cpuBackend, dataset, okResult } from './testData';
+import { cpuBackend, dataset, okResult, timing } from './testData';
 
 function input(strategies: StrategyResult[], extra: Partial<AnalysisInput> = {}): AnalysisInput {
   return { strategies, backend: cpuBackend(), requestedBackend: 'wasm', dataset: dataset(), ...extra };
@@ -21,7 +21,11 @@ describe('recommend', () => {
     ]));
     expect(rec).toMatchObject({ strategy: 'compensated', blockSize: 100 });
     expect(rec?.encTileSize).toBeUndefined();
-    expect(rec?.reason).toContain('compensated had the lowest warm median encode + decode (10 ms; next reference 100 ms, 10× slower)');
+    expect(rec?.reason).toContain(
+      'compensated had the lowest warm median encode + decode, 10 ms (95 % CI 10 ms – 10 ms); the runner-up reference is slower: ' +
+        '100 ms (95 % CI 100 ms – 100 ms), 10.0× (95 % CI 10.0–10.0) the time',
+    );
+    expect(rec?.runnerUp).toEqual({ strategy: 'reference', against: 'compensated', ratio: 10, ratioCi95: [10, 10], verdict: 'slower' });
     expect(rec?.reason).toContain('max |diff| 3.00e-5');
     expect(rec?.reason).toContain('logsumexp disagrees with reference');
     expect(rec?.reason).toContain('chunked needs 2.00 GiB');
@@ -47,6 +51,59 @@ describe('recommend', () => {
     const failed: StrategyResult = { strategy: 'compensated', resolved: [], status: 'failed', stages: [], kernels: [] };
     const rec = recommend(input([okResult('reference', 100), okResult('auto', 20, { agreementWithReference: agrees }), failed]));
     expect(rec?.strategy).toBe('compensated');
+  });
+
+  it('never runs a strategy up against itself: auto counts as the strategy it resolved to', () => {
+    const rec = recommend(input([
+      okResult('reference', 100),
+      okResult('compensated', 20, { total: timing(20, [20, 21, 19, 20, 22]), agreementWithReference: agrees }),
+      okResult('auto', 21, { total: timing(21, [21, 22, 20, 21, 23]), agreementWithReference: agrees }),
+    ]));
+    expect(rec?.strategy).toBe('compensated');
+    expect(rec?.runnerUp?.strategy).toBe('reference');
+    expect(rec?.reason).not.toMatch(/compensated .*(slower|faster) .*compensated/);
+    expect(rec?.reason).not.toContain('next auto');
+    // the same holds when auto is the faster of the two
+    const autoFirst = recommend(input([
+      okResult('reference', 100),
+      okResult('compensated', 21, { agreementWithReference: agrees }),
+      okResult('auto', 20, { agreementWithReference: agrees }),
+    ]));
+    expect(autoFirst?.strategy).toBe('compensated');
+    expect(autoFirst?.runnerUp).toMatchObject({ strategy: 'reference', against: 'compensated' });
+  });
+
+  it('says "no significant difference" when the runner-up\'s samples overlap the best\'s', () => {
+    const rec = recommend(input([
+      okResult('reference', 182, { total: timing(300, [176, 190, 182, 171, 195, 180, 186]) }),
+      okResult('compensated', 180, { total: timing(300, [178, 185, 172, 191, 180, 183, 175]), agreementWithReference: agrees }),
+    ]));
+    expect(rec?.strategy).toBe('compensated');
+    expect(rec?.runnerUp?.verdict).toBe('no significant difference');
+    expect(rec?.runnerUp?.ratioCi95[0]).toBeLessThan(1);
+    expect(rec?.runnerUp?.ratioCi95[1]).toBeGreaterThan(1);
+    expect(rec?.reason).toMatch(/^On wasm \(CPU \(WebAssembly SIMD\)\) compensated and reference show no significant difference: reference takes 1\.0\d× \(95 % CI 0\.\d\d–1\.\d\d\) the time of compensated/);
+    expect(rec?.reason).toContain('so either will do');
+    expect(rec?.reason).not.toContain('slower');
+  });
+
+  it('says when the machine was busy while the two measured, with the load each saw', () => {
+    const load = (otherCpuShare: number) => ({ loadAverageStart: [5], loadAverageEnd: [5], otherCpuShare, busy: true });
+    const rec = recommend(input([
+      okResult('reference', 49, { total: timing(60, [49, 48, 50, 49]), load: load(0.16) }),
+      okResult('compensated', 71, { total: timing(80, [71, 70, 72, 71]), agreementWithReference: agrees, load: load(0.41) }),
+    ]));
+    expect(rec?.reason).toMatch(/ The machine was busy \(other processes took 16\.0 % while reference measured, 41\.0 % while compensated measured\): this ordering may come from the load rather than the strategies; measure again on a quiet machine\.$/);
+    expect(recommend(input([okResult('reference', 100)]))?.reason).not.toContain('busy');
+  });
+
+    it('gives no verdict from single repeats', () => {
+    const rec = recommend(input([
+      okResult('reference', 100, { total: timing(100, [100]) }),
+      okResult('compensated', 50, { total: timing(50, [50]), agreementWithReference: agrees }),
+    ]));
+    expect(rec?.runnerUp).toBeUndefined();
+    expect(rec?.reason).toContain('single repeats give no interval to tell them apart (use --repeats auto)');
   });
 
   it('recommends nothing when no strategy qualifies', () => {

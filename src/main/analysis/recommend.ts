@@ -1,12 +1,15 @@
 /**
  * The recommendation: which strategy (and block size) to use for this dataset on this backend,
- * judged only from what was measured here.
+ * judged only from what was measured here. The runner-up is the best other strategy (auto counts
+ * as what it resolved to, so a strategy never runs up against itself), and the two are told apart
+ * only as far as the interval of their ratio allows.
  */
 import type { StrategyName } from '../../shared/config';
 import type { Recommendation, StrategyResult } from '../../shared/report';
-import { formatBytes, formatMs, formatRatio } from '../../shared/format';
+import { formatBytes, formatMs, formatRatio, formatShare } from '../../shared/format';
 import { DEFAULT_MEMORY_BUDGET_BYTES } from '../engine/model';
-import { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, warmTotalMs } from './results';
+import { agreementOf, type AnalysisInput, concreteStrategy, strategyLabel, totalTiming, warmTotalMs } from './results';
+import { compareResults, formatMedianWithCi, formatRatioCi } from './verdicts';
 
 const TILED_BY_ENCODING: readonly StrategyName[] = ['chunked', 'streaming', 'compensated'];
 
@@ -14,6 +17,50 @@ interface Candidate {
   r: StrategyResult;
   name: StrategyName;
   ms: number;
+}
+
+/** The opening sentence: the lowest median and how the runner-up compares, in the intervals' terms. */
+function rankingWords(input: AnalysisInput, best: Candidate, next: Candidate | undefined): { words: string; runnerUp?: Recommendation['runnerUp'] } {
+  const lowest = `On ${input.backend.name} (${input.backend.device}) ${best.name} had the lowest warm median encode + decode`;
+  const bestTime = formatMedianWithCi(totalTiming(best.r)!);
+  if (!next) return { words: `${lowest}, ${bestTime}` };
+  const c = compareResults(next.r, best.r);
+  if (!c) {
+    // one repeat on a side: no interval, so no verdict either
+    return {
+      words: `${lowest}, ${formatMs(best.ms)}; next ${next.name} ${formatMs(next.ms)}, ${formatRatio(next.ms / best.ms)} the time, ` +
+        'but single repeats give no interval to tell them apart (use --repeats auto)',
+    };
+  }
+  const runnerUp = { ...c, strategy: next.name };
+  if (c.verdict === 'no significant difference') {
+    return {
+      runnerUp,
+      words: `On ${input.backend.name} (${input.backend.device}) ${best.name} and ${next.name} show no significant difference: ` +
+        `${next.name} takes ${formatRatioCi(c.ratio, c.ratioCi95)} the time of ${best.name}; ${best.name} had the lower warm ` +
+        `median encode + decode (${formatMs(best.ms)} vs ${formatMs(next.ms)}), so either will do`,
+    };
+  }
+  return {
+    runnerUp,
+    words: `${lowest}, ${bestTime}; the runner-up ${next.name} is ${c.verdict}: ${formatMedianWithCi(totalTiming(next.r)!)}, ` +
+      `${formatRatioCi(c.ratio, c.ratioCi95)} the time`,
+  };
+}
+
+/**
+ * The two were timed one after the other: when the machine was busy while either measured, other
+ * processes' share can differ between them, and the intervals (which hold each one's own noise)
+ * cannot tell that apart from a difference between the strategies.
+ */
+function disturbedWords(best: Candidate, next: Candidate | undefined): string {
+  const measured = next ? [best, next] : [best];
+  if (!measured.some((c) => c.r.load?.busy)) return '';
+  const shares = measured
+    .filter((c) => c.r.load?.otherCpuShare !== undefined)
+    .map((c) => `${formatShare(c.r.load!.otherCpuShare!)} while ${c.name} measured`);
+  const which = shares.length > 0 ? ` (other processes took ${shares.join(', ')})` : '';
+  return ` The machine was busy${which}: this ordering may come from the load rather than the strategies; measure again on a quiet machine.`;
 }
 
 /**
@@ -39,12 +86,11 @@ export function recommend(input: AnalysisInput): Recommendation | undefined {
   if (accepted.length === 0) return undefined;
   accepted.sort((x, y) => x.ms - y.ms);
   const best = accepted[0]!;
-  const next = accepted[1];
+  const next = accepted.find((c) => c.name !== best.name);
   const peak = best.r.memory?.estimatedPeakBytes;
+  const ranking = rankingWords(input, best, next);
   const parts = [
-    `On ${input.backend.name} (${input.backend.device}) ${best.name} had the lowest warm median encode + decode ` +
-      `(${formatMs(best.ms)}` +
-      (next ? `; next ${strategyLabel(next.r)} ${formatMs(next.ms)}, ${formatRatio(next.ms / best.ms)} slower)` : ')'),
+    ranking.words,
     agreementOf(best.r).words,
     `fits the ${formatBytes(budget)} budget` + (peak !== undefined ? ` (estimated peak ${formatBytes(peak)})` : ''),
   ];
@@ -52,8 +98,9 @@ export function recommend(input: AnalysisInput): Recommendation | undefined {
   const rec: Recommendation = {
     strategy: best.name,
     blockSize: input.blockSize ?? input.dataset.blockSize,
-    reason: `${parts.join(', ')}${skippedWords}.`,
+    reason: `${parts.join(', ')}${skippedWords}.${disturbedWords(best, next)}`,
   };
   if (input.encTileSize !== undefined && TILED_BY_ENCODING.includes(best.name)) rec.encTileSize = input.encTileSize;
+  if (ranking.runnerUp) rec.runnerUp = ranking.runnerUp;
   return rec;
 }

@@ -4,7 +4,7 @@
  */
 import type { BackendChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
-import type { BackendInfo, StrategyResult, TimingStats } from '../../shared/report';
+import type { BackendInfo, MachineLoad, StrategyResult, TimingStats } from '../../shared/report';
 import { formatAbsDiff, formatShare } from '../../shared/format';
 import { addTimings } from './stats';
 import { ARGMAX_AGREEMENT_MIN } from './thresholds';
@@ -21,6 +21,10 @@ export interface AnalysisInput {
   blockSize?: number;
   encTileSize?: number;
   posTileSize?: number;
+  /** the machine's load while the strategies measured */
+  load?: MachineLoad;
+  /** logical cores of the machine, for the load's words */
+  cores?: number;
 }
 
 /** "compensated", or "auto (compensated)" when auto resolved to one strategy everywhere. */

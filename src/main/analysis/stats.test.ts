@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTimings, mean, median, sampleStd, timingStats } from './stats';
+import { addTimings, compareTimings, mean, median, sampleStd, timingStats } from './stats';
 
 describe('median, mean, sampleStd', () => {
   it('takes the middle value, or the mean of the two middle values', () => {
@@ -38,5 +38,32 @@ describe('timingStats', () => {
     expect(t.firstMs).toBe(12);
     expect(t.samplesMs).toEqual([11, 22]);
     expect(t.medianMs).toBe(16.5);
+  });
+});
+
+describe('timingStats intervals and outliers', () => {
+  it('carries the bootstrap interval of the median and the Tukey outliers of the warm samples', () => {
+    const t = timingStats(500, [180, 176, 191, 183, 179, 185, 178, 182, 240, 181]);
+    expect(t.ci95![0]).toBeLessThanOrEqual(t.medianMs);
+    expect(t.ci95![1]).toBeGreaterThanOrEqual(t.medianMs);
+    expect(t.ci95![1] - t.ci95![0]).toBeLessThan(15);
+    expect(t.outliers).toEqual([8]);
+    expect(timingStats(500, [180, 176, 191, 183, 179, 185, 178, 182, 240, 181])).toEqual(t);
+  });
+
+  it('has no interval from fewer than two samples, and no outliers then', () => {
+    expect(timingStats(9, [3]).ci95).toBeUndefined();
+    expect(timingStats(9, []).outliers).toEqual([]);
+  });
+});
+
+describe('compareTimings', () => {
+  it('gives the ratio of medians with its interval and verdict', () => {
+    const c = compareTimings(timingStats(0, [200, 210, 190, 205]), timingStats(0, [100, 105, 95, 102]), 'reference')!;
+    expect(c.against).toBe('reference');
+    expect(c.ratio).toBeCloseTo(202.5 / 101, 12);
+    expect(c.ratioCi95[0]).toBeGreaterThan(1.5);
+    expect(c.verdict).toBe('slower');
+    expect(compareTimings(timingStats(0, [200]), timingStats(0, [100, 101]), 'reference')).toBeUndefined();
   });
 });

@@ -3,7 +3,9 @@
  * repeats, as the seeds measure it: it carries kernel initialization and shader/program
  * compilation, which the warm statistics must not include.
  */
-import type { TimingStats } from '../../shared/report';
+import type { StrategyChoice } from '../../shared/config';
+import type { StrategyComparison, TimingStats } from '../../shared/report';
+import { medianCi95, ratioOfMediansCi95, tukeyOutliers, verdictOf, type BootstrapOptions } from './bootstrap';
 
 /** Middle value; the mean of the two middle values for an even count; NaN for no values. */
 export function median(values: readonly number[]): number {
@@ -36,11 +38,14 @@ export function sampleStd(values: readonly number[]): number {
  * `n` is 0 and median/mean/min/max describe the first call, std 0: tables still show a time, and
  * consumers that compare cold against warm (the cold-start finding) must skip `n === 0`.
  * Using the first call as a warm sample instead would hide exactly the cold start we measure.
+ *
+ * `ci95` (the median's bootstrap interval) needs two warm samples; `outliers` marks the warm
+ * samples outside Tukey's fences (none below four samples).
  */
 export function timingStats(firstMs: number, samplesMs: readonly number[]): TimingStats {
   const samples = [...samplesMs];
   const basis = samples.length > 0 ? samples : [firstMs];
-  return {
+  const stats: TimingStats = {
     firstMs,
     samplesMs: samples,
     medianMs: median(basis),
@@ -50,6 +55,21 @@ export function timingStats(firstMs: number, samplesMs: readonly number[]): Timi
     maxMs: Math.max(...basis),
     n: samples.length,
   };
+  const ci95 = medianCi95(samples);
+  if (ci95) stats.ci95 = ci95;
+  stats.outliers = tukeyOutliers(samples);
+  return stats;
+}
+
+/**
+ * `a`'s warm median against `b`'s (ratio > 1: `a` is slower), with the bootstrap interval of the
+ * ratio and its verdict. Undefined when either side has fewer than two warm samples: a single
+ * repeat has no spread, so no interval and no verdict can be told honestly.
+ */
+export function compareTimings(a: TimingStats, b: TimingStats, against: StrategyChoice, options?: BootstrapOptions): StrategyComparison | undefined {
+  const ratioCi95 = ratioOfMediansCi95(a.samplesMs, b.samplesMs, options);
+  if (!ratioCi95 || !(b.medianMs > 0)) return undefined;
+  return { against, ratio: a.medianMs / b.medianMs, ratioCi95, verdict: verdictOf(ratioCi95) };
 }
 
 /** Sum of two timings call by call (encode + decode = total), first calls and repeats alike. */

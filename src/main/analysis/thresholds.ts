@@ -12,3 +12,7 @@ export const SLOWER_RATIO = 1.5;
 export const FLOOR_SHARE_WARN = 0.5;
 /** Share of time rows that must decode the same position for two strategies to be interchangeable. */
 export const ARGMAX_AGREEMENT_MIN = 0.99;
+/** Other processes holding more than this share of all cores' time disturb the timings. */
+export const BUSY_OTHER_CPU_SHARE = 0.25;
+/** A median whose 95 % interval is wider than this share either side is too noisy to rank finely. */
+export const IMPRECISE_HALF_WIDTH = 0.05;

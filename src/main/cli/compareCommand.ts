@@ -1,7 +1,9 @@
 /**
  * `kde-profiler compare RUN_A RUN_B [--threshold PCT]`: warm medians, first calls and memory side
- * by side with deltas; exit 3 when B regresses beyond the threshold (for a lab's own CI). A run is
- * an id in the runs folder, a folder holding report.json (a `run --out DIR`), or a report.json.
+ * by side with deltas and the 95 % interval of B/A; exit 3 when B regresses beyond the threshold
+ * and the interval excludes no change (for a lab's own CI). A rise whose interval holds 1 is
+ * within noise and exits 0. A run is an id in the runs folder, a folder holding report.json (a
+ * `run --out DIR`), or a report.json.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -73,7 +75,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
 }
 
 export const compareCommand: CliCommand = {
-  summary: 'compare two runs; exit 3 when B regresses beyond the threshold',
+  summary: 'compare two runs; exit 3 when B regresses beyond the threshold and beyond noise',
   usage: USAGE,
   run: execute,
 };

@@ -1,23 +1,49 @@
 /**
- * The few lines `run` prints on stdout when it finishes: per strategy its warm medians and its
- * agreement with the reference, then the headline findings and the recommendation.
+ * The few lines `run` prints on stdout when it finishes: per strategy its warm medians with their
+ * intervals, how many repeats and why they stopped, its time against the reference with the
+ * verdict, and its agreement with the reference; then the headline findings and the
+ * recommendation with its runner-up.
  */
-import type { Report } from '../../shared/report';
+import type { Recommendation, Report, StrategyResult } from '../../shared/report';
 import { formatMs } from '../../shared/format';
+import { comparisonText, formatMedianCi } from '../analysis';
 import { table } from './table';
 
+function repeatsCell(s: StrategyResult): string {
+  const t = s.total;
+  if (!t) return '-';
+  return t.stoppedBy && t.stoppedBy !== 'repeats' ? `${t.n} (${t.stoppedBy})` : String(t.n);
+}
+
+function vsReferenceCell(s: StrategyResult): string {
+  if (s.vsReference) return comparisonText(s.vsReference);
+  return s.strategy === 'reference' ? 'is the reference' : '-';
+}
+
+function agreementCell(s: StrategyResult): string {
+  const agree = s.agreementWithReference;
+  if (agree) return `max |diff| ${agree.maxAbsDiff.toExponential(1)}${agree.allclose ? '' : ' (NOT allclose)'}`;
+  return s.error ? s.error.message.slice(0, 60) : '-';
+}
+
+function recommendationLine(r: Recommendation): string {
+  const runnerUp = r.runnerUp ? `; runner-up ${r.runnerUp.strategy}: ${comparisonText(r.runnerUp)}` : '';
+  return `recommendation: ${r.strategy}, block size ${r.blockSize}${runnerUp}`;
+}
+
 export function runSummary(report: Report): string {
-  const rows = [['strategy', 'status', 'encode', 'decode', 'total', 'first call', 'vs reference']];
+  const rows = [['strategy', 'status', 'encode', 'decode', 'total (95 % CI)', 'repeats', 'first call', 'vs reference', 'agreement']];
   for (const s of report.strategies) {
-    const agree = s.agreementWithReference;
     rows.push([
       s.strategy,
       s.status,
-      s.encode ? formatMs(s.encode.medianMs) : '-',
-      s.decode ? formatMs(s.decode.medianMs) : '-',
-      s.total ? formatMs(s.total.medianMs) : '-',
+      s.encode ? formatMedianCi(s.encode) : '-',
+      s.decode ? formatMedianCi(s.decode) : '-',
+      s.total ? formatMedianCi(s.total) : '-',
+      repeatsCell(s),
       s.total ? formatMs(s.total.firstMs) : '-',
-      agree ? `max |diff| ${agree.maxAbsDiff.toExponential(1)}${agree.allclose ? '' : ' (NOT allclose)'}` : s.error ? s.error.message.slice(0, 60) : '-',
+      vsReferenceCell(s),
+      agreementCell(s),
     ]);
   }
   const lines = [
@@ -27,6 +53,6 @@ export function runSummary(report: Report): string {
   ];
   const notable = report.findings.filter((f) => f.severity !== 'info');
   for (const f of notable.slice(0, 5)) lines.push(`${f.severity}: ${f.message}`);
-  if (report.recommendation) lines.push(`recommendation: ${report.recommendation.strategy}, block size ${report.recommendation.blockSize}`);
+  if (report.recommendation) lines.push(recommendationLine(report.recommendation));
   return lines.join('\n') + '\n';
 }

@@ -38,6 +38,13 @@ export interface MeasureContext {
   emitProgress(): void;
   /** the run's: aborted when the service asks the run to stop */
   signal: AbortSignal;
+  /** the clock calls are timed by and the repeats' time budget runs on; performance.now when absent (tests script it) */
+  nowMs?: () => number;
+}
+
+/** The context's clock: what call timings and the stopping rule's time budget read. */
+export function clockOf(ctx: Pick<MeasureContext, 'nowMs'>): () => number {
+  return ctx.nowMs ?? (() => performance.now());
 }
 
 /**

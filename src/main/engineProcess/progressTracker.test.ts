@@ -53,4 +53,61 @@ describe('ProgressTracker', () => {
     p.skipRest('a');
     expect(p.snapshot().fraction).toBeCloseTo(0.5);
   });
+
+  describe('repeats until stable', () => {
+    /** one group: cold, 2 planned repeats, then repeats on until stable with a 1 s budget */
+    function openGroup() {
+      const c = clock();
+      const p = new ProgressTracker([{ name: 'a', units: 3 }, { name: 'b', units: 3 }], c.now);
+      p.untilStable(['a', 'b'], { minRepeats: 2, maxRepeats: 100, maxMs: 1000 });
+      const unit = (label: string, ms: number) => {
+        p.beginUnit('a', label);
+        c.advance(ms);
+        p.endUnit();
+      };
+      return { c, p, unit };
+    }
+
+    it('adds one unit per open group before any starts, so the bar never steps back', () => {
+      const { p } = openGroup();
+      expect(p.snapshot().fraction).toBe(0);
+      // a second call (the next strategy) changes nothing
+      p.untilStable(['a', 'b'], { minRepeats: 2, maxRepeats: 100, maxMs: 1000 });
+      p.skipRest('a');
+      expect(p.snapshot().fraction).toBeCloseTo(4 / 8);
+    });
+
+    it('fills the open unit by the share of the time budget used past the planned repeats', () => {
+      const { c, p, unit } = openGroup();
+      unit('cold', 300);
+      p.beginRepeats('a');
+      unit('repeat 1', 100);
+      unit('repeat 2', 100);
+      // planned units done (3 of 8); 200 ms of the 1 s budget used
+      expect(p.snapshot().fraction).toBeCloseTo((3 + 0.2) / 8);
+      const before = p.snapshot().fraction;
+      p.beginUnit('a', 'repeat 3');
+      c.advance(50);
+      expect(p.snapshot(0.9).fraction).toBeGreaterThan(before);
+      expect(p.snapshot(0.9).fraction).toBeCloseTo((3 + 0.25) / 8);
+      p.endUnit();
+      p.endRepeats('a');
+      expect(p.snapshot().fraction).toBeCloseTo(4 / 8);
+    });
+
+    it('gives as ETA the most the repeats can still take: the rest of the budget, then the next group\'s', () => {
+      const { c, p, unit } = openGroup();
+      unit('cold', 300);
+      p.beginRepeats('a');
+      unit('repeat 1', 100);
+      unit('repeat 2', 100);
+      p.beginUnit('a', 'repeat 3');
+      // a: 1000 − 200 ms of budget left; b (from a's mean unit of 100 ms): one unit before its repeats, then up to 1 s
+      expect(p.snapshot().etaMs).toBe(800 + 100 + 1000);
+      c.advance(100);
+      p.endUnit();
+      p.endRepeats('a');
+      expect(p.snapshot().etaMs).toBe(100 + 1000);
+    });
+  });
 });

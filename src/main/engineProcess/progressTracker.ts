@@ -3,12 +3,31 @@
  * each). The ETA is built only from measured unit durations: the current group's own warm units
  * when it has any, otherwise the mean unit time of the groups already done. Before anything has
  * been measured there is no ETA, rather than a made-up one.
+ *
+ * A group whose repeats run until stable (`--repeats auto`) has no known count: its planned units
+ * cover the fewest repeats, and one more unit stands for the repeats after them, filled by the
+ * share of the time budget (or of the repeat cap) used. Its ETA is the most it can still take.
  */
 import type { ProgressInfo } from '../../shared/events';
 
 export interface ProgressGroup {
   name: string;
   units: number;
+}
+
+/** the stopping rule of `--repeats auto`, as far as progress needs it */
+export interface RepeatBudget {
+  /** repeats always taken, part of the group's planned units */
+  minRepeats: number;
+  maxRepeats: number;
+  maxMs: number;
+}
+
+interface OpenEnd extends RepeatBudget {
+  /** when the first warm repeat began */
+  repeatsStartMs?: number;
+  repeatsDone: number;
+  finished: boolean;
 }
 
 interface GroupState {
@@ -18,11 +37,12 @@ interface GroupState {
   /** durations of finished units after the first (cold) one */
   warmMs: number[];
   coldMs?: number;
+  open?: OpenEnd;
 }
 
 export class ProgressTracker {
   private readonly groups: GroupState[];
-  private readonly totalUnits: number;
+  private totalUnits: number;
   private readonly startMs: number;
   private current = 0;
   private unitStartMs: number;
@@ -51,25 +71,62 @@ export class ProgressTracker {
     if (g.done === 0) g.coldMs = ms;
     else g.warmMs.push(ms);
     g.done = Math.min(g.units, g.done + 1);
+    if (g.open?.repeatsStartMs !== undefined && !g.open.finished) g.open.repeatsDone++;
+  }
+
+  /**
+   * The named groups repeat until stable. Called before any of them starts, so the unit added to
+   * each never moves the bar backwards; a group already open-ended is left as it is.
+   */
+  untilStable(groups: readonly string[], budget: RepeatBudget): void {
+    for (const g of this.groups) {
+      if (!groups.includes(g.name) || g.open) continue;
+      g.open = { ...budget, repeatsDone: 0, finished: false };
+      this.totalUnits += 1;
+    }
+  }
+
+  /** The group's first warm repeat begins: its time budget starts. */
+  beginRepeats(group: string): void {
+    const open = this.groups.find((x) => x.name === group)?.open;
+    if (open) open.repeatsStartMs = this.nowMs();
+  }
+
+  /** The group's repeats stopped (the interval is narrow enough, or a cap was reached). */
+  endRepeats(group: string): void {
+    const open = this.groups.find((x) => x.name === group)?.open;
+    if (open) open.finished = true;
   }
 
   /** A group that ended early (failed strategy): its remaining units count as done, untimed. */
   skipRest(group: string): void {
     const g = this.groups.find((x) => x.name === group);
-    if (g) g.done = g.units;
+    if (!g) return;
+    g.done = g.units;
+    if (g.open) g.open.finished = true;
   }
 
   /** `within` is the engine's fraction of the current unit, `detail` its label. */
   snapshot(within = 0, detail = ''): ProgressInfo {
-    const doneUnits = this.groups.reduce((s, g) => s + g.done, 0);
-    const fraction = this.totalUnits > 0 ? Math.min(1, (doneUnits + Math.min(1, Math.max(0, within))) / this.totalUnits) : 0;
     const now = this.nowMs();
     const group = this.groups[this.current];
+    const doneUnits = this.groups.reduce((s, g) => s + g.done + (g.open ? this.openShare(g.open, now) : 0), 0);
+    // a repeat past the planned ones is counted by the open unit's share, not by its own progress
+    const current = group && group.done < group.units ? Math.min(1, Math.max(0, within)) : 0;
+    const fraction = this.totalUnits > 0 ? Math.min(1, (doneUnits + current) / this.totalUnits) : 0;
     const label = [group?.name, this.unitLabel, detail].filter((s) => s && s.length > 0).join(' · ');
     const info: ProgressInfo = { fraction, label, elapsedMs: now - this.startMs };
     const eta = this.etaMs(now);
     if (eta !== undefined) info.etaMs = eta;
     return info;
+  }
+
+  /** How much of the open-ended unit is used: the larger share of the time budget or of the repeat cap. */
+  private openShare(open: OpenEnd, now: number): number {
+    if (open.finished) return 1;
+    if (open.repeatsStartMs === undefined || open.repeatsDone < open.minRepeats) return 0;
+    const byTime = open.maxMs > 0 ? (now - open.repeatsStartMs) / open.maxMs : 1;
+    return Math.min(1, Math.max(byTime, open.repeatsDone / Math.max(1, open.maxRepeats)));
   }
 
   private etaMs(now: number): number | undefined {
@@ -78,16 +135,33 @@ export class ProgressTracker {
     let remaining = 0;
     for (let i = 0; i < this.groups.length; i++) {
       const g = this.groups[i]!;
-      const left = g.units - g.done;
-      if (left <= 0) continue;
       const own = g.warmMs.length > 0 ? mean(g.warmMs) : g.coldMs;
       const perUnit = own ?? fallback;
-      if (perUnit === undefined) return undefined;
-      let groupLeft = left * perUnit;
-      if (i === this.current) groupLeft -= Math.min(perUnit, now - this.unitStartMs);
+      const groupLeft = g.open ? this.openGroupLeftMs(g, g.open, perUnit, now) : this.plannedLeftMs(g, i, perUnit, now);
+      if (groupLeft === undefined) return undefined;
       remaining += Math.max(0, groupLeft);
     }
     return Math.round(remaining);
+  }
+
+  private plannedLeftMs(g: GroupState, index: number, perUnit: number | undefined, now: number): number | undefined {
+    const left = g.units - g.done;
+    if (left <= 0) return 0;
+    if (perUnit === undefined) return undefined;
+    let groupLeft = left * perUnit;
+    if (index === this.current) groupLeft -= Math.min(perUnit, now - this.unitStartMs);
+    return groupLeft;
+  }
+
+  /** the units before the repeats, then the most the repeats may still take (the budget or the cap) */
+  private openGroupLeftMs(g: GroupState, open: OpenEnd, perUnit: number | undefined, now: number): number | undefined {
+    if (open.finished) return 0;
+    if (perUnit === undefined) return undefined;
+    const repeatsMostMs = Math.max(open.minRepeats * perUnit, Math.min(open.maxMs, open.maxRepeats * perUnit));
+    if (open.repeatsStartMs !== undefined) return repeatsMostMs - (now - open.repeatsStartMs);
+    const beforeRepeats = Math.max(0, g.units - g.done - open.minRepeats);
+    const inUnit = this.groups[this.current] === g ? Math.min(perUnit, now - this.unitStartMs) : 0;
+    return Math.max(0, beforeRepeats * perUnit - inUnit) + repeatsMostMs;
   }
 }
 

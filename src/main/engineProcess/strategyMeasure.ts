@@ -1,19 +1,23 @@
 /**
  * One strategy, measured the way the seeds measure: a cold first call, warm-ups, timed warm
  * repeats with a tensor-count leak check around each, and one extra kernel-profiled call that is
- * not counted in the timings. A strategy that throws becomes a failed result; the run goes on.
+ * not counted in the timings. With `--repeats auto` the repeats go on past the asked count until
+ * the median's interval is narrow enough or a budget runs out (analysis/stopping.ts). The
+ * machine's load is read around each strategy. A strategy that throws becomes a failed result;
+ * the run goes on.
  */
 import type { StrategyChoice } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
 import { serializeError } from '../../shared/errors';
-import type { LeakCheck, NumericalHealth, StageTime, StrategyResult } from '../../shared/report';
-import { compareArrays, numericalHealth, timingStats } from '../analysis';
+import type { LeakCheck, NumericalHealth, StageTime, StrategyResult, TimingStats } from '../../shared/report';
+import { compareArrays, judgeRepeats, machineLoadBetween, numericalHealth, timingStats, type StopReason } from '../analysis';
 import { estimateDatasetPeak, isCancellation } from '../engine/model';
 import type { NonlocalResult } from '../engine/types';
 import type { FittedModel } from './engineDeps';
 import type { StrategyWindow } from '../engineProtocol';
 import { fitOptionsFor } from './fitOptions';
-import { nextStep, type MeasureContext } from './measureContext';
+import { readLoad } from './loadReading';
+import { clockOf, nextStep, type MeasureContext } from './measureContext';
 
 export interface CallTiming {
   encodeMs: number;
@@ -46,14 +50,15 @@ const unwrapped: Wrap = (_phase, fn) => fn();
  */
 async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap: Wrap = unwrapped): Promise<CallOutput> {
   const { deps, dataset, rec } = ctx;
-  const t0 = performance.now();
+  const now = clockOf(ctx);
+  const t0 = now();
   const model = await rec.span('encode', () => wrap('encode', () => deps.fitEncodingModel(dataset, rec, fitOptionsFor(strategy, ctx.options.memoryBudgetBytes))));
-  const t1 = performance.now();
+  const t1 = now();
   try {
     const result = await rec.span('decode', () =>
       wrap('decode', () => deps.predictNonlocal(model, dataset, strategy, { ...ctx.options, signal: ctx.signal }, rec)),
     );
-    const t2 = performance.now();
+    const t2 = now();
     const fit = {
       occupancy: model.occupancy,
       meanRates: model.meanRates,
@@ -65,9 +70,10 @@ async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap
   }
 }
 
-async function unit<T>(ctx: MeasureContext, group: string, label: string, fn: () => Promise<T>): Promise<T> {
+/** One call under its span (`label`); `shown` is what progress says instead, when it says more. */
+async function unit<T>(ctx: MeasureContext, group: string, label: string, fn: () => Promise<T>, shown = label): Promise<T> {
   await nextStep(ctx.signal);
-  ctx.tracker.beginUnit(group, label);
+  ctx.tracker.beginUnit(group, shown);
   ctx.emitProgress();
   ctx.memory.sampleNow();
   const out = await ctx.rec.span(label, fn);
@@ -95,11 +101,24 @@ interface WarmRepeats {
   stages: StageTime[];
   leak: LeakCheck;
   peakHeapBytes: number;
+  stoppedBy: StopReason;
 }
 
-/** The timed repeats, with a tensor count around each for the leak check. */
+/** What progress shows for a repeat: with `--repeats auto`, how far the interval is from its target. */
+function repeatLabel(ctx: MeasureContext, i: number, precision: number | undefined, elapsedMs: number): string {
+  const rule = ctx.config.untilStable;
+  if (!rule) return `repeat ${i}/${ctx.config.repeats}`;
+  const now = precision === undefined ? '' : `±${(precision * 100).toFixed(1)} %, `;
+  return `repeat ${i} (${now}target ±${(rule.relativeCi * 100).toFixed(0)} %, ${(elapsedMs / 1000).toFixed(0)} of ${rule.maxTimeS} s)`;
+}
+
+/**
+ * The timed repeats, with a tensor count around each for the leak check: the asked count, or with
+ * `--repeats auto` until the stopping rule says enough.
+ */
 async function warmRepeats(ctx: MeasureContext, strategy: StrategyChoice, group: string, cold: CallOutput): Promise<WarmRepeats> {
   const { deps, rec } = ctx;
+  const now = clockOf(ctx);
   const timings: CallTiming[] = [];
   const perRepeat: number[] = [];
   let last = cold;
@@ -108,18 +127,27 @@ async function warmRepeats(ctx: MeasureContext, strategy: StrategyChoice, group:
   // earlier calls' spans still buffered in the recorder must not count as the repeats' stages
   rec.flush();
   ctx.spans.begin();
-  for (let i = 1; i <= ctx.config.repeats; i++) {
+  ctx.tracker.beginRepeats(group);
+  const startMs = now();
+  let stoppedBy: StopReason | undefined;
+  let precision: number | undefined;
+  for (let i = 1; stoppedBy === undefined; i++) {
     const before = deps.engineMemory().numTensors;
-    last = await unit(ctx, group, `repeat ${i}`, () => fitAndPredict(ctx, strategy));
+    const shown = repeatLabel(ctx, i, precision, now() - startMs);
+    last = await unit(ctx, group, `repeat ${i}`, () => fitAndPredict(ctx, strategy), shown);
     perRepeat.push(deps.engineMemory().numTensors - before);
     timings.push(last.timing);
     peakHeapBytes = Math.max(peakHeapBytes, process.memoryUsage().heapUsed);
+    const judged = judgeRepeats(ctx.config.repeats, ctx.config.untilStable, { samplesMs: timings.map((t) => t.totalMs), elapsedMs: now() - startMs });
+    stoppedBy = judged.stop;
+    precision = judged.halfWidth;
   }
+  ctx.tracker.endRepeats(group);
   rec.flush();
   const stages = deps.stageTimes(ctx.spans.end());
   const tensorsAfter = deps.engineMemory().numTensors;
   const leak: LeakCheck = { tensorsBefore, tensorsAfter, perRepeat, leaked: perRepeat.some((n) => n > 0) || tensorsAfter > tensorsBefore };
-  return { timings, last, stages, leak, peakHeapBytes };
+  return { timings, last, stages, leak, peakHeapBytes, stoppedBy };
 }
 
 /**
@@ -188,13 +216,15 @@ async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: str
   const profiled = profiling ? await kernelProfile(ctx, strategy, group) : { kernels: [], peakBytes: Number.NaN };
   const warm = await warmRepeats(ctx, strategy, group, cold);
   const { last } = warm;
+  // the stopping rule judges the total per call, so the reason belongs to the total
+  const total: TimingStats = { ...timingStats(cold.timing.totalMs, warm.timings.map((t) => t.totalMs)), stoppedBy: warm.stoppedBy };
   const result: StrategyResult = {
     strategy,
     resolved: last.result.resolved,
     status: 'ok',
     encode: timingStats(cold.timing.encodeMs, warm.timings.map((t) => t.encodeMs)),
     decode: timingStats(cold.timing.decodeMs, warm.timings.map((t) => t.decodeMs)),
-    total: timingStats(cold.timing.totalMs, warm.timings.map((t) => t.totalMs)),
+    total,
     stages: warm.stages,
     kernels: ctx.deps.aggregateKernels(profiled.kernels),
     memory: {
@@ -209,13 +239,26 @@ async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: str
   return { result, last };
 }
 
+/**
+ * With `--repeats auto` every strategy's group gets its open-ended unit before the first one
+ * starts (later calls change nothing), so the progress bar never steps back.
+ */
+function planUntilStable(ctx: MeasureContext): void {
+  const rule = ctx.config.untilStable;
+  if (!rule) return;
+  ctx.tracker.untilStable(ctx.config.strategies, { minRepeats: ctx.config.repeats, maxRepeats: rule.maxRepeats, maxMs: rule.maxTimeS * 1000 });
+}
+
 /** Runs one strategy under its span; a failure other than cancellation is recorded, not thrown. */
 export async function measureStrategy(ctx: MeasureContext, strategy: StrategyChoice): Promise<StrategyMeasurement> {
   const group = strategy;
+  planUntilStable(ctx);
   const startUs = ctx.rec.nowUs();
+  const loadAtStart = readLoad();
   ctx.memory.markStage(strategy);
   try {
     const { last, result } = await ctx.rec.span(`strategy ${strategy}`, () => measure(ctx, strategy, group), { strategy });
+    result.load = machineLoadBetween(loadAtStart, readLoad());
     ctx.memory.markStage(undefined);
     const peaks = ctx.memory.summary().stages[strategy];
     if (result.memory && peaks) {

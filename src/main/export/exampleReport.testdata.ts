@@ -10,7 +10,8 @@ function timing(firstMs: number, samplesMs: number[]): TimingStats {
   const meanMs = samplesMs.reduce((s, v) => s + v, 0) / n;
   const stdMs = Math.sqrt(samplesMs.reduce((s, v) => s + (v - meanMs) ** 2, 0) / n);
   const medianMs = n % 2 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
-  return { firstMs, samplesMs, medianMs, meanMs, stdMs, minMs: sorted[0]!, maxMs: sorted[n - 1]!, n };
+  // with three repeats the bootstrap interval of the median spans the smallest to the largest
+  return { firstMs, samplesMs, medianMs, meanMs, stdMs, minMs: sorted[0]!, maxMs: sorted[n - 1]!, n, ci95: [sorted[0]!, sorted[n - 1]!], outliers: [] };
 }
 
 const stages = (scale: number): StageTime[] => [
@@ -52,7 +53,8 @@ const compensated: StrategyResult = {
   resolved: ['compensated'],
   encode: timing(790.0, [16.5, 17.0, 16.0]),
   decode: timing(2950.0, [20.4, 21.9, 19.8]),
-  total: timing(3740.0, [36.9, 38.9, 35.8]),
+  total: { ...timing(3740.0, [36.9, 38.9, 35.8]), stoppedBy: 'precision' },
+  vsReference: { against: 'reference', ratio: 36.9 / 78.3, ratioCi95: [0.435, 0.503], verdict: 'faster' },
   stages: stages(0.5),
   memory: { estimatedPeakBytes: 1_048_576, measuredPeakTensorBytes: 1_310_720, peakRssBytes: 398_458_880, peakHeapBytes: 60_817_408 },
   leak: { tensorsBefore: 12, tensorsAfter: 18, perRepeat: [2, 2, 2], leaked: true },
@@ -109,8 +111,14 @@ export function exampleReport(): Report {
       { id: 'tensor-leak', severity: 'warning', message: 'compensated leaves 2 tensors behind per repeat.', strategy: 'compensated', value: 2 },
       { id: 'too-few-spikes', severity: 'error', message: 'Electrode e7 has 3 encoding spikes | too few for a mark density.', electrode: 'e7' },
     ],
-    recommendation: { strategy: 'compensated', blockSize: 100, reason: 'Fastest warm total (36.9 ms) with agreement within 1e-4.' },
-    environment: { node: 'v20.20.2', platform: 'linux', arch: 'x64', cpus: 2, totalMemoryBytes: 8_589_934_592 },
+    recommendation: {
+      strategy: 'compensated', blockSize: 100, reason: 'Fastest warm total (36.9 ms) with agreement within 1e-4.',
+      runnerUp: { strategy: 'reference', against: 'compensated', ratio: 78.3 / 36.9, ratioCi95: [1.99, 2.3], verdict: 'slower' },
+    },
+    environment: {
+      node: 'v20.20.2', platform: 'linux', arch: 'x64', cpus: 2, totalMemoryBytes: 8_589_934_592,
+      load: { loadAverageStart: [0.52, 0.4, 0.3], loadAverageEnd: [1.1, 0.6, 0.4], otherCpuShare: 0.032, busy: false },
+    },
     notApplicable: ['JIT compilation cache: TensorFlow.js has no XLA compilation step on wasm.'],
     status: 'completed',
   });

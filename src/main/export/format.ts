@@ -23,3 +23,9 @@ export function mdTable(header: string[], rows: string[][]): string {
   const line = (cells: string[]): string => `| ${cells.map(cell).join(' | ')} |`;
   return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
+
+/** "1.18× (95 % CI 1.12–1.24)": a ratio with its interval, as the findings word it */
+export function ratioWithCi(ratio: number, ci: readonly [number, number]): string {
+  const end = (x: number): string => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  return `${end(ratio)}× (95 % CI ${end(ci[0])}–${end(ci[1])})`;
+}

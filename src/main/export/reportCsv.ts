@@ -1,7 +1,8 @@
 /**
  * report.csv: one row per strategy × phase (encode, decode, total; `local` when the local
  * likelihood ran), stable columns with a header row, numbers unformatted (ms, bytes) so a
- * spreadsheet or pandas reads them as they are.
+ * spreadsheet or pandas reads them as they are. Each row carries its median's 95 % interval; the
+ * total row the ratio to the reference with its interval and verdict.
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import { baselineOf, speedupOf } from './reportTimings';
@@ -12,6 +13,9 @@ export const CSV_COLUMNS = [
   'estimatedPeakBytes', 'measuredPeakTensorBytes', 'peakRssBytes', 'leaked',
   'maxAbsDiffVsReference', 'allcloseVsReference', 'argmaxAgreementVsReference',
   'maxAbsDiffVsExpected', 'allcloseVsExpected',
+  // appended, so the columns above keep their places
+  'medianCi95LowMs', 'medianCi95HighMs', 'outlierCount', 'stoppedBy',
+  'ratioVsReference', 'ratioVsReferenceCi95Low', 'ratioVsReferenceCi95High', 'verdictVsReference',
 ] as const;
 
 type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | boolean | undefined | null>>;
@@ -25,7 +29,17 @@ function csvValue(v: string | number | boolean | undefined | null): string {
 
 function timingCells(t: TimingStats | undefined): Row {
   if (!t) return {};
-  return { firstMs: t.firstMs, medianMs: t.medianMs, meanMs: t.meanMs, stdMs: t.stdMs, minMs: t.minMs, maxMs: t.maxMs, n: t.n };
+  return {
+    firstMs: t.firstMs, medianMs: t.medianMs, meanMs: t.meanMs, stdMs: t.stdMs, minMs: t.minMs, maxMs: t.maxMs, n: t.n,
+    medianCi95LowMs: t.ci95?.[0], medianCi95HighMs: t.ci95?.[1], outlierCount: t.outliers?.length, stoppedBy: t.stoppedBy,
+  };
+}
+
+/** the total against the reference: ratio, its interval and the verdict (on the total row only) */
+function vsReferenceCells(s: StrategyResult): Row {
+  const c = s.vsReference;
+  if (!c) return {};
+  return { ratioVsReference: c.ratio, ratioVsReferenceCi95Low: c.ratioCi95[0], ratioVsReferenceCi95High: c.ratioCi95[1], verdictVsReference: c.verdict };
 }
 
 function strategyCells(s: StrategyResult): Row {
@@ -54,6 +68,7 @@ export function renderReportCsv(report: Report): string {
       rows.push({
         ...common, ...strategyCells(s), phase, ...timingCells(s[phase]),
         speedupVsBaseline: phase === 'total' ? speedupOf(s, baseline) : undefined,
+        ...(phase === 'total' ? vsReferenceCells(s) : {}),
       });
     }
   }

@@ -3,8 +3,8 @@
  * timings, speedups, agreement, memory, stages, kernels and numerical health, then findings and
  * the recommendation.
  */
-import type { Report } from '../../shared/report';
-import { formatBytes, formatMs } from '../../shared/format';
+import type { MachineLoad, Report } from '../../shared/report';
+import { formatBytes, formatMs, formatShare } from '../../shared/format';
 import { fmtInt, mdTable } from './format';
 import {
   findingsSection, healthSection, kernelsSection, memorySection, notApplicableSection, recommendationSection, stagesSection,
@@ -13,6 +13,21 @@ import { agreementSection, timingsSection } from './reportTimings';
 
 function list(values: number[] | number): string {
   return Array.isArray(values) ? values.join(', ') : String(values);
+}
+
+/** "load average 0.52 → 1.10 (1 min), other processes 3.2 % of the CPU time: quiet" */
+function loadWords(load: MachineLoad): string {
+  const avg = (xs: number[]): string => (xs[0] === undefined ? 'n/a' : xs[0].toFixed(2));
+  const others = load.otherCpuShare === undefined ? '' : `, other processes ${formatShare(load.otherCpuShare)} of the CPU time`;
+  const verdict = load.busy ? '**busy: timings are likely disturbed**' : 'quiet';
+  return `load average ${avg(load.loadAverageStart)} → ${avg(load.loadAverageEnd)} (1 min)${others}: ${verdict}`;
+}
+
+function repeatsWords(report: Report): string {
+  const rule = report.config.untilStable;
+  if (!rule) return `${report.config.repeats} repeat(s)`;
+  return `repeats until the median is within ±${formatShare(rule.relativeCi, 0)} (at least ${report.config.repeats}, ` +
+    `at most ${rule.maxRepeats} or ${rule.maxTimeS} s per strategy)`;
 }
 
 function header(report: Report): string {
@@ -26,8 +41,9 @@ function header(report: Report): string {
     `- **Tool**: ${report.tool.name} ${report.tool.version}, TensorFlow.js ${b.tfjsVersion}`,
     `- **Backend**: ${b.name} on ${b.device}${b.isGpu ? ' (GPU)' : ''}${b.isFallback ? ', software fallback adapter' : ''}; initialization ${formatMs(b.initMs)}`,
     `- **Why this backend**: ${b.reason}`,
-    `- **Strategies**: ${report.config.strategies.join(', ')}; ${report.config.warmup} warm-up(s), ${report.config.repeats} repeat(s)`,
+    `- **Strategies**: ${report.config.strategies.join(', ')}; ${report.config.warmup} warm-up(s), ${repeatsWords(report)}`,
     `- **System**: Node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}, ${report.environment.cpus} CPU(s), ${formatBytes(report.environment.totalMemoryBytes)} memory`,
+    ...(report.environment.load ? [`- **Machine load while measuring**: ${loadWords(report.environment.load)}`] : []),
   ];
   if (b.warnings.length > 0) lines.push('', ...b.warnings.map((w) => `> ⚠️ ${w}`));
   return lines.join('\n');

@@ -3,7 +3,7 @@
  */
 import type { Report, Severity } from '../../shared/report';
 import { formatBytes, formatMs, formatRatio, formatShare } from '../../shared/format';
-import { fmtInt, mdTable, yesNo } from './format';
+import { fmtInt, mdTable, ratioWithCi, yesNo } from './format';
 
 const TOP_N = 10;
 /** an electrode with this share of its terms on the LOG_EPS floor is shown in the health table */
@@ -128,6 +128,10 @@ export function recommendationSection(report: Report): string {
   if (!r) return [...out, 'No recommendation: no strategy finished with usable results.'].join('\n');
   const tile = r.encTileSize !== undefined ? `, encoding tile ${fmtInt(r.encTileSize)}` : '';
   out.push(`**Use \`${r.strategy}\` with block size ${fmtInt(r.blockSize)}${tile}** on ${report.backend.name} (${report.backend.device}).`, '', r.reason);
+  const u = r.runnerUp;
+  if (u) {
+    out.push('', `Runner-up: \`${u.strategy}\` against \`${u.against}\`, ${ratioWithCi(u.ratio, u.ratioCi95)} the time: ${u.verdict}.`);
+  }
   return out.join('\n');
 }
 

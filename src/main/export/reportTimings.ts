@@ -1,10 +1,11 @@
 /**
- * The timing and agreement sections of report.md: warm medians per strategy with the speedup
- * against the reference, cold first calls against warm repeats, and how closely strategies agree.
+ * The timing and agreement sections of report.md: warm medians per strategy with their bootstrap
+ * intervals, the speedup against the reference and the verdict of its interval, cold first calls
+ * against warm repeats, and how closely strategies agree.
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import { formatAbsDiff, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../shared/format';
-import { mdTable, yesNo } from './format';
+import { mdTable, ratioWithCi, yesNo } from './format';
 
 const PHASES = ['encode', 'decode', 'total'] as const;
 type Phase = (typeof PHASES)[number];
@@ -35,21 +36,48 @@ function warm(t: TimingStats | undefined): string {
   return t ? formatMsPlusMinus(t.medianMs, t.stdMs) : '—';
 }
 
+/** "76.1 ms – 80.2 ms"; a dash without an interval (fewer than two repeats) */
+export function ciText(t: TimingStats | undefined): string {
+  return t?.ci95 ? `${formatMs(t.ci95[0])} – ${formatMs(t.ci95[1])}` : '—';
+}
+
+/** "12 (precision)": how many repeats and, when the run repeated until stable, why they stopped */
+export function repeatsText(t: TimingStats | undefined): string {
+  if (!t) return '—';
+  return t.stoppedBy && t.stoppedBy !== 'repeats' ? `${t.n} (${t.stoppedBy})` : String(t.n);
+}
+
+/** "1.18× (95 % CI 1.12–1.24): slower" against the reference */
+function vsReferenceText(s: StrategyResult): string {
+  const c = s.vsReference;
+  if (!c) return s.strategy === 'reference' ? '—' : 'n/a';
+  return `${ratioWithCi(c.ratio, c.ratioCi95)}: ${c.verdict}`;
+}
+
+function repeatsWords(report: Report): string {
+  const rule = report.config.untilStable;
+  if (!rule) return `median ± standard deviation over n repeats`;
+  return `median ± standard deviation over n repeats, repeated until the median's 95 % interval was within ` +
+    `±${formatShare(rule.relativeCi, 0)} (at least ${report.config.repeats}, at most ${rule.maxRepeats} or ${rule.maxTimeS} s per strategy)`;
+}
+
 export function timingsSection(report: Report): string {
   const baseline = baselineOf(report);
   const out: string[] = ['## Timings', ''];
   if (report.strategies.length === 0) return [...out, 'No strategy ran.'].join('\n');
   out.push(
-    `Warm repeats after ${report.config.warmup} warm-up call(s): median ± standard deviation over n repeats. ` +
-      `Speedup is the median total of ${baseline ? `\`${baseline.strategy}\`` : 'the baseline'} divided by each strategy's.`,
+    `Warm repeats after ${report.config.warmup} warm-up call(s): ${repeatsWords(report)}. The 95 % interval of the ` +
+      `median is a seeded bootstrap. Speedup is the median total of ${baseline ? `\`${baseline.strategy}\`` : 'the baseline'} ` +
+      `divided by each strategy's; against reference, each total ÷ the reference's with the interval of that ratio, ` +
+      `"no significant difference" when it holds 1.`,
     '',
   );
   out.push(mdTable(
-    ['Strategy', 'Status', 'Encode', 'Decode', 'Total', `Speedup vs ${baseline?.strategy ?? 'baseline'}`],
+    ['Strategy', 'Status', 'Encode', 'Decode', 'Total', 'Total median 95 % CI', 'Repeats', `Speedup vs ${baseline?.strategy ?? 'baseline'}`, 'Time vs reference'],
     report.strategies.map((s) => [
       s.strategy + (s.resolved.length > 0 && (s.resolved.length > 1 || s.resolved[0] !== s.strategy) ? ` → ${[...new Set(s.resolved)].join(', ')}` : ''),
       s.status === 'ok' ? 'ok' : `failed: ${s.error?.message ?? 'unknown error'}`,
-      warm(s.encode), warm(s.decode), warm(s.total), speedupText(s, baseline),
+      warm(s.encode), warm(s.decode), warm(s.total), ciText(s.total), repeatsText(s.total), speedupText(s, baseline), vsReferenceText(s),
     ]),
   ));
   out.push('', '### Cold first call vs warm repeats', '');
@@ -61,21 +89,28 @@ export function timingsSection(report: Report): string {
       const coldOverWarm = t.medianMs && t.medianMs > 0 && t.firstMs !== null ? t.firstMs / t.medianMs : undefined;
       rows.push([
         s.strategy, phase, formatMs(t.firstMs), formatMs(t.medianMs), formatMsPlusMinus(t.meanMs, t.stdMs), formatMs(t.minMs),
-        formatMs(t.maxMs), String(t.n), coldOverWarm === undefined ? 'n/a' : formatRatio(coldOverWarm),
+        formatMs(t.maxMs), String(t.n), coldOverWarm === undefined ? 'n/a' : formatRatio(coldOverWarm), ciText(t), outliersText(t),
       ]);
     }
   }
   out.push(rows.length > 0
-    ? mdTable(['Strategy', 'Phase', 'Cold (first call)', 'Warm median', 'Mean ± std', 'Min', 'Max', 'n', 'Cold / warm'], rows)
+    ? mdTable(['Strategy', 'Phase', 'Cold (first call)', 'Warm median', 'Mean ± std', 'Min', 'Max', 'n', 'Cold / warm', 'Median 95 % CI', 'Outliers'], rows)
     : 'No timings were recorded.');
   if (report.local) {
     const t = report.local.timing;
     out.push('', '### Local likelihood', '', mdTable(
-      ['Cold (first call)', 'Warm median ± std', 'Min', 'Max', 'n'],
-      [[formatMs(t.firstMs), formatMsPlusMinus(t.medianMs, t.stdMs), formatMs(t.minMs), formatMs(t.maxMs), String(t.n)]],
+      ['Cold (first call)', 'Warm median ± std', 'Median 95 % CI', 'Min', 'Max', 'n'],
+      [[formatMs(t.firstMs), formatMsPlusMinus(t.medianMs, t.stdMs), ciText(t), formatMs(t.minMs), formatMs(t.maxMs), String(t.n)]],
     ));
   }
   return out.join('\n');
+}
+
+/** the outlying repeats by their values: "2 (240 ms, 251 ms)" */
+function outliersText(t: TimingStats): string {
+  if (!t.outliers) return '—';
+  if (t.outliers.length === 0) return 'none';
+  return `${t.outliers.length} (${t.outliers.map((i) => formatMs(t.samplesMs[i])).join(', ')})`;
 }
 
 export function agreementSection(report: Report): string {

@@ -35,14 +35,20 @@ describe('renderReportMarkdown', () => {
     expect(md).not.toContain('Compared with the presets');
   });
 
-  it('shows warm medians, the speedup against reference, and cold first calls', () => {
+  it('shows warm medians with their intervals, the speedup and the verdict against reference, and cold first calls', () => {
     const s = section('Timings');
-    expect(s).toContain('| reference | ok | 17.1 ms ± 0.66 ms | 61.2 ms ± 1.5 ms | 78.3 ms ± 2.2 ms | 1.00× (baseline) |');
-    // 78.3 / 36.9 = 2.12
-    expect(s).toContain('36.9 ms ± 1.3 ms | 2.12× (faster) |');
+    expect(s).toContain('| reference | ok | 17.1 ms ± 0.66 ms | 61.2 ms ± 1.5 ms | 78.3 ms ± 2.2 ms | 77.3 ms – 82.3 ms | 3 | 1.00× (baseline) | — |');
+    // 78.3 / 36.9 = 2.12; the ratio the other way with its interval, which excludes 1
+    expect(s).toContain('36.9 ms ± 1.3 ms | 35.8 ms – 38.9 ms | 3 (precision) | 2.12× (faster) | 0.47× (95 % CI 0.43–0.50): faster |');
     expect(s).toContain('failed: chunked: out of memory at electrode e3');
     // compensated decode: cold 2950 ms over warm median 20.4 ms
-    expect(s).toContain('| compensated | decode | 2.95 s | 20.4 ms | 20.7 ms ± 0.88 ms | 19.8 ms | 21.9 ms | 3 | 145× |');
+    expect(s).toContain('| compensated | decode | 2.95 s | 20.4 ms | 20.7 ms ± 0.88 ms | 19.8 ms | 21.9 ms | 3 | 145× | 19.8 ms – 21.9 ms | none |');
+    expect(s).toContain('| 121 ms | 3.2 ms ± 0.12 ms | 3.1 ms – 3.4 ms | 3.1 ms | 3.4 ms | 3 |');
+  });
+
+  it('states the machine load and the runner-up with its verdict', () => {
+    expect(md).toContain('- **Machine load while measuring**: load average 0.52 → 1.10 (1 min), other processes 3.2 % of the CPU time: quiet');
+    expect(section('Recommendation')).toContain('Runner-up: `reference` against `compensated`, 2.12× (95 % CI 1.99–2.30) the time: slower.');
   });
 
   it('shows agreement with reference and expected, and the matrix', () => {
@@ -114,6 +120,14 @@ describe('renderReportCsv', () => {
     expect(rowOf('chunked', 'total')[col('status')]).toBe('failed');
     expect(rowOf('chunked', 'total')[col('medianMs')]).toBe('');
     expect(rowOf('local', 'local')[col('medianMs')]).toBe('3.2');
+  });
+
+  it('carries each median\'s interval and the total\'s verdict against reference', () => {
+    const total = rowOf('compensated', 'total');
+    expect([total[col('medianCi95LowMs')], total[col('medianCi95HighMs')], total[col('stoppedBy')]]).toEqual(['35.8', '38.9', 'precision']);
+    expect([total[col('ratioVsReferenceCi95Low')], total[col('ratioVsReferenceCi95High')], total[col('verdictVsReference')]]).toEqual(['0.435', '0.503', 'faster']);
+    expect(rowOf('compensated', 'decode')[col('verdictVsReference')]).toBe('');
+    expect(rowOf('reference', 'total')[col('outlierCount')]).toBe('0');
   });
 
   it('quotes values with commas or quotes', () => {

@@ -1,14 +1,15 @@
 /**
  * Assembles report.json from what the engine measured, plus what only the service knows: the run's
  * identity and environment, the engine process's peak RSS per strategy (sampled from outside),
- * and the findings and recommendation judged over all of it.
+ * each strategy's time against the reference with its interval, the machine's load over the
+ * strategies' windows, and the findings and recommendation judged over all of it.
  */
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { RunConfig } from '../../shared/config';
 import type { SerializedError } from '../../shared/errors';
-import { REPORT_SCHEMA_VERSION, type Report } from '../../shared/report';
-import { datasetScale, deriveFindings, recommend, type AnalysisInput } from '../analysis';
+import { REPORT_SCHEMA_VERSION, type MachineLoad, type Report } from '../../shared/report';
+import { combineMachineLoads, datasetScale, deriveFindings, recommend, withVsReference, type AnalysisInput } from '../analysis';
 import { PRESET_INFO } from '../data';
 import { rooflineOfResult } from '../engine/model';
 import type { EngineOutcome } from '../engineProtocol';
@@ -50,16 +51,30 @@ export interface ReportInput {
   error?: SerializedError;
 }
 
+/** The strategies' loads over the run, each weighted by how long its strategy measured. */
+function runLoad(outcome: EngineOutcome): MachineLoad | undefined {
+  const parts = outcome.strategies.flatMap((s) => {
+    if (!s.load) return [];
+    const w = outcome.windows.find((x) => x.strategy === s.strategy);
+    return [{ load: s.load, durationMs: w ? (w.endUs - w.startUs) / 1000 : 0 }];
+  });
+  return combineMachineLoads(parts);
+}
+
 export function buildReport(input: ReportInput): Report {
   const { outcome, config } = input;
   const calibration = outcome.calibration;
-  const strategies = outcome.strategies.map((s) => {
+  const measured = outcome.strategies.map((s) => {
     const w = outcome.windows.find((x) => x.strategy === s.strategy);
     const peak = w && input.peakRssBetween?.(w.startUs, w.endUs);
     const withRss = !s.memory || peak === undefined ? s : { ...s, memory: { ...s.memory, peakRssBytes: peak } };
     const roofline = calibration ? rooflineOfResult(s, outcome.dataset, config, calibration) : undefined;
     return roofline ? { ...withRss, roofline } : withRss;
   });
+  const strategies = withVsReference(measured);
+  const env: Report['environment'] = { ...environment(), ...(calibration ? { calibration } : {}), ...(outcome.tf32 ? { tf32: outcome.tf32 } : {}) };
+  const load = runLoad(outcome);
+  if (load) env.load = load;
   const analysis: AnalysisInput = {
     strategies,
     backend: outcome.backend,
@@ -69,6 +84,8 @@ export function buildReport(input: ReportInput): Report {
     blockSize: config.blockSize ?? outcome.dataset.blockSize,
     encTileSize: config.encTileSize,
     posTileSize: config.posTileSize,
+    cores: env.cpus,
+    ...(load ? { load } : {}),
   };
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -81,11 +98,13 @@ export function buildReport(input: ReportInput): Report {
     backend: outcome.backend,
     strategies,
     findings: deriveFindings(analysis),
-    environment: { ...environment(), ...(calibration ? { calibration } : {}), ...(outcome.tf32 ? { tf32: outcome.tf32 } : {}) },
+    environment: env,
     notApplicable: outcome.notApplicable,
     status: input.status,
   };
   if (outcome.workers !== undefined) report.workers = outcome.workers;
+  if (outcome.shard) report.shard = outcome.shard;
+  if (outcome.fingerprint) report.fingerprint = outcome.fingerprint;
   if (outcome.agreementMatrix) report.agreementMatrix = outcome.agreementMatrix;
   if (outcome.local) report.local = outcome.local;
   const rec = recommend(analysis);

@@ -80,13 +80,20 @@ describe('timingBarOption', () => {
   const results = [strategyResult('reference', 100), strategyResult('compensated', 50), { ...strategyResult('streaming', 1), status: 'failed' as const, total: undefined }];
 
   it('gives cold and warm bars per strategy with ± std whiskers', () => {
-    expect(timingBars(results, 'total')[0]).toEqual({ strategy: 'reference', coldMs: 200, medianMs: 100, stdMs: 3 });
+    expect(timingBars(results, 'total')[0]).toEqual({ strategy: 'reference', coldMs: 200, medianMs: 100, stdMs: 3, ci95: null });
     const opt = timingBarOption(results, 'total') as AnyObj;
     expect(opt.xAxis.data).toEqual(['reference', 'compensated', 'streaming']);
     expect(opt.yAxis.name).toBe('total time (ms)');
     expect(opt.series[0].data).toEqual([200, 100, null]);
     expect(opt.series[1].data).toEqual([100, 50, null]);
     expect(opt.series[2].data).toEqual([[0, 97, 103], [1, 47, 53]]);
+  });
+
+  it('draws the median\'s 95 % interval as the whisker where the report has one', () => {
+    const withCi = [strategyResult('reference', 100, { total: { ...strategyResult('reference', 100).total!, ci95: [92, 111] } })];
+    const opt = timingBarOption(withCi, 'total') as AnyObj;
+    expect(opt.series[2].data).toEqual([[0, 92, 111]]);
+    expect(opt.series[2].name).toBe('95 % CI of the median');
   });
 
   it('draws a whisker on the warm bar', () => {

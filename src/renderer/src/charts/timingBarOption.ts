@@ -1,6 +1,7 @@
 /**
- * Per strategy: cold first call beside the warm median, with ± one standard deviation whiskers on
- * the warm bars. Phase picks encode, decode or total; times in milliseconds.
+ * Per strategy: cold first call beside the warm median, with whiskers on the warm bars: the
+ * median's 95 % interval where the report has one, else ± one standard deviation. Phase picks
+ * encode, decode or total; times in milliseconds.
  */
 import type { BarSeriesOption, CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemReturn, EChartsOption } from 'echarts';
 import type { StrategyResult, TimingStats } from '../../../shared/report';
@@ -14,12 +15,16 @@ export interface TimingBar {
   coldMs: number | null;
   medianMs: number | null;
   stdMs: number | null;
+  /** bootstrap 95 % interval of the median; null in reports written before intervals */
+  ci95: [number, number] | null;
 }
 
 export function timingBars(results: readonly StrategyResult[], phase: TimingPhase): TimingBar[] {
   return results.map((r) => {
     const t: TimingStats | undefined = r[phase];
-    return { strategy: String(r.strategy), coldMs: t?.firstMs ?? null, medianMs: t?.medianMs ?? null, stdMs: t?.stdMs ?? null };
+    return {
+      strategy: String(r.strategy), coldMs: t?.firstMs ?? null, medianMs: t?.medianMs ?? null, stdMs: t?.stdMs ?? null, ci95: t?.ci95 ?? null,
+    };
   });
 }
 
@@ -29,6 +34,13 @@ const BAR_CATEGORY_GAP = 0.2;
 const BAR_GAP = 0.3;
 const BAR_WIDTH = (1 - BAR_CATEGORY_GAP) / (2 + BAR_GAP);
 const WARM_BAR_OFFSET = -(1 - BAR_CATEGORY_GAP) / 2 + BAR_WIDTH / 2 + (1 + BAR_GAP) * BAR_WIDTH;
+
+/** [category, low, high] of a warm bar's whisker: its interval, else ± std; null without a median */
+function whiskerOf(b: TimingBar, i: number): number[] | null {
+  if (b.medianMs === null) return null;
+  if (b.ci95) return [i, b.ci95[0], b.ci95[1]];
+  return b.stdMs === null ? null : [i, Math.max(0, b.medianMs - b.stdMs), b.medianMs + b.stdMs];
+}
 
 function renderWhisker(_: unknown, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn {
   const cat = api.value(0) as number;
@@ -60,12 +72,10 @@ export function timingBarOption(results: readonly StrategyResult[], phase: Timin
   };
   const whiskers: CustomSeriesOption = {
     type: 'custom',
-    name: '± std',
+    name: bars.some((b) => b.ci95) ? '95 % CI of the median' : '± std',
     renderItem: renderWhisker,
     encode: { x: 0, y: [1, 2] },
-    data: bars
-      .map((b, i) => (b.medianMs !== null && b.stdMs !== null ? [i, Math.max(0, b.medianMs - b.stdMs), b.medianMs + b.stdMs] : null))
-      .filter((d): d is number[] => d !== null),
+    data: bars.map(whiskerOf).filter((d): d is number[] => d !== null),
     z: 10,
     tooltip: { show: false },
   };

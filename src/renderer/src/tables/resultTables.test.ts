@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { datasetSummary, report, runEntry, strategyResult } from '../testing/sampleData';
+import { datasetSummary, report, runEntry, strategyResult, timing } from '../testing/sampleData';
 import {
-  electrodeCallout, electrodeRows, formatMetric, formatSpeedup, headlineText, medianPlusMinus, sortFindings, timingCallout, timingRows, timingSortValue,
+  electrodeCallout, electrodeRows, formatMetric, formatSpeedup, headlineText, medianPlusMinus, rowIntervalText, rowVerdictText, runnerUpText, sortFindings,
+  timingCallout, timingRows, timingSortValue, verdictText,
 } from './resultTables';
 import { sortRows } from './tableSort';
 
@@ -25,6 +26,41 @@ describe('timingRows', () => {
     expect(rows[0]!.speedup).toBeNull();
     expect(rows[1]).toMatchObject({ ok: false, error: 'out of memory', total: '–', coldMs: null });
     expect(medianPlusMinus(undefined)).toBe('–');
+  });
+});
+
+describe('intervals and verdicts', () => {
+  it('shows each median with its interval and each strategy\'s verdict against reference', () => {
+    const r = report({
+      strategies: [
+        strategyResult('reference', 100, { total: { ...timing(200, 100), ci95: [97, 104] } }),
+        strategyResult('compensated', 50, {
+          total: { ...timing(90, 50), ci95: [48.5, 51.2] },
+          vsReference: { against: 'reference', ratio: 0.5, ratioCi95: [0.47, 0.53], verdict: 'faster' },
+        }),
+        strategyResult('streaming', 99, { vsReference: { against: 'reference', ratio: 0.99, ratioCi95: [0.9, 1.08], verdict: 'no significant difference' } }),
+      ],
+    });
+    const rows = timingRows(r);
+    expect(rows.map((x) => x.total)).toEqual(['100 ms ±3.5 %', '50 ms ±2.7 %', '99 ms ± 3 ms']);
+    expect(rows.map((x) => x.verdict)).toEqual(['reference', '0.50× [0.47, 0.53] faster', '0.99× [0.90, 1.08] no significant difference']);
+    expect(timingSortValue(rows[1]!, 'verdict')).toBe(0.5);
+    expect(rows[1]!.intervals.total).toBe('95 % interval of the median: 48.5 ms – 51.2 ms');
+    // the sentence above the table does not call a difference within noise "faster"
+    const close = report({ strategies: [strategyResult('reference', 100), strategyResult('streaming', 99, { vsReference: r.strategies[2]!.vsReference })] });
+    expect(timingCallout(timingRows(close))).toBe('Fastest warm total: streaming (99 ms, no significant difference from reference). Slowest: reference (100 ms).');
+    expect(verdictText(undefined)).toBe('–');
+    expect(runnerUpText({ against: 'compensated', ratio: 1.05, ratioCi95: [0.97, 1.16], verdict: 'no significant difference' }))
+      .toBe('takes 1.05× [0.97, 1.16] the time of compensated: no significant difference');
+  });
+
+  it('says "within noise" for a comparison row whose interval holds 1, and "regression" for a flagged one', () => {
+    const row = { metric: 'reference total median ms', a: 100, b: 115, deltaPct: 15, regression: false, ratioCi95: [0.93, 1.31] as [number, number], withinNoise: true };
+    expect(rowVerdictText(row)).toBe('within noise');
+    expect(rowIntervalText(row)).toBe('[0.93, 1.31]');
+    expect(rowVerdictText({ ...row, regression: true, withinNoise: false, ratioCi95: [1.9, 2.1] })).toBe('regression');
+    expect(rowVerdictText({ metric: 'peak tensor bytes', a: 1, b: 1, deltaPct: 0, regression: false })).toBe('');
+    expect(rowIntervalText({ metric: 'total first ms', a: 1, b: 2, deltaPct: 100, regression: false })).toBe('');
   });
 });
 

@@ -2,8 +2,8 @@
  * Rows for the Results and Runs tables, computed from the report so the .vue files only lay them
  * out. Pure; times in milliseconds.
  */
-import type { RunIndexEntry } from '../../../shared/api';
-import type { Finding, Report, StrategyResult, TimingStats } from '../../../shared/report';
+import type { ComparisonRow, RunIndexEntry } from '../../../shared/api';
+import type { Finding, Report, StrategyComparison, StrategyResult, TimingStats } from '../../../shared/report';
 import { formatBytes, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../../shared/format';
 import { formatNumber } from '../lib/format';
 import { slowestIndices, type SortValue } from './tableSort';
@@ -23,11 +23,51 @@ export interface TimingRow {
   totalMedianMs: number | null;
   /** reference's warm total over this one's: > 1 is faster */
   speedup: number | null;
+  /** this total ÷ the reference's with the interval and its verdict: "0.47× [0.43, 0.50] faster" */
+  verdict: string;
+  /** the ratio behind `verdict`, for sorting */
+  ratioToReference: number | null;
+  /** faster, slower or no significant difference against reference; null where not told */
+  verdictWord: StrategyComparison['verdict'] | null;
+  /** each median's interval in words, for the cell's title */
+  intervals: { encode: string; decode: string; total: string };
 }
 
+/**
+ * A warm median with half its bootstrap 95 % interval, "100 ms ±3.5 %" (as the CLI prints it); a
+ * report written before intervals existed (or a single repeat) shows median ± standard deviation.
+ */
 export function medianPlusMinus(t: TimingStats | undefined): string {
   if (!t) return '–';
+  if (t.ci95 && t.medianMs > 0) {
+    const half = (t.ci95[1] - t.ci95[0]) / 2 / t.medianMs;
+    return `${formatMs(t.medianMs)} ±${(half * 100).toFixed(half < 0.1 ? 1 : 0)} %`;
+  }
   return formatMsPlusMinus(t.medianMs, t.stdMs);
+}
+
+/** "97 ms – 104 ms", the interval a median's ± stands for; '' without one */
+export function intervalTitle(t: TimingStats | undefined): string {
+  return t?.ci95 ? `95 % interval of the median: ${formatMs(t.ci95[0])} – ${formatMs(t.ci95[1])}` : '';
+}
+
+function ciEnd(x: number): string {
+  return x >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+
+/** "0.47× [0.43, 0.50]": a ratio with its 95 % interval */
+export function ratioWithInterval(ratio: number, ci: readonly [number, number]): string {
+  return `${ciEnd(ratio)}× [${ciEnd(ci[0])}, ${ciEnd(ci[1])}]`;
+}
+
+/** "takes 1.05× [0.97, 1.16] the time of compensated: no significant difference" */
+export function runnerUpText(c: StrategyComparison): string {
+  return `takes ${ratioWithInterval(c.ratio, c.ratioCi95)} the time of ${c.against}: ${c.verdict}`;
+}
+
+/** "0.47× [0.43, 0.50] faster"; '–' where no interval could be told */
+export function verdictText(c: StrategyComparison | undefined): string {
+  return c ? `${ratioWithInterval(c.ratio, c.ratioCi95)} ${c.verdict}` : '–';
 }
 
 export function timingRows(report: Report): TimingRow[] {
@@ -49,6 +89,10 @@ export function timingRows(report: Report): TimingRow[] {
       decodeMedianMs: s.decode?.medianMs ?? null,
       totalMedianMs: totalMs,
       speedup: refMs !== undefined && totalMs !== null && totalMs > 0 ? refMs / totalMs : null,
+      verdict: s.strategy === 'reference' ? 'reference' : verdictText(s.vsReference),
+      ratioToReference: s.vsReference?.ratio ?? null,
+      verdictWord: s.vsReference?.verdict ?? null,
+      intervals: { encode: intervalTitle(s.encode), decode: intervalTitle(s.decode), total: intervalTitle(s.total) },
     };
   });
 }
@@ -56,7 +100,7 @@ export function timingRows(report: Report): TimingRow[] {
 /** how many rows the sentence above a table singles out as the slowest */
 export const CALLOUT_COUNT = 3;
 
-export type TimingColumn = 'strategy' | 'encode' | 'decode' | 'total' | 'cold' | 'speedup';
+export type TimingColumn = 'strategy' | 'encode' | 'decode' | 'total' | 'cold' | 'speedup' | 'verdict';
 
 /** what a timing column sorts by: the warm medians, not their "± std" text */
 export function timingSortValue(row: TimingRow, column: TimingColumn): SortValue {
@@ -67,6 +111,7 @@ export function timingSortValue(row: TimingRow, column: TimingColumn): SortValue
     case 'total': return row.totalMedianMs;
     case 'cold': return row.coldMs;
     case 'speedup': return row.speedup;
+    case 'verdict': return row.ratioToReference;
   }
 }
 
@@ -83,9 +128,17 @@ export function timingCallout(rows: readonly TimingRow[], count = CALLOUT_COUNT)
   const timed = rows.filter((r) => r.ok && r.totalMedianMs !== null);
   if (timed.length < 2) return '';
   const fastest = timed.reduce((best, r) => (r.totalMedianMs! < best.totalMedianMs! ? r : best));
-  const speedup = fastest.strategy !== 'reference' && fastest.speedup !== null ? `, ${formatSpeedup(fastest.speedup)} faster than reference` : '';
+  const speedup = fastest.strategy === 'reference' || fastest.speedup === null ? '' : speedupWords(fastest);
   const slow = slowestIndices(timed.map((r) => r.totalMedianMs), count).map((i) => `${timed[i]!.strategy} (${formatMs(timed[i]!.totalMedianMs)})`);
   return `Fastest warm total: ${fastest.strategy} (${formatMs(fastest.totalMedianMs)}${speedup}). Slowest: ${listText(slow)}.`;
+}
+
+/** against reference in the interval's terms: "2.00× faster than reference", or no significant difference */
+function speedupWords(row: TimingRow): string {
+  if (row.verdictWord === 'no significant difference') return ', no significant difference from reference';
+  // a lower median whose interval still says slower (a skewed sample) is not called faster
+  if (row.verdictWord === 'slower') return '';
+  return `, ${formatSpeedup(row.speedup)} faster than reference`;
 }
 
 export interface ElectrodeRow {
@@ -180,6 +233,20 @@ export function notMeasuredItems(notes: readonly string[]): NotMeasuredItem[] {
     const at = note.indexOf(': ');
     return at > 0 && at < 80 ? { topic: note.slice(0, at), detail: note.slice(at + 2) } : { topic: '', detail: note };
   });
+}
+
+/** A comparison row as the analysis sends it: with the interval of B/A where it could be told. */
+export type JudgedRow = ComparisonRow;
+
+/** "[0.95, 1.30]" for a row with an interval; '' without */
+export function rowIntervalText(row: JudgedRow): string {
+  return row.ratioCi95 ? `[${row.ratioCi95[0].toFixed(2)}, ${row.ratioCi95[1].toFixed(2)}]` : '';
+}
+
+/** "regression", "within noise" (the interval of B/A holds 1) or '' */
+export function rowVerdictText(row: JudgedRow): string {
+  if (row.regression) return 'regression';
+  return row.withinNoise ? 'within noise' : '';
 }
 
 /**
