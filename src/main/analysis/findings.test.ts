@@ -273,3 +273,14 @@ describe('failed strategy', () => {
     expect(deriveFindings(input([okResult('reference', 10)]))).toEqual([]);
   });
 });
+
+describe('decoding accuracy', () => {
+  it('warns when strategies decode differently, with a tolerance of two of the dataset’s bins', () => {
+    const decodes = (err: number): Partial<StrategyResult> => ({ accuracy: { rows: 200, medianAbsError: err, shareWithin10: 0.7 } });
+    const d = { ...dataset(), positionRange: [0, 100] as [number, number], nBins: 100 };
+    const close = deriveFindings(input([okResult('reference', 10, decodes(5)), okResult('compensated', 9, decodes(6.5))], { dataset: d }));
+    expect(ids(close).filter((id) => id.startsWith('accuracy-differs'))).toEqual([]);
+    const apart = deriveFindings(input([okResult('reference', 10, decodes(5)), okResult('compensated', 9, decodes(9))], { dataset: d }));
+    expect(find(apart, 'accuracy-differs:compensated')?.severity).toBe('warning');
+  });
+});

@@ -8,6 +8,7 @@ import type { BackendChoice } from '../../shared/config';
 import type { BackendInfo, Finding, StrategyResult } from '../../shared/report';
 import { formatBytes, formatMs, formatShare, formatRatio } from '../../shared/format';
 import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../engine/model';
+import { accuracyFindings } from './accuracy';
 import { numericFindings } from './numericFindings';
 import { agreementOf, type AnalysisInput, describeSize, strategyLabel, totalTiming, warmTotalMs } from './results';
 import { precisionOf } from './stopping';
@@ -247,6 +248,12 @@ function failureFindings(strategies: readonly StrategyResult[]): Finding[] {
     });
 }
 
+/** the width of one position bin along a 1-D track, for the accuracy finding's tolerance */
+function binSizeOf({ dataset }: AnalysisInput): number | undefined {
+  const [lo, hi] = dataset.positionRange;
+  return dataset.nBins > 0 && hi > lo ? (hi - lo) / dataset.nBins : undefined;
+}
+
 /** All findings of a run, most severe first; stable within a severity. */
 export function deriveFindings(input: AnalysisInput): Finding[] {
   const all = [
@@ -259,6 +266,7 @@ export function deriveFindings(input: AnalysisInput): Finding[] {
     ...coldStartFindings(input),
     ...precisionFindings(input),
     ...slowerFindings(input),
+    ...accuracyFindings(input.strategies, binSizeOf(input)),
   ];
   const rank = { error: 0, warning: 1, info: 2 } as const;
   return all

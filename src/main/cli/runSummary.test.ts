@@ -7,9 +7,18 @@ describe('runSummary', () => {
   const line = (strategy: string): string => text.split('\n').find((l) => l.startsWith(`${strategy} `))!;
 
   it('shows each median with its interval, the repeats and the verdict against reference', () => {
-    expect(text).toMatch(/^strategy\s+status\s+encode\s+decode\s+total \(95 % CI\)\s+repeats\s+first call\s+vs reference\s+agreement$/m);
-    expect(line('compensated')).toMatch(/^compensated\s+ok\s+16\.5 ms ±3\.0 %\s+20\.4 ms ±5\.1 %\s+36\.9 ms ±4\.2 %\s+3 \(precision\)\s+3\.74 s\s+0\.47× \(95 % CI 0\.43–0\.50\): faster\s+max \|diff\| 1\.5e-5$/);
-    expect(line('reference')).toMatch(/\s+is the reference\s+-$/);
+    expect(text).toMatch(/^strategy\s+status\s+encode\s+decode\s+total \(95 % CI\)\s+repeats\s+first call\s+vs reference\s+agreement\s+decoding error$/m);
+    expect(line('compensated')).toMatch(/^compensated\s+ok\s+16\.5 ms ±3\.0 %\s+20\.4 ms ±5\.1 %\s+36\.9 ms ±4\.2 %\s+3 \(precision\)\s+3\.74 s\s+0\.47× \(95 % CI 0\.43–0\.50\): faster\s+max \|diff\| 1\.5e-5\s+-$/);
+    expect(line('reference')).toMatch(/\s+is the reference\s+-\s+-$/);
+  });
+
+  it('shows how well each strategy decodes and the local likelihood against a non-local decode', () => {
+    const report = exampleReport();
+    report.strategies[0]!.accuracy = { rows: 201, medianAbsError: 5.01, shareWithin10: 0.751, units: 'cm' };
+    report.local!.ratioToNonlocal = { against: 'reference', ratio: 3.25 };
+    const withAccuracy = runSummary(report).split('\n');
+    expect(withAccuracy.find((l) => l.startsWith('reference '))).toMatch(/5\.0 cm, 75 % within 10$/);
+    expect(withAccuracy.find((l) => l.startsWith('local '))).toMatch(/^local\s+ok\s+-\s+3\.2 ms ±4\.7 %.*decode 3\.25× reference's non-local decode/);
   });
 
   it('names the runner-up with its verdict', () => {

@@ -26,13 +26,29 @@ function agreementCell(s: StrategyResult): string {
   return s.error ? s.error.message.slice(0, 60) : '-';
 }
 
+/** "5.0 cm, 75 % within 10": how well it decodes, where the data carry the true position */
+function accuracyCell(s: StrategyResult): string {
+  const a = s.accuracy;
+  if (!a) return '-';
+  return `${a.medianAbsError.toFixed(1)}${a.units ? ` ${a.units}` : ''}, ${Math.round(a.shareWithin10 * 100)} % within 10`;
+}
+
+/** the local likelihood's timing, beside the non-local ones, with its cost against a non-local decode */
+function localRow(report: Report): string[] | null {
+  const local = report.local;
+  if (!local) return null;
+  const ratio = local.ratioToNonlocal;
+  const versus = ratio ? `decode ${ratio.ratio.toFixed(2)}× ${ratio.against}'s non-local decode` : '-';
+  return ['local', 'ok', '-', formatMedianCi(local.timing), formatMedianCi(local.timing), String(local.timing.n), formatMs(local.timing.firstMs), versus, '-', '-'];
+}
+
 function recommendationLine(r: Recommendation): string {
   const runnerUp = r.runnerUp ? `; runner-up ${r.runnerUp.strategy}: ${comparisonText(r.runnerUp)}` : '';
   return `recommendation: ${r.strategy}, block size ${r.blockSize}${runnerUp}`;
 }
 
 export function runSummary(report: Report): string {
-  const rows = [['strategy', 'status', 'encode', 'decode', 'total (95 % CI)', 'repeats', 'first call', 'vs reference', 'agreement']];
+  const rows = [['strategy', 'status', 'encode', 'decode', 'total (95 % CI)', 'repeats', 'first call', 'vs reference', 'agreement', 'decoding error']];
   for (const s of report.strategies) {
     rows.push([
       s.strategy,
@@ -44,8 +60,11 @@ export function runSummary(report: Report): string {
       s.total ? formatMs(s.total.firstMs) : '-',
       vsReferenceCell(s),
       agreementCell(s),
+      accuracyCell(s),
     ]);
   }
+  const local = localRow(report);
+  if (local) rows.push(local);
   const lines = [
     `${report.dataset.name}: ${report.dataset.nElectrodes} electrodes, ${report.dataset.nTime} time rows × ${report.dataset.nBins} bins on ` +
       `${report.backend.name} (${report.backend.device})${(report.workers ?? 1) > 1 ? ` × ${report.workers} workers` : ''}`,
