@@ -4,8 +4,9 @@
  * not counted as the server's) watch it the way the page does: subscribe to the run, ask for its
  * record and counters, and refresh the timeline at most every 250 ms while trace arrives. Beside
  * them a steady stream of static GETs (`/`, the JS bundle) and listRuns calls. Prints latency
- * percentiles, event delivery lag, the server's peak RSS and event-loop delay, errors, a verdict,
- * and saves it all under bench/results/.
+ * percentiles, event delivery lag, the server's peak RSS, CPU time per second and event-loop
+ * delay, errors, a verdict, and saves it all under bench/results/. On a machine shared with other
+ * work the latency tails follow that work; the CPU time is the steadier figure to compare.
  *
  *   node --import tsx scripts/load-check.ts [--pages 20] [--seconds 30] [--rate 20] [--repeats 3]
  *
@@ -204,6 +205,9 @@ async function main(): Promise<void> {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let peakRssBytes = process.memoryUsage().rss;
+  // CPU the server's process spent while the pages watched: less at the mercy of other work on the machine than latencies
+  const cpuAtStart = process.cpuUsage();
+  const wallAtStartMs = performance.now();
   const rssTimer = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss)), 100);
   try {
     const config: RunConfig = {
@@ -220,6 +224,8 @@ async function main(): Promise<void> {
     console.log(`server ${origin}, run ${runId} (medium, ${STRATEGIES.length} strategies, ${repeats} repeats); ${pages} pages and ${rate} requests/s for ${seconds} s`);
     const plan: ClientPlan = { wsUrl: `ws://${new URL(origin).host}/ws?token=${server.token}`, origin, runId, pages, seconds, rate, jsAsset };
     const clients = await inChild(plan);
+    const cpu = process.cpuUsage(cpuAtStart);
+    const serverCpuMsPerS = (cpu.user + cpu.system) / 1000 / ((performance.now() - wallAtStartMs) / 1000);
     let waiting: NodeJS.Timeout | undefined;
     let final = await Promise.race([service.whenFinished(runId), new Promise<null>((r) => (waiting = setTimeout(() => r(null), 120_000)))]);
     clearTimeout(waiting);
@@ -238,7 +244,7 @@ async function main(): Promise<void> {
       when: new Date().toISOString(), pages, seconds, rate, repeats, runId, runStatus: final.status, runSeconds: round(runMs / 1000),
       static: summary(staticMs), staticHtml: summary(clients.latencyMs.staticHtml), staticJs: summary(clients.latencyMs.staticJs), listRuns: summary(clients.latencyMs.listRuns),
       timeline: summary(clients.latencyMs.timeline), openRun: summary(clients.latencyMs.getRun), eventLag: summary(lags),
-      serverPeakRssMB: round(peakRssBytes / 2 ** 20), serverLoopDelayP99Ms: round(loop.percentile(99) / 1e6), serverLoopDelayMaxMs: round(loop.max / 1e6),
+      serverPeakRssMB: round(peakRssBytes / 2 ** 20), serverCpuMsPerS: round(serverCpuMsPerS), serverLoopDelayP99Ms: round(loop.percentile(99) / 1e6), serverLoopDelayMaxMs: round(loop.max / 1e6),
       clientLoopDelayP99Ms: round(clients.clientLoopDelayP99Ms), errors: clients.errors.length, firstErrors: clients.errors.slice(0, 10),
     };
     const problems = [
@@ -264,7 +270,7 @@ function report(figures: Record<string, unknown> & { verdict: string }): void {
     console.log(`${name.padEnd(10)} n=${String(v.n).padStart(6)}  p50 ${String(v.p50Ms).padStart(7)} ms  p99 ${String(v.p99Ms).padStart(7)} ms  max ${String(v.maxMs).padStart(7)} ms`);
   };
   for (const k of ['static', 'staticHtml', 'staticJs', 'listRuns', 'timeline', 'openRun', 'eventLag']) line(k, figures[k]);
-  console.log(`server peak RSS ${figures.serverPeakRssMB} MB, server event-loop delay p99 ${figures.serverLoopDelayP99Ms} ms (max ${figures.serverLoopDelayMaxMs}), pages' event-loop delay p99 ${figures.clientLoopDelayP99Ms} ms`);
+  console.log(`server peak RSS ${figures.serverPeakRssMB} MB, server CPU ${figures.serverCpuMsPerS} ms/s, server event-loop delay p99 ${figures.serverLoopDelayP99Ms} ms (max ${figures.serverLoopDelayMaxMs}), pages' event-loop delay p99 ${figures.clientLoopDelayP99Ms} ms`);
   console.log(`run ${figures.runStatus} in ${figures.runSeconds} s; errors ${figures.errors}${figures.errors ? `: ${(figures.firstErrors as string[]).join(' | ')}` : ''}`);
   console.log(`verdict: ${figures.verdict}`);
   const dir = join(REPO_ROOT, 'bench', 'results');

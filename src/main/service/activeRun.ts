@@ -2,7 +2,8 @@
  * One run while it executes: spawns the engine, appends every batch of records to events.ndjson as
  * it arrives and fans it out, samples the engine's RSS from outside at 20 Hz, and when the engine
  * is gone (finished, failed, cancelled, killed) writes the report, the trace and the final status.
- * A run whose events can no longer be written is stopped at once and ends failed.
+ * A run whose events can no longer be written is stopped at once and ends failed; so is a run whose
+ * start cannot be recorded, and it ends only once its engine has exited.
  */
 import type { RunHeadline } from '../../shared/api';
 import type { RunConfig } from '../../shared/config';
@@ -10,13 +11,15 @@ import { AppError, serializeError, type SerializedError } from '../../shared/err
 import type { CounterRecord, ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { startEngine, startRssSampler, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../host';
-import type { DecodeRequest, OpenSpan, StartMessage } from '../engineProtocol';
+import type { DecodeRequest, EngineOutcome, OpenSpan, StartMessage } from '../engineProtocol';
 import { Recorder, sampleProcessRssBytes } from '../recorder';
 import { EventLog, eventLogError, type OpenEventStream } from './eventLog';
 import { LiveTimeline } from './liveTimeline';
 import { buildReport } from './reportBuilder';
 import { writeReportFiles, writeTraceFromEvents } from './runFiles';
 import { RUN_FILES, type RunStatusFile, type RunStore } from './runStore';
+import { startNotRecordedError, unsavedFilesMessage } from './runEndMessages';
+import { writeProblemOf } from './storeErrors';
 
 export const ENGINE_RSS_COUNTER = 'engine memory (MB)';
 const RSS_BATCH = 10;
@@ -59,6 +62,8 @@ export class ActiveRun {
   private engineGone = false;
   /** set by the first finish(): a run has one final status */
   private ended = false;
+  /** the final status, while a full or read-only runs folder has not taken it */
+  private unsavedFinal: RunStatusFile | undefined;
   private resolveFinished!: (s: RunStatusFile) => void;
 
   constructor(private readonly o: ActiveRunOptions) {
@@ -90,6 +95,28 @@ export class ActiveRun {
       // finish() ignores a second ending: a run that already ended keeps its first status
       await this.finish('failed', serializeError(e), undefined);
     }
+  }
+
+  /** whether the final status is still waiting for a runs folder that could not take it (full, or not writable) */
+  get finalStatusUnsaved(): boolean {
+    return this.unsavedFinal !== undefined;
+  }
+
+  /**
+   * Tries again to save a final status the runs folder refused, once space or permission may be
+   * back, so that other readers of the folder stop seeing the run as going. True once saved, or
+   * once it never can be (the run's folder is gone).
+   */
+  async saveFinalStatus(): Promise<boolean> {
+    const final = this.unsavedFinal;
+    if (!final) return true;
+    try {
+      await this.o.store.writeStatus(final);
+    } catch (e) {
+      if (writeProblemOf(e) !== undefined) return false;
+    }
+    this.unsavedFinal = undefined;
+    return true;
   }
 
   /** Cancels the run (queued or running) and resolves with its final status. */
@@ -134,7 +161,15 @@ export class ActiveRun {
     });
     if (this.cancelled || this.recordingFailure) void handle.cancel();
     this.status = { ...this.status, status: 'running', ownerPid: process.pid, ownerStore: store.storeId, enginePid: handle.pid };
-    await store.writeStatus(this.status);
+    try {
+      await store.writeStatus(this.status);
+    } catch (e) {
+      // the engine must not outlive its run: the queue starts the next run once this one ends
+      await handle.cancel();
+      rec.close();
+      await log.close();
+      throw startNotRecordedError(e, store.runsDir, store.dir(id));
+    }
     this.o.emit({ type: 'status', runId: id, status: 'running' });
 
     let rssBuffer: CounterRecord[] = [];
@@ -177,43 +212,34 @@ export class ActiveRun {
   private async conclude(end: EngineEnd, rss: RssSampler | undefined): Promise<void> {
     if (this.recordingFailure) {
       const error = this.recordingFailure.toJSON();
-      return this.finish('failed', error, this.partialReport(end, rss, error));
+      // the run fails for its disk either way; a report that cannot be assembled is not a second error
+      const partial = end.outcome ? this.reportOf(end.outcome, rss, error) : undefined;
+      return this.finish('failed', error, partial instanceof Error ? undefined : partial);
     }
     if (end.kind !== 'completed') {
       return this.finish(end.kind, end.kind === 'failed' ? end.error : undefined, undefined);
     }
-    let report: Report;
-    try {
-      report = buildReport({
-        runId: this.status.id,
-        createdAt: this.status.createdAt,
-        config: this.o.config,
-        outcome: end.outcome,
-        peakRssBetween: rss ? (a, b) => rss.peakBetween(a, b) : undefined,
-        status: 'completed',
-      });
-    } catch (e) {
-      return this.finish('failed', new AppError('INTERNAL', `could not assemble the report: ${serializeError(e).message}`).toJSON(), undefined);
+    const report = this.reportOf(end.outcome, rss);
+    if (report instanceof Error) {
+      return this.finish('failed', new AppError('INTERNAL', `could not assemble the report: ${serializeError(report).message}`).toJSON(), undefined);
     }
     return this.finish('completed', undefined, report);
   }
 
-  /** What the engine measured before it was stopped, as a failed run's report; none when it left no outcome. */
-  private partialReport(end: EngineEnd, rss: RssSampler | undefined, error: SerializedError): Report | undefined {
-    if (!end.outcome) return undefined;
+  /** The run's report from what the engine measured; with `error`, a failed run's partial one. */
+  private reportOf(outcome: EngineOutcome, rss: RssSampler | undefined, error?: SerializedError): Report | Error {
     try {
       return buildReport({
         runId: this.status.id,
         createdAt: this.status.createdAt,
         config: this.o.config,
-        outcome: end.outcome,
+        outcome,
         peakRssBetween: rss ? (a, b) => rss.peakBetween(a, b) : undefined,
-        status: 'failed',
+        status: error ? 'failed' : 'completed',
         error,
       });
-    } catch {
-      // the run fails for its disk either way; a report that cannot be assembled is not a second error
-      return undefined;
+    } catch (e) {
+      return e instanceof Error ? e : new Error(String(e));
     }
   }
 
@@ -245,10 +271,12 @@ export class ActiveRun {
       await store.writeStatus(final);
     } catch (e) {
       statusSaved = false;
+      // kept to be saved again (saveFinalStatus): until then the folder says the run is still going
+      if (writeProblemOf(e) !== undefined) this.unsavedFinal = final;
       unsaved.unshift(`status: ${serializeError(e).message}`);
     } finally {
       // one line however many files failed: on a full disk they all fail for the same reason
-      if (unsaved.length > 0) this.o.emit({ type: 'log', runId: id, level: statusSaved ? 'warn' : 'error', message: this.unsavedMessage(status, statusSaved, unsaved) });
+      if (unsaved.length > 0) this.o.emit({ type: 'log', runId: id, level: statusSaved ? 'warn' : 'error', message: unsavedFilesMessage(store.dir(id), status, statusSaved, unsaved) });
       store.markActive(id, false);
       this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
       this.resolveFinished(final);
@@ -281,12 +309,5 @@ export class ActiveRun {
       }
     }
     return unsaved;
-  }
-
-  private unsavedMessage(status: RunStatus, statusSaved: boolean, unsaved: string[]): string {
-    const where = this.o.store.dir(this.status.id);
-    const what = unsaved.join('; ');
-    if (statusSaved) return `could not write some of the run's files in ${where} (${what}); check that the runs folder is writable and has space.`;
-    return `could not save the run's status in ${where} (${what}). The run is ${status} in this session only; check that the runs folder exists, is writable and has space.`;
   }
 }

@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import { AppError } from '../../shared/errors';
 import type { TraceRecord } from '../../shared/events';
 import { ndjsonLine } from '../export';
+import { RunsFolderError, storeWriteError } from './storeErrors';
 
 /** Opens the stream a log appends to; tests inject one that fails like a full disk. */
 export type OpenEventStream = (path: string) => Writable;
@@ -70,25 +71,16 @@ export class EventLog {
   }
 }
 
-const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
-const NOT_WRITABLE_CODES = new Set(['EACCES', 'EROFS', 'EPERM']);
-
 /**
- * Why a run stopped when its events.ndjson could not be written, said about the runs folder (the
- * thing a person can change) rather than the file.
+ * Why a run stopped when its events.ndjson could not be written. A runs folder that is not
+ * writable, or a full disk, is said in the run store's own words (storeWriteError), so a person
+ * reads the same sentence whichever write met it first; anything else names the file.
  */
 export function eventLogError(e: NodeJS.ErrnoException, runsDir: string, eventsPath: string): AppError {
-  const code = typeof e.code === 'string' ? e.code : undefined;
   const stopped = 'The run was stopped; what was recorded before stays in its folder.';
-  if (code && DISK_FULL_CODES.has(code)) {
-    return new AppError('IO', `the disk holding ${runsDir} is full (${code}): free space or choose another runs folder. ${stopped}`, {
-      file: eventsPath, hint: 'free space or choose another runs folder',
-    });
-  }
-  if (code && NOT_WRITABLE_CODES.has(code)) {
-    return new AppError('IO', `the runs folder ${runsDir} is not writable (${code}): make it writable or choose another runs folder. ${stopped}`, {
-      file: eventsPath, hint: 'make the runs folder writable or choose another one',
-    });
+  const folderError = storeWriteError(e, runsDir);
+  if (folderError instanceof RunsFolderError) {
+    return new AppError('IO', `${folderError.message} ${stopped}`, { file: eventsPath, hint: folderError.location?.hint });
   }
   return new AppError('IO', `could not write ${eventsPath} in the runs folder ${runsDir}: ${e.message}. ${stopped}`, {
     file: eventsPath, hint: 'check that the runs folder exists, is writable and has space',

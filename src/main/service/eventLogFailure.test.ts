@@ -17,6 +17,7 @@ import type { RunEvent, RunStatus } from '../../shared/events';
 import { readNdjsonRecords } from '../export';
 import { EventLog, eventLogError, type OpenEventStream } from './eventLog';
 import { createProfilerService, type ProfilerService } from './profilerService';
+import { storeWriteError } from './storeErrors';
 
 const config: RunConfig = {
   data: { kind: 'preset', name: 'medium', seed: 42, features: 2, featureScale: 1 }, backend: 'wasm',
@@ -98,7 +99,7 @@ describe('a run whose event log fails to write', () => {
       expect(stoppedAfterMs).toBeLessThan(1000);
       expect(disk.failedAtMs! - startedAtMs).toBeGreaterThan(0);
       expect(final.error?.code).toBe('IO');
-      expect(final.error?.message).toContain(`the disk holding ${service.runsDir} is full (ENOSPC): free space or choose another runs folder`);
+      expect(final.error?.message).toContain(`the disk holding the runs folder ${service.runsDir} is full (ENOSPC): free space or choose another runs folder with --runs-dir.`);
       expect(final.error?.message).not.toMatch(/\n\s+at /);
 
       // the engine was stopped, not left to finish: no strategy results came back
@@ -144,12 +145,16 @@ describe('a run whose event log fails to write', () => {
     }
   });
 
-  it('says a read-only or forbidden runs folder is not writable, and any other failure with its message', () => {
+  it('says a read-only or full runs folder in the run store\'s words, and any other failure with its message', () => {
     const error = (code: string) => Object.assign(new Error(`${code}: failed`), { code });
-    for (const code of ['EACCES', 'EROFS', 'EPERM']) {
-      expect(eventLogError(error(code), '/runs', '/runs/r/events.ndjson').message).toContain(`the runs folder /runs is not writable (${code})`);
+    for (const code of ['EACCES', 'EROFS', 'EPERM', 'ENOSPC', 'EDQUOT']) {
+      const stored = (storeWriteError(error(code), '/runs') as Error).message;
+      const logged = eventLogError(error(code), '/runs', '/runs/r/events.ndjson');
+      expect(logged.message).toBe(`${stored} The run was stopped; what was recorded before stays in its folder.`);
+      expect(logged.location?.hint).toBeTruthy();
     }
-    expect(eventLogError(error('EDQUOT'), '/runs', '/runs/r/events.ndjson').message).toContain('the disk holding /runs is full (EDQUOT)');
+    expect(eventLogError(error('EACCES'), '/runs', '/runs/r/events.ndjson').message).toContain('the runs folder /runs is not writable (EACCES)');
+    expect(eventLogError(error('EDQUOT'), '/runs', '/runs/r/events.ndjson').message).toContain('the disk holding the runs folder /runs is full (EDQUOT)');
     expect(eventLogError(error('EIO'), '/runs', '/runs/r/events.ndjson').message).toContain('could not write /runs/r/events.ndjson in the runs folder /runs: EIO: failed');
   });
 });
@@ -184,7 +189,7 @@ describe('a run on a disk that fills up', () => {
       const final = await service.whenFinished(runId);
       clearInterval(poll);
       expect(final.status).toBe('failed');
-      expect(final.error?.message).toContain(`the disk holding ${service.runsDir} is full (ENOSPC)`);
+      expect(final.error?.message).toContain(`the disk holding the runs folder ${service.runsDir} is full (ENOSPC)`);
       expect(endedAtMs.get(runId)! - lastGrowthMs).toBeLessThan(1000);
       expect(final.headline).toEqual([]);
       const { records } = await readNdjsonRecords(join(dir, runId, 'events.ndjson'));

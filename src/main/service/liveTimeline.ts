@@ -6,6 +6,10 @@
  * Records are sorted into lanes and interned as they arrive; the depth rows are derived again only
  * when a query comes after records (or the open spans) changed. A big run's rebuild is spaced out
  * so that rebuilding takes at most about a fifth of the time, whatever the view asks.
+ *
+ * Many pages watching one run ask for the same window at the same width between two batches: the
+ * answer for one index is kept per window and width, so they cost one query together, and a new
+ * index (new records, spans opened or closed) starts afresh.
  */
 import type { CounterSeries, TimelineRequest, TimelineView } from '../../shared/api';
 import type { TraceRecord } from '../../shared/events';
@@ -17,6 +21,8 @@ import { queryTimeline } from './timelineQuery';
 
 /** a rebuild waits this many times its previous duration after the previous one */
 const REBUILD_GAP_FACTOR = 4;
+/** answers kept for one index: a few pages at different widths, or zoomed in, each keep theirs */
+const MAX_KEPT_ANSWERS = 16;
 
 export interface LiveTimelineOptions {
   /** the clock that spaces rebuilds out (tests inject one) */
@@ -36,6 +42,9 @@ export class LiveTimeline {
   private readonly counters = new CounterSeriesBuilder();
   private readonly nowMs: () => number;
   private built: Built | undefined;
+  /** answers computed from `answersFrom`, by window and width; the same objects go to every asker */
+  private answers = new Map<string, TimelineView>();
+  private answersFrom: TimelineIndex | undefined;
 
   /** `openSpans` answers what the run has begun and not ended, asked at each query */
   constructor(private readonly openSpans: () => readonly OpenSpan[], options: LiveTimelineOptions = {}) {
@@ -56,9 +65,24 @@ export class LiveTimeline {
     }
   }
 
-  /** The same view queryTimeline gives for these records read back from the file. */
+  /**
+   * The same view queryTimeline gives for these records read back from the file. Asked again with
+   * the same window and width while the index is unchanged, it answers the same object: callers
+   * send it on and must not change it.
+   */
   query(request: TimelineRequest): TimelineView {
-    return queryTimeline(this.index(), request);
+    const index = this.index();
+    if (index !== this.answersFrom) {
+      this.answers = new Map();
+      this.answersFrom = index;
+    }
+    const key = `${request.startUs}:${request.endUs}:${request.widthPx}`;
+    const kept = this.answers.get(key);
+    if (kept) return kept;
+    const view = queryTimeline(index, request);
+    if (this.answers.size >= MAX_KEPT_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
+    this.answers.set(key, view);
+    return view;
   }
 
   counterSeries(maxPoints?: number): CounterSeries[] {

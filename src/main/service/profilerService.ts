@@ -110,12 +110,22 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     await store.status(id);
     const live = active.get(id)?.timeline;
     if (live) return live.index();
+    return recordedTimelineIndex(id);
+  }
+
+  async function recordedTimelineIndex(id: string): Promise<TimelineIndex | null> {
     if (!(await store.exists(id, RUN_FILES.events))) return null;
     return timelines.get(id, store.file(id, RUN_FILES.events));
   }
   const summaries = new DatasetSummaryCache();
   const queue: ActiveRun[] = [];
   let current: ActiveRun | undefined;
+  /** ended runs whose final status a full or read-only runs folder refused: saved again when runs are listed */
+  const unsavedFinals = new Map<string, ActiveRun>();
+
+  const saveUnsavedFinals = async (): Promise<void> => {
+    for (const [id, run] of unsavedFinals) if (await run.saveFinalStatus()) unsavedFinals.delete(id);
+  };
 
   // one run at a time: concurrent runs would share cores and distort each other's timings
   const pump = () => {
@@ -127,6 +137,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     next.start().catch((e: unknown) => console.error(`run ${next.id}: ${e instanceof Error ? e.message : String(e)}`));
     void next.finished.then(() => {
       active.delete(next.id);
+      if (next.finalStatusUnsaved) unsavedFinals.set(next.id, next);
       if (current === next) current = undefined;
       pump();
     });
@@ -191,6 +202,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
 
     async listRuns() {
       await ready;
+      await saveUnsavedFinals();
       await store.refresh();
       return store.list();
     },
@@ -205,6 +217,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
       const id = await runId(v);
       await store.status(id);
       if (active.has(id)) await service.cancelRun(id);
+      unsavedFinals.delete(id);
       timelines.forget(id);
       await store.delete(id);
     },
@@ -212,7 +225,11 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     async getTimeline(v, request): Promise<TimelineView> {
       const id = await runId(v);
       const req = timelineRequest(request);
-      const index = await timelineIndexOf(id);
+      await store.status(id);
+      // every page watching a live run asks for much the same view: the run answers it once
+      const live = active.get(id)?.timeline;
+      if (live) return live.query(req);
+      const index = await recordedTimelineIndex(id);
       // queued, or traced off: nothing recorded yet is an empty timeline, not an error
       if (!index) return { startUs: req.startUs, endUs: req.endUs, totalUs: 0, lanes: [], spans: [], instants: [], totalEvents: 0 };
       return queryTimeline(index, req);

@@ -1,0 +1,110 @@
+/**
+ * Small fixtures the fault tests share: run configs on the presets, a throwaway runs folder, and
+ * waits on what a run has reached. The heavier helpers (tmpfs, another user, another process) are
+ * the run store's own, imported from src/main/service/runStoreTesting.testdata.ts.
+ */
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunConfig, StrategyChoice } from '../../src/shared/config';
+import type { RunEvent } from '../../src/shared/events';
+import type { EngineExit, SpawnEngine } from '../../src/main/host';
+import type { ProfilerService, RunStatusFile } from '../../src/main/service';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export function presetRun(name: 'tiny' | 'small' | 'medium', extra: Partial<RunConfig> = {}, strategies: StrategyChoice[] = ['reference']): RunConfig {
+  return {
+    data: { kind: 'preset', name, seed: 42, features: 2, featureScale: 1 }, backend: 'wasm', strategies,
+    repeats: 1, warmup: 0, local: false, saveLikelihood: false, trace: true, workers: 1, ...extra,
+  };
+}
+
+/** a run long enough to be caught mid-way: a few seconds of engine work on this machine */
+export const LONG_RUN = presetRun('medium', { repeats: 3 }, ['reference', 'compensated']);
+
+/** a folder under the system's temporary one, traversable by other users (for the tests that switch user) */
+export async function scratchFolder(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  await chmod(path, 0o755);
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** resolves once the engine has sent spans of its own: it is past start-up and computing */
+export function engineBusy(service: ProfilerService, runId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const off = service.subscribe(runId, (e: RunEvent) => {
+      if (e.type === 'trace' && e.records.some((r) => r.proc === 'engine' && r.ph === 'X')) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+export async function statusOnDisk(runsDir: string, runId: string): Promise<RunStatusFile | undefined> {
+  try {
+    return JSON.parse(await readFile(join(runsDir, runId, 'status.json'), 'utf8')) as RunStatusFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Polls `check` every 25 ms until it gives a value, or fails after `ms` saying what it waited for. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (performance.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** the conventional `nobody`, whom chmod binds where the tests run as root */
+export const OTHER_UID = 65534;
+const AS_OTHER_USER = ['setpriv', `--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', '--'];
+const FAULT_WORKER = fileURLToPath(new URL('./faultWorker.ts', import.meta.url));
+
+export interface WorkerResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs faultWorker.ts in a process of its own, as uid OTHER_UID when asked (see readOnlyViewer). */
+export function runFaultWorker(args: string[], options: { asOtherUser?: boolean } = {}): Promise<WorkerResult> {
+  const command = [...(options.asOtherUser ? AS_OTHER_USER : []), process.execPath, '--import', 'tsx', FAULT_WORKER, ...args];
+  return new Promise((resolve) => {
+    execFile(command[0]!, command.slice(1), { cwd: REPO_ROOT, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * An engine that starts, records nothing of its own and runs until cancelled: a run that stays
+ * 'running' for as long as a test needs, whatever the machine's speed.
+ */
+export function engineUntilCancelled(): SpawnEngine {
+  return () => {
+    let onExit: ((e: EngineExit) => void) | undefined;
+    const exit = (e: EngineExit) => {
+      const listener = onExit;
+      onExit = undefined;
+      listener?.(e);
+    };
+    return {
+      pid: undefined,
+      send: (m) => {
+        if (m.type === 'cancel') setTimeout(() => exit({ code: 0, signal: null }), 10);
+      },
+      onMessage: () => {},
+      onExit: (l) => (onExit = l),
+      kill: () => exit({ code: null, signal: 'SIGKILL' }),
+      stderrTail: () => '',
+    };
+  };
+}
