@@ -16,7 +16,9 @@ import type { ProfilerApi, RunIndexEntry } from '../../src/shared/api';
 import type { RunStatus } from '../../src/shared/events';
 import { createProfilerService } from '../../src/main/service';
 
-export const TRACE_CHECK = fileURLToPath(new URL('../../../shared/tools/trace-check/check.sh', import.meta.url));
+// CI names a copy outside ../shared (the checker installs its dependencies next to itself)
+export const TRACE_CHECK = process.env.KDE_PROFILER_TRACE_CHECK ??
+  fileURLToPath(new URL('../../../shared/tools/trace-check/check.sh', import.meta.url));
 /** the checker loads the trace in two real consumers too; a first call may install them */
 const TRACE_CHECK_TIMEOUT_MS = 90_000;
 /** a service that takes longer than this to list runs or describe itself is not answering */
@@ -83,7 +85,7 @@ export type TraceVerdict = { ok: true } | { ok: false; output: string } | { skip
 export function traceCheck(file: string): Promise<TraceVerdict> {
   if (!existsSync(TRACE_CHECK)) return Promise.resolve({ skipped: `trace-check is not at ${TRACE_CHECK}` });
   return new Promise((resolve) => {
-    execFile(TRACE_CHECK, ['-q', file], { timeout: TRACE_CHECK_TIMEOUT_MS, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    execFile('bash', [TRACE_CHECK, '-q', file], { timeout: TRACE_CHECK_TIMEOUT_MS, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       resolve(err ? { ok: false, output: `${stdout}\n${stderr}`.trim().slice(-4000) } : { ok: true });
     });
   });

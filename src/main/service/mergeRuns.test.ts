@@ -18,7 +18,9 @@ import { readNdjsonRecords, validateReport } from '../export';
 import { MERGE_SUMMARY_FILE, mergeShardRuns, type MergeSummary } from './mergeRuns';
 import { createProfilerService, type ProfilerService } from './profilerService';
 
-const TRACE_CHECK = fileURLToPath(new URL('../../../../shared/tools/trace-check/check.sh', import.meta.url));
+// CI names a copy outside ../shared (the checker installs its dependencies next to itself)
+const TRACE_CHECK = process.env.KDE_PROFILER_TRACE_CHECK ??
+  fileURLToPath(new URL('../../../../shared/tools/trace-check/check.sh', import.meta.url));
 const STRATEGIES = ['reference', 'compensated'] as const;
 
 let dir: string;
