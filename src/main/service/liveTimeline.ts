@@ -67,8 +67,8 @@ export class LiveTimeline {
 
   /**
    * The same view queryTimeline gives for these records read back from the file. Asked again with
-   * the same window and width while the index is unchanged, it answers the same object: callers
-   * send it on and must not change it.
+   * the same window and width while the index is unchanged, it answers the same object, frozen:
+   * callers send it on, and the WebSocket serialises a frozen answer once for every page.
    */
   query(request: TimelineRequest): TimelineView {
     const index = this.index();
@@ -79,7 +79,7 @@ export class LiveTimeline {
     const key = `${request.startUs}:${request.endUs}:${request.widthPx}`;
     const kept = this.answers.get(key);
     if (kept) return kept;
-    const view = queryTimeline(index, request);
+    const view = Object.freeze(queryTimeline(index, request));
     if (this.answers.size >= MAX_KEPT_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
     this.answers.set(key, view);
     return view;
