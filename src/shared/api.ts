@@ -9,6 +9,7 @@ import type { SerializedError } from './errors';
 import type { RunEvent, RunStatus } from './events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
 import type { Report } from './report';
+import type { SweepResult, SweepSummary } from './sweep';
 
 export interface BackendAvailability {
   name: BackendName;
@@ -322,13 +323,17 @@ export interface ProfilerApi {
    * file; an existing file there is replaced only with `overwrite`, otherwise the call fails with EXISTS
    */
   exportDataAsNpz(source: DataSource, outPath: string | null, options?: NpzExportOptions): Promise<NpzExport>;
+  /** the sweeps of the runs folder (`kde-profiler sweep`), newest first */
+  listSweeps(): Promise<SweepSummary[]>;
+  /** one sweep: its values, runs, medians with intervals, slopes and crossovers */
+  getSweep(sweepId: string): Promise<SweepResult>;
 }
 
 /** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */
 export const API_METHODS = [
   'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'getRun',
   'deleteRun', 'getTimeline', 'getCounters', 'findSpan', 'summarizeArea', 'getLikelihood', 'compareRuns', 'exportRun', 'pickDataFile',
-  'scanData', 'saveRecipe', 'exportDataAsNpz',
+  'scanData', 'saveRecipe', 'exportDataAsNpz', 'listSweeps', 'getSweep',
 ] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
 export const EVENT_CHANNEL = 'profiler:event';

@@ -6,8 +6,9 @@
 import type { ApiMethod, NpzExportOptions, ProfilerApi } from './api';
 import { AppError } from './errors';
 import { MAX_RUN_ID_CHARS } from './runIds';
+import { isSweepId } from './sweep';
 
-type ArgKind = 'runId' | 'string' | 'object' | 'number' | 'path' | 'pathOrNull' | 'paths' | 'npzExportOptions';
+type ArgKind = 'runId' | 'sweepId' | 'string' | 'object' | 'number' | 'path' | 'pathOrNull' | 'paths' | 'npzExportOptions';
 /** `kind?`: a trailing argument the caller may leave out (absent or undefined) */
 type ArgSpec = ArgKind | `${ArgKind}?`;
 
@@ -32,6 +33,8 @@ export const API_ARGS: Record<ApiMethod, readonly ArgSpec[]> = {
   scanData: ['paths'],
   saveRecipe: ['object', 'path'],
   exportDataAsNpz: ['object', 'pathOrNull', 'npzExportOptions?'],
+  listSweeps: [],
+  getSweep: ['sweepId'],
 };
 
 const MAX_STRING_CHARS = 200;
@@ -56,6 +59,9 @@ function fits(kind: ArgKind, v: unknown): boolean {
   switch (kind) {
     case 'runId':
       return typeof v === 'string' && v.length > 0 && v.length <= MAX_RUN_ID_CHARS;
+    case 'sweepId':
+      // the whole rule, not only a length: a sweep id names a folder, so nothing else may get through
+      return isSweepId(v);
     case 'string':
       return typeof v === 'string' && v.length <= MAX_STRING_CHARS;
     case 'number':
@@ -75,6 +81,7 @@ function fits(kind: ArgKind, v: unknown): boolean {
 
 const DESCRIBE: Record<ArgKind, string> = {
   runId: 'a run id',
+  sweepId: 'a sweep id like 20250101-120000-a1b2c3',
   string: `a string of at most ${MAX_STRING_CHARS} characters`,
   number: 'a finite number',
   object: 'an object',

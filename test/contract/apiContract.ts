@@ -6,15 +6,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfilerApi } from '../../src/shared/api';
 import { AppError } from '../../src/shared/errors';
 import type { RunEvent } from '../../src/shared/events';
+import { createSweepFolder, saveSweep, sweepResultOf } from '../../src/main/service';
+import type { SweepResult } from '../../src/shared/sweep';
 import { nwbMappingContract } from './nwbContract';
 
 export interface Transport {
   api: ProfilerApi;
+  /** the runs folder of the service behind the transport, where a sweep can be put for the sweep calls */
+  runsDir: string;
   close(): Promise<void>;
 }
 
 const TINY = { kind: 'preset', name: 'tiny', seed: 42, features: 2, featureScale: 1 } as const;
 const UNKNOWN_RUN = '20000101-000000-abcdef';
+
+/** a sweep as `kde-profiler sweep` leaves one, without running it */
+async function putSweep(runsDir: string): Promise<SweepResult> {
+  const id = '20260105-000000-abcdef';
+  const sweep = sweepResultOf({
+    id, createdAt: '2026-01-05T00:00:00.000Z', vary: 'encoding-spikes', values: [20, 40], data: 'preset:tiny', notes: [],
+    config: { data: TINY, backend: 'wasm', strategies: ['reference'], repeats: 2, warmup: 0, local: false, saveLikelihood: false, trace: true },
+  }, [
+    { value: 20, runId: null, status: 'pending', dataPath: '/x/a.npz' },
+    { value: 40, runId: null, status: 'pending', dataPath: '/x/b.npz' },
+  ], [null, null], 'running');
+  await createSweepFolder(runsDir, id);
+  await saveSweep(runsDir, sweep);
+  return sweep;
+}
 
 async function errorOf(p: Promise<unknown>): Promise<AppError> {
   const e = await p.then(() => undefined, (x: unknown) => x);
@@ -114,6 +133,20 @@ export function describeApiContract(name: string, open: () => Promise<Transport>
     it('an unknown run fails with NOT_FOUND', async () => {
       expect((await errorOf(t.api.getRun(UNKNOWN_RUN))).code).toBe('NOT_FOUND');
       expect((await errorOf(t.api.getTimeline(UNKNOWN_RUN, { startUs: 0, endUs: 1, widthPx: 10 }))).code).toBe('NOT_FOUND');
+    });
+
+    it('listSweeps and getSweep answer for the sweeps of the runs folder; a bad id is refused before the service, an unknown one is NOT_FOUND', async () => {
+      expect(await t.api.listSweeps()).toEqual([]);
+      const sweep = await putSweep(t.runsDir);
+      expect((await t.api.listSweeps()).map((s) => [s.id, s.vary, s.values])).toEqual([[sweep.id, 'encoding-spikes', [20, 40]]]);
+      expect(await t.api.getSweep(sweep.id)).toEqual(sweep);
+      for (const bad of ['../../etc', 'sweeps', 42]) {
+        const e = await errorOf(t.api.getSweep(bad as never));
+        expect(e.code).toBe('BAD_ARGUMENT');
+        expect(e.message).toMatch(/getSweep: argument 1 must be a sweep id/);
+      }
+      expect((await errorOf(t.api.getSweep('20000101-000000-abcdef'))).code).toBe('NOT_FOUND');
+      expect((await errorOf((t.api.listSweeps as (...a: unknown[]) => Promise<unknown>)('extra'))).code).toBe('BAD_ARGUMENT');
     });
 
     it('deleteRun removes the run', async () => {

@@ -37,6 +37,7 @@ describeApiContract('IPC', async () => {
   const { api, dispose } = desktop(service);
   return {
     api,
+    runsDir: join(dir, 'runs'),
     async close() {
       dispose();
       await service.close();

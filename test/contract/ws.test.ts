@@ -24,6 +24,7 @@ describeApiContract('WebSocket', async () => {
   const api = createWsClient({ url: `ws://127.0.0.1:${server.port}/ws?token=${server.token}`, WebSocketImpl: PageWebSocket as unknown as WebSocketConstructor });
   return {
     api,
+    runsDir: join(dir, 'runs'),
     async close() {
       api.close();
       await server.close();

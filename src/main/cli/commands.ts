@@ -13,6 +13,7 @@ import { runCommand } from './runCommand';
 import { scanCommand } from './scanCommand';
 import { serveCommand } from './serve';
 import { slurmCommand } from './slurmCommand';
+import { sweepCommand } from './sweepCommand';
 
 export const COMMANDS: Record<string, CliCommand> = {
   run: runCommand,
@@ -23,6 +24,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   export: exportCommand,
   compare: compareCommand,
   merge: mergeCommand,
+  sweep: sweepCommand,
   serve: serveCommand,
   slurm: slurmCommand,
 };

@@ -150,4 +150,46 @@ describe('makePreset', () => {
     expect(() => makePreset('tiny', { features: 0 })).toThrow(/features/);
     expect(() => makePreset('tiny', { featureScale: -1 })).toThrow(/featureScale/);
   });
+
+  it('generates the sizes a sweep asks for, the same for a seed, and keeps the preset as it was without them', () => {
+    const plain = makePreset('small', { seed: 3 });
+    expect(makePreset('small', { seed: 3, sizes: {} })).toEqual(plain);
+    expect(makePreset('small', { seed: 3, sizes: { nElectrodes: undefined } })).toEqual(plain);
+    const asked = { nElectrodes: 5, meanEncodingSpikes: 2000, meanDecodingSpikes: 7, nPositionBins: 333 };
+    const d = makePreset('small', { seed: 3, sizes: asked });
+    expect(makePreset('small', { seed: 3, sizes: asked })).toEqual(d);
+    expect(d.electrodes.length).toBe(5);
+    expect(d.placeBinCenters.length).toBe(333);
+    const enc = d.electrodes.reduce((s, e) => s + e.encodingSpikeTimes.length, 0);
+    const dec = d.electrodes.reduce((s, e) => s + e.decodingSpikeTimes.length, 0);
+    expect(Math.abs(enc - 5 * 2000)).toBeLessThan(4 * Math.sqrt(5 * 2000));
+    expect(Math.abs(dec - 5 * 7)).toBeLessThan(4 * Math.sqrt(5 * 7));
+    // what is not asked stays the preset's
+    const info = PRESET_INFO.find((p) => p.name === 'small')!;
+    expect(d.time.length).toBe(info.nTimeDecoding);
+    expect(d.positionTime.length).toBe(info.nTimeEncoding);
+    expect(d.params.placeBinSize).toBeCloseTo(100 / 333, 12);
+    expect(d.notes.at(-1)).toBe("sizes changed from preset 'small': nElectrodes 5, meanEncodingSpikes 2000, meanDecodingSpikes 7, nPositionBins 333");
+    expect(plain.notes.some((n) => n.startsWith('sizes changed'))).toBe(false);
+  });
+
+  it('varies the place simulation: encoding spikes by a longer recording, electrodes and bins; not its decoding spikes', () => {
+    const info = PRESET_INFO.find((p) => p.name === 'place')!;
+    const d = makePreset('place', { seed: 9, sizes: { meanEncodingSpikes: 1600, nElectrodes: 4, nPositionBins: 50 } });
+    expect(d.electrodes.length).toBe(4);
+    expect(Math.abs(d.placeBinCenters.length - 50)).toBeLessThanOrEqual(1);
+    const mean = (pick: (e: (typeof d.electrodes)[number]) => Float64Array) => d.electrodes.reduce((s, e) => s + pick(e).length, 0) / d.electrodes.length;
+    expect(mean((e) => e.encodingSpikeTimes) / 1600).toBeCloseTo(1, 1);
+    // the decoded window is the same 20 s, so its rows and spikes stay the preset's
+    expect(d.time.length).toBe(info.nTimeDecoding);
+    expect(mean((e) => e.decodingSpikeTimes) / info.meanDecodingSpikes).toBeGreaterThan(0.7);
+    expect(mean((e) => e.decodingSpikeTimes) / info.meanDecodingSpikes).toBeLessThan(1.3);
+    expect(() => makePreset('place', { sizes: { meanDecodingSpikes: 50 } })).toThrow(/decoding spikes cannot be set/);
+  });
+
+  it('rejects a size that is not a positive integer in range, naming it', () => {
+    expect(() => makePreset('tiny', { sizes: { nElectrodes: 0 } })).toThrow(/nElectrodes must be an integer from 1 to 1024, got 0/);
+    expect(() => makePreset('tiny', { sizes: { meanEncodingSpikes: 2.5 } })).toThrow(/meanEncodingSpikes/);
+    expect(() => makePreset('tiny', { sizes: { nPositionBins: 1 } })).toThrow(/nPositionBins/);
+  });
 });

@@ -42,13 +42,34 @@ const POSITION_HI = 100;
 const ENCODING_DURATION_S = 100;
 const DECODING_DURATION_S = 20;
 
+/**
+ * Sizes a sweep changes, each left out keeping the preset's own. Spike counts are means per
+ * electrode (the peer presets draw them from a Poisson law around it).
+ */
+export interface PresetSizes {
+  nElectrodes?: number;
+  meanEncodingSpikes?: number;
+  meanDecodingSpikes?: number;
+  nPositionBins?: number;
+}
+
 export interface PresetOptions {
   seed?: number;
   /** mark dimension D (default 2, as the profile script) */
   features?: number;
   /** multiplies the N(0,1) marks after drawing (default 1) */
   featureScale?: number;
+  /** sizes other than the preset's (a sweep); without them the preset is exactly its table row */
+  sizes?: PresetSizes;
 }
+
+/** bounds that keep an override a size a machine can hold, and a grid the generator can build */
+const SIZE_LIMITS: Record<keyof PresetSizes, [number, number]> = {
+  nElectrodes: [1, 1024],
+  meanEncodingSpikes: [1, 10_000_000],
+  meanDecodingSpikes: [1, 10_000_000],
+  nPositionBins: [2, 1_000_000],
+};
 
 interface Spikes {
   times: Float64Array;
@@ -71,8 +92,53 @@ export function presetInfo(name: PresetName): PresetInfo {
   return info;
 }
 
+/** the sizes given (keys left undefined dropped, so they cannot blank the preset's own), each checked */
+function checkedSizes(sizes: PresetSizes): PresetSizes {
+  const out: PresetSizes = {};
+  for (const [key, v] of Object.entries(sizes) as [keyof PresetSizes, number | undefined][]) {
+    if (v === undefined) continue;
+    const [lo, hi] = SIZE_LIMITS[key];
+    if (!Number.isInteger(v) || v < lo || v > hi) {
+      throw new AppError('BAD_ARGUMENT', `preset size ${key} must be an integer from ${lo} to ${hi}, got ${v}.`, { key });
+    }
+    out[key] = v;
+  }
+  return out;
+}
+
+/** What changed from the preset's table row, for the dataset's notes. */
+function sizesNote(name: PresetName, sizes: PresetSizes): string | null {
+  const parts = Object.entries(sizes).map(([k, v]) => `${k} ${v}`);
+  return parts.length > 0 ? `sizes changed from preset '${name}': ${parts.join(', ')}` : null;
+}
+
+/**
+ * The place simulation with other sizes: more electrodes keep each tetrode's spike rate; more
+ * encoding spikes lengthen the recording before the decoded window (which stays as it is);
+ * more bins narrow them over the same track. The decoded spikes follow from the window's length
+ * and the rates, so they cannot be set here.
+ */
+function placeOptions(sizes: PresetSizes): typeof PLACE_PRESET {
+  const p = PLACE_PRESET;
+  if (sizes.meanDecodingSpikes !== undefined) {
+    throw new AppError('BAD_ARGUMENT', "preset 'place' decodes a fixed 20 s window, so its decoding spikes cannot be set; vary them on a peer preset (tiny … realistic) or on a file.",
+      { key: 'meanDecodingSpikes' });
+  }
+  const ratePerElectrodeHz = p.totalSpikes / p.electrodes / p.durationS;
+  const electrodes = sizes.nElectrodes ?? p.electrodes;
+  const durationS = sizes.meanEncodingSpikes === undefined ? p.durationS : p.decodeLastS + sizes.meanEncodingSpikes / ratePerElectrodeHz;
+  return {
+    ...p,
+    electrodes,
+    durationS,
+    totalSpikes: Math.round(ratePerElectrodeHz * electrodes * durationS),
+    placeBinSize: sizes.nPositionBins === undefined ? p.placeBinSize : TRACK_CM / sizes.nPositionBins,
+  };
+}
+
 export function makePreset(name: PresetName, options: PresetOptions = {}): Dataset {
-  const info = presetInfo(name);
+  const sizes = checkedSizes(options.sizes ?? {});
+  const info = { ...presetInfo(name), ...sizes };
   const seed = options.seed ?? 42;
   const nFeatures = options.features ?? 2;
   const featureScale = options.featureScale ?? 1;
@@ -82,7 +148,12 @@ export function makePreset(name: PresetName, options: PresetOptions = {}): Datas
   if (!(featureScale > 0) || !Number.isFinite(featureScale)) {
     throw new AppError('BAD_ARGUMENT', `featureScale must be a positive number, got ${featureScale}.`);
   }
-  if (name === 'place') return simulatePlaceDataset(name, { ...PLACE_PRESET, seed, features: nFeatures, featureScale });
+  const changed = sizesNote(name, sizes);
+  if (name === 'place') {
+    const place = simulatePlaceDataset(name, { ...placeOptions(sizes), seed, features: nFeatures, featureScale });
+    if (changed) place.notes.push(changed);
+    return place;
+  }
   const rng = new Rng(seed);
   const placeBinSize = (POSITION_HI - POSITION_LO) / info.nPositionBins;
   const grid = buildPlaceGrid1d(linspace(POSITION_LO, POSITION_HI, info.nPositionBins), placeBinSize);
@@ -118,6 +189,7 @@ export function makePreset(name: PresetName, options: PresetOptions = {}): Datas
       `synthetic preset '${name}', seed ${seed}, ${nFeatures} features, feature scale ${featureScale}`,
       `grid built from place_bin_size ${placeBinSize} over linspace(0, 100, ${info.nPositionBins}): ${interior.length} interior bins`,
       'drawn with the profiler\'s own random stream: same distributions as the profile script, not the same numbers',
+      ...(changed ? [changed] : []),
     ],
   };
 }

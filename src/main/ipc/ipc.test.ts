@@ -13,6 +13,8 @@ describe('checkArgs', () => {
 
   it('refuses wrong arity and wrong basic types with BAD_ARGUMENT', () => {
     expect(() => checkArgs('getRun', ['20250101-000000-abcdef'])).not.toThrow();
+    expect(() => checkArgs('getSweep', ['20250101-000000-abcdef'])).not.toThrow();
+    expect(() => checkArgs('listSweeps', [])).not.toThrow();
     // file paths may be longer than other strings: as long as a run config's data path
     expect(() => checkArgs('scanData', [['/d/a.nwb', `/${'d'.repeat(300)}/b.nwb`]])).not.toThrow();
     expect(() => checkArgs('saveRecipe', [{}, '/d/a.nwb'])).not.toThrow();
@@ -48,6 +50,13 @@ describe('checkArgs', () => {
       ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, { overwrite: true, force: true }]],
       ['exportDataAsNpz', [{ kind: 'file', path: '/d/a.nwb' }, null, { overwrite: true }, {}]],
       ['saveRecipe', [{}, '/d/a.nwb', undefined]],
+      // a sweep id names a folder: the transport holds it to the whole rule, not only to a length
+      ['getSweep', []],
+      ['getSweep', ['../../etc']],
+      ['getSweep', ['20250101-000000-abcdef/..']],
+      ['getSweep', ['20250101-000000-ABCDEF']],
+      ['getSweep', [20250101]],
+      ['listSweeps', ['*']],
     ];
     for (const [method, params] of cases) {
       let error: unknown;

@@ -38,6 +38,8 @@ export function stubService(): StubService {
     scanData: notFound,
     saveRecipe: notFound,
     exportDataAsNpz: notFound,
+    listSweeps: async () => [],
+    getSweep: notFound,
     subscribe(runId, listener) {
       let set = listeners.get(runId);
       if (!set) listeners.set(runId, (set = new Set()));

@@ -9,7 +9,7 @@ describe('messages to pages', () => {
       { kind: 'result', id: 7, ok: true, result: Object.freeze({ rows: [1, 2], name: 'x' }) },
       { kind: 'result', id: 8, ok: true, result: null },
       { kind: 'result', id: 9, ok: true, result: 'text' },
-      { kind: 'result', id: 10, ok: false, error: { code: 'NOT_FOUND', message: 'no such run' } },
+      { kind: 'result', id: 10, ok: false, error: { name: 'AppError', code: 'NOT_FOUND', message: 'no such run' } },
     ];
     for (const m of messages) expect(JSON.parse(messageText(m))).toEqual(JSON.parse(JSON.stringify(m)));
   });

@@ -18,3 +18,5 @@ export {
 } from '../export/perfettoBundle';
 export { mergeShardRuns, MERGE_SUMMARY_FILE, type MergeOptions, type MergeResult, type MergeSummary, type ShardSummary } from './mergeRuns';
 export { defaultNpzPath, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
+export { createSweepFolder, deleteSweepFolder, listSweeps, readSweep, saveSweep, sizesOf, sweepCsv, sweepDir, sweepResultOf, SWEEP_FILES, SWEEPS_DIR, type SweepPlan } from './sweeps';
+export { nestedSubset, writeSweepData, type SweepDataFile, type SweepDataRequest } from './sweepData';

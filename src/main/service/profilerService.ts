@@ -34,6 +34,7 @@ import {
 } from './validate';
 import type { TimelineIndex } from './timelineIndex';
 import { findSpan, summarizeArea } from './timelineSearch';
+import { listSweeps, readSweep } from './sweeps';
 
 /** runs waiting behind the current one: a script gone wrong cannot fill the runs folder with queued runs */
 export const MAX_QUEUED_RUNS = 64;
@@ -294,6 +295,15 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     scanData: (paths) => scanDataView(paths),
     saveRecipe: (recipe, dataPath) => saveRecipeFor(recipe, dataPath),
     exportDataAsNpz: (source, outPath, options) => exportSourceAsNpz(source, outPath, options),
+
+    async listSweeps() {
+      await ready;
+      return listSweeps(store.runsDir);
+    },
+    async getSweep(id) {
+      await ready;
+      return readSweep(store.runsDir, id);
+    },
 
     async close() {
       queue.splice(0, queue.length);

@@ -13,6 +13,7 @@ export const VIEWS = [
   { id: 'results', label: 'Results' },
   { id: 'likelihood', label: 'Likelihood' },
   { id: 'runs', label: 'Runs' },
+  { id: 'sweeps', label: 'Sweeps' },
   { id: 'export', label: 'Export' },
 ] as const;
 
@@ -27,7 +28,7 @@ export interface Route {
 }
 
 /** parameters a link may carry; anything else in an address is dropped */
-export const ROUTE_PARAMS = ['run', 'strategy', 'compare'] as const;
+export const ROUTE_PARAMS = ['run', 'strategy', 'compare', 'sweep'] as const;
 const MAX_PARAM_CHARS = 400;
 
 export function routeFromHash(hash: string): Route | null {

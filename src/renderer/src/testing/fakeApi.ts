@@ -9,11 +9,13 @@ import type { DataSource, RunConfig } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import type { RunEvent } from '../../../shared/events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../shared/nwb';
+import { sweepSummaryOf, type SweepResult, type SweepSummary } from '../../../shared/sweep';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { setApiForTests } from '../stores/apiAccess';
 import * as sample from './sampleData';
 import { ambiguousView } from './sampleNwb';
+import { sampleSweep } from './sampleSweep';
 
 export interface Call {
   method: string;
@@ -26,6 +28,8 @@ export class FakeApi implements ProfilerApi {
   nextRunId = 'run-1';
   /** paths exportDataAsNpz finds taken: it refuses them with EXISTS unless told to overwrite */
   readonly existingFiles = new Set<string>();
+  /** the sweeps of the runs folder, as listSweeps and getSweep answer for them */
+  sweeps: SweepResult[] = [sampleSweep()];
 
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
@@ -126,6 +130,13 @@ export class FakeApi implements ProfilerApi {
       throw new AppError('EXISTS', `${target} already exists: choose another name, or confirm that it may be replaced (overwrite).`, { file: target });
     }
     return { outPath: target, bytes: 2048, nElectrodes: 2, nEncodingSpikes: 300 };
+  };
+  listSweeps = async (): Promise<SweepSummary[]> => (this.record('listSweeps'), this.sweeps.map(sweepSummaryOf));
+  getSweep = async (sweepId: string): Promise<SweepResult> => {
+    this.record('getSweep', sweepId);
+    const sweep = this.sweeps.find((s) => s.id === sweepId);
+    if (!sweep) throw new AppError('NOT_FOUND', `no sweep ${sweepId} in /runs/sweeps: it was deleted, or belongs to another runs folder.`, { key: sweepId });
+    return sweep;
   };
 }
 
