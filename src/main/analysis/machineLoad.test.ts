@@ -22,7 +22,16 @@ describe('machineLoadBetween', () => {
     expect(machineLoadBetween(reading({}), end)).toMatchObject({ busy: true });
   });
 
-  it('is busy when the load average exceeds the cores this process left free, and leaves out what it cannot read', () => {
+  it('trusts the measured share over a load average that still counts this run\'s own earlier work', () => {
+    // 2 cores, both kept busy by this run's workers; others took 3 % of the machine; the lagging 1-minute average reads 1.9
+    const start = reading({ cores: 2, loadAverage: [1.9, 2.1, 3.1] });
+    const end = reading({ atMs: 10_000, cores: 2, loadAverage: [1.8, 2.1, 3.1], machineTicks: { busy: 2060, total: 2000 * 1.03 }, ownCpuMs: 20_000 });
+    const load = machineLoadBetween(start, end);
+    expect(load.otherCpuShare).toBeLessThan(0.05);
+    expect(load.busy).toBe(false);
+  });
+
+  it('is busy when the load average exceeds the cores this process left free where the share cannot be read, and leaves out what it cannot read', () => {
     const start = reading({ loadAverage: [3.5, 3, 3], machineTicks: undefined });
     const end = reading({ atMs: 10_000, loadAverage: [4.2, 3, 3], machineTicks: undefined, ownCpuMs: 10_000 });
     const load = machineLoadBetween(start, end);
