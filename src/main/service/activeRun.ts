@@ -79,6 +79,11 @@ export class ActiveRun {
     return this.status.id;
   }
 
+  /** events.ndjson holds every record the run made (no write failed), so its live timeline equals the file's */
+  get recordedEverything(): boolean {
+    return this.recordingFailure === undefined;
+  }
+
   /** what the engine has begun and not ended yet, for the live timeline */
   openSpans(): OpenSpan[] {
     return this.handle?.openSpans() ?? [];

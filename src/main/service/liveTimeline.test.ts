@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TimelineRequest } from '../../shared/api';
 import type { TraceRecord } from '../../shared/events';
@@ -64,6 +64,13 @@ describe('LiveTimeline answers as the file does for the same records', () => {
     for (const request of requestsFor(finished.endUs)) expect(live.query(request)).toEqual(queryTimeline(finished, request));
     expect(live.counterSeries()).toEqual(await cache.counters('r', path));
     expect(live.recordCount).toBe(finished.totalEvents);
+    // what the service hands the cache when the run ends answers as the file does, and reads no file
+    const settled = live.settled();
+    for (const request of requestsFor(finished.endUs)) expect(queryTimeline(settled.index, request)).toEqual(queryTimeline(finished, request));
+    expect(settled.counters).toEqual(await cache.counters('r', path));
+    const adopted = new TimelineCache();
+    adopted.adopt('r', settled);
+    expect(await adopted.get('r', join(dirname(path), 'no-such-file.ndjson'))).toBe(settled.index);
     expect(finished.lanes.map((l) => l.lane.id)).toEqual(['service:1', 'engine:1', ...[0, 1, 2, 3].map((e) => `engine:1/electrode ${e}`)]);
   });
 

@@ -85,6 +85,15 @@ export class LiveTimeline {
     return view;
   }
 
+  /**
+   * The finished run's index and counters, built as a reader of events.ndjson builds them (no
+   * open spans, every counter point): handed to the TimelineCache when the run ends, so the first
+   * pages to look at it afterwards do not stall the service re-reading the file.
+   */
+  settled(): { index: TimelineIndex; counters: CounterSeries[] } {
+    return { index: this.spans.build(), counters: this.counters.build() };
+  }
+
   counterSeries(maxPoints?: number): CounterSeries[] {
     return this.counters.build(maxPoints);
   }

@@ -137,6 +137,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     // start() never rejects; the catch is the last guard that a run cannot end the service
     next.start().catch((e: unknown) => console.error(`run ${next.id}: ${e instanceof Error ? e.message : String(e)}`));
     void next.finished.then(() => {
+      if (next.timeline && next.recordedEverything) timelines.adopt(next.id, next.timeline.settled());
       active.delete(next.id);
       if (next.finalStatusUnsaved) unsavedFinals.set(next.id, next);
       if (current === next) current = undefined;

@@ -27,6 +27,11 @@ export class TimelineCache {
     return (await this.entry(runId, eventsPath)).counters;
   }
 
+  /** a run that just finished: its index and counters as its live timeline built them from the same records */
+  adopt(runId: string, entry: Entry): void {
+    this.touch(runId, entry);
+  }
+
   forget(runId: string): void {
     this.entries.delete(runId);
   }
