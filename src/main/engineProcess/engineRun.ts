@@ -48,7 +48,10 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
     options: deps.strategyOptionsFor(dataset, config),
     emitProgress: () => session.emitProgress(),
   };
-  const measured = await measureStrategies(ctx, runDir);
+  // after each strategy the host gets what was measured so far: a run that fails or is cancelled keeps it
+  const measured = await measureStrategies(ctx, runDir, (so) =>
+    session.sendPartial({ ...partialOutcome(ctx, backend, so), calibration, workers, tf32 }),
+  );
   // the local likelihood is one pass over time rows, on this thread
   const local = config.local ? await measureLocal({ ...ctx, deps }) : undefined;
   const outcome = outcomeOf(ctx, backend, measured);
@@ -61,7 +64,9 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
 }
 
 /** Each strategy in turn, its likelihood saved when asked; then their agreement with the reference. */
-async function measureStrategies(ctx: MeasureContext, runDir: string): Promise<StrategyMeasurement[]> {
+async function measureStrategies(
+  ctx: MeasureContext, runDir: string, onMeasured: (soFar: StrategyMeasurement[]) => void,
+): Promise<StrategyMeasurement[]> {
   const { nTime, nBins } = gridOf(ctx);
   const measured: StrategyMeasurement[] = [];
   for (const strategy of ctx.config.strategies as StrategyChoice[]) {
@@ -70,6 +75,7 @@ async function measureStrategies(ctx: MeasureContext, runDir: string): Promise<S
       m.result.likelihoodFile = await writeLikelihood(runDir, strategy, m.likelihood, nTime, nBins);
     }
     measured.push(m);
+    onMeasured(measured);
   }
   agreementsWithReference(measured, nTime, nBins);
   accuraciesAgainstTruePosition(measured, ctx);
@@ -91,6 +97,17 @@ function accuraciesAgainstTruePosition(measured: StrategyMeasurement[], ctx: Mea
 
 function gridOf({ dataset }: MeasureContext): { nTime: number; nBins: number } {
   return { nTime: dataset.time.length, nBins: dataset.placeBinCenters.length / dataset.positionDims };
+}
+
+/** The strategies measured so far, without the comparisons that need them all (agreement, accuracy). */
+function partialOutcome(ctx: MeasureContext, backend: BackendInfo, measured: StrategyMeasurement[]): EngineOutcome {
+  return {
+    dataset: summarizeDataset(ctx.dataset),
+    backend,
+    strategies: measured.map((m) => m.result),
+    notApplicable: notApplicableFor(backend),
+    windows: measured.map((m) => m.window),
+  };
 }
 
 function outcomeOf(ctx: MeasureContext, backend: BackendInfo, measured: StrategyMeasurement[]): EngineOutcome {

@@ -116,6 +116,11 @@ export class RunSession {
     this.sendProgress(true);
   }
 
+  /** What the run has measured so far (the run's identity added), for the host to keep if the run ends early. */
+  sendPartial(outcome: EngineOutcome): void {
+    this.send({ type: 'partial', outcome: { ...outcome, ...this.identity } });
+  }
+
   log(level: 'info' | 'warn' | 'error', message: string): void {
     this.send({ type: 'log', level, message });
   }

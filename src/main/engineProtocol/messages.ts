@@ -82,12 +82,14 @@ export type EngineToHost =
   /** the engine's spans open now, whenever that changed and a trace batch went out (live timeline only) */
   | { type: 'open-spans'; spans: OpenSpan[] }
   | { type: 'result'; outcome: EngineOutcome }
+  /** what the run measured so far, after each strategy: kept by the host so a run that fails or is cancelled keeps it */
+  | { type: 'partial'; outcome: EngineOutcome }
   /** the run could not proceed at all (bad data, no backend): the run fails with this error */
   | { type: 'error'; error: SerializedError }
   | { type: 'cancelled' }
   | { type: 'probe-result'; probe: ProbeResult };
 
-const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'open-spans', 'result', 'error', 'cancelled', 'probe-result']);
+const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'open-spans', 'result', 'partial', 'error', 'cancelled', 'probe-result']);
 
 /** A message from the engine process is trusted code, but a crash mid-send or a stray print must not throw. */
 export function isEngineMessage(raw: unknown): raw is EngineToHost {

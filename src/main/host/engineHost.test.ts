@@ -104,6 +104,30 @@ describe('startEngine', () => {
     expect(end.kind === 'failed' && end.error.message).toMatch(/^out of memory/);
   });
 
+  it('keeps the last partial outcome for a run that dies or is cancelled, and the final one for a run that completes', async () => {
+    const partial = { strategies: [{ strategy: 'reference' }] } as unknown as EngineOutcome;
+    const dying = new FakeChild();
+    const d = startEngine(() => dying, start, listeners());
+    dying.post({ type: 'partial', outcome: partial });
+    dying.exit({ code: null, signal: 'SIGKILL' });
+    expect(await d.done).toMatchObject({ kind: 'failed', outcome: partial });
+
+    const cancelled = new FakeChild();
+    const c = startEngine(() => cancelled, start, listeners());
+    cancelled.post({ type: 'partial', outcome: partial });
+    cancelled.post({ type: 'cancelled' });
+    cancelled.exit({ code: 0, signal: null });
+    expect(await c.done).toMatchObject({ kind: 'cancelled', outcome: partial });
+
+    const finishing = new FakeChild();
+    const f = startEngine(() => finishing, start, listeners());
+    const final = { strategies: [{ strategy: 'reference' }, { strategy: 'compensated' }] } as unknown as EngineOutcome;
+    finishing.post({ type: 'partial', outcome: partial });
+    finishing.post({ type: 'result', outcome: final });
+    finishing.exit({ code: 0, signal: null });
+    expect(await f.done).toEqual({ kind: 'completed', outcome: final });
+  });
+
   it('kills an engine that does not stop within the grace period after cancel', async () => {
     vi.useFakeTimers();
     try {

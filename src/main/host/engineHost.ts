@@ -75,6 +75,8 @@ class RunningEngine implements EngineHandle {
   readonly done: Promise<EngineEnd>;
   private resolveDone!: (end: EngineEnd) => void;
   private outcome: EngineOutcome | undefined;
+  /** what the engine measured so far (after each strategy), for a run that does not complete */
+  private partial: EngineOutcome | undefined;
   private engineError: SerializedError | undefined;
   private cancelRequested = false;
   private killTimer: ReturnType<typeof setTimeout> | undefined;
@@ -132,6 +134,9 @@ class RunningEngine implements EngineHandle {
       case 'result':
         this.outcome = raw.outcome;
         break;
+      case 'partial':
+        this.partial = raw.outcome;
+        break;
       case 'error':
         this.engineError = deserializeError(raw.error).toJSON();
         break;
@@ -151,11 +156,13 @@ class RunningEngine implements EngineHandle {
   /** Every way the process can end, as one outcome: a cancel, the engine's error, a result, or a death. */
   private endOf(exit: EngineExit): EngineEnd {
     const { outcome } = this;
-    if (this.cancelRequested) return { kind: 'cancelled', outcome };
-    if (this.engineError) return { kind: 'failed', error: this.engineError, outcome };
+    // a run that did not complete keeps what it measured: its final outcome, else the last partial one
+    const kept = outcome ?? this.partial;
+    if (this.cancelRequested) return { kind: 'cancelled', outcome: kept };
+    if (this.engineError) return { kind: 'failed', error: this.engineError, outcome: kept };
     if (outcome && exit.code === 0) return { kind: 'completed', outcome };
     const reason = describeEngineExit(exit, this.child.stderrTail());
-    return { kind: 'failed', error: new AppError('RUN_FAILED', reason).toJSON(), outcome };
+    return { kind: 'failed', error: new AppError('RUN_FAILED', reason).toJSON(), outcome: kept };
   }
 }
 

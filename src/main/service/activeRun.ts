@@ -222,7 +222,10 @@ export class ActiveRun {
       return this.finish('failed', error, partial instanceof Error ? undefined : partial);
     }
     if (end.kind !== 'completed') {
-      return this.finish(end.kind, end.kind === 'failed' ? end.error : undefined, undefined);
+      const error = end.kind === 'failed' ? end.error : undefined;
+      // the strategies measured before the end stay in a report marked failed or cancelled
+      const partial = end.outcome ? this.reportOf(end.outcome, rss, error, end.kind) : undefined;
+      return this.finish(end.kind, error, partial instanceof Error ? undefined : partial);
     }
     const report = this.reportOf(end.outcome, rss);
     if (report instanceof Error) {
@@ -231,8 +234,10 @@ export class ActiveRun {
     return this.finish('completed', undefined, report);
   }
 
-  /** The run's report from what the engine measured; with `error`, a failed run's partial one. */
-  private reportOf(outcome: EngineOutcome, rss: RssSampler | undefined, error?: SerializedError): Report | Error {
+  /** The run's report from what the engine measured; with `error` or a cancel, a partial one. */
+  private reportOf(
+    outcome: EngineOutcome, rss: RssSampler | undefined, error?: SerializedError, ended: Report['status'] = error ? 'failed' : 'completed',
+  ): Report | Error {
     try {
       return buildReport({
         runId: this.status.id,
@@ -240,7 +245,7 @@ export class ActiveRun {
         config: this.o.config,
         outcome,
         peakRssBetween: rss ? (a, b) => rss.peakBetween(a, b) : undefined,
-        status: error ? 'failed' : 'completed',
+        status: ended,
         error,
       });
     } catch (e) {

@@ -130,6 +130,27 @@ describe('profiler service with the engine process', () => {
     expect((await service.getRun(runId)).report).toBeNull();
   });
 
+  it('keeps the strategies measured before a cancel in a report marked cancelled', async () => {
+    const { runId } = await service.startRun(config('tiny', ['compensated', 'logsumexp'], { repeats: 40 }));
+    // the second strategy's cold call has ended: the first strategy is measured and the host has it
+    await new Promise<void>((resolve) => {
+      let colds = 0;
+      const off = service.subscribe(runId, (e: RunEvent) => {
+        if (e.type !== 'trace') return;
+        colds += e.records.filter((r) => r.proc === 'engine' && r.ph === 'X' && r.name === 'cold').length;
+        if (colds >= 2) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await service.cancelRun(runId);
+    expect((await service.whenFinished(runId)).status).toBe('cancelled');
+    const report = (await service.getRun(runId)).report!;
+    expect(report.status).toBe('cancelled');
+    expect(report.strategies.map((s) => [s.strategy, s.status, s.total?.n])).toEqual([['compensated', 'ok', 40]]);
+  }, 60_000);
+
   it('marks a run failed with a reason when its engine is killed, and keeps what it recorded', async () => {
     const { runId } = await service.startRun(config('medium', ['reference', 'logsumexp'], { repeats: 5 }));
     await engineBusy(runId);
@@ -154,7 +175,7 @@ describe('profiler service with the engine process', () => {
     }));
     const fresh = createProfilerService({ runsDir: dir });
     const runs = await fresh.listRuns();
-    expect(runs).toHaveLength(4);
+    expect(runs).toHaveLength(5);
     expect(runs.filter((r) => r.status === 'completed')).toHaveLength(1);
     const interrupted = runs.find((r) => r.id === orphan)!;
     expect(interrupted.status).toBe('failed');
