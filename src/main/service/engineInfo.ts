@@ -10,31 +10,39 @@ import { probeEngine, type SpawnEngine } from '../host';
 import { DatasetSummaryCache } from './datasetSummaries';
 import { toolVersion } from './reportBuilder';
 
-let info: Promise<SystemInfo> | undefined;
-
 /**
- * Versions and backends. The backends are probed in a short-lived engine process: this process
- * (Electron's main process in the desktop app) never loads TensorFlow.js or a GPU driver.
+ * Versions and backends, asked once per service. The backends are probed in a short-lived engine
+ * process: this process (Electron's main process in the desktop app) never loads TensorFlow.js or a
+ * GPU driver. The answer belongs to the service's own engine: two services in one process (a test's
+ * stand-in engine beside a real one) each probe theirs.
  */
-export function systemInfo(spawn: SpawnEngine): Promise<SystemInfo> {
-  info ??= (async () => {
-    const probe = await probeEngine(spawn);
-    return {
-      version: toolVersion(),
-      tfjsVersion: probe.tfjsVersion,
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-      cpus: cpus().length,
-      totalMemoryBytes: totalmem(),
-      backends: probe.backends,
-      defaultBackend: DEFAULT_RUN_CONFIG.backend,
-    };
-  })();
-  // a failed probe is not cached: the next call tries again
-  info.catch(() => {
-    info = undefined;
-  });
-  return info;
+export class SystemInfoCache {
+  private info: Promise<SystemInfo> | undefined;
+
+  constructor(private readonly spawn: SpawnEngine) {}
+
+  get(): Promise<SystemInfo> {
+    this.info ??= probeSystem(this.spawn);
+    // a failed probe is not kept: the next call tries again
+    this.info.catch(() => {
+      this.info = undefined;
+    });
+    return this.info;
+  }
+}
+
+async function probeSystem(spawn: SpawnEngine): Promise<SystemInfo> {
+  const probe = await probeEngine(spawn);
+  return {
+    version: toolVersion(),
+    tfjsVersion: probe.tfjsVersion,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: cpus().length,
+    totalMemoryBytes: totalmem(),
+    backends: probe.backends,
+    defaultBackend: DEFAULT_RUN_CONFIG.backend,
+  };
 }
 
 /** Peak device memory per strategy; `summaries` is the service's cache (a caller without one summarizes once). */

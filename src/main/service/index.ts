@@ -12,7 +12,7 @@ export { ENGINE_RSS_COUNTER } from './activeRun';
 export { buildTimelineIndex, type TimelineIndex } from './timelineIndex';
 export { queryTimeline, MAX_TIMELINE_SPANS } from './timelineQuery';
 export { toolVersion } from './reportBuilder';
-export { systemInfo, estimateRunMemory } from './engineInfo';
+export { SystemInfoCache, estimateRunMemory } from './engineInfo';
 export {
   buildPerfettoBundle, bundleRunOf, PERFETTO_MANIFEST_FILE, type BundleAlignment, type BundleRun,
 } from '../export/perfettoBundle';

@@ -20,7 +20,7 @@ import { DatasetSummaryCache } from './datasetSummaries';
 import { exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
 import { EventBus } from './eventBus';
 import type { OpenEventStream } from './eventLog';
-import { estimateRunMemory, systemInfo } from './engineInfo';
+import { estimateRunMemory, SystemInfoCache } from './engineInfo';
 import { likelihoodRequest } from './likelihoodRequest';
 import { likelihoodView } from './likelihoodView';
 import { exportBytes } from './runExport';
@@ -105,6 +105,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
   const bus = new EventBus();
   const active = new Map<string, ActiveRun>();
   const timelines = new TimelineCache();
+  const systemInfo = new SystemInfoCache(spawn);
 
   /** the live run's index, or a finished run's read once; null before anything was recorded */
   async function timelineIndexOf(id: string): Promise<TimelineIndex | null> {
@@ -176,7 +177,7 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
   const service: ProfilerService = {
     runsDir: store.runsDir,
 
-    getInfo: async (): Promise<SystemInfo> => systemInfo(spawn),
+    getInfo: async (): Promise<SystemInfo> => systemInfo.get(),
     listPresets: async (): Promise<PresetInfo[]> => PRESET_INFO.map((p) => ({ ...p })),
     inspectData: async (source): Promise<DataInspection> => withScale(await summaries.inspect(dataSource(source))),
     estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(runConfig(config), summaries),
