@@ -6,11 +6,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './main';
+import { runCliCaptured } from './testing';
 
 // CI names a copy outside ../shared (the checker installs its dependencies next to itself)
 const TRACE_CHECK = process.env.KDE_PROFILER_TRACE_CHECK ??
@@ -18,15 +17,8 @@ const TRACE_CHECK = process.env.KDE_PROFILER_TRACE_CHECK ??
 let dir: string;
 const runIds: string[] = [];
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  const code = await runCli(args, { stdout, stderr, cwd: dir });
-  return { code, stdout: out, stderr: err };
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCliCaptured(dir, args);
 }
 
 beforeAll(async () => {

@@ -6,24 +6,16 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report';
 import { parseNpy } from '../data';
-import { runCli } from './main';
+import { runCliCaptured } from './testing';
 
 let dir: string;
 let runsDir: string;
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  const code = await runCli(args, { stdout, stderr, cwd: dir });
-  return { code, stdout: out, stderr: err };
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCliCaptured(dir, args);
 }
 
 function runIdIn(text: string): string {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../shared/dataset';
@@ -11,6 +10,7 @@ import type { Report } from '../../shared/report';
 import { loadNpz, parseNpy } from '../data';
 import { writeNwb } from '../data/nwb/testing';
 import { runCli } from './main';
+import { capturedIo } from './testing';
 
 const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
 const MARKS = '/processing/ecephys/marks';
@@ -19,13 +19,7 @@ let tiny: Dataset;
 let nwb: string;
 
 function io() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  return { io: { stdout, stderr, cwd: dir }, out: () => out, err: () => err };
+  return capturedIo(dir);
 }
 
 async function cli(...args: string[]) {

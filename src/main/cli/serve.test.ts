@@ -1,10 +1,10 @@
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand, serveUntil, startWebMode } from './serve';
 import { runningServer, SERVE_INFO_FILE } from './serverLink';
+import { capturedIo } from './testing';
 
 let dir: string;
 beforeAll(async () => {
@@ -15,13 +15,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function io() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  return { io: { stdout, stderr, cwd: dir }, out: () => out, err: () => err };
+  return capturedIo(dir);
 }
 
 describe('kde-profiler serve', () => {

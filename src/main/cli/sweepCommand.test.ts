@@ -6,13 +6,12 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SweepResult } from '../../shared/sweep';
 import { createProfilerService } from '../service';
 import { UsageError } from './cliTypes';
-import { runCli } from './main';
 import { parseVary } from './sweepCommand';
+import { runCliCaptured } from './testing';
 
 let dir: string;
 beforeAll(async () => {
@@ -22,15 +21,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  const code = await runCli(args, { stdout, stderr, cwd: dir });
-  return { code, stdout: out, stderr: err };
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCliCaptured(dir, args);
 }
 
 describe('parseVary', () => {
