@@ -9,11 +9,11 @@
  */
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serializeError } from '../../src/shared/errors';
 import { createProfilerService } from '../../src/main/service';
+import { outcome, type Outcome } from '../../src/main/service/runStoreTesting.testdata';
 import { presetRun } from './faultKit';
 
-export type Outcome<T> = { ok: T } | { error: { code: string; message: string } };
+export type { Outcome };
 
 export interface LoseWriteReport {
   uid: number | undefined;
@@ -23,15 +23,6 @@ export interface LoseWriteReport {
   traceBytes: Outcome<number>;
   nextRun: Outcome<string>;
   logs: string[];
-}
-
-async function outcome<T>(call: () => Promise<T>): Promise<Outcome<T>> {
-  try {
-    return { ok: await call() };
-  } catch (e) {
-    const { code, message } = serializeError(e);
-    return { error: { code, message } };
-  }
 }
 
 async function loseWrite(runsDir: string): Promise<LoseWriteReport> {

@@ -6,6 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunStatusFile } from './runStore';
+import { serializeError } from '../../shared/errors';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const WORKER = fileURLToPath(new URL('./runStoreWorker.testdata.ts', import.meta.url));
@@ -68,4 +69,16 @@ export function mountReadOnlyView(source: string, target: string): string | unde
 
 export function unmount(dir: string): void {
   spawnSync('umount', [dir]);
+}
+
+/** What a call in a worker process gave, as JSON can carry it: its value, or its error's code and message. */
+export type Outcome<T> = { ok: T } | { error: { code: string; message: string } };
+
+export async function outcome<T>(call: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: await call() };
+  } catch (e) {
+    const { code, message } = serializeError(e);
+    return { error: { code, message } };
+  }
 }

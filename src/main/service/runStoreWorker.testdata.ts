@@ -7,13 +7,12 @@
 import { gunzipSync } from 'node:zlib';
 import type { RunIndexEntry } from '../../shared/api';
 import { parseRunConfig } from '../../shared/config';
-import { serializeError } from '../../shared/errors';
 import { createProfilerService } from './profilerService';
 import { newRunId } from './runIds';
 import { RunStore } from './runStore';
-import { finishedStatus } from './runStoreTesting.testdata';
+import { finishedStatus, outcome, type Outcome } from './runStoreTesting.testdata';
 
-export type Outcome<T> = { ok: T } | { error: { code: string; message: string } };
+export type { Outcome };
 
 export interface ReadReport {
   uid: number | undefined;
@@ -29,15 +28,6 @@ export interface ReadReport {
 }
 
 const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' } });
-
-async function outcome<T>(call: () => Promise<T>): Promise<Outcome<T>> {
-  try {
-    return { ok: await call() };
-  } catch (e) {
-    const { code, message } = serializeError(e);
-    return { error: { code, message } };
-  }
-}
 
 async function addRuns(runsDir: string, count: number): Promise<string[]> {
   const store = new RunStore(runsDir);
