@@ -9,7 +9,7 @@
 import { MODELLED_STAGES } from '../engine/model/stageWork';
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import {
-  formatSweepValue, SWEEP_VARIABLE_TEXT, totalSeries, type LogLogSlope, type SweepCrossover, type SweepPoint, type SweepSeries, type SweepStrategy, type SweepVariable,
+  formatSweepValue, SWEEP_VARIABLE_TEXT, totalSeries, type LogLogSlope, type SweepCrossover, type SweepPoint, type SweepSeries, type SweepResult, type SweepStrategy, type SweepVariable,
 } from '../../shared/sweep';
 
 export interface SweepAnalysisInput {
@@ -20,14 +20,8 @@ export interface SweepAnalysisInput {
   reports: readonly (Report | null)[];
 }
 
-export interface SweepAnalysis {
-  strategies: SweepStrategy[];
-  metrics: string[];
-  fastest: (string | null)[];
-  clearlyFastest: (string | null)[];
-  crossovers: SweepCrossover[];
-  conclusion: string;
-}
+/** the part of a sweep's result the analysis computes (the fields are described on SweepResult) */
+export type SweepAnalysis = Pick<SweepResult, 'strategies' | 'metrics' | 'fastest' | 'clearlyFastest' | 'crossovers' | 'conclusion'>;
 
 const TIMED_METRICS = ['total', 'encode', 'decode'] as const;
 type TimedMetric = (typeof TIMED_METRICS)[number];
