@@ -10,7 +10,7 @@
 import type { CounterRecord, TraceRecord } from '../../src/shared/events';
 import { ENGINE_RSS_COUNTER } from '../../src/main/service';
 import { Recorder } from '../../src/main/recorder';
-import { seeded } from '../../src/main/service/testing';
+import { seededRandom } from '../../src/main/analysis';
 
 export interface TraceShape {
   /** records to aim for; the trace lands within a few per cent of it (whole blocks, timed samples) */
@@ -80,7 +80,7 @@ class SyntheticEngine {
   private tensors = 0;
 
   constructor(private readonly shape: TraceShape, onBatch: (records: TraceRecord[]) => void) {
-    this.random = seeded(shape.seed);
+    this.random = seededRandom(shape.seed);
     const lane = (proc: 'service' | 'engine', tid: number, laneName: string): Lane => {
       const clock = new SimClock();
       return { clock, rec: new Recorder({ proc, tid, laneName, originNs: 0n, nowNs: clock.now, onBatch, maxBatchRecords: 2_000 }) };

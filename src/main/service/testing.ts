@@ -6,6 +6,7 @@
  */
 import type { TraceRecord } from '../../shared/events';
 import type { OpenSpan } from '../engineProtocol';
+import { seededRandom } from '../analysis';
 
 export interface SimulatedBatch {
   records: TraceRecord[];
@@ -13,20 +14,9 @@ export interface SimulatedBatch {
   open: OpenSpan[];
 }
 
-/** mulberry32: a small seeded stream, enough for shapes of made-up traces */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function simulateRun(seed: number, options: { electrodes?: number; maxBlocks?: number } = {}): SimulatedBatch[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const electrodes = options.electrodes ?? 4;
   const maxBlocks = options.maxBlocks ?? 4;
   const batches: SimulatedBatch[] = [];
