@@ -7,7 +7,7 @@
  * arrays go to files. Cancellation is checked between steps.
  */
 import type { StrategyChoice } from '../../shared/config';
-import { summarizeDataset } from '../../shared/dataset';
+import { summarizeDataset, type DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, Report } from '../../shared/report';
 import { agreementMatrix, compareArrays } from '../analysis';
 import { decodingAccuracy, truePositionAtRows } from '../analysis/accuracy';
@@ -49,12 +49,13 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
     emitProgress: () => session.emitProgress(),
   };
   // after each strategy the host gets what was measured so far: a run that fails or is cancelled keeps it
+  const summary = summarizeDataset(dataset);
   const measured = await measureStrategies(ctx, runDir, (so) =>
-    session.sendPartial({ ...partialOutcome(ctx, backend, so), calibration, workers, tf32 }),
+    session.sendPartial({ ...partialOutcome(summary, backend, so), calibration, workers, tf32 }),
   );
   // the local likelihood is one pass over time rows, on this thread
   const local = config.local ? await measureLocal({ ...ctx, deps }) : undefined;
-  const outcome = outcomeOf(ctx, backend, measured);
+  const outcome = outcomeOf(ctx, summary, backend, measured);
   outcome.calibration = calibration;
   outcome.workers = workers;
   outcome.tf32 = tf32;
@@ -100,9 +101,9 @@ function gridOf({ dataset }: MeasureContext): { nTime: number; nBins: number } {
 }
 
 /** The strategies measured so far, without the comparisons that need them all (agreement, accuracy). */
-function partialOutcome(ctx: MeasureContext, backend: BackendInfo, measured: StrategyMeasurement[]): EngineOutcome {
+function partialOutcome(dataset: DatasetSummary, backend: BackendInfo, measured: StrategyMeasurement[]): EngineOutcome {
   return {
-    dataset: summarizeDataset(ctx.dataset),
+    dataset,
     backend,
     strategies: measured.map((m) => m.result),
     notApplicable: notApplicableFor(backend),
@@ -110,15 +111,9 @@ function partialOutcome(ctx: MeasureContext, backend: BackendInfo, measured: Str
   };
 }
 
-function outcomeOf(ctx: MeasureContext, backend: BackendInfo, measured: StrategyMeasurement[]): EngineOutcome {
+function outcomeOf(ctx: MeasureContext, dataset: DatasetSummary, backend: BackendInfo, measured: StrategyMeasurement[]): EngineOutcome {
   const { nTime, nBins } = gridOf(ctx);
-  const outcome: EngineOutcome = {
-    dataset: summarizeDataset(ctx.dataset),
-    backend,
-    strategies: measured.map((m) => m.result),
-    notApplicable: notApplicableFor(backend),
-    windows: measured.map((m) => m.window),
-  };
+  const outcome = partialOutcome(dataset, backend, measured);
   const matrix = matrixOf(measured, nTime, nBins);
   if (matrix) outcome.agreementMatrix = matrix;
   return outcome;
