@@ -62,6 +62,13 @@ function instantiate(backend: BackendWasm): KernelExports {
   return instance.exports as unknown as KernelExports;
 }
 
+/** The module installed on this backend, for a kernel that has no fallback of its own. */
+function kernelsFor(backend: BackendWasm, kernelName: string): KernelExports {
+  const kernels = installedOn.get(backend);
+  if (!kernels) throw new Error(`${kernelName} runs only on a wasm backend the engine kernels were installed on`);
+  return kernels;
+}
+
 function offsetOf(backend: BackendWasm, t: tf.TensorInfo): number {
   return backend.getMemoryOffset(t.dataId);
 }
@@ -89,8 +96,7 @@ function unaryKernel(original: tf.KernelConfig, simd: 'exp' | 'log', scalar: (x:
 
 const gaussKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
-  const kernels = installedOn.get(backend);
-  if (!kernels) throw new Error(`${GAUSS_KERNEL} runs only on a wasm backend the engine kernels were installed on`);
+  const kernels = kernelsFor(backend, GAUSS_KERNEL);
   const { a, bt } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo };
   const { c, linear } = attrs as unknown as GaussAttrs;
   const [n, d] = a.shape as [number, number];
@@ -117,8 +123,7 @@ const gaussKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
 
 const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   const backend = b as BackendWasm;
-  const kernels = installedOn.get(backend);
-  if (!kernels) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} runs only on a wasm backend the engine kernels were installed on`);
+  const kernels = kernelsFor(backend, COLUMN_SCALED_EXP_KERNEL);
   const x = inputs.x!;
   const [n, m] = x.shape as [number, number];
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
@@ -140,8 +145,7 @@ function withScratch<T>(backend: BackendWasm, floats: number[], body: (offsets: 
 
 const compensatedWeightsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
-  const kernels = installedOn.get(backend);
-  if (!kernels) throw new Error(`${COMPENSATED_WEIGHTS_KERNEL} runs only on a wasm backend the engine kernels were installed on`);
+  const kernels = kernelsFor(backend, COMPENSATED_WEIGHTS_KERNEL);
   const { a, bt, rowMax } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo; rowMax: tf.TensorInfo };
   const { c, logE } = attrs as unknown as CompensatedWeightsAttrs;
   const [n, d] = a.shape as [number, number];
