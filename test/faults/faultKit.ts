@@ -3,7 +3,6 @@
  * waits on what a run has reached. The heavier helpers (tmpfs, another user, another process) are
  * the run store's own, imported from src/main/service/runStoreTesting.testdata.ts.
  */
-import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,9 @@ import type { RunConfig, StrategyChoice } from '../../src/shared/config';
 import type { RunEvent } from '../../src/shared/events';
 import type { EngineExit, SpawnEngine } from '../../src/main/host';
 import type { ProfilerService, RunStatusFile } from '../../src/main/service';
+import { OTHER_UID, runScript, type WorkerResult } from '../../src/main/service/runStoreTesting.testdata';
+
+export { OTHER_UID };
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -63,25 +65,11 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   }
 }
 
-/** the conventional `nobody`, whom chmod binds where the tests run as root */
-export const OTHER_UID = 65534;
-const AS_OTHER_USER = ['setpriv', `--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', '--'];
 const FAULT_WORKER = fileURLToPath(new URL('./faultWorker.ts', import.meta.url));
-
-export interface WorkerResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs faultWorker.ts in a process of its own, as uid OTHER_UID when asked (see readOnlyViewer). */
 export function runFaultWorker(args: string[], options: { asOtherUser?: boolean } = {}): Promise<WorkerResult> {
-  const command = [...(options.asOtherUser ? AS_OTHER_USER : []), process.execPath, '--import', 'tsx', FAULT_WORKER, ...args];
-  return new Promise((resolve) => {
-    execFile(command[0]!, command.slice(1), { cwd: REPO_ROOT, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
+  return runScript(FAULT_WORKER, args, options);
 }
 
 /**

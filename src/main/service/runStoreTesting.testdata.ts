@@ -11,7 +11,8 @@ import { serializeError } from '../../shared/errors';
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const WORKER = fileURLToPath(new URL('./runStoreWorker.testdata.ts', import.meta.url));
 /** the conventional `nobody` */
-const OTHER_UID = 65534;
+/** the conventional `nobody`, whom chmod binds where the tests run as root */
+export const OTHER_UID = 65534;
 const AS_OTHER_USER = ['setpriv', `--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', '--'];
 
 /** a pid that is certainly not running: beyond any pid_max */
@@ -29,7 +30,12 @@ export interface WorkerResult {
 
 /** Runs runStoreWorker.testdata.ts in a process of its own. */
 export function runWorker(args: string[], options: { asOtherUser?: boolean } = {}): Promise<WorkerResult> {
-  const command = [...(options.asOtherUser ? AS_OTHER_USER : []), process.execPath, '--import', 'tsx', WORKER, ...args];
+  return runScript(WORKER, args, options);
+}
+
+/** Runs a TypeScript worker script in a process of its own, as uid OTHER_UID when asked (see readOnlyViewer). */
+export function runScript(script: string, args: string[], options: { asOtherUser?: boolean } = {}): Promise<WorkerResult> {
+  const command = [...(options.asOtherUser ? AS_OTHER_USER : []), process.execPath, '--import', 'tsx', script, ...args];
   return new Promise((resolve) => {
     execFile(command[0]!, command.slice(1), { cwd: REPO_ROOT, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
