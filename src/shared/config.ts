@@ -4,7 +4,7 @@
  */
 import { AppError } from './errors';
 
-export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming'] as const;
+export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming', 'series'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 /** what a user may ask for: a concrete strategy or `auto` (resolved per electrode by the engine) */
 export type StrategyChoice = StrategyName | 'auto';

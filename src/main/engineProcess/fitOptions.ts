@@ -3,10 +3,10 @@ import type { FitOptions } from '../engine';
 import { DEFAULT_MEMORY_BUDGET_BYTES } from '../engine/model';
 
 /**
- * How to fit for a strategy: the reference strategy uses the linear position kernel the fit
+ * How to fit for a strategy: the reference and series strategies use the linear position kernel the fit
  * computes the ground process from, so the fit keeps it (within the memory budget) instead of the
  * predict building it again. Runs and the bench fit the same way.
  */
 export function fitOptionsFor(strategy: StrategyChoice, memoryBudgetBytes: number | undefined): FitOptions {
-  return strategy === 'reference' ? { keepPositionKernelBytes: memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES } : {};
+  return strategy === 'reference' || strategy === 'series' ? { keepPositionKernelBytes: memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES } : {};
 }

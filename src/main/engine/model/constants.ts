@@ -26,5 +26,9 @@ export const DEFAULT_POS_TILE_SIZE = 256;
  * peaked at 2.06 GiB RSS for 38.0 s of decode, within a quarter of it at 1.54 GiB for 41.3 s.
  */
 export const KEPT_KERNEL_BUDGET_SHARE = 0.25;
+/** The `series` strategy's feature limit: its (F × P) factor and (B × F) features stay small. */
+export const MAX_SERIES_FEATURES = 256;
+/** `series` takes at most E / this many features, else the direct product is about as cheap. */
+export const SERIES_MIN_SAVING = 4;
 export const FLOAT32_BYTES = 4;
 export const FLOAT64_BYTES = 8;

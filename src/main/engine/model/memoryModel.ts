@@ -17,6 +17,7 @@ import type { DatasetSummary } from '../../../shared/dataset';
 import { formatBytes } from '../../../shared/format';
 import {
   COMPENSATED_MAX_FEATURES, DEFAULT_ENC_TILE_SIZE, DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, FLOAT32_BYTES, FLOAT64_BYTES,
+  MAX_SERIES_FEATURES, SERIES_MIN_SAVING,
 } from './constants';
 import type { ProblemSizes, StrategyOptions } from './types';
 
@@ -99,6 +100,10 @@ function termsFor(strategy: StrategyName, s: ProblemSizes, o: TileOptions): Term
       return o.encTileSize !== undefined && o.encTileSize < E
         ? [t('E·P', E, P), t('C·B', C, B), t('B·P', B, P)]
         : [t('E·P', E, P), t('E·B', E, B), t('B·P', B, P)];
+    case 'series':
+      // the kept position kernel, the (F × P) factor at its largest F, one block's features and
+      // terms, and the direct product's (B × E) mark kernel for spikes beyond the series' reach
+      return [t('E·P', E, P), t('F·P', Math.min(MAX_SERIES_FEATURES, Math.max(1, Math.floor(E / SERIES_MIN_SAVING))), P), t('E·B', E, B), t('B·P', B, P)];
     case 'streaming':
       // spec §7 f: streaming rides on e′ at D ≤ 8 and on online logsumexp (d) above; the mark
       // chunk C·B exists in both

@@ -68,7 +68,8 @@ export interface RooflineInput {
  */
 export function strategyRoofline(input: RooflineInput): StrategyRoofline | undefined {
   const calls = input.stages.find((s) => s.name === 'decode')?.calls ?? 0;
-  if (calls <= 0) return undefined;
+  // the series' flops follow from the marks (its order and reach), which the sizes do not give
+  if (calls <= 0 || input.strategy === 'series') return undefined;
   const perCall = callStageWork(input.strategy, input.dataset, input.options);
   const stages: StageRoofline[] = [];
   const measured: Work[] = [];

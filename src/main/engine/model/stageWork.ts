@@ -157,6 +157,9 @@ export function predictStageWork(strategy: StrategyName, s: ProblemSizes, t: Ele
     case 'streaming':
       addStreaming(tally, s, t);
       break;
+    case 'series':
+      // its work depends on the marks (the series order, which spikes it covers), not on sizes alone
+      break;
   }
   tally.add('scatter', hostScatter(s.nDec * s.nBins));
   return tally.work;

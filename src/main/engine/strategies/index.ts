@@ -1,5 +1,5 @@
 /**
- * The six evaluation strategies of kde-spec §7, by name. Each computes the same floored spike
+ * The six evaluation strategies of kde-spec §7 and the engine's own `series`, by name. Each computes the same floored spike
  * terms; they differ in where the sum over encoding spikes happens and how it is tiled.
  * Imports tfjs and the engine's own modules only.
  */
@@ -8,6 +8,7 @@ import { chunked } from './chunked';
 import { compensated } from './compensated';
 import { logsumexp, logsumexpTiled } from './logsumexp';
 import { reference } from './reference';
+import { series } from './series';
 import { streaming } from './streaming';
 import type { Strategy } from './types';
 
@@ -18,6 +19,7 @@ export const STRATEGY_IMPLS: Record<StrategyName, Strategy> = {
   chunked,
   compensated,
   streaming,
+  series,
 };
 
 export type { ElectrodeContext, EmitBlock, StageFn, StageTools, Strategy } from './types';

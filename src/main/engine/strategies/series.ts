@@ -1,0 +1,145 @@
+/**
+ * The engine's own strategy, beside the six of kde-spec §7: the mark kernel as a truncated Taylor
+ * series (markSeries.ts), so J = Kmark·Kpos / E becomes features (B × F) times a factor (F × P)
+ * built once per electrode and kept with the model like a position kernel. Decoding spikes outside
+ * the series' proven reach take the linear reference's direct product in the same block, so every
+ * entry is within SERIES_RELATIVE_ERROR (relative, before the log) of the reference's sum.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { kernelDirect, linearPositionKernel } from '../kernels';
+import { epilogue, forEachBlock } from './common';
+import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './markSeries';
+import type { ElectrodeContext, StageTools, Strategy } from './types';
+
+function positionKernel(ctx: ElectrodeContext, stage: StageTools['stage']) {
+  // the same key and formula as the reference, so a kernel the fit kept serves both
+  return ctx.positionKernel('linear', async (): Promise<[tf.Tensor2D]> => [
+    await stage('position-kernel', () => {
+      const { kernel, colMax, colSum } = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd);
+      tf.dispose([colMax, colSum]);
+      return kernel;
+    }),
+  ]);
+}
+
+/** Ψ (E × F) on the host: row i is e^{−½|b_i|²}·b_i^α/√α!. */
+function encodingFeatures(plan: SeriesPlan, encMarks: Float32Array, nEnc: number): Float32Array {
+  const F = plan.basis.nFeatures;
+  const row = new Float64Array(plan.centre.length);
+  const feat = new Float64Array(F);
+  const out = new Float32Array(F * nEnc);
+  for (let i = 0; i < nEnc; i++) {
+    const w = Math.exp(-0.5 * scaledRow(plan, encMarks, i, row));
+    seriesFeatures(plan.basis, row, feat, 0);
+    for (let a = 0; a < F; a++) out[i * F + a] = w * feat[a]!;
+  }
+  return out;
+}
+
+/** log Π_j 1/(σ_j √2π) − log E: the per-electrode constant of the series' log. */
+function logScale(ctx: ElectrodeContext): number {
+  return -ctx.waveformStd.reduce((s, v) => s + Math.log(v * Math.sqrt(2 * Math.PI)), 0) - Math.log(ctx.nEnc);
+}
+
+export const series: Strategy = {
+  async run(ctx, decMarks, { stage, span }, emit) {
+    const encHost = (await ctx.encMarks.data()) as Float32Array;
+    const decHost = (await decMarks.data()) as Float32Array;
+    const plan = planSeries(encHost, ctx.nEnc, ctx.waveformStd);
+    const D = ctx.nFeatures;
+    const F = plan.basis.nFeatures;
+    const nDec = decMarks.shape[0];
+    // which decoding spikes the series covers, and each one's log offset logC − ½|a|² − log E
+    const near = new Uint8Array(nDec);
+    const offset = new Float64Array(nDec);
+    const row = new Float64Array(D);
+    const scale = logScale(ctx);
+    let nFar = 0;
+    for (let k = 0; k < nDec; k++) {
+      const sq = scaledRow(plan, decHost, k, row);
+      near[k] = !plan.direct && Math.sqrt(sq) <= plan.maxDecodingRadius ? 1 : 0;
+      offset[k] = scale - 0.5 * sq;
+      if (!near[k]) nFar++;
+    }
+
+    const kernel = await positionKernel(ctx, stage);
+    const kpos = kernel.tensors[0];
+    let kposHeld = kernel.owned;
+    let factor: { tensors: tf.Tensor[]; owned: boolean } | undefined;
+    try {
+      if (nFar < nDec) {
+        factor = await ctx.positionKernel(`series ${plan.basis.order}`, async () => [
+          await stage('series-factor', () =>
+            tf.tidy(() => {
+              // Wᵀ = Kposᵀ·Ψ: wasm's matmul packs its right operand per new tensor, which for the
+              // (E × P) kernel costs more than transposing it; Ψ (E × F) is small to pack
+              const psi = tf.tensor2d(encodingFeatures(plan, encHost, ctx.nEnc), [ctx.nEnc, F]);
+              return tf.transpose(tf.matMul(tf.transpose(kpos), psi)) as tf.Tensor2D;
+            }),
+          ),
+        ]);
+      }
+      if (nFar === 0 && kposHeld) {
+        kpos.dispose();
+        kposHeld = false;
+      }
+      const W = factor?.tensors[0] as tf.Tensor2D | undefined;
+
+      await forEachBlock(nDec, ctx.blockSize, span, async (s0, s1) => {
+        const nearRows: number[] = [];
+        const farRows: number[] = [];
+        for (let k = s0; k < s1; k++) (near[k] ? nearRows : farRows).push(k);
+        const parts: tf.Tensor2D[] = [];
+        try {
+          if (nearRows.length > 0) {
+            const feats = new Float32Array(nearRows.length * F);
+            const offs = new Float32Array(nearRows.length);
+            nearRows.forEach((k, r) => {
+              scaledRow(plan, decHost, k, row);
+              seriesFeatures(plan.basis, row, feats, r * F);
+              offs[r] = offset[k]!;
+            });
+            parts.push(
+              await stage('reduce', () =>
+                tf.tidy(() => {
+                  const sum = tf.matMul(tf.tensor2d(feats, [nearRows.length, F]), W!);
+                  // a sum that rounding left ≤ 0 is an underflowed one: −Infinity, so the floor
+                  const logJ = tf.add(tf.log(tf.relu(sum)), tf.tensor2d(offs, [nearRows.length, 1]));
+                  return epilogue(ctx, logJ as tf.Tensor2D);
+                }),
+              ),
+            );
+          }
+          if (farRows.length > 0) {
+            const kmark = await stage('mark-kernel', () =>
+              tf.tidy(() => {
+                const rows = tf.tensor2d(Float32Array.from(farRows.flatMap((k) => Array.from(decHost.subarray(k * D, (k + 1) * D)))), [farRows.length, D]);
+                return kernelDirect(rows, ctx.encMarks, ctx.waveformStd);
+              }),
+            );
+            parts.push(
+              await stage('reduce', () =>
+                tf.tidy(() => epilogue(ctx, tf.log(tf.div(tf.matMul(kmark, kpos), ctx.nEnc)) as tf.Tensor2D)),
+              ),
+            );
+            kmark.dispose();
+          }
+          if (parts.length === 1) {
+            await emit(s0, parts.pop()!);
+            return;
+          }
+          // rows back in order: the near rows came first, then the far ones
+          const position = new Int32Array(s1 - s0);
+          [...nearRows, ...farRows].forEach((k, i) => (position[k - s0] = i));
+          const merged = tf.tidy(() => tf.gather(tf.concat(parts, 0), tf.tensor1d(position, 'int32')) as tf.Tensor2D);
+          await emit(s0, merged);
+        } finally {
+          tf.dispose(parts);
+        }
+      });
+    } finally {
+      if (factor?.owned) tf.dispose(factor.tensors);
+      if (kposHeld) kpos.dispose();
+    }
+  },
+};
