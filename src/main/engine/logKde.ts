@@ -6,7 +6,7 @@
  * float64 exp then underflows exactly where the float64 reference does.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logKernelDirect, toTensor2d } from './kernels';
+import { linearPositionKernel, toTensor2d } from './kernels';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
  *  transient device memory stays small next to what the decode strategies need */
@@ -54,9 +54,12 @@ export async function logKde(
       const prevSum: tf.Tensor1D | null = runSum;
       const next: [tf.Tensor1D, tf.Tensor1D] = tf.tidy((): [tf.Tensor1D, tf.Tensor1D] => {
         const chunk = toTensor2d(samples.subarray(start * q, stop * q), stop - start, q);
-        const lk = logKernelDirect(chunk, evalTensor, std);
-        const mx = tf.max(lk, 0) as tf.Tensor1D;
-        const sum = tf.sum(tf.exp(tf.sub(lk, mx)), 0) as tf.Tensor1D;
+        // the per-point maximum and rescaled sum, as the position kernel computes them: one fused
+        // pass per row on the wasm backend instead of two reductions across rows (each a transpose)
+        const { kernel, colMax, colSum } = linearPositionKernel(chunk, evalTensor, std);
+        kernel.dispose();
+        const mx = tf.reshape(colMax, [-1]) as tf.Tensor1D;
+        const sum = tf.reshape(colSum, [-1]) as tf.Tensor1D;
         if (prevMax === null || prevSum === null) return [mx, sum];
         const top = tf.maximum(prevMax, mx) as tf.Tensor1D;
         const merged: tf.Tensor1D = tf.add(tf.mul(prevSum, tf.exp(tf.sub(prevMax, top))), tf.mul(sum, tf.exp(tf.sub(mx, top))));

@@ -430,4 +430,129 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rowLoop)))
     (local.get $scale))
+
+  ;; row = max((row + off) + bias, floor), bias a vector of count floats, in place: the series'
+  ;; epilogue in the op graph's order (add the row's offset, add the bin's bias, the floor).
+  (func $offsetBiasFloor (param $row i32) (param $off f32) (param $bias i32) (param $floor f32) (param $count i32)
+    (local $at i32) (local $vectorEnd i32) (local $end i32) (local $ov v128) (local $fv v128)
+    (local.set $ov (f32x4.splat (local.get $off)))
+    (local.set $fv (f32x4.splat (local.get $floor)))
+    (local.set $vectorEnd (i32.shl (i32.and (local.get $count) (i32.const -4)) (i32.const 2)))
+    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
+    (block $vectorsDone
+      (loop $next
+        (br_if $vectorsDone (i32.ge_u (local.get $at) (local.get $vectorEnd)))
+        (v128.store (i32.add (local.get $row) (local.get $at))
+          (f32x4.max
+            (f32x4.add
+              (f32x4.add (v128.load (i32.add (local.get $row) (local.get $at))) (local.get $ov))
+              (v128.load (i32.add (local.get $bias) (local.get $at))))
+            (local.get $fv)))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (block $lanesDone
+      (loop $next
+        (br_if $lanesDone (i32.ge_u (local.get $at) (local.get $end)))
+        (f32.store (i32.add (local.get $row) (local.get $at))
+          (f32.max
+            (f32.add
+              (f32.add (f32.load (i32.add (local.get $row) (local.get $at))) (local.get $off))
+              (f32.load (i32.add (local.get $bias) (local.get $at))))
+            (local.get $floor)))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $next))))
+
+  ;; The series strategy's spike terms (series.ts), m ≥ 4: for each decoding spike k,
+  ;; dst[k, j] = max((log(max(Σ_α phi[k, α]·w[α, j], 0)) + rowOff[k]) + bias[j], floor), phi (n × f),
+  ;; w (f × m). Each row is summed, logged and floored while it is in cache, instead of a matmul
+  ;; with f (~10) as its inner dimension followed by five passes over the (n × m) terms.
+  (func (export "seriesTerms") (param $phi i32) (param $w i32) (param $n i32) (param $m i32) (param $f i32)
+        (param $rowOff i32) (param $bias i32) (param $floor f32) (param $dst i32)
+    (local $k i32) (local $at i32) (local $last i32) (local $rowBytes i32) (local $fBytes i32)
+    (local $prow i32) (local $drow i32) (local $a i32) (local $wp i32) (local $acc v128)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $fBytes (i32.shl (local.get $f) (i32.const 2)))
+    (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
+    (local.set $prow (local.get $phi))
+    (local.set $drow (local.get $dst))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $at (i32.const 0))
+        (block $colsDone
+          (loop $col
+            (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+            (local.set $acc (v128.const f32x4 0 0 0 0))
+            (local.set $a (i32.const 0))
+            (local.set $wp (i32.add (local.get $w) (local.get $at)))
+            (block $featuresDone
+              (loop $feature
+                (br_if $featuresDone (i32.ge_u (local.get $a) (local.get $fBytes)))
+                (local.set $acc
+                  (f32x4.add (local.get $acc)
+                    (f32x4.mul (v128.load32_splat (i32.add (local.get $prow) (local.get $a))) (v128.load (local.get $wp)))))
+                (local.set $wp (i32.add (local.get $wp) (local.get $rowBytes)))
+                (local.set $a (i32.add (local.get $a) (i32.const 4)))
+                (br $feature)))
+            ;; a sum rounding left below zero is an underflowed one: log 0 = −inf, then the floor
+            (v128.store (i32.add (local.get $drow) (local.get $at)) (f32x4.max (local.get $acc) (v128.const f32x4 0 0 0 0)))
+            (br_if $colsDone (i32.ge_u (local.get $at) (local.get $last)))
+            (local.set $at (i32.add (local.get $at) (i32.const 16)))
+            (br $col)))
+        (call $logRange (local.get $drow) (local.get $drow) (local.get $m))
+        (call $offsetBiasFloor (local.get $drow) (f32.load (i32.add (local.get $rowOff) (i32.shl (local.get $k) (i32.const 2))))
+          (local.get $bias) (local.get $floor) (local.get $m))
+        (local.set $prow (i32.add (local.get $prow) (local.get $fBytes)))
+        (local.set $drow (i32.add (local.get $drow) (local.get $rowBytes)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $row))))
+
+  ;; The series strategy's factor w = ψᵀ·K (f × m), ψ (e × f) with f a multiple of 4, K (e × m), m ≥ 4:
+  ;; four features at a time, four accumulators per four columns, the sum over encoding spikes in
+  ;; order. It reads K in place: wasm's matmul would first pack (copy) the whole (e × m) operand,
+  ;; which costs more than the product itself at f ~ 10.
+  (func (export "seriesFactor") (param $psi i32) (param $kpos i32) (param $e i32) (param $m i32) (param $f i32) (param $dst i32)
+    (local $at i32) (local $last i32) (local $rowBytes i32) (local $fBytes i32) (local $g i32)
+    (local $i i32) (local $pp i32) (local $kp i32) (local $kv v128) (local $out i32)
+    (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $fBytes (i32.shl (local.get $f) (i32.const 2)))
+    (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
+    (block $colsDone
+      (loop $col
+        (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+        (local.set $g (i32.const 0))
+        (block $groupsDone
+          (loop $group
+            (br_if $groupsDone (i32.ge_u (local.get $g) (local.get $fBytes)))
+            (local.set $acc0 (v128.const f32x4 0 0 0 0))
+            (local.set $acc1 (v128.const f32x4 0 0 0 0))
+            (local.set $acc2 (v128.const f32x4 0 0 0 0))
+            (local.set $acc3 (v128.const f32x4 0 0 0 0))
+            (local.set $pp (i32.add (local.get $psi) (local.get $g)))
+            (local.set $kp (i32.add (local.get $kpos) (local.get $at)))
+            (local.set $i (i32.const 0))
+            (block $spikesDone
+              (loop $spike
+                (br_if $spikesDone (i32.ge_u (local.get $i) (local.get $e)))
+                (local.set $kv (v128.load (local.get $kp)))
+                (local.set $acc0 (f32x4.add (local.get $acc0) (f32x4.mul (v128.load32_splat (local.get $pp)) (local.get $kv))))
+                (local.set $acc1 (f32x4.add (local.get $acc1) (f32x4.mul (v128.load32_splat offset=4 (local.get $pp)) (local.get $kv))))
+                (local.set $acc2 (f32x4.add (local.get $acc2) (f32x4.mul (v128.load32_splat offset=8 (local.get $pp)) (local.get $kv))))
+                (local.set $acc3 (f32x4.add (local.get $acc3) (f32x4.mul (v128.load32_splat offset=12 (local.get $pp)) (local.get $kv))))
+                (local.set $pp (i32.add (local.get $pp) (local.get $fBytes)))
+                (local.set $kp (i32.add (local.get $kp) (local.get $rowBytes)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $spike)))
+            ;; rows 4g/4 … 4g/4 + 3 of dst ($g counts bytes of features: 16 per group)
+            (local.set $out (i32.add (i32.add (local.get $dst) (i32.mul (i32.shr_u (local.get $g) (i32.const 2)) (local.get $rowBytes))) (local.get $at)))
+            (v128.store (local.get $out) (local.get $acc0))
+            (v128.store (i32.add (local.get $out) (local.get $rowBytes)) (local.get $acc1))
+            (v128.store (i32.add (local.get $out) (i32.shl (local.get $rowBytes) (i32.const 1))) (local.get $acc2))
+            (v128.store (i32.add (local.get $out) (i32.mul (local.get $rowBytes) (i32.const 3))) (local.get $acc3))
+            (local.set $g (i32.add (local.get $g) (i32.const 16)))
+            (br $group)))
+        (br_if $colsDone (i32.ge_u (local.get $at) (local.get $last)))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $col))))
 )

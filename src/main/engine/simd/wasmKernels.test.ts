@@ -1,7 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels } from './wasmKernels';
+import {
+  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
+} from './wasmKernels';
 
 /** distance in units in the last place between two float32 values of the same sign */
 function ulps(a: number, b: number): number {
@@ -146,6 +148,56 @@ describe('engine SIMD kernels on the wasm backend', () => {
       expect(scale!.shape).toEqual([]);
       expect(scale!.dataSync()[0], `n=${n} m=${m}`).toBe(wantScale.dataSync()[0]);
       expect(Array.from(w!.dataSync()), `n=${n} m=${m} d=${d}`).toEqual(Array.from(want.dataSync()));
+    }
+  });
+
+  it('forms the series factor ψᵀ·K in float64-close sums, widths that are not whole vectors included', () => {
+    for (const [e, m, f] of [[1, 4, 4], [9, 7, 8], [300, 37, 12], [0, 5, 4]] as const) {
+      const psi = tf.randomNormal([e, f], 0, 1, 'float32', e + f) as tf.Tensor2D;
+      const kpos = tf.randomUniform([e, m], 0, 1, 'float32', m) as tf.Tensor2D;
+      const got = (tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos }, {}) as tf.Tensor).dataSync();
+      const [p, k] = [psi.dataSync(), kpos.dataSync()];
+      for (let a = 0; a < f; a++) {
+        for (let j = 0; j < m; j++) {
+          let want = 0;
+          let scale = 0;
+          for (let i = 0; i < e; i++) {
+            want += p[i * f + a]! * k[i * m + j]!;
+            scale += Math.abs(p[i * f + a]! * k[i * m + j]!);
+          }
+          expect(Math.abs(got[a * m + j]! - want), `e=${e} m=${m} f=${f} α=${a} j=${j}`).toBeLessThanOrEqual(1e-6 * (scale + 1e-30) * Math.max(1, e));
+        }
+      }
+    }
+    expect(() => tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi: tf.zeros([3, 5]), kpos: tf.zeros([3, 8]) }, {})).toThrow(/multiple of 4/);
+  });
+
+  it('forms the series terms: log of the non-negative part of φ·w, plus row offset and bin bias, floored', () => {
+    const floor = -34.538776394910684;
+    for (const [n, m, f] of [[3, 4, 4], [5, 9, 8], [17, 33, 12]] as const) {
+      const phi = tf.randomNormal([n, f], 0, 1, 'float32', n) as tf.Tensor2D;
+      const w = tf.randomNormal([f, m], 0, 1, 'float32', m) as tf.Tensor2D;
+      const rowOff = tf.randomUniform([n], -40, 5, 'float32', f);
+      // bins with zero occupancy have a −inf bias and must land on the floor
+      const bias = tf.tensor1d(Float32Array.from({ length: m }, (_, j) => (j % 5 === 2 ? -Infinity : -3 + j / 7)));
+      const got = (tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w, rowOff, bias }, { floor } as unknown as tf.NamedAttrMap) as tf.Tensor).dataSync();
+      const sums = tf.matMul(phi, w).dataSync();
+      const [off, b] = [rowOff.dataSync(), bias.dataSync()];
+      let negatives = 0;
+      for (let k = 0; k < n; k++) {
+        for (let j = 0; j < m; j++) {
+          const s = sums[k * m + j]!;
+          const at = `n=${n} m=${m} k=${k} j=${j}`;
+          if (s <= 0 || b[j] === -Infinity) {
+            negatives += s <= 0 ? 1 : 0;
+            expect(got[k * m + j], at).toBe(Math.fround(floor));
+          } else {
+            expect(got[k * m + j], at).toBeCloseTo(Math.max(Math.log(s) + off[k]! + b[j]!, floor), 4);
+          }
+        }
+      }
+      // random φ·w is negative about half the time: the floor branch is exercised
+      expect(negatives).toBeGreaterThan(0);
     }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Installs the engine's SIMD kernels (kdeKernels.wat) into the wasm backend: its Exp and Log for
- * float32 tensors, and under their own kernel names a fused Gaussian kernel matrix and the position
- * kernel's column-rescaled exp. The module
+ * float32 tensors, and under their own kernel names a fused Gaussian kernel matrix, the position
+ * kernel's column-rescaled exp, the compensated strategy's weights and the series strategy's factor
+ * and spike terms. The module
  * imports the backend's own memory, so the kernels read and write tensors where they live, with
  * no copies. Installed once per backend (each engine worker thread has its own); the op graph
  * every other backend runs stays the definition, and the parity tests hold both to the spec.
@@ -19,6 +20,13 @@ export const COLUMN_SCALED_EXP_KERNEL = 'KdeColumnScaledExp';
  * a (B × D), bt (D × E), rowMax (E) → [w (B × E), C* (scalar)]
  */
 export const COMPENSATED_WEIGHTS_KERNEL = 'KdeCompensatedWeights';
+/**
+ * the tfjs kernel name of the series strategy's spike terms: phi (n × F), w (F × P), rowOff (n),
+ * bias (P) → max(log(max(phi·w, 0)) + rowOff + bias, floor), (n × P)
+ */
+export const SERIES_TERMS_KERNEL = 'KdeSeriesTerms';
+/** the tfjs kernel name of the series strategy's factor: psi (E × F), kpos (E × P) → psiᵀ·kpos (F × P), F a multiple of 4 */
+export const SERIES_FACTOR_KERNEL = 'KdeSeriesFactor';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -31,6 +39,13 @@ interface KernelExports {
     a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number,
     w: number, colMax: number, cScale: number,
   ): number;
+  seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
+  seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
+}
+
+export interface SeriesTermsAttrs {
+  /** the floor of every term (LOG_EPS) */
+  floor: number;
 }
 
 export interface CompensatedWeightsAttrs {
@@ -160,6 +175,36 @@ const compensatedWeightsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   return [w, scale];
 };
 
+const seriesTermsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, SERIES_TERMS_KERNEL);
+  const { phi, w, rowOff, bias } = inputs as { phi: tf.TensorInfo; w: tf.TensorInfo; rowOff: tf.TensorInfo; bias: tf.TensorInfo };
+  const { floor } = attrs as unknown as SeriesTermsAttrs;
+  const [n, f] = phi.shape as [number, number];
+  const m = w.shape[1]!;
+  if (m < MIN_KERNEL_COLUMNS) throw new Error(`${SERIES_TERMS_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} bins, got ${m}`);
+  const out = backend.makeOutput([n, m], 'float32');
+  if (n > 0) {
+    const [pp, pw, pr, pb, po] = [phi, w, rowOff, bias, out].map((t) => offsetOf(backend, t)) as [number, number, number, number, number];
+    kernels.seriesTerms(pp, pw, n, m, f, pr, pb, floor, po);
+  }
+  return out;
+};
+
+const seriesFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, SERIES_FACTOR_KERNEL);
+  const { psi, kpos } = inputs as { psi: tf.TensorInfo; kpos: tf.TensorInfo };
+  const [e, f] = psi.shape as [number, number];
+  const m = kpos.shape[1]!;
+  if (m < MIN_KERNEL_COLUMNS || f % 4 !== 0) {
+    throw new Error(`${SERIES_FACTOR_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} bins and a multiple of 4 features, got ${m} and ${f}`);
+  }
+  const out = backend.makeOutput([f, m], 'float32');
+  kernels.seriesFactor(offsetOf(backend, psi), offsetOf(backend, kpos), e, m, f, offsetOf(backend, out));
+  return out;
+};
+
 function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => tf.KernelFunc): void {
   const original = tf.getKernel(name, 'wasm');
   if (!original) throw new Error(`the wasm backend has no ${name} kernel to replace`);
@@ -182,6 +227,8 @@ export function installWasmKernels(): void {
     tf.registerKernel({ kernelName: GAUSS_KERNEL, backendName: 'wasm', kernelFunc: gaussKernelFunc });
     tf.registerKernel({ kernelName: COLUMN_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: columnScaledExpKernelFunc });
     tf.registerKernel({ kernelName: COMPENSATED_WEIGHTS_KERNEL, backendName: 'wasm', kernelFunc: compensatedWeightsKernelFunc });
+    tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
+    tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
   }
 }
 

@@ -7,6 +7,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect, linearPositionKernel } from '../kernels';
+import { LOG_EPS } from '../model';
+import { hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesTermsAttrs } from '../simd/wasmKernels';
 import { epilogue, forEachBlock } from './common';
 import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './markSeries';
 import type { ElectrodeContext, StageTools, Strategy } from './types';
@@ -22,18 +24,47 @@ function positionKernel(ctx: ElectrodeContext, stage: StageTools['stage']) {
   ]);
 }
 
-/** Ψ (E × F) on the host: row i is e^{−½|b_i|²}·b_i^α/√α!. */
+/** Features padded with zero columns to a multiple of 4: the SIMD factor kernel takes four at a time. */
+function paddedFeatureCount(plan: SeriesPlan): number {
+  return Math.ceil(plan.basis.nFeatures / 4) * 4;
+}
+
+/** Ψ (E × Fpad) on the host: row i is e^{−½|b_i|²}·b_i^α/√α!, then zeros. */
 function encodingFeatures(plan: SeriesPlan, encMarks: Float32Array, nEnc: number): Float32Array {
   const F = plan.basis.nFeatures;
+  const Fp = paddedFeatureCount(plan);
   const row = new Float64Array(plan.centre.length);
   const feat = new Float64Array(F);
-  const out = new Float32Array(F * nEnc);
+  const out = new Float32Array(Fp * nEnc);
   for (let i = 0; i < nEnc; i++) {
     const w = Math.exp(-0.5 * scaledRow(plan, encMarks, i, row));
     seriesFeatures(plan.basis, row, feat, 0);
-    for (let a = 0; a < F; a++) out[i * F + a] = w * feat[a]!;
+    for (let a = 0; a < F; a++) out[i * Fp + a] = w * feat[a]!;
   }
   return out;
+}
+
+/** W = Ψᵀ·Kpos (Fpad × P). */
+function seriesFactor(psi: tf.Tensor2D, kpos: tf.Tensor2D): tf.Tensor2D {
+  if (hasWasmKernels() && kpos.shape[1] >= MIN_KERNEL_COLUMNS) {
+    return tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos }, {}) as tf.Tensor2D;
+  }
+  // Kposᵀ·Ψ, then the small transpose: a matmul's right operand is packed per new tensor on some
+  // backends, which for the (E × P) kernel would cost more than the product
+  return tf.tidy(() => tf.transpose(tf.matMul(tf.transpose(kpos), psi)) as tf.Tensor2D);
+}
+
+/** ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS). */
+function seriesTerms(ctx: ElectrodeContext, phi: tf.Tensor2D, w: tf.Tensor2D, rowOff: tf.Tensor1D): tf.Tensor2D {
+  if (hasWasmKernels() && w.shape[1] >= MIN_KERNEL_COLUMNS) {
+    const attrs: SeriesTermsAttrs = { floor: LOG_EPS };
+    return tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w, rowOff, bias: ctx.bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
+  }
+  return tf.tidy(() => {
+    // a sum that rounding left ≤ 0 is an underflowed one: −Infinity, so the floor
+    const logJ = tf.add(tf.log(tf.relu(tf.matMul(phi, w))), tf.reshape(rowOff, [-1, 1]));
+    return epilogue(ctx, logJ as tf.Tensor2D);
+  });
 }
 
 /** log Π_j 1/(σ_j √2π) − log E: the per-electrode constant of the series' log. */
@@ -47,7 +78,7 @@ export const series: Strategy = {
     const decHost = (await decMarks.data()) as Float32Array;
     const plan = planSeries(encHost, ctx.nEnc, ctx.waveformStd);
     const D = ctx.nFeatures;
-    const F = plan.basis.nFeatures;
+    const F = paddedFeatureCount(plan);
     const nDec = decMarks.shape[0];
     // which decoding spikes the series covers, and each one's log offset logC − ½|a|² − log E
     const near = new Uint8Array(nDec);
@@ -71,10 +102,8 @@ export const series: Strategy = {
         factor = await ctx.positionKernel(`series ${plan.basis.order}`, async () => [
           await stage('series-factor', () =>
             tf.tidy(() => {
-              // Wᵀ = Kposᵀ·Ψ: wasm's matmul packs its right operand per new tensor, which for the
-              // (E × P) kernel costs more than transposing it; Ψ (E × F) is small to pack
               const psi = tf.tensor2d(encodingFeatures(plan, encHost, ctx.nEnc), [ctx.nEnc, F]);
-              return tf.transpose(tf.matMul(tf.transpose(kpos), psi)) as tf.Tensor2D;
+              return seriesFactor(psi, kpos);
             }),
           ),
         ]);
@@ -101,12 +130,7 @@ export const series: Strategy = {
             });
             parts.push(
               await stage('reduce', () =>
-                tf.tidy(() => {
-                  const sum = tf.matMul(tf.tensor2d(feats, [nearRows.length, F]), W!);
-                  // a sum that rounding left ≤ 0 is an underflowed one: −Infinity, so the floor
-                  const logJ = tf.add(tf.log(tf.relu(sum)), tf.tensor2d(offs, [nearRows.length, 1]));
-                  return epilogue(ctx, logJ as tf.Tensor2D);
-                }),
+                tf.tidy(() => seriesTerms(ctx, tf.tensor2d(feats, [nearRows.length, F]), W!, tf.tensor1d(offs))),
               ),
             );
           }
