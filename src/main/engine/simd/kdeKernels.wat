@@ -164,12 +164,125 @@
         (then
           (local.set $tail (local.get $x))
           (local.set $first (i32.const 0))
-          (local.set $at (i32.const 0)))
+          ;; whole pairs of vectors first, then at most one single vector below
+          (call $logPairs (local.get $src) (local.get $dst) (i32.and (local.get $count) (i32.const -8)))
+          (local.set $at (i32.shl (i32.and (local.get $count) (i32.const -8)) (i32.const 2))))
         (else
           (v128.store (i32.add (local.get $dst) (local.get $at)) (local.get $x))
           (local.set $at (i32.add (local.get $at) (i32.const 16)))))
       (br_if $next (i32.lt_u (local.get $at) (local.get $fullEnd))))
     (v128.store (i32.add (local.get $dst) (local.get $last)) (local.get $tail)))
+
+  ;; log over count floats, count a multiple of 8, two vectors per iteration: each vector's
+  ;; polynomial is one long chain of dependent operations, and two independent chains keep the
+  ;; floating-point units busier than one. Same operations per lane as $logRange, so the same bits.
+  (func $logPairs (param $src i32) (param $dst i32) (param $count i32)
+    (local $at i32) (local $end i32)
+    (local $x v128) (local $tiny v128) (local $bits v128) (local $e v128) (local $m v128) (local $small v128)
+    (local $ef v128) (local $z v128) (local $y v128) (local $r v128)
+    (local $xB v128) (local $tinyB v128) (local $bitsB v128) (local $eB v128) (local $mB v128) (local $smallB v128)
+    (local $efB v128) (local $zB v128) (local $yB v128) (local $rB v128)
+    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $x (v128.load (i32.add (local.get $src) (local.get $at))))
+        (local.set $xB (v128.load offset=16 (i32.add (local.get $src) (local.get $at))))
+        (local.set $tiny (f32x4.lt (local.get $x) (v128.const f32x4 1.17549435e-38 1.17549435e-38 1.17549435e-38 1.17549435e-38)))
+        (local.set $bits (v128.bitselect (f32x4.convert_i32x4_s (local.get $x)) (local.get $x) (local.get $tiny)))
+        (local.set $e
+          (i32x4.sub
+            (i32x4.sub (i32x4.shr_u (local.get $bits) (i32.const 23)) (v128.const i32x4 126 126 126 126))
+            (v128.and (local.get $tiny) (v128.const i32x4 149 149 149 149))))
+        ;; mantissa with the exponent of 0.5: m in [0.5, 1)
+        (local.set $m
+          (v128.or
+            (v128.and (local.get $bits) (v128.const i32x4 0x007fffff 0x007fffff 0x007fffff 0x007fffff))
+            (v128.const i32x4 0x3f000000 0x3f000000 0x3f000000 0x3f000000)))
+        ;; below √½: one off the exponent and m = 2m − 1; else m = m − 1 (the mask is −1 where true)
+        (local.set $small (f32x4.lt (local.get $m) (v128.const f32x4 0.707106781186547524 0.707106781186547524 0.707106781186547524 0.707106781186547524)))
+        (local.set $e (i32x4.add (local.get $e) (local.get $small)))
+        (local.set $m
+          (f32x4.sub
+            (f32x4.add (local.get $m) (v128.and (local.get $m) (local.get $small)))
+            (v128.const f32x4 1 1 1 1)))
+        (local.set $ef (f32x4.convert_i32x4_s (local.get $e)))
+        (local.set $z (f32x4.mul (local.get $m) (local.get $m)))
+        (local.set $y (v128.const f32x4 7.0376836292e-2 7.0376836292e-2 7.0376836292e-2 7.0376836292e-2))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 -1.1514610310e-1 -1.1514610310e-1 -1.1514610310e-1 -1.1514610310e-1)))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 1.1676998740e-1 1.1676998740e-1 1.1676998740e-1 1.1676998740e-1)))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 -1.2420140846e-1 -1.2420140846e-1 -1.2420140846e-1 -1.2420140846e-1)))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 1.4249322787e-1 1.4249322787e-1 1.4249322787e-1 1.4249322787e-1)))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 -1.6668057665e-1 -1.6668057665e-1 -1.6668057665e-1 -1.6668057665e-1)))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 2.0000714765e-1 2.0000714765e-1 2.0000714765e-1 2.0000714765e-1)))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 -2.4999993993e-1 -2.4999993993e-1 -2.4999993993e-1 -2.4999993993e-1)))
+        (local.set $y (f32x4.add (f32x4.mul (local.get $y) (local.get $m)) (v128.const f32x4 3.3333331174e-1 3.3333331174e-1 3.3333331174e-1 3.3333331174e-1)))
+        (local.set $y (f32x4.mul (f32x4.mul (local.get $y) (local.get $m)) (local.get $z)))
+        (local.set $y (f32x4.add (local.get $y) (f32x4.mul (local.get $ef) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+        (local.set $y (f32x4.sub (local.get $y) (f32x4.mul (local.get $z) (v128.const f32x4 0.5 0.5 0.5 0.5))))
+        (local.set $r
+          (f32x4.add
+            (f32x4.add (local.get $m) (local.get $y))
+            (f32x4.mul (local.get $ef) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375))))
+        (local.set $r (v128.bitselect (v128.const f32x4 -inf -inf -inf -inf) (local.get $r) (f32x4.eq (local.get $x) (v128.const f32x4 0 0 0 0))))
+        (local.set $r (v128.bitselect (v128.const f32x4 inf inf inf inf) (local.get $r) (f32x4.eq (local.get $x) (v128.const f32x4 inf inf inf inf))))
+        (local.set $x
+          (v128.bitselect
+            (v128.const f32x4 nan nan nan nan)
+            (local.get $r)
+            (v128.or
+              (f32x4.lt (local.get $x) (v128.const f32x4 0 0 0 0))
+              (f32x4.ne (local.get $x) (local.get $x)))))
+        (local.set $tinyB (f32x4.lt (local.get $xB) (v128.const f32x4 1.17549435e-38 1.17549435e-38 1.17549435e-38 1.17549435e-38)))
+        (local.set $bitsB (v128.bitselect (f32x4.convert_i32x4_s (local.get $xB)) (local.get $xB) (local.get $tinyB)))
+        (local.set $eB
+          (i32x4.sub
+            (i32x4.sub (i32x4.shr_u (local.get $bitsB) (i32.const 23)) (v128.const i32x4 126 126 126 126))
+            (v128.and (local.get $tinyB) (v128.const i32x4 149 149 149 149))))
+        ;; mantissa with the exponent of 0.5: m in [0.5, 1)
+        (local.set $mB
+          (v128.or
+            (v128.and (local.get $bitsB) (v128.const i32x4 0x007fffff 0x007fffff 0x007fffff 0x007fffff))
+            (v128.const i32x4 0x3f000000 0x3f000000 0x3f000000 0x3f000000)))
+        ;; below √½: one off the exponent and m = 2m − 1; else m = m − 1 (the mask is −1 where true)
+        (local.set $smallB (f32x4.lt (local.get $mB) (v128.const f32x4 0.707106781186547524 0.707106781186547524 0.707106781186547524 0.707106781186547524)))
+        (local.set $eB (i32x4.add (local.get $eB) (local.get $smallB)))
+        (local.set $mB
+          (f32x4.sub
+            (f32x4.add (local.get $mB) (v128.and (local.get $mB) (local.get $smallB)))
+            (v128.const f32x4 1 1 1 1)))
+        (local.set $efB (f32x4.convert_i32x4_s (local.get $eB)))
+        (local.set $zB (f32x4.mul (local.get $mB) (local.get $mB)))
+        (local.set $yB (v128.const f32x4 7.0376836292e-2 7.0376836292e-2 7.0376836292e-2 7.0376836292e-2))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 -1.1514610310e-1 -1.1514610310e-1 -1.1514610310e-1 -1.1514610310e-1)))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 1.1676998740e-1 1.1676998740e-1 1.1676998740e-1 1.1676998740e-1)))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 -1.2420140846e-1 -1.2420140846e-1 -1.2420140846e-1 -1.2420140846e-1)))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 1.4249322787e-1 1.4249322787e-1 1.4249322787e-1 1.4249322787e-1)))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 -1.6668057665e-1 -1.6668057665e-1 -1.6668057665e-1 -1.6668057665e-1)))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 2.0000714765e-1 2.0000714765e-1 2.0000714765e-1 2.0000714765e-1)))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 -2.4999993993e-1 -2.4999993993e-1 -2.4999993993e-1 -2.4999993993e-1)))
+        (local.set $yB (f32x4.add (f32x4.mul (local.get $yB) (local.get $mB)) (v128.const f32x4 3.3333331174e-1 3.3333331174e-1 3.3333331174e-1 3.3333331174e-1)))
+        (local.set $yB (f32x4.mul (f32x4.mul (local.get $yB) (local.get $mB)) (local.get $zB)))
+        (local.set $yB (f32x4.add (local.get $yB) (f32x4.mul (local.get $efB) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+        (local.set $yB (f32x4.sub (local.get $yB) (f32x4.mul (local.get $zB) (v128.const f32x4 0.5 0.5 0.5 0.5))))
+        (local.set $rB
+          (f32x4.add
+            (f32x4.add (local.get $mB) (local.get $yB))
+            (f32x4.mul (local.get $efB) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375))))
+        (local.set $rB (v128.bitselect (v128.const f32x4 -inf -inf -inf -inf) (local.get $rB) (f32x4.eq (local.get $xB) (v128.const f32x4 0 0 0 0))))
+        (local.set $rB (v128.bitselect (v128.const f32x4 inf inf inf inf) (local.get $rB) (f32x4.eq (local.get $xB) (v128.const f32x4 inf inf inf inf))))
+        (local.set $xB
+          (v128.bitselect
+            (v128.const f32x4 nan nan nan nan)
+            (local.get $rB)
+            (v128.or
+              (f32x4.lt (local.get $xB) (v128.const f32x4 0 0 0 0))
+              (f32x4.ne (local.get $xB) (local.get $xB)))))
+        (v128.store (i32.add (local.get $dst) (local.get $at)) (local.get $x))
+        (v128.store offset=16 (i32.add (local.get $dst) (local.get $at)) (local.get $xB))
+        (local.set $at (i32.add (local.get $at) (i32.const 32)))
+        (br $next))))
+
 
   ;; Gaussian kernel matrix, (n × m), m ≥ 4: dst[i, j] = c − ½·Σ_k (a[i, k] − bt[k, j])², or its exp
   ;; when $linear is not 0. a (n × d) and bt (d × m) are already divided by the kernel widths; bt is
@@ -470,17 +583,48 @@
         (param $rowOff i32) (param $bias i32) (param $floor f32) (param $dst i32)
     (local $k i32) (local $at i32) (local $last i32) (local $rowBytes i32) (local $fBytes i32)
     (local $prow i32) (local $drow i32) (local $a i32) (local $wp i32) (local $acc v128)
+    (local $acc1 v128) (local $acc2 v128) (local $acc3 v128) (local $ph v128) (local $quadEnd i32)
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (local.set $fBytes (i32.shl (local.get $f) (i32.const 2)))
     (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
+    ;; sixteen columns at a time while they fit: four independent sums instead of one chain of f adds
+    (local.set $quadEnd (i32.and (local.get $rowBytes) (i32.const -64)))
     (local.set $prow (local.get $phi))
     (local.set $drow (local.get $dst))
     (block $rowsDone
       (loop $row
         (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $n)))
         (local.set $at (i32.const 0))
+        (block $quadsDone
+          (loop $quad
+            (br_if $quadsDone (i32.ge_u (local.get $at) (local.get $quadEnd)))
+            (local.set $acc (v128.const f32x4 0 0 0 0))
+            (local.set $acc1 (v128.const f32x4 0 0 0 0))
+            (local.set $acc2 (v128.const f32x4 0 0 0 0))
+            (local.set $acc3 (v128.const f32x4 0 0 0 0))
+            (local.set $a (i32.const 0))
+            (local.set $wp (i32.add (local.get $w) (local.get $at)))
+            (block $quadFeaturesDone
+              (loop $quadFeature
+                (br_if $quadFeaturesDone (i32.ge_u (local.get $a) (local.get $fBytes)))
+                (local.set $ph (v128.load32_splat (i32.add (local.get $prow) (local.get $a))))
+                (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $ph) (v128.load (local.get $wp)))))
+                (local.set $acc1 (f32x4.add (local.get $acc1) (f32x4.mul (local.get $ph) (v128.load offset=16 (local.get $wp)))))
+                (local.set $acc2 (f32x4.add (local.get $acc2) (f32x4.mul (local.get $ph) (v128.load offset=32 (local.get $wp)))))
+                (local.set $acc3 (f32x4.add (local.get $acc3) (f32x4.mul (local.get $ph) (v128.load offset=48 (local.get $wp)))))
+                (local.set $wp (i32.add (local.get $wp) (local.get $rowBytes)))
+                (local.set $a (i32.add (local.get $a) (i32.const 4)))
+                (br $quadFeature)))
+            (v128.store (i32.add (local.get $drow) (local.get $at)) (f32x4.max (local.get $acc) (v128.const f32x4 0 0 0 0)))
+            (v128.store offset=16 (i32.add (local.get $drow) (local.get $at)) (f32x4.max (local.get $acc1) (v128.const f32x4 0 0 0 0)))
+            (v128.store offset=32 (i32.add (local.get $drow) (local.get $at)) (f32x4.max (local.get $acc2) (v128.const f32x4 0 0 0 0)))
+            (v128.store offset=48 (i32.add (local.get $drow) (local.get $at)) (f32x4.max (local.get $acc3) (v128.const f32x4 0 0 0 0)))
+            (local.set $at (i32.add (local.get $at) (i32.const 64)))
+            (br $quad)))
+        ;; the rest four columns at a time, the last vector overlapping the one before it
         (block $colsDone
           (loop $col
+            (br_if $colsDone (i32.ge_u (local.get $at) (local.get $rowBytes)))
             (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
             (local.set $acc (v128.const f32x4 0 0 0 0))
             (local.set $a (i32.const 0))
@@ -515,11 +659,72 @@
     (local $at i32) (local $last i32) (local $rowBytes i32) (local $fBytes i32) (local $g i32)
     (local $i i32) (local $pp i32) (local $kp i32) (local $kv v128) (local $out i32)
     (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
+    (local $acc4 v128) (local $acc5 v128) (local $acc6 v128) (local $acc7 v128) (local $kw v128) (local $ps v128)
+    (local $pairEnd i32)
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (local.set $fBytes (i32.shl (local.get $f) (i32.const 2)))
     (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
+    ;; eight columns at a time while they fit: eight independent sums per spike instead of four
+    (local.set $pairEnd (i32.and (local.get $rowBytes) (i32.const -32)))
+    (block $pairsDone
+      (loop $pair
+        (br_if $pairsDone (i32.ge_u (local.get $at) (local.get $pairEnd)))
+        (local.set $g (i32.const 0))
+        (block $pairGroupsDone
+          (loop $pairGroup
+            (br_if $pairGroupsDone (i32.ge_u (local.get $g) (local.get $fBytes)))
+            (local.set $acc0 (v128.const f32x4 0 0 0 0))
+            (local.set $acc1 (v128.const f32x4 0 0 0 0))
+            (local.set $acc2 (v128.const f32x4 0 0 0 0))
+            (local.set $acc3 (v128.const f32x4 0 0 0 0))
+            (local.set $acc4 (v128.const f32x4 0 0 0 0))
+            (local.set $acc5 (v128.const f32x4 0 0 0 0))
+            (local.set $acc6 (v128.const f32x4 0 0 0 0))
+            (local.set $acc7 (v128.const f32x4 0 0 0 0))
+            (local.set $pp (i32.add (local.get $psi) (local.get $g)))
+            (local.set $kp (i32.add (local.get $kpos) (local.get $at)))
+            (local.set $i (i32.const 0))
+            (block $pairSpikesDone
+              (loop $pairSpike
+                (br_if $pairSpikesDone (i32.ge_u (local.get $i) (local.get $e)))
+                (local.set $kv (v128.load (local.get $kp)))
+                (local.set $kw (v128.load offset=16 (local.get $kp)))
+                (local.set $ps (v128.load32_splat (local.get $pp)))
+                (local.set $acc0 (f32x4.add (local.get $acc0) (f32x4.mul (local.get $ps) (local.get $kv))))
+                (local.set $acc4 (f32x4.add (local.get $acc4) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $ps (v128.load32_splat offset=4 (local.get $pp)))
+                (local.set $acc1 (f32x4.add (local.get $acc1) (f32x4.mul (local.get $ps) (local.get $kv))))
+                (local.set $acc5 (f32x4.add (local.get $acc5) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $ps (v128.load32_splat offset=8 (local.get $pp)))
+                (local.set $acc2 (f32x4.add (local.get $acc2) (f32x4.mul (local.get $ps) (local.get $kv))))
+                (local.set $acc6 (f32x4.add (local.get $acc6) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $ps (v128.load32_splat offset=12 (local.get $pp)))
+                (local.set $acc3 (f32x4.add (local.get $acc3) (f32x4.mul (local.get $ps) (local.get $kv))))
+                (local.set $acc7 (f32x4.add (local.get $acc7) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $pp (i32.add (local.get $pp) (local.get $fBytes)))
+                (local.set $kp (i32.add (local.get $kp) (local.get $rowBytes)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $pairSpike)))
+            (local.set $out (i32.add (i32.add (local.get $dst) (i32.mul (i32.shr_u (local.get $g) (i32.const 2)) (local.get $rowBytes))) (local.get $at)))
+            (v128.store (local.get $out) (local.get $acc0))
+            (v128.store offset=16 (local.get $out) (local.get $acc4))
+            (local.set $out (i32.add (local.get $out) (local.get $rowBytes)))
+            (v128.store (local.get $out) (local.get $acc1))
+            (v128.store offset=16 (local.get $out) (local.get $acc5))
+            (local.set $out (i32.add (local.get $out) (local.get $rowBytes)))
+            (v128.store (local.get $out) (local.get $acc2))
+            (v128.store offset=16 (local.get $out) (local.get $acc6))
+            (local.set $out (i32.add (local.get $out) (local.get $rowBytes)))
+            (v128.store (local.get $out) (local.get $acc3))
+            (v128.store offset=16 (local.get $out) (local.get $acc7))
+            (local.set $g (i32.add (local.get $g) (i32.const 16)))
+            (br $pairGroup)))
+        (local.set $at (i32.add (local.get $at) (i32.const 32)))
+        (br $pair)))
+    ;; the rest four columns at a time, the last vector overlapping the one before it
     (block $colsDone
       (loop $col
+        (br_if $colsDone (i32.ge_u (local.get $at) (local.get $rowBytes)))
         (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
         (local.set $g (i32.const 0))
         (block $groupsDone

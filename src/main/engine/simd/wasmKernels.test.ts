@@ -152,7 +152,7 @@ describe('engine SIMD kernels on the wasm backend', () => {
   });
 
   it('forms the series factor ψᵀ·K in float64-close sums, widths that are not whole vectors included', () => {
-    for (const [e, m, f] of [[1, 4, 4], [9, 7, 8], [300, 37, 12], [0, 5, 4]] as const) {
+    for (const [e, m, f] of [[1, 4, 4], [9, 7, 8], [300, 37, 12], [0, 5, 4], [40, 70, 8], [3, 64, 4]] as const) {
       const psi = tf.randomNormal([e, f], 0, 1, 'float32', e + f) as tf.Tensor2D;
       const kpos = tf.randomUniform([e, m], 0, 1, 'float32', m) as tf.Tensor2D;
       const got = (tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos }, {}) as tf.Tensor).dataSync();
@@ -174,7 +174,7 @@ describe('engine SIMD kernels on the wasm backend', () => {
 
   it('forms the series terms: log of the non-negative part of φ·w, plus row offset and bin bias, floored', () => {
     const floor = -34.538776394910684;
-    for (const [n, m, f] of [[3, 4, 4], [5, 9, 8], [17, 33, 12]] as const) {
+    for (const [n, m, f] of [[3, 4, 4], [5, 9, 8], [17, 33, 12], [9, 70, 12], [4, 64, 4]] as const) {
       const phi = tf.randomNormal([n, f], 0, 1, 'float32', n) as tf.Tensor2D;
       const w = tf.randomNormal([f, m], 0, 1, 'float32', m) as tf.Tensor2D;
       const rowOff = tf.randomUniform([n], -40, 5, 'float32', f);
