@@ -48,5 +48,6 @@ export function makeStageTools(probe: EngineProbe): StageTools {
         return out;
       }),
     span: (name, fn) => probe.span(name, fn),
+    instant: (name, args) => probe.instant(name, args),
   };
 }

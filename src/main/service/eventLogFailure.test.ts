@@ -2,7 +2,7 @@
  * A run whose events.ndjson can no longer be written stops at once: the engine is cancelled, the
  * run ends failed within a second of the failed write (not after the benchmark), the error names
  * the runs folder and what to do, what was written before stays, and the service goes on
- * answering. Runs a real engine process on the `medium` preset, long enough (all six strategies)
+ * answering. Runs a real engine process on the `medium` preset, long enough (every strategy)
  * that finishing the benchmark would take many seconds.
  */
 import { spawnSync } from 'node:child_process';

@@ -73,7 +73,7 @@ function logScale(ctx: ElectrodeContext): number {
 }
 
 export const series: Strategy = {
-  async run(ctx, decMarks, { stage, span }, emit) {
+  async run(ctx, decMarks, { stage, span, instant }, emit) {
     const encHost = (await ctx.encMarks.data()) as Float32Array;
     const decHost = (await decMarks.data()) as Float32Array;
     const plan = planSeries(encHost, ctx.nEnc, ctx.waveformStd);
@@ -93,6 +93,15 @@ export const series: Strategy = {
       if (!near[k]) nFar++;
     }
 
+    // what the trace needs to explain a series run's speed: how many spikes the bound let through
+    instant('series coverage', {
+      order: plan.basis.order,
+      features: plan.basis.nFeatures,
+      series: nDec - nFar,
+      direct: nFar,
+      reach: plan.direct ? 0 : Number.isFinite(plan.maxDecodingRadius) ? plan.maxDecodingRadius : 'unbounded',
+      encodingRadius: plan.encodingRadius,
+    });
     const kernel = await positionKernel(ctx, stage);
     const kpos = kernel.tensors[0];
     let kposHeld = kernel.owned;

@@ -12,6 +12,8 @@ export interface StageTools {
   stage: StageFn;
   /** a grouping span (block b, chunk c) around asynchronous work */
   span: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  /** a marker in the trace with what a strategy decided (the series' order and coverage) */
+  instant: (name: string, args: Record<string, unknown>) => void;
 }
 
 export interface ElectrodeContext {

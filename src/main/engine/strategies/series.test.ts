@@ -1,0 +1,118 @@
+/**
+ * The series strategy on data built to exercise both of its paths: compact marks (a fraction of σ
+ * apart, where the truncated series covers every spike) with decoding spikes far outside them
+ * (which must take the direct product), in the same blocks.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Dataset } from '../../../shared/dataset';
+import { fitEncodingModel, initBackend, predictNonlocal } from '../index';
+import type { EngineProbe } from '../model';
+import { countNotClose, smallDataset } from '../testing/builders';
+import { oracle } from '../testing/oracle';
+
+beforeAll(async () => {
+  await initBackend('wasm');
+});
+
+interface Coverage {
+  order: number;
+  features: number;
+  series: number;
+  direct: number;
+}
+
+/** A probe that keeps the `series coverage` markers and runs spans plainly. */
+function coverageProbe(): { probe: EngineProbe; seen: Coverage[] } {
+  const seen: Coverage[] = [];
+  return {
+    seen,
+    probe: {
+      span: async (_name, fn) => fn(),
+      counter: () => undefined,
+      instant: (name, args) => {
+        if (name === 'series coverage') seen.push(args as unknown as Coverage);
+      },
+      progress: () => undefined,
+    },
+  };
+}
+
+/** Marks N(0, 3) and N(0, 1) against σ = 24, with every third decoding spike moved 150 (> 6σ) away on feature 0. */
+function compactWithOutliers(): Dataset {
+  const d = smallDataset({
+    seed: 21,
+    electrodes: [
+      { nEnc: 120, nDec: 30, nFeatures: 2, markScale: 3 },
+      { nEnc: 90, nDec: 25, nFeatures: 3, markScale: 1 },
+    ],
+    waveformStd: 24,
+  });
+  for (const el of d.electrodes) {
+    for (let k = 0; k < el.decodingSpikeTimes.length; k += 3) el.decodingFeatures[k * el.nFeatures] += 150;
+  }
+  return d;
+}
+
+describe('series strategy', () => {
+  it('covers the compact spikes with the series, sends the outliers to the direct product, and agrees with the oracle', async () => {
+    const d = compactWithOutliers();
+    const o = oracle(d);
+    const model = await fitEncodingModel(d);
+    try {
+      for (const blockSize of [4, 100]) {
+        const { probe, seen } = coverageProbe();
+        const r = await predictNonlocal(model, d, 'series', { blockSize }, probe);
+        expect(countNotClose(r.logLikelihood, o.nonlocal)).toBe(0);
+        expect(seen).toHaveLength(2);
+        for (const [e, c] of seen.entries()) {
+          const outliers = Math.ceil(d.electrodes[e]!.decodingSpikeTimes.length / 3);
+          expect(c.direct, `electrode ${e}`).toBe(outliers);
+          expect(c.series, `electrode ${e}`).toBe(d.electrodes[e]!.decodingSpikeTimes.length - outliers);
+          expect(c.order).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      model.dispose();
+    }
+  });
+
+  it('agrees with the reference to float32 rounding where the series covers every spike', async () => {
+    const d = smallDataset({ seed: 5, electrodes: [{ nEnc: 200, nDec: 40, nFeatures: 2, markScale: 1 }], waveformStd: 24 });
+    const model = await fitEncodingModel(d);
+    try {
+      const { probe, seen } = coverageProbe();
+      const series = await predictNonlocal(model, d, 'series', { blockSize: 16 }, probe);
+      const reference = await predictNonlocal(model, d, 'reference', { blockSize: 16 });
+      expect(seen[0]!.direct).toBe(0);
+      expect(countNotClose(series.logLikelihood, reference.logLikelihood, 1e-6, 1e-5)).toBe(0);
+    } finally {
+      model.dispose();
+    }
+  });
+
+  it('is the reference itself, bit for bit, where marks are spread over many σ and no spike is covered', async () => {
+    const d = smallDataset({ seed: 8, electrodes: [{ nEnc: 60, nDec: 20, nFeatures: 4, markScale: 200 }], waveformStd: 24 });
+    const model = await fitEncodingModel(d);
+    try {
+      const { probe, seen } = coverageProbe();
+      const series = await predictNonlocal(model, d, 'series', { blockSize: 7 }, probe);
+      const reference = await predictNonlocal(model, d, 'reference', { blockSize: 7 });
+      expect(seen[0]!.series).toBe(0);
+      expect(Array.from(series.logLikelihood)).toEqual(Array.from(reference.logLikelihood));
+    } finally {
+      model.dispose();
+    }
+  });
+
+  it('gives the same result on a second call on the same model (the factor kept with it)', async () => {
+    const d = compactWithOutliers();
+    const model = await fitEncodingModel(d, undefined, { keepPositionKernelBytes: 1 << 24 });
+    try {
+      const first = await predictNonlocal(model, d, 'series', { blockSize: 8, positionKernelBudgetBytes: 1 << 24 });
+      const second = await predictNonlocal(model, d, 'series', { blockSize: 8, positionKernelBudgetBytes: 1 << 24 });
+      expect(Array.from(second.logLikelihood)).toEqual(Array.from(first.logLikelihood));
+    } finally {
+      model.dispose();
+    }
+  });
+});
