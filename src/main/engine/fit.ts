@@ -9,7 +9,7 @@ import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { EPS, FLOAT32_BYTES } from './model';
 import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
 import { linearPositionKernel, toTensor2d } from './kernels';
-import { logKde } from './logKde';
+import { kdePart, kdePartCount, logKde, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
 
@@ -230,15 +230,44 @@ async function fitElectrodes(ctx: FitContext, tensors: tf.Tensor[]): Promise<Ele
   return { electrodes, summed: sumGroundProcess(electrodes.map((f) => f.groundProcessIntensity), ctx.nBins) };
 }
 
-/** The fit's shared part, in its `occupancy` span: the encoding track and the occupancy on the grid. */
-export async function prepareFit(dataset: Dataset, probe: EngineProbe = NULL_PROBE, options: FitOptions = {}): Promise<FitContext> {
+/** How many parts the occupancy sum has (logKde.ts), so a pool can share them between its workers. */
+export function occupancyPartCount(dataset: Dataset, options: FitOptions = {}): number {
+  return kdePartCount(encodingTrack(dataset, dataset.positionDims, options.nanPositions).track.positionTime.length);
+}
+
+/** Parts `indices` of the occupancy sum, in an `occupancy` span. */
+export async function occupancyParts(dataset: Dataset, indices: readonly number[], probe: EngineProbe = NULL_PROBE, options: FitOptions = {}): Promise<KdePart[]> {
+  const q = dataset.positionDims;
+  const positionStd = stdVector(dataset.params.positionStd, q, 'position_std');
+  const { track } = encodingTrack(dataset, q, options.nanPositions);
+  return probe.span('occupancy', async () => {
+    const parts: KdePart[] = [];
+    for (const i of indices) parts.push(await kdePart(track.position, dataset.placeBinCenters, q, positionStd, i));
+    return parts;
+  }, { parts: indices.length, bins: dataset.placeBinCenters.length / q });
+}
+
+/** The log occupancy from all of its parts, in part order. */
+export function mergeOccupancy(dataset: Dataset, parts: readonly KdePart[], options: FitOptions = {}): Float64Array {
+  const q = dataset.positionDims;
+  const n = encodingTrack(dataset, q, options.nanPositions).track.positionTime.length;
+  return mergeKdeParts(parts, dataset.placeBinCenters, q, n);
+}
+
+/**
+ * The fit's shared part, in its `occupancy` span: the encoding track and the occupancy on the grid,
+ * or the log occupancy given (a pool's workers computed its parts between them).
+ */
+export async function prepareFit(
+  dataset: Dataset, probe: EngineProbe = NULL_PROBE, options: FitOptions = {}, sharedLogOccupancy?: Float64Array,
+): Promise<FitContext> {
   const q = dataset.positionDims;
   const positionStd = stdVector(dataset.params.positionStd, q, 'position_std');
   const { track, trainingWindows } = encodingTrack(dataset, q, options.nanPositions);
   const n = track.positionTime.length;
   const centers = dataset.placeBinCenters;
   const nBins = centers.length / q;
-  const logOccupancy = await probe.span('occupancy', () => logKde(track.position, centers, q, positionStd), {
+  const logOccupancy = sharedLogOccupancy ?? await probe.span('occupancy', () => logKde(track.position, centers, q, positionStd), {
     samples: n,
     bins: nBins,
   });

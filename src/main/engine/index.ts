@@ -10,9 +10,10 @@
 export { calibrateBackend, type CalibrationOptions } from './calibration';
 export { initBackend, listBackends, tfjsVersion, engineMemory, profileKernels } from './backends';
 export {
-  encodingModelOf, fitElectrodeAt, fitEncodingModel, prepareFit, sumGroundProcess, type EncodingModel, type FitContext, type FitOptions,
-  type FittedElectrode,
+  encodingModelOf, fitElectrodeAt, fitEncodingModel, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
+  type EncodingModel, type FitContext, type FitOptions, type FittedElectrode,
 } from './fit';
+export type { KdePart } from './logKde';
 export {
   addFloorTerms, addTermsToRows, decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, groundProcessRows, planElectrode, predictNonlocal,
   type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink,

@@ -1,8 +1,9 @@
 /**
  * Log of an equal-weight Gaussian KDE, log[(1/n) Σ_i K_σ(x, s_i)], evaluated at many points.
  * Computed in log space on the device, tile by tile over the samples, merged on the device (online
- * logsumexp) and read back once, so that memory stays bounded and far-away points keep their true
- * (tiny) density instead of underflowing in float32. Turning the result into a density with a
+ * logsumexp) and read back once per part of KDE_PART_SAMPLES samples, the parts merged on the host
+ * in float64, so that memory stays bounded and far-away points keep their true (tiny) density
+ * instead of underflowing in float32. Turning the result into a density with a
  * float64 exp then underflows exactly where the float64 reference does.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -13,47 +14,64 @@ import { linearPositionKernel, toTensor2d } from './kernels';
 const MAX_TILE_ELEMENTS = 1 << 18;
 
 /**
- * @param samples row-major (n × q); a NaN anywhere makes every result NaN (NaN propagates in a sum)
- * @param evalPoints row-major (m × q); a NaN row gives NaN at that point
- * @returns (m,) log densities; −Infinity everywhere when n = 0 (density 0, not NaN)
+ * Samples per part of a KDE sum. The pool's workers share the occupancy part by part, and a
+ * single process computes the same parts and merges them the same way, so the result does not
+ * depend on how many workers there are.
  */
-export async function logKde(
-  samples: Float64Array,
-  evalPoints: Float64Array,
-  q: number,
-  std: number[],
-): Promise<Float64Array> {
-  const n = samples.length / q;
-  const m = evalPoints.length / q;
-  const out = new Float64Array(m).fill(-Infinity);
-  if (m === 0 || n === 0) return out;
-  if (samples.some(Number.isNaN)) return out.fill(NaN);
+export const KDE_PART_SAMPLES = 1024;
 
+/** One part's sum at each evaluation point: its largest log kernel and Σ exp(logK − max) over its samples. */
+export interface KdePart {
+  max: Float64Array;
+  sum: Float64Array;
+  /** a sample of this part is NaN: the whole KDE is NaN (NaN propagates in a sum) */
+  nan: boolean;
+}
+
+export function kdePartCount(nSamples: number): number {
+  return Math.ceil(nSamples / KDE_PART_SAMPLES);
+}
+
+/** Evaluation points with each NaN row replaced by zeros, and those rows. */
+function cleanEvalPoints(evalPoints: Float64Array, q: number): { clean: Float64Array; nanRows: number[] } {
+  const m = evalPoints.length / q;
   const nanRows: number[] = [];
-  const cleanEval = Float64Array.from(evalPoints);
+  const clean = Float64Array.from(evalPoints);
   for (let k = 0; k < m; k++) {
     for (let j = 0; j < q; j++) {
-      if (Number.isNaN(cleanEval[k * q + j]!)) {
+      if (Number.isNaN(clean[k * q + j]!)) {
         nanRows.push(k);
-        for (let jj = 0; jj < q; jj++) cleanEval[k * q + jj] = 0;
+        for (let jj = 0; jj < q; jj++) clean[k * q + jj] = 0;
         break;
       }
     }
   }
+  return { clean, nanRows };
+}
 
-  const sum = new Float64Array(m);
-  const evalTensor = toTensor2d(cleanEval, m, q);
-  // running max and rescaled sum stay on the device: one readback at the end, not one per tile
+/**
+ * Part `index` of the sum over samples (n × q), at every evaluation point (m × q): tile by tile on
+ * the device with a running maximum and rescaled sum, read back once.
+ */
+export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], index: number): Promise<KdePart> {
+  const n = samples.length / q;
+  const m = evalPoints.length / q;
+  const first = index * KDE_PART_SAMPLES;
+  const last = Math.min(n, first + KDE_PART_SAMPLES);
+  const part = samples.subarray(first * q, last * q);
+  if (part.some(Number.isNaN)) return { max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), nan: true };
+  const evalTensor = toTensor2d(cleanEvalPoints(evalPoints, q).clean, m, q);
+  // running max and rescaled sum stay on the device: one readback per part, not one per tile
   let runMax: tf.Tensor1D | null = null;
   let runSum: tf.Tensor1D | null = null;
   try {
     const tile = Math.max(1, Math.floor(MAX_TILE_ELEMENTS / m));
-    for (let start = 0; start < n; start += tile) {
-      const stop = Math.min(n, start + tile);
+    for (let start = 0; start < last - first; start += tile) {
+      const stop = Math.min(last - first, start + tile);
       const prevMax: tf.Tensor1D | null = runMax;
       const prevSum: tf.Tensor1D | null = runSum;
       const next: [tf.Tensor1D, tf.Tensor1D] = tf.tidy((): [tf.Tensor1D, tf.Tensor1D] => {
-        const chunk = toTensor2d(samples.subarray(start * q, stop * q), stop - start, q);
+        const chunk = toTensor2d(part.subarray(start * q, stop * q), stop - start, q);
         // the per-point maximum and rescaled sum, as the position kernel computes them: one fused
         // pass per row on the wasm backend instead of two reductions across rows (each a transpose)
         const { kernel, colMax, colSum } = linearPositionKernel(chunk, evalTensor, std);
@@ -69,15 +87,50 @@ export async function logKde(
       tf.dispose([prevMax, prevSum].filter((t): t is tf.Tensor1D => t !== null));
     }
     const [mx, sm] = await Promise.all([runMax!.data(), runSum!.data()]);
-    for (let k = 0; k < m; k++) {
-      out[k] = mx[k]!;
-      sum[k] = sm[k]!;
-    }
+    return { max: Float64Array.from(mx), sum: Float64Array.from(sm), nan: false };
   } finally {
     tf.dispose([evalTensor, ...[runMax, runSum].filter((t): t is tf.Tensor1D => t !== null)]);
   }
-  const logN = Math.log(n);
-  for (let k = 0; k < m; k++) out[k] = out[k]! + Math.log(sum[k]!) - logN;
-  for (const k of nanRows) out[k] = NaN;
+}
+
+/**
+ * log[(1/n) Σ_i K(x, s_i)] from the parts of its sum, merged in float64 in part order: the same
+ * numbers whichever process computed which part.
+ */
+export function mergeKdeParts(parts: readonly KdePart[], evalPoints: Float64Array, q: number, nSamples: number): Float64Array {
+  const m = evalPoints.length / q;
+  const out = new Float64Array(m).fill(-Infinity);
+  if (m === 0 || nSamples === 0) return out;
+  if (parts.some((p) => p.nan)) return out.fill(NaN);
+  const logN = Math.log(nSamples);
+  for (let k = 0; k < m; k++) {
+    let top = -Infinity;
+    for (const p of parts) top = Math.max(top, p.max[k]!);
+    if (top === -Infinity) continue;
+    let sum = 0;
+    for (const p of parts) sum += p.sum[k]! * Math.exp(p.max[k]! - top);
+    out[k] = top + Math.log(sum) - logN;
+  }
+  for (const k of cleanEvalPoints(evalPoints, q).nanRows) out[k] = NaN;
   return out;
+}
+
+/**
+ * @param samples row-major (n × q); a NaN anywhere makes every result NaN (NaN propagates in a sum)
+ * @param evalPoints row-major (m × q); a NaN row gives NaN at that point
+ * @returns (m,) log densities; −Infinity everywhere when n = 0 (density 0, not NaN)
+ */
+export async function logKde(
+  samples: Float64Array,
+  evalPoints: Float64Array,
+  q: number,
+  std: number[],
+): Promise<Float64Array> {
+  const n = samples.length / q;
+  const m = evalPoints.length / q;
+  if (m === 0 || n === 0) return new Float64Array(m).fill(-Infinity);
+  if (samples.some(Number.isNaN)) return new Float64Array(m).fill(NaN);
+  const parts: KdePart[] = [];
+  for (let i = 0; i < kdePartCount(n); i++) parts.push(await kdePart(samples, evalPoints, q, std, i));
+  return mergeKdeParts(parts, evalPoints, q, n);
 }

@@ -48,7 +48,8 @@ function compactWithOutliers(): Dataset {
     waveformStd: 24,
   });
   for (const el of d.electrodes) {
-    for (let k = 0; k < el.decodingSpikeTimes.length; k += 3) el.decodingFeatures[k * el.nFeatures] += 150;
+    const f = el.decodingFeatures;
+    for (let k = 0; k < el.decodingSpikeTimes.length; k += 3) f[k * el.nFeatures] = f[k * el.nFeatures]! + 150;
   }
   return d;
 }

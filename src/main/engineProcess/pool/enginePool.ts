@@ -10,7 +10,7 @@ import type { Dataset } from '../../../shared/dataset';
 import { AppError, deserializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { FitOptions, PredictOptions } from '../../engine';
+import type { FitOptions, KdePart, PredictOptions } from '../../engine';
 import { CancelledError } from '../../engine/model';
 import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
 import { moduleWorkerEntry, startModuleWorker } from '../../data';
@@ -166,12 +166,38 @@ export class EnginePool {
     return id;
   }
 
+  /**
+   * Parts 0 … count − 1 of the occupancy sum, shared between the workers in contiguous runs (one
+   * computation per fit instead of one per worker), in part order, with the workers' profiles.
+   */
+  async occupancyParts(
+    dataset: Dataset, assignment: number[][], count: number, options: FitOptions, profile: boolean,
+  ): Promise<{ parts: KdePart[]; profiles: (WorkerProfile | undefined)[] }> {
+    const datasetId = this.datasetId(dataset, assignment);
+    const call = this.call();
+    const n = this.workers.length;
+    const answers = await Promise.all(this.workers.map((w, i) => {
+      const parts = Array.from({ length: Math.floor(((i + 1) * count) / n) - Math.floor((i * count) / n) }, (_, k) => Math.floor((i * count) / n) + k);
+      return w.request({ type: 'occupancy', call, datasetId, parts, options, profile });
+    }));
+    const parts: KdePart[] = [];
+    const profiles: (WorkerProfile | undefined)[] = [];
+    for (const a of answers) {
+      if (a.type !== 'occupancy-parts') throw new AppError('BUG', `engine worker answered ${a.type} to an occupancy request`);
+      parts.push(...a.parts);
+      profiles.push(a.profile);
+    }
+    return { parts, profiles };
+  }
+
   /** Fits electrodes assignment[w] on worker w; answers per worker, and the call that names the model. */
-  async fit(dataset: Dataset, assignment: number[][], options: FitOptions, profile: boolean): Promise<{ model: number; fits: WorkerFit[] }> {
+  async fit(
+    dataset: Dataset, assignment: number[][], options: FitOptions, logOccupancy: Float64Array, profile: boolean,
+  ): Promise<{ model: number; fits: WorkerFit[] }> {
     const datasetId = this.datasetId(dataset, assignment);
     const model = this.call();
     const answers = await Promise.all(this.workers.map((w, i) =>
-      w.request({ type: 'fit', call: model, datasetId, electrodes: assignment[i] ?? [], options, profile })));
+      w.request({ type: 'fit', call: model, datasetId, electrodes: assignment[i] ?? [], options, logOccupancy, profile })));
     const fits = answers.map((a) => {
       if (a.type !== 'fitted') throw new AppError('BUG', `engine worker answered ${a.type} to a fit`);
       return { occupancy: a.occupancy, electrodes: a.electrodes, profile: a.profile, modelTensors: a.modelTensors };

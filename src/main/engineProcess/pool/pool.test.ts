@@ -49,6 +49,33 @@ describe('engine pool', () => {
     }
   }, 120_000);
 
+  it('shares the occupancy between the workers part by part and still gives the same bits', async () => {
+    // 4 000 position samples: four parts of the occupancy sum, split 2/2 and 1/1/2 between the workers
+    const n = 4000;
+    const t0 = dataset.positionTime[0]!;
+    const t1 = dataset.positionTime[dataset.positionTime.length - 1]!;
+    const positionTime = Float64Array.from({ length: n }, (_, i) => t0 + ((t1 - t0) * i) / (n - 1));
+    const position = Float64Array.from(positionTime, (t) => {
+      let j = 0;
+      while (j < dataset.positionTime.length - 2 && dataset.positionTime[j + 1]! < t) j++;
+      const [ta, tb] = [dataset.positionTime[j]!, dataset.positionTime[j + 1]!];
+      const [xa, xb] = [dataset.position[j]!, dataset.position[j + 1]!];
+      return xa + ((xb - xa) * (t - ta)) / (tb - ta);
+    });
+    const dense: Dataset = { ...dataset, positionTime, position };
+    const occupancyOf = async (deps: EngineDeps) => {
+      const model = await deps.fitEncodingModel(dense, undefined, {});
+      try {
+        return Float64Array.from(model.occupancy);
+      } finally {
+        model.dispose();
+      }
+    };
+    const one = await occupancyOf(base);
+    expect(one.some((v) => v > 0)).toBe(true);
+    for (const workers of [2, 3]) expect(Array.from(await occupancyOf(await pooled(workers)))).toEqual(Array.from(one));
+  }, 120_000);
+
   it('gives the same bits whether the fit kept the reference position kernels, all, some or none', async () => {
     const deps = await pooled(2);
     const none = await likelihood(base, 'reference');

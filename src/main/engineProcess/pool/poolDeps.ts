@@ -128,7 +128,10 @@ export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promis
       const assignment = assignElectrodes(dataset, pool.size);
       // each worker keeps kernels within its share of the budget
       const perWorker = { ...options, keepPositionKernelBytes: (options.keepPositionKernelBytes ?? 0) / pool.size };
-      const { model, fits } = await pool.fit(dataset, assignment, perWorker, profiles.active);
+      const shared = await pool.occupancyParts(dataset, assignment, engine.occupancyPartCount(dataset, options), options, profiles.active);
+      profiles.add(shared.profiles);
+      const logOccupancy = engine.mergeOccupancy(dataset, shared.parts, options);
+      const { model, fits } = await pool.fit(dataset, assignment, perWorker, logOccupancy, profiles.active);
       profiles.add(fits.map((f) => f.profile));
       return assembleModel(pool, engine, dataset, model, assignment, fits);
     },

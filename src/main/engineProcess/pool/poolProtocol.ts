@@ -8,7 +8,7 @@ import type { Dataset } from '../../../shared/dataset';
 import type { SerializedError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { FitOptions, PredictOptions } from '../../engine';
+import type { FitOptions, KdePart, PredictOptions } from '../../engine';
 
 /** worker i records on lane WORKER_TID_BASE + i, after the engine process's own lane (1) */
 export const WORKER_TID_BASE = 2;
@@ -30,7 +30,10 @@ export interface DecodingShare {
 
 export type ToWorker =
   | { type: 'dataset'; datasetId: number; dataset: Dataset }
-  | { type: 'fit'; call: number; datasetId: number; electrodes: number[]; options: FitOptions; profile: boolean }
+  /** parts `parts` of the occupancy sum (each worker computes its share once per fit) */
+  | { type: 'occupancy'; call: number; datasetId: number; parts: number[]; options: FitOptions; profile: boolean }
+  /** fit these electrodes on the log occupancy the workers' parts were merged into */
+  | { type: 'fit'; call: number; datasetId: number; electrodes: number[]; options: FitOptions; logOccupancy: Float64Array; profile: boolean }
   /** predict with the model fitted by call `model`, on this grid, for these electrodes in this order */
   | {
       type: 'predict'; call: number; model: number; strategy: StrategyChoice; options: Omit<PredictOptions, 'signal'>;
@@ -55,6 +58,8 @@ export interface WorkerProfile {
 
 export type FromWorker =
   | { type: 'ready'; backend: BackendInfo }
+  /** the occupancy parts asked for, in the order asked */
+  | { type: 'occupancy-parts'; call: number; parts: KdePart[]; profile?: WorkerProfile }
   | { type: 'trace'; records: TraceRecord[] }
   /** `modelTensors`: how many of the worker's tensors belong to this model (freed by its release) */
   | {

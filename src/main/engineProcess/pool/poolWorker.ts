@@ -1,14 +1,15 @@
 /**
  * Entry of one engine pool worker (a worker_thread of the engine process): its own TensorFlow.js
- * backend, its own recorder lane, and the electrodes the main thread hands it. It fits them (the
- * shared occupancy once per fit call), keeps their device copies until released, and streams each
+ * backend, its own recorder lane, and the electrodes the main thread hands it. It computes its share
+ * of the occupancy's parts, fits its electrodes on the merged occupancy, keeps their device copies
+ * until released, and streams each
  * block of spike terms back as it is computed; the main thread adds them up in a fixed order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Dataset } from '../../../shared/dataset';
 import { serializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
-import type { EncodingModel, FitOptions, FittedElectrode } from '../../engine';
+import type { EncodingModel, FittedElectrode } from '../../engine';
 import { Recorder } from '../../recorder';
 import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
 
@@ -44,10 +45,18 @@ async function profiled<T>(on: boolean, fn: () => Promise<T>): Promise<{ result:
   return { result: p.result, profile: { kernels: p.kernels, peakBytes: p.peakBytes } };
 }
 
-async function fit(call: number, datasetId: number, electrodes: number[], options: FitOptions, profile: boolean): Promise<void> {
+async function occupancy(message: Extract<ToWorker, { type: 'occupancy' }>): Promise<void> {
+  const dataset = datasets.get(message.datasetId)!;
+  const { result: parts, profile } = await profiled(message.profile, () => engine.occupancyParts(dataset, message.parts, rec, message.options));
+  rec.flush();
+  post({ type: 'occupancy-parts', call: message.call, parts, profile }, parts.flatMap((p) => [p.max.buffer as ArrayBuffer, p.sum.buffer as ArrayBuffer]));
+}
+
+async function fit(message: Extract<ToWorker, { type: 'fit' }>): Promise<void> {
+  const { call, datasetId, electrodes, options, profile } = message;
   const dataset = datasets.get(datasetId)!;
   const { result, profile: prof } = await profiled(profile, async () => {
-    const ctx = await engine.prepareFit(dataset, rec, options);
+    const ctx = await engine.prepareFit(dataset, rec, options, message.logOccupancy);
     const tensors: Parameters<typeof engine.fitElectrodeAt>[2] = [];
     const fitted: FittedElectrode[] = [];
     try {
@@ -111,8 +120,10 @@ async function handle(message: ToWorker): Promise<void> {
       datasets.clear();
       datasets.set(message.datasetId, message.dataset);
       return;
+    case 'occupancy':
+      return occupancy(message);
     case 'fit':
-      return fit(message.call, message.datasetId, message.electrodes, message.options, message.profile);
+      return fit(message);
     case 'predict':
       return predict(message);
     case 'release': {
