@@ -508,14 +508,29 @@
       (f32.max (f32x4.extract_lane 0 (local.get $mx)) (f32x4.extract_lane 1 (local.get $mx)))
       (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
 
+  ;; row[j] = 0 where row[j] < threshold (rows of non-negative weights), count ≥ 4; idempotent,
+  ;; so the last vector may overlap the one before it
+  (func $flushBelow (param $row i32) (param $threshold f32) (param $count i32)
+    (local $at i32) (local $last i32) (local $tv v128) (local $v v128)
+    (local.set $tv (f32x4.splat (local.get $threshold)))
+    (local.set $last (i32.shl (i32.sub (local.get $count) (i32.const 4)) (i32.const 2)))
+    (loop $next
+      (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+      (local.set $v (v128.load (i32.add (local.get $row) (local.get $at))))
+      (v128.store (i32.add (local.get $row) (local.get $at))
+        (v128.andnot (local.get $v) (f32x4.lt (local.get $v) (local.get $tv))))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $next (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16))))))
+
   ;; The compensated strategy's weights for one block and one encoding chunk (kde-spec §7e), m ≥ 4:
   ;; logKmark[k, i] = c − ½·Σ_j (a[k, j] − bt[j, i])² by direct differences (n × m, written to w),
   ;; b_i = max_k logKmark[k, i], c_i = rowMax_i + b_i − log E, C* = max_i c_i, and
   ;; w[k, i] = exp(logKmark[k, i] − b_i)·exp(c_i − C*), the same operations in the same order as
   ;; the op graph of foldCompensated. Returns C*. colMax and cScale (m floats each) are scratch.
+  ;; Weights below $flush (when it is above 0) are set to 0: see compensated.ts for when that is safe.
   (func (export "compensatedWeights") (param $a i32) (param $bt i32) (param $n i32) (param $m i32) (param $d i32)
         (param $c f32) (param $rowMax i32) (param $logE f32) (param $w i32) (param $colMax i32) (param $cScale i32)
-        (result f32)
+        (param $flush f32) (result f32)
     (local $i i32) (local $rowBytes i32) (local $row i32) (local $scale f32)
     (call $gauss (local.get $a) (local.get $bt) (local.get $n) (local.get $m) (local.get $d) (local.get $c) (local.get $w) (i32.const 0))
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
@@ -539,6 +554,7 @@
         (call $subtractInPlace (local.get $row) (local.get $colMax) (local.get $m))
         (call $expRange (local.get $row) (local.get $row) (local.get $m))
         (call $multiplyInPlace (local.get $row) (local.get $cScale) (local.get $m))
+        (if (f32.gt (local.get $flush) (f32.const 0)) (then (call $flushBelow (local.get $row) (local.get $flush) (local.get $m))))
         (local.set $row (i32.add (local.get $row) (local.get $rowBytes)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rowLoop)))
@@ -760,4 +776,39 @@
         (br_if $colsDone (i32.ge_u (local.get $at) (local.get $last)))
         (local.set $at (i32.add (local.get $at) (i32.const 16)))
         (br $col))))
+
+  ;; The compensated strategy's position factor, x (n × m) → dst, m ≥ 4: per row i, rowMax[i] =
+  ;; max_j x[i, j] and dst[i, j] = exp(x[i, j] − rowMax[i]), then set to 0 below $flush when it is
+  ;; above 0 (see compensated.ts) — the op graph max → sub → exp (→ less → where) in one pass per row.
+  (func (export "rowScaledExp") (param $x i32) (param $n i32) (param $m i32) (param $rowMax i32) (param $dst i32) (param $flush f32)
+    (local $i i32) (local $rowBytes i32) (local $xrow i32) (local $orow i32) (local $at i32) (local $last i32)
+    (local $mx v128) (local $top f32)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
+    (local.set $xrow (local.get $x))
+    (local.set $orow (local.get $dst))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
+        ;; the row maximum (max is idempotent, so the last vector may overlap)
+        (local.set $mx (v128.const f32x4 -inf -inf -inf -inf))
+        (local.set $at (i32.const 0))
+        (loop $col
+          (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+          (local.set $mx (f32x4.max (local.get $mx) (v128.load (i32.add (local.get $xrow) (local.get $at)))))
+          (local.set $at (i32.add (local.get $at) (i32.const 16)))
+          (br_if $col (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16)))))
+        (local.set $top
+          (f32.max
+            (f32.max (f32x4.extract_lane 0 (local.get $mx)) (f32x4.extract_lane 1 (local.get $mx)))
+            (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
+        (f32.store (i32.add (local.get $rowMax) (i32.shl (local.get $i) (i32.const 2))) (local.get $top))
+        (memory.copy (local.get $orow) (local.get $xrow) (local.get $rowBytes))
+        (call $subtractScalarInPlace (local.get $orow) (local.get $top) (local.get $m))
+        (call $expRange (local.get $orow) (local.get $orow) (local.get $m))
+        (if (f32.gt (local.get $flush) (f32.const 0)) (then (call $flushBelow (local.get $orow) (local.get $flush) (local.get $m))))
+        (local.set $xrow (i32.add (local.get $xrow) (local.get $rowBytes)))
+        (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $row))))
 )

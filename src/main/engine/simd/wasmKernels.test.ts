@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
+  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, ROW_SCALED_EXP_KERNEL, SERIES_FACTOR_KERNEL,
+  SERIES_TERMS_KERNEL,
 } from './wasmKernels';
 
 /** distance in units in the last place between two float32 values of the same sign */
@@ -199,5 +200,50 @@ describe('engine SIMD kernels on the wasm backend', () => {
       // random φ·w is negative about half the time: the floor branch is exercised
       expect(negatives).toBeGreaterThan(0);
     }
+  });
+
+  it("builds the position factor with the bits of positionFactor's op graph, and flushes below the threshold", () => {
+    for (const [n, m] of [[5, 4], [13, 7], [40, 100], [1, 9]] as const) {
+      const x = tf.tensor2d(Float32Array.from({ length: n * m }, (_, i) => -((i * 7919) % 997) / 9), [n, m]);
+      const [factor, rowMax] = tf.engine().runKernel(ROW_SCALED_EXP_KERNEL, { x }, { flush: 0 } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const wantMax = tf.max(x, 1, true);
+      const want = tf.exp(tf.sub(x, wantMax));
+      expect(Array.from(rowMax!.dataSync()), `max n=${n} m=${m}`).toEqual(Array.from(wantMax.dataSync()));
+      expect(Array.from(factor!.dataSync()), `factor n=${n} m=${m}`).toEqual(Array.from(want.dataSync()));
+      const threshold = 2 ** -63;
+      const [flushed] = tf.engine().runKernel(ROW_SCALED_EXP_KERNEL, { x }, { flush: threshold } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const got = flushed!.dataSync();
+      const all = want.dataSync();
+      let zeroed = 0;
+      for (let i = 0; i < all.length; i++) {
+        if (all[i]! < threshold) {
+          expect(got[i]).toBe(0);
+          if (all[i]! > 0) zeroed++;
+        } else expect(got[i]).toBe(all[i]);
+      }
+      if (m >= 100) expect(zeroed).toBeGreaterThan(0);
+    }
+  });
+
+  it('flushes compensated weights below the threshold and leaves the others and C* as they were', () => {
+    const a = tf.randomNormal([6, 2], 0, 40, 'float32', 3) as tf.Tensor2D;
+    const b = tf.randomNormal([37, 2], 0, 40, 'float32', 4) as tf.Tensor2D;
+    const rowMax = tf.randomUniform([37], -60, -1, 'float32', 5);
+    const run = (flush: number) => tf.engine().runKernel(
+      COMPENSATED_WEIGHTS_KERNEL, { a, bt: tf.transpose(b), rowMax }, { c: -3.5, logE: Math.log(37), flush } as unknown as tf.NamedAttrMap,
+    ) as tf.Tensor[];
+    const [plain, plainScale] = run(0);
+    const threshold = 2 ** -63;
+    const [flushed, flushedScale] = run(threshold);
+    expect(flushedScale!.dataSync()[0]).toBe(plainScale!.dataSync()[0]);
+    const [p, f] = [plain!.dataSync(), flushed!.dataSync()];
+    let zeroed = 0;
+    for (let i = 0; i < p.length; i++) {
+      if (p[i]! < threshold) {
+        expect(f[i]).toBe(0);
+        if (p[i]! > 0) zeroed++;
+      } else expect(f[i]).toBe(p[i]);
+    }
+    expect(zeroed).toBeGreaterThan(0);
   });
 });

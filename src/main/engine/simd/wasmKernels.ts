@@ -27,6 +27,11 @@ export const COMPENSATED_WEIGHTS_KERNEL = 'KdeCompensatedWeights';
 export const SERIES_TERMS_KERNEL = 'KdeSeriesTerms';
 /** the tfjs kernel name of the series strategy's factor: psi (E × F), kpos (E × P) → psiᵀ·kpos (F × P), F a multiple of 4 */
 export const SERIES_FACTOR_KERNEL = 'KdeSeriesFactor';
+/**
+ * the tfjs kernel name of the compensated strategy's position factor: x (n × m) →
+ * [exp(x − rowMax) flushed below `flush` (n × m), rowMax (n)]
+ */
+export const ROW_SCALED_EXP_KERNEL = 'KdeRowScaledExp';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -37,10 +42,16 @@ interface KernelExports {
   columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number): void;
   compensatedWeights(
     a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number,
-    w: number, colMax: number, cScale: number,
+    w: number, colMax: number, cScale: number, flush: number,
   ): number;
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
+  rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
+}
+
+export interface RowScaledExpAttrs {
+  /** entries below this are set to 0 (0: none) */
+  flush: number;
 }
 
 export interface SeriesTermsAttrs {
@@ -53,6 +64,8 @@ export interface CompensatedWeightsAttrs {
   c: number;
   /** log E, E the electrode's encoding spikes */
   logE: number;
+  /** weights below this are set to 0 (0: none); see compensated.ts for when that is safe */
+  flush: number;
 }
 
 /** below this many elements the SIMD loops cannot form one vector; plain JS does those */
@@ -162,14 +175,16 @@ const compensatedWeightsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, COMPENSATED_WEIGHTS_KERNEL);
   const { a, bt, rowMax } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo; rowMax: tf.TensorInfo };
-  const { c, logE } = attrs as unknown as CompensatedWeightsAttrs;
+  const { c, logE, flush } = attrs as unknown as CompensatedWeightsAttrs;
   const [n, d] = a.shape as [number, number];
   const m = bt.shape[1]!;
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COMPENSATED_WEIGHTS_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} encoding spikes, got ${m}`);
   const w = backend.makeOutput([n, m], 'float32');
   const scale = backend.makeOutput([], 'float32');
   const value = withScratch(backend, [m, m], ([colMax, cScale]) =>
-    kernels.compensatedWeights(offsetOf(backend, a), offsetOf(backend, bt), n, m, d, c, offsetOf(backend, rowMax), logE, offsetOf(backend, w), colMax!, cScale!),
+    kernels.compensatedWeights(
+      offsetOf(backend, a), offsetOf(backend, bt), n, m, d, c, offsetOf(backend, rowMax), logE, offsetOf(backend, w), colMax!, cScale!, flush ?? 0,
+    ),
   );
   backend.wasm.HEAPF32[offsetOf(backend, scale) / 4] = value;
   return [w, scale];
@@ -205,6 +220,19 @@ const seriesFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   return out;
 };
 
+const rowScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, ROW_SCALED_EXP_KERNEL);
+  const x = inputs.x!;
+  const [n, m] = x.shape as [number, number];
+  if (m < MIN_KERNEL_COLUMNS) throw new Error(`${ROW_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
+  const { flush } = attrs as unknown as RowScaledExpAttrs;
+  const dst = backend.makeOutput([n, m], 'float32');
+  const rowMax = backend.makeOutput([n], 'float32');
+  if (n > 0) kernels.rowScaledExp(offsetOf(backend, x), n, m, offsetOf(backend, rowMax), offsetOf(backend, dst), flush);
+  return [dst, rowMax];
+};
+
 function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => tf.KernelFunc): void {
   const original = tf.getKernel(name, 'wasm');
   if (!original) throw new Error(`the wasm backend has no ${name} kernel to replace`);
@@ -229,6 +257,7 @@ export function installWasmKernels(): void {
     tf.registerKernel({ kernelName: COMPENSATED_WEIGHTS_KERNEL, backendName: 'wasm', kernelFunc: compensatedWeightsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
+    tf.registerKernel({ kernelName: ROW_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: rowScaledExpKernelFunc });
   }
 }
 
