@@ -19,6 +19,7 @@ interface Coverage {
   features: number;
   series: number;
   direct: number;
+  directBy: string;
 }
 
 /** A probe that keeps the `series coverage` markers and runs spans plainly. */
@@ -91,14 +92,28 @@ describe('series strategy', () => {
     }
   });
 
-  it('is the reference itself, bit for bit, where marks are spread over many σ and no spike is covered', async () => {
+  it('is compensated itself, bit for bit, where marks are spread over many σ and no spike is covered (D ≤ 8)', async () => {
     const d = smallDataset({ seed: 8, electrodes: [{ nEnc: 60, nDec: 20, nFeatures: 4, markScale: 200 }], waveformStd: 24 });
     const model = await fitEncodingModel(d);
     try {
       const { probe, seen } = coverageProbe();
       const series = await predictNonlocal(model, d, 'series', { blockSize: 7 }, probe);
+      const compensated = await predictNonlocal(model, d, 'compensated', { blockSize: 7 });
+      expect(seen[0]).toMatchObject({ series: 0, directBy: 'compensated' });
+      expect(Array.from(series.logLikelihood)).toEqual(Array.from(compensated.logLikelihood));
+    } finally {
+      model.dispose();
+    }
+  });
+
+  it('is the reference itself, bit for bit, where no spike is covered above 8 features', async () => {
+    const d = smallDataset({ seed: 9, electrodes: [{ nEnc: 60, nDec: 20, nFeatures: 9, markScale: 200 }], waveformStd: 24 });
+    const model = await fitEncodingModel(d);
+    try {
+      const { probe, seen } = coverageProbe();
+      const series = await predictNonlocal(model, d, 'series', { blockSize: 7 }, probe);
       const reference = await predictNonlocal(model, d, 'reference', { blockSize: 7 });
-      expect(seen[0]!.series).toBe(0);
+      expect(seen[0]).toMatchObject({ series: 0, directBy: 'reference' });
       expect(Array.from(series.logLikelihood)).toEqual(Array.from(reference.logLikelihood));
     } finally {
       model.dispose();

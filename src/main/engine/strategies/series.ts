@@ -3,13 +3,16 @@
  * series (markSeries.ts), so J = Kmark·Kpos / E becomes features (B × F) times a factor (F × P)
  * built once per electrode and kept with the model like a position kernel. Decoding spikes outside
  * the series' proven reach take the linear reference's direct product in the same block, so every
- * entry is within SERIES_RELATIVE_ERROR (relative, before the log) of the reference's sum.
+ * entry is within SERIES_RELATIVE_ERROR (relative, before the log) of the reference's sum. An
+ * electrode whose marks leave no spike in reach (real tetrode marks, spread over many kernel
+ * widths) is handed whole to the compensated strategy, the faster exact one, at D ≤ 8.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect, linearPositionKernel } from '../kernels';
-import { LOG_EPS } from '../model';
 import { hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesTermsAttrs } from '../simd/wasmKernels';
+import { COMPENSATED_MAX_FEATURES, LOG_EPS } from '../model';
 import { epilogue, forEachBlock } from './common';
+import { compensated } from './compensated';
 import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './markSeries';
 import type { ElectrodeContext, StageTools, Strategy } from './types';
 
@@ -73,7 +76,8 @@ function logScale(ctx: ElectrodeContext): number {
 }
 
 export const series: Strategy = {
-  async run(ctx, decMarks, { stage, span, instant }, emit) {
+  async run(ctx, decMarks, tools, emit) {
+    const { stage, span, instant } = tools;
     const encHost = (await ctx.encMarks.data()) as Float32Array;
     const decHost = (await decMarks.data()) as Float32Array;
     const plan = planSeries(encHost, ctx.nEnc, ctx.waveformStd);
@@ -99,9 +103,15 @@ export const series: Strategy = {
       features: plan.basis.nFeatures,
       series: nDec - nFar,
       direct: nFar,
+      // what the direct spikes run: the reference in the same blocks, or compensated for the electrode
+      directBy: nFar === nDec && D <= COMPENSATED_MAX_FEATURES ? 'compensated' : 'reference',
       reach: plan.direct ? 0 : Number.isFinite(plan.maxDecodingRadius) ? plan.maxDecodingRadius : 'unbounded',
       encodingRadius: plan.encodingRadius,
     });
+    if (nFar === nDec && D <= COMPENSATED_MAX_FEATURES) {
+      await compensated.run(ctx, decMarks, tools, emit);
+      return;
+    }
     const kernel = await positionKernel(ctx, stage);
     const kpos = kernel.tensors[0];
     let kposHeld = kernel.owned;
