@@ -5,7 +5,7 @@
  * the peer (fit, predict, total, peak RSS), and everything is saved as JSON.
  *
  *   npm run bench -- --peer [--peer-data large,realistic] [--peer-production] [--decode-last 0.01]
- *     [--strategies reference,compensated,auto] [--backend wasm] [--repeats 3] [--warmup 1]
+ *     [--strategies reference,compensated,series,auto] [--backend wasm] [--repeats 3] [--warmup 1]
  *     [--production-repeats 1] [--production-warmup 0] [--cell-limit-s 600]
  *     [--cache-dir DIR] [--python python3] [--peer-threads N] [--reference-tool PATH]
  *     [--out bench/results/peer.json]
@@ -42,7 +42,7 @@ function options(argv: string[]) {
       'peer-production': { type: 'boolean', default: false },
       'peer-data': { type: 'string', default: 'large,realistic' },
       'decode-last': { type: 'string', default: '0.01' },
-      strategies: { type: 'string', default: 'reference,compensated,auto' },
+      strategies: { type: 'string', default: 'reference,compensated,series,auto' },
       backend: { type: 'string', default: 'wasm' },
       workers: { type: 'string', default: String(availableParallelism()) },
       repeats: { type: 'string', default: '3' },
