@@ -9,6 +9,7 @@ import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { EPS, FLOAT32_BYTES } from './model';
 import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
 import { linearPositionKernel, toTensor2d } from './kernels';
+import { planSeries, seriesCoversEncoding } from './strategies/markSeries';
 import { kdePart, kdePartCount, logKde, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
@@ -63,6 +64,11 @@ export interface FitOptions {
    * kept kernels stay within this many bytes. Undefined or 0: keep none.
    */
   keepPositionKernelBytes?: number;
+  /**
+   * Keep only where the series strategy's plan (from the encoding marks alone) covers the marks:
+   * elsewhere series runs compensated, which never reads the linear kernel (a fit for series).
+   */
+  keepOnlyForSeries?: boolean;
 }
 
 interface PositionTrack {
@@ -92,6 +98,7 @@ export interface FitContext {
   occupancy: Float64Array;
   /** bytes of position kernels still allowed to be kept (FitOptions.keepPositionKernelBytes) */
   keepBudgetBytes: number;
+  keepOnlyForSeries: boolean;
 }
 
 /** The position track the encoding is fit on: training rows only, without NaN rows unless asked. */
@@ -153,7 +160,8 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
     encFeaturesTensor: null,
   };
   const kernelBytes = keep.length * ctx.nBins * FLOAT32_BYTES;
-  const keepKernel = keep.length > 0 && kernelBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN);
+  const keepKernel = keep.length > 0 && kernelBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN) &&
+    (!ctx.keepOnlyForSeries || seriesCoversEncoding(planSeries(encFeatures, keep.length, fitted.waveformStd)));
   if (keepKernel) {
     ctx.keepBudgetBytes -= kernelBytes;
     tensors.push(...uploadElectrode(fitted, q));
@@ -277,6 +285,7 @@ export async function prepareFit(
     tStart: n > 0 ? track.positionTime[0]! : NaN,
     tEnd: n > 0 ? track.positionTime[n - 1]! : NaN,
     keepBudgetBytes: options.keepPositionKernelBytes ?? 0,
+    keepOnlyForSeries: options.keepOnlyForSeries ?? false,
   };
 }
 

@@ -8,5 +8,9 @@ import { DEFAULT_MEMORY_BUDGET_BYTES } from '../engine/model';
  * predict building it again. Runs and the bench fit the same way.
  */
 export function fitOptionsFor(strategy: StrategyChoice, memoryBudgetBytes: number | undefined): FitOptions {
-  return strategy === 'reference' || strategy === 'series' ? { keepPositionKernelBytes: memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES } : {};
+  const keepPositionKernelBytes = memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  if (strategy === 'reference') return { keepPositionKernelBytes };
+  // series reads the kernel only where its plan covers the marks; elsewhere it runs compensated
+  if (strategy === 'series') return { keepPositionKernelBytes, keepOnlyForSeries: true };
+  return {};
 }

@@ -39,7 +39,7 @@ interface KernelExports {
   exp(src: number, dst: number, n: number): void;
   log(src: number, dst: number, n: number): void;
   gauss(a: number, bt: number, n: number, m: number, d: number, c: number, dst: number, linear: number): void;
-  columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number): void;
+  columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number, partial: number): void;
   compensatedWeights(
     a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number,
     w: number, colMax: number, cScale: number, flush: number,
@@ -157,7 +157,7 @@ const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
   const outs = [backend.makeOutput([n, m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32')];
   const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
-  withScratch(backend, [m], ([expMax]) => kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, expMax!, dst));
+  withScratch(backend, [m, m], ([expMax, partial]) => kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, expMax!, dst, partial!));
   return outs;
 };
 

@@ -43,6 +43,15 @@ export interface SeriesPlan {
   encodingRadius: number;
 }
 
+/**
+ * Whether the plan's reach covers decoding spikes as far out as its farthest encoding spike: then
+ * the series strategy will use the linear position kernel (its factor is built from it), else it
+ * hands most or all of the electrode to compensated, which never reads it.
+ */
+export function seriesCoversEncoding(plan: SeriesPlan): boolean {
+  return !plan.direct && plan.maxDecodingRadius >= plan.encodingRadius;
+}
+
 /** Number of monomials of degree ≤ n in d variables, C(n + d, d); Infinity past 2^31. */
 export function seriesFeatureCount(order: number, dims: number): number {
   let c = 1;

@@ -38,13 +38,15 @@ function coverageProbe(): { probe: EngineProbe; seen: Coverage[] } {
   };
 }
 
-/** Marks N(0, 3) and N(0, 1) against σ = 24, with every third decoding spike moved 150 (> 6σ) away on feature 0. */
+/** Marks N(0, 3), N(0, 1) and N(0, 0.2) against σ = 24, with every third decoding spike moved 150 (> 6σ) away on feature 0. */
 function compactWithOutliers(): Dataset {
   const d = smallDataset({
     seed: 21,
     electrodes: [
       { nEnc: 120, nDec: 30, nFeatures: 2, markScale: 3 },
       { nEnc: 90, nDec: 25, nFeatures: 3, markScale: 1 },
+      // above 8 features the outliers take the reference's direct product in the same blocks
+      { nEnc: 300, nDec: 20, nFeatures: 9, markScale: 0.2 },
     ],
     waveformStd: 24,
   });
@@ -65,12 +67,13 @@ describe('series strategy', () => {
         const { probe, seen } = coverageProbe();
         const r = await predictNonlocal(model, d, 'series', { blockSize }, probe);
         expect(countNotClose(r.logLikelihood, o.nonlocal)).toBe(0);
-        expect(seen).toHaveLength(2);
+        expect(seen).toHaveLength(3);
         for (const [e, c] of seen.entries()) {
           const outliers = Math.ceil(d.electrodes[e]!.decodingSpikeTimes.length / 3);
           expect(c.direct, `electrode ${e}`).toBe(outliers);
           expect(c.series, `electrode ${e}`).toBe(d.electrodes[e]!.decodingSpikeTimes.length - outliers);
           expect(c.order).toBeGreaterThan(0);
+          expect(c.directBy).toBe(d.electrodes[e]!.nFeatures <= 8 ? 'compensated' : 'reference');
         }
       }
     } finally {
@@ -129,6 +132,28 @@ describe('series strategy', () => {
       expect(Array.from(second.logLikelihood)).toEqual(Array.from(first.logLikelihood));
     } finally {
       model.dispose();
+    }
+  });
+
+  it('a fit for series keeps the linear position kernel only where the plan covers the encoding marks', async () => {
+    const d = smallDataset({
+      seed: 12,
+      electrodes: [
+        { nEnc: 120, nDec: 10, nFeatures: 2, markScale: 1 },
+        { nEnc: 120, nDec: 10, nFeatures: 4, markScale: 200 },
+      ],
+      waveformStd: 24,
+    });
+    const model = await fitEncodingModel(d, undefined, { keepPositionKernelBytes: 1 << 24, keepOnlyForSeries: true });
+    const all = await fitEncodingModel(d, undefined, { keepPositionKernelBytes: 1 << 24 });
+    try {
+      expect(model.electrodes.map((e) => e.keptPositionKernel !== undefined)).toEqual([true, false]);
+      expect(all.electrodes.map((e) => e.keptPositionKernel !== undefined)).toEqual([true, true]);
+      const o = oracle(d);
+      expect(countNotClose((await predictNonlocal(model, d, 'series', { blockSize: 4 })).logLikelihood, o.nonlocal)).toBe(0);
+    } finally {
+      model.dispose();
+      all.dispose();
     }
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The engine's own strategy, beside the six of kde-spec §7: the mark kernel as a truncated Taylor
  * series (markSeries.ts), so J = Kmark·Kpos / E becomes features (B × F) times a factor (F × P)
- * built once per electrode and kept with the model like a position kernel. Decoding spikes outside
- * the series' proven reach take the linear reference's direct product in the same block, so every
- * entry is within SERIES_RELATIVE_ERROR (relative, before the log) of the reference's sum. An
- * electrode whose marks leave no spike in reach (real tetrode marks, spread over many kernel
- * widths) is handed whole to the compensated strategy, the faster exact one, at D ≤ 8.
+ * built once per electrode and kept with the model like a position kernel; every covered entry is
+ * within SERIES_RELATIVE_ERROR (relative, before the log) of the exact sum. Decoding spikes outside
+ * the series' proven reach go to the compensated strategy (D ≤ 8: the faster exact one on wasm, and
+ * the better conditioned on marks spread over many widths), or above 8 features to the linear
+ * reference's direct product in the same block. An electrode with no spike in reach (real tetrode
+ * marks) is handed whole to compensated.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect, linearPositionKernel } from '../kernels';
@@ -75,6 +76,30 @@ function logScale(ctx: ElectrodeContext): number {
   return -ctx.waveformStd.reduce((s, v) => s + Math.log(v * Math.sqrt(2 * Math.PI)), 0) - Math.log(ctx.nEnc);
 }
 
+/** ℓ (nFar × P, row-major) of the decoding spikes not in reach, in their order, by the compensated strategy. */
+async function compensatedTerms(
+  ctx: ElectrodeContext, decHost: Float32Array, near: Uint8Array, nFar: number, tools: StageTools,
+): Promise<Float32Array> {
+  const D = ctx.nFeatures;
+  const P = ctx.nBins;
+  const marks = new Float32Array(nFar * D);
+  for (let k = 0, r = 0; k < near.length; k++) if (!near[k]) marks.set(decHost.subarray(k * D, (k + 1) * D), D * r++);
+  const out = new Float32Array(nFar * P);
+  const farMarks = tf.tensor2d(marks, [nFar, D]);
+  try {
+    await compensated.run(ctx, farMarks, tools, async (start, terms) => {
+      try {
+        out.set((await terms.data()) as Float32Array, start * P);
+      } finally {
+        terms.dispose();
+      }
+    });
+  } finally {
+    farMarks.dispose();
+  }
+  return out;
+}
+
 export const series: Strategy = {
   async run(ctx, decMarks, tools, emit) {
     const { stage, span, instant } = tools;
@@ -103,15 +128,21 @@ export const series: Strategy = {
       features: plan.basis.nFeatures,
       series: nDec - nFar,
       direct: nFar,
-      // what the direct spikes run: the reference in the same blocks, or compensated for the electrode
-      directBy: nFar === nDec && D <= COMPENSATED_MAX_FEATURES ? 'compensated' : 'reference',
+      // what the direct spikes run: compensated (D ≤ 8), else the reference in the same blocks
+      directBy: D <= COMPENSATED_MAX_FEATURES ? 'compensated' : 'reference',
       reach: plan.direct ? 0 : Number.isFinite(plan.maxDecodingRadius) ? plan.maxDecodingRadius : 'unbounded',
       encodingRadius: plan.encodingRadius,
     });
-    if (nFar === nDec && D <= COMPENSATED_MAX_FEATURES) {
+    const viaCompensated = D <= COMPENSATED_MAX_FEATURES;
+    if (nFar === nDec && viaCompensated) {
       await compensated.run(ctx, decMarks, tools, emit);
       return;
     }
+    // the spikes out of reach, all at once through compensated (the faster exact strategy on wasm,
+    // and the better conditioned one on marks spread over many widths); their terms wait on the host
+    const farTerms = nFar > 0 && viaCompensated ? await compensatedTerms(ctx, decHost, near, nFar, tools) : null;
+    const farRank = new Int32Array(nDec);
+    for (let k = 0, r = 0; k < nDec; k++) if (!near[k]) farRank[k] = r++;
     const kernel = await positionKernel(ctx, stage);
     const kpos = kernel.tensors[0];
     let kposHeld = kernel.owned;
@@ -127,7 +158,7 @@ export const series: Strategy = {
           ),
         ]);
       }
-      if (nFar === 0 && kposHeld) {
+      if ((nFar === 0 || farTerms) && kposHeld) {
         kpos.dispose();
         kposHeld = false;
       }
@@ -153,7 +184,12 @@ export const series: Strategy = {
               ),
             );
           }
-          if (farRows.length > 0) {
+          if (farRows.length > 0 && farTerms) {
+            const P = ctx.nBins;
+            const rows = new Float32Array(farRows.length * P);
+            farRows.forEach((k, r) => rows.set(farTerms.subarray(farRank[k]! * P, (farRank[k]! + 1) * P), r * P));
+            parts.push(tf.tensor2d(rows, [farRows.length, P]));
+          } else if (farRows.length > 0) {
             const kmark = await stage('mark-kernel', () =>
               tf.tidy(() => {
                 const rows = tf.tensor2d(Float32Array.from(farRows.flatMap((k) => Array.from(decHost.subarray(k * D, (k + 1) * D)))), [farRows.length, D]);
