@@ -48,7 +48,8 @@ interface Effective {
 const DEFAULT_CHUNK_FLOATS = 1 << 22;
 
 /**
- * The encoding chunk a strategy uses when the run names none. Compensated does not chunk at all
+ * The encoding chunk a strategy uses when the run names none. Compensated (and series, for the
+ * spikes it hands to compensated) does not chunk at all
  * (e′ only on request). Streaming and chunked take the largest chunk whose per-chunk temporaries
  * (C·P + C·B, plus B·C·Tp where a logsumexp fold runs) stay near 16 MiB, never below 256 spikes:
  * a fixed small chunk would make long recordings pay a fold per few hundred spikes.
@@ -59,7 +60,8 @@ export function defaultEncTileSize(
   o: Pick<TileOptions, 'blockSize' | 'posTileSize'>,
 ): number {
   const E = Math.max(1, s.nEnc);
-  if (strategy === 'compensated') return E;
+  // series hands the spikes out of its reach to compensated, with compensated's tiles
+  if (strategy === 'compensated' || strategy === 'series') return E;
   const P = Math.max(1, s.nBins);
   const B = Math.max(1, Math.min(o.blockSize, s.nDec > 0 ? s.nDec : o.blockSize));
   const Tp = Math.min(o.posTileSize ?? DEFAULT_POS_TILE_SIZE, P);
