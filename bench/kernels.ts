@@ -3,7 +3,8 @@
  * in one process: every op is timed with TensorFlow.js's own kernels first, then again after the
  * engine's kernels are installed (installation cannot be undone in a process). Shapes are those of
  * one `realistic` electrode (1 000 encoding spikes, 2 000 bins, a block of 100 decoding spikes with
- * 4 marks). Prints medians and ratios; saves JSON.
+ * 4 marks; the series strategy's 12 features and 400 decoding spikes) and of one production
+ * tetrode's position-factor chunk. Prints medians and ratios; saves JSON.
  *
  *   npm run bench:kernels -- [--repeats 15] [--out bench/results/kernels.json]
  */
@@ -14,6 +15,8 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
 import { installWasmKernels } from '../src/main/engine/simd/wasmKernels';
+import { flushedPositionFactor } from '../src/main/engine/strategies/compensated';
+import { seriesFactor, seriesTerms } from '../src/main/engine/strategies/series';
 import { median, printColumns } from './table';
 
 const { values: args } = parseArgs({
@@ -57,6 +60,17 @@ const decMarks = tf.randomNormal([B, D], 0, 30, 'float32', 3) as tf.Tensor2D;
 const expInput = tf.randomUniform([4_000_000], -80, 10, 'float32', 4);
 const logInput = tf.randomUniform([4_000_000], 1e-30, 1, 'float32', 5);
 const std = [Math.sqrt(12.5)];
+// the series strategy's shapes on one realistic electrode (F = 12 padded features, 400 decoding
+// spikes) and one production tetrode's position-factor chunk (4 096 spikes × 100 bins)
+const F = 12;
+const S = 400;
+const psi = tf.randomNormal([E, F], 0, 0.1, 'float32', 6) as tf.Tensor2D;
+const kpos = tf.randomUniform([E, P], 0, 0.1, 'float32', 7) as tf.Tensor2D;
+const phi = tf.randomNormal([S, F], 0, 0.1, 'float32', 8) as tf.Tensor2D;
+const w = tf.randomUniform([F, P], 0, 1, 'float32', 9) as tf.Tensor2D;
+const rowOff = tf.randomUniform([S], -20, -5, 'float32', 10) as tf.Tensor1D;
+const bias = tf.randomUniform([P], -5, 0, 'float32', 11) as tf.Tensor1D;
+const chunkLogKpos = tf.randomUniform([4096, 100], -200, 0, 'float32', 12) as tf.Tensor2D;
 const markStd = Array(D).fill(24) as number[];
 
 const cases: Case[] = [
@@ -65,6 +79,15 @@ const cases: Case[] = [
   { name: `log position kernel (${E} × ${P}, D = 1)`, elements: E * P, run: () => logKernelDirect(positions, centers, std) },
   { name: `mark kernel, linear (${B} × ${E}, D = ${D})`, elements: B * E, run: () => kernelDirect(decMarks, encMarks, markStd) },
   { name: `linear position kernel + column sums (${E} × ${P})`, elements: E * P, run: () => linearPositionKernel(positions, centers, std) },
+  { name: `series factor Ψᵀ·K (F = ${F}, ${E} × ${P})`, elements: E * P, run: () => seriesFactor(psi, kpos) },
+  { name: `series terms (${S} × ${P}, F = ${F})`, elements: S * P, run: () => seriesTerms(bias, phi, w, rowOff) },
+  {
+    name: 'position factor + flush (4096 × 100)', elements: 4096 * 100,
+    run: () => {
+      const f = flushedPositionFactor(chunkLogKpos, true);
+      return [f.rowMax, f.factor];
+    },
+  },
 ];
 
 const tfjsMs = cases.map(timeCase);

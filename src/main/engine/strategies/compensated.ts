@@ -66,6 +66,23 @@ interface ChunkOperands {
 }
 
 /**
+ * positionFactor of logKpos (C × P) with rows maxima as a vector, its entries below 2^−63 set to 0
+ * when `flush`: on the wasm backend one SIMD pass per row (max, shift, exp, flush), else the op graph.
+ */
+export function flushedPositionFactor(logKpos: tf.Tensor2D, flush: boolean): { rowMax: tf.Tensor1D; factor: tf.Tensor2D } {
+  return tf.tidy(() => {
+    if (hasWasmKernels() && logKpos.shape[1] >= MIN_KERNEL_COLUMNS) {
+      const attrs: RowScaledExpAttrs = { flush: flush ? FLUSH_BELOW : 0 };
+      const [factor, rowMax] = tf.engine().runKernel(ROW_SCALED_EXP_KERNEL, { x: logKpos }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      return { rowMax: rowMax as tf.Tensor1D, factor: factor as tf.Tensor2D };
+    }
+    const f = positionFactor(logKpos);
+    const factor = flush ? tf.where(tf.less(f.factor, FLUSH_BELOW), tf.zerosLike(f.factor), f.factor) : f.factor;
+    return { rowMax: tf.reshape(f.rowMax, [-1]) as tf.Tensor1D, factor: factor as tf.Tensor2D };
+  });
+}
+
+/**
  * The position factor chunk by chunk, each built from its own spikes' positions (slicing rows out
  * of the whole factor costs more than computing them), flushed below 2^−63 when `flush`; kept with
  * the model like the whole factor. Returns the chunks' row maxima, then their factors.
@@ -77,18 +94,8 @@ async function chunkFactors(
   return ctx.positionKernel(`stabilised factor, chunks of ${size}${flush ? ', flushed' : ''}`, async () =>
     stage('position-kernel', () =>
       tf.tidy(() => {
-        const attrs: RowScaledExpAttrs = { flush: flush ? FLUSH_BELOW : 0 };
-        const built = chunks.map(([c0, c1]) => {
-          const logKpos = logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd);
-          if (ctx.nBins < MIN_KERNEL_COLUMNS) {
-            const f = positionFactor(logKpos);
-            const factor = flush ? tf.where(tf.less(f.factor, FLUSH_BELOW), tf.zerosLike(f.factor), f.factor) : f.factor;
-            return { rowMax: tf.reshape(f.rowMax, [-1]) as tf.Tensor1D, factor: factor as tf.Tensor2D };
-          }
-          // positionFactor's max → sub → exp, and the flush, in one pass per row
-          const [factor, rowMax] = tf.engine().runKernel(ROW_SCALED_EXP_KERNEL, { x: logKpos }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
-          return { rowMax: rowMax as tf.Tensor1D, factor: factor as tf.Tensor2D };
-        });
+        const built = chunks.map(([c0, c1]) =>
+          flushedPositionFactor(logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd), flush));
         return [...built.map((b) => b.rowMax), ...built.map((b) => b.factor)];
       }),
     ),

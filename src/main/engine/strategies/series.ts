@@ -49,7 +49,7 @@ function encodingFeatures(plan: SeriesPlan, encMarks: Float32Array, nEnc: number
 }
 
 /** W = Ψᵀ·Kpos (Fpad × P). */
-function seriesFactor(psi: tf.Tensor2D, kpos: tf.Tensor2D): tf.Tensor2D {
+export function seriesFactor(psi: tf.Tensor2D, kpos: tf.Tensor2D): tf.Tensor2D {
   if (hasWasmKernels() && kpos.shape[1] >= MIN_KERNEL_COLUMNS) {
     return tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos }, {}) as tf.Tensor2D;
   }
@@ -58,16 +58,16 @@ function seriesFactor(psi: tf.Tensor2D, kpos: tf.Tensor2D): tf.Tensor2D {
   return tf.tidy(() => tf.transpose(tf.matMul(tf.transpose(kpos), psi)) as tf.Tensor2D);
 }
 
-/** ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS). */
-function seriesTerms(ctx: ElectrodeContext, phi: tf.Tensor2D, w: tf.Tensor2D, rowOff: tf.Tensor1D): tf.Tensor2D {
+/** ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS), bias (P,). */
+export function seriesTerms(bias: tf.Tensor1D, phi: tf.Tensor2D, w: tf.Tensor2D, rowOff: tf.Tensor1D): tf.Tensor2D {
   if (hasWasmKernels() && w.shape[1] >= MIN_KERNEL_COLUMNS) {
     const attrs: SeriesTermsAttrs = { floor: LOG_EPS };
-    return tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w, rowOff, bias: ctx.bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
+    return tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w, rowOff, bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
   }
   return tf.tidy(() => {
-    // a sum that rounding left ≤ 0 is an underflowed one: −Infinity, so the floor
+    // a sum that rounding left ≤ 0 is an underflowed one: −Infinity, so the floor (epilogue's order)
     const logJ = tf.add(tf.log(tf.relu(tf.matMul(phi, w))), tf.reshape(rowOff, [-1, 1]));
-    return epilogue(ctx, logJ as tf.Tensor2D);
+    return tf.maximum(tf.add(logJ, bias), LOG_EPS) as tf.Tensor2D;
   });
 }
 
@@ -180,7 +180,7 @@ export const series: Strategy = {
             });
             parts.push(
               await stage('reduce', () =>
-                tf.tidy(() => seriesTerms(ctx, tf.tensor2d(feats, [nearRows.length, F]), W!, tf.tensor1d(offs))),
+                tf.tidy(() => seriesTerms(ctx.bias, tf.tensor2d(feats, [nearRows.length, F]), W!, tf.tensor1d(offs))),
               ),
             );
           }
