@@ -1,0 +1,44 @@
+/**
+ * addTermsToRows adds float32 spike terms into float64 rows, replacing each term on the float32
+ * floor by the exact float64 LOG_EPS, without a branch. Checked against the plain definition.
+ */
+import { describe, expect, it } from 'vitest';
+import { LOG_EPS } from './model';
+import { addTermsToRows } from './predict';
+import { rng } from './testing/builders';
+
+function byDefinition(ll: Float64Array, values: Float32Array, rows: Int32Array, start: number, nBins: number): number {
+  let floored = 0;
+  for (let k = 0; k < values.length / nBins; k++) {
+    for (let p = 0; p < nBins; p++) {
+      let v = values[k * nBins + p]!;
+      if (v <= Math.fround(LOG_EPS)) {
+        v = LOG_EPS;
+        floored++;
+      }
+      const i = rows[start + k]! * nBins + p;
+      ll[i] = ll[i]! + v;
+    }
+  }
+  return floored;
+}
+
+describe('addTermsToRows', () => {
+  it('gives the bits and the floor count of the definition, floors interleaved with terms and NaN kept', () => {
+    const r = rng(3);
+    const [nBins, nRows, nSpikes] = [37, 9, 40];
+    const rows = Int32Array.from({ length: nSpikes + 5 }, () => Math.floor(r() * nRows));
+    const values = Float32Array.from({ length: nSpikes * nBins }, (_, i) =>
+      i % 97 === 5 ? NaN : r() < 0.5 ? Math.fround(LOG_EPS) : -34 * r() - 0.25);
+    const base = Float64Array.from({ length: nRows * nBins }, () => -10 * r());
+    const [got, want] = [Float64Array.from(base), Float64Array.from(base)];
+    const floored = addTermsToRows(got, values, rows, 5, nBins);
+    expect(floored).toBe(byDefinition(want, values, rows, 5, nBins));
+    expect(floored).toBeGreaterThan(0);
+    expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer))).toBe(true);
+    // the correction lands exactly on the float64 floor
+    const one = new Float64Array(1);
+    addTermsToRows(one, Float32Array.of(Math.fround(LOG_EPS)), Int32Array.of(0), 0, 1);
+    expect(one[0]).toBe(LOG_EPS);
+  });
+});
