@@ -8,7 +8,7 @@ import { EPS, HALF_LOG_2PI } from './model';
 import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, type GaussAttrs } from './simd/wasmKernels';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
-function logNormaliser(std: number[]): number {
+export function logNormaliser(std: number[]): number {
   return -std.reduce((s, v) => s + Math.log(v) + HALF_LOG_2PI, 0);
 }
 

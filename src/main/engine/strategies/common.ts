@@ -1,7 +1,7 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS } from '../model';
-import { logMarkKernelGemm, type PreparedMarks } from '../kernels';
+import { linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
 
 export function blockRanges(total: number, size: number): [number, number][] {
@@ -68,4 +68,26 @@ export async function forEachBlock(
 /** The block's (B × E) mark log-kernel by the GEMM form, as the `mark-kernel` stage. */
 export function markKernelStage(stage: StageFn, marks: PreparedMarks, decMarks: tf.Tensor2D, s0: number, s1: number): Promise<tf.Tensor2D> {
   return stage('mark-kernel', () => tf.tidy(() => logMarkKernelGemm(marks, sliceRows(decMarks, s0, s1))));
+}
+
+/**
+ * The electrode's linear (E × P) position kernel under the key and formula the fit keeps it with
+ * (so a kernel the fit kept serves the reference and series strategies), else built now as the
+ * `position-kernel` stage; `owned`: the caller frees it.
+ */
+export function linearPositionKernelOf(ctx: ElectrodeContext, stage: StageFn): Promise<{ tensors: [tf.Tensor2D]; owned: boolean }> {
+  return ctx.positionKernel('linear', async (): Promise<[tf.Tensor2D]> => [
+    await stage('position-kernel', () => {
+      const { kernel, colMax, colSum } = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd);
+      tf.dispose([colMax, colSum]);
+      return kernel;
+    }),
+  ]);
+}
+
+/** Rows `rows` of a row-major host matrix with `cols` columns, packed in that order. */
+export function gatherHostRows(src: Float32Array, rows: readonly number[], cols: number): Float32Array {
+  const out = new Float32Array(rows.length * cols);
+  rows.forEach((k, r) => out.set(src.subarray(k * cols, (k + 1) * cols), r * cols));
+  return out;
 }

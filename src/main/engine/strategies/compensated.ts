@@ -8,8 +8,8 @@
  * than E it becomes (e′): the same fold accumulated chunk by chunk with a running scale.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../kernels';
-import { EPS, HALF_LOG_2PI } from '../model';
+import { disposeMarks, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
+import { EPS } from '../model';
 import {
   COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, ROW_SCALED_EXP_KERNEL, type CompensatedWeightsAttrs, type RowScaledExpAttrs,
 } from '../simd/wasmKernels';
@@ -114,8 +114,7 @@ async function runWithKernel(
   const chunks = kernelChunks(ctx.nEnc, ctx.encTileSize < ctx.nEnc ? ctx.encTileSize : KERNEL_ENC_CHUNK);
   const bias = (await ctx.bias.data()) as Float32Array;
   const maxBias = bias.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, v) : m), -Infinity);
-  const positionLogNorm = -ctx.positionStd.reduce((sum, sd) => sum + Math.log(sd) + HALF_LOG_2PI, 0);
-  const flush = flushIsSafe(positionLogNorm, marks.logNorm, maxBias);
+  const flush = flushIsSafe(logNormaliser(ctx.positionStd), marks.logNorm, maxBias);
   instant('subnormal flush', { flush, threshold: FLUSH_BELOW, maxBias });
   const { tensors, owned } = await chunkFactors(ctx, stage, chunks, flush);
   const parts: ChunkOperands[] = chunks.map(([c0, c1], i) => ({

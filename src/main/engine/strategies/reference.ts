@@ -4,20 +4,14 @@
  * with the LOG_EPS floor. An underflowed J is exactly the floor, as in the linear file.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { kernelDirect, linearPositionKernel } from '../kernels';
-import { epilogue, forEachBlock, sliceRows } from './common';
+import { kernelDirect } from '../kernels';
+import { epilogue, forEachBlock, linearPositionKernelOf, sliceRows } from './common';
 import type { Strategy } from './types';
 
 export const reference: Strategy = {
   async run(ctx, decMarks, { stage, span }, emit) {
-    // the fit may have kept this kernel (it computes the ground process from it); else built here, the same way
-    const { tensors: [kpos], owned } = await ctx.positionKernel('linear', async () => [
-      await stage('position-kernel', () => {
-        const { kernel, colMax, colSum } = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd);
-        tf.dispose([colMax, colSum]);
-        return kernel;
-      }),
-    ]);
+    // the fit may have kept this kernel (it computes the ground process from it), else built here
+    const { tensors: [kpos], owned } = await linearPositionKernelOf(ctx, stage);
     try {
       await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
         const kmark = await stage('mark-kernel', () =>

@@ -9,24 +9,13 @@
  * marks) is handed whole to compensated.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { kernelDirect, linearPositionKernel } from '../kernels';
+import { kernelDirect, logNormaliser } from '../kernels';
 import { hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesTermsAttrs } from '../simd/wasmKernels';
 import { COMPENSATED_MAX_FEATURES, LOG_EPS } from '../model';
-import { epilogue, forEachBlock } from './common';
+import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from './common';
 import { compensated } from './compensated';
 import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './markSeries';
 import type { ElectrodeContext, StageTools, Strategy } from './types';
-
-function positionKernel(ctx: ElectrodeContext, stage: StageTools['stage']) {
-  // the same key and formula as the reference, so a kernel the fit kept serves both
-  return ctx.positionKernel('linear', async (): Promise<[tf.Tensor2D]> => [
-    await stage('position-kernel', () => {
-      const { kernel, colMax, colSum } = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd);
-      tf.dispose([colMax, colSum]);
-      return kernel;
-    }),
-  ]);
-}
 
 /** Features padded with zero columns to a multiple of 4: the SIMD factor kernel takes four at a time. */
 function paddedFeatureCount(plan: SeriesPlan): number {
@@ -71,21 +60,11 @@ export function seriesTerms(bias: tf.Tensor1D, phi: tf.Tensor2D, w: tf.Tensor2D,
   });
 }
 
-/** log Π_j 1/(σ_j √2π) − log E: the per-electrode constant of the series' log. */
-function logScale(ctx: ElectrodeContext): number {
-  return -ctx.waveformStd.reduce((s, v) => s + Math.log(v * Math.sqrt(2 * Math.PI)), 0) - Math.log(ctx.nEnc);
-}
-
-/** ℓ (nFar × P, row-major) of the decoding spikes not in reach, in their order, by the compensated strategy. */
-async function compensatedTerms(
-  ctx: ElectrodeContext, decHost: Float32Array, near: Uint8Array, nFar: number, tools: StageTools,
-): Promise<Float32Array> {
-  const D = ctx.nFeatures;
+/** ℓ (far × P, row-major) of the decoding spikes `far` (out of reach), in that order, by the compensated strategy. */
+async function compensatedTerms(ctx: ElectrodeContext, decHost: Float32Array, far: number[], tools: StageTools): Promise<Float32Array> {
   const P = ctx.nBins;
-  const marks = new Float32Array(nFar * D);
-  for (let k = 0, r = 0; k < near.length; k++) if (!near[k]) marks.set(decHost.subarray(k * D, (k + 1) * D), D * r++);
-  const out = new Float32Array(nFar * P);
-  const farMarks = tf.tensor2d(marks, [nFar, D]);
+  const out = new Float32Array(far.length * P);
+  const farMarks = tf.tensor2d(gatherHostRows(decHost, far, ctx.nFeatures), [far.length, ctx.nFeatures]);
   try {
     await compensated.run(ctx, farMarks, tools, async (start, terms) => {
       try {
@@ -113,14 +92,18 @@ export const series: Strategy = {
     const near = new Uint8Array(nDec);
     const offset = new Float64Array(nDec);
     const row = new Float64Array(D);
-    const scale = logScale(ctx);
-    let nFar = 0;
+    // log Π_j 1/(σ_j √2π) − log E: the per-electrode constant of the series' log
+    const scale = logNormaliser(ctx.waveformStd) - Math.log(ctx.nEnc);
+    const far: number[] = [];
     for (let k = 0; k < nDec; k++) {
       const sq = scaledRow(plan, decHost, k, row);
       near[k] = !plan.direct && Math.sqrt(sq) <= plan.maxDecodingRadius ? 1 : 0;
       offset[k] = scale - 0.5 * sq;
-      if (!near[k]) nFar++;
+      if (!near[k]) far.push(k);
     }
+    const nFar = far.length;
+    // what the direct spikes run: compensated (D ≤ 8), else the reference in the same blocks
+    const viaCompensated = D <= COMPENSATED_MAX_FEATURES;
 
     // what the trace needs to explain a series run's speed: how many spikes the bound let through
     instant('series coverage', {
@@ -128,22 +111,20 @@ export const series: Strategy = {
       features: plan.basis.nFeatures,
       series: nDec - nFar,
       direct: nFar,
-      // what the direct spikes run: compensated (D ≤ 8), else the reference in the same blocks
-      directBy: D <= COMPENSATED_MAX_FEATURES ? 'compensated' : 'reference',
+      directBy: viaCompensated ? 'compensated' : 'reference',
       reach: plan.direct ? 0 : Number.isFinite(plan.maxDecodingRadius) ? plan.maxDecodingRadius : 'unbounded',
       encodingRadius: plan.encodingRadius,
     });
-    const viaCompensated = D <= COMPENSATED_MAX_FEATURES;
     if (nFar === nDec && viaCompensated) {
       await compensated.run(ctx, decMarks, tools, emit);
       return;
     }
     // the spikes out of reach, all at once through compensated (the faster exact strategy on wasm,
     // and the better conditioned one on marks spread over many widths); their terms wait on the host
-    const farTerms = nFar > 0 && viaCompensated ? await compensatedTerms(ctx, decHost, near, nFar, tools) : null;
+    const farTerms = nFar > 0 && viaCompensated ? await compensatedTerms(ctx, decHost, far, tools) : null;
     const farRank = new Int32Array(nDec);
-    for (let k = 0, r = 0; k < nDec; k++) if (!near[k]) farRank[k] = r++;
-    const kernel = await positionKernel(ctx, stage);
+    far.forEach((k, r) => (farRank[k] = r));
+    const kernel = await linearPositionKernelOf(ctx, stage);
     const kpos = kernel.tensors[0];
     let kposHeld = kernel.owned;
     let factor: { tensors: tf.Tensor[]; owned: boolean } | undefined;
@@ -185,14 +166,11 @@ export const series: Strategy = {
             );
           }
           if (farRows.length > 0 && farTerms) {
-            const P = ctx.nBins;
-            const rows = new Float32Array(farRows.length * P);
-            farRows.forEach((k, r) => rows.set(farTerms.subarray(farRank[k]! * P, (farRank[k]! + 1) * P), r * P));
-            parts.push(tf.tensor2d(rows, [farRows.length, P]));
+            parts.push(tf.tensor2d(gatherHostRows(farTerms, farRows.map((k) => farRank[k]!), ctx.nBins), [farRows.length, ctx.nBins]));
           } else if (farRows.length > 0) {
             const kmark = await stage('mark-kernel', () =>
               tf.tidy(() => {
-                const rows = tf.tensor2d(Float32Array.from(farRows.flatMap((k) => Array.from(decHost.subarray(k * D, (k + 1) * D)))), [farRows.length, D]);
+                const rows = tf.tensor2d(gatherHostRows(decHost, farRows, D), [farRows.length, D]);
                 return kernelDirect(rows, ctx.encMarks, ctx.waveformStd);
               }),
             );
