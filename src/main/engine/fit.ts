@@ -256,10 +256,8 @@ export async function occupancyParts(dataset: Dataset, indices: readonly number[
 }
 
 /** The log occupancy from all of its parts, in part order. */
-export function mergeOccupancy(dataset: Dataset, parts: readonly KdePart[], options: FitOptions = {}): Float64Array {
-  const q = dataset.positionDims;
-  const n = encodingTrack(dataset, q, options.nanPositions).track.positionTime.length;
-  return mergeKdeParts(parts, dataset.placeBinCenters, q, n);
+export function mergeOccupancy(dataset: Dataset, parts: readonly KdePart[]): Float64Array {
+  return mergeKdeParts(parts, dataset.placeBinCenters, dataset.positionDims);
 }
 
 /**

@@ -24,6 +24,8 @@ export const KDE_PART_SAMPLES = 1024;
 export interface KdePart {
   max: Float64Array;
   sum: Float64Array;
+  /** how many samples the part summed */
+  samples: number;
   /** a sample of this part is NaN: the whole KDE is NaN (NaN propagates in a sum) */
   nan: boolean;
 }
@@ -59,15 +61,16 @@ export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q
   const first = index * KDE_PART_SAMPLES;
   const last = Math.min(n, first + KDE_PART_SAMPLES);
   const part = samples.subarray(first * q, last * q);
-  if (part.some(Number.isNaN)) return { max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), nan: true };
+  const count = last - first;
+  if (part.some(Number.isNaN)) return { max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: count, nan: true };
   const evalTensor = toTensor2d(cleanEvalPoints(evalPoints, q).clean, m, q);
   // running max and rescaled sum stay on the device: one readback per part, not one per tile
   let runMax: tf.Tensor1D | null = null;
   let runSum: tf.Tensor1D | null = null;
   try {
     const tile = Math.max(1, Math.floor(MAX_TILE_ELEMENTS / m));
-    for (let start = 0; start < last - first; start += tile) {
-      const stop = Math.min(last - first, start + tile);
+    for (let start = 0; start < count; start += tile) {
+      const stop = Math.min(count, start + tile);
       const prevMax: tf.Tensor1D | null = runMax;
       const prevSum: tf.Tensor1D | null = runSum;
       const next: [tf.Tensor1D, tf.Tensor1D] = tf.tidy((): [tf.Tensor1D, tf.Tensor1D] => {
@@ -87,7 +90,7 @@ export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q
       tf.dispose([prevMax, prevSum].filter((t): t is tf.Tensor1D => t !== null));
     }
     const [mx, sm] = await Promise.all([runMax!.data(), runSum!.data()]);
-    return { max: Float64Array.from(mx), sum: Float64Array.from(sm), nan: false };
+    return { max: Float64Array.from(mx), sum: Float64Array.from(sm), samples: count, nan: false };
   } finally {
     tf.dispose([evalTensor, ...[runMax, runSum].filter((t): t is tf.Tensor1D => t !== null)]);
   }
@@ -97,8 +100,9 @@ export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q
  * log[(1/n) Σ_i K(x, s_i)] from the parts of its sum, merged in float64 in part order: the same
  * numbers whichever process computed which part.
  */
-export function mergeKdeParts(parts: readonly KdePart[], evalPoints: Float64Array, q: number, nSamples: number): Float64Array {
+export function mergeKdeParts(parts: readonly KdePart[], evalPoints: Float64Array, q: number): Float64Array {
   const m = evalPoints.length / q;
+  const nSamples = parts.reduce((n, p) => n + p.samples, 0);
   const out = new Float64Array(m).fill(-Infinity);
   if (m === 0 || nSamples === 0) return out;
   if (parts.some((p) => p.nan)) return out.fill(NaN);
@@ -132,5 +136,5 @@ export async function logKde(
   if (samples.some(Number.isNaN)) return new Float64Array(m).fill(NaN);
   const parts: KdePart[] = [];
   for (let i = 0; i < kdePartCount(n); i++) parts.push(await kdePart(samples, evalPoints, q, std, i));
-  return mergeKdeParts(parts, evalPoints, q, n);
+  return mergeKdeParts(parts, evalPoints, q);
 }

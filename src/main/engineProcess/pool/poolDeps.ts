@@ -130,7 +130,7 @@ export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promis
       const perWorker = { ...options, keepPositionKernelBytes: (options.keepPositionKernelBytes ?? 0) / pool.size };
       const shared = await pool.occupancyParts(dataset, assignment, engine.occupancyPartCount(dataset, options), options, profiles.active);
       profiles.add(shared.profiles);
-      const logOccupancy = engine.mergeOccupancy(dataset, shared.parts, options);
+      const logOccupancy = engine.mergeOccupancy(dataset, shared.parts);
       const { model, fits } = await pool.fit(dataset, assignment, perWorker, logOccupancy, profiles.active);
       profiles.add(fits.map((f) => f.profile));
       return assembleModel(pool, engine, dataset, model, assignment, fits);
