@@ -16,12 +16,17 @@ export function isRunId(v: unknown): v is string {
   return typeof v === 'string' && RUN_ID_PATTERN.test(v);
 }
 
-export function assertRunId(v: unknown, key = 'runId'): string {
+/** v when it follows the run-id rule, else BAD_ARGUMENT naming the key and the kind of id expected (run, sweep). */
+export function assertIdOfRunRule(v: unknown, key: string, kind: string): string {
   if (!isRunId(v)) {
     const shown = typeof v === 'string' ? JSON.stringify(v.slice(0, 60)) : typeof v;
-    throw new AppError('BAD_ARGUMENT', `${key}: expected a run id like 20250101-120000-a1b2c3, got ${shown}`, { key });
+    throw new AppError('BAD_ARGUMENT', `${key}: expected a ${kind} id like 20250101-120000-a1b2c3, got ${shown}`, { key });
   }
   return v;
+}
+
+export function assertRunId(v: unknown, key = 'runId'): string {
+  return assertIdOfRunRule(v, key, 'run');
 }
 
 /**

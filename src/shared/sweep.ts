@@ -5,9 +5,8 @@
  * sweep.json in `<runsDir>/sweeps/<id>/`; the app reads it through ProfilerApi (listSweeps, getSweep).
  */
 import type { RunConfig } from './config';
-import { AppError } from './errors';
 import { formatMs } from './format';
-import { RUN_ID_PATTERN } from './runIds';
+import { assertIdOfRunRule, isRunId } from './runIds';
 
 export const SWEEP_FORMAT = 'kde-profiler-sweep/1';
 
@@ -31,16 +30,10 @@ export function isSweepVariable(v: unknown): v is SweepVariable {
 }
 
 /** Sweep ids follow the run-id rule (creation time, then random hex), so they are safe folder names too. */
-export function isSweepId(v: unknown): v is string {
-  return typeof v === 'string' && RUN_ID_PATTERN.test(v);
-}
+export const isSweepId: (v: unknown) => v is string = isRunId;
 
 export function assertSweepId(v: unknown, key = 'sweepId'): string {
-  if (!isSweepId(v)) {
-    const shown = typeof v === 'string' ? JSON.stringify(v.slice(0, 60)) : typeof v;
-    throw new AppError('BAD_ARGUMENT', `${key}: expected a sweep id like 20250101-120000-a1b2c3, got ${shown}`, { key });
-  }
-  return v;
+  return assertIdOfRunRule(v, key, 'sweep');
 }
 
 /** One strategy's time for one metric at one value of the sweep. */
