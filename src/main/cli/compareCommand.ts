@@ -12,9 +12,9 @@ import type { Report } from '../../shared/report';
 import { compareReports, formatComparisonTable } from '../analysis';
 import { boolFlag, numberFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './runCommand';
+import { withService } from './cliService';
 import { isRunId } from '../../shared/runIds';
-import { createProfilerService, type ProfilerService } from '../service';
+import type { ProfilerService } from '../service';
 
 const USAGE = 'kde-profiler compare RUN_A RUN_B [--threshold PCT] [--runs-dir DIR] [--json]';
 export const DEFAULT_THRESHOLD_PCT = 10;
@@ -62,9 +62,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (argA === undefined || argB === undefined) throw new UsageError('compare needs two runs: RUN_A RUN_B');
   const thresholdPct = numberFlag(flags, 'threshold', false) ?? DEFAULT_THRESHOLD_PCT;
   if (thresholdPct < 0) throw new UsageError(`--threshold: expected a percentage ≥ 0, got '${thresholdPct}'`);
-  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
-  const a = await reportOf(argA, service, io);
-  const b = await reportOf(argB, service, io);
+  const [a, b] = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => [await reportOf(argA, service, io), await reportOf(argB, service, io)] as const);
   const result = compareReports(a.report, b.report, thresholdPct);
   if (boolFlag(flags, 'json')) {
     io.stdout.write(`${JSON.stringify({ a: a.label, b: b.label, ...result }, null, 2)}\n`);

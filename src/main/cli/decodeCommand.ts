@@ -11,15 +11,16 @@
  */
 import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { StrategyChoice } from '../../shared/config';
+import type { RunConfig, StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { formatBytes, formatMs } from '../../shared/format';
 import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, type DecodeSummary } from '../engineProtocol';
-import { createProfilerService } from '../service';
+import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
+import { withService } from './cliService';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
-import { defaultRunsDir, followRun } from './runCommand';
+import { followRun } from './runCommand';
 import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { printRunLink } from './serverLink';
@@ -110,9 +111,12 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_CHUNK;
   const outDir = resolve(io.cwd, outFlag);
-  const strategy = config.strategies[0]!;
 
-  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, rowsPerChunk, outDir, io));
+}
+
+async function decodeAndCopy(service: ProfilerService, config: RunConfig, rowsPerChunk: number, outDir: string, io: CliIo): Promise<number> {
+  const strategy = config.strategies[0]!;
   const { runId } = await service.startDecode(config, { rowsPerChunk });
   const runDir = resolve(service.runsDir, runId);
   const { final, interrupted } = await followRun(service, runId, io, { infoLogs: true });

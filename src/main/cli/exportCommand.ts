@@ -6,10 +6,10 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { boolFlag, parseFlags, stringFlag } from './args';
+import { withService } from './cliService';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './runCommand';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
-import { buildPerfettoBundle, bundleRunOf, createProfilerService, type BundleAlignment, type ProfilerService } from '../service';
+import { buildPerfettoBundle, bundleRunOf, type BundleAlignment, type ProfilerService } from '../service';
 
 const USAGE = `kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE] [--runs-dir DIR]
 kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock] [--out FILE.zip] [--runs-dir DIR]`;
@@ -58,15 +58,15 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const runIds = runIdsOf(flags.positionals);
   if (format !== 'perfetto-bundle' && runIds.length > 1) throw new UsageError(`unexpected argument '${runIds[1]}': only --format perfetto-bundle takes several runs`);
   const align = alignmentOf(stringFlag(flags, 'align'), format);
-  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
   const out = stringFlag(flags, 'out');
   if (format === 'perfetto-bundle') {
     const path = resolve(io.cwd, out ?? `kde-profiler-${runIds.join('_').slice(0, 120)}.perfetto.zip`);
-    await writeFile(path, await perfettoBundle(service, runIds, align));
+    await writeFile(path, await withService(io, stringFlag(flags, 'runs-dir'), (service) => perfettoBundle(service, runIds, align)));
     io.stderr.write(`wrote ${path}: open it at ui.perfetto.dev (${runIds.length} run${runIds.length === 1 ? '' : 's'}, each a machine of its own)\n`);
     return EXIT.ok;
   }
-  const result = await service.exportRun(runIds[0]!, format as Exclude<(typeof FORMATS)[number], 'perfetto-bundle'>);
+  const oneFormat = format as Exclude<(typeof FORMATS)[number], 'perfetto-bundle'>;
+  const result = await withService(io, stringFlag(flags, 'runs-dir'), (service) => service.exportRun(runIds[0]!, oneFormat));
   const bytes = Buffer.from(result.base64 ?? '', 'base64');
   const isText = format === 'json' || format === 'md' || format === 'csv';
   if (out === undefined && isText) {

@@ -9,4 +9,4 @@ export { runCli } from './main';
 export { COMMANDS } from './commands';
 export { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 export { parseFlags, stringFlag, intFlag, numberFlag, boolFlag, type Parsed } from './args';
-export { defaultRunsDir } from './runCommand';
+export { defaultRunsDir, withService } from './cliService';

@@ -4,10 +4,9 @@
  */
 import { formatBytes } from '../../shared/format';
 import { boolFlag, parseFlags } from './args';
+import { withService } from './cliService';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './runCommand';
 import { table } from './table';
-import { createProfilerService } from '../service';
 
 const USAGE = 'kde-profiler info [--json]';
 
@@ -17,7 +16,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  const info = await createProfilerService({ runsDir: defaultRunsDir(io, undefined) }).getInfo();
+  const info = await withService(io, undefined, (service) => service.getInfo());
   if (boolFlag(flags, 'json')) {
     io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
     return EXIT.ok;

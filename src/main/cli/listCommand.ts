@@ -1,10 +1,9 @@
 /** `kde-profiler list`: the runs in the runs folder, newest first, with their headline times. */
 import { formatMs } from '../../shared/format';
 import { boolFlag, parseFlags, stringFlag } from './args';
+import { withService } from './cliService';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './runCommand';
 import { table } from './table';
-import { createProfilerService } from '../service';
 
 const USAGE = 'kde-profiler list [--runs-dir DIR] [--json]';
 
@@ -14,14 +13,13 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
-  const runs = await service.listRuns();
+  const { runs, runsDir } = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => ({ runs: await service.listRuns(), runsDir: service.runsDir }));
   if (boolFlag(flags, 'json')) {
     io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
     return EXIT.ok;
   }
   if (runs.length === 0) {
-    io.stdout.write(`no runs in ${service.runsDir}\n`);
+    io.stdout.write(`no runs in ${runsDir}\n`);
     return EXIT.ok;
   }
   const rows = runs.map((r) => [

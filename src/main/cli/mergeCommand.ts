@@ -11,7 +11,7 @@ import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { mergeShardRuns, type MergeSummary } from '../service';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './runCommand';
+import { defaultRunsDir } from './cliService';
 import { runSummary } from './runSummary';
 import { printRunLink } from './serverLink';
 

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { RunIndexEntry } from '../../shared/api';
+import type { RunConfig } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
@@ -14,7 +15,8 @@ import { copyRunOutputs } from './runOutputs';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
 import { printRunLink } from './serverLink';
-import { createProfilerService, type ProfilerService } from '../service';
+import type { ProfilerService } from '../service';
+import { withService } from './cliService';
 
 export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
                  [--seed N] [--features D] [--feature-scale F]
@@ -23,10 +25,6 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                  [--repeats N] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
                  [--workers N] [--no-kernel-profile] [--allow-tf32]
                  [--out DIR] [--runs-dir DIR] [--no-trace] [--trace-json]`;
-
-export function defaultRunsDir(io: CliIo, flag: string | undefined): string {
-  return resolve(io.cwd, flag ?? 'runs');
-}
 
 export interface FollowedRun {
   final: RunIndexEntry;
@@ -75,11 +73,14 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const outFlag = stringFlag(flags, 'out');
   const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, boolFlag(flags, 'trace-json'), io));
+}
+
+async function runAndReport(service: ProfilerService, config: RunConfig, outDir: string | undefined, traceJson: boolean, io: CliIo): Promise<number> {
   const { runId } = await service.startRun(config);
   const { final, interrupted } = await followRun(service, runId, io);
   const runDir = resolve(service.runsDir, runId);
-  if (outDir) await copyRunOutputs(runDir, outDir, { traceJson: boolFlag(flags, 'trace-json') });
+  if (outDir) await copyRunOutputs(runDir, outDir, { traceJson });
   const where = outDir ?? runDir;
   if (final.status === 'completed') {
     const detail = await service.getRun(runId);

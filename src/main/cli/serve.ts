@@ -13,7 +13,7 @@ import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { PRESETS } from '../../shared/config';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './runCommand';
+import { defaultRunsDir } from './cliService';
 import { removeServeInfo, runLink, writeServeInfo } from './serverLink';
 
 const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET | --open RUN]';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { SHARD_SPLITS, type ShardSplit } from '../../shared/config';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './runCommand';
+import { defaultRunsDir } from './cliService';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 import { arrayScript, mergeScript, type SlurmPlan } from './slurmScript';
 

@@ -12,13 +12,14 @@ import type { Report } from '../../shared/report';
 import { isSweepVariable, SWEEP_VARIABLES, type SweepRun, type SweepStatus, type SweepVariable } from '../../shared/sweep';
 import { formatSweepValue, sweepPointText, totalSeries } from '../analysis/sweep';
 import {
-  createProfilerService, createSweepFolder, deleteSweepFolder, newRunId, saveSweep, sizesOf, SWEEP_FILES, sweepDir, sweepResultOf, writeSweepData,
+  createSweepFolder, deleteSweepFolder, newRunId, saveSweep, sizesOf, SWEEP_FILES, sweepDir, sweepResultOf, writeSweepData,
   type ProfilerService, type SweepPlan,
 } from '../service';
 import { boolFlag, parseFlags, stringFlag, type Parsed } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
-import { defaultRunsDir, followRun } from './runCommand';
+import { withService } from './cliService';
+import { followRun } from './runCommand';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { runningServer } from './serverLink';
 import { sweepText } from './sweepText';
@@ -174,7 +175,10 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const label = config.label;
   delete config.label;
   const outFlag = stringFlag(flags, 'out');
-  const service = createProfilerService({ runsDir: defaultRunsDir(io, stringFlag(flags, 'runs-dir')) });
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => sweepAndReport(service, config, vary, label, outFlag, io));
+}
+
+async function sweepAndReport(service: ProfilerService, config: RunConfig, vary: VarySpec, label: string | undefined, outFlag: string | undefined, io: CliIo): Promise<number> {
   const state = await prepare(service, config, vary, label, io);
   await save(service, state, 'running');
   let stopped = false;

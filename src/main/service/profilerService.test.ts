@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -208,5 +208,19 @@ describe('profiler service with the engine process', () => {
       code: 'NOT_FOUND', message: expect.stringContaining('nope.npz'),
     });
     expect(() => service.subscribe('nope', () => undefined)).toThrow(/run id/);
+  });
+});
+
+describe('closing the service', () => {
+  // a CLI command that refuses its input at once closes the service straight away; the runs
+  // folder must be complete by then, or removing it races the index write (ENOTEMPTY)
+  it('waits for the runs folder it started to set up', async () => {
+    const runsDir = join(dir, 'closed-at-once');
+    const early = createProfilerService({ runsDir });
+    await expect(early.startRun({ ...config('tiny', ['reference']), data: { kind: 'file', path: join(dir, 'absent.npz') } })).rejects.toThrow(/absent\.npz/);
+    await early.close();
+    const listing = JSON.parse(await readFile(join(runsDir, 'index.json'), 'utf8')) as { runs: unknown[] };
+    expect(listing.runs).toEqual([]);
+    expect(await readdir(runsDir)).toEqual(['index.json']);
   });
 });

@@ -310,6 +310,8 @@ export function createProfilerService(options: ProfilerServiceOptions): Profiler
     async close() {
       queue.splice(0, queue.length);
       await Promise.all([...active.values()].map((r) => r.cancel()));
+      // the runs folder's first index write may still be under way when a caller stops at once (a refused path)
+      await ready.catch(() => undefined);
     },
   };
   return service;
