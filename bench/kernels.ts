@@ -4,7 +4,7 @@
  * engine's kernels are installed (installation cannot be undone in a process). Shapes are those of
  * one `realistic` electrode (1 000 encoding spikes, 2 000 bins, a block of 100 decoding spikes with
  * 4 marks; the series strategy's 12 features and 400 decoding spikes) and of one production
- * tetrode's position-factor chunk. Prints medians and ratios; saves JSON.
+ * tetrode's position-factor chunk and compensated fold step (ns/elem there: per multiply-add). Prints medians and ratios; saves JSON.
  *
  *   npm run bench:kernels -- [--repeats 15] [--out bench/results/kernels.json]
  */
@@ -14,8 +14,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
-import { installWasmKernels } from '../src/main/engine/simd/wasmKernels';
-import { flushedPositionFactor } from '../src/main/engine/strategies/compensated';
+import { hasWasmKernels, installWasmKernels } from '../src/main/engine/simd/wasmKernels';
+import { flushedPositionFactor, foldPackedChunk, packFactor } from '../src/main/engine/strategies/compensated';
+import { foldScaledChunk } from '../src/main/engine/strategies/online';
 import { seriesFactor, seriesTerms } from '../src/main/engine/strategies/series';
 import { median, printColumns } from './table';
 
@@ -72,6 +73,30 @@ const rowOff = tf.randomUniform([S], -20, -5, 'float32', 10) as tf.Tensor1D;
 const bias = tf.randomUniform([P], -5, 0, 'float32', 11) as tf.Tensor1D;
 const chunkLogKpos = tf.randomUniform([4096, 100], -200, 0, 'float32', 12) as tf.Tensor2D;
 const markStd = Array(D).fill(24) as number[];
+// one step of the compensated fold on a production tetrode: a block's weights against a chunk of the
+// position factor (packed once per electrode on the engine's path, so packing is not timed)
+const chunkScale = tf.scalar(-2);
+const prevSum = tf.randomUniform([B, 100], 0, 1, 'float32', 13) as tf.Tensor2D;
+const packedOnce = new Map<tf.Tensor2D, tf.Tensor3D>();
+
+function foldCase(chunk: number): Case {
+  const weights = tf.randomUniform([B, chunk], 0, 1, 'float32', 14) as tf.Tensor2D;
+  const factor = tf.randomUniform([chunk, 100], 0, 1, 'float32', 15) as tf.Tensor2D;
+  return {
+    name: `compensated chunk fold (${B} × ${chunk} · ${chunk} × 100)`,
+    elements: B * chunk * 100,
+    run: () => {
+      const prev = { sum: tf.clone(prevSum), scale: tf.scalar(-1) };
+      if (!hasWasmKernels()) {
+        const next = foldScaledChunk(prev, weights, chunkScale, factor);
+        return [next.sum, next.scale];
+      }
+      if (!packedOnce.has(factor)) packedOnce.set(factor, packFactor(factor));
+      const next = foldPackedChunk(prev, weights, chunkScale, packedOnce.get(factor)!, 100);
+      return [next.sum, next.scale];
+    },
+  };
+}
 
 const cases: Case[] = [
   { name: 'exp (4 M floats)', elements: 4e6, run: () => tf.exp(expInput) },
@@ -88,6 +113,8 @@ const cases: Case[] = [
       return [f.rowMax, f.factor];
     },
   },
+  foldCase(1024),
+  foldCase(4096),
 ];
 
 const tfjsMs = cases.map(timeCase);

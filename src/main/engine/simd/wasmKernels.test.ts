@@ -2,8 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, ROW_SCALED_EXP_KERNEL, SERIES_FACTOR_KERNEL,
-  SERIES_TERMS_KERNEL,
+  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, ROW_SCALED_EXP_KERNEL,
+  SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
 } from './wasmKernels';
 
 /** distance in units in the last place between two float32 values of the same sign */
@@ -258,5 +258,63 @@ describe('engine SIMD kernels on the wasm backend', () => {
       for (let i = 0; i < n; i++) exact += Math.fround(Math.exp(x[i * m + j]! - mx[j]!));
       expect(Math.abs(sums[j]! - exact) / exact, `column ${j}`).toBeLessThan(6e-7);
     }
+  });
+
+  it('packs a matrix in panels of eight columns, the columns past its width zero', () => {
+    for (const [k, n] of [[1, 1], [5, 8], [3, 11], [4, 16], [2, 21]] as const) {
+      const x = Float32Array.from({ length: k * n }, (_, i) => i + 1);
+      const packed = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.tensor2d(x, [k, n]) }) as tf.Tensor;
+      expect(packed.shape).toEqual([Math.ceil(n / 8), k, 8]);
+      const got = packed.dataSync();
+      for (let p = 0; p < Math.ceil(n / 8); p++) {
+        for (let r = 0; r < k; r++) {
+          for (let c = 0; c < 8; c++) {
+            const col = 8 * p + c;
+            expect(got[(p * k + r) * 8 + c], `k=${k} n=${n} panel ${p} row ${r} column ${c}`).toBe(col < n ? x[r * n + col] : 0);
+          }
+        }
+      }
+    }
+  });
+
+  it('folds a chunk through the packed product as foldCompensated does: rows and columns that are not whole tiles, with and without a sum so far', () => {
+    for (const [m, k, n] of [[1, 1, 1], [4, 5, 8], [7, 9, 11], [13, 64, 100], [3, 4, 3]] as const) {
+      const w = tf.randomUniform([m, k], 0, 1, 'float32', m + k) as tf.Tensor2D;
+      const factor = tf.randomUniform([k, n], 0, 1, 'float32', n) as tf.Tensor2D;
+      const packed = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: factor }) as tf.Tensor;
+      const prevSum = tf.randomUniform([m, n], 0, 1, 'float32', 7) as tf.Tensor2D;
+      const attrs = { columns: n } as unknown as tf.NamedAttrMap;
+      const product = tf.matMul(w, factor).dataSync();
+      const [wv, fv, pv] = [w.dataSync(), factor.dataSync(), prevSum.dataSync()];
+      // first chunk: the product as it is, its scale passed through
+      const [first, firstScale] = tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-3.5), packed }, attrs) as tf.Tensor[];
+      expect(first!.shape).toEqual([m, n]);
+      expect(firstScale!.dataSync()[0]).toBe(-3.5);
+      // a later chunk with a larger scale: the sum so far shrinks by e^(prev − new), the chunk is taken as it is
+      const [later, laterScale] = tf.engine().runKernel(
+        SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-1), packed, prevSum, prevScale: tf.scalar(-3.5) }, attrs,
+      ) as tf.Tensor[];
+      expect(laterScale!.dataSync()[0]).toBe(-1);
+      // and one with a smaller scale: the chunk shrinks by e^(chunk − prev)
+      const [smaller] = tf.engine().runKernel(
+        SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-2), packed, prevSum, prevScale: tf.scalar(0) }, attrs,
+      ) as tf.Tensor[];
+      const [f1, f2, f3] = [first!.dataSync(), later!.dataSync(), smaller!.dataSync()];
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let exact = 0;
+          for (let q = 0; q < k; q++) exact += wv[i * k + q]! * fv[q * n + j]!;
+          const at = `m=${m} k=${k} n=${n} (${i}, ${j})`;
+          const tol = 1e-6 * Math.max(1, k) * exact;
+          expect(Math.abs(f1[i * n + j]! - exact), at).toBeLessThanOrEqual(tol);
+          expect(Math.abs(f1[i * n + j]! - product[i * n + j]!), at).toBeLessThanOrEqual(tol);
+          expect(Math.abs(f2[i * n + j]! - (pv[i * n + j]! * Math.exp(-2.5) + exact)), at).toBeLessThanOrEqual(tol + 1e-7);
+          expect(Math.abs(f3[i * n + j]! - (pv[i * n + j]! + exact * Math.exp(-2))), at).toBeLessThanOrEqual(tol + 1e-7);
+        }
+      }
+    }
+    const w = tf.zeros([2, 3]);
+    const packed = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.zeros([4, 5]) }) as tf.Tensor;
+    expect(() => tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(0), packed }, { columns: 5 })).toThrow(/do not match/);
   });
 });

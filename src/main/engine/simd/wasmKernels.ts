@@ -1,8 +1,8 @@
 /**
  * Installs the engine's SIMD kernels (kdeKernels.wat) into the wasm backend: its Exp and Log for
  * float32 tensors, and under their own kernel names a fused Gaussian kernel matrix, the position
- * kernel's column-rescaled exp, the compensated strategy's weights and the series strategy's factor
- * and spike terms. The module
+ * kernel's column-rescaled exp, the compensated strategy's weights, position factor and packed
+ * product, and the series strategy's factor and spike terms. The module
  * imports the backend's own memory, so the kernels read and write tensors where they live, with
  * no copies. Installed once per backend (each engine worker thread has its own); the op graph
  * every other backend runs stays the definition, and the parity tests hold both to the spec.
@@ -32,6 +32,17 @@ export const SERIES_FACTOR_KERNEL = 'KdeSeriesFactor';
  * [exp(x − rowMax) flushed below `flush` (n × m), rowMax (n)]
  */
 export const ROW_SCALED_EXP_KERNEL = 'KdeRowScaledExp';
+/** the tfjs kernel name of packing a (k × n) matrix in panels of eight columns for the packed product: → [⌈n/8⌉, k, 8] */
+export const PACK_PANELS_KERNEL = 'KdePackPanels';
+/**
+ * the tfjs kernel name of one step of the compensated strategy's running fold with a packed factor:
+ * w (B × C), chunkScale (scalar), packed (⌈P/8⌉ × C × 8), and the state so far (prevSum (B × P),
+ * prevScale) when there is one → [sum, scale] with scale = max(prevScale, chunkScale) and
+ * sum = prevSum·e^(prevScale − scale) + (w·factor)·e^(chunkScale − scale)
+ */
+export const SCALED_CHUNK_PRODUCT_KERNEL = 'KdeScaledChunkProduct';
+/** columns per panel of a packed operand */
+export const PANEL_COLUMNS = 8;
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -47,6 +58,13 @@ interface KernelExports {
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
   rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
+  packPanels(b: number, k: number, n: number, dst: number): void;
+  packedProduct(a: number, packed: number, m: number, k: number, n: number, prev: number, alpha: number, beta: number, dst: number, scratch: number): void;
+}
+
+export interface ScaledChunkProductAttrs {
+  /** P, the columns of the factor before it was packed */
+  columns: number;
 }
 
 export interface RowScaledExpAttrs {
@@ -233,6 +251,47 @@ const rowScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) =>
   return [dst, rowMax];
 };
 
+const packPanelsKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, PACK_PANELS_KERNEL);
+  const x = inputs.x!;
+  const [k, n] = x.shape as [number, number];
+  const out = backend.makeOutput([Math.ceil(n / PANEL_COLUMNS), k, PANEL_COLUMNS], 'float32');
+  if (k > 0 && n > 0) kernels.packPanels(offsetOf(backend, x), k, n, offsetOf(backend, out));
+  return out;
+};
+
+const scaledChunkProductKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, SCALED_CHUNK_PRODUCT_KERNEL);
+  const { w, chunkScale, packed, prevSum, prevScale } = inputs as Record<string, tf.TensorInfo | undefined>;
+  const { columns } = attrs as unknown as ScaledChunkProductAttrs;
+  const [m, k] = w!.shape as [number, number];
+  const [panels, packedRows] = packed!.shape as [number, number, number];
+  if (packedRows !== k || panels !== Math.ceil(columns / PANEL_COLUMNS) || k < 1) {
+    throw new Error(`${SCALED_CHUNK_PRODUCT_KERNEL}: weights (${m} × ${k}) do not match a factor packed as ${packed!.shape.join(' × ')} for ${columns} columns`);
+  }
+  if ((prevSum === undefined) !== (prevScale === undefined)) throw new Error(`${SCALED_CHUNK_PRODUCT_KERNEL} takes the previous sum and scale together`);
+  const heap = () => backend.wasm.HEAPF32;
+  const chunk = heap()[offsetOf(backend, chunkScale!) / 4]!;
+  const prev = prevScale === undefined ? undefined : heap()[offsetOf(backend, prevScale) / 4]!;
+  // the first chunk is taken as it is, like foldScaledChunk's first step
+  const scale = prev === undefined ? chunk : Math.max(prev, chunk);
+  const alpha = prev === undefined ? 0 : Math.exp(prev - scale);
+  const beta = prev === undefined ? 1 : Math.exp(chunk - scale);
+  const sum = backend.makeOutput([m, columns], 'float32');
+  const scaleOut = backend.makeOutput([], 'float32');
+  withScratch(backend, [PANEL_COLUMNS], ([scratch]) =>
+    kernels.packedProduct(
+      offsetOf(backend, w!), offsetOf(backend, packed!), m, k, columns, prevSum === undefined ? 0 : offsetOf(backend, prevSum), alpha, beta,
+      offsetOf(backend, sum), scratch!,
+    ),
+  );
+  // the heap view is fetched again: the outputs' allocation may have grown the memory
+  heap()[offsetOf(backend, scaleOut) / 4] = scale;
+  return [sum, scaleOut];
+};
+
 function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => tf.KernelFunc): void {
   const original = tf.getKernel(name, 'wasm');
   if (!original) throw new Error(`the wasm backend has no ${name} kernel to replace`);
@@ -258,6 +317,8 @@ export function installWasmKernels(): void {
     tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
     tf.registerKernel({ kernelName: ROW_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: rowScaledExpKernelFunc });
+    tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });
+    tf.registerKernel({ kernelName: SCALED_CHUNK_PRODUCT_KERNEL, backendName: 'wasm', kernelFunc: scaledChunkProductKernelFunc });
   }
 }
 

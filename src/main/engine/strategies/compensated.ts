@@ -11,10 +11,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import { disposeMarks, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
 import { EPS } from '../model';
 import {
-  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, ROW_SCALED_EXP_KERNEL, type CompensatedWeightsAttrs, type RowScaledExpAttrs,
+  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, ROW_SCALED_EXP_KERNEL, SCALED_CHUNK_PRODUCT_KERNEL,
+  type CompensatedWeightsAttrs, type RowScaledExpAttrs, type ScaledChunkProductAttrs,
 } from '../simd/wasmKernels';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
-import { finishCompensated, foldCompensated, foldScaledChunk, positionFactor, type CompensatedState } from './online';
+import { finishCompensated, foldCompensated, positionFactor, type CompensatedState } from './online';
 import type { ElectrodeContext, EmitBlock, StageTools, Strategy } from './types';
 
 /**
@@ -62,7 +63,8 @@ export function flushIsSafe(positionLogNorm: number, markLogNorm: number, maxBia
 interface ChunkOperands {
   bt: tf.Tensor2D;
   rowMax: tf.Tensor1D;
-  factor: tf.Tensor2D;
+  /** the chunk's position factor packed in panels (PACK_PANELS_KERNEL) */
+  packed: tf.Tensor3D;
 }
 
 /**
@@ -83,20 +85,44 @@ export function flushedPositionFactor(logKpos: tf.Tensor2D, flush: boolean): { r
 }
 
 /**
+ * foldScaledChunk with the factor packed in panels (PACK_PANELS_KERNEL), in one kernel call: the
+ * product and the rescaled sum without the (B × P) intermediates of the op graph. Measured against
+ * it by `npm run bench:kernels`.
+ */
+export function foldPackedChunk(
+  prev: CompensatedState | null, w: tf.Tensor2D, chunkScale: tf.Scalar, packed: tf.Tensor3D, columns: number,
+): CompensatedState {
+  const inputs: tf.NamedTensorMap = prev === null
+    ? { w, chunkScale, packed }
+    : { w, chunkScale, packed, prevSum: prev.sum, prevScale: prev.scale };
+  const attrs: ScaledChunkProductAttrs = { columns };
+  const [sum, scale] = tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, inputs, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+  if (prev !== null) tf.dispose([prev.sum, prev.scale]);
+  return { sum: sum as tf.Tensor2D, scale: scale as tf.Scalar };
+}
+
+/** The (C × P) factor in panels for foldPackedChunk. */
+export function packFactor(factor: tf.Tensor2D): tf.Tensor3D {
+  return tf.engine().runKernel(PACK_PANELS_KERNEL, { x: factor }) as tf.Tensor3D;
+}
+
+/**
  * The position factor chunk by chunk, each built from its own spikes' positions (slicing rows out
- * of the whole factor costs more than computing them), flushed below 2^−63 when `flush`; kept with
- * the model like the whole factor. Returns the chunks' row maxima, then their factors.
+ * of the whole factor costs more than computing them), flushed below 2^−63 when `flush`, and packed
+ * in panels for the product; kept with the model like the whole factor. Returns the chunks' row
+ * maxima, then their packed factors.
  */
 async function chunkFactors(
   ctx: ElectrodeContext, stage: StageTools['stage'], chunks: [number, number][], flush: boolean,
 ): Promise<{ tensors: tf.Tensor[]; owned: boolean }> {
   const size = chunks[0]![1] - chunks[0]![0];
-  return ctx.positionKernel(`stabilised factor, chunks of ${size}${flush ? ', flushed' : ''}`, async () =>
+  return ctx.positionKernel(`stabilised factor, chunks of ${size}${flush ? ', flushed' : ''}, packed`, async () =>
     stage('position-kernel', () =>
       tf.tidy(() => {
         const built = chunks.map(([c0, c1]) =>
           flushedPositionFactor(logKernelDirect(sliceRows(ctx.encPositions, c0, c1), ctx.centers, ctx.positionStd), flush));
-        return [...built.map((b) => b.rowMax), ...built.map((b) => b.factor)];
+        const packed = built.map((b) => packFactor(b.factor));
+        return [...built.map((b) => b.rowMax), ...packed];
       }),
     ),
   );
@@ -120,8 +146,9 @@ async function runWithKernel(
   const parts: ChunkOperands[] = chunks.map(([c0, c1], i) => ({
     bt: sliceCols(marks.scaledT, c0, c1),
     rowMax: tensors[i] as tf.Tensor1D,
-    factor: tensors[chunks.length + i] as tf.Tensor2D,
+    packed: tensors[chunks.length + i] as tf.Tensor3D,
   }));
+  const columns = ctx.centers.shape[0];
   const attrs: CompensatedWeightsAttrs = { c: marks.logNorm, logE, flush: flush ? FLUSH_BELOW : 0 };
   try {
     await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
@@ -133,8 +160,8 @@ async function runWithKernel(
       );
       const logJ = await stage('reduce', () => {
         let state: CompensatedState | null = null;
-        weights.forEach(([w, scale], i) => {
-          state = foldScaledChunk(state, w as tf.Tensor2D, scale as tf.Scalar, parts[i]!.factor);
+        weights.forEach(([w, chunkScale], i) => {
+          state = foldPackedChunk(state, w as tf.Tensor2D, chunkScale as tf.Scalar, parts[i]!.packed, columns);
         });
         return finishCompensated(state!);
       });

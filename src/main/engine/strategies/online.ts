@@ -54,9 +54,10 @@ export function foldCompensated(
 
 /** log J of a compensated state: log Σ + M; an underflowed (zero) Σ gives −Infinity → the floor. */
 /**
- * The same fold when a chunk's weights arrive already scaled by their own C*_chunk (the wasm
- * kernel path): Σ ← Σ·exp(C*_prev − C*) + (w·factor)·exp(C*_chunk − C*), C* the larger of the two.
- * With one chunk it is exactly foldCompensated's first step.
+ * The same fold when a chunk's weights arrive already scaled by their own C*_chunk:
+ * Σ ← Σ·exp(C*_prev − C*) + (w·factor)·exp(C*_chunk − C*), C* the larger of the two. With one
+ * chunk it is exactly foldCompensated's first step. The wasm path runs it as one kernel
+ * (compensated.ts, foldPackedChunk); this op graph is what that kernel is measured against.
  */
 export function foldScaledChunk(prev: CompensatedState | null, w: tf.Tensor2D, chunkScale: tf.Scalar, factor: tf.Tensor2D): CompensatedState {
   const next = tf.tidy(() => {
