@@ -450,49 +450,8 @@
           (f32.add (f32.load (i32.add (local.get $sum) (local.get $at))) (f32.load (i32.add (local.get $part) (local.get $at)))))
         (local.set $at (i32.add (local.get $at) (i32.const 4)))
         (br $next))))
-  ;; In-place row operations with a vector loop and the 0–3 leftover lanes one at a time (an
-  ;; overlapping last vector would apply them twice).
-  ;; row −= vec
-  (func $subtractInPlace (param $row i32) (param $vec i32) (param $count i32)
-    (local $at i32) (local $vectorEnd i32) (local $end i32)
-    (local.set $vectorEnd (i32.shl (i32.and (local.get $count) (i32.const -4)) (i32.const 2)))
-    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
-    (block $vectorsDone
-      (loop $next
-        (br_if $vectorsDone (i32.ge_u (local.get $at) (local.get $vectorEnd)))
-        (v128.store (i32.add (local.get $row) (local.get $at))
-          (f32x4.sub (v128.load (i32.add (local.get $row) (local.get $at))) (v128.load (i32.add (local.get $vec) (local.get $at)))))
-        (local.set $at (i32.add (local.get $at) (i32.const 16)))
-        (br $next)))
-    (block $lanesDone
-      (loop $next
-        (br_if $lanesDone (i32.ge_u (local.get $at) (local.get $end)))
-        (f32.store (i32.add (local.get $row) (local.get $at))
-          (f32.sub (f32.load (i32.add (local.get $row) (local.get $at))) (f32.load (i32.add (local.get $vec) (local.get $at)))))
-        (local.set $at (i32.add (local.get $at) (i32.const 4)))
-        (br $next))))
-
-  ;; row *= vec
-  (func $multiplyInPlace (param $row i32) (param $vec i32) (param $count i32)
-    (local $at i32) (local $vectorEnd i32) (local $end i32)
-    (local.set $vectorEnd (i32.shl (i32.and (local.get $count) (i32.const -4)) (i32.const 2)))
-    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
-    (block $vectorsDone
-      (loop $next
-        (br_if $vectorsDone (i32.ge_u (local.get $at) (local.get $vectorEnd)))
-        (v128.store (i32.add (local.get $row) (local.get $at))
-          (f32x4.mul (v128.load (i32.add (local.get $row) (local.get $at))) (v128.load (i32.add (local.get $vec) (local.get $at)))))
-        (local.set $at (i32.add (local.get $at) (i32.const 16)))
-        (br $next)))
-    (block $lanesDone
-      (loop $next
-        (br_if $lanesDone (i32.ge_u (local.get $at) (local.get $end)))
-        (f32.store (i32.add (local.get $row) (local.get $at))
-          (f32.mul (f32.load (i32.add (local.get $row) (local.get $at))) (f32.load (i32.add (local.get $vec) (local.get $at)))))
-        (local.set $at (i32.add (local.get $at) (i32.const 4)))
-        (br $next))))
-
-  ;; row −= s
+  ;; row −= s, in place: a vector loop, then the 0–3 leftover lanes one at a time (an overlapping
+  ;; last vector would subtract twice)
   (func $subtractScalarInPlace (param $row i32) (param $s f32) (param $count i32)
     (local $at i32) (local $vectorEnd i32) (local $end i32) (local $sv v128)
     (local.set $sv (f32x4.splat (local.get $s)))
@@ -513,77 +472,173 @@
         (local.set $at (i32.add (local.get $at) (i32.const 4)))
         (br $next))))
 
-  ;; dst = (a + b) − s for count ≥ 4 (dst distinct from a and b), returning max_j dst[j]
-  (func $addShiftMax (param $a i32) (param $b i32) (param $s f32) (param $dst i32) (param $count i32) (result f32)
-    (local $at i32) (local $last i32) (local $v v128) (local $mx v128) (local $sv v128)
-    (local.set $sv (f32x4.splat (local.get $s)))
+  ;; row += vec in place (a vector loop, then the 0–3 leftover lanes one at a time: an overlapping
+  ;; last vector would add twice), count ≥ 4, returning the largest sum
+  (func $addInPlaceMax (param $row i32) (param $vec i32) (param $count i32) (result f32)
+    (local $at i32) (local $vectorEnd i32) (local $end i32) (local $v v128) (local $mx v128) (local $top f32) (local $f f32)
     (local.set $mx (v128.const f32x4 -inf -inf -inf -inf))
-    (local.set $last (i32.shl (i32.sub (local.get $count) (i32.const 4)) (i32.const 2)))
-    (loop $next
-      (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
-      (local.set $v
-        (f32x4.sub
-          (f32x4.add (v128.load (i32.add (local.get $a) (local.get $at))) (v128.load (i32.add (local.get $b) (local.get $at))))
-          (local.get $sv)))
-      (v128.store (i32.add (local.get $dst) (local.get $at)) (local.get $v))
-      (local.set $mx (f32x4.max (local.get $mx) (local.get $v)))
-      (local.set $at (i32.add (local.get $at) (i32.const 16)))
-      (br_if $next (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16)))))
+    (local.set $vectorEnd (i32.shl (i32.and (local.get $count) (i32.const -4)) (i32.const 2)))
+    (local.set $end (i32.shl (local.get $count) (i32.const 2)))
+    (block $vectorsDone
+      (loop $next
+        (br_if $vectorsDone (i32.ge_u (local.get $at) (local.get $vectorEnd)))
+        (local.set $v (f32x4.add (v128.load (i32.add (local.get $row) (local.get $at))) (v128.load (i32.add (local.get $vec) (local.get $at)))))
+        (v128.store (i32.add (local.get $row) (local.get $at)) (local.get $v))
+        (local.set $mx (f32x4.max (local.get $mx) (local.get $v)))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (local.set $top
+      (f32.max
+        (f32.max (f32x4.extract_lane 0 (local.get $mx)) (f32x4.extract_lane 1 (local.get $mx)))
+        (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
+    (block $lanesDone
+      (loop $next
+        (br_if $lanesDone (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $f (f32.add (f32.load (i32.add (local.get $row) (local.get $at))) (f32.load (i32.add (local.get $vec) (local.get $at)))))
+        (f32.store (i32.add (local.get $row) (local.get $at)) (local.get $f))
+        (local.set $top (f32.max (local.get $top) (local.get $f)))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $next)))
+    (local.get $top))
+
+  ;; t[k, i] = logKmark[k, i] + shift[i] for one block (n × m, m ≥ 4), logKmark as $gauss forms
+  ;; it (the same sums in the same order), returning max t. Marks of four features (tetrodes) keep
+  ;; the row's four values and the four feature rows' addresses in registers, in one pass whose last
+  ;; vector may overlap the one before it (same values); other widths go through $gauss a row at a time.
+  (func $shiftedLogKernel (param $a i32) (param $bt i32) (param $n i32) (param $m i32) (param $d i32) (param $c f32)
+    (param $shift i32) (param $dst i32) (result f32)
+    (local $i i32) (local $at i32) (local $last i32) (local $rowBytes i32) (local $arow i32) (local $orow i32)
+    (local $b1 i32) (local $b2 i32) (local $b3 i32) (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
+    (local $diff v128) (local $acc v128) (local $v v128) (local $cv v128) (local $mx v128)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
+    (local.set $b1 (i32.add (local.get $bt) (local.get $rowBytes)))
+    (local.set $b2 (i32.add (local.get $b1) (local.get $rowBytes)))
+    (local.set $b3 (i32.add (local.get $b2) (local.get $rowBytes)))
+    (local.set $cv (f32x4.splat (local.get $c)))
+    (local.set $mx (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $arow (local.get $a))
+    (local.set $orow (local.get $dst))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
+        (if (i32.eq (local.get $d) (i32.const 4))
+          (then
+            (local.set $x0 (v128.load32_splat (local.get $arow)))
+            (local.set $x1 (v128.load32_splat offset=4 (local.get $arow)))
+            (local.set $x2 (v128.load32_splat offset=8 (local.get $arow)))
+            (local.set $x3 (v128.load32_splat offset=12 (local.get $arow)))
+            (local.set $at (i32.const 0))
+            (loop $col
+              (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+              ;; 0 + diff² is diff² exactly ($gauss starts its sum from 0)
+              (local.set $diff (f32x4.sub (local.get $x0) (v128.load (i32.add (local.get $bt) (local.get $at)))))
+              (local.set $acc (f32x4.mul (local.get $diff) (local.get $diff)))
+              (local.set $diff (f32x4.sub (local.get $x1) (v128.load (i32.add (local.get $b1) (local.get $at)))))
+              (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $diff) (local.get $diff))))
+              (local.set $diff (f32x4.sub (local.get $x2) (v128.load (i32.add (local.get $b2) (local.get $at)))))
+              (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $diff) (local.get $diff))))
+              (local.set $diff (f32x4.sub (local.get $x3) (v128.load (i32.add (local.get $b3) (local.get $at)))))
+              (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $diff) (local.get $diff))))
+              (local.set $v
+                (f32x4.add
+                  (f32x4.add (f32x4.mul (local.get $acc) (v128.const f32x4 -0.5 -0.5 -0.5 -0.5)) (local.get $cv))
+                  (v128.load (i32.add (local.get $shift) (local.get $at)))))
+              (v128.store (i32.add (local.get $orow) (local.get $at)) (local.get $v))
+              (local.set $mx (f32x4.max (local.get $mx) (local.get $v)))
+              (local.set $at (i32.add (local.get $at) (i32.const 16)))
+              (br_if $col (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16))))))
+          (else
+            (call $gauss (local.get $arow) (local.get $bt) (i32.const 1) (local.get $m) (local.get $d) (local.get $c) (local.get $orow) (i32.const 0))
+            (local.set $mx (f32x4.max (local.get $mx) (f32x4.splat (call $addInPlaceMax (local.get $orow) (local.get $shift) (local.get $m)))))))
+        (local.set $arow (i32.add (local.get $arow) (i32.shl (local.get $d) (i32.const 2))))
+        (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $row)))
     (f32.max
       (f32.max (f32x4.extract_lane 0 (local.get $mx)) (f32x4.extract_lane 1 (local.get $mx)))
       (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
 
-  ;; row[j] = 0 where row[j] < threshold (rows of non-negative weights), count ≥ 4; idempotent,
-  ;; so the last vector may overlap the one before it
-  (func $flushBelow (param $row i32) (param $threshold f32) (param $count i32)
-    (local $at i32) (local $last i32) (local $tv v128) (local $v v128)
-    (local.set $tv (f32x4.splat (local.get $threshold)))
+  ;; row = exp(row − shift) in place, count ≥ 4, every entry ≤ shift, results below $flush (2^−63 or
+  ;; more) set to 0. No kept result is subnormal, so 2^n is one exponent field and $expRange's
+  ;; subnormal path is not needed: every kept lane has the bits $expRange gives it (p·2^n, both
+  ;; exact, rounds once); the clamp at −87 keeps n ≥ −126 for the dropped ones. A NaN lane stays
+  ;; NaN. The body is written out in the loop (a call per vector would cost as much as the exp); the
+  ;; last vector goes first and is stored last, over the lanes it shares with the one before it.
+  (func $expShiftedFlushed (param $row i32) (param $shift f32) (param $flush f32) (param $count i32)
+    (local $at i32) (local $last i32) (local $sv v128) (local $fv v128) (local $tail v128) (local $first i32)
+    (local $x v128) (local $t v128) (local $n v128) (local $r v128) (local $p v128)
+    (local.set $sv (f32x4.splat (local.get $shift)))
+    (local.set $fv (f32x4.splat (local.get $flush)))
     (local.set $last (i32.shl (i32.sub (local.get $count) (i32.const 4)) (i32.const 2)))
+    (local.set $at (local.get $last))
+    (local.set $first (i32.const 1))
     (loop $next
-      (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
-      (local.set $v (v128.load (i32.add (local.get $row) (local.get $at))))
-      (v128.store (i32.add (local.get $row) (local.get $at))
-        (v128.andnot (local.get $v) (f32x4.lt (local.get $v) (local.get $tv))))
-      (local.set $at (i32.add (local.get $at) (i32.const 16)))
-      (br_if $next (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16))))))
+      (local.set $x
+        (f32x4.pmax
+          (f32x4.sub (v128.load (i32.add (local.get $row) (local.get $at))) (local.get $sv))
+          (v128.const f32x4 -87 -87 -87 -87)))
+      (local.set $t
+        (f32x4.add
+          (f32x4.mul (local.get $x) (v128.const f32x4 1.44269504088896341 1.44269504088896341 1.44269504088896341 1.44269504088896341))
+          (v128.const f32x4 12582912 12582912 12582912 12582912)))
+      (local.set $n (f32x4.sub (local.get $t) (v128.const f32x4 12582912 12582912 12582912 12582912)))
+      (local.set $r
+        (f32x4.sub
+          (f32x4.sub (local.get $x) (f32x4.mul (local.get $n) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375)))
+          (f32x4.mul (local.get $n) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+      (local.set $p (v128.const f32x4 1.9875691500e-4 1.9875691500e-4 1.9875691500e-4 1.9875691500e-4))
+      (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3)))
+      (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3)))
+      (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2)))
+      (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1)))
+      (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1)))
+      (local.set $p
+        (f32x4.add
+          (f32x4.add (f32x4.mul (local.get $p) (f32x4.mul (local.get $r) (local.get $r))) (local.get $r))
+          (v128.const f32x4 1 1 1 1)))
+      ;; p·2^n, 2^n from the integer n that t's low bits hold, then the flush
+      (local.set $x
+        (f32x4.mul (local.get $p)
+          (i32x4.shl
+            (i32x4.add (i32x4.sub (local.get $t) (v128.const i32x4 0x4b400000 0x4b400000 0x4b400000 0x4b400000)) (v128.const i32x4 127 127 127 127))
+            (i32.const 23))))
+      (local.set $x (v128.andnot (local.get $x) (f32x4.lt (local.get $x) (local.get $fv))))
+      (if (local.get $first)
+        (then
+          (local.set $tail (local.get $x))
+          (local.set $first (i32.const 0))
+          (local.set $at (i32.const 0)))
+        (else
+          (v128.store (i32.add (local.get $row) (local.get $at)) (local.get $x))
+          (local.set $at (i32.add (local.get $at) (i32.const 16)))))
+      (br_if $next (i32.lt_u (local.get $at) (local.get $last))))
+    (v128.store (i32.add (local.get $row) (local.get $last)) (local.get $tail)))
 
-  ;; The compensated strategy's weights for one block and one encoding chunk (kde-spec §7e), m ≥ 4:
-  ;; logKmark[k, i] = c − ½·Σ_j (a[k, j] − bt[j, i])² by direct differences (n × m, written to w),
-  ;; b_i = max_k logKmark[k, i], c_i = rowMax_i + b_i − log E, C* = max_i c_i, and
-  ;; w[k, i] = exp(logKmark[k, i] − b_i)·exp(c_i − C*), the same operations in the same order as
-  ;; the op graph of foldCompensated. Returns C*. colMax and cScale (m floats each) are scratch.
+  ;; The compensated strategy's weights for one block and one encoding chunk (kde-spec §7e), m ≥ 4.
+  ;; With a_i = rowMax[i] and c_i = a_i + max_k logKmark[k, i] − log E, the spec's weight
+  ;; exp(logKmark[k, i] − b_i)·exp(c_i − C*) is exp(t[k, i] − T) with t = logKmark + a_i and
+  ;; T = max t = C* + log E: b_i cancels, so one exp per weight and no column maxima. Returns C*.
   ;; Weights below $flush (when it is above 0) are set to 0: see compensated.ts for when that is safe.
   (func (export "compensatedWeights") (param $a i32) (param $bt i32) (param $n i32) (param $m i32) (param $d i32)
-        (param $c f32) (param $rowMax i32) (param $logE f32) (param $w i32) (param $colMax i32) (param $cScale i32)
-        (param $flush f32) (result f32)
-    (local $i i32) (local $rowBytes i32) (local $row i32) (local $scale f32)
-    (call $gauss (local.get $a) (local.get $bt) (local.get $n) (local.get $m) (local.get $d) (local.get $c) (local.get $w) (i32.const 0))
+        (param $c f32) (param $rowMax i32) (param $logE f32) (param $w i32) (param $flush f32) (result f32)
+    (local $i i32) (local $rowBytes i32) (local $row i32) (local $top f32)
+    (local.set $top (call $shiftedLogKernel (local.get $a) (local.get $bt) (local.get $n) (local.get $m) (local.get $d) (local.get $c)
+      (local.get $rowMax) (local.get $w)))
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
-    (call $fill (local.get $colMax) (local.get $rowBytes) (v128.const f32x4 -inf -inf -inf -inf))
-    (local.set $row (local.get $w))
-    (block $maxDone
-      (loop $maxRow
-        (br_if $maxDone (i32.ge_u (local.get $i) (local.get $n)))
-        (call $maxInto (local.get $colMax) (local.get $row) (local.get $rowBytes))
-        (local.set $row (i32.add (local.get $row) (local.get $rowBytes)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $maxRow)))
-    (local.set $scale (call $addShiftMax (local.get $rowMax) (local.get $colMax) (local.get $logE) (local.get $cScale) (local.get $m)))
-    (call $subtractScalarInPlace (local.get $cScale) (local.get $scale) (local.get $m))
-    (call $expRange (local.get $cScale) (local.get $cScale) (local.get $m))
-    (local.set $i (i32.const 0))
     (local.set $row (local.get $w))
     (block $rowsDone
       (loop $rowLoop
         (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
-        (call $subtractInPlace (local.get $row) (local.get $colMax) (local.get $m))
-        (call $expRange (local.get $row) (local.get $row) (local.get $m))
-        (call $multiplyInPlace (local.get $row) (local.get $cScale) (local.get $m))
-        (if (f32.gt (local.get $flush) (f32.const 0)) (then (call $flushBelow (local.get $row) (local.get $flush) (local.get $m))))
+        (if (f32.gt (local.get $flush) (f32.const 0))
+          (then (call $expShiftedFlushed (local.get $row) (local.get $top) (local.get $flush) (local.get $m)))
+          (else
+            (call $subtractScalarInPlace (local.get $row) (local.get $top) (local.get $m))
+            (call $expRange (local.get $row) (local.get $row) (local.get $m))))
         (local.set $row (i32.add (local.get $row) (local.get $rowBytes)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rowLoop)))
-    (local.get $scale))
+    (f32.sub (local.get $top) (local.get $logE)))
 
   ;; row = max((row + off) + bias, floor), bias a vector of count floats, in place: the series'
   ;; epilogue in the op graph's order (add the row's offset, add the bin's bias, the floor).
@@ -829,9 +884,11 @@
             (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
         (f32.store (i32.add (local.get $rowMax) (i32.shl (local.get $i) (i32.const 2))) (local.get $top))
         (memory.copy (local.get $orow) (local.get $xrow) (local.get $rowBytes))
-        (call $subtractScalarInPlace (local.get $orow) (local.get $top) (local.get $m))
-        (call $expRange (local.get $orow) (local.get $orow) (local.get $m))
-        (if (f32.gt (local.get $flush) (f32.const 0)) (then (call $flushBelow (local.get $orow) (local.get $flush) (local.get $m))))
+        (if (f32.gt (local.get $flush) (f32.const 0))
+          (then (call $expShiftedFlushed (local.get $orow) (local.get $top) (local.get $flush) (local.get $m)))
+          (else
+            (call $subtractScalarInPlace (local.get $orow) (local.get $top) (local.get $m))
+            (call $expRange (local.get $orow) (local.get $orow) (local.get $m))))
         (local.set $xrow (i32.add (local.get $xrow) (local.get $rowBytes)))
         (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))

@@ -131,8 +131,8 @@ describe('engine SIMD kernels on the wasm backend', () => {
     expect(Array.from(colSum!.dataSync())).toEqual(Array(6).fill(0));
   });
 
-  it("forms the compensated weights and C* with the bits of foldCompensated's op graph on the direct-difference mark kernel", () => {
-    for (const [n, m, d] of [[5, 4, 2], [7, 13, 4], [1, 6, 1], [12, 41, 3]] as const) {
+  it('forms the compensated weights exp(logKmark + a − max) and C* with the bits of that op graph, tetrode marks and other widths', () => {
+    for (const [n, m, d] of [[5, 4, 2], [7, 13, 4], [1, 6, 1], [12, 41, 3], [9, 4, 4], [3, 64, 4], [4, 10, 5]] as const) {
       const a = tf.randomNormal([n, d], 0, 2, 'float32', n) as tf.Tensor2D;
       const b = tf.randomNormal([m, d], 0, 2, 'float32', m) as tf.Tensor2D;
       const rowMax = tf.randomUniform([m], -20, -1, 'float32', d);
@@ -141,11 +141,11 @@ describe('engine SIMD kernels on the wasm backend', () => {
       const [w, scale] = tf.engine().runKernel(
         COMPENSATED_WEIGHTS_KERNEL, { a, bt: tf.transpose(b), rowMax }, { c, logE } as unknown as tf.NamedAttrMap,
       ) as tf.Tensor[];
-      const logKmark = opGraphLogKernel(a, b, c);
-      const colMax = tf.max(logKmark, 0, true);
-      const cs = tf.sub(tf.add(tf.reshape(rowMax, [1, -1]), colMax), logE);
-      const wantScale = tf.max(cs);
-      const want = tf.mul(tf.exp(tf.sub(logKmark, colMax)), tf.exp(tf.sub(cs, wantScale)));
+      // the spec's exp(logKmark − b)·exp(c − C*) with b cancelled: exp(t − max t), t = logKmark + a, C* = max t − log E
+      const t = tf.add(opGraphLogKernel(a, b, c), tf.reshape(rowMax, [1, -1]));
+      const top = tf.max(t);
+      const wantScale = tf.sub(top, logE);
+      const want = tf.exp(tf.sub(t, top));
       expect(scale!.shape).toEqual([]);
       expect(scale!.dataSync()[0], `n=${n} m=${m}`).toBe(wantScale.dataSync()[0]);
       expect(Array.from(w!.dataSync()), `n=${n} m=${m} d=${d}`).toEqual(Array.from(want.dataSync()));
@@ -226,8 +226,14 @@ describe('engine SIMD kernels on the wasm backend', () => {
   });
 
   it('flushes compensated weights below the threshold and leaves the others and C* as they were', () => {
-    const a = tf.randomNormal([6, 2], 0, 40, 'float32', 3) as tf.Tensor2D;
-    const b = tf.randomNormal([37, 2], 0, 40, 'float32', 4) as tf.Tensor2D;
+    for (const d of [2, 4]) expectFlushedWeights(d);
+  });
+
+  function expectFlushedWeights(d: number): void {
+    // spread so that some weights fall between the smallest float and the threshold
+    const spread = d === 2 ? 40 : 20;
+    const a = tf.randomNormal([6, d], 0, spread, 'float32', 3) as tf.Tensor2D;
+    const b = tf.randomNormal([37, d], 0, spread, 'float32', 4) as tf.Tensor2D;
     const rowMax = tf.randomUniform([37], -60, -1, 'float32', 5);
     const run = (flush: number) => tf.engine().runKernel(
       COMPENSATED_WEIGHTS_KERNEL, { a, bt: tf.transpose(b), rowMax }, { c: -3.5, logE: Math.log(37), flush } as unknown as tf.NamedAttrMap,
@@ -242,10 +248,11 @@ describe('engine SIMD kernels on the wasm backend', () => {
       if (p[i]! < threshold) {
         expect(f[i]).toBe(0);
         if (p[i]! > 0) zeroed++;
-      } else expect(f[i]).toBe(p[i]);
+      } else expect(f[i], `d=${d} weight ${i}`).toBe(p[i]);
     }
-    expect(zeroed).toBeGreaterThan(0);
-  });
+    expect(zeroed, `d=${d}`).toBeGreaterThan(0);
+    expect(f.some((v) => v > 0), `d=${d}`).toBe(true);
+  }
 
   it('sums 85 000 rescaled rows per column within a few float32 roundings (partial sums of 256 rows)', () => {
     // one production tetrode's encoding spikes; summed row by row in float32 these drift by ~1.2e-6

@@ -51,10 +51,7 @@ interface KernelExports {
   log(src: number, dst: number, n: number): void;
   gauss(a: number, bt: number, n: number, m: number, d: number, c: number, dst: number, linear: number): void;
   columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number, partial: number): void;
-  compensatedWeights(
-    a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number,
-    w: number, colMax: number, cScale: number, flush: number,
-  ): number;
+  compensatedWeights(a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number, w: number, flush: number): number;
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
   rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
@@ -199,11 +196,7 @@ const compensatedWeightsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COMPENSATED_WEIGHTS_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} encoding spikes, got ${m}`);
   const w = backend.makeOutput([n, m], 'float32');
   const scale = backend.makeOutput([], 'float32');
-  const value = withScratch(backend, [m, m], ([colMax, cScale]) =>
-    kernels.compensatedWeights(
-      offsetOf(backend, a), offsetOf(backend, bt), n, m, d, c, offsetOf(backend, rowMax), logE, offsetOf(backend, w), colMax!, cScale!, flush ?? 0,
-    ),
-  );
+  const value = kernels.compensatedWeights(offsetOf(backend, a), offsetOf(backend, bt), n, m, d, c, offsetOf(backend, rowMax), logE, offsetOf(backend, w), flush ?? 0);
   backend.wasm.HEAPF32[offsetOf(backend, scale) / 4] = value;
   return [w, scale];
 };

@@ -129,9 +129,10 @@ async function chunkFactors(
 }
 
 /**
- * (e′) with the wasm kernel: per block and encoding chunk one SIMD pass forms the weights
- * exp(logKmark − b)·exp(c − C*_chunk) from the marks by direct differences (no expanded square,
- * so no cancellation), then a matmul per chunk folds them with a running scale.
+ * (e′) with the wasm kernel: per block and encoding chunk two SIMD passes form the weights
+ * exp(logKmark − b)·exp(c − C*_chunk) = exp(logKmark + a − max(logKmark + a)) from the marks by
+ * direct differences (no expanded square, so no cancellation), then the packed product folds
+ * each chunk into the sum with a running scale.
  */
 async function runWithKernel(
   ctx: ElectrodeContext, decMarks: tf.Tensor2D, { stage, span, instant }: StageTools, emit: EmitBlock, marks: PreparedMarks,
