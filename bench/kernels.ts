@@ -15,7 +15,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
 import { hasWasmKernels, installWasmKernels } from '../src/main/engine/simd/wasmKernels';
-import { flushedPositionFactor, foldPackedChunk, packFactor } from '../src/main/engine/strategies/compensated';
+import { flushedPositionFactor, foldPackedChunk, packFactor, type PackedFactor } from '../src/main/engine/strategies/compensated';
 import { foldScaledChunk } from '../src/main/engine/strategies/online';
 import { seriesFactor, seriesTerms } from '../src/main/engine/strategies/series';
 import { median, printColumns } from './table';
@@ -77,7 +77,7 @@ const markStd = Array(D).fill(24) as number[];
 // position factor (packed once per electrode on the engine's path, so packing is not timed)
 const chunkScale = tf.scalar(-2);
 const prevSum = tf.randomUniform([B, 100], 0, 1, 'float32', 13) as tf.Tensor2D;
-const packedOnce = new Map<tf.Tensor2D, tf.Tensor3D>();
+const packedOnce = new Map<tf.Tensor2D, PackedFactor>();
 
 function foldCase(chunk: number): Case {
   const weights = tf.randomUniform([B, chunk], 0, 1, 'float32', 14) as tf.Tensor2D;

@@ -894,10 +894,59 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $row))))
 
+  ;; flags[p] (i32) = 1 when columns 8p … 8p+7 of b (k × n) hold anything but 0 (a NaN counts), else
+  ;; 0; returns how many are 1. A position factor built from spikes sorted by position is 0 (flushed)
+  ;; far from the chunk's positions, so many of its panels are empty.
+  (func (export "panelFlags") (param $b i32) (param $k i32) (param $n i32) (param $flags i32) (result i32)
+    (local $p i32) (local $panels i32) (local $rowBytes i32) (local $row i32) (local $at i32) (local $end i32)
+    (local $any v128) (local $c i32) (local $count i32)
+    (local.set $panels (i32.shr_u (i32.add (local.get $n) (i32.const 7)) (i32.const 3)))
+    (local.set $rowBytes (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $end (i32.mul (local.get $k) (local.get $rowBytes)))
+    (block $panelsDone
+      (loop $panel
+        (br_if $panelsDone (i32.ge_u (local.get $p) (local.get $panels)))
+        (local.set $any (v128.const i32x4 0 0 0 0))
+        (local.set $at (i32.add (local.get $b) (i32.shl (local.get $p) (i32.const 5))))
+        (local.set $row (i32.const 0))
+        (if (i32.ge_u (i32.sub (local.get $n) (i32.shl (local.get $p) (i32.const 3))) (i32.const 8))
+          (then
+            (block $rowsDone
+              (loop $rows
+                (br_if $rowsDone (i32.ge_u (local.get $row) (local.get $end)))
+                (local.set $any
+                  (v128.or (local.get $any)
+                    (v128.or
+                      (f32x4.ne (v128.load (i32.add (local.get $at) (local.get $row))) (v128.const f32x4 0 0 0 0))
+                      (f32x4.ne (v128.load offset=16 (i32.add (local.get $at) (local.get $row))) (v128.const f32x4 0 0 0 0)))))
+                (local.set $row (i32.add (local.get $row) (local.get $rowBytes)))
+                (br $rows))))
+          (else
+            ;; the last, narrower panel one value at a time
+            (block $tailDone
+              (loop $tail
+                (br_if $tailDone (i32.ge_u (local.get $row) (local.get $end)))
+                (local.set $c (i32.shl (local.get $p) (i32.const 3)))
+                (block $colsDone
+                  (loop $col
+                    (br_if $colsDone (i32.ge_u (local.get $c) (local.get $n)))
+                    (if (f32.ne (f32.load (i32.add (i32.add (local.get $b) (local.get $row)) (i32.shl (local.get $c) (i32.const 2)))) (f32.const 0))
+                      (then (local.set $any (v128.const i32x4 -1 -1 -1 -1))))
+                    (local.set $c (i32.add (local.get $c) (i32.const 1)))
+                    (br $col)))
+                (local.set $row (i32.add (local.get $row) (local.get $rowBytes)))
+                (br $tail)))))
+        (i32.store (i32.add (local.get $flags) (i32.shl (local.get $p) (i32.const 2))) (v128.any_true (local.get $any)))
+        (local.set $count (i32.add (local.get $count) (v128.any_true (local.get $any))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $panel)))
+    (local.get $count))
+
   ;; Packs b (k × n) into panels of eight columns for packedProduct: panel p holds columns 8p … 8p+7
   ;; as k rows of eight floats, one after the other, the columns past n set to 0. The product then
   ;; reads its right operand as one stream (two vector loads per row) instead of one cache line per row.
-  (func (export "packPanels") (param $b i32) (param $k i32) (param $n i32) (param $dst i32)
+  ;; With $flags (panelFlags; 0: none) only the panels flagged 1 are stored, one after the other.
+  (func (export "packPanels") (param $b i32) (param $k i32) (param $n i32) (param $flags i32) (param $dst i32)
     (local $p i32) (local $panels i32) (local $rowBytes i32) (local $cols i32) (local $src i32) (local $out i32)
     (local $end i32) (local $c i32)
     (local.set $panels (i32.shr_u (i32.add (local.get $n) (i32.const 7)) (i32.const 3)))
@@ -906,6 +955,12 @@
     (block $panelsDone
       (loop $panel
         (br_if $panelsDone (i32.ge_u (local.get $p) (local.get $panels)))
+        (if (local.get $flags)
+          (then
+            (if (i32.eqz (i32.load (i32.add (local.get $flags) (i32.shl (local.get $p) (i32.const 2)))))
+              (then
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $panel)))))
         (local.set $cols (i32.sub (local.get $n) (i32.shl (local.get $p) (i32.const 3))))
         (local.set $src (i32.add (local.get $b) (i32.shl (local.get $p) (i32.const 5))))
         (local.set $end (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 5))))
@@ -966,9 +1021,11 @@
   ;; (m × n) or 0 for none. Per panel of eight columns, four rows at a time keep eight independent sums
   ;; (a row's four splats against the panel's two vectors per step of k), then the rows left one at a
   ;; time. The panel (32·k bytes) stays in cache over all the row groups. Each sum runs over k in order.
-  (func (export "packedProduct") (param $a i32) (param $packed i32) (param $m i32) (param $k i32) (param $n i32)
+  ;; With $flags (0: every panel stored), a panel flagged 0 is all zeros and was not stored: its
+  ;; columns are α·prev (or 0) without a product.
+  (func (export "packedProduct") (param $a i32) (param $packed i32) (param $flags i32) (param $m i32) (param $k i32) (param $n i32)
     (param $prev i32) (param $alpha f32) (param $beta f32) (param $dst i32) (param $scratch i32)
-    (local $p i32) (local $panels i32) (local $panelBytes i32) (local $cols i32) (local $i i32)
+    (local $p i32) (local $panels i32) (local $panelBytes i32) (local $cols i32) (local $i i32) (local $panelAt i32)
     (local $rowA i32) (local $rowA2 i32) (local $rowA3 i32) (local $rowC i32)
     (local $pa i32) (local $pb i32) (local $end i32) (local $at i32) (local $prevAt i32)
     (local $b0 v128) (local $b1 v128) (local $s v128)
@@ -980,11 +1037,27 @@
     (local.set $rowA2 (i32.shl (local.get $k) (i32.const 3)))
     (local.set $rowA3 (i32.mul (local.get $k) (i32.const 12)))
     (local.set $rowC (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $panelAt (local.get $packed))
     (block $panelsDone
       (loop $panel
         (br_if $panelsDone (i32.ge_u (local.get $p) (local.get $panels)))
         (local.set $cols (i32.sub (local.get $n) (i32.shl (local.get $p) (i32.const 3))))
         (local.set $i (i32.const 0))
+        (if (local.get $flags)
+          (then
+            (if (i32.eqz (i32.load (i32.add (local.get $flags) (i32.shl (local.get $p) (i32.const 2)))))
+              (then
+                (block $emptyDone
+                  (loop $empty
+                    (br_if $emptyDone (i32.ge_u (local.get $i) (local.get $m)))
+                    (local.set $at (i32.add (i32.mul (local.get $i) (local.get $rowC)) (i32.shl (local.get $p) (i32.const 5))))
+                    (call $storeTile (i32.add (local.get $dst) (local.get $at))
+                      (select (i32.add (local.get $prev) (local.get $at)) (i32.const 0) (local.get $prev))
+                      (v128.const f32x4 0 0 0 0) (v128.const f32x4 0 0 0 0) (local.get $cols) (local.get $alpha) (local.get $beta) (local.get $scratch))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $empty)))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $panel)))))
         (block $quadsDone
           (loop $quad
             (br_if $quadsDone (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $m)))
@@ -997,7 +1070,7 @@
             (local.set $c30 (v128.const f32x4 0 0 0 0))
             (local.set $c31 (v128.const f32x4 0 0 0 0))
             (local.set $pa (i32.add (local.get $a) (i32.mul (local.get $i) (local.get $rowA))))
-            (local.set $pb (i32.add (local.get $packed) (i32.mul (local.get $p) (local.get $panelBytes))))
+            (local.set $pb (local.get $panelAt))
             (local.set $end (i32.add (local.get $pb) (local.get $panelBytes)))
             (loop $step
               (local.set $b0 (v128.load (local.get $pb)))
@@ -1041,7 +1114,7 @@
             (local.set $c00 (v128.const f32x4 0 0 0 0))
             (local.set $c01 (v128.const f32x4 0 0 0 0))
             (local.set $pa (i32.add (local.get $a) (i32.mul (local.get $i) (local.get $rowA))))
-            (local.set $pb (i32.add (local.get $packed) (i32.mul (local.get $p) (local.get $panelBytes))))
+            (local.set $pb (local.get $panelAt))
             (local.set $end (i32.add (local.get $pb) (local.get $panelBytes)))
             (loop $rowStep
               (local.set $s (v128.load32_splat (local.get $pa)))
@@ -1056,6 +1129,7 @@
               (local.get $cols) (local.get $alpha) (local.get $beta) (local.get $scratch))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $row)))
+        (local.set $panelAt (i32.add (local.get $panelAt) (local.get $panelBytes)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $panel))))
 )

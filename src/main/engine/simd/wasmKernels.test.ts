@@ -267,44 +267,58 @@ describe('engine SIMD kernels on the wasm backend', () => {
     }
   });
 
-  it('packs a matrix in panels of eight columns, the columns past its width zero', () => {
-    for (const [k, n] of [[1, 1], [5, 8], [3, 11], [4, 16], [2, 21]] as const) {
-      const x = Float32Array.from({ length: k * n }, (_, i) => i + 1);
-      const packed = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.tensor2d(x, [k, n]) }) as tf.Tensor;
-      expect(packed.shape).toEqual([Math.ceil(n / 8), k, 8]);
-      const got = packed.dataSync();
-      for (let p = 0; p < Math.ceil(n / 8); p++) {
+  /** x (k × n) with the columns of `emptyPanels` set to 0 */
+  function withEmptyPanels(x: Float32Array, k: number, n: number, emptyPanels: number[]): Float32Array {
+    for (const p of emptyPanels) for (let r = 0; r < k; r++) for (let c = 8 * p; c < Math.min(n, 8 * p + 8); c++) x[r * n + c] = 0;
+    return x;
+  }
+
+  it('packs a matrix in panels of eight columns, the columns past its width zero, and leaves out the panels of zeros', () => {
+    for (const [k, n, empty] of [[1, 1, []], [5, 8, []], [3, 11, [1]], [4, 16, [0]], [2, 21, [1]], [3, 24, [0, 2]], [2, 3, [0]]] as const) {
+      const x = withEmptyPanels(Float32Array.from({ length: k * n }, (_, i) => i + 1), k, n, [...empty]);
+      const [packed, flags] = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.tensor2d(x, [k, n]) }) as tf.Tensor[];
+      const panels = Math.ceil(n / 8);
+      const kept = Array.from({ length: panels }, (_, p) => p).filter((p) => !(empty as readonly number[]).includes(p));
+      expect(Array.from(flags!.dataSync()), `k=${k} n=${n}`).toEqual(Array.from({ length: panels }, (_, p) => (kept.includes(p) ? 1 : 0)));
+      expect(flags!.dtype).toBe('int32');
+      expect(packed!.shape).toEqual([kept.length, k, 8]);
+      const got = packed!.dataSync();
+      kept.forEach((p, stored) => {
         for (let r = 0; r < k; r++) {
           for (let c = 0; c < 8; c++) {
             const col = 8 * p + c;
-            expect(got[(p * k + r) * 8 + c], `k=${k} n=${n} panel ${p} row ${r} column ${c}`).toBe(col < n ? x[r * n + col] : 0);
+            expect(got[(stored * k + r) * 8 + c], `k=${k} n=${n} panel ${p} row ${r} column ${c}`).toBe(col < n ? x[r * n + col] : 0);
           }
         }
-      }
+      });
     }
+    // a NaN is not 0: its panel is kept
+    const [, nanFlags] = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.tensor2d([0, 0, 0, 0, 0, 0, 0, 0, 0, NaN], [1, 10]) }) as tf.Tensor[];
+    expect(Array.from(nanFlags!.dataSync())).toEqual([0, 1]);
   });
 
-  it('folds a chunk through the packed product as foldCompensated does: rows and columns that are not whole tiles, with and without a sum so far', () => {
-    for (const [m, k, n] of [[1, 1, 1], [4, 5, 8], [7, 9, 11], [13, 64, 100], [3, 4, 3]] as const) {
+  it('folds a chunk through the packed product as foldCompensated does: rows and columns that are not whole tiles, panels of zeros, with and without a sum so far', () => {
+    for (const [m, k, n, empty] of [[1, 1, 1, []], [4, 5, 8, []], [7, 9, 11, [1]], [13, 64, 100, [2, 3, 4, 12]], [3, 4, 3, [0]], [6, 8, 20, [0, 1]]] as const) {
       const w = tf.randomUniform([m, k], 0, 1, 'float32', m + k) as tf.Tensor2D;
-      const factor = tf.randomUniform([k, n], 0, 1, 'float32', n) as tf.Tensor2D;
-      const packed = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: factor }) as tf.Tensor;
+      const fv = withEmptyPanels(tf.randomUniform([k, n], 0, 1, 'float32', n).dataSync() as Float32Array, k, n, [...empty]);
+      const factor = tf.tensor2d(fv, [k, n]);
+      const [packed, flags] = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: factor }) as tf.Tensor[];
       const prevSum = tf.randomUniform([m, n], 0, 1, 'float32', 7) as tf.Tensor2D;
       const attrs = { columns: n } as unknown as tf.NamedAttrMap;
       const product = tf.matMul(w, factor).dataSync();
-      const [wv, fv, pv] = [w.dataSync(), factor.dataSync(), prevSum.dataSync()];
+      const [wv, pv] = [w.dataSync(), prevSum.dataSync()];
       // first chunk: the product as it is, its scale passed through
-      const [first, firstScale] = tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-3.5), packed }, attrs) as tf.Tensor[];
+      const [first, firstScale] = tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-3.5), packed: packed!, flags: flags! }, attrs) as tf.Tensor[];
       expect(first!.shape).toEqual([m, n]);
       expect(firstScale!.dataSync()[0]).toBe(-3.5);
       // a later chunk with a larger scale: the sum so far shrinks by e^(prev − new), the chunk is taken as it is
       const [later, laterScale] = tf.engine().runKernel(
-        SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-1), packed, prevSum, prevScale: tf.scalar(-3.5) }, attrs,
+        SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-1), packed: packed!, flags: flags!, prevSum, prevScale: tf.scalar(-3.5) }, attrs,
       ) as tf.Tensor[];
       expect(laterScale!.dataSync()[0]).toBe(-1);
       // and one with a smaller scale: the chunk shrinks by e^(chunk − prev)
       const [smaller] = tf.engine().runKernel(
-        SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-2), packed, prevSum, prevScale: tf.scalar(0) }, attrs,
+        SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(-2), packed: packed!, flags: flags!, prevSum, prevScale: tf.scalar(0) }, attrs,
       ) as tf.Tensor[];
       const [f1, f2, f3] = [first!.dataSync(), later!.dataSync(), smaller!.dataSync()];
       for (let i = 0; i < m; i++) {
@@ -321,7 +335,7 @@ describe('engine SIMD kernels on the wasm backend', () => {
       }
     }
     const w = tf.zeros([2, 3]);
-    const packed = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.zeros([4, 5]) }) as tf.Tensor;
-    expect(() => tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(0), packed }, { columns: 5 })).toThrow(/do not match/);
+    const [packed, flags] = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.ones([4, 5]) }) as tf.Tensor[];
+    expect(() => tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(0), packed: packed!, flags: flags! }, { columns: 5 })).toThrow(/do not match/);
   });
 });

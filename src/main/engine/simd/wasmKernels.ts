@@ -32,11 +32,15 @@ export const SERIES_FACTOR_KERNEL = 'KdeSeriesFactor';
  * [exp(x − rowMax) flushed below `flush` (n × m), rowMax (n)]
  */
 export const ROW_SCALED_EXP_KERNEL = 'KdeRowScaledExp';
-/** the tfjs kernel name of packing a (k × n) matrix in panels of eight columns for the packed product: → [⌈n/8⌉, k, 8] */
+/**
+ * the tfjs kernel name of packing a (k × n) matrix in panels of eight columns for the packed product:
+ * → [packed (panels stored × k × 8), flags (⌈n/8⌉ int32, 1 where the panel holds anything but 0)];
+ * only the panels flagged 1 are stored
+ */
 export const PACK_PANELS_KERNEL = 'KdePackPanels';
 /**
  * the tfjs kernel name of one step of the compensated strategy's running fold with a packed factor:
- * w (B × C), chunkScale (scalar), packed (⌈P/8⌉ × C × 8), and the state so far (prevSum (B × P),
+ * w (B × C), chunkScale (scalar), packed and flags (PACK_PANELS_KERNEL), and the state so far (prevSum (B × P),
  * prevScale) when there is one → [sum, scale] with scale = max(prevScale, chunkScale) and
  * sum = prevSum·e^(prevScale − scale) + (w·factor)·e^(chunkScale − scale)
  */
@@ -55,8 +59,11 @@ interface KernelExports {
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
   rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
-  packPanels(b: number, k: number, n: number, dst: number): void;
-  packedProduct(a: number, packed: number, m: number, k: number, n: number, prev: number, alpha: number, beta: number, dst: number, scratch: number): void;
+  panelFlags(b: number, k: number, n: number, flags: number): number;
+  packPanels(b: number, k: number, n: number, flags: number, dst: number): void;
+  packedProduct(
+    a: number, packed: number, flags: number, m: number, k: number, n: number, prev: number, alpha: number, beta: number, dst: number, scratch: number,
+  ): void;
 }
 
 export interface ScaledChunkProductAttrs {
@@ -249,20 +256,33 @@ const packPanelsKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   const kernels = kernelsFor(backend, PACK_PANELS_KERNEL);
   const x = inputs.x!;
   const [k, n] = x.shape as [number, number];
-  const out = backend.makeOutput([Math.ceil(n / PANEL_COLUMNS), k, PANEL_COLUMNS], 'float32');
-  if (k > 0 && n > 0) kernels.packPanels(offsetOf(backend, x), k, n, offsetOf(backend, out));
-  return out;
+  const panels = Math.ceil(n / PANEL_COLUMNS);
+  const flags = backend.makeOutput([panels], 'int32');
+  const stored = k > 0 && n > 0 ? kernels.panelFlags(offsetOf(backend, x), k, n, offsetOf(backend, flags)) : 0;
+  if (k === 0) backend.wasm.HEAP32.fill(0, offsetOf(backend, flags) / 4, offsetOf(backend, flags) / 4 + panels);
+  const packed = backend.makeOutput([stored, k, PANEL_COLUMNS], 'float32');
+  if (stored > 0) kernels.packPanels(offsetOf(backend, x), k, n, offsetOf(backend, flags), offsetOf(backend, packed));
+  return [packed, flags];
 };
+
+/** How many panels `flags` (int32, PACK_PANELS_KERNEL) says were stored. */
+function storedPanels(backend: BackendWasm, flags: tf.TensorInfo): number {
+  const at = offsetOf(backend, flags) / 4;
+  return backend.wasm.HEAP32.subarray(at, at + flags.shape[0]!).reduce((n, f) => n + f, 0);
+}
 
 const scaledChunkProductKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, SCALED_CHUNK_PRODUCT_KERNEL);
-  const { w, chunkScale, packed, prevSum, prevScale } = inputs as Record<string, tf.TensorInfo | undefined>;
+  const { w, chunkScale, packed, flags, prevSum, prevScale } = inputs as Record<string, tf.TensorInfo | undefined>;
   const { columns } = attrs as unknown as ScaledChunkProductAttrs;
   const [m, k] = w!.shape as [number, number];
   const [panels, packedRows] = packed!.shape as [number, number, number];
-  if (packedRows !== k || panels !== Math.ceil(columns / PANEL_COLUMNS) || k < 1) {
-    throw new Error(`${SCALED_CHUNK_PRODUCT_KERNEL}: weights (${m} × ${k}) do not match a factor packed as ${packed!.shape.join(' × ')} for ${columns} columns`);
+  if (flags!.shape[0] !== Math.ceil(columns / PANEL_COLUMNS) || panels !== storedPanels(backend, flags!) || (panels > 0 && packedRows !== k) || k < 1) {
+    throw new Error(
+      `${SCALED_CHUNK_PRODUCT_KERNEL}: weights (${m} × ${k}) do not match a factor packed as ${packed!.shape.join(' × ')} ` +
+        `with ${flags!.shape[0]} panel flags for ${columns} columns`,
+    );
   }
   if ((prevSum === undefined) !== (prevScale === undefined)) throw new Error(`${SCALED_CHUNK_PRODUCT_KERNEL} takes the previous sum and scale together`);
   const heap = () => backend.wasm.HEAPF32;
@@ -276,7 +296,7 @@ const scaledChunkProductKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   const scaleOut = backend.makeOutput([], 'float32');
   withScratch(backend, [PANEL_COLUMNS], ([scratch]) =>
     kernels.packedProduct(
-      offsetOf(backend, w!), offsetOf(backend, packed!), m, k, columns, prevSum === undefined ? 0 : offsetOf(backend, prevSum), alpha, beta,
+      offsetOf(backend, w!), offsetOf(backend, packed!), offsetOf(backend, flags!), m, k, columns, prevSum === undefined ? 0 : offsetOf(backend, prevSum), alpha, beta,
       offsetOf(backend, sum), scratch!,
     ),
   );
