@@ -1,19 +1,63 @@
 /**
- * Compiles the engine's src/main/engine/simd/kdeKernels.wat to WebAssembly with wabt (a development dependency). The engine does not
- * compile at run time: `npm run build:kernels` writes the binary into kdeKernelsBinary.ts, and a
- * test compiles the source again and fails when the two differ, so the source stays the truth.
+ * Compiles the engine's WebAssembly text (src/main/engine/simd/*.wat) with wabt (a development
+ * dependency). The engine does not compile at run time: `npm run build:kernels` writes the binaries
+ * into kdeKernelsBinary.ts, and a test compiles the sources again and fails when they differ, so
+ * the text stays the truth. kdeProduct.wat is built twice: as written (relaxed SIMD's fused
+ * multiply-add) and with every relaxed_madd lowered to an add of a multiply, for engines without
+ * relaxed SIMD.
  */
 import { readFile } from 'node:fs/promises';
 import wabtInit from 'wabt';
 
-export const WAT_URL = new URL('../src/main/engine/simd/kdeKernels.wat', import.meta.url);
-export const BINARY_MODULE_URL = new URL('../src/main/engine/simd/kdeKernelsBinary.ts', import.meta.url);
+const SIMD_DIR = new URL('../src/main/engine/simd/', import.meta.url);
+export const BINARY_MODULE_URL = new URL('kdeKernelsBinary.ts', SIMD_DIR);
 
-export async function compileKernels(): Promise<Uint8Array> {
+export interface KernelBinaries {
+  kernels: Uint8Array;
+  /** the packed product with fused multiply-adds (needs relaxed SIMD) */
+  productRelaxed: Uint8Array;
+  /** the packed product with each multiply-add as a multiply and an add (SIMD only) */
+  productPlain: Uint8Array;
+}
+
+const MADD = '(f32x4.relaxed_madd';
+
+/** The end (exclusive) of the s-expression that opens at text[start] === '('. */
+function expressionEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i + 1;
+  }
+  throw new Error(`unbalanced parentheses after offset ${start}`);
+}
+
+/** `(f32x4.relaxed_madd A B C)` → `(f32x4.add C (f32x4.mul A B))` everywhere in the text. */
+export function lowerRelaxedMadd(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let i = text.indexOf(MADD); i >= 0; i = text.indexOf(MADD, at)) {
+    const end = expressionEnd(text, i);
+    const args: string[] = [];
+    let j = i + MADD.length;
+    while (args.length < 3) {
+      j = text.indexOf('(', j);
+      if (j < 0 || j >= end) throw new Error(`f32x4.relaxed_madd at offset ${i} does not have three operands that are expressions`);
+      const argEnd = expressionEnd(text, j);
+      args.push(lowerRelaxedMadd(text.slice(j, argEnd)));
+      j = argEnd;
+    }
+    out += `${text.slice(at, i)}(f32x4.add ${args[2]} (f32x4.mul ${args[0]} ${args[1]}))`;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+async function compile(name: string, source: Uint8Array | string, relaxed: boolean): Promise<Uint8Array> {
   const wabt = await wabtInit();
-  // bytes, not a string: wabt's lexer reads a string as Latin-1 and trips on the comments' UTF-8
-  const source = await readFile(WAT_URL);
-  const module = wabt.parseWat('kdeKernels.wat', source, { simd: true });
+  // bytes, not a string, for the files: wabt's lexer reads a string as Latin-1 and trips on the comments' UTF-8
+  const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : source;
+  const module = wabt.parseWat(name, bytes, { simd: true, relaxed_simd: relaxed });
   try {
     module.validate();
     return Uint8Array.from(module.toBinary({}).buffer);
@@ -22,14 +66,27 @@ export async function compileKernels(): Promise<Uint8Array> {
   }
 }
 
-/** The generated module's text for these bytes. */
-export function binaryModuleText(bytes: Uint8Array): string {
-  const base64 = Buffer.from(bytes).toString('base64');
-  const lines = base64.match(/.{1,100}/g) ?? [];
+export async function compileKernels(): Promise<KernelBinaries> {
+  const product = await readFile(new URL('kdeProduct.wat', SIMD_DIR));
+  return {
+    kernels: await compile('kdeKernels.wat', await readFile(new URL('kdeKernels.wat', SIMD_DIR)), false),
+    productRelaxed: await compile('kdeProduct.wat', product, true),
+    productPlain: await compile('kdeProduct.wat (lowered)', lowerRelaxedMadd(new TextDecoder().decode(product)), false),
+  };
+}
+
+function base64Constant(name: string, bytes: Uint8Array): string {
+  const lines = Buffer.from(bytes).toString('base64').match(/.{1,100}/g) ?? [];
+  return [`export const ${name} =`, lines.map((l) => `  '${l}'`).join(' +\n') + ';'].join('\n');
+}
+
+/** The generated module's text for these binaries. */
+export function binaryModuleText(b: KernelBinaries): string {
   return [
-    '// Generated from kdeKernels.wat by `npm run build:kernels`; do not edit. test/kernelsBinary.test.ts checks it matches the source.',
-    'export const KDE_KERNELS_WASM_BASE64 =',
-    lines.map((l) => `  '${l}'`).join(' +\n') + ';',
+    '// Generated from kdeKernels.wat and kdeProduct.wat by `npm run build:kernels`; do not edit. test/kernelsBinary.test.ts checks it matches the sources.',
+    base64Constant('KDE_KERNELS_WASM_BASE64', b.kernels),
+    base64Constant('KDE_PRODUCT_RELAXED_WASM_BASE64', b.productRelaxed),
+    base64Constant('KDE_PRODUCT_PLAIN_WASM_BASE64', b.productPlain),
     '',
   ].join('\n');
 }

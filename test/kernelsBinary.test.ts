@@ -1,10 +1,62 @@
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
-import { BINARY_MODULE_URL, binaryModuleText, compileKernels } from '../scripts/kernelSource';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BINARY_MODULE_URL, binaryModuleText, compileKernels, lowerRelaxedMadd, type KernelBinaries } from '../scripts/kernelSource';
+import { enableRelaxedSimd } from '../src/main/engineProcess/relaxedSimd';
+
+/** packedProduct of one build on a memory of its own: a (m × k) · b (k × n), b packed as the engine packs it */
+function runProduct(bytes: Uint8Array, a: Float32Array, b: Float32Array, m: number, k: number, n: number): Float32Array {
+  const memory = new WebAssembly.Memory({ initial: 4 });
+  const { packedProduct } = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), { env: { memory } }).exports as unknown as {
+    packedProduct: (...args: number[]) => void;
+  };
+  const heap = new Float32Array(memory.buffer);
+  const panels = Math.ceil(n / 8);
+  const [at, packedAt, flagsAt, outAt, scratchAt] = [0, m * k, m * k + panels * k * 8, m * k + panels * k * 8 + panels, m * k + panels * k * 8 + panels + m * n];
+  heap.set(a, at);
+  for (let p = 0; p < panels; p++) {
+    for (let r = 0; r < k; r++) for (let c = 0; c < 8; c++) heap[packedAt + (p * k + r) * 8 + c] = 8 * p + c < n ? b[r * n + 8 * p + c]! : 0;
+  }
+  new Int32Array(memory.buffer).fill(1, flagsAt, flagsAt + panels);
+  packedProduct(at * 4, packedAt * 4, flagsAt * 4, m, k, n, 0, 0, 1, outAt * 4, scratchAt * 4);
+  return heap.slice(outAt, outAt + m * n);
+}
 
 describe("the engine's SIMD kernels", () => {
-  it('ship the binary their WebAssembly text compiles to (run npm run build:kernels after editing the .wat)', async () => {
+  let binaries: KernelBinaries;
+  beforeAll(async () => {
+    binaries = await compileKernels();
+  });
+
+  it('ship the binaries their WebAssembly text compiles to (run npm run build:kernels after editing a .wat)', async () => {
     const committed = await readFile(BINARY_MODULE_URL, 'utf8');
-    expect(committed).toBe(binaryModuleText(await compileKernels()));
+    expect(committed).toBe(binaryModuleText(binaries));
+  });
+
+  it('lower a fused multiply-add to an add of a multiply, nested operands included', () => {
+    expect(lowerRelaxedMadd('(local.set $c (f32x4.relaxed_madd (local.get $s) (v128.load offset=16 (local.get $pb)) (local.get $c)))')).toBe(
+      '(local.set $c (f32x4.add (local.get $c) (f32x4.mul (local.get $s) (v128.load offset=16 (local.get $pb)))))',
+    );
+    expect(lowerRelaxedMadd('(f32x4.relaxed_madd (f32x4.relaxed_madd (local.get $a) (local.get $b) (local.get $c)) (local.get $d) (local.get $e))')).toBe(
+      '(f32x4.add (local.get $e) (f32x4.mul (f32x4.add (local.get $c) (f32x4.mul (local.get $a) (local.get $b))) (local.get $d)))',
+    );
+    expect(lowerRelaxedMadd('(nothing to lower)')).toBe('(nothing to lower)');
+    expect(() => lowerRelaxedMadd('(f32x4.relaxed_madd (local.get $a))')).toThrow(/three operands/);
+  });
+
+  it('compute the same product in both builds of kdeProduct.wat, fused and plain, within float32 rounding', () => {
+    expect(enableRelaxedSimd(() => WebAssembly.validate(binaries.productRelaxed as Uint8Array<ArrayBuffer>))).toBe(true);
+    const [m, k, n] = [7, 37, 21];
+    const a = Float32Array.from({ length: m * k }, (_, i) => ((i * 37) % 101) / 101);
+    const b = Float32Array.from({ length: k * n }, (_, i) => ((i * 53) % 89) / 89);
+    const fused = runProduct(binaries.productRelaxed, a, b, m, k, n);
+    const plain = runProduct(binaries.productPlain, a, b, m, k, n);
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < n; j++) {
+        let exact = 0;
+        for (let q = 0; q < k; q++) exact += a[i * k + q]! * b[q * n + j]!;
+        expect(Math.abs(fused[i * n + j]! - exact), `fused (${i}, ${j})`).toBeLessThanOrEqual(1e-6 * k * exact);
+        expect(Math.abs(plain[i * n + j]! - exact), `plain (${i}, ${j})`).toBeLessThanOrEqual(1e-6 * k * exact);
+      }
+    }
   });
 });

@@ -115,8 +115,8 @@ async function activate(name: BackendName): Promise<Omit<BackendInfo, 'reason' |
       await setBackendOrThrow('wasm');
       const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT');
       const own = simd && process.env[TFJS_KERNELS_ENV] !== '1';
-      if (own) installWasmKernels();
-      const kernels = own ? '; the engine\'s SIMD exp, log and Gaussian kernels' : '';
+      const fused = own && installWasmKernels().fusedMultiplyAdd;
+      const kernels = own ? `; the engine's SIMD exp, log and Gaussian kernels${fused ? ', fused multiply-add' : ''}` : '';
       return { name, device: `CPU (WebAssembly${simd ? ' SIMD' : ''}, one thread${kernels})`, isGpu: false, isFallback: false, warnings };
     }
     case 'cpu':

@@ -19,6 +19,7 @@ export {
   type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink,
 } from './predict';
 export { CancelledError } from './model';
+export { relaxedSimdAvailable } from './simd/wasmKernels';
 export { predictLocal } from './local';
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';

@@ -6,9 +6,11 @@ import { calibrated } from './calibrationCache';
 import type { EngineDeps } from './engineDeps';
 import { EnginePool } from './pool/enginePool';
 import { poolEngineDeps } from './pool/poolDeps';
+import { enableRelaxedSimd } from './relaxedSimd';
 
 export async function realEngineDeps(): Promise<EngineDeps> {
   const [engine, model, data, recorder] = await Promise.all([import('../engine'), import('../engine/model'), import('../data'), import('../recorder')]);
+  enableRelaxedSimd(() => engine.relaxedSimdAvailable());
   const deps: EngineDeps = {
     listBackends: engine.listBackends,
     tfjsVersion: engine.tfjsVersion,

@@ -9,7 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { KDE_KERNELS_WASM_BASE64 } from './kdeKernelsBinary';
+import { KDE_KERNELS_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_RELAXED_WASM_BASE64 } from './kdeKernelsBinary';
 
 /** the tfjs kernel name of the fused Gaussian kernel matrix */
 export const GAUSS_KERNEL = 'KdeGaussKernel';
@@ -61,9 +61,18 @@ interface KernelExports {
   rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
   panelFlags(b: number, k: number, n: number, flags: number): number;
   packPanels(b: number, k: number, n: number, flags: number, dst: number): void;
-  packedProduct(
+}
+
+/** kdeProduct.wat, one of its two builds */
+interface ProductExports {
+  packedProduct: (
     a: number, packed: number, flags: number, m: number, k: number, n: number, prev: number, alpha: number, beta: number, dst: number, scratch: number,
-  ): void;
+  ) => void;
+}
+
+interface Installed extends KernelExports, ProductExports {
+  /** the product's build has relaxed SIMD's fused multiply-adds */
+  fusedMultiplyAdd: boolean;
 }
 
 export interface ScaledChunkProductAttrs {
@@ -93,7 +102,7 @@ export interface CompensatedWeightsAttrs {
 /** below this many elements the SIMD loops cannot form one vector; plain JS does those */
 const LANES = MIN_KERNEL_COLUMNS;
 
-const installedOn = new WeakMap<object, KernelExports>();
+const installedOn = new WeakMap<object, Installed>();
 
 export interface GaussAttrs {
   /** log-normaliser added to every entry */
@@ -102,18 +111,34 @@ export interface GaussAttrs {
   linear: boolean;
 }
 
-function instantiate(backend: BackendWasm): KernelExports {
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+/**
+ * Whether this WebAssembly engine takes relaxed SIMD (the fused multiply-add build of the packed
+ * product). Chromium 114+ and Node 22+ do; Node 20 only behind a V8 flag, which the engine process
+ * sets when this says no (engineProcess/relaxedSimd.ts).
+ */
+export function relaxedSimdAvailable(): boolean {
+  return WebAssembly.validate(decode(KDE_PRODUCT_RELAXED_WASM_BASE64));
+}
+
+function instantiate(backend: BackendWasm): Installed {
   const memory = (backend.wasm as unknown as { asm?: { memory?: WebAssembly.Memory } }).asm?.memory;
   if (!(memory instanceof WebAssembly.Memory)) {
     throw new Error('the wasm backend does not expose its memory; the engine kernels cannot be installed');
   }
-  const bytes = Uint8Array.from(atob(KDE_KERNELS_WASM_BASE64), (c) => c.charCodeAt(0));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
-  return instance.exports as unknown as KernelExports;
+  const imports = { env: { memory } };
+  const kernels = new WebAssembly.Instance(new WebAssembly.Module(decode(KDE_KERNELS_WASM_BASE64)), imports).exports as unknown as KernelExports;
+  const fusedMultiplyAdd = relaxedSimdAvailable();
+  const productBytes = decode(fusedMultiplyAdd ? KDE_PRODUCT_RELAXED_WASM_BASE64 : KDE_PRODUCT_PLAIN_WASM_BASE64);
+  const product = new WebAssembly.Instance(new WebAssembly.Module(productBytes), imports).exports as unknown as ProductExports;
+  return { ...kernels, packedProduct: product.packedProduct, fusedMultiplyAdd };
 }
 
 /** The module installed on this backend, for a kernel that has no fallback of its own. */
-function kernelsFor(backend: BackendWasm, kernelName: string): KernelExports {
+function kernelsFor(backend: BackendWasm, kernelName: string): Installed {
   const kernels = installedOn.get(backend);
   if (!kernels) throw new Error(`${kernelName} runs only on a wasm backend the engine kernels were installed on`);
   return kernels;
@@ -314,12 +339,15 @@ function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => 
 
 /**
  * Installs the kernels on the active wasm backend (a no-op when they already are). Call after
- * tf.setBackend('wasm') has resolved: the module needs the backend's memory.
+ * tf.setBackend('wasm') has resolved: the module needs the backend's memory. Says whether the
+ * packed product has fused multiply-adds.
  */
-export function installWasmKernels(): void {
+export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
   const backend = tf.backend() as BackendWasm;
-  if (installedOn.has(backend)) return;
-  installedOn.set(backend, instantiate(backend));
+  const known = installedOn.get(backend);
+  if (known) return { fusedMultiplyAdd: known.fusedMultiplyAdd };
+  const installed = instantiate(backend);
+  installedOn.set(backend, installed);
   // the registry is per thread, not per backend: register once, the kernels look their module up
   if (!tf.getKernel(GAUSS_KERNEL, 'wasm')) {
     replaceKernel('Exp', (original) => unaryKernel(original, 'exp', Math.exp));
@@ -333,6 +361,7 @@ export function installWasmKernels(): void {
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });
     tf.registerKernel({ kernelName: SCALED_CHUNK_PRODUCT_KERNEL, backendName: 'wasm', kernelFunc: scaledChunkProductKernelFunc });
   }
+  return { fusedMultiplyAdd: installed.fusedMultiplyAdd };
 }
 
 /** Whether the active backend runs the engine kernels. */
