@@ -857,39 +857,63 @@
         (local.set $at (i32.add (local.get $at) (i32.const 16)))
         (br $col))))
 
+  ;; In place on one row of m ≥ 4: its maximum, then row = exp(row − maximum), 0 below $flush when
+  ;; it is above 0 (see compensated.ts); returns the maximum. Max is idempotent, so the last vector
+  ;; of the first pass may overlap the one before it.
+  (func $rowScaledExpInPlace (param $row i32) (param $m i32) (param $flush f32) (result f32)
+    (local $at i32) (local $last i32) (local $mx v128) (local $top f32)
+    (local.set $last (i32.sub (i32.shl (local.get $m) (i32.const 2)) (i32.const 16)))
+    (local.set $mx (v128.const f32x4 -inf -inf -inf -inf))
+    (loop $col
+      (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+      (local.set $mx (f32x4.max (local.get $mx) (v128.load (i32.add (local.get $row) (local.get $at)))))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $col (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16)))))
+    (local.set $top
+      (f32.max
+        (f32.max (f32x4.extract_lane 0 (local.get $mx)) (f32x4.extract_lane 1 (local.get $mx)))
+        (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
+    (if (f32.gt (local.get $flush) (f32.const 0))
+      (then (call $expShiftedFlushed (local.get $row) (local.get $top) (local.get $flush) (local.get $m)))
+      (else
+        (call $subtractScalarInPlace (local.get $row) (local.get $top) (local.get $m))
+        (call $expRange (local.get $row) (local.get $row) (local.get $m))))
+    (local.get $top))
+
   ;; The compensated strategy's position factor, x (n × m) → dst, m ≥ 4: per row i, rowMax[i] =
   ;; max_j x[i, j] and dst[i, j] = exp(x[i, j] − rowMax[i]), then set to 0 below $flush when it is
   ;; above 0 (see compensated.ts) — the op graph max → sub → exp (→ less → where) in one pass per row.
   (func (export "rowScaledExp") (param $x i32) (param $n i32) (param $m i32) (param $rowMax i32) (param $dst i32) (param $flush f32)
-    (local $i i32) (local $rowBytes i32) (local $xrow i32) (local $orow i32) (local $at i32) (local $last i32)
-    (local $mx v128) (local $top f32)
+    (local $i i32) (local $rowBytes i32) (local $at i32)
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
-    (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
-    (local.set $xrow (local.get $x))
-    (local.set $orow (local.get $dst))
     (block $rowsDone
       (loop $row
         (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
-        ;; the row maximum (max is idempotent, so the last vector may overlap)
-        (local.set $mx (v128.const f32x4 -inf -inf -inf -inf))
-        (local.set $at (i32.const 0))
-        (loop $col
-          (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
-          (local.set $mx (f32x4.max (local.get $mx) (v128.load (i32.add (local.get $xrow) (local.get $at)))))
-          (local.set $at (i32.add (local.get $at) (i32.const 16)))
-          (br_if $col (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16)))))
-        (local.set $top
-          (f32.max
-            (f32.max (f32x4.extract_lane 0 (local.get $mx)) (f32x4.extract_lane 1 (local.get $mx)))
-            (f32.max (f32x4.extract_lane 2 (local.get $mx)) (f32x4.extract_lane 3 (local.get $mx)))))
-        (f32.store (i32.add (local.get $rowMax) (i32.shl (local.get $i) (i32.const 2))) (local.get $top))
-        (memory.copy (local.get $orow) (local.get $xrow) (local.get $rowBytes))
-        (if (f32.gt (local.get $flush) (f32.const 0))
-          (then (call $expShiftedFlushed (local.get $orow) (local.get $top) (local.get $flush) (local.get $m)))
-          (else
-            (call $subtractScalarInPlace (local.get $orow) (local.get $top) (local.get $m))
-            (call $expRange (local.get $orow) (local.get $orow) (local.get $m))))
-        (local.set $xrow (i32.add (local.get $xrow) (local.get $rowBytes)))
+        (local.set $at (i32.mul (local.get $i) (local.get $rowBytes)))
+        (memory.copy (i32.add (local.get $dst) (local.get $at)) (i32.add (local.get $x) (local.get $at)) (local.get $rowBytes))
+        (f32.store (i32.add (local.get $rowMax) (i32.shl (local.get $i) (i32.const 2)))
+          (call $rowScaledExpInPlace (i32.add (local.get $dst) (local.get $at)) (local.get $m) (local.get $flush)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $row))))
+
+  ;; The same factor for `count` encoding spikes taken in `order` (i32) from `first` on, straight from
+  ;; their positions: row i is spike order[first + i]'s log position kernel against the m ≥ 4 bins,
+  ;; as $gauss forms it from a (E × q, positions over their kernel widths) and bt (q × m, the bins
+  ;; likewise), then as rowScaledExp. One pass per row in cache, with no gathered or sliced copy
+  ;; of the positions and no (count × m) log kernel in memory.
+  (func (export "positionFactorRows") (param $a i32) (param $order i32) (param $first i32) (param $count i32) (param $q i32)
+    (param $bt i32) (param $m i32) (param $c f32) (param $dst i32) (param $rowMax i32) (param $flush f32)
+    (local $i i32) (local $rowBytes i32) (local $orow i32) (local $spike i32)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $orow (local.get $dst))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $spike (i32.load (i32.add (local.get $order) (i32.shl (i32.add (local.get $first) (local.get $i)) (i32.const 2)))))
+        (call $gauss (i32.add (local.get $a) (i32.shl (i32.mul (local.get $spike) (local.get $q)) (i32.const 2)))
+          (local.get $bt) (i32.const 1) (local.get $m) (local.get $q) (local.get $c) (local.get $orow) (i32.const 0))
+        (f32.store (i32.add (local.get $rowMax) (i32.shl (local.get $i) (i32.const 2)))
+          (call $rowScaledExpInPlace (local.get $orow) (local.get $m) (local.get $flush)))
         (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $row))))

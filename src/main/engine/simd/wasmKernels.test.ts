@@ -2,8 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, ROW_SCALED_EXP_KERNEL,
-  SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
+  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
+  ROW_SCALED_EXP_KERNEL, SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
 } from './wasmKernels';
 
 /** distance in units in the last place between two float32 values of the same sign */
@@ -337,5 +337,31 @@ describe('engine SIMD kernels on the wasm backend', () => {
     const w = tf.zeros([2, 3]);
     const [packed, flags] = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: tf.ones([4, 5]) }) as tf.Tensor[];
     expect(() => tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(0), packed: packed!, flags: flags! }, { columns: 5 })).toThrow(/do not match/);
+  });
+
+  it('builds position-factor rows of spikes taken in an order with the bits of gather → log kernel → row-scaled exp', () => {
+    for (const [nEnc, q, m, first, count, flush] of [[40, 1, 7, 5, 20, 2 ** -63], [40, 1, 100, 0, 40, 0], [33, 2, 13, 30, 3, 2 ** -63], [12, 2, 4, 0, 0, 0]] as const) {
+      const positions = tf.randomUniform([nEnc, q], 0, 200, 'float32', nEnc + q) as tf.Tensor2D;
+      const centers = tf.randomUniform([m, q], 0, 200, 'float32', m) as tf.Tensor2D;
+      const std = Array(q).fill(6) as number[];
+      const order = tf.tensor1d(Array.from({ length: nEnc }, (_, i) => (i * 7) % nEnc), 'int32');
+      const inv = tf.tensor1d(std.map((s) => 1 / s));
+      const c = -q * Math.log(6 * Math.sqrt(2 * Math.PI));
+      const [factor, rowMax] = tf.engine().runKernel(
+        POSITION_FACTOR_ROWS_KERNEL, { a: tf.mul(positions, inv), order, bt: tf.transpose(tf.mul(centers, inv)) }, { first, count, c, flush } as unknown as tf.NamedAttrMap,
+      ) as tf.Tensor[];
+      expect(factor!.shape).toEqual([count, m]);
+      if (count === 0) continue;
+      const rows = tf.slice(tf.gather(positions, order), [first, 0], [count, q]) as tf.Tensor2D;
+      const logK = gaussKernel(tf.mul(rows, inv) as tf.Tensor2D, tf.mul(centers, inv) as tf.Tensor2D, c, false);
+      const [wantFactor, wantMax] = tf.engine().runKernel(ROW_SCALED_EXP_KERNEL, { x: logK }, { flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const at = `E=${nEnc} q=${q} m=${m} rows ${first}+${count}`;
+      expect(Array.from(rowMax!.dataSync()), at).toEqual(Array.from(wantMax!.dataSync()));
+      expect(Array.from(factor!.dataSync()), at).toEqual(Array.from(wantFactor!.dataSync()));
+    }
+    const bad = () => tf.engine().runKernel(
+      POSITION_FACTOR_ROWS_KERNEL, { a: tf.zeros([5, 1]), order: tf.tensor1d([0, 1, 2, 3, 4], 'int32'), bt: tf.zeros([1, 8]) }, { first: 3, count: 4, c: 0, flush: 0 },
+    );
+    expect(bad).toThrow(/rows 3 … 6/);
   });
 });

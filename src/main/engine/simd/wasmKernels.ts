@@ -47,6 +47,13 @@ export const PACK_PANELS_KERNEL = 'KdePackPanels';
 export const SCALED_CHUNK_PRODUCT_KERNEL = 'KdeScaledChunkProduct';
 /** columns per panel of a packed operand */
 export const PANEL_COLUMNS = 8;
+/**
+ * the tfjs kernel name of the compensated strategy's position factor for a chunk of encoding spikes
+ * in a given order, from their positions: a (E × Q) and bt (Q × P) already over the kernel widths,
+ * order (E, int32) → [factor (count × P) as ROW_SCALED_EXP_KERNEL gives it for the log kernel of
+ * spikes order[first … first + count − 1], rowMax (count)]
+ */
+export const POSITION_FACTOR_ROWS_KERNEL = 'KdePositionFactorRows';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -59,6 +66,9 @@ interface KernelExports {
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
   rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
+  positionFactorRows(
+    a: number, order: number, first: number, count: number, q: number, bt: number, m: number, c: number, dst: number, rowMax: number, flush: number,
+  ): void;
   panelFlags(b: number, k: number, n: number, flags: number): number;
   packPanels(b: number, k: number, n: number, flags: number, dst: number): void;
 }
@@ -78,6 +88,15 @@ interface Installed extends KernelExports, ProductExports {
 export interface ScaledChunkProductAttrs {
   /** P, the columns of the factor before it was packed */
   columns: number;
+}
+
+export interface PositionFactorRowsAttrs {
+  first: number;
+  count: number;
+  /** the position kernel's log-normaliser */
+  c: number;
+  /** entries below this are set to 0 (0: none) */
+  flush: number;
 }
 
 export interface RowScaledExpAttrs {
@@ -276,6 +295,29 @@ const rowScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) =>
   return [dst, rowMax];
 };
 
+const positionFactorRowsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, POSITION_FACTOR_ROWS_KERNEL);
+  const { a, order, bt } = inputs as { a: tf.TensorInfo; order: tf.TensorInfo; bt: tf.TensorInfo };
+  const { first, count, c, flush } = attrs as unknown as PositionFactorRowsAttrs;
+  const [nEnc, q] = a.shape as [number, number];
+  const [qb, m] = bt.shape as [number, number];
+  if (order.dtype !== 'int32' || order.shape[0] !== nEnc || qb !== q || m < MIN_KERNEL_COLUMNS || first < 0 || count < 0 || first + count > nEnc) {
+    throw new Error(
+      `${POSITION_FACTOR_ROWS_KERNEL}: positions ${nEnc} × ${q}, order of ${order.shape[0]} (${order.dtype}), bins ${qb} × ${m}, ` +
+        `rows ${first} … ${first + count - 1}: expected an int32 order of every spike, matching dimensions, at least ${MIN_KERNEL_COLUMNS} bins`,
+    );
+  }
+  const dst = backend.makeOutput([count, m], 'float32');
+  const rowMax = backend.makeOutput([count], 'float32');
+  if (count > 0) {
+    kernels.positionFactorRows(
+      offsetOf(backend, a), offsetOf(backend, order), first, count, q, offsetOf(backend, bt), m, c, offsetOf(backend, dst), offsetOf(backend, rowMax), flush,
+    );
+  }
+  return [dst, rowMax];
+};
+
 const packPanelsKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, PACK_PANELS_KERNEL);
@@ -358,6 +400,7 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
     tf.registerKernel({ kernelName: ROW_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: rowScaledExpKernelFunc });
+    tf.registerKernel({ kernelName: POSITION_FACTOR_ROWS_KERNEL, backendName: 'wasm', kernelFunc: positionFactorRowsKernelFunc });
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });
     tf.registerKernel({ kernelName: SCALED_CHUNK_PRODUCT_KERNEL, backendName: 'wasm', kernelFunc: scaledChunkProductKernelFunc });
   }

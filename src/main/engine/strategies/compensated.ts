@@ -11,8 +11,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import { disposeMarks, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
 import { EPS } from '../model';
 import {
-  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, ROW_SCALED_EXP_KERNEL, SCALED_CHUNK_PRODUCT_KERNEL,
-  type CompensatedWeightsAttrs, type RowScaledExpAttrs, type ScaledChunkProductAttrs,
+  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL, ROW_SCALED_EXP_KERNEL,
+  SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type RowScaledExpAttrs, type ScaledChunkProductAttrs,
 } from '../simd/wasmKernels';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, positionFactor, type CompensatedState } from './online';
@@ -155,10 +155,11 @@ async function encodingOrder(ctx: ElectrodeContext, stage: StageTools['stage']):
 }
 
 /**
- * The position factor chunk by chunk of the encoding spikes in `order`, each built from its own
- * spikes' positions (slicing rows out of the whole factor costs more than computing them), flushed
- * below 2^−63 when `flush`, and packed in panels for the product; kept with the model like the
- * whole factor. Returns the chunks' row maxima, their packed factors, then their panel flags.
+ * The position factor chunk by chunk of the encoding spikes in `order`, each row built straight
+ * from its spike's position by one kernel (a gathered, sliced copy of the positions and the log
+ * kernel as a tensor cost more than the factor itself), flushed below 2^−63 when `flush`, and
+ * packed in panels for the product; kept with the model like the whole factor. Returns the
+ * chunks' row maxima, their packed factors, then their panel flags.
  */
 async function chunkFactors(
   ctx: ElectrodeContext, stage: StageTools['stage'], order: tf.Tensor1D, chunks: [number, number][], flush: boolean,
@@ -167,9 +168,15 @@ async function chunkFactors(
   return ctx.positionKernel(`stabilised factor, position order, chunks of ${size}${flush ? ', flushed' : ''}, packed`, async () =>
     stage('position-kernel', () =>
       tf.tidy(() => {
-        const sorted = tf.gather(ctx.encPositions, order) as tf.Tensor2D;
-        const built = chunks.map(([c0, c1]) =>
-          flushedPositionFactor(logKernelDirect(sliceRows(sorted, c0, c1), ctx.centers, ctx.positionStd), flush));
+        const inv = tf.tensor1d(ctx.positionStd.map((s) => 1 / s));
+        const a = tf.mul(ctx.encPositions, inv);
+        const bt = tf.transpose(tf.mul(ctx.centers, inv));
+        const rows = (first: number, count: number) => {
+          const attrs: PositionFactorRowsAttrs = { first, count, c: logNormaliser(ctx.positionStd), flush: flush ? FLUSH_BELOW : 0 };
+          const [factor, rowMax] = tf.engine().runKernel(POSITION_FACTOR_ROWS_KERNEL, { a, order, bt }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+          return { factor: factor as tf.Tensor2D, rowMax: rowMax as tf.Tensor1D };
+        };
+        const built = chunks.map(([c0, c1]) => rows(c0, c1 - c0));
         const packed = built.map((b) => packFactor(b.factor));
         return [...built.map((b) => b.rowMax), ...packed.map((p) => p.packed), ...packed.map((p) => p.flags)];
       }),
