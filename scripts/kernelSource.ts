@@ -18,6 +18,8 @@ export interface KernelBinaries {
   productRelaxed: Uint8Array;
   /** the packed product with each multiply-add as a multiply and an add (SIMD only) */
   productPlain: Uint8Array;
+  /** the likelihood's term sum, a module with its own memory */
+  likelihoodSum: Uint8Array;
 }
 
 const MADD = '(f32x4.relaxed_madd';
@@ -72,6 +74,7 @@ export async function compileKernels(): Promise<KernelBinaries> {
     kernels: await compile('kdeKernels.wat', await readFile(new URL('kdeKernels.wat', SIMD_DIR)), false),
     productRelaxed: await compile('kdeProduct.wat', product, true),
     productPlain: await compile('kdeProduct.wat (lowered)', lowerRelaxedMadd(new TextDecoder().decode(product)), false),
+    likelihoodSum: await compile('likelihoodSum.wat', await readFile(new URL('likelihoodSum.wat', SIMD_DIR)), false),
   };
 }
 
@@ -83,10 +86,11 @@ function base64Constant(name: string, bytes: Uint8Array): string {
 /** The generated module's text for these binaries. */
 export function binaryModuleText(b: KernelBinaries): string {
   return [
-    '// Generated from kdeKernels.wat and kdeProduct.wat by `npm run build:kernels`; do not edit. test/kernelsBinary.test.ts checks it matches the sources.',
+    '// Generated from kdeKernels.wat, kdeProduct.wat and likelihoodSum.wat by `npm run build:kernels`; do not edit. test/kernelsBinary.test.ts checks it matches the sources.',
     base64Constant('KDE_KERNELS_WASM_BASE64', b.kernels),
     base64Constant('KDE_PRODUCT_RELAXED_WASM_BASE64', b.productRelaxed),
     base64Constant('KDE_PRODUCT_PLAIN_WASM_BASE64', b.productPlain),
+    base64Constant('LIKELIHOOD_SUM_WASM_BASE64', b.likelihoodSum),
     '',
   ].join('\n');
 }

@@ -1,10 +1,11 @@
 /**
  * addTermsToRows adds float32 spike terms into float64 rows, replacing each term on the float32
- * floor by the exact float64 LOG_EPS, without a branch. Checked against the plain definition.
+ * floor by the exact float64 LOG_EPS, without a branch. Checked against the plain definition; the
+ * WebAssembly sum (LikelihoodSum) against addTermsToRows, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
 import { LOG_EPS } from './model';
-import { addTermsToRows } from './predict';
+import { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum } from './likelihoodSum';
 import { rng } from './testing/builders';
 
 function byDefinition(ll: Float64Array, values: Float32Array, rows: Int32Array, start: number, nBins: number): number {
@@ -40,5 +41,29 @@ describe('addTermsToRows', () => {
     const one = new Float64Array(1);
     addTermsToRows(one, Float32Array.of(Math.fround(LOG_EPS)), Int32Array.of(0), 0, 1);
     expect(one[0]).toBe(LOG_EPS);
+  });
+});
+
+describe('LikelihoodSum', () => {
+  it('adds blocks with the bits and floor counts of addTermsToRows: widths that are not whole vectors, blocks larger than its staging, floors, NaN and signed zeros', () => {
+    const r = rng(11);
+    for (const [nBins, nRows, blocks] of [[37, 9, [40, 1, 8000]], [4, 3, [5]], [1, 6, [7, 2]], [2000, 20, [3, 150]]] as const) {
+      const ground = Float64Array.from({ length: nBins }, (_, p) => (p === 0 ? 0 : 3 * r()));
+      const sum = new LikelihoodSum(ground, nRows);
+      const want = groundProcessRows(ground, nRows);
+      expect(Array.from(sum.ll)).toEqual(Array.from(want));
+      let start = 0;
+      const total = blocks.reduce((a, b) => a + b, 0);
+      const rows = Int32Array.from({ length: total }, () => Math.floor(r() * nRows));
+      for (const n of blocks) {
+        const values = Float32Array.from({ length: n * nBins }, (_, i) =>
+          i % 97 === 5 ? NaN : i % 89 === 3 ? -0 : r() < 0.4 ? Math.fround(LOG_EPS) : -34 * r() - 0.25);
+        expect(sum.addTerms(values, rows, start), `P=${nBins} block of ${n}`).toBe(addTermsToRows(want, values, rows, start, nBins));
+        start += n;
+      }
+      sum.addFloor(rows.subarray(0, 3));
+      addFloorTerms(want, rows.subarray(0, 3), nBins);
+      expect(Buffer.from(sum.ll.buffer, sum.ll.byteOffset, sum.ll.byteLength).equals(Buffer.from(want.buffer)), `P=${nBins}`).toBe(true);
+    }
   });
 });

@@ -15,9 +15,10 @@ export {
 } from './fit';
 export type { KdePart } from './logKde';
 export {
-  addFloorTerms, addTermsToRows, decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, groundProcessRows, planElectrode, predictNonlocal,
+  decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, planElectrode, predictNonlocal,
   type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink,
 } from './predict';
+export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
 export { CancelledError } from './model';
 export { relaxedSimdAvailable } from './simd/wasmKernels';
 export { predictLocal } from './local';

@@ -2,24 +2,22 @@
  * Non-local predict (kde-spec §4.1–4.5): LL[t, p] = −Λ(p), then each electrode's floored spike
  * terms are added to the row of their spike. The terms come from the chosen strategy on the
  * device, block by block; the scatter-add happens on the host in float64, which is exact,
- * order-independent and the same on every backend (wasm registers no UnsortedSegmentSum).
+ * order-independent and the same on every backend (wasm registers no UnsortedSegmentSum); see
+ * likelihoodSum.ts.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import {
-  DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, LOG_EPS, throwIfCancelled, type StrategyOptions, type TileChoice,
+  DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, throwIfCancelled, type StrategyOptions, type TileChoice,
 } from './model';
 import type { EncodingModel, FittedElectrode } from './fit';
 import { gather, inBoundsIndices, spikeRows } from './hostMath';
+import { LikelihoodSum } from './likelihoodSum';
 import { toTensor2d } from './kernels';
 import { STRATEGY_IMPLS, type ElectrodeContext } from './strategies';
 import { makeStageTools } from './sync';
 import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions } from './types';
-
-const LOG_EPS_F32 = Math.fround(LOG_EPS);
-/** exact (Sterbenz): float32(LOG_EPS) + FLOOR_CORRECTION is LOG_EPS in float64 */
-const FLOOR_CORRECTION = LOG_EPS - LOG_EPS_F32;
 
 /** In-bounds decoding spikes of one electrode and their output rows. */
 export interface DecodingSpikes {
@@ -39,16 +37,6 @@ export function decodingSpikes(dataset: Dataset, e: number): DecodingSpikes {
 function biasOf(model: EncodingModel, fitted: FittedElectrode): Float32Array {
   const logRate = Math.log(fitted.meanRate);
   return Float32Array.from(model.occupancy, (occ, p) => (occ > 0 ? logRate - model.logOccupancy[p]! : -Infinity));
-}
-
-/** LL[t, p] = −Λ(p) in every row: the likelihood before any spike term is added. */
-export function groundProcessRows(summedGroundProcessIntensity: Float64Array, nTime: number): Float64Array {
-  const nBins = summedGroundProcessIntensity.length;
-  const ll = new Float64Array(nTime * nBins);
-  for (let t = 0; t < nTime; t++) {
-    for (let p = 0; p < nBins; p++) ll[t * nBins + p] = -summedGroundProcessIntensity[p]!;
-  }
-  return ll;
 }
 
 /** What one electrode runs: the named strategy, or what `auto` picks for its sizes. */
@@ -83,36 +71,6 @@ function electrodeContext(
     posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE_SIZE,
     positionKernel: (kind, build) => model.positionCache.get(`electrode ${e} ${kind}`, budgetBytes, probe, build),
   };
-}
-
-/** μ = 0 and J ≡ 0: every decoding spike adds exactly LOG_EPS to every bin of its row (spec §4.5). */
-export function addFloorTerms(ll: Float64Array, rows: Int32Array, nBins: number): void {
-  for (const row of rows) for (let p = 0; p < nBins; p++) ll[row * nBins + p] = ll[row * nBins + p]! + LOG_EPS;
-}
-
-/**
- * Adds one block of spike terms, as the device gave them (B × P float32), into their rows in
- * float64; returns how many sat on the floor. Every path that builds a likelihood (one process,
- * or terms arriving from pool workers) adds through here in electrode, block and spike order, so
- * the sum is bitwise the same however the electrodes were computed.
- */
-export function addTermsToRows(ll: Float64Array, values: Float32Array, rows: Int32Array, start: number, nBins: number): number {
-  let floored = 0;
-  const n = values.length / nBins;
-  for (let k = 0; k < n; k++) {
-    const base = rows[start + k]! * nBins;
-    const src = k * nBins;
-    for (let p = 0; p < nBins; p++) {
-      const v = values[src + p]!;
-      // a floored term is float32(LOG_EPS) on the device; add the exact float64 floor instead. Without
-      // a branch (floors and terms interleave unpredictably: 7.8 → 2.3 ns per term measured): v + 1·Δ
-      // is exactly LOG_EPS since Δ = LOG_EPS − float32(LOG_EPS) is exact (Sterbenz), and v + 0·Δ is v
-      const onFloor = +(v <= LOG_EPS_F32); // a number, not a branch (a ternary compiles to one)
-      floored += onFloor;
-      ll[base + p] = ll[base + p]! + (v + onFloor * FLOOR_CORRECTION);
-    }
-  }
-  return floored;
 }
 
 /** Receives one block of an electrode's spike terms: rows start.. of its decoding spikes, (B × P) float32. */
@@ -193,8 +151,8 @@ export async function predictNonlocal(
 ): Promise<NonlocalResult> {
   const nTime = dataset.time.length;
   const nBins = model.nBins;
-  const ll = groundProcessRows(model.summedGroundProcessIntensity, nTime);
-  const result: NonlocalResult = { logLikelihood: ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
+  const sum = new LikelihoodSum(model.summedGroundProcessIntensity, nTime);
+  const result: NonlocalResult = { logLikelihood: sum.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
   const nElectrodes = model.electrodes.length;
   for (let e = 0; e < nElectrodes; e++) {
     throwIfCancelled(options.signal);
@@ -207,7 +165,7 @@ export async function predictNonlocal(
       continue;
     }
     if (plan.kind === 'floor') {
-      addFloorTerms(ll, plan.dec.rows, nBins);
+      sum.addFloor(plan.dec.rows);
       result.floorShare.push(1);
       continue;
     }
@@ -215,7 +173,7 @@ export async function predictNonlocal(
     await probe.span(
       `electrode ${e}`,
       () => electrodeTerms(model, e, plan, options, probe, (start, values) => {
-        floored += addTermsToRows(ll, values, plan.dec.rows, start, nBins);
+        floored += sum.addTerms(values, plan.dec.rows, start);
       }),
       electrodeSpanArgs(model, e, plan),
     );

@@ -2,21 +2,16 @@
  * Adds the spike terms that pool workers stream back into the likelihood in one fixed order —
  * electrode by electrode, each electrode's blocks in order — whichever worker computed them and
  * whenever they arrived. That is the order the engine's own single-thread predict adds in, with the
- * same float64 arithmetic (addTermsToRows), so the likelihood is bitwise the same for any number of
- * workers and any schedule. Blocks of an electrode ahead of the next one due wait in memory.
+ * same float64 arithmetic (the engine's TermSink), so the likelihood is bitwise the same for any
+ * number of workers and any schedule. Blocks of an electrode ahead of the next one due wait in memory.
  */
-import type { ElectrodeTermsKind } from '../../engine';
+import type { ElectrodeTermsKind, TermSink } from '../../engine';
 import type { TermListener } from './enginePool';
 
 export interface ElectrodeRows {
   kind: ElectrodeTermsKind;
   /** output row of each in-bounds decoding spike */
   rows: Int32Array;
-}
-
-export interface TermArithmetic {
-  addTermsToRows(ll: Float64Array, values: Float32Array, rows: Int32Array, start: number, nBins: number): number;
-  addFloorTerms(ll: Float64Array, rows: Int32Array, nBins: number): void;
 }
 
 export class OrderedTermSum implements TermListener {
@@ -27,10 +22,8 @@ export class OrderedTermSum implements TermListener {
   readonly floored: number[];
 
   constructor(
-    private readonly ll: Float64Array,
+    private readonly sink: TermSink,
     private readonly electrodes: readonly ElectrodeRows[],
-    private readonly nBins: number,
-    private readonly math: TermArithmetic,
     private readonly onSummed: (electrode: number) => void = () => undefined,
   ) {
     this.floored = electrodes.map(() => 0);
@@ -58,7 +51,7 @@ export class OrderedTermSum implements TermListener {
 
   private add(electrode: number, start: number, values: Float32Array): void {
     const rows = this.electrodes[electrode]!.rows;
-    this.floored[electrode] = this.floored[electrode]! + this.math.addTermsToRows(this.ll, values, rows, start, this.nBins);
+    this.floored[electrode] = this.floored[electrode]! + this.sink.addTerms(values, rows, start);
   }
 
   /** Adds every electrode that is due and complete, in order, and stops at the first still computing. */
@@ -71,7 +64,7 @@ export class OrderedTermSum implements TermListener {
         this.waiting.delete(e);
         if (!this.done.has(e)) return;
       } else if (kind === 'floor') {
-        this.math.addFloorTerms(this.ll, rows, this.nBins);
+        this.sink.addFloor(rows);
       }
       this.next++;
       this.onSummed(e);

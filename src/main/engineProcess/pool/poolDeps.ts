@@ -85,8 +85,8 @@ async function poolPredict(
 ): Promise<NonlocalResult> {
   const nTime = dataset.time.length;
   const { nBins } = model;
-  const ll = engine.groundProcessRows(model.summedGroundProcessIntensity, nTime);
-  const result: NonlocalResult = { logLikelihood: ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
+  const likelihood = new engine.LikelihoodSum(model.summedGroundProcessIntensity, nTime);
+  const result: NonlocalResult = { logLikelihood: likelihood.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
   const electrodes: ElectrodeRows[] = dataset.electrodes.map((el, e) => {
     const dec = engine.decodingSpikes(dataset, e);
     const nDec = dec.times.length;
@@ -96,7 +96,7 @@ async function poolPredict(
     return { kind: engine.electrodeTermsKind(nDec, model.nEnc[e]!), rows: dec.rows };
   });
   let summedCount = 0;
-  const sum = new OrderedTermSum(ll, electrodes, nBins, engine, () => {
+  const sum = new OrderedTermSum(likelihood, electrodes, () => {
     summedCount++;
     probe.progress(summedCount / electrodes.length, `electrode ${summedCount}/${electrodes.length}`);
   });
