@@ -1,13 +1,15 @@
 /**
  * Log of an equal-weight Gaussian KDE, log[(1/n) Σ_i K_σ(x, s_i)], evaluated at many points.
  * Computed in log space on the device, tile by tile over the samples, merged on the device (online
- * logsumexp) and read back once per part of KDE_PART_SAMPLES samples, the parts merged on the host
- * in float64, so that memory stays bounded and far-away points keep their true (tiny) density
- * instead of underflowing in float32. Turning the result into a density with a
+ * logsumexp) and read back once per part of KDE_PART_SAMPLES samples (on the wasm backend one
+ * kernel call per part, the kernel never in memory), the parts merged on the host in float64, so
+ * that memory stays bounded and far-away points keep their true (tiny) density instead of
+ * underflowing in float32. Turning the result into a density with a
  * float64 exp then underflows exactly where the float64 reference does.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { linearPositionKernel, toTensor2d } from './kernels';
+import { linearPositionKernel, logNormaliser, toTensor2d } from './kernels';
+import { hasWasmKernels, KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from './simd/wasmKernels';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
  *  transient device memory stays small next to what the decode strategies need */
@@ -63,6 +65,7 @@ export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q
   const part = samples.subarray(first * q, last * q);
   const count = last - first;
   if (part.some(Number.isNaN)) return { max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: count, nan: true };
+  if (hasWasmKernels() && m >= MIN_KERNEL_COLUMNS) return kernelPart(part, count, cleanEvalPoints(evalPoints, q).clean, m, q, std);
   const evalTensor = toTensor2d(cleanEvalPoints(evalPoints, q).clean, m, q);
   // running max and rescaled sum stay on the device: one readback per part, not one per tile
   let runMax: tf.Tensor1D | null = null;
@@ -93,6 +96,25 @@ export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q
     return { max: Float64Array.from(mx), sum: Float64Array.from(sm), samples: count, nan: false };
   } finally {
     tf.dispose([evalTensor, ...[runMax, runSum].filter((t): t is tf.Tensor1D => t !== null)]);
+  }
+}
+
+/**
+ * A part on the wasm backend's kernel: the whole part in one call, each kernel row formed in cache
+ * and summed without the (samples × points) kernel in memory.
+ */
+async function kernelPart(part: Float64Array, count: number, points: Float64Array, m: number, q: number, std: number[]): Promise<KdePart> {
+  const [colMax, colSum] = tf.tidy(() => {
+    const inv = tf.tensor1d(std.map((s) => 1 / s));
+    const a = tf.mul(toTensor2d(part, count, q), inv);
+    const bt = tf.transpose(tf.mul(toTensor2d(points, m, q), inv));
+    return tf.engine().runKernel(KDE_COLUMN_SUMS_KERNEL, { a, bt }, { c: logNormaliser(std) }) as tf.Tensor[];
+  });
+  try {
+    const [mx, sm] = await Promise.all([colMax!.data(), colSum!.data()]);
+    return { max: Float64Array.from(mx), sum: Float64Array.from(sm), samples: count, nan: false };
+  } finally {
+    tf.dispose([colMax!, colSum!]);
   }
 }
 

@@ -431,6 +431,47 @@
         (if (i32.or (i32.eqz (i32.and (local.get $i) (i32.const 255))) (i32.eq (local.get $i) (local.get $n)))
           (then (call $addInto (local.get $colSum) (local.get $partial) (local.get $m))))
         (br $row))))
+
+  ;; The column sums of a Gaussian KDE part without its kernel in memory, m ≥ 4: for samples a
+  ;; (n × q) and evaluation points bt (q × m), both over the kernel widths, logK[i, j] as $gauss forms
+  ;; it; colMax[j] = max_i logK[i, j] and colSum[j] = Σ_i exp(logK[i, j] − colMax[j]), in row order
+  ;; through partial sums of 256 rows as columnScaledExp adds them. Each row is formed twice (for the
+  ;; maximum, then for the sum) in `row` (m floats of scratch; `shifted` and `partial` m more each)
+  ;; instead of being stored. Terms below 2^−63 of their column's maximum are dropped (the flushed exp): a column's sum
+  ;; is at least 1, so at most n·2^−63 of it, far below a float32 rounding.
+  (func (export "kdeColumnSums") (param $a i32) (param $n i32) (param $q i32) (param $bt i32) (param $m i32) (param $c f32)
+    (param $colMax i32) (param $colSum i32) (param $row i32) (param $shifted i32) (param $partial i32)
+    (local $i i32) (local $rowBytes i32) (local $arow i32) (local $sampleBytes i32)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $sampleBytes (i32.shl (local.get $q) (i32.const 2)))
+    (call $fill (local.get $colMax) (local.get $rowBytes) (v128.const f32x4 -inf -inf -inf -inf))
+    (call $fill (local.get $colSum) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))
+    (local.set $arow (local.get $a))
+    (block $maxDone
+      (loop $maxRow
+        (br_if $maxDone (i32.ge_u (local.get $i) (local.get $n)))
+        (call $gauss (local.get $arow) (local.get $bt) (i32.const 1) (local.get $m) (local.get $q) (local.get $c) (local.get $row) (i32.const 0))
+        (call $maxInto (local.get $colMax) (local.get $row) (local.get $rowBytes))
+        (local.set $arow (i32.add (local.get $arow) (local.get $sampleBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $maxRow)))
+    (local.set $i (i32.const 0))
+    (local.set $arow (local.get $a))
+    (block $rowsDone
+      (loop $sumRow
+        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
+        (call $gauss (local.get $arow) (local.get $bt) (i32.const 1) (local.get $m) (local.get $q) (local.get $c) (local.get $row) (i32.const 0))
+        (call $subtract (local.get $row) (local.get $colMax) (local.get $shifted) (local.get $rowBytes))
+        (call $expShiftedFlushed (local.get $shifted) (f32.const 0) (f32.const 0x1p-63) (local.get $m))
+        (if (i32.eqz (i32.and (local.get $i) (i32.const 255)))
+          (then (call $fill (local.get $partial) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))))
+        (call $addInto (local.get $partial) (local.get $shifted) (local.get $m))
+        (local.set $arow (i32.add (local.get $arow) (local.get $sampleBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.or (i32.eqz (i32.and (local.get $i) (i32.const 255))) (i32.eq (local.get $i) (local.get $n)))
+          (then (call $addInto (local.get $colSum) (local.get $partial) (local.get $m))))
+        (br $sumRow))))
+
   ;; sum += part, count floats
   (func $addInto (param $sum i32) (param $part i32) (param $count i32)
     (local $at i32) (local $vectorEnd i32) (local $end i32)

@@ -54,6 +54,12 @@ export const PANEL_COLUMNS = 8;
  * spikes order[first … first + count − 1], rowMax (count)]
  */
 export const POSITION_FACTOR_ROWS_KERNEL = 'KdePositionFactorRows';
+/**
+ * the tfjs kernel name of a Gaussian KDE part's column sums: a (n × q) samples and bt (q × m) points,
+ * both over the kernel widths → [colMax (m), colSum (m)], the maximum log kernel per point and the
+ * sum of exp(logK − colMax), without the (n × m) kernel
+ */
+export const KDE_COLUMN_SUMS_KERNEL = 'KdeColumnSums';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -66,6 +72,9 @@ interface KernelExports {
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
   rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
+  kdeColumnSums(
+    a: number, n: number, q: number, bt: number, m: number, c: number, colMax: number, colSum: number, row: number, shifted: number, partial: number,
+  ): void;
   positionFactorRows(
     a: number, order: number, first: number, count: number, q: number, bt: number, m: number, c: number, dst: number, rowMax: number, flush: number,
   ): void;
@@ -295,6 +304,24 @@ const rowScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) =>
   return [dst, rowMax];
 };
 
+const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, KDE_COLUMN_SUMS_KERNEL);
+  const { a, bt } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo };
+  const { c } = attrs as unknown as { c: number };
+  const [n, q] = a.shape as [number, number];
+  const [qb, m] = bt.shape as [number, number];
+  if (qb !== q || m < MIN_KERNEL_COLUMNS) {
+    throw new Error(`${KDE_COLUMN_SUMS_KERNEL}: samples ${n} × ${q}, points ${qb} × ${m}: expected matching dimensions and at least ${MIN_KERNEL_COLUMNS} points`);
+  }
+  const colMax = backend.makeOutput([m], 'float32');
+  const colSum = backend.makeOutput([m], 'float32');
+  withScratch(backend, [m, m, m], ([row, shifted, partial]) =>
+    kernels.kdeColumnSums(offsetOf(backend, a), n, q, offsetOf(backend, bt), m, c, offsetOf(backend, colMax), offsetOf(backend, colSum), row!, shifted!, partial!),
+  );
+  return [colMax, colSum];
+};
+
 const positionFactorRowsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, POSITION_FACTOR_ROWS_KERNEL);
@@ -401,6 +428,7 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
     tf.registerKernel({ kernelName: ROW_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: rowScaledExpKernelFunc });
     tf.registerKernel({ kernelName: POSITION_FACTOR_ROWS_KERNEL, backendName: 'wasm', kernelFunc: positionFactorRowsKernelFunc });
+    tf.registerKernel({ kernelName: KDE_COLUMN_SUMS_KERNEL, backendName: 'wasm', kernelFunc: kdeColumnSumsKernelFunc });
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });
     tf.registerKernel({ kernelName: SCALED_CHUNK_PRODUCT_KERNEL, backendName: 'wasm', kernelFunc: scaledChunkProductKernelFunc });
   }

@@ -1,0 +1,51 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KDE_PART_SAMPLES, logKde } from './logKde';
+import { hasWasmKernels, installWasmKernels } from './simd/wasmKernels';
+import { rng } from './testing/builders';
+
+/** log[(1/n) Σ_i N(x; s_i, σ)] in float64, by its definition with a log-sum-exp */
+function logKdeByDefinition(samples: Float64Array, points: Float64Array, q: number, std: number[]): Float64Array {
+  const n = samples.length / q;
+  const m = points.length / q;
+  const logNorm = -std.reduce((acc, s) => acc + Math.log(s * Math.sqrt(2 * Math.PI)), 0);
+  return Float64Array.from({ length: m }, (_, k) => {
+    const logs = Array.from({ length: n }, (_, i) => {
+      let sq = 0;
+      for (let j = 0; j < q; j++) sq += ((points[k * q + j]! - samples[i * q + j]!) / std[j]!) ** 2;
+      return logNorm - sq / 2;
+    });
+    const top = Math.max(...logs);
+    return top + Math.log(logs.reduce((acc, l) => acc + Math.exp(l - top), 0)) - Math.log(n);
+  });
+}
+
+describe('logKde on the wasm kernels', () => {
+  beforeAll(async () => {
+    await tf.setBackend('wasm');
+    await tf.ready();
+    installWasmKernels();
+  });
+
+  it('matches the float64 definition over several parts, far points with their tiny density, NaN points NaN', async () => {
+    expect(hasWasmKernels()).toBe(true);
+    const r = rng(5);
+    for (const [q, n, m] of [[1, KDE_PART_SAMPLES * 2 + 300, 37], [2, 700, 9], [1, 5, 4]] as const) {
+      const samples = Float64Array.from({ length: n * q }, () => 100 * r());
+      const points = Float64Array.from({ length: m * q }, () => 100 * r());
+      // a point ~40 widths from every sample: its density is ~e^−800, far below float32, and still finite in log
+      points[0] = 300;
+      if (m > 5) points[q * 3] = NaN;
+      const std = Array(q).fill(5) as number[];
+      const got = await logKde(samples, points, q, std);
+      // float32 sums: ~1e-6 of the density; the far point's maximum is a float32 near −800, within 1.2e-7 of it
+      const want = logKdeByDefinition(samples, points, q, std);
+      for (let k = 0; k < m; k++) {
+        if (Number.isNaN(want[k]!)) expect(got[k], `q=${q} point ${k}`).toBeNaN();
+        else expect(Math.abs(got[k]! - want[k]!), `q=${q} n=${n} point ${k}: ${got[k]} vs ${want[k]}`).toBeLessThan(1e-5 + 1.2e-7 * Math.abs(want[k]!));
+      }
+      expect(want[0]).toBeLessThan(-700);
+    }
+  });
+});
