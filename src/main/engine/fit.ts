@@ -7,8 +7,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { EPS, FLOAT32_BYTES } from './model';
-import { dropNanRows, gather, inBoundsIndices, insideWindows, interpolatePosition, stdVector, trainingSelection } from './hostMath';
-import { linearPositionKernel, toTensor2d } from './kernels';
+import {
+  dropNanRows, electrodeBias, gather, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
+} from './hostMath';
+import { electrodeFlushIsSafe, linearPositionKernel, toTensor2d } from './kernels';
 import { planSeries, seriesCoversEncoding } from './strategies/markSeries';
 import { kdePart, kdePartCount, logKde, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
@@ -181,7 +183,10 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
  */
 async function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): Promise<Float64Array> {
   const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
-  const { colMax, colSum, kernel } = linearPositionKernel(fitted.encPositionsTensor!, centers, ctx.positionStd);
+  // flushed as a strategy that rebuilds it would (linearPositionKernelOf): the same bound, the same bias
+  const maxBias = maxFinite(electrodeBias(fitted.meanRate, ctx.occupancy, ctx.logOccupancy));
+  const flush = electrodeFlushIsSafe(ctx.positionStd, fitted.waveformStd, maxBias);
+  const { colMax, colSum, kernel } = linearPositionKernel(fitted.encPositionsTensor!, centers, ctx.positionStd, flush);
   centers.dispose();
   tensors.push(kernel);
   fitted.keptPositionKernel = kernel;

@@ -156,3 +156,19 @@ export function insideWindows(times: Float64Array, windows: [number, number][]):
   }
   return Int32Array.from(out);
 }
+
+/**
+ * An electrode's bias per bin, log μ_e − log π_p, −Infinity where the occupancy is not > 0: float32,
+ * as the strategies add it to their terms.
+ */
+export function electrodeBias(meanRate: number, occupancy: Float64Array, logOccupancy: Float64Array): Float32Array {
+  const logRate = Math.log(meanRate);
+  return Float32Array.from(occupancy, (occ, p) => (occ > 0 ? logRate - logOccupancy[p]! : -Infinity));
+}
+
+/** The largest finite value (−Infinity when none). */
+export function maxFinite(values: ArrayLike<number>): number {
+  let top = -Infinity;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) top = Math.max(top, values[i]!);
+  return top;
+}

@@ -4,12 +4,21 @@
  * backend.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { EPS, HALF_LOG_2PI } from './model';
-import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, type GaussAttrs } from './simd/wasmKernels';
+import { EPS, FLUSH_BELOW, flushIsSafe, HALF_LOG_2PI } from './model';
+import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, type GaussAttrs, type RowScaledExpAttrs } from './simd/wasmKernels';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
 export function logNormaliser(std: number[]): number {
   return -std.reduce((s, v) => s + Math.log(v) + HALF_LOG_2PI, 0);
+}
+
+/**
+ * Whether an electrode's position kernels and weights may drop entries below 2^−63 of their maxima
+ * (model/flush.ts), from its kernel widths and its largest finite bias: the fit that keeps its
+ * linear position kernel and a strategy that rebuilds it decide alike, so they build the same bits.
+ */
+export function electrodeFlushIsSafe(positionStd: number[], waveformStd: number[], maxBias: number): boolean {
+  return flushIsSafe(logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS))), maxBias);
 }
 
 /**
@@ -94,16 +103,18 @@ export function toTensor2d(values: Float64Array, rows: number, cols: number): tf
  * The linear position kernel K[i, p] = exp(logK[i, p]) computed as exp(logK − m_p)·exp(m_p), with
  * m_p the per-bin maximum over spikes, so the fit (which needs the rescaled column sums for the ground
  * process) and the reference strategy build it with one formula and get the same bits, whichever of
- * them builds it. Returns the kernel (E × P), m (1 × P) and the rescaled column sums (1 × P).
+ * them builds it (with `flush` as electrodeFlushIsSafe says, entries below 2^−63·e^{m_p} are 0).
+ * Returns the kernel (E × P), m (1 × P) and the rescaled column sums (1 × P).
  */
 export function linearPositionKernel(
-  positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[],
+  positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[], flush = false,
 ): { kernel: tf.Tensor2D; colMax: tf.Tensor; colSum: tf.Tensor } {
   return tf.tidy(() => {
     const logK = logKernelDirect(positions, centers, std);
     if (hasWasmKernels() && logK.shape[1] >= MIN_KERNEL_COLUMNS) {
       // one SIMD pass per row instead of transposing reductions: the same formula, row-order sums
-      const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, {}) as tf.Tensor[];
+      const attrs: RowScaledExpAttrs = { flush: flush ? FLUSH_BELOW : 0 };
+      const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
       return { kernel: kernel as tf.Tensor2D, colMax: colMax!, colSum: colSum! };
     }
     const colMax = tf.max(logK, 0);

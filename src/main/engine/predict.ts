@@ -12,7 +12,7 @@ import {
   DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, throwIfCancelled, type StrategyOptions, type TileChoice,
 } from './model';
 import type { EncodingModel, FittedElectrode } from './fit';
-import { gather, inBoundsIndices, spikeRows } from './hostMath';
+import { electrodeBias, gather, inBoundsIndices, spikeRows } from './hostMath';
 import { LikelihoodSum } from './likelihoodSum';
 import { toTensor2d } from './kernels';
 import { STRATEGY_IMPLS, type ElectrodeContext } from './strategies';
@@ -35,8 +35,7 @@ export function decodingSpikes(dataset: Dataset, e: number): DecodingSpikes {
 }
 
 function biasOf(model: EncodingModel, fitted: FittedElectrode): Float32Array {
-  const logRate = Math.log(fitted.meanRate);
-  return Float32Array.from(model.occupancy, (occ, p) => (occ > 0 ? logRate - model.logOccupancy[p]! : -Infinity));
+  return electrodeBias(fitted.meanRate, model.occupancy, model.logOccupancy);
 }
 
 /** What one electrode runs: the named strategy, or what `auto` picks for its sizes. */

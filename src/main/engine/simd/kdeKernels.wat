@@ -399,8 +399,10 @@
   ;; Each row is shifted, exponentiated, summed and scaled while it is in cache.
   ;; The column sums go through a partial sum of at most 256 rows (partial, m floats of scratch), so
   ;; rounding grows with 256 + n/256 terms instead of n (85 000 spikes on a production tetrode).
+  ;; With $flush above 0, s below it is 0 (model/flush.ts says when that is safe) and the exp needs
+  ;; no subnormal path.
   (func (export "columnScaledExp") (param $x i32) (param $n i32) (param $m i32) (param $colMax i32)
-        (param $colSum i32) (param $expMax i32) (param $dst i32) (param $partial i32)
+        (param $colSum i32) (param $expMax i32) (param $dst i32) (param $partial i32) (param $flush f32)
     (local $i i32) (local $rowBytes i32) (local $xrow i32) (local $orow i32)
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (call $fill (local.get $colMax) (local.get $rowBytes) (v128.const f32x4 -inf -inf -inf -inf))
@@ -421,7 +423,9 @@
       (loop $row
         (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
         (call $subtract (local.get $xrow) (local.get $colMax) (local.get $orow) (local.get $rowBytes))
-        (call $expRange (local.get $orow) (local.get $orow) (local.get $m))
+        (if (f32.gt (local.get $flush) (f32.const 0))
+          (then (call $expShiftedFlushed (local.get $orow) (f32.const 0) (local.get $flush) (local.get $m)))
+          (else (call $expRange (local.get $orow) (local.get $orow) (local.get $m))))
         (if (i32.eqz (i32.and (local.get $i) (i32.const 255)))
           (then (call $fill (local.get $partial) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))))
         (call $accumulateAndScale (local.get $orow) (local.get $partial) (local.get $expMax) (local.get $m))

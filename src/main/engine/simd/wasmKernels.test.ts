@@ -124,6 +124,29 @@ describe('engine SIMD kernels on the wasm backend', () => {
     }
   });
 
+  it('flushes the rescaled position kernel below the threshold and leaves every other entry, the maxima and the kept sums as they were', () => {
+    // entries from 0 down to −122 below their column's maximum: some below 2^−63 (−43.7), some subnormal
+    const [n, m] = [300, 7];
+    const logK = tf.tensor2d(Float32Array.from({ length: n * m }, (_, i) => -((i * 7919) % 613) / 5), [n, m]);
+    const run = (flush: number) => tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, { flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+    const [plain, plainMax, plainSum] = run(0);
+    const threshold = 2 ** -63;
+    const [flushed, flushedMax, flushedSum] = run(threshold);
+    expect(Array.from(flushedMax!.dataSync())).toEqual(Array.from(plainMax!.dataSync()));
+    const [p, f, mx] = [plain!.dataSync(), flushed!.dataSync(), plainMax!.dataSync()];
+    let zeroed = 0;
+    for (let i = 0; i < p.length; i++) {
+      const scaled = p[i]! / Math.exp(mx[i % m]!);
+      if (scaled < threshold * (1 - 1e-6)) {
+        expect(f[i], `entry ${i}`).toBe(0);
+        if (p[i]! > 0) zeroed++;
+      } else if (scaled > threshold * (1 + 1e-6)) expect(f[i], `entry ${i}`).toBe(p[i]);
+    }
+    expect(zeroed).toBeGreaterThan(0);
+    // each column's sum is at least 1, so what was dropped is below its rounding
+    expect(Array.from(flushedSum!.dataSync())).toEqual(Array.from(plainSum!.dataSync()));
+  });
+
   it('gives an electrode without spikes the empty column max (−inf) and sum (0)', () => {
     const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: tf.zeros([0, 6]) }, {}) as tf.Tensor[];
     expect(kernel!.shape).toEqual([0, 6]);

@@ -13,7 +13,10 @@ import { KDE_KERNELS_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_REL
 
 /** the tfjs kernel name of the fused Gaussian kernel matrix */
 export const GAUSS_KERNEL = 'KdeGaussKernel';
-/** the tfjs kernel name of the column-rescaled exp: x (n × m) → [exp(x), max_i x, Σ_i exp(x − max)] */
+/**
+ * the tfjs kernel name of the column-rescaled exp: x (n × m) → [exp(x), max_i x, Σ_i exp(x − max)],
+ * with attrs { flush } (RowScaledExpAttrs) exp(x − max) below it set to 0
+ */
 export const COLUMN_SCALED_EXP_KERNEL = 'KdeColumnScaledExp';
 /**
  * the tfjs kernel name of the compensated strategy's weights for one block and encoding chunk:
@@ -67,7 +70,7 @@ interface KernelExports {
   exp(src: number, dst: number, n: number): void;
   log(src: number, dst: number, n: number): void;
   gauss(a: number, bt: number, n: number, m: number, d: number, c: number, dst: number, linear: number): void;
-  columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number, partial: number): void;
+  columnScaledExp(x: number, n: number, m: number, colMax: number, colSum: number, expMax: number, dst: number, partial: number, flush: number): void;
   compensatedWeights(a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number, w: number, flush: number): number;
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
@@ -224,7 +227,7 @@ const gaussKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   return out;
 };
 
-const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
+const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, COLUMN_SCALED_EXP_KERNEL);
   const x = inputs.x!;
@@ -232,7 +235,8 @@ const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
   const outs = [backend.makeOutput([n, m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32')];
   const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
-  withScratch(backend, [m, m], ([expMax, partial]) => kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, expMax!, dst, partial!));
+  const flush = (attrs as Partial<RowScaledExpAttrs> | undefined)?.flush ?? 0;
+  withScratch(backend, [m, m], ([expMax, partial]) => kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, expMax!, dst, partial!, flush));
   return outs;
 };
 

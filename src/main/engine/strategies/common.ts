@@ -1,7 +1,8 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS } from '../model';
-import { linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
+import { maxFinite } from '../hostMath';
+import { electrodeFlushIsSafe, linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
 
 export function blockRanges(total: number, size: number): [number, number][] {
@@ -76,13 +77,16 @@ export function markKernelStage(stage: StageFn, marks: PreparedMarks, decMarks: 
  * `position-kernel` stage; `owned`: the caller frees it.
  */
 export function linearPositionKernelOf(ctx: ElectrodeContext, stage: StageFn): Promise<{ tensors: [tf.Tensor2D]; owned: boolean }> {
-  return ctx.positionKernel('linear', async (): Promise<[tf.Tensor2D]> => [
-    await stage('position-kernel', () => {
-      const { kernel, colMax, colSum } = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd);
-      tf.dispose([colMax, colSum]);
-      return kernel;
-    }),
-  ]);
+  return ctx.positionKernel('linear', async (): Promise<[tf.Tensor2D]> => {
+    // the fit that keeps this kernel flushes it when the same bound allows
+    const flush = electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxFinite(await ctx.bias.data()));
+    const kernel = await stage('position-kernel', () => {
+      const built = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd, flush);
+      tf.dispose([built.colMax, built.colSum]);
+      return built.kernel;
+    });
+    return [kernel];
+  });
 }
 
 /** Rows `rows` of a row-major host matrix with `cols` columns, packed in that order. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flushIsSafe, positionOrder } from './compensated';
+import { flushIsSafe } from '../model';
+import { positionOrder } from './compensated';
 
 describe('compensated on the wasm kernels', () => {
   it('orders encoding spikes by their first position coordinate, ties in spike order, NaN and ±inf last', () => {

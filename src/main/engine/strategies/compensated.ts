@@ -8,8 +8,9 @@
  * than E it becomes (e′): the same fold accumulated chunk by chunk with a running scale.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeMarks, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
-import { EPS } from '../model';
+import { maxFinite } from '../hostMath';
+import { disposeMarks, electrodeFlushIsSafe, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
+import { FLUSH_BELOW } from '../model';
 import {
   COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL, ROW_SCALED_EXP_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type RowScaledExpAttrs, type ScaledChunkProductAttrs,
@@ -35,29 +36,6 @@ function kernelChunks(nEnc: number, size: number): [number, number][] {
     chunks[chunks.length - 1]![1] = nEnc;
   }
   return chunks;
-}
-
-/**
- * Weights and position-factor entries below 2^−63 are set to 0 when the electrode's bound allows
- * (flushIsSafe), so that no product in the matmul is subnormal: x86 cores slow down on every
- * subnormal result. Measured here (AMD Zen 4), a (100 × 4 096)·(4 096 × 100) product: 3.1 ms with
- * normal-range operands, 5.3 ms when its products fall in the subnormal range; Intel cores take a
- * microcode assist of ~100 cycles per such operation.
- */
-const FLUSH_BELOW = 2 ** -63;
-/** The most any J at or above the floor may change by the flush, relative. */
-const FLUSH_TOLERANCE = 1e-6;
-
-/**
- * Whether dropping the terms with a weight or a factor entry below 2^−63 changes no J[k, p] at or
- * above the floor by more than FLUSH_TOLERANCE. A dropped term is e^{C*}·w·f with one operand
- * below 2^−63 and the other at most 1, and e^{C*} ≤ max_i e^{a_i + b_i}/E ≤ C_pos·C_mark/E (each
- * log-kernel is at most its normaliser), so the E terms drop at most 2·2^−63·C_pos·C_mark in all.
- * The floor is J = EPS·π_p/μ = EPS·e^{−bias_p}, lowest at the largest finite bias.
- */
-export function flushIsSafe(positionLogNorm: number, markLogNorm: number, maxBias: number): boolean {
-  const dropped = 2 * FLUSH_BELOW * Math.exp(positionLogNorm + markLogNorm);
-  return Number.isFinite(maxBias) && dropped * Math.exp(maxBias) <= FLUSH_TOLERANCE * EPS;
 }
 
 interface ChunkOperands {
@@ -195,9 +173,8 @@ async function runWithKernel(
 ): Promise<void> {
   const logE = Math.log(ctx.nEnc);
   const chunks = kernelChunks(ctx.nEnc, ctx.encTileSize < ctx.nEnc ? ctx.encTileSize : KERNEL_ENC_CHUNK);
-  const bias = (await ctx.bias.data()) as Float32Array;
-  const maxBias = bias.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, v) : m), -Infinity);
-  const flush = flushIsSafe(logNormaliser(ctx.positionStd), logNormaliser(ctx.waveformStd.map((s) => Math.max(s, EPS))), maxBias);
+  const maxBias = maxFinite(await ctx.bias.data());
+  const flush = electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxBias);
   instant('subnormal flush', { flush, threshold: FLUSH_BELOW, maxBias });
   const { tensors: [order], owned: orderOwned } = await encodingOrder(ctx, stage);
   let factors: { tensors: tf.Tensor[]; owned: boolean };
