@@ -12,7 +12,7 @@ import {
 } from './hostMath';
 import { electrodeFlushIsSafe, linearPositionKernel, toTensor2d } from './kernels';
 import { planSeries, seriesCoversEncoding } from './strategies/markSeries';
-import { kdePart, kdePartCount, logKde, mergeKdeParts, type KdePart } from './logKde';
+import { kdePartCount, kdeParts, logKde, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
 
@@ -254,9 +254,7 @@ export async function occupancyParts(dataset: Dataset, indices: readonly number[
   const positionStd = stdVector(dataset.params.positionStd, q, 'position_std');
   const { track } = encodingTrack(dataset, q, options.nanPositions);
   return probe.span('occupancy', async () => {
-    const parts: KdePart[] = [];
-    for (const i of indices) parts.push(await kdePart(track.position, dataset.placeBinCenters, q, positionStd, i));
-    return parts;
+    return kdeParts(track.position, dataset.placeBinCenters, q, positionStd, indices);
   }, { parts: indices.length, bins: dataset.placeBinCenters.length / q });
 }
 

@@ -9,7 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { linearPositionKernel, logNormaliser, toTensor2d } from './kernels';
-import { hasWasmKernels, KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from './simd/wasmKernels';
+import { hasWasmKernels, KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS, type KdeColumnSumsAttrs } from './simd/wasmKernels';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
  *  transient device memory stays small next to what the decode strategies need */
@@ -53,20 +53,41 @@ function cleanEvalPoints(evalPoints: Float64Array, q: number): { clean: Float64A
   return { clean, nanRows };
 }
 
-/**
- * Part `index` of the sum over samples (n × q), at every evaluation point (m × q): tile by tile on
- * the device with a running maximum and rescaled sum, read back once.
- */
-export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], index: number): Promise<KdePart> {
+/** The samples of part `index` (rows of samples (n × q)). */
+function partSamples(samples: Float64Array, q: number, index: number): Float64Array {
   const n = samples.length / q;
-  const m = evalPoints.length / q;
   const first = index * KDE_PART_SAMPLES;
-  const last = Math.min(n, first + KDE_PART_SAMPLES);
-  const part = samples.subarray(first * q, last * q);
-  const count = last - first;
-  if (part.some(Number.isNaN)) return { max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: count, nan: true };
-  if (hasWasmKernels() && m >= MIN_KERNEL_COLUMNS) return kernelPart(part, count, cleanEvalPoints(evalPoints, q).clean, m, q, std);
-  const evalTensor = toTensor2d(cleanEvalPoints(evalPoints, q).clean, m, q);
+  return samples.subarray(first * q, Math.min(n, first + KDE_PART_SAMPLES) * q);
+}
+
+/**
+ * Parts `indices` (ascending) of the sum over samples (n × q), at every evaluation point (m × q).
+ * A part with a NaN sample is NaN. On the wasm backend one kernel call computes them all; elsewhere
+ * each part goes tile by tile on the device.
+ */
+export async function kdeParts(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], indices: readonly number[]): Promise<KdePart[]> {
+  const m = evalPoints.length / q;
+  const points = cleanEvalPoints(evalPoints, q).clean;
+  const parts: (KdePart | undefined)[] = indices.map((i) => {
+    const part = partSamples(samples, q, i);
+    const count = part.length / q;
+    return part.some(Number.isNaN) ? { max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: count, nan: true } : undefined;
+  });
+  const todo = indices.filter((_, k) => parts[k] === undefined);
+  if (hasWasmKernels() && m >= MIN_KERNEL_COLUMNS) {
+    const computed = kernelParts(todo.map((i) => partSamples(samples, q, i)), points, m, q, std);
+    let next = 0;
+    return parts.map((p) => p ?? computed[next++]!);
+  }
+  const out: KdePart[] = [];
+  for (const [k, i] of indices.entries()) out.push(parts[k] ?? (await opGraphPart(partSamples(samples, q, i), points, m, q, std)));
+  return out;
+}
+
+/** One part tile by tile on the device, with a running maximum and rescaled sum, read back once. */
+async function opGraphPart(part: Float64Array, points: Float64Array, m: number, q: number, std: number[]): Promise<KdePart> {
+  const count = part.length / q;
+  const evalTensor = toTensor2d(points, m, q);
   // running max and rescaled sum stay on the device: one readback per part, not one per tile
   let runMax: tf.Tensor1D | null = null;
   let runSum: tf.Tensor1D | null = null;
@@ -100,19 +121,32 @@ export async function kdePart(samples: Float64Array, evalPoints: Float64Array, q
 }
 
 /**
- * A part on the wasm backend's kernel: the whole part in one call, each kernel row formed in cache
- * and summed without the (samples × points) kernel in memory.
+ * Parts on the wasm backend's kernel, all in one call (a call and a read-back per part cost more
+ * than a 1 024 × 100 part itself), each kernel row formed in cache and summed without the
+ * (samples × points) kernel in memory.
  */
-async function kernelPart(part: Float64Array, count: number, points: Float64Array, m: number, q: number, std: number[]): Promise<KdePart> {
+function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: number, std: number[]): KdePart[] {
+  if (parts.length === 0) return [];
+  const rows = parts.map((p) => p.length / q);
   const [colMax, colSum] = tf.tidy(() => {
     const inv = tf.tensor1d(std.map((s) => 1 / s));
-    const a = tf.mul(toTensor2d(part, count, q), inv);
+    const all = new Float64Array(rows.reduce((n, r) => n + r, 0) * q);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    const a = tf.mul(toTensor2d(all, all.length / q, q), inv);
     const bt = tf.transpose(tf.mul(toTensor2d(points, m, q), inv));
-    return tf.engine().runKernel(KDE_COLUMN_SUMS_KERNEL, { a, bt }, { c: logNormaliser(std) }) as tf.Tensor[];
+    const attrs: KdeColumnSumsAttrs = { c: logNormaliser(std), partRows: rows };
+    return tf.engine().runKernel(KDE_COLUMN_SUMS_KERNEL, { a, bt }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
   });
   try {
-    const [mx, sm] = await Promise.all([colMax!.data(), colSum!.data()]);
-    return { max: Float64Array.from(mx), sum: Float64Array.from(sm), samples: count, nan: false };
+    // the wasm backend reads synchronously: no await per part
+    const [mx, sm] = [colMax!.dataSync(), colSum!.dataSync()];
+    return rows.map((count, k) => ({
+      max: Float64Array.from(mx.subarray(k * m, (k + 1) * m)), sum: Float64Array.from(sm.subarray(k * m, (k + 1) * m)), samples: count, nan: false,
+    }));
   } finally {
     tf.dispose([colMax!, colSum!]);
   }
@@ -156,7 +190,6 @@ export async function logKde(
   const m = evalPoints.length / q;
   if (m === 0 || n === 0) return new Float64Array(m).fill(-Infinity);
   if (samples.some(Number.isNaN)) return new Float64Array(m).fill(NaN);
-  const parts: KdePart[] = [];
-  for (let i = 0; i < kdePartCount(n); i++) parts.push(await kdePart(samples, evalPoints, q, std, i));
+  const parts = await kdeParts(samples, evalPoints, q, std, Array.from({ length: kdePartCount(n) }, (_, i) => i));
   return mergeKdeParts(parts, evalPoints, q);
 }

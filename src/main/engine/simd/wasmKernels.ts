@@ -58,9 +58,10 @@ export const PANEL_COLUMNS = 8;
  */
 export const POSITION_FACTOR_ROWS_KERNEL = 'KdePositionFactorRows';
 /**
- * the tfjs kernel name of a Gaussian KDE part's column sums: a (n × q) samples and bt (q × m) points,
- * both over the kernel widths → [colMax (m), colSum (m)], the maximum log kernel per point and the
- * sum of exp(logK − colMax), without the (n × m) kernel
+ * the tfjs kernel name of Gaussian KDE parts' column sums: a (n × q) samples and bt (q × m) points,
+ * both over the kernel widths, the samples in consecutive parts (KdeColumnSumsAttrs) → [colMax,
+ * colSum] (parts × m), per part the maximum log kernel at each point and the sum of
+ * exp(logK − colMax), without the (n × m) kernel
  */
 export const KDE_COLUMN_SUMS_KERNEL = 'KdeColumnSums';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
@@ -100,6 +101,13 @@ interface Installed extends KernelExports, ProductExports {
 export interface ScaledChunkProductAttrs {
   /** P, the columns of the factor before it was packed */
   columns: number;
+}
+
+export interface KdeColumnSumsAttrs {
+  /** the kernel's log-normaliser */
+  c: number;
+  /** the samples' rows per part, in order (default: one part of all); one row of outputs per part */
+  partRows?: number[];
 }
 
 export interface PositionFactorRowsAttrs {
@@ -312,17 +320,26 @@ const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) =
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, KDE_COLUMN_SUMS_KERNEL);
   const { a, bt } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo };
-  const { c } = attrs as unknown as { c: number };
+  const { c, partRows } = attrs as unknown as KdeColumnSumsAttrs;
   const [n, q] = a.shape as [number, number];
   const [qb, m] = bt.shape as [number, number];
-  if (qb !== q || m < MIN_KERNEL_COLUMNS) {
-    throw new Error(`${KDE_COLUMN_SUMS_KERNEL}: samples ${n} × ${q}, points ${qb} × ${m}: expected matching dimensions and at least ${MIN_KERNEL_COLUMNS} points`);
+  const rows = partRows ?? [n];
+  if (qb !== q || m < MIN_KERNEL_COLUMNS || rows.reduce((t, r) => t + r, 0) !== n || rows.some((r) => !Number.isInteger(r) || r < 0)) {
+    throw new Error(
+      `${KDE_COLUMN_SUMS_KERNEL}: samples ${n} × ${q} in parts of ${rows.join(', ')} rows, points ${qb} × ${m}: ` +
+        `expected matching dimensions, parts that add up to the samples, and at least ${MIN_KERNEL_COLUMNS} points`,
+    );
   }
-  const colMax = backend.makeOutput([m], 'float32');
-  const colSum = backend.makeOutput([m], 'float32');
-  withScratch(backend, [m, m, m], ([row, shifted, partial]) =>
-    kernels.kdeColumnSums(offsetOf(backend, a), n, q, offsetOf(backend, bt), m, c, offsetOf(backend, colMax), offsetOf(backend, colSum), row!, shifted!, partial!),
-  );
+  const colMax = backend.makeOutput([rows.length, m], 'float32');
+  const colSum = backend.makeOutput([rows.length, m], 'float32');
+  const [pa, pb, pMax, pSum] = [a, bt, colMax, colSum].map((t) => offsetOf(backend, t)) as [number, number, number, number];
+  withScratch(backend, [m, m, m], ([row, shifted, partial]) => {
+    let first = 0;
+    rows.forEach((count, k) => {
+      kernels.kdeColumnSums(pa + first * q * 4, count, q, pb, m, c, pMax + k * m * 4, pSum + k * m * 4, row!, shifted!, partial!);
+      first += count;
+    });
+  });
   return [colMax, colSum];
 };
 
