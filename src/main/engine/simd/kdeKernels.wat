@@ -293,33 +293,50 @@
         (param $c f32) (param $dst i32) (param $linear i32)
     (local $i i32) (local $at i32) (local $k i32) (local $last i32) (local $rowBytes i32)
     (local $arow i32) (local $orow i32) (local $acc v128) (local $diff v128) (local $v v128) (local $cv v128)
+    (local $x0 v128) (local $x1 v128) (local $b1 i32)
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (local.set $last (i32.sub (local.get $rowBytes) (i32.const 16)))
     (local.set $cv (f32x4.splat (local.get $c)))
+    (local.set $b1 (i32.add (local.get $bt) (local.get $rowBytes)))
     (local.set $arow (local.get $a))
     (local.set $orow (local.get $dst))
     (block $rowsDone
       (loop $row
         (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
+        ;; one or two dimensions (positions, the presets' marks): the row's values stay in registers
+        (if (i32.lt_u (i32.sub (local.get $d) (i32.const 1)) (i32.const 2))
+          (then
+            (local.set $x0 (v128.load32_splat (local.get $arow)))
+            (if (i32.eq (local.get $d) (i32.const 2)) (then (local.set $x1 (v128.load32_splat offset=4 (local.get $arow)))))))
         (local.set $at (i32.const 0))
         (block $colsDone
           (loop $col
             (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
-            (local.set $acc (v128.const f32x4 0 0 0 0))
-            (local.set $k (i32.const 0))
-            (block $dimsDone
-              (loop $dim
-                (br_if $dimsDone (i32.ge_u (local.get $k) (local.get $d)))
-                (local.set $diff
-                  (f32x4.sub
-                    (f32x4.splat (f32.load (i32.add (local.get $arow) (i32.shl (local.get $k) (i32.const 2)))))
-                    (v128.load
-                      (i32.add
-                        (i32.add (local.get $bt) (i32.mul (local.get $k) (local.get $rowBytes)))
-                        (local.get $at)))))
-                (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $diff) (local.get $diff))))
-                (local.set $k (i32.add (local.get $k) (i32.const 1)))
-                (br $dim)))
+            ;; 0 + diff² is diff² exactly: every width sums in the same order
+            (if (i32.lt_u (i32.sub (local.get $d) (i32.const 1)) (i32.const 2))
+              (then
+                (local.set $diff (f32x4.sub (local.get $x0) (v128.load (i32.add (local.get $bt) (local.get $at)))))
+                (local.set $acc (f32x4.mul (local.get $diff) (local.get $diff)))
+                (if (i32.eq (local.get $d) (i32.const 2))
+                  (then
+                    (local.set $diff (f32x4.sub (local.get $x1) (v128.load (i32.add (local.get $b1) (local.get $at)))))
+                    (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $diff) (local.get $diff)))))))
+              (else
+                (local.set $acc (v128.const f32x4 0 0 0 0))
+                (local.set $k (i32.const 0))
+                (block $dimsDone
+                  (loop $dim
+                    (br_if $dimsDone (i32.ge_u (local.get $k) (local.get $d)))
+                    (local.set $diff
+                      (f32x4.sub
+                        (f32x4.splat (f32.load (i32.add (local.get $arow) (i32.shl (local.get $k) (i32.const 2)))))
+                        (v128.load
+                          (i32.add
+                            (i32.add (local.get $bt) (i32.mul (local.get $k) (local.get $rowBytes)))
+                            (local.get $at)))))
+                    (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $diff) (local.get $diff))))
+                    (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                    (br $dim)))))
             (local.set $v (f32x4.add (f32x4.mul (local.get $acc) (v128.const f32x4 -0.5 -0.5 -0.5 -0.5)) (local.get $cv)))
             (v128.store (i32.add (local.get $orow) (local.get $at)) (local.get $v))
             (br_if $colsDone (i32.ge_u (local.get $at) (local.get $last)))

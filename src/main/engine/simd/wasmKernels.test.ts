@@ -89,7 +89,7 @@ describe('engine SIMD kernels on the wasm backend', () => {
   });
 
   it('builds the log Gaussian kernel with the bits of the op graph it replaces, for any width and dimension', () => {
-    for (const [n, m, d] of [[5, 4, 1], [3, 7, 2], [6, 13, 5], [1, 1, 1], [4, 3, 4], [2, 2000, 1]] as const) {
+    for (const [n, m, d] of [[5, 4, 1], [3, 7, 2], [6, 13, 5], [1, 1, 1], [4, 3, 4], [2, 2000, 1], [4, 9, 3], [2, 10, 2]] as const) {
       const a = tf.randomNormal([n, d], 0, 3, 'float32', 7) as tf.Tensor2D;
       const b = tf.randomNormal([m, d], 0, 3, 'float32', 11) as tf.Tensor2D;
       const want = opGraphLogKernel(a, b, -2.25).dataSync();
