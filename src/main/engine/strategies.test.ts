@@ -147,7 +147,9 @@ describe('position kernels kept across the windows of a decode', () => {
         },
         instant: (name: string) => void recomputed.push(name),
       };
-      const windows = await predictNonlocalWindows(model, d, 'reference', { blockSize: 4, memoryBudgetBytes: budget }, 7, () => undefined, probe);
+      // one predict per window (no batches), so that every window after the first can reuse or rebuild
+      const options = { blockSize: 4, memoryBudgetBytes: budget, windowBatchBytes: 1 };
+      const windows = await predictNonlocalWindows(model, d, 'reference', options, 7, () => undefined, probe);
       expect(windows.windows).toBeGreaterThan(1);
       expect(builtFor.length).toBeGreaterThan(0);
       if (budget === undefined) {
@@ -161,6 +163,34 @@ describe('position kernels kept across the windows of a decode', () => {
       }
       model.dispose();
       expect(engineMemory().numTensors).toBe(before);
+    }
+  });
+});
+
+describe('windows decoded in batches', () => {
+  it('hands every window to the caller in order with the rows of a decode window by window, bit for bit', async () => {
+    const d = smallDataset();
+    const model = await fitEncodingModel(d);
+    try {
+      const run = async (windowBatchBytes: number | undefined) => {
+        const got: { start: number; rows: number; values: number[] }[] = [];
+        const spans: string[] = [];
+        const probe = { ...NULL_PROBE, span: async <T>(name: string, fn: () => Promise<T> | T) => (spans.push(name), fn()) };
+        const summary = await predictNonlocalWindows(model, d, 'reference', { blockSize: 4, windowBatchBytes }, 7, (start, rows, values) => {
+          got.push({ start, rows, values: Array.from(values) });
+        }, probe);
+        return { got, summary, predicts: spans.filter((n) => n.startsWith('window')) };
+      };
+      const single = await run(1);
+      const batched = await run(undefined);
+      expect(single.predicts.length).toBe(single.got.length);
+      expect(batched.predicts).toHaveLength(1);
+      expect(batched.summary.windows).toBe(single.summary.windows);
+      expect(batched.got.map((w) => [w.start, w.rows])).toEqual(single.got.map((w) => [w.start, w.rows]));
+      // the reference's spike terms do not depend on which spikes share a block
+      batched.got.forEach((w, i) => expect(w.values).toEqual(single.got[i]!.values));
+    } finally {
+      model.dispose();
     }
   });
 });

@@ -18,6 +18,8 @@ export interface PredictOptions extends StrategyOptions {
   keepPositionKernels?: boolean;
   /** what the kept position kernels may hold; default the memory budget (a pool splits it over its workers) */
   positionKernelBudgetBytes?: number;
+  /** a windowed decode: the most likelihood one predict computes at once (default DECODE_BATCH_BYTES, windows.ts) */
+  windowBatchBytes?: number;
 }
 
 export interface NonlocalResult {

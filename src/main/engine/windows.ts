@@ -1,7 +1,7 @@
 /**
  * Non-local predict over windows of output rows, for recordings whose (T × P) likelihood should
  * not be held at once: each window's rows are computed and handed to the caller (to write to
- * disk) before the next window starts. A window [r0, r1) decodes on the grid t_r0..t_r1 with the
+ * disk) before the next batch of windows (DECODE_BATCH_BYTES of likelihood) starts. A window [r0, r1) decodes on the grid t_r0..t_r1 with the
  * spikes t_r0 ≤ u < t_r1, which maps every spike to exactly the row the full grid gives it; the
  * extra edge row is dropped. The last window keeps the grid's end, and is never a single row
  * (a lone last row would take spikes at u = t_{T−1}, which belong to row T−2).
@@ -13,6 +13,28 @@ import type { EncodingModel } from './fit';
 import { DEFAULT_MEMORY_BUDGET_BYTES, KEPT_KERNEL_BUDGET_SHARE, throwIfCancelled } from './model';
 import { predictNonlocal } from './predict';
 import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions, type WindowSummary } from './types';
+
+/**
+ * The most likelihood (float64 bytes) one predict computes at once: consecutive windows are decoded
+ * together up to this much, then handed to the caller window by window. Each predict call waits for
+ * its slowest worker and rebuilds the position factors the kept budget cannot hold, so small
+ * windows cost: a production window (30 000 rows × 100 bins, 2 workers) decoded in 28.0 s in
+ * windows of 2 000 rows, 20.8 s in windows of 10 000 and 19.4 s at once.
+ */
+export const DECODE_BATCH_BYTES = 32 * 1024 * 1024;
+
+/** Consecutive windows in batches of at most batchBytes of likelihood (one window at least): [first, end) indices. */
+export function windowBatches(bounds: readonly [number, number][], nBins: number, batchBytes = DECODE_BATCH_BYTES): [number, number][] {
+  const maxRows = Math.max(1, Math.floor(batchBytes / (Math.max(1, nBins) * 8)));
+  const out: [number, number][] = [];
+  for (let w = 0; w < bounds.length;) {
+    let end = w + 1;
+    while (end < bounds.length && bounds[end]![1] - bounds[w]![0] <= maxRows) end++;
+    out.push([w, end]);
+    w = end;
+  }
+  return out;
+}
 
 export function windowBounds(nTime: number, rowsPerWindow: number): [number, number][] {
   const k = Math.max(2, Math.floor(rowsPerWindow));
@@ -105,17 +127,20 @@ export async function predictNonlocalWindows<M = EncodingModel>(
   const bounds = windowBounds(nTime, rowsPerWindow);
   const keptBudget = (options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES) * KEPT_KERNEL_BUDGET_SHARE;
   const summary: WindowSummary = { nTime, nBins, windows: bounds.length, resolved: [], flooredTerms: 0, totalTerms: 0 };
-  for (let w = 0; w < bounds.length; w++) {
+  for (const [first, end] of windowBatches(bounds, nBins, options.windowBatchBytes)) {
     throwIfCancelled(options.signal);
-    const [r0, r1] = bounds[w]!;
+    const [r0, r1] = [bounds[first]![0], bounds[end - 1]![1]];
     const result = await probe.span(
-      `window ${w}`,
+      end - first === 1 ? `window ${first}` : `windows ${first}–${end - 1}`,
       () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, { ...options, keepPositionKernels: true, positionKernelBudgetBytes: options.positionKernelBudgetBytes ?? keptBudget }, windowProbe(probe, r0, r1, nTime)),
-      { rows: r1 - r0, startRow: r0 },
+      { rows: r1 - r0, startRow: r0, windows: end - first },
     );
     addToSummary(summary, result);
-    await onWindow(r0, r1 - r0, result.logLikelihood.subarray(0, (r1 - r0) * nBins));
-    probe.progress(r1 / nTime, `rows ${r1}/${nTime}`);
+    for (let w = first; w < end; w++) {
+      const [w0, w1] = bounds[w]!;
+      await onWindow(w0, w1 - w0, result.logLikelihood.subarray((w0 - r0) * nBins, (w1 - r0) * nBins));
+      probe.progress(w1 / nTime, `rows ${w1}/${nTime}`);
+    }
   }
   return summary;
 }
