@@ -66,7 +66,10 @@ describe('kde-profiler decode', () => {
     expect(r.stderr).toContain(`run ${runs[0]!.id}`);
     const runDir = join(runsDir, runs[0]!.id);
     const trace = JSON.parse(gunzipSync(await readFile(join(runDir, 'trace.json.gz'))).toString('utf8')) as { traceEvents: { name: string }[] };
-    expect(trace.traceEvents.map((e) => e.name)).toEqual(expect.arrayContaining(['run', 'load-data', 'encode', 'decode', 'window 0']));
+    const names = trace.traceEvents.map((e) => e.name);
+    expect(names).toEqual(expect.arrayContaining(['run', 'load-data', 'encode', 'decode']));
+    // the fixture's windows of 50 rows are decoded together: one span names them all
+    expect(names.filter((n) => /^windows? 0/.test(n))).toHaveLength(1);
     expect((await stat(join(runDir, 'likelihood', 'auto.npy'))).size).toBeGreaterThan(0);
     expect((await stat(join(runDir, 'decode.json'))).size).toBeGreaterThan(0);
     const text = await cli(['list', '--runs-dir', runsDir]);
