@@ -4,7 +4,8 @@
  * engine's kernels are installed (installation cannot be undone in a process). Shapes are those of
  * one `realistic` electrode (1 000 encoding spikes, 2 000 bins, a block of 100 decoding spikes with
  * 4 marks; the series strategy's 12 features and 400 decoding spikes) and of one production
- * tetrode's position-factor chunk and compensated fold step (ns/elem there: per multiply-add). Prints medians and ratios; saves JSON.
+ * tetrode's position-factor chunk and compensated fold step (ns/elem there: per multiply-add; the
+ * packed product in the build the engine would install here). Prints medians and ratios; saves JSON.
  *
  *   npm run bench:kernels -- [--repeats 15] [--out bench/results/kernels.json]
  */
@@ -14,7 +15,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
-import { hasWasmKernels, installWasmKernels } from '../src/main/engine/simd/wasmKernels';
+import { enableRelaxedSimd } from '../src/main/engineProcess/relaxedSimd';
+import { hasWasmKernels, installWasmKernels, relaxedSimdAvailable } from '../src/main/engine/simd/wasmKernels';
 import { flushedPositionFactor, foldPackedChunk, packFactor, type PackedFactor } from '../src/main/engine/strategies/compensated';
 import { foldScaledChunk } from '../src/main/engine/strategies/online';
 import { seriesFactor, seriesTerms } from '../src/main/engine/strategies/series';
@@ -118,7 +120,9 @@ const cases: Case[] = [
 ];
 
 const tfjsMs = cases.map(timeCase);
-installWasmKernels();
+// as the engine process does: the packed product's fused build where relaxed SIMD can be had
+enableRelaxedSimd(relaxedSimdAvailable);
+const { fusedMultiplyAdd } = installWasmKernels();
 const engineMs = cases.map(timeCase);
 
 const rows = cases.map((c, i) => [
@@ -129,7 +133,7 @@ const rows = cases.map((c, i) => [
   (tfjsMs[i]! / engineMs[i]!).toFixed(2),
 ]);
 printColumns(
-  `wasm backend, medians of ${repeats} (ms); speed-up = TensorFlow.js ÷ engine`,
+  `wasm backend, medians of ${repeats} (ms); speed-up = TensorFlow.js ÷ engine; packed product ${fusedMultiplyAdd ? 'with' : 'without'} fused multiply-add`,
   ['op', 'TensorFlow.js', 'engine', 'engine ns/elem', 'speed-up'],
   rows,
 );
