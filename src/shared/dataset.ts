@@ -68,6 +68,7 @@ export interface ElectrodeSummary {
   name: string;
   nFeatures: number;
   nEncodingSpikes: number;
+  /** decoding spikes on the time grid (t_0 ≤ u ≤ t_{T−1}): those a decode computes terms for */
   nDecodingSpikes: number;
 }
 
@@ -92,12 +93,25 @@ export interface DatasetSummary {
   notes: string[];
 }
 
+/**
+ * How many of these times lie on the grid t_0 … t_{T−1} (closed at both ends, as the predict keeps
+ * decoding spikes). A recording decoded over its last minutes still lists every spike as a
+ * decoding spike; sizes, memory estimates and rooflines need the ones the decode computes.
+ */
+function onGrid(times: Float64Array, grid: Float64Array): number {
+  if (grid.length === 0) return 0;
+  const [lo, hi] = [grid[0]!, grid[grid.length - 1]!];
+  let n = 0;
+  for (const u of times) if (u >= lo && u <= hi) n++;
+  return n;
+}
+
 export function summarizeDataset(d: Dataset): DatasetSummary {
   const electrodes = d.electrodes.map((e) => ({
     name: e.name,
     nFeatures: e.nFeatures,
     nEncodingSpikes: e.encodingSpikeTimes.length,
-    nDecodingSpikes: e.decodingSpikeTimes.length,
+    nDecodingSpikes: onGrid(e.decodingSpikeTimes, d.time),
   }));
   let lo = Infinity;
   let hi = -Infinity;
