@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makePreset } from '../main/data';
-import { summarizeDataset } from './dataset';
+import { summarizeDataset } from '../../shared/dataset';
+import { makePreset } from './presets';
 
 describe('summarizeDataset', () => {
   it('counts the decoding spikes on the time grid, the ones a decode computes terms for', () => {
