@@ -102,6 +102,27 @@ export interface StageTime {
   calls: number;
   totalMs: number;
   selfMs: number;
+  /**
+   * The work the engine counted in this stage's spans, where the formulas of the sizes do not give
+   * it (the compensated strategy's own kernels: the product skips the position bins a chunk of
+   * spikes cannot reach, and the weights' exps run in the mark-kernel stage); the roofline uses it
+   * instead of its formulas
+   */
+  work?: CountedWork;
+}
+
+/** Work as the roofline counts it (engine/model/opWork.ts). */
+export interface CountedWork {
+  /** 2·m·k·n of each matmul */
+  gemmFlops: number;
+  /** elementwise arithmetic, compares and reductions */
+  otherFlops: number;
+  exps: number;
+  logs: number;
+  /** every byte read and written */
+  bytes: number;
+  /** the bytes of memory-bound work */
+  streamBytes: number;
 }
 
 export interface KernelStat {

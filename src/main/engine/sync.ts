@@ -41,12 +41,12 @@ export async function waitForDevice(container: tf.TensorContainer): Promise<void
 
 export function makeStageTools(probe: EngineProbe): StageTools {
   return {
-    stage: (name, fn) =>
+    stage: (name, fn, args) =>
       probe.span(name, async () => {
         const out = fn();
         await waitForDevice(out);
         return out;
-      }),
+      }, args),
     span: (name, fn) => probe.span(name, fn),
     instant: (name, args) => probe.instant(name, args),
   };

@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import type { SpanRecord } from '../../shared/events';
 import { stageTimes } from './stages';
 
-const span = (name: string, ts: number, dur: number, tid = 1, proc: SpanRecord['proc'] = 'engine'): SpanRecord =>
-  ({ ph: 'X', proc, tid, name, cat: 'engine', ts, dur });
+const span = (name: string, ts: number, dur: number, tid = 1, proc: SpanRecord['proc'] = 'engine', args?: Record<string, unknown>): SpanRecord =>
+  ({ ph: 'X', proc, tid, name, cat: 'engine', ts, dur, ...(args ? { args } : {}) });
 
 describe('stageTimes', () => {
   it('computes calls, total and self time from nesting', () => {
@@ -31,5 +31,18 @@ describe('stageTimes', () => {
   it('charges a child that overhangs its parent only for the part inside', () => {
     const byName = Object.fromEntries(stageTimes([span('p', 0, 10), span('c', 5, 10)]).map((s) => [s.name, s]));
     expect(byName.p!.selfMs).toBeCloseTo(0.005, 12);
+  });
+
+  it('adds up the work spans counted, across lanes, and gives none to a stage whose spans counted none', () => {
+    const w = (gemmFlops: number) => ({ gemmFlops, otherFlops: 1, exps: 2, logs: 3, bytes: 4, streamBytes: 5 });
+    const spans = [
+      span('reduce', 0, 10, 1, 'engine', { work: w(100) }), span('reduce', 10, 10, 2, 'engine', { work: w(50) }),
+      span('reduce', 20, 10, 1, 'engine', { work: { ...w(7), exps: 'many' } }), span('mark-kernel', 30, 10),
+      span('scatter', 40, 1, 1, 'engine', { work: w(-1) }),
+    ];
+    const byName = Object.fromEntries(stageTimes(spans).map((s) => [s.name, s]));
+    expect(byName.reduce).toMatchObject({ calls: 3, work: { gemmFlops: 150, otherFlops: 2, exps: 4, logs: 6, bytes: 8, streamBytes: 10 } });
+    expect(byName['mark-kernel']!.work).toBeUndefined();
+    expect(byName.scatter!.work).toBeUndefined();
   });
 });

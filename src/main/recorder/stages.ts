@@ -1,10 +1,10 @@
 /**
  * Per-stage time from recorded spans: calls, total time, and self time (total minus the time of
- * direct children). Nesting is rebuilt per (process, lane) from the times in integer ns, the way
+ * direct children), and the work spans say they did (args.work, added up) where they say so. Nesting is rebuilt per (process, lane) from the times in integer ns, the way
  * trace viewers see it, so the numbers match what the timeline shows.
  */
 import type { SpanRecord } from '../../shared/events';
-import type { StageTime } from '../../shared/report';
+import type { CountedWork, StageTime } from '../../shared/report';
 
 interface Open {
   stat: StageTime;
@@ -14,6 +14,19 @@ interface Open {
 }
 
 const toNs = (us: number): number => Math.round(us * 1000);
+
+const WORK_KEYS = ['gemmFlops', 'otherFlops', 'exps', 'logs', 'bytes', 'streamBytes'] as const;
+
+/** A span's args.work when every figure is a finite number ≥ 0, else undefined. */
+function countedWork(v: unknown): CountedWork | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const w = v as Record<string, unknown>;
+  return WORK_KEYS.every((k) => typeof w[k] === 'number' && Number.isFinite(w[k]) && w[k] >= 0) ? (v as CountedWork) : undefined;
+}
+
+function addCounted(a: CountedWork, b: CountedWork): CountedWork {
+  return Object.fromEntries(WORK_KEYS.map((k) => [k, a[k] + b[k]])) as unknown as CountedWork;
+}
 
 /** Stages by total time, largest first. */
 export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
@@ -48,6 +61,8 @@ export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
       const stat = statOf(s.name);
       stat.calls++;
       stat.totalMs += durNs / 1e6;
+      const counted = countedWork(s.args?.work);
+      if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
       stack.push({ stat, endNs: startNs + durNs, childNs: 0, durNs });
     }
     while (stack.length > 0) closeTop(stack);

@@ -3,7 +3,7 @@ import type { RunConfig } from '../../../shared/config';
 import type { DatasetSummary } from '../../../shared/dataset';
 import type { Calibration } from '../../../shared/roofline';
 import {
-  addWork, copy, finishCompensatedWork, foldCompensatedWork, gemm, logKdeWork, logKernelDirectWork, NO_WORK, pieces, scaleWork,
+  addWork, copy, finishCompensatedWork, foldCompensatedWork, gemm, logKdeWork, logKernelDirectWork, NO_WORK, pieces, scaleWork, type Work,
 } from './opWork';
 import { rooflineEntry, rooflineOfResult, strategyRoofline } from './roofline';
 import { callStageWork, predictStageWork } from './stageWork';
@@ -149,6 +149,20 @@ describe('roofline', () => {
     expect(reduce.calls).toBe(4);
     // the totals are the stages together
     expect(r).toMatchObject({ flops: 192, bytes: 1104, timeMs: 0.001, ceiling: 'memory' });
+  });
+
+  it('takes the work a stage counted itself instead of its formulas', () => {
+    const d = dataset([{ nEnc: 2, nDec: 3, nFeatures: 1 }]);
+    const rate = (work?: Work) => strategyRoofline({
+      strategy: 'reference', dataset: d, options: { blockSize: 2 }, calibration,
+      stages: [{ name: 'decode', calls: 2, totalMs: 1, selfMs: 0 }, { name: 'reduce', calls: 4, totalMs: 0.001, selfMs: 0.001, ...(work ? { work } : {}) }],
+    })!.stages[0]!;
+    expect(rate().flops).toBe(192);
+    // 40 GEMM flops (40 ns at 1 GFLOP/s) and 100 exps (200 ns at 0.5 G/s): bound by the exps
+    const counted = rate({ ...gemm(2, 5, 2), exps: 100 });
+    expect(counted.flops).toBe(140);
+    expect(counted.bytes).toBe(gemm(2, 5, 2).bytes);
+    expect(counted.ceiling).toBe('exp');
   });
 
   it('without a bandwidth figure elementwise work is free', () => {

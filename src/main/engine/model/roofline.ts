@@ -76,7 +76,9 @@ export function strategyRoofline(input: RooflineInput): StrategyRoofline | undef
   let timeMs = 0;
   for (const stage of MODELLED_STAGES) {
     const time = input.stages.find((s) => s.name === stage);
-    const work = scaleWork(perCall[stage], calls);
+    const modelled = scaleWork(perCall[stage], calls);
+    // the engine's own count where it gave one (the same timed calls as the stage's time)
+    const work: Work = time?.work ?? modelled;
     if (!time || totalFlops(work) === 0) continue;
     stages.push({ stage, calls: time.calls, ...rooflineEntry(work, time.totalMs, input.calibration) });
     measured.push(work);

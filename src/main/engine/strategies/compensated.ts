@@ -10,9 +10,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { maxFinite } from '../hostMath';
 import { disposeMarks, electrodeFlushIsSafe, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
-import { FLUSH_BELOW } from '../model';
+import { FLOAT32_BYTES, FLUSH_BELOW } from '../model';
+import { NO_WORK, type Work } from '../model/opWork';
 import {
-  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL, ROW_SCALED_EXP_KERNEL,
+  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL, ROW_SCALED_EXP_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type RowScaledExpAttrs, type ScaledChunkProductAttrs,
 } from '../simd/wasmKernels';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
@@ -164,6 +165,29 @@ async function chunkFactors(
 }
 
 /**
+ * What the kernel path does per block of b decoding spikes, for the roofline (the formulas of
+ * stageWork.ts model the op graph, which exponentiates the weights in its reduce stage and
+ * multiplies every position bin): the weights' pass (per weight the D differences, squares and
+ * sums, the scale and shifts, one exp; written, then read and written again) and the product over
+ * the stored panels with the running-scale fold and the final log.
+ */
+function kernelPathWork(nEnc: number, nFeatures: number, nBins: number, nChunks: number, macsPerSpike: number) {
+  return {
+    weights: (b: number): Work => ({
+      ...NO_WORK, otherFlops: b * nEnc * (3 * nFeatures + 4), exps: b * nEnc, bytes: 12 * b * nEnc, streamBytes: 12 * b * nEnc,
+    }),
+    reduce: (b: number): Work => ({
+      ...NO_WORK,
+      gemmFlops: 2 * b * macsPerSpike,
+      otherFlops: 3 * b * nBins * nChunks + b * nBins,
+      logs: b * nBins,
+      bytes: FLOAT32_BYTES * (b * nEnc + macsPerSpike + 2 * b * nBins * nChunks),
+      streamBytes: FLOAT32_BYTES * 2 * b * nBins * nChunks,
+    }),
+  };
+}
+
+/**
  * (e′) with the wasm kernel: per block and encoding chunk two SIMD passes form the weights
  * exp(logKmark − b)·exp(c − C*_chunk) = exp(logKmark + a − max(logKmark + a)) from the marks by
  * direct differences (no expanded square, so no cancellation), then the packed product folds
@@ -197,6 +221,9 @@ async function runWithKernel(
     flags: tensors[2 * n + i] as tf.Tensor1D,
   }));
   const columns = ctx.centers.shape[0];
+  // multiply-adds per decoding spike: each chunk's spikes against the panels it stored (8 bins each)
+  const macsPerSpike = chunks.reduce((sum, [c0, c1], i) => sum + (c1 - c0) * PANEL_COLUMNS * parts[i]!.packed.shape[0], 0);
+  const work = kernelPathWork(ctx.nEnc, ctx.nFeatures, columns, chunks.length, macsPerSpike);
   const attrs: CompensatedWeightsAttrs = { c: marks.logNorm, logE, flush: flush ? FLUSH_BELOW : 0 };
   try {
     await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
@@ -205,6 +232,7 @@ async function runWithKernel(
           const a = tf.mul(sliceRows(decMarks, s0, s1), marks.invStd);
           return parts.map((p) => tf.engine().runKernel(COMPENSATED_WEIGHTS_KERNEL, { a, bt: p.bt, rowMax: p.rowMax }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[]);
         }),
+        { work: work.weights(s1 - s0) },
       );
       const logJ = await stage('reduce', () => {
         let state: CompensatedState | null = null;
@@ -212,7 +240,7 @@ async function runWithKernel(
           state = foldPackedChunk(state, w as tf.Tensor2D, chunkScale as tf.Scalar, parts[i]!, columns);
         });
         return finishCompensated(state!);
-      });
+      }, { work: work.reduce(s1 - s0) });
       tf.dispose(weights);
       const terms = epilogue(ctx, logJ);
       logJ.dispose();

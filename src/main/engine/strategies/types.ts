@@ -6,7 +6,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 
 /** Runs fn as a named stage (a span; on asynchronous backends it waits for the device). */
-export type StageFn = <T extends tf.TensorContainer>(name: string, fn: () => T) => Promise<T>;
+export type StageFn = <T extends tf.TensorContainer>(name: string, fn: () => T, args?: Record<string, unknown>) => Promise<T>;
 
 export interface StageTools {
   stage: StageFn;
