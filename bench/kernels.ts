@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
 import { enableRelaxedSimd } from '../src/main/engineProcess/relaxedSimd';
 import { hasWasmKernels, installWasmKernels, relaxedSimdAvailable } from '../src/main/engine/simd/wasmKernels';
-import { flushedPositionFactor, foldPackedChunk, packFactor, type PackedFactor } from '../src/main/engine/strategies/compensated';
+import { foldPackedChunk, packFactor, positionFactorChunks, type PackedFactor } from '../src/main/engine/strategies/compensated';
 import { foldScaledChunk } from '../src/main/engine/strategies/online';
 import { seriesFactor, seriesTerms } from '../src/main/engine/strategies/series';
 import { median, printColumns } from './table';
@@ -73,7 +73,10 @@ const phi = tf.randomNormal([S, F], 0, 0.1, 'float32', 8) as tf.Tensor2D;
 const w = tf.randomUniform([F, P], 0, 1, 'float32', 9) as tf.Tensor2D;
 const rowOff = tf.randomUniform([S], -20, -5, 'float32', 10) as tf.Tensor1D;
 const bias = tf.randomUniform([P], -5, 0, 'float32', 11) as tf.Tensor1D;
-const chunkLogKpos = tf.randomUniform([4096, 100], -200, 0, 'float32', 12) as tf.Tensor2D;
+// a production tetrode's chunk: 4 096 spikes on a 200 cm track, 100 bins, 6 cm kernels
+const chunkPositions = tf.randomUniform([4096, 1], 0, 200, 'float32', 12) as tf.Tensor2D;
+const chunkOrder = tf.range(0, 4096, 1, 'int32') as tf.Tensor1D;
+const chunkCenters = tf.reshape(tf.linspace(1, 199, 100), [100, 1]) as tf.Tensor2D;
 const markStd = Array(D).fill(24) as number[];
 // one step of the compensated fold on a production tetrode: a block's weights against a chunk of the
 // position factor (packed once per electrode on the engine's path, so packing is not timed)
@@ -110,10 +113,7 @@ const cases: Case[] = [
   { name: `series terms (${S} × ${P}, F = ${F})`, elements: S * P, run: () => seriesTerms(bias, phi, w, rowOff) },
   {
     name: 'position factor + flush (4096 × 100)', elements: 4096 * 100,
-    run: () => {
-      const f = flushedPositionFactor(chunkLogKpos, true);
-      return [f.rowMax, f.factor];
-    },
+    run: () => positionFactorChunks(chunkPositions, chunkOrder, chunkCenters, [6], [[0, 4096]], true).flatMap((f) => [f.rowMax, f.factor]),
   },
   foldCase(1024),
   foldCase(4096),

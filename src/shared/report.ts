@@ -111,7 +111,7 @@ export interface StageTime {
   work?: CountedWork;
 }
 
-/** Work as the roofline counts it (engine/model/opWork.ts). */
+/** Work as the roofline counts it (its rules: engine/model/opWork.ts). */
 export interface CountedWork {
   /** 2·m·k·n of each matmul */
   gemmFlops: number;
@@ -121,7 +121,7 @@ export interface CountedWork {
   logs: number;
   /** every byte read and written */
   bytes: number;
-  /** the bytes of memory-bound work */
+  /** the bytes of ops bound by memory: elementwise arithmetic, reductions, copies, host scatter */
   streamBytes: number;
 }
 

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { EPS, FLUSH_BELOW, flushIsSafe, HALF_LOG_2PI } from './model';
-import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, type GaussAttrs, type RowScaledExpAttrs } from './simd/wasmKernels';
+import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, type FlushAttrs, type GaussAttrs } from './simd/wasmKernels';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
 export function logNormaliser(std: number[]): number {
@@ -113,7 +113,7 @@ export function linearPositionKernel(
     const logK = logKernelDirect(positions, centers, std);
     if (hasWasmKernels() && logK.shape[1] >= MIN_KERNEL_COLUMNS) {
       // one SIMD pass per row instead of transposing reductions: the same formula, row-order sums
-      const attrs: RowScaledExpAttrs = { flush: flush ? FLUSH_BELOW : 0 };
+      const attrs: FlushAttrs = { flush: flush ? FLUSH_BELOW : 0 };
       const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
       return { kernel: kernel as tf.Tensor2D, colMax: colMax!, colSum: colSum! };
     }

@@ -68,19 +68,16 @@ function partSamples(samples: Float64Array, q: number, index: number): Float64Ar
 export async function kdeParts(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], indices: readonly number[]): Promise<KdePart[]> {
   const m = evalPoints.length / q;
   const points = cleanEvalPoints(evalPoints, q).clean;
-  const parts: (KdePart | undefined)[] = indices.map((i) => {
-    const part = partSamples(samples, q, i);
-    const count = part.length / q;
-    return part.some(Number.isNaN) ? { max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: count, nan: true } : undefined;
-  });
-  const todo = indices.filter((_, k) => parts[k] === undefined);
+  const ofParts = indices.map((i) => partSamples(samples, q, i));
+  const nanPart = (part: Float64Array): KdePart => ({ max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: part.length / q, nan: true });
+  const hasNan = ofParts.map((part) => part.some(Number.isNaN));
   if (hasWasmKernels() && m >= MIN_KERNEL_COLUMNS) {
-    const computed = kernelParts(todo.map((i) => partSamples(samples, q, i)), points, m, q, std);
+    const computed = kernelParts(ofParts.filter((_, k) => !hasNan[k]), points, m, q, std);
     let next = 0;
-    return parts.map((p) => p ?? computed[next++]!);
+    return ofParts.map((part, k) => (hasNan[k] ? nanPart(part) : computed[next++]!));
   }
   const out: KdePart[] = [];
-  for (const [k, i] of indices.entries()) out.push(parts[k] ?? (await opGraphPart(partSamples(samples, q, i), points, m, q, std)));
+  for (const [k, part] of ofParts.entries()) out.push(hasNan[k] ? nanPart(part) : await opGraphPart(part, points, m, q, std));
   return out;
 }
 

@@ -8,20 +8,11 @@
  * The composite counts below mirror the engine's kernels (kernels.ts, strategies/online.ts,
  * strategies/common.ts, logKde.ts) op for op; when one of those changes, its count changes here.
  */
+import type { CountedWork } from '../../../shared/report';
 import { FLOAT32_BYTES } from './constants';
 
-export interface Work {
-  /** 2·m·k·n of each matmul */
-  gemmFlops: number;
-  /** elementwise arithmetic, compares and reductions */
-  otherFlops: number;
-  exps: number;
-  logs: number;
-  /** every byte read and written */
-  bytes: number;
-  /** the bytes of ops bound by memory: elementwise arithmetic, reductions, copies, host scatter */
-  streamBytes: number;
-}
+/** the report's CountedWork: a stage's spans may carry their own count in that shape */
+export type Work = CountedWork;
 
 export const NO_WORK: Work = Object.freeze({ gemmFlops: 0, otherFlops: 0, exps: 0, logs: 0, bytes: 0, streamBytes: 0 });
 

@@ -942,26 +942,12 @@
         (call $expRange (local.get $row) (local.get $row) (local.get $m))))
     (local.get $top))
 
-  ;; The compensated strategy's position factor, x (n × m) → dst, m ≥ 4: per row i, rowMax[i] =
-  ;; max_j x[i, j] and dst[i, j] = exp(x[i, j] − rowMax[i]), then set to 0 below $flush when it is
-  ;; above 0 (see compensated.ts) — the op graph max → sub → exp (→ less → where) in one pass per row.
-  (func (export "rowScaledExp") (param $x i32) (param $n i32) (param $m i32) (param $rowMax i32) (param $dst i32) (param $flush f32)
-    (local $i i32) (local $rowBytes i32) (local $at i32)
-    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
-    (block $rowsDone
-      (loop $row
-        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $at (i32.mul (local.get $i) (local.get $rowBytes)))
-        (memory.copy (i32.add (local.get $dst) (local.get $at)) (i32.add (local.get $x) (local.get $at)) (local.get $rowBytes))
-        (f32.store (i32.add (local.get $rowMax) (i32.shl (local.get $i) (i32.const 2)))
-          (call $rowScaledExpInPlace (i32.add (local.get $dst) (local.get $at)) (local.get $m) (local.get $flush)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $row))))
-
-  ;; The same factor for `count` encoding spikes taken in `order` (i32) from `first` on, straight from
-  ;; their positions: row i is spike order[first + i]'s log position kernel against the m ≥ 4 bins,
-  ;; as $gauss forms it from a (E × q, positions over their kernel widths) and bt (q × m, the bins
-  ;; likewise), then as rowScaledExp. One pass per row in cache, with no gathered or sliced copy
+  ;; The compensated strategy's position factor for `count` encoding spikes taken in `order` (i32)
+  ;; from `first` on, straight from their positions: row i is spike order[first + i]'s log position
+  ;; kernel against the m ≥ 4 bins, as $gauss forms it from a (E × q, positions over their kernel
+  ;; widths) and bt (q × m, the bins likewise), then rowMax[i] = its maximum and the row
+  ;; exp(row − rowMax[i]), 0 below $flush when it is above 0 (see compensated.ts) — the op graph
+  ;; max → sub → exp (→ less → where) in one pass per row in cache, with no gathered or sliced copy
   ;; of the positions and no (count × m) log kernel in memory.
   (func (export "positionFactorRows") (param $a i32) (param $order i32) (param $first i32) (param $count i32) (param $q i32)
     (param $bt i32) (param $m i32) (param $c f32) (param $dst i32) (param $rowMax i32) (param $flush f32)

@@ -15,7 +15,7 @@ import { KDE_KERNELS_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_REL
 export const GAUSS_KERNEL = 'KdeGaussKernel';
 /**
  * the tfjs kernel name of the column-rescaled exp: x (n × m) → [exp(x), max_i x, Σ_i exp(x − max)],
- * with attrs { flush } (RowScaledExpAttrs) exp(x − max) below it set to 0
+ * with attrs { flush } (FlushAttrs) exp(x − max) below it set to 0
  */
 export const COLUMN_SCALED_EXP_KERNEL = 'KdeColumnScaledExp';
 /**
@@ -30,11 +30,6 @@ export const COMPENSATED_WEIGHTS_KERNEL = 'KdeCompensatedWeights';
 export const SERIES_TERMS_KERNEL = 'KdeSeriesTerms';
 /** the tfjs kernel name of the series strategy's factor: psi (E × F), kpos (E × P) → psiᵀ·kpos (F × P), F a multiple of 4 */
 export const SERIES_FACTOR_KERNEL = 'KdeSeriesFactor';
-/**
- * the tfjs kernel name of the compensated strategy's position factor: x (n × m) →
- * [exp(x − rowMax) flushed below `flush` (n × m), rowMax (n)]
- */
-export const ROW_SCALED_EXP_KERNEL = 'KdeRowScaledExp';
 /**
  * the tfjs kernel name of packing a (k × n) matrix in panels of eight columns for the packed product:
  * → [packed (panels stored × k × 8), flags (⌈n/8⌉ int32, 1 where the panel holds anything but 0)];
@@ -53,8 +48,8 @@ export const PANEL_COLUMNS = 8;
 /**
  * the tfjs kernel name of the compensated strategy's position factor for a chunk of encoding spikes
  * in a given order, from their positions: a (E × Q) and bt (Q × P) already over the kernel widths,
- * order (E, int32) → [factor (count × P) as ROW_SCALED_EXP_KERNEL gives it for the log kernel of
- * spikes order[first … first + count − 1], rowMax (count)]
+ * order (E, int32) → [factor (count × P), rowMax (count)]: per row of the log kernel of spikes
+ * order[first … first + count − 1] its maximum and exp(row − maximum), 0 below `flush` when it is above 0
  */
 export const POSITION_FACTOR_ROWS_KERNEL = 'KdePositionFactorRows';
 /**
@@ -75,7 +70,6 @@ interface KernelExports {
   compensatedWeights(a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number, w: number, flush: number): number;
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
-  rowScaledExp(x: number, n: number, m: number, rowMax: number, dst: number, flush: number): void;
   kdeColumnSums(
     a: number, n: number, q: number, bt: number, m: number, c: number, colMax: number, colSum: number, row: number, shifted: number, partial: number,
   ): void;
@@ -119,7 +113,7 @@ export interface PositionFactorRowsAttrs {
   flush: number;
 }
 
-export interface RowScaledExpAttrs {
+export interface FlushAttrs {
   /** entries below this are set to 0 (0: none) */
   flush: number;
 }
@@ -243,7 +237,7 @@ const columnScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs })
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${COLUMN_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
   const outs = [backend.makeOutput([n, m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32')];
   const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
-  const flush = (attrs as Partial<RowScaledExpAttrs> | undefined)?.flush ?? 0;
+  const flush = (attrs as Partial<FlushAttrs> | undefined)?.flush ?? 0;
   withScratch(backend, [m, m], ([expMax, partial]) => kernels.columnScaledExp(offsetOf(backend, x), n, m, colMax, colSum, expMax!, dst, partial!, flush));
   return outs;
 };
@@ -301,19 +295,6 @@ const seriesFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   const out = backend.makeOutput([f, m], 'float32');
   kernels.seriesFactor(offsetOf(backend, psi), offsetOf(backend, kpos), e, m, f, offsetOf(backend, out));
   return out;
-};
-
-const rowScaledExpKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
-  const backend = b as BackendWasm;
-  const kernels = kernelsFor(backend, ROW_SCALED_EXP_KERNEL);
-  const x = inputs.x!;
-  const [n, m] = x.shape as [number, number];
-  if (m < MIN_KERNEL_COLUMNS) throw new Error(`${ROW_SCALED_EXP_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} columns, got ${m}`);
-  const { flush } = attrs as unknown as RowScaledExpAttrs;
-  const dst = backend.makeOutput([n, m], 'float32');
-  const rowMax = backend.makeOutput([n], 'float32');
-  if (n > 0) kernels.rowScaledExp(offsetOf(backend, x), n, m, offsetOf(backend, rowMax), offsetOf(backend, dst), flush);
-  return [dst, rowMax];
 };
 
 const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
@@ -447,7 +428,6 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     tf.registerKernel({ kernelName: COMPENSATED_WEIGHTS_KERNEL, backendName: 'wasm', kernelFunc: compensatedWeightsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
-    tf.registerKernel({ kernelName: ROW_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: rowScaledExpKernelFunc });
     tf.registerKernel({ kernelName: POSITION_FACTOR_ROWS_KERNEL, backendName: 'wasm', kernelFunc: positionFactorRowsKernelFunc });
     tf.registerKernel({ kernelName: KDE_COLUMN_SUMS_KERNEL, backendName: 'wasm', kernelFunc: kdeColumnSumsKernelFunc });
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });

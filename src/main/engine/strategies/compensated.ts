@@ -13,8 +13,8 @@ import { disposeMarks, electrodeFlushIsSafe, logKernelDirect, logNormaliser, pre
 import { FLOAT32_BYTES, FLUSH_BELOW } from '../model';
 import { NO_WORK, type Work } from '../model/opWork';
 import {
-  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL, ROW_SCALED_EXP_KERNEL,
-  SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type RowScaledExpAttrs, type ScaledChunkProductAttrs,
+  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL,
+  SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type ScaledChunkProductAttrs,
 } from '../simd/wasmKernels';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, positionFactor, type CompensatedState } from './online';
@@ -55,19 +55,32 @@ export interface PackedFactor {
 }
 
 /**
- * positionFactor of logKpos (C × P) with rows maxima as a vector, its entries below 2^−63 set to 0
- * when `flush`: on the wasm backend one SIMD pass per row (max, shift, exp, flush), else the op graph.
+ * positionFactor of each chunk [c0, c1) of the encoding spikes taken in `order` (C × P), with its row
+ * maxima as a vector and its entries below 2^−63 set to 0 when `flush`. On the wasm backend one
+ * kernel forms each row straight from its spike's position (a gathered, sliced copy of the positions
+ * and the log kernel as a tensor cost more than the factor itself); elsewhere the op graph
+ * gather → slice → log kernel → positionFactor → flush, which the kernel matches bit for bit.
  */
-export function flushedPositionFactor(logKpos: tf.Tensor2D, flush: boolean): { rowMax: tf.Tensor1D; factor: tf.Tensor2D } {
+export function positionFactorChunks(
+  positions: tf.Tensor2D, order: tf.Tensor1D, centers: tf.Tensor2D, std: number[], chunks: readonly [number, number][], flush: boolean,
+): { rowMax: tf.Tensor1D; factor: tf.Tensor2D }[] {
   return tf.tidy(() => {
-    if (hasWasmKernels() && logKpos.shape[1] >= MIN_KERNEL_COLUMNS) {
-      const attrs: RowScaledExpAttrs = { flush: flush ? FLUSH_BELOW : 0 };
-      const [factor, rowMax] = tf.engine().runKernel(ROW_SCALED_EXP_KERNEL, { x: logKpos }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
-      return { rowMax: rowMax as tf.Tensor1D, factor: factor as tf.Tensor2D };
+    if (hasWasmKernels() && centers.shape[0] >= MIN_KERNEL_COLUMNS) {
+      const inv = tf.tensor1d(std.map((s) => 1 / s));
+      const a = tf.mul(positions, inv);
+      const bt = tf.transpose(tf.mul(centers, inv));
+      return chunks.map(([first, end]) => {
+        const attrs: PositionFactorRowsAttrs = { first, count: end - first, c: logNormaliser(std), flush: flush ? FLUSH_BELOW : 0 };
+        const [factor, rowMax] = tf.engine().runKernel(POSITION_FACTOR_ROWS_KERNEL, { a, order, bt }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+        return { factor: factor as tf.Tensor2D, rowMax: rowMax as tf.Tensor1D };
+      });
     }
-    const f = positionFactor(logKpos);
-    const factor = flush ? tf.where(tf.less(f.factor, FLUSH_BELOW), tf.zerosLike(f.factor), f.factor) : f.factor;
-    return { rowMax: tf.reshape(f.rowMax, [-1]) as tf.Tensor1D, factor: factor as tf.Tensor2D };
+    const sorted = tf.gather(positions, order) as tf.Tensor2D;
+    return chunks.map(([first, end]) => {
+      const f = positionFactor(logKernelDirect(sliceRows(sorted, first, end), centers, std));
+      const factor = flush ? tf.where(tf.less(f.factor, FLUSH_BELOW), tf.zerosLike(f.factor), f.factor) : f.factor;
+      return { rowMax: tf.reshape(f.rowMax, [-1]) as tf.Tensor1D, factor: factor as tf.Tensor2D };
+    });
   });
 }
 
@@ -135,11 +148,9 @@ async function encodingOrder(ctx: ElectrodeContext, stage: StageTools['stage']):
 }
 
 /**
- * The position factor chunk by chunk of the encoding spikes in `order`, each row built straight
- * from its spike's position by one kernel (a gathered, sliced copy of the positions and the log
- * kernel as a tensor cost more than the factor itself), flushed below 2^−63 when `flush`, and
- * packed in panels for the product; kept with the model like the whole factor. Returns the
- * chunks' row maxima, their packed factors, then their panel flags.
+ * The position factor chunk by chunk of the encoding spikes in `order` (positionFactorChunks),
+ * packed in panels for the product; kept with the model like the whole factor. Returns the chunks'
+ * row maxima, their packed factors, then their panel flags.
  */
 async function chunkFactors(
   ctx: ElectrodeContext, stage: StageTools['stage'], order: tf.Tensor1D, chunks: [number, number][], flush: boolean,
@@ -148,15 +159,7 @@ async function chunkFactors(
   return ctx.positionKernel(`stabilised factor, position order, chunks of ${size}${flush ? ', flushed' : ''}, packed`, async () =>
     stage('position-kernel', () =>
       tf.tidy(() => {
-        const inv = tf.tensor1d(ctx.positionStd.map((s) => 1 / s));
-        const a = tf.mul(ctx.encPositions, inv);
-        const bt = tf.transpose(tf.mul(ctx.centers, inv));
-        const rows = (first: number, count: number) => {
-          const attrs: PositionFactorRowsAttrs = { first, count, c: logNormaliser(ctx.positionStd), flush: flush ? FLUSH_BELOW : 0 };
-          const [factor, rowMax] = tf.engine().runKernel(POSITION_FACTOR_ROWS_KERNEL, { a, order, bt }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
-          return { factor: factor as tf.Tensor2D, rowMax: rowMax as tf.Tensor1D };
-        };
-        const built = chunks.map(([c0, c1]) => rows(c0, c1 - c0));
+        const built = positionFactorChunks(ctx.encPositions, order, ctx.centers, ctx.positionStd, chunks, flush);
         const packed = built.map((b) => packFactor(b.factor));
         return [...built.map((b) => b.rowMax), ...packed.map((p) => p.packed), ...packed.map((p) => p.flags)];
       }),
