@@ -105,8 +105,9 @@ export interface StageTime {
   /**
    * The work the engine counted in this stage's spans, where the formulas of the sizes do not give
    * it (the compensated strategy's own kernels: the product skips the position bins a chunk of
-   * spikes cannot reach, and the weights' exps run in the mark-kernel stage); the roofline uses it
-   * instead of its formulas
+   * spikes cannot reach, and the weights' exps run in the mark-kernel stage; the series strategy,
+   * whose order and reach follow from the marks); the roofline uses it instead of its formulas.
+   * Present only when every span of the stage counted its work.
    */
   work?: CountedWork;
 }

@@ -1,7 +1,9 @@
 /**
  * Per-stage time from recorded spans: calls, total time, and self time (total minus the time of
- * direct children), and the work spans say they did (args.work, added up) where they say so. Nesting is rebuilt per (process, lane) from the times in integer ns, the way
- * trace viewers see it, so the numbers match what the timeline shows.
+ * direct children), and the work its spans say they did (args.work, added up) when every one of them
+ * says so: a stage where some spans counted and others did not would otherwise look as if it did
+ * less work than it did. Nesting is rebuilt per (process, lane) from the times in integer ns, the
+ * way trace viewers see it, so the numbers match what the timeline shows.
  */
 import type { SpanRecord } from '../../shared/events';
 import type { CountedWork, StageTime } from '../../shared/report';
@@ -38,6 +40,8 @@ export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
     lane.push(s);
   }
   const byName = new Map<string, StageTime>();
+  /** stages with a span that did not count its work */
+  const uncounted = new Set<string>();
   const statOf = (name: string): StageTime => {
     let st = byName.get(name);
     if (!st) byName.set(name, (st = { name, calls: 0, totalMs: 0, selfMs: 0 }));
@@ -63,9 +67,11 @@ export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
       stat.totalMs += durNs / 1e6;
       const counted = countedWork(s.args?.work);
       if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
+      else uncounted.add(s.name);
       stack.push({ stat, endNs: startNs + durNs, childNs: 0, durNs });
     }
     while (stack.length > 0) closeTop(stack);
   }
+  for (const name of uncounted) delete byName.get(name)!.work;
   return [...byName.values()].sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));
 }

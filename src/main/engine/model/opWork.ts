@@ -170,6 +170,17 @@ export function foldLogSumExpWork(b: number, p: number): Work {
   return addWork(binary(n, n, n), binary(n, n, n), binary(n, n, n), expOp(n), expOp(n), binary(n, n, n), logOp(n), binary(n, n, n));
 }
 
+/** series.ts seriesFactor: W = Ψᵀ·K, F features over E encoding spikes at P bins. */
+export const seriesFactorWork = (f: number, e: number, p: number): Work => gemm(f, e, p);
+
+/**
+ * series.ts seriesTerms for b spikes: Φ·W (b × F · F × P), then per term the clamp at 0, the log,
+ * the row offset, the bias and the floor, in one pass (read Φ and W, write the terms).
+ */
+export function seriesTermsWork(b: number, f: number, p: number): Work {
+  return addWork(gemm(b, f, p), { ...NO_WORK, otherFlops: 4 * b * p, logs: b * p });
+}
+
 /** common.ts epilogue: + bias (p), max with the floor. */
 export const epilogueWork = (b: number, p: number): Work => addWork(binary(b * p, p, b * p), unary(b * p));
 

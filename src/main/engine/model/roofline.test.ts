@@ -3,7 +3,8 @@ import type { RunConfig } from '../../../shared/config';
 import type { DatasetSummary } from '../../../shared/dataset';
 import type { Calibration } from '../../../shared/roofline';
 import {
-  addWork, copy, finishCompensatedWork, foldCompensatedWork, gemm, logKdeWork, logKernelDirectWork, NO_WORK, pieces, scaleWork, type Work,
+  addWork, copy, finishCompensatedWork, foldCompensatedWork, gemm, logKdeWork, logKernelDirectWork, NO_WORK, pieces, scaleWork, seriesFactorWork,
+  seriesTermsWork, totalFlops, type Work,
 } from './opWork';
 import { rooflineEntry, rooflineOfResult, strategyRoofline } from './roofline';
 import { callStageWork, predictStageWork } from './stageWork';
@@ -163,6 +164,28 @@ describe('roofline', () => {
     expect(counted.flops).toBe(140);
     expect(counted.bytes).toBe(gemm(2, 5, 2).bytes);
     expect(counted.ceiling).toBe('exp');
+  });
+
+  it('series: its predict stages only with the work they counted, the fit stages by the formulas', () => {
+    const d = dataset([{ nEnc: 2, nDec: 3, nFeatures: 2 }]);
+    const factor = seriesFactorWork(8, 2, 4);
+    const terms = seriesTermsWork(3, 8, 4);
+    const r = strategyRoofline({
+      strategy: 'series', dataset: d, options: { blockSize: 2 }, calibration,
+      stages: [
+        { name: 'decode', calls: 1, totalMs: 5, selfMs: 0 },
+        { name: 'ground-process', calls: 1, totalMs: 1, selfMs: 1 },
+        { name: 'series-factor', calls: 1, totalMs: 1, selfMs: 1, work: factor },
+        { name: 'reduce', calls: 2, totalMs: 1, selfMs: 1, work: terms },
+        // a stage without a count has no formula under series: left out
+        { name: 'mark-kernel', calls: 2, totalMs: 1, selfMs: 1 },
+      ],
+    })!;
+    expect(r.stages.map((s) => s.stage)).toEqual(['ground-process', 'series-factor', 'reduce']);
+    expect(r.stages[0]!.flops).toBe(totalFlops(logKdeWork(2, 4, 1)));
+    expect(r.stages[1]!.flops).toBe(2 * 8 * 2 * 4);
+    // Φ·W, then per term the clamp, log, offset, bias and floor
+    expect(r.stages[2]!).toMatchObject({ flops: 2 * 3 * 8 * 4 + 4 * 3 * 4 + 3 * 4, ceiling: 'matmul' });
   });
 
   it('without a bandwidth figure elementwise work is free', () => {

@@ -68,8 +68,7 @@ export interface RooflineInput {
  */
 export function strategyRoofline(input: RooflineInput): StrategyRoofline | undefined {
   const calls = input.stages.find((s) => s.name === 'decode')?.calls ?? 0;
-  // the series' flops follow from the marks (its order and reach), which the sizes do not give
-  if (calls <= 0 || input.strategy === 'series') return undefined;
+  if (calls <= 0) return undefined;
   const perCall = callStageWork(input.strategy, input.dataset, input.options);
   const stages: StageRoofline[] = [];
   const measured: Work[] = [];
@@ -77,7 +76,9 @@ export function strategyRoofline(input: RooflineInput): StrategyRoofline | undef
   for (const stage of MODELLED_STAGES) {
     const time = input.stages.find((s) => s.name === stage);
     const modelled = scaleWork(perCall[stage], calls);
-    // the engine's own count where it gave one (the same timed calls as the stage's time)
+    // the engine's own count where it gave one (the same timed calls as the stage's time); the
+    // series strategy's predict stages have no formula (its order and reach follow from the marks)
+    // and appear only with their count
     const work: Work = time?.work ?? modelled;
     if (!time || totalFlops(work) === 0) continue;
     stages.push({ stage, calls: time.calls, ...rooflineEntry(work, time.totalMs, input.calibration) });

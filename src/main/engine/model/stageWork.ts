@@ -21,7 +21,7 @@ import {
 import type { ProblemSizes, StrategyOptions } from './types';
 
 /** The engine's stage spans the model covers, in the order a call meets them. */
-export const MODELLED_STAGES = ['occupancy', 'ground-process', 'position-kernel', 'mark-kernel', 'reduce', 'scatter'] as const;
+export const MODELLED_STAGES = ['occupancy', 'ground-process', 'position-kernel', 'series-factor', 'mark-kernel', 'reduce', 'scatter'] as const;
 export type ModelledStage = (typeof MODELLED_STAGES)[number];
 export type StageWork = Record<ModelledStage, Work>;
 
@@ -34,7 +34,8 @@ export interface ElectrodeTiles {
 
 class StageTally {
   readonly work: StageWork = {
-    occupancy: NO_WORK, 'ground-process': NO_WORK, 'position-kernel': NO_WORK, 'mark-kernel': NO_WORK, reduce: NO_WORK, scatter: NO_WORK,
+    occupancy: NO_WORK, 'ground-process': NO_WORK, 'position-kernel': NO_WORK, 'series-factor': NO_WORK, 'mark-kernel': NO_WORK, reduce: NO_WORK,
+    scatter: NO_WORK,
   };
 
   add(stage: ModelledStage, w: Work, times = 1): void {
@@ -68,12 +69,19 @@ export function electrodePlan(strategy: StrategyChoice, s: ProblemSizes, o: Stra
   };
 }
 
+/** The reference strategy's linear (E × P) position kernel (also the series strategy's, when not kept). */
+export const linearPositionKernelWork = (E: number, P: number, Q: number): Work => addWork(logKernelDirectWork(E, P, Q), expOp(E * P));
+/** The reference strategy's linear mark kernel of b decoding spikes (also series' spikes out of reach above 8 features). */
+export const linearMarkKernelWork = (b: number, E: number, D: number): Work => addWork(copy(b * D), logKernelDirectWork(b, E, D), expOp(b * E));
+/** The reference strategy's product, ÷ E, log and epilogue for b decoding spikes. */
+export const linearReduceWork = (b: number, E: number, P: number): Work => addWork(gemm(b, E, P), unary(b * P), logOp(b * P), epilogueWork(b, P));
+
 function addReference(tally: StageTally, s: ProblemSizes, t: ElectrodeTiles): void {
   const { nEnc: E, nBins: P, nFeatures: D, positionDims: Q } = s;
-  tally.add('position-kernel', addWork(logKernelDirectWork(E, P, Q), expOp(E * P)));
+  tally.add('position-kernel', linearPositionKernelWork(E, P, Q));
   for (const { length: b, count } of pieces(s.nDec, t.blockSize)) {
-    tally.add('mark-kernel', addWork(copy(b * D), logKernelDirectWork(b, E, D), expOp(b * E)), count);
-    tally.add('reduce', addWork(gemm(b, E, P), unary(b * P), logOp(b * P), epilogueWork(b, P)), count);
+    tally.add('mark-kernel', linearMarkKernelWork(b, E, D), count);
+    tally.add('reduce', linearReduceWork(b, E, P), count);
   }
 }
 
@@ -158,7 +166,8 @@ export function predictStageWork(strategy: StrategyName, s: ProblemSizes, t: Ele
       addStreaming(tally, s, t);
       break;
     case 'series':
-      // its work depends on the marks (the series order, which spikes it covers), not on sizes alone
+      // its work depends on the marks (the series order, which spikes it covers), not on sizes
+      // alone: its spans count it (series.ts), and only those counts go in its roofline
       break;
   }
   tally.add('scatter', hostScatter(s.nDec * s.nBins));

@@ -1,6 +1,7 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS } from '../model';
+import { linearPositionKernelWork } from '../model/stageWork';
 import { maxFinite } from '../hostMath';
 import { electrodeFlushIsSafe, linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
@@ -80,11 +81,12 @@ export function linearPositionKernelOf(ctx: ElectrodeContext, stage: StageFn): P
   return ctx.positionKernel('linear', async (): Promise<[tf.Tensor2D]> => {
     // the fit that keeps this kernel flushes it when the same bound allows
     const flush = electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxFinite(await ctx.bias.data()));
+    const [nEnc, q] = ctx.encPositions.shape;
     const kernel = await stage('position-kernel', () => {
       const built = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd, flush);
       tf.dispose([built.colMax, built.colSum]);
       return built.kernel;
-    });
+    }, { work: linearPositionKernelWork(nEnc, ctx.centers.shape[0], q) });
     return [kernel];
   });
 }

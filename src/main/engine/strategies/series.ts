@@ -12,6 +12,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect, logNormaliser } from '../kernels';
 import { hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesTermsAttrs } from '../simd/wasmKernels';
 import { COMPENSATED_MAX_FEATURES, LOG_EPS } from '../model';
+import { seriesFactorWork, seriesTermsWork } from '../model/opWork';
+import { linearMarkKernelWork, linearReduceWork } from '../model/stageWork';
 import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from './common';
 import { compensated } from './compensated';
 import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './markSeries';
@@ -136,6 +138,7 @@ export const series: Strategy = {
               const psi = tf.tensor2d(encodingFeatures(plan, encHost, ctx.nEnc), [ctx.nEnc, F]);
               return seriesFactor(psi, kpos);
             }),
+            { work: seriesFactorWork(F, ctx.nEnc, ctx.nBins) },
           ),
         ]);
       }
@@ -162,6 +165,7 @@ export const series: Strategy = {
             parts.push(
               await stage('reduce', () =>
                 tf.tidy(() => seriesTerms(ctx.bias, tf.tensor2d(feats, [nearRows.length, F]), W!, tf.tensor1d(offs))),
+                { work: seriesTermsWork(nearRows.length, F, ctx.nBins) },
               ),
             );
           }
@@ -173,10 +177,12 @@ export const series: Strategy = {
                 const rows = tf.tensor2d(gatherHostRows(decHost, farRows, D), [farRows.length, D]);
                 return kernelDirect(rows, ctx.encMarks, ctx.waveformStd);
               }),
+              { work: linearMarkKernelWork(farRows.length, ctx.nEnc, D) },
             );
             parts.push(
               await stage('reduce', () =>
                 tf.tidy(() => epilogue(ctx, tf.log(tf.div(tf.matMul(kmark, kpos), ctx.nEnc)) as tf.Tensor2D)),
+                { work: linearReduceWork(farRows.length, ctx.nEnc, ctx.nBins) },
               ),
             );
             kmark.dispose();

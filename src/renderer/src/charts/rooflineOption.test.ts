@@ -113,6 +113,15 @@ describe('rooflineOption', () => {
     expect(oddKey[1]!.symbol).toBe(key[1]!.symbol);
     expect(new Set(oddKey.map((k) => k.symbol)).size).toBe(3);
     expect(oddKey.every((k) => k.glyph.length > 0)).toBe(true);
+    // the series strategy's factor sits in pipeline order with a shape of its own
+    const series: RooflineReportPart = {
+      environment: { calibration },
+      strategies: [{ strategy: 'series', roofline: roofline([stage('reduce', 2, 2), stage('series-factor', 3, 3), stage('ground-process', 1, 1)]) }],
+    };
+    const seriesKey = rooflineStageKey(rooflinePoints(series));
+    expect(seriesKey.map((k) => k.stage)).toEqual(['ground-process', 'series-factor', 'reduce']);
+    expect(seriesKey[2]!.symbol).toBe(key[1]!.symbol);
+    expect(new Set(seriesKey.map((k) => k.symbol)).size).toBe(3);
   });
 
   it('has nothing to draw without a calibration or without measured stages', () => {
