@@ -10,7 +10,7 @@ import { DEFAULT_MEMORY_BUDGET_BYTES, electrodeStrategy, type EngineProbe } from
 import type { NonlocalResult, PredictOptions } from '../../engine';
 import type { EngineDeps, FittedModel, KernelProfile } from '../engineDeps';
 import { assignElectrodes } from './assignment';
-import type { EnginePool, WorkerFit } from './enginePool';
+import type { EnginePool, TermListener, WorkerFit } from './enginePool';
 import { OrderedTermSum, type ElectrodeRows } from './orderedTermSum';
 import type { DecodingShare, WorkerProfile } from './poolProtocol';
 
@@ -85,6 +85,21 @@ async function poolPredict(
 ): Promise<NonlocalResult> {
   const nTime = dataset.time.length;
   const { nBins } = model;
+  const { signal: _signal, ...strategyOptions } = options;
+  // the workers' kept position kernels share the run's memory budget between them
+  const keptBudget = options.positionKernelBudgetBytes ?? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  strategyOptions.positionKernelBudgetBytes = keptBudget / pool.size;
+  // The workers start first: the likelihood (nTime × nBins float64, fresh pages) and the spike rows
+  // are built while they compute. No term can arrive before this function awaits, since the
+  // workers' answers are handled on this thread's event loop, so the sum exists by then.
+  const route: { sum?: OrderedTermSum } = {};
+  const terms: TermListener = {
+    onTerms: (electrode, start, values) => route.sum!.onTerms(electrode, start, values),
+    onElectrodeDone: (electrode) => route.sum!.onElectrodeDone(electrode),
+  };
+  const answers = pool.predict(model.id, strategy, strategyOptions, dataset.time.slice(), sharesOf(dataset, model.assignment), profiles.active, terms);
+  // awaited below; until then a worker's failure must not count as unhandled
+  answers.catch(() => undefined);
   const likelihood = new engine.LikelihoodSum(model.summedGroundProcessIntensity, nTime);
   const result: NonlocalResult = { logLikelihood: likelihood.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
   const electrodes: ElectrodeRows[] = dataset.electrodes.map((el, e) => {
@@ -100,11 +115,8 @@ async function poolPredict(
     summedCount++;
     probe.progress(summedCount / electrodes.length, `electrode ${summedCount}/${electrodes.length}`);
   });
-  const { signal: _signal, ...strategyOptions } = options;
-  // the workers' kept position kernels share the run's memory budget between them
-  const keptBudget = options.positionKernelBudgetBytes ?? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
-  strategyOptions.positionKernelBudgetBytes = keptBudget / pool.size;
-  profiles.add(await pool.predict(model.id, strategy, strategyOptions, dataset.time.slice(), sharesOf(dataset, model.assignment), profiles.active, sum));
+  route.sum = sum;
+  profiles.add(await answers);
   electrodes.forEach((el, e) => {
     const nDec = el.rows.length;
     result.floorShare.push(el.kind === 'none' ? NaN : el.kind === 'floor' ? 1 : sum.floored[e]! / (nDec * nBins));
