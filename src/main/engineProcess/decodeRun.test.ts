@@ -54,6 +54,13 @@ describe('a decode run in the engine process', () => {
     expect(s).toMatchObject({ strategy: 'compensated', status: 'ok', likelihoodFile: 'likelihood/compensated.npy' });
     expect([s!.encode!.n, s!.decode!.n]).toEqual([0, 0]);
     expect(result.outcome.windows.map((w) => w.strategy)).toEqual(['compensated']);
+    // the stage table of the fit and the decode, tallied as the spans closed; the loop's own spans left out
+    const stages = Object.fromEntries(s!.stages.map((st) => [st.name, st]));
+    expect(stages.encode).toMatchObject({ calls: 1 });
+    expect(stages.decode).toMatchObject({ calls: 1 });
+    expect(stages.occupancy).toMatchObject({ calls: 1 });
+    expect(stages.encode!.selfMs).toBeCloseTo(stages.encode!.totalMs - stages.occupancy!.totalMs, 6);
+    for (const loop of ['run', 'load-data', 'backend-init']) expect(stages[loop]).toBeUndefined();
 
     const names = messages.flatMap((m) => (m.type === 'trace' ? m.records : [])).filter((r): r is SpanRecord => r.ph === 'X').map((r) => r.name);
     for (const n of ['run', 'load-data', 'backend-init', 'encode', 'decode']) expect(names).toContain(n);

@@ -13,7 +13,7 @@ import type { StrategyChoice } from '../../shared/config';
 import { summarizeDataset, type Dataset, type DatasetSummary } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { formatBytes } from '../../shared/format';
-import type { StrategyResult } from '../../shared/report';
+import type { StageTime, StrategyResult } from '../../shared/report';
 import { datasetScale, timingStats } from '../analysis';
 import { PRESET_INFO } from '../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../engine/model';
@@ -81,7 +81,17 @@ class DecodeRun {
     session.log('info', `estimated peak device memory for ${estimate.strategy}: ${formatBytes(estimate.deviceBytes)} (${estimate.formula})`);
 
     memory.markStage(strategy);
-    const decoded = await this.fitAndDecode(dataset, options);
+    // the stage table of the fit and the decode, span by span: a long recording's spans are not kept
+    session.probe.flush();
+    session.spans.beginTally();
+    let decoded: Decoded;
+    let stages: StageTime[];
+    try {
+      decoded = await this.fitAndDecode(dataset, options);
+    } finally {
+      session.probe.flush();
+      stages = session.spans.endTally();
+    }
     memory.markStage(undefined);
     await writeAxes(start.runDir, dataset);
     const decodeSummary = summaryOf(summary, scale, inputs, strategy, estimate, this.request, decoded);
@@ -89,7 +99,7 @@ class DecodeRun {
     return {
       dataset: summary,
       backend,
-      strategies: [strategyResult(decodeSummary, decoded, memory.summary().stages[strategy])],
+      strategies: [strategyResult(decodeSummary, decoded, stages, memory.summary().stages[strategy])],
       notApplicable: notApplicableFor(backend),
       windows: [{ strategy, startUs: decoded.startUs, endUs: decoded.endUs }],
       calibration: inputs.calibration,
@@ -175,7 +185,7 @@ function summaryOf(
 
 /** The decode as the report shows a strategy: one fit and one decode, no repeats. */
 function strategyResult(
-  summary: DecodeSummary, decoded: Decoded, peaks: { heapBytes: number; tensorBytes: number; gpuUsedBytes: number } | undefined,
+  summary: DecodeSummary, decoded: Decoded, stages: StageTime[], peaks: { heapBytes: number; tensorBytes: number; gpuUsedBytes: number } | undefined,
 ): StrategyResult {
   const result: StrategyResult = {
     strategy: summary.strategy,
@@ -184,7 +194,7 @@ function strategyResult(
     encode: timingStats(decoded.fitMs, []),
     decode: timingStats(decoded.decodeMs, []),
     total: timingStats(decoded.fitMs + decoded.decodeMs, []),
-    stages: [],
+    stages,
     kernels: [],
     memory: {
       estimatedPeakBytes: summary.estimatedPeakDeviceBytes,

@@ -6,6 +6,8 @@
 import type { RunConfig } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import type { SpanRecord, TraceRecord } from '../../shared/events';
+import type { StageTime } from '../../shared/report';
+import { RunningStageTimes } from '../recorder';
 import { throwIfCancelled, type StrategyOptions } from '../engine/model';
 import type { EngineProbe } from '../engine/types';
 import type { EngineDeps } from './engineDeps';
@@ -64,15 +66,23 @@ export async function nextStep(signal: AbortSignal): Promise<void> {
 /** Spans named after the loop's own structure, which are not stages of the engine. */
 const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|profiled call|strategy .*|local|run|load-data|backend-init|calibrate)$/;
 
-/** Keeps the engine's spans that close while collecting is on. */
+/**
+ * Keeps the engine's spans that close while collecting is on (a run's timed repeats), or, while
+ * tallying, only the stage table they add up to (a decode, whose spans grow with the recording).
+ */
 export class SpanCollector {
   private collecting = false;
   private spans: SpanRecord[] = [];
+  private tally: RunningStageTimes | null = null;
 
   /** Passed every batch the recorder emits. */
   observe(records: readonly TraceRecord[]): void {
-    if (!this.collecting) return;
-    for (const r of records) if (r.ph === 'X' && !LOOP_SPAN.test(r.name)) this.spans.push(r);
+    if (!this.collecting && !this.tally) return;
+    for (const r of records) {
+      if (r.ph !== 'X' || LOOP_SPAN.test(r.name)) continue;
+      if (this.collecting) this.spans.push(r);
+      this.tally?.add(r);
+    }
   }
 
   begin(): void {
@@ -85,5 +95,16 @@ export class SpanCollector {
     const out = this.spans;
     this.spans = [];
     return out;
+  }
+
+  beginTally(): void {
+    this.tally = new RunningStageTimes();
+  }
+
+  /** The stage table since beginTally; tallying stops. */
+  endTally(): StageTime[] {
+    const table = this.tally?.table() ?? [];
+    this.tally = null;
+    return table;
   }
 }

@@ -12,4 +12,4 @@ export { hrtimeNowNs, parseOriginNs, estimateClockOffsetNs, type MonotonicNowNs 
 export { MemorySampler, type MemorySamplerOptions, type MemorySummary, type MemoryPeaks, type CounterSink, type TensorMemory } from './memorySampler';
 export { sampleProcessRssBytes, gpuMemory, parseNvidiaSmiMemory, type GpuMemoryInfo } from './processMemory';
 export { aggregateKernels, KernelAggregator, type ProfiledKernel } from './kernelProfile';
-export { stageTimes } from './stages';
+export { RunningStageTimes, stageTimes } from './stages';

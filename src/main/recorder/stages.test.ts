@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { SpanRecord } from '../../shared/events';
-import { stageTimes } from './stages';
+import { RunningStageTimes, stageTimes } from './stages';
 
 const span = (name: string, ts: number, dur: number, tid = 1, proc: SpanRecord['proc'] = 'engine', args?: Record<string, unknown>): SpanRecord =>
   ({ ph: 'X', proc, tid, name, cat: 'engine', ts, dur, ...(args ? { args } : {}) });
@@ -45,5 +45,72 @@ describe('stageTimes', () => {
     expect(byName.reduce).toMatchObject({ calls: 2, work: { gemmFlops: 150, otherFlops: 2, exps: 4, logs: 6, bytes: 8, streamBytes: 10 } });
     for (const partly of ['mark-kernel', 'series-factor', 'scatter', 'ground-process']) expect(byName[partly]!.work).toBeUndefined();
     expect(byName['series-factor']!.calls).toBe(2);
+  });
+});
+
+/** A deterministic generator (mulberry32), so a failure names its seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Nested spans on one lane in [start, end] (µs), in the order they close: children first. */
+function nestedSpans(rand: () => number, tid: number, start: number, end: number, depth: number): SpanRecord[] {
+  const names = ['decode', 'electrode', 'block', 'reduce', 'mark-kernel'];
+  const out: SpanRecord[] = [];
+  let at = start;
+  while (at < end - 2 && rand() < 0.8) {
+    const length = Math.min(end - at, 1 + Math.floor(rand() * (end - start) * 0.6));
+    const s0 = at + Math.floor(rand() * 2);
+    const s1 = Math.min(end, s0 + length);
+    if (s1 <= s0) break;
+    if (depth < 4) out.push(...nestedSpans(rand, tid, s0, s1, depth + 1));
+    const work = rand() < 0.7 ? { work: { gemmFlops: Math.floor(rand() * 100), otherFlops: 1, exps: 2, logs: 3, bytes: 4, streamBytes: 5 } } : undefined;
+    out.push(span(names[Math.min(depth + Math.floor(rand() * 2), names.length - 1)]!, s0 + 0.25, s1 - s0 - 0.5, tid, 'engine', work));
+    at = s1;
+  }
+  return out;
+}
+
+describe('RunningStageTimes', () => {
+  it('gives stageTimes\' table span by span, whatever the order the lanes interleave in', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rand = random(seed);
+      const lanes = [1, 2, 3].map((tid) => nestedSpans(rand, tid, 0, 1000, 0));
+      const all = lanes.flat();
+      const running = new RunningStageTimes();
+      // lanes interleaved at random, each lane's spans still in the order they closed
+      const next = lanes.map(() => 0);
+      while (next.some((k, i) => k < lanes[i]!.length)) {
+        const i = Math.floor(rand() * lanes.length);
+        if (next[i]! < lanes[i]!.length) running.add(lanes[i]![next[i]!++]!);
+      }
+      const expected = stageTimes(all);
+      const got = running.table();
+      expect(got.map((s) => s.name), `seed ${seed}`).toEqual(expected.map((s) => s.name));
+      got.forEach((g, k) => {
+        const e = expected[k]!;
+        expect(g.calls, `seed ${seed} ${g.name}`).toBe(e.calls);
+        expect(g.totalMs).toBeCloseTo(e.totalMs, 9);
+        expect(g.selfMs, `seed ${seed} ${g.name}`).toBeCloseTo(e.selfMs, 9);
+        expect(g.work).toEqual(e.work);
+      });
+    }
+  });
+
+  it('keeps a stage\'s count only while every span of it counted', () => {
+    const w = { gemmFlops: 1, otherFlops: 1, exps: 1, logs: 1, bytes: 1, streamBytes: 1 };
+    const running = new RunningStageTimes();
+    running.add(span('reduce', 0, 10, 1, 'engine', { work: w }));
+    expect(running.table()[0]!.work).toEqual(w);
+    running.add(span('reduce', 20, 10));
+    expect(running.table()[0]!.work).toBeUndefined();
+    expect(running.table()[0]!.calls).toBe(2);
   });
 });

@@ -75,3 +75,61 @@ export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
   for (const name of uncounted) delete byName.get(name)!.work;
   return [...byName.values()].sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));
 }
+
+interface Closed {
+  startNs: number;
+  endNs: number;
+}
+
+interface Lane {
+  /** spans closed on this lane that no span closed since contains, in close order */
+  unclaimed: Closed[];
+}
+
+/**
+ * The same table as stageTimes, kept up to date span by span instead of from every span at the
+ * end, so that a decode of any length holds a few numbers per stage rather than its spans. A span
+ * closes after the spans inside it, so when one arrives its direct children are the spans of its
+ * lane that closed within it and no span has claimed yet: the tail of the lane's unclaimed list,
+ * whatever came before it having started earlier. This assumes what the engine's spans are, nested
+ * on each lane and passed in the order they close; on such spans it gives stageTimes' numbers.
+ */
+export class RunningStageTimes {
+  private readonly byName = new Map<string, StageTime>();
+  private readonly uncounted = new Set<string>();
+  private readonly lanes = new Map<string, Lane>();
+
+  add(s: SpanRecord): void {
+    const key = `${s.proc}|${s.tid}`;
+    let lane = this.lanes.get(key);
+    if (!lane) this.lanes.set(key, (lane = { unclaimed: [] }));
+    const startNs = toNs(s.ts);
+    const durNs = Math.max(0, toNs(s.dur));
+    const endNs = startNs + durNs;
+    let childNs = 0;
+    const list = lane.unclaimed;
+    while (list.length > 0 && list[list.length - 1]!.startNs >= startNs && list[list.length - 1]!.endNs <= endNs) {
+      const child = list.pop()!;
+      childNs += child.endNs - child.startNs;
+    }
+    list.push({ startNs, endNs });
+    let stat = this.byName.get(s.name);
+    if (!stat) this.byName.set(s.name, (stat = { name: s.name, calls: 0, totalMs: 0, selfMs: 0 }));
+    stat.calls++;
+    stat.totalMs += durNs / 1e6;
+    stat.selfMs += Math.max(0, durNs - childNs) / 1e6;
+    const counted = countedWork(s.args?.work);
+    if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
+    else this.uncounted.add(s.name);
+  }
+
+  /** The stages so far, by total time, largest first. */
+  table(): StageTime[] {
+    const out = [...this.byName.values()].map((st) => {
+      const copy = { ...st };
+      if (this.uncounted.has(st.name)) delete copy.work;
+      return copy;
+    });
+    return out.sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));
+  }
+}
