@@ -11,7 +11,8 @@ import {
   dropNanRows, electrodeBias, gather, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
 } from './hostMath';
 import { electrodeFlushIsSafe, linearPositionKernel, toTensor2d } from './kernels';
-import { planSeries, seriesCoversEncoding } from './strategies/markSeries';
+import { planSeries, seriesCoversEncoding, type SeriesPlan } from './strategies/markSeries';
+import { buildSeriesFactor, buildSeriesFactorWork, seriesFactorKind } from './strategies/series';
 import { kdePartCount, kdeParts, logKde, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
@@ -35,6 +36,8 @@ export interface FittedElectrode {
   encFeaturesTensor: tf.Tensor2D | null;
   /** the linear position kernel kept from the fit for the next predict (FitOptions.keepPositionKernelBytes) */
   keptPositionKernel?: tf.Tensor2D;
+  /** a fit for series keeps the series factor (its position-cache kind) instead of the kernel it is built from */
+  keptSeriesFactor?: { kind: string; factor: tf.Tensor2D };
 }
 
 export interface EncodingModel {
@@ -67,8 +70,9 @@ export interface FitOptions {
    */
   keepPositionKernelBytes?: number;
   /**
-   * Keep only where the series strategy's plan (from the encoding marks alone) covers the marks:
-   * elsewhere series runs compensated, which never reads the linear kernel (a fit for series).
+   * A fit for series: keep only where the series strategy's plan (from the encoding marks alone)
+   * covers the marks (elsewhere series runs compensated, which never reads the linear kernel), and
+   * keep the series factor built from the kernel instead of the kernel.
    */
   keepOnlyForSeries?: boolean;
 }
@@ -162,12 +166,16 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
     encFeaturesTensor: null,
   };
   const kernelBytes = keep.length * ctx.nBins * FLOAT32_BYTES;
+  // the series strategy plans from the marks as the device holds them (float32), so the fit does too
+  const encHost = ctx.keepOnlyForSeries ? Float32Array.from(encFeatures) : null;
+  const plan = encHost && keep.length > 0 ? planSeries(encHost, keep.length, fitted.waveformStd) : null;
   const keepKernel = keep.length > 0 && kernelBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN) &&
-    (!ctx.keepOnlyForSeries || seriesCoversEncoding(planSeries(encFeatures, keep.length, fitted.waveformStd)));
+    (!ctx.keepOnlyForSeries || (plan !== null && seriesCoversEncoding(plan)));
   if (keepKernel) {
     ctx.keepBudgetBytes -= kernelBytes;
     tensors.push(...uploadElectrode(fitted, q));
     fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors));
+    if (plan && encHost) await keepSeriesFactorInstead(ctx, fitted, plan, encHost, tensors);
   } else {
     if (ctx.keepBudgetBytes > 0 && keep.length > 0) ctx.probe.instant('position-kernel not kept', { electrode: el.name, bytes: kernelBytes });
     fitted.logGroundDensity = await ctx.probe.span('ground-process', () => logKde(encPositions, centers, q, ctx.positionStd));
@@ -197,6 +205,23 @@ async function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectro
   } finally {
     tf.dispose([colMax, colSum]);
   }
+}
+
+/**
+ * The series factor W = Ψᵀ·K from the kernel just built (still in cache, where a predict would read
+ * it back from memory), kept in its place: F × P floats instead of E × P, the difference handed back
+ * to the keep budget.
+ */
+async function keepSeriesFactorInstead(ctx: FitContext, fitted: FittedElectrode, plan: SeriesPlan, encHost: Float32Array, tensors: tf.Tensor[]): Promise<void> {
+  const kernel = fitted.keptPositionKernel!;
+  const factor = await ctx.probe.span('series-factor', () => buildSeriesFactor(plan, encHost, fitted.nEnc, kernel), {
+    work: buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins),
+  });
+  ctx.keepBudgetBytes += (kernel.size - factor.size) * FLOAT32_BYTES;
+  tensors.splice(tensors.indexOf(kernel), 1, factor);
+  kernel.dispose();
+  delete fitted.keptPositionKernel;
+  fitted.keptSeriesFactor = { kind: seriesFactorKind(plan), factor };
 }
 
 /** Device copies of an electrode's encoding spikes; none for an electrode without any. */
@@ -300,6 +325,7 @@ export function encodingModelOf(ctx: FitContext, electrodes: FittedElectrode[], 
   const positionCache = new PositionCache();
   electrodes.forEach((fitted, e) => {
     if (fitted?.keptPositionKernel) positionCache.put(`electrode ${e} linear`, [fitted.keptPositionKernel]);
+    if (fitted?.keptSeriesFactor) positionCache.put(`electrode ${e} ${fitted.keptSeriesFactor.kind}`, [fitted.keptSeriesFactor.factor]);
   });
   return {
     nBins: ctx.nBins,

@@ -127,7 +127,7 @@ describe('series strategy', () => {
     }
   });
 
-  it('a fit for series keeps the linear position kernel only where the plan covers the encoding marks', async () => {
+  it('a fit for series keeps the series factor, not the kernel, only where the plan covers the encoding marks', async () => {
     const d = smallDataset({
       seed: 12,
       electrodes: [
@@ -138,14 +138,19 @@ describe('series strategy', () => {
     });
     const model = await fitEncodingModel(d, undefined, { keepPositionKernelBytes: 1 << 24, keepOnlyForSeries: true });
     const all = await fitEncodingModel(d, undefined, { keepPositionKernelBytes: 1 << 24 });
+    const none = await fitEncodingModel(d);
     try {
-      expect(model.electrodes.map((e) => e.keptPositionKernel !== undefined)).toEqual([true, false]);
+      expect(model.electrodes.map((e) => [e.keptPositionKernel !== undefined, e.keptSeriesFactor !== undefined])).toEqual([[false, true], [false, false]]);
       expect(all.electrodes.map((e) => e.keptPositionKernel !== undefined)).toEqual([true, true]);
       const o = oracle(d);
-      expect(countNotClose((await predictNonlocal(model, d, 'series', { blockSize: 4 })).logLikelihood, o.nonlocal)).toBe(0);
+      const kept = (await predictNonlocal(model, d, 'series', { blockSize: 4 })).logLikelihood;
+      expect(countNotClose(kept, o.nonlocal)).toBe(0);
+      // the factor the fit kept is the one a predict builds without it, bit for bit
+      expect(kept).toEqual((await predictNonlocal(none, d, 'series', { blockSize: 4 })).logLikelihood);
     } finally {
       model.dispose();
       all.dispose();
+      none.dispose();
     }
   });
 });

@@ -12,7 +12,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect, logNormaliser } from '../kernels';
 import { hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesTermsAttrs } from '../simd/wasmKernels';
 import { COMPENSATED_MAX_FEATURES, LOG_EPS } from '../model';
-import { seriesFactorWork, seriesTermsWork } from '../model/opWork';
+import { seriesFactorWork, seriesTermsWork, type Work } from '../model/opWork';
 import { linearMarkKernelWork, linearReduceWork } from '../model/stageWork';
 import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from './common';
 import { compensated } from './compensated';
@@ -47,6 +47,24 @@ export function seriesFactor(psi: tf.Tensor2D, kpos: tf.Tensor2D): tf.Tensor2D {
   // Kposᵀ·Ψ, then the small transpose: a matmul's right operand is packed per new tensor on some
   // backends, which for the (E × P) kernel would cost more than the product
   return tf.tidy(() => tf.transpose(tf.matMul(tf.transpose(kpos), psi)) as tf.Tensor2D);
+}
+
+/** The position cache's name for an electrode's series factor of this plan's order. */
+export function seriesFactorKind(plan: SeriesPlan): string {
+  return `series ${plan.basis.order}`;
+}
+
+/**
+ * W (Fpad × P) of an electrode from its encoding marks as float32 (encHost, nEnc × D) and its linear
+ * position kernel: built by the fit that keeps it, or by a predict that finds none kept.
+ */
+export function buildSeriesFactor(plan: SeriesPlan, encHost: Float32Array, nEnc: number, kpos: tf.Tensor2D): tf.Tensor2D {
+  return tf.tidy(() => seriesFactor(tf.tensor2d(encodingFeatures(plan, encHost, nEnc), [nEnc, paddedFeatureCount(plan)]), kpos));
+}
+
+/** The work of buildSeriesFactor, for the span it runs in. */
+export function buildSeriesFactorWork(plan: SeriesPlan, nEnc: number, nBins: number): Work {
+  return seriesFactorWork(paddedFeatureCount(plan), nEnc, nBins);
 }
 
 /** ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS), bias (P,). */
@@ -126,25 +144,21 @@ export const series: Strategy = {
     const farTerms = nFar > 0 && viaCompensated ? await compensatedTerms(ctx, decHost, far, tools) : null;
     const farRank = new Int32Array(nDec);
     far.forEach((k, r) => (farRank[k] = r));
-    const kernel = await linearPositionKernelOf(ctx, stage);
-    const kpos = kernel.tensors[0];
-    let kposHeld = kernel.owned;
+    // the linear position kernel only when something needs it: the fit for series keeps the factor
+    // instead (then nothing does, unless spikes beyond reach take the reference's direct product)
+    let kernel: { tensors: [tf.Tensor2D]; owned: boolean } | undefined;
+    const kposNow = async (): Promise<tf.Tensor2D> => (kernel ??= await linearPositionKernelOf(ctx, stage)).tensors[0];
     let factor: { tensors: tf.Tensor[]; owned: boolean } | undefined;
     try {
       if (nFar < nDec) {
-        factor = await ctx.positionKernel(`series ${plan.basis.order}`, async () => [
-          await stage('series-factor', () =>
-            tf.tidy(() => {
-              const psi = tf.tensor2d(encodingFeatures(plan, encHost, ctx.nEnc), [ctx.nEnc, F]);
-              return seriesFactor(psi, kpos);
-            }),
-            { work: seriesFactorWork(F, ctx.nEnc, ctx.nBins) },
-          ),
-        ]);
+        factor = await ctx.positionKernel(seriesFactorKind(plan), async () => {
+          const kpos = await kposNow();
+          return [await stage('series-factor', () => buildSeriesFactor(plan, encHost, ctx.nEnc, kpos), { work: buildSeriesFactorWork(plan, ctx.nEnc, ctx.nBins) })];
+        });
       }
-      if ((nFar === 0 || farTerms) && kposHeld) {
-        kpos.dispose();
-        kposHeld = false;
+      if ((nFar === 0 || farTerms) && kernel?.owned) {
+        kernel.tensors[0].dispose();
+        kernel = { ...kernel, owned: false };
       }
       const W = factor?.tensors[0] as tf.Tensor2D | undefined;
 
@@ -172,6 +186,7 @@ export const series: Strategy = {
           if (farRows.length > 0 && farTerms) {
             parts.push(tf.tensor2d(gatherHostRows(farTerms, farRows.map((k) => farRank[k]!), ctx.nBins), [farRows.length, ctx.nBins]));
           } else if (farRows.length > 0) {
+            const kpos = await kposNow();
             const kmark = await stage('mark-kernel', () =>
               tf.tidy(() => {
                 const rows = tf.tensor2d(gatherHostRows(decHost, farRows, D), [farRows.length, D]);
@@ -202,7 +217,7 @@ export const series: Strategy = {
       });
     } finally {
       if (factor?.owned) tf.dispose(factor.tensors);
-      if (kposHeld) kpos.dispose();
+      if (kernel?.owned) kernel.tensors[0].dispose();
     }
   },
 };
