@@ -8,7 +8,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { EPS, FLOAT32_BYTES } from './model';
 import {
-  dropNanRows, electrodeBias, gather, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
+  dropNanRows, electrodeBias, gather, gatherOrAll, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
 } from './hostMath';
 import { electrodeFlushIsSafe, linearPositionKernel, toTensor2d } from './kernels';
 import { planSeries, seriesCoversEncoding, type SeriesPlan } from './strategies/markSeries';
@@ -148,8 +148,8 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
   const candidates = selected ? gather(el.encodingSpikeTimes, selected) : el.encodingSpikeTimes;
   const candidateFeatures = selected ? gather(el.encodingFeatures, selected, el.nFeatures) : el.encodingFeatures;
   const keep = inBoundsIndices(candidates, ctx.tStart, ctx.tEnd);
-  const times = gather(candidates, keep);
-  const encFeatures = gather(candidateFeatures, keep, el.nFeatures);
+  const times = gatherOrAll(candidates, keep);
+  const encFeatures = gatherOrAll(candidateFeatures, keep, el.nFeatures);
   const encPositions = keep.length > 0 ? interpolatePosition(track.positionTime, track.position, q, times) : new Float64Array(0);
   const meanRate = keep.length / Math.max(track.positionTime.length, 1);
   const fitted: FittedElectrode = {

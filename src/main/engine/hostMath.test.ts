@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dropNanRows, inBoundsIndices, interpolatePosition, spikeRows, stdVector } from './hostMath';
+import { upperBound } from '../../shared/sortedSearch';
+import { dropNanRows, inBoundsIndices, interpolatePosition, spikeRows, stdVector, upperBoundFrom } from './hostMath';
 
 describe('spikeRows (numpy.digitize(u, time[1:-1]))', () => {
   const time = Float64Array.from([0, 1, 2, 3, 4]);
@@ -9,6 +10,23 @@ describe('spikeRows (numpy.digitize(u, time[1:-1]))', () => {
   it('puts every spike in row 0 when T ≤ 2', () => {
     expect([...spikeRows(Float64Array.from([0, 0.7, 1]), Float64Array.from([0, 1]))]).toEqual([0, 0, 0]);
     expect([...spikeRows(Float64Array.from([0]), Float64Array.from([0]))]).toEqual([0]);
+  });
+});
+
+describe('upperBoundFrom', () => {
+  it('finds what a binary search from scratch finds, from any hint, for queries in or out of order', () => {
+    // sorted values with runs of duplicates, queries on them, between them, outside them and NaN
+    const a = Float64Array.from([0, 0, 1, 2, 2, 2, 3, 5, 8, 8, 13, 21, 34, 34, 55]);
+    const queries = [-1, 0, 0.5, 1, 2, 2.5, 3, 4, 8, 9, 21, 33.9, 34, 55, 60, NaN, 2, 0, 13, -5, 55];
+    for (let hint = -2; hint <= a.length + 2; hint++) {
+      for (const t of queries) expect(upperBoundFrom(a, t, hint), `t ${t} hint ${hint}`).toBe(upperBound(a, t));
+    }
+    // chained, as interpolatePosition uses it
+    let h = 0;
+    for (const t of queries) {
+      h = upperBoundFrom(a, t, h);
+      expect(h).toBe(upperBound(a, t));
+    }
   });
 });
 
