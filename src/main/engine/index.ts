@@ -16,11 +16,11 @@ export {
 export type { KdePart } from './logKde';
 export {
   decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, planElectrode, predictNonlocal,
-  type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink,
+  type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink, type TermReader,
 } from './predict';
 export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
 export { CancelledError } from './model';
-export { relaxedSimdAvailable } from './simd/wasmKernels';
+export { copyFloat32Into, relaxedSimdAvailable } from './simd/wasmKernels';
 export { predictLocal } from './local';
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';

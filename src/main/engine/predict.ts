@@ -74,6 +74,10 @@ function electrodeContext(
 
 /** Receives one block of an electrode's spike terms: rows start.. of its decoding spikes, (B × P) float32. */
 export type TermBlockSink = (start: number, values: Float32Array) => Promise<void> | void;
+/** How a block of terms leaves the device: by default a fresh array (Tensor.data). */
+export type TermReader = (terms: tf.Tensor2D) => Float32Array | Promise<Float32Array>;
+
+const readFresh: TermReader = async (terms) => (await terms.data()) as Float32Array;
 
 /** How an electrode's decoding spikes contribute: not at all, all on the floor, or through its strategy's terms. */
 export type ElectrodeTermsKind = 'none' | 'floor' | 'terms';
@@ -109,6 +113,7 @@ export function planElectrode(
  */
 export async function electrodeTerms(
   model: EncodingModel, e: number, plan: ElectrodePlan, options: PredictOptions, probe: EngineProbe, sink: TermBlockSink,
+  read: TermReader = readFresh,
 ): Promise<void> {
   const fitted = model.electrodes[e]!;
   const { dec, choice } = plan;
@@ -122,7 +127,7 @@ export async function electrodeTerms(
       await tools.span('scatter', async () => {
         let values: Float32Array;
         try {
-          values = (await terms.data()) as Float32Array;
+          values = await read(terms);
         } finally {
           terms.dispose();
         }

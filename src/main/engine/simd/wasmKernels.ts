@@ -181,6 +181,18 @@ function offsetOf(backend: BackendWasm, t: tf.TensorInfo): number {
   return backend.getMemoryOffset(t.dataId);
 }
 
+/**
+ * Copies a float32 tensor's values into dst (at least t.size long) straight from the wasm backend's
+ * heap, without the fresh array a read allocates; false, copying nothing, on any other backend.
+ */
+export function copyFloat32Into(t: tf.Tensor, dst: Float32Array): boolean {
+  if (tf.getBackend() !== 'wasm' || t.dtype !== 'float32' || dst.length < t.size) return false;
+  const backend = tf.backend() as BackendWasm;
+  const at = offsetOf(backend, t) / 4;
+  dst.set(backend.wasm.HEAPF32.subarray(at, at + t.size));
+  return true;
+}
+
 /** A float32 unary kernel from a SIMD loop; other dtypes go to the backend's own kernel. */
 function unaryKernel(original: tf.KernelConfig, simd: 'exp' | 'log', scalar: (x: number) => number): tf.KernelFunc {
   return (args) => {

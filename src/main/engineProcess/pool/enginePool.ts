@@ -13,6 +13,7 @@ import type { BackendInfo } from '../../../shared/report';
 import type { FitOptions, KdePart, PredictOptions } from '../../engine';
 import { CancelledError } from '../../engine/model';
 import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
+import type { TermRelease } from './termRing';
 import { moduleWorkerEntry, startModuleWorker } from '../../data';
 
 export interface PoolOptions {
@@ -32,7 +33,8 @@ export interface WorkerFit {
 }
 
 export interface TermListener {
-  onTerms(electrode: number, start: number, values: Float32Array): void;
+  /** with `release`: values is a view of a worker's term ring, to release once they are added */
+  onTerms(electrode: number, start: number, values: Float32Array, release?: TermRelease): void;
   onElectrodeDone(electrode: number): void;
 }
 
@@ -126,7 +128,7 @@ export class EnginePool {
     if (m.type === 'ready') return;
     const pending = worker.pending.get(m.call);
     if (!pending) return;
-    if (m.type === 'terms') return pending.terms?.onTerms(m.electrode, m.start, m.values);
+    if (m.type === 'terms') return pending.terms?.onTerms(m.electrode, m.start, m.values, m.release);
     if (m.type === 'electrode-done') return pending.terms?.onElectrodeDone(m.electrode);
     worker.pending.delete(m.call);
     if ('tensors' in m) worker.tensors = m.tensors;

@@ -7,6 +7,7 @@
  */
 import type { ElectrodeTermsKind, TermSink } from '../../engine';
 import type { TermListener } from './enginePool';
+import { releaseTerms, type TermRelease } from './termRing';
 
 export interface ElectrodeRows {
   kind: ElectrodeTermsKind;
@@ -16,7 +17,7 @@ export interface ElectrodeRows {
 
 export class OrderedTermSum implements TermListener {
   private next = 0;
-  private readonly waiting = new Map<number, { start: number; values: Float32Array }[]>();
+  private readonly waiting = new Map<number, { start: number; values: Float32Array; release?: TermRelease }[]>();
   private readonly done = new Set<number>();
   /** spike terms on the floor, per electrode (those with terms) */
   readonly floored: number[];
@@ -35,11 +36,11 @@ export class OrderedTermSum implements TermListener {
     return this.next >= this.electrodes.length;
   }
 
-  onTerms(electrode: number, start: number, values: Float32Array): void {
-    if (electrode === this.next) this.add(electrode, start, values);
+  onTerms(electrode: number, start: number, values: Float32Array, release?: TermRelease): void {
+    if (electrode === this.next) this.add(electrode, start, values, release);
     else {
       const list = this.waiting.get(electrode) ?? [];
-      list.push({ start, values });
+      list.push({ start, values, release });
       this.waiting.set(electrode, list);
     }
   }
@@ -49,9 +50,10 @@ export class OrderedTermSum implements TermListener {
     if (electrode === this.next) this.advance();
   }
 
-  private add(electrode: number, start: number, values: Float32Array): void {
+  private add(electrode: number, start: number, values: Float32Array, release?: TermRelease): void {
     const rows = this.electrodes[electrode]!.rows;
     this.floored[electrode] = this.floored[electrode]! + this.sink.addTerms(values, rows, start);
+    if (release) releaseTerms(release);
   }
 
   /** Adds every electrode that is due and complete, in order, and stops at the first still computing. */
@@ -60,7 +62,7 @@ export class OrderedTermSum implements TermListener {
       const e = this.next;
       const { kind, rows } = this.electrodes[e]!;
       if (kind === 'terms') {
-        for (const block of this.waiting.get(e) ?? []) this.add(e, block.start, block.values);
+        for (const block of this.waiting.get(e) ?? []) this.add(e, block.start, block.values, block.release);
         this.waiting.delete(e);
         if (!this.done.has(e)) return;
       } else if (kind === 'floor') {

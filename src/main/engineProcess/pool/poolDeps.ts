@@ -94,7 +94,7 @@ async function poolPredict(
   // workers' answers are handled on this thread's event loop, so the sum exists by then.
   const route: { sum?: OrderedTermSum } = {};
   const terms: TermListener = {
-    onTerms: (electrode, start, values) => route.sum!.onTerms(electrode, start, values),
+    onTerms: (electrode, start, values, release) => route.sum!.onTerms(electrode, start, values, release),
     onElectrodeDone: (electrode) => route.sum!.onElectrodeDone(electrode),
   };
   const answers = pool.predict(model.id, strategy, strategyOptions, dataset.time.slice(), sharesOf(dataset, model.assignment), profiles.active, terms);

@@ -1,7 +1,8 @@
 /**
  * The messages between the engine process's main thread and its pool workers (worker_threads).
  * Each worker has its own TensorFlow.js backend and records on a lane of its own; big arrays
- * (datasets, term blocks) travel by structured clone, term blocks transferred without a copy.
+ * (datasets, term blocks) travel by structured clone, term blocks in the worker's shared term ring
+ * (termRing.ts) or, when it has no slot free, transferred without a copy.
  */
 import type { BackendChoice, StrategyChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
@@ -9,6 +10,7 @@ import type { SerializedError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
 import type { FitOptions, KdePart, PredictOptions } from '../../engine';
+import type { TermRelease } from './termRing';
 
 /** worker i records on lane WORKER_TID_BASE + i, after the engine process's own lane (1) */
 export const WORKER_TID_BASE = 2;
@@ -66,8 +68,11 @@ export type FromWorker =
       type: 'fitted'; call: number; occupancy: Float64Array; electrodes: FitSummary[]; profile?: WorkerProfile;
       tensors: number; modelTensors: number;
     }
-  /** one block of electrode e's terms, (B × P) float32 from row `start` of its decoding spikes */
-  | { type: 'terms'; call: number; electrode: number; start: number; values: Float32Array }
+  /**
+   * one block of electrode e's terms, (B × P) float32 from row `start` of its decoding spikes;
+   * with `release`, a view of the worker's term ring to release once added (termRing.ts)
+   */
+  | { type: 'terms'; call: number; electrode: number; start: number; values: Float32Array; release?: TermRelease }
   | { type: 'electrode-done'; call: number; electrode: number }
   | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number }
   | { type: 'released'; call: number; tensors: number }

@@ -9,9 +9,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Dataset } from '../../../shared/dataset';
 import { serializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
-import type { EncodingModel, FittedElectrode } from '../../engine';
+import type { EncodingModel, FittedElectrode, TermReader } from '../../engine';
 import { Recorder } from '../../recorder';
 import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
+import { releaseTerms, TermRing, type TermRelease } from './termRing';
 
 const engine = await import('../../engine');
 const init = workerData as WorkerInit;
@@ -101,19 +102,45 @@ function ownedArray(values: Float32Array): Float32Array {
   return values.byteOffset === 0 && values.byteLength === values.buffer.byteLength && values.buffer instanceof ArrayBuffer ? values : values.slice();
 }
 
+/** blocks a predict's ring holds at once, each of the default block size */
+const RING_SLOTS = 16;
+const DEFAULT_BLOCK_ROWS = 100;
+let ring: TermRing | undefined;
+
+/** The term ring for blocks of this many floats, made larger when a call needs it. */
+function ringFor(blockFloats: number): TermRing {
+  if (!ring || ring.slotFloats < blockFloats) ring = new TermRing(RING_SLOTS, blockFloats);
+  ring.reset();
+  return ring;
+}
+
 async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise<void> {
   const { call, strategy, options, shares } = message;
   const held = models.get(message.model)!;
   const dataset = callDataset(held.dataset, message.time, shares);
+  const termRing = ringFor(Math.max(options.blockSize || 0, DEFAULT_BLOCK_ROWS) * held.model.nBins);
+  // blocks read into the ring, and the slot each took
+  const inRing = new WeakMap<Float32Array, TermRelease>();
+  const read: TermReader = async (block) => {
+    const taken = termRing.take(block.size);
+    if (taken && engine.copyFloat32Into(block, taken.view)) {
+      inRing.set(taken.view, taken.release);
+      return taken.view;
+    }
+    if (taken) releaseTerms(taken.release);
+    return (await block.data()) as Float32Array;
+  };
   const { profile } = await profiled(message.profile, async () => {
     for (const { electrode: e } of shares) {
       const plan = engine.planElectrode(held.model, dataset, e, strategy, options);
       if (plan.kind === 'terms') {
         await rec.span(`electrode ${e}`, () =>
           engine.electrodeTerms(held.model, e, plan, options, rec, (start, values) => {
+            const release = inRing.get(values);
+            if (release) return post({ type: 'terms', call, electrode: e, start, values, release });
             const own = ownedArray(values);
             post({ type: 'terms', call, electrode: e, start, values: own }, [own.buffer as ArrayBuffer]);
-          }), engine.electrodeSpanArgs(held.model, e, plan));
+          }, read), engine.electrodeSpanArgs(held.model, e, plan));
         sampleTensors();
       }
       post({ type: 'electrode-done', call, electrode: e });
