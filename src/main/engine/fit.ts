@@ -12,7 +12,8 @@ import {
 } from './hostMath';
 import { electrodeFlushIsSafe, linearPositionKernel, toTensor2d } from './kernels';
 import { planSeries, seriesCoversEncoding, type SeriesPlan } from './strategies/markSeries';
-import { buildSeriesFactor, buildSeriesFactorWork, seriesFactorKind } from './strategies/series';
+import { buildSeriesFactor, buildSeriesFactorWork, canFuseSeriesFit, groundDensityAndSeriesFactor, seriesFactorKind } from './strategies/series';
+import { addWork, logKdeWork } from './model/opWork';
 import { kdePartCount, kdeParts, logKde, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
@@ -172,10 +173,15 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
   const keepKernel = keep.length > 0 && kernelBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN) &&
     (!ctx.keepOnlyForSeries || (plan !== null && seriesCoversEncoding(plan)));
   if (keepKernel) {
-    ctx.keepBudgetBytes -= kernelBytes;
     tensors.push(...uploadElectrode(fitted, q));
-    fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors));
-    if (plan && encHost) await keepSeriesFactorInstead(ctx, fitted, plan, encHost, tensors);
+    const fused = plan && encHost ? await seriesFitFused(ctx, fitted, plan, encHost, tensors) : null;
+    if (fused) {
+      fitted.logGroundDensity = fused;
+    } else {
+      ctx.keepBudgetBytes -= kernelBytes;
+      fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors));
+      if (plan && encHost) await keepSeriesFactorInstead(ctx, fitted, plan, encHost, tensors);
+    }
   } else {
     if (ctx.keepBudgetBytes > 0 && keep.length > 0) ctx.probe.instant('position-kernel not kept', { electrode: el.name, bytes: kernelBytes });
     fitted.logGroundDensity = await ctx.probe.span('ground-process', () => logKde(encPositions, centers, q, ctx.positionStd));
@@ -191,20 +197,57 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
  */
 async function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): Promise<Float64Array> {
   const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
-  // flushed as a strategy that rebuilds it would (linearPositionKernelOf): the same bound, the same bias
-  const maxBias = maxFinite(electrodeBias(fitted.meanRate, ctx.occupancy, ctx.logOccupancy));
-  const flush = electrodeFlushIsSafe(ctx.positionStd, fitted.waveformStd, maxBias);
-  const { colMax, colSum, kernel } = linearPositionKernel(fitted.encPositionsTensor!, centers, ctx.positionStd, flush);
+  // flushed as a strategy that rebuilds it would
+  const { colMax, colSum, kernel } = linearPositionKernel(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted));
   centers.dispose();
   tensors.push(kernel);
   fitted.keptPositionKernel = kernel;
   try {
     const [mx, sm] = await Promise.all([colMax.data(), colSum.data()]);
-    const logN = Math.log(fitted.nEnc);
-    return Float64Array.from(mx, (m, p) => m + Math.log(sm[p]!) - logN);
+    return logDensityFromColumns(fitted.nEnc, mx, sm);
   } finally {
     tf.dispose([colMax, colSum]);
   }
+}
+
+/** The flush the strategies use on this electrode's linear position kernel (linearPositionKernelOf): the same bound, the same bias. */
+function electrodeFlush(ctx: FitContext, fitted: FittedElectrode): boolean {
+  const maxBias = maxFinite(electrodeBias(fitted.meanRate, ctx.occupancy, ctx.logOccupancy));
+  return electrodeFlushIsSafe(ctx.positionStd, fitted.waveformStd, maxBias);
+}
+
+/**
+ * A fit for series where the wasm kernels can: log g_e and the series factor kept for predict in one
+ * pass over cache-sized tiles of the position kernel, which is never in memory whole (the numbers of
+ * groundDensityKeepingKernel then keepSeriesFactorInstead, bit for bit). Its span counts the
+ * factor's work with the ground process's. Null where the kernels cannot run it.
+ */
+async function seriesFitFused(
+  ctx: FitContext, fitted: FittedElectrode, plan: SeriesPlan, encHost: Float32Array, tensors: tf.Tensor[],
+): Promise<Float64Array | null> {
+  if (!canFuseSeriesFit(ctx.nBins)) return null;
+  const work = addWork(logKdeWork(fitted.nEnc, ctx.nBins, ctx.q), buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins));
+  return ctx.probe.span('ground-process', async () => {
+    const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
+    const fused = groundDensityAndSeriesFactor(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted), plan, encHost);
+    centers.dispose();
+    if (!fused) return null;
+    const { colMax, colSum, factor } = fused;
+    ctx.keepBudgetBytes -= factor.size * FLOAT32_BYTES;
+    tensors.push(factor);
+    fitted.keptSeriesFactor = { kind: seriesFactorKind(plan), factor };
+    try {
+      return logDensityFromColumns(fitted.nEnc, await colMax.data(), await colSum.data());
+    } finally {
+      tf.dispose([colMax, colSum]);
+    }
+  }, { work });
+}
+
+/** log g_e from the kernel's column maxima and sums: max + log Σ − log E, in float64. */
+function logDensityFromColumns(nEnc: number, mx: ArrayLike<number>, sm: ArrayLike<number>): Float64Array {
+  const logN = Math.log(nEnc);
+  return Float64Array.from(mx, (m, p) => m + Math.log(sm[p]!) - logN);
 }
 
 /**

@@ -814,6 +814,12 @@
   ;; order. It reads K in place: wasm's matmul would first pack (copy) the whole (e × m) operand,
   ;; which costs more than the product itself at f ~ 10.
   (func (export "seriesFactor") (param $psi i32) (param $kpos i32) (param $e i32) (param $m i32) (param $f i32) (param $dst i32)
+    (call $seriesFactorInto (local.get $psi) (local.get $kpos) (local.get $e) (local.get $m) (local.get $f) (local.get $dst) (i32.const 0)))
+
+  ;; seriesFactor's product into dst, from zero or, with $accumulate (then m must be a multiple of
+  ;; 4: no vector overlaps another), adding to what dst holds: rows taken a tile at a time then sum
+  ;; in the same order as all rows at once, since each accumulator carries on where it stopped.
+  (func $seriesFactorInto (param $psi i32) (param $kpos i32) (param $e i32) (param $m i32) (param $f i32) (param $dst i32) (param $accumulate i32)
     (local $at i32) (local $last i32) (local $rowBytes i32) (local $fBytes i32) (local $g i32)
     (local $i i32) (local $pp i32) (local $kp i32) (local $kv v128) (local $out i32)
     (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
@@ -831,14 +837,26 @@
         (block $pairGroupsDone
           (loop $pairGroup
             (br_if $pairGroupsDone (i32.ge_u (local.get $g) (local.get $fBytes)))
-            (local.set $acc0 (v128.const f32x4 0 0 0 0))
-            (local.set $acc1 (v128.const f32x4 0 0 0 0))
-            (local.set $acc2 (v128.const f32x4 0 0 0 0))
-            (local.set $acc3 (v128.const f32x4 0 0 0 0))
-            (local.set $acc4 (v128.const f32x4 0 0 0 0))
-            (local.set $acc5 (v128.const f32x4 0 0 0 0))
-            (local.set $acc6 (v128.const f32x4 0 0 0 0))
-            (local.set $acc7 (v128.const f32x4 0 0 0 0))
+            (local.set $out (i32.add (i32.add (local.get $dst) (i32.mul (i32.shr_u (local.get $g) (i32.const 2)) (local.get $rowBytes))) (local.get $at)))
+            (if (local.get $accumulate)
+              (then
+                (local.set $acc0 (v128.load (local.get $out)))
+                (local.set $acc4 (v128.load offset=16 (local.get $out)))
+                (local.set $acc1 (v128.load (i32.add (local.get $out) (local.get $rowBytes))))
+                (local.set $acc5 (v128.load offset=16 (i32.add (local.get $out) (local.get $rowBytes))))
+                (local.set $acc2 (v128.load (i32.add (local.get $out) (i32.shl (local.get $rowBytes) (i32.const 1)))))
+                (local.set $acc6 (v128.load offset=16 (i32.add (local.get $out) (i32.shl (local.get $rowBytes) (i32.const 1)))))
+                (local.set $acc3 (v128.load (i32.add (local.get $out) (i32.mul (local.get $rowBytes) (i32.const 3)))))
+                (local.set $acc7 (v128.load offset=16 (i32.add (local.get $out) (i32.mul (local.get $rowBytes) (i32.const 3))))))
+              (else
+                (local.set $acc0 (v128.const f32x4 0 0 0 0))
+                (local.set $acc1 (v128.const f32x4 0 0 0 0))
+                (local.set $acc2 (v128.const f32x4 0 0 0 0))
+                (local.set $acc3 (v128.const f32x4 0 0 0 0))
+                (local.set $acc4 (v128.const f32x4 0 0 0 0))
+                (local.set $acc5 (v128.const f32x4 0 0 0 0))
+                (local.set $acc6 (v128.const f32x4 0 0 0 0))
+                (local.set $acc7 (v128.const f32x4 0 0 0 0))))
             (local.set $pp (i32.add (local.get $psi) (local.get $g)))
             (local.set $kp (i32.add (local.get $kpos) (local.get $at)))
             (local.set $i (i32.const 0))
@@ -888,10 +906,18 @@
         (block $groupsDone
           (loop $group
             (br_if $groupsDone (i32.ge_u (local.get $g) (local.get $fBytes)))
-            (local.set $acc0 (v128.const f32x4 0 0 0 0))
-            (local.set $acc1 (v128.const f32x4 0 0 0 0))
-            (local.set $acc2 (v128.const f32x4 0 0 0 0))
-            (local.set $acc3 (v128.const f32x4 0 0 0 0))
+            (local.set $out (i32.add (i32.add (local.get $dst) (i32.mul (i32.shr_u (local.get $g) (i32.const 2)) (local.get $rowBytes))) (local.get $at)))
+            (if (local.get $accumulate)
+              (then
+                (local.set $acc0 (v128.load (local.get $out)))
+                (local.set $acc1 (v128.load (i32.add (local.get $out) (local.get $rowBytes))))
+                (local.set $acc2 (v128.load (i32.add (local.get $out) (i32.shl (local.get $rowBytes) (i32.const 1)))))
+                (local.set $acc3 (v128.load (i32.add (local.get $out) (i32.mul (local.get $rowBytes) (i32.const 3))))))
+              (else
+                (local.set $acc0 (v128.const f32x4 0 0 0 0))
+                (local.set $acc1 (v128.const f32x4 0 0 0 0))
+                (local.set $acc2 (v128.const f32x4 0 0 0 0))
+                (local.set $acc3 (v128.const f32x4 0 0 0 0))))
             (local.set $pp (i32.add (local.get $psi) (local.get $g)))
             (local.set $kp (i32.add (local.get $kpos) (local.get $at)))
             (local.set $i (i32.const 0))
@@ -918,6 +944,67 @@
         (br_if $colsDone (i32.ge_u (local.get $at) (local.get $last)))
         (local.set $at (i32.add (local.get $at) (i32.const 16)))
         (br $col))))
+
+  ;; A fit for series on one electrode without its (n × m) position kernel in memory: the column
+  ;; maxima and sums of the linear kernel as columnScaledExp gives them from $gauss's rows, and the
+  ;; series factor w = ψᵀ·K (f × m) as seriesFactor gives it from that kernel, bit for bit. Samples
+  ;; a (n × q) and bin centres bt (q × m) are over the widths, ψ is (n × f). A first pass forms each
+  ;; kernel row for the maxima; the second forms it again, shifts, exponentiates, adds it to the
+  ;; column sums (partial sums of 256 rows) and scales it, $tile rows at a time into $rows
+  ;; ($tile × m floats of scratch), then adds those rows' product into w. m is a multiple of 4;
+  ;; expMax and partial are m floats of scratch; $flush as in columnScaledExp.
+  (func (export "seriesGroundFactor") (param $a i32) (param $n i32) (param $q i32) (param $bt i32) (param $m i32) (param $c f32)
+        (param $psi i32) (param $f i32) (param $colMax i32) (param $colSum i32) (param $w i32)
+        (param $expMax i32) (param $partial i32) (param $rows i32) (param $tile i32) (param $flush f32)
+    (local $i i32) (local $r i32) (local $t0 i32) (local $count i32) (local $rowBytes i32) (local $sampleBytes i32)
+    (local $arow i32) (local $orow i32)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $sampleBytes (i32.shl (local.get $q) (i32.const 2)))
+    (call $fill (local.get $colMax) (local.get $rowBytes) (v128.const f32x4 -inf -inf -inf -inf))
+    (call $fill (local.get $colSum) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))
+    (call $fill (local.get $w) (i32.mul (local.get $f) (local.get $rowBytes)) (v128.const f32x4 0 0 0 0))
+    (local.set $arow (local.get $a))
+    (block $maxDone
+      (loop $maxRow
+        (br_if $maxDone (i32.ge_u (local.get $i) (local.get $n)))
+        (call $gauss (local.get $arow) (local.get $bt) (i32.const 1) (local.get $m) (local.get $q) (local.get $c) (local.get $rows) (i32.const 0))
+        (call $maxInto (local.get $colMax) (local.get $rows) (local.get $rowBytes))
+        (local.set $arow (i32.add (local.get $arow) (local.get $sampleBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $maxRow)))
+    (call $expRange (local.get $colMax) (local.get $expMax) (local.get $m))
+    (local.set $i (i32.const 0))
+    (local.set $arow (local.get $a))
+    (block $tilesDone
+      (loop $tileLoop
+        (br_if $tilesDone (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $t0 (local.get $i))
+        (local.set $count (i32.sub (local.get $n) (local.get $i)))
+        (if (i32.gt_u (local.get $count) (local.get $tile)) (then (local.set $count (local.get $tile))))
+        (local.set $orow (local.get $rows))
+        (local.set $r (i32.const 0))
+        (block $rowsDone
+          (loop $row
+            (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $count)))
+            (call $gauss (local.get $arow) (local.get $bt) (i32.const 1) (local.get $m) (local.get $q) (local.get $c) (local.get $orow) (i32.const 0))
+            (call $subtract (local.get $orow) (local.get $colMax) (local.get $orow) (local.get $rowBytes))
+            (if (f32.gt (local.get $flush) (f32.const 0))
+              (then (call $expShiftedFlushed (local.get $orow) (f32.const 0) (local.get $flush) (local.get $m)))
+              (else (call $expRange (local.get $orow) (local.get $orow) (local.get $m))))
+            (if (i32.eqz (i32.and (local.get $i) (i32.const 255)))
+              (then (call $fill (local.get $partial) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))))
+            (call $accumulateAndScale (local.get $orow) (local.get $partial) (local.get $expMax) (local.get $m))
+            (local.set $arow (i32.add (local.get $arow) (local.get $sampleBytes)))
+            (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (if (i32.or (i32.eqz (i32.and (local.get $i) (i32.const 255))) (i32.eq (local.get $i) (local.get $n)))
+              (then (call $addInto (local.get $colSum) (local.get $partial) (local.get $m))))
+            (br $row)))
+        (call $seriesFactorInto
+          (i32.add (local.get $psi) (i32.mul (local.get $t0) (i32.shl (local.get $f) (i32.const 2))))
+          (local.get $rows) (local.get $count) (local.get $m) (local.get $f) (local.get $w) (i32.const 1))
+        (br $tileLoop))))
 
   ;; In place on one row of m ≥ 4: its maximum, then row = exp(row − maximum), 0 below $flush when
   ;; it is above 0 (see compensated.ts); returns the maximum. Max is idempotent, so the last vector

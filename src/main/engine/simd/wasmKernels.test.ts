@@ -3,7 +3,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
-  SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
+  SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
 } from './wasmKernels';
 
 /** distance in units in the last place between two float32 values of the same sign */
@@ -194,6 +194,28 @@ describe('engine SIMD kernels on the wasm backend', () => {
       }
     }
     expect(() => tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi: tf.zeros([3, 5]), kpos: tf.zeros([3, 8]) }, {})).toThrow(/multiple of 4/);
+  });
+
+  it('fits a series electrode in one pass with the bits of the column-scaled kernel then the series factor, kernel never stored', () => {
+    // rows that are not whole tiles of 16, more than one 256-row partial sum, positions in 1 and 2 dimensions, with and without the flush
+    for (const [n, q, m, f, flush] of [[1, 1, 4, 4, 0], [37, 1, 20, 8, 0], [300, 1, 64, 12, 2 ** -40], [70, 2, 12, 4, 0], [530, 1, 100, 16, 2 ** -40]] as const) {
+      const a = tf.randomUniform([n, q], 0, 30, 'float32', n + q) as tf.Tensor2D;
+      const b = tf.randomUniform([m, q], 0, 30, 'float32', m + f) as tf.Tensor2D;
+      const psi = tf.randomNormal([n, f], 0, 1, 'float32', n * f) as tf.Tensor2D;
+      const c = -1.5;
+      const bt = tf.transpose(b);
+      const [colMax, colSum, w] = tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, { a, bt, psi }, { c, flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const logK = gaussKernel(a, b, c, false);
+      const [kernel, wantMax, wantSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, { flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const wantW = tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos: kernel! }, {}) as tf.Tensor;
+      const at = `n=${n} q=${q} m=${m} f=${f} flush=${flush}`;
+      expect([...colMax!.dataSync()], at).toEqual([...wantMax!.dataSync()]);
+      expect([...colSum!.dataSync()], at).toEqual([...wantSum!.dataSync()]);
+      expect([...w!.dataSync()], at).toEqual([...wantW.dataSync()]);
+      tf.dispose([a, b, bt, psi, colMax!, colSum!, w!, logK, kernel!, wantMax!, wantSum!, wantW]);
+    }
+    const bad = { a: tf.zeros([3, 1]), bt: tf.zeros([1, 6]), psi: tf.zeros([3, 4]) };
+    expect(() => tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, bad, { c: 0, flush: 0 } as unknown as tf.NamedAttrMap)).toThrow(/multiples of 4/);
   });
 
   it('forms the series terms: log of the non-negative part of φ·w, plus row offset and bin bias, floored', () => {

@@ -59,6 +59,15 @@ export const POSITION_FACTOR_ROWS_KERNEL = 'KdePositionFactorRows';
  * exp(logK − colMax), without the (n × m) kernel
  */
 export const KDE_COLUMN_SUMS_KERNEL = 'KdeColumnSums';
+/**
+ * the tfjs kernel name of a series fit's electrode: a (n × q) positions and bt (q × m) bin centres,
+ * both over the kernel widths, psi (n × F) → [colMax (m), colSum (m), w (F × m)]: what
+ * COLUMN_SCALED_EXP_KERNEL gives on the log kernel (without the kernel) and SERIES_FACTOR_KERNEL
+ * then gives on the linear kernel, bit for bit; m and F multiples of 4
+ */
+export const SERIES_GROUND_FACTOR_KERNEL = 'KdeSeriesGroundFactor';
+/** kernel rows the series fit forms per tile before adding their product into the factor */
+const SERIES_GROUND_TILE_ROWS = 16;
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -70,6 +79,10 @@ interface KernelExports {
   compensatedWeights(a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number, w: number, flush: number): number;
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
+  seriesGroundFactor(
+    a: number, n: number, q: number, bt: number, m: number, c: number, psi: number, f: number, colMax: number, colSum: number, w: number,
+    expMax: number, partial: number, rows: number, tile: number, flush: number,
+  ): void;
   kdeColumnSums(
     a: number, n: number, q: number, bt: number, m: number, c: number, colMax: number, colSum: number, row: number, shifted: number, partial: number,
   ): void;
@@ -309,6 +322,35 @@ const seriesFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   return out;
 };
 
+export interface SeriesGroundFactorAttrs {
+  /** the position kernel's log-normaliser */
+  c: number;
+  /** as FlushAttrs */
+  flush: number;
+}
+
+const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, SERIES_GROUND_FACTOR_KERNEL);
+  const { a, bt, psi } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo; psi: tf.TensorInfo };
+  const { c, flush } = attrs as unknown as SeriesGroundFactorAttrs;
+  const [n, q] = a.shape as [number, number];
+  const [qb, m] = bt.shape as [number, number];
+  const [np, f] = psi.shape as [number, number];
+  if (qb !== q || np !== n || n === 0 || m < MIN_KERNEL_COLUMNS || m % 4 !== 0 || f % 4 !== 0) {
+    throw new Error(
+      `${SERIES_GROUND_FACTOR_KERNEL}: positions ${n} × ${q}, centres ${qb} × ${m}, features ${np} × ${f}: expected matching ` +
+        `dimensions, at least one position, and bins and features in multiples of 4`,
+    );
+  }
+  const outs = [backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([f, m], 'float32')];
+  const [colMax, colSum, w] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
+  const tile = Math.min(n, SERIES_GROUND_TILE_ROWS);
+  withScratch(backend, [m, m, tile * m], ([expMax, partial, rows]) =>
+    kernels.seriesGroundFactor(offsetOf(backend, a), n, q, offsetOf(backend, bt), m, c, offsetOf(backend, psi), f, colMax, colSum, w, expMax!, partial!, rows!, tile, flush));
+  return outs;
+};
+
 const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, KDE_COLUMN_SUMS_KERNEL);
@@ -440,6 +482,7 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     tf.registerKernel({ kernelName: COMPENSATED_WEIGHTS_KERNEL, backendName: 'wasm', kernelFunc: compensatedWeightsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
+    tf.registerKernel({ kernelName: SERIES_GROUND_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesGroundFactorKernelFunc });
     tf.registerKernel({ kernelName: POSITION_FACTOR_ROWS_KERNEL, backendName: 'wasm', kernelFunc: positionFactorRowsKernelFunc });
     tf.registerKernel({ kernelName: KDE_COLUMN_SUMS_KERNEL, backendName: 'wasm', kernelFunc: kdeColumnSumsKernelFunc });
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });

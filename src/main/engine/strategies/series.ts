@@ -10,8 +10,11 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect, logNormaliser } from '../kernels';
-import { hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesTermsAttrs } from '../simd/wasmKernels';
-import { COMPENSATED_MAX_FEATURES, LOG_EPS } from '../model';
+import {
+  hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesGroundFactorAttrs,
+  type SeriesTermsAttrs,
+} from '../simd/wasmKernels';
+import { COMPENSATED_MAX_FEATURES, FLUSH_BELOW, LOG_EPS } from '../model';
 import { seriesFactorWork, seriesTermsWork, type Work } from '../model/opWork';
 import { linearMarkKernelWork, linearReduceWork } from '../model/stageWork';
 import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from './common';
@@ -60,6 +63,34 @@ export function seriesFactorKind(plan: SeriesPlan): string {
  */
 export function buildSeriesFactor(plan: SeriesPlan, encHost: Float32Array, nEnc: number, kpos: tf.Tensor2D): tf.Tensor2D {
   return tf.tidy(() => seriesFactor(tf.tensor2d(encodingFeatures(plan, encHost, nEnc), [nEnc, paddedFeatureCount(plan)]), kpos));
+}
+
+/** Whether groundDensityAndSeriesFactor runs here for this many bins. */
+export function canFuseSeriesFit(nBins: number): boolean {
+  return hasWasmKernels() && nBins >= MIN_KERNEL_COLUMNS && nBins % 4 === 0;
+}
+
+/**
+ * What a fit for series needs from an electrode's linear position kernel, without the kernel: its
+ * column maxima and sums (the ground process, as linearPositionKernel gives them) and the series
+ * factor (as buildSeriesFactor gives it), bit for bit, in one pass of the wasm kernels over cache-
+ * sized tiles of kernel rows. Null where that kernel cannot run (another backend, bins not a
+ * multiple of 4): the caller builds the kernel, then the factor.
+ */
+export function groundDensityAndSeriesFactor(
+  positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[], flush: boolean, plan: SeriesPlan, encHost: Float32Array,
+): { colMax: tf.Tensor1D; colSum: tf.Tensor1D; factor: tf.Tensor2D } | null {
+  const [nEnc] = positions.shape;
+  if (nEnc === 0 || !canFuseSeriesFit(centers.shape[0])) return null;
+  const [colMax, colSum, factor] = tf.tidy(() => {
+    const inv = tf.tensor1d(std.map((s) => 1 / s));
+    const a = tf.mul(positions, inv);
+    const bt = tf.transpose(tf.mul(centers, inv));
+    const psi = tf.tensor2d(encodingFeatures(plan, encHost, nEnc), [nEnc, paddedFeatureCount(plan)]);
+    const attrs: SeriesGroundFactorAttrs = { c: logNormaliser(std), flush: flush ? FLUSH_BELOW : 0 };
+    return tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, { a, bt, psi }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+  });
+  return { colMax: colMax as tf.Tensor1D, colSum: colSum as tf.Tensor1D, factor: factor as tf.Tensor2D };
 }
 
 /** The work of buildSeriesFactor, for the span it runs in. */
