@@ -13,8 +13,11 @@ import type { BackendInfo } from '../../shared/report';
 import type { Calibration } from '../engine/model';
 
 export const CALIBRATION_FILE = 'calibration.json';
-/** 2: on wasm the matmul figure is the faster of the backend's matmul and the engine's packed product */
-const CACHE_VERSION = 2;
+/**
+ * 2: on wasm the matmul figure is the faster of the backend's matmul and the engine's packed product;
+ * 3: on wasm the exp figure is the faster of the general exp and the engine's flushed exp
+ */
+const CACHE_VERSION = 3;
 const DAY_MS = 24 * 3600 * 1000;
 /** a driver, BIOS or load change shows within a week; a week is short enough to notice it */
 export const CALIBRATION_MAX_AGE_MS = 7 * DAY_MS;

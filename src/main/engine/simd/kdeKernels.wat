@@ -677,6 +677,19 @@
       (br_if $next (i32.lt_u (local.get $at) (local.get $last))))
     (v128.store (i32.add (local.get $row) (local.get $last)) (local.get $tail)))
 
+  ;; dst = exp(src) with results below $flush dropped, count ≥ 4: $expShiftedFlushed as the KDE,
+  ;; position-factor and weights kernels run it, exported so the calibration can rate it (it outruns
+  ;; the general exp, which keeps subnormal results). The copy first is part of what is timed.
+  (func (export "expFlushed") (param $src i32) (param $dst i32) (param $count i32) (param $flush f32)
+    (local $at i32) (local $last i32)
+    (local.set $last (i32.shl (i32.sub (local.get $count) (i32.const 4)) (i32.const 2)))
+    (loop $copy
+      (if (i32.gt_u (local.get $at) (local.get $last)) (then (local.set $at (local.get $last))))
+      (v128.store (i32.add (local.get $dst) (local.get $at)) (v128.load (i32.add (local.get $src) (local.get $at))))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $copy (i32.lt_u (local.get $at) (i32.add (local.get $last) (i32.const 16)))))
+    (call $expShiftedFlushed (local.get $dst) (f32.const 0) (local.get $flush) (local.get $count)))
+
   ;; The compensated strategy's weights for one block and one encoding chunk (kde-spec §7e), m ≥ 4.
   ;; With a_i = rowMax[i] and c_i = a_i + max_k logKmark[k, i] − log E, the spec's weight
   ;; exp(logKmark[k, i] − b_i)·exp(c_i − C*) is exp(t[k, i] − T) with t = logKmark + a_i and

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
+  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
 } from './wasmKernels';
 
@@ -53,6 +53,25 @@ describe('engine SIMD kernels on the wasm backend', () => {
     const gotTiny = tf.exp(tf.tensor1d(tiny)).dataSync();
     expect(maxUlps(gotTiny, tiny.map((x) => Math.exp(x)))).toBeLessThanOrEqual(1);
     expect(gotTiny.every((v) => v > 0)).toBe(true);
+  });
+
+  it('gives the flushed exp the bits of the general exp where the result is kept, 0 below the flush, NaN as NaN', () => {
+    const flush = 2 ** -63;
+    // across the flush (ln 2^−63 ≈ −43.67), a length that is not whole vectors, and a NaN
+    const x = Float32Array.from([...sweep(1001, -60, 0), NaN]);
+    const got = (tf.engine().runKernel(EXP_FLUSHED_KERNEL, { x: tf.tensor1d(x) }, { flush } as unknown as tf.NamedAttrMap) as tf.Tensor).dataSync();
+    const general = tf.exp(tf.tensor1d(x)).dataSync();
+    let dropped = 0;
+    for (let i = 0; i < x.length - 1; i++) {
+      if (general[i]! < flush) {
+        expect(got[i], `x=${x[i]}`).toBe(0);
+        dropped++;
+      } else {
+        expect(got[i], `x=${x[i]}`).toBe(general[i]);
+      }
+    }
+    expect(dropped).toBeGreaterThan(200);
+    expect(got[x.length - 1]).toBeNaN();
   });
 
   it('gives exp the special values of libm: NaN, ±inf, ±0 and the ends of the range', () => {

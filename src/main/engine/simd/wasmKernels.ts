@@ -68,6 +68,11 @@ export const KDE_COLUMN_SUMS_KERNEL = 'KdeColumnSums';
 export const SERIES_GROUND_FACTOR_KERNEL = 'KdeSeriesGroundFactor';
 /** kernel rows the series fit forms per tile before adding their product into the factor */
 const SERIES_GROUND_TILE_ROWS = 16;
+/**
+ * the tfjs kernel name of exp with results below `flush` (FlushAttrs) dropped, the exp the engine's
+ * KDE, position-factor and weights kernels run: x → exp(x), x ≤ 0 and at least 4 elements
+ */
+export const EXP_FLUSHED_KERNEL = 'KdeExpFlushed';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -79,6 +84,7 @@ interface KernelExports {
   compensatedWeights(a: number, bt: number, n: number, m: number, d: number, c: number, rowMax: number, logE: number, w: number, flush: number): number;
   seriesTerms(phi: number, w: number, n: number, m: number, f: number, rowOff: number, bias: number, floor: number, dst: number): void;
   seriesFactor(psi: number, kpos: number, e: number, m: number, f: number, dst: number): void;
+  expFlushed(src: number, dst: number, count: number, flush: number): void;
   seriesGroundFactor(
     a: number, n: number, q: number, bt: number, m: number, c: number, psi: number, f: number, colMax: number, colSum: number, w: number,
     expMax: number, partial: number, rows: number, tile: number, flush: number,
@@ -351,6 +357,17 @@ const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   return outs;
 };
 
+const expFlushedKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, EXP_FLUSHED_KERNEL);
+  const x = inputs.x!;
+  const n = tf.util.sizeFromShape(x.shape);
+  if (x.dtype !== 'float32' || n < LANES) throw new Error(`${EXP_FLUSHED_KERNEL} takes at least ${LANES} float32 values, got ${n} ${x.dtype}`);
+  const out = backend.makeOutput(x.shape, 'float32');
+  kernels.expFlushed(offsetOf(backend, x), offsetOf(backend, out), n, (attrs as unknown as FlushAttrs).flush);
+  return out;
+};
+
 const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, KDE_COLUMN_SUMS_KERNEL);
@@ -483,6 +500,7 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });
     tf.registerKernel({ kernelName: SERIES_GROUND_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesGroundFactorKernelFunc });
+    tf.registerKernel({ kernelName: EXP_FLUSHED_KERNEL, backendName: 'wasm', kernelFunc: expFlushedKernelFunc });
     tf.registerKernel({ kernelName: POSITION_FACTOR_ROWS_KERNEL, backendName: 'wasm', kernelFunc: positionFactorRowsKernelFunc });
     tf.registerKernel({ kernelName: KDE_COLUMN_SUMS_KERNEL, backendName: 'wasm', kernelFunc: kdeColumnSumsKernelFunc });
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });
