@@ -11,7 +11,7 @@ import { binaryLogAxis, memoryBars, memoryEstimateOption } from './memoryEstimat
 import { memoryAxisOf, memoryColor, memoryLabel, memoryOption } from './memoryOption';
 import { cellTicks, niceTicks } from './niceTicks';
 import { colorForName, escapeHtml } from './palette';
-import { timingBarOption, timingBars } from './timingBarOption';
+import { hasWarmRepeats, timingBarOption, timingBars } from './timingBarOption';
 
 type AnyObj = Record<string, any>;
 const MB = 1024 * 1024;
@@ -94,6 +94,13 @@ describe('timingBarOption', () => {
     const opt = timingBarOption(withCi, 'total') as AnyObj;
     expect(opt.series[2].data).toEqual([[0, 92, 111]]);
     expect(opt.series[2].name).toBe('95 % CI of the median');
+  });
+
+  it('knows a run whose strategies ran once (a decode) from one with timed repeats', () => {
+    expect(hasWarmRepeats(results)).toBe(true);
+    const once = results.map((r) => (r.total ? { ...r, total: { ...r.total, n: 0, samplesMs: [] } } : r));
+    expect(hasWarmRepeats(once)).toBe(false);
+    expect(hasWarmRepeats([])).toBe(false);
   });
 
   it('draws a whisker on the warm bar', () => {

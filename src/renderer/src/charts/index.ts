@@ -15,4 +15,4 @@ export { binaryLogAxis, memoryBars, memoryEstimateOption } from './memoryEstimat
 export { memoryAxisOf, memoryColor, memoryLabel, memoryOption, OUTSIDE_RSS_COUNTER, type MemorySeriesInput } from './memoryOption';
 export { cellTicks, niceTicks, type CellTickOptions, type CellTicks } from './niceTicks';
 export { colorForIndex, colorForName, escapeHtml, SERIES_COLORS, SEVERITY_COLORS } from './palette';
-export { timingBarOption, timingBars, type TimingPhase } from './timingBarOption';
+export { hasWarmRepeats, timingBarOption, timingBars, type TimingPhase } from './timingBarOption';

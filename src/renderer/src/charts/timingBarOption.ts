@@ -28,6 +28,14 @@ export function timingBars(results: readonly StrategyResult[], phase: TimingPhas
   });
 }
 
+/**
+ * Whether any strategy had timed repeats after its first call. A decode is one call per strategy
+ * (and a run may ask for no repeats): its "warm median" is that call again, nothing to compare.
+ */
+export function hasWarmRepeats(results: readonly StrategyResult[]): boolean {
+  return results.some((r) => (r.total?.n ?? 0) > 0);
+}
+
 // two bars share 80 % of a category (gap 20 %) with 30 % of a bar between them; the warm bar's
 // centre then sits this share of the band right of the category's centre
 const BAR_CATEGORY_GAP = 0.2;
