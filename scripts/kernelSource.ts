@@ -2,9 +2,9 @@
  * Compiles the engine's WebAssembly text (src/main/engine/simd/*.wat) with wabt (a development
  * dependency). The engine does not compile at run time: `npm run build:kernels` writes the binaries
  * into kdeKernelsBinary.ts, and a test compiles the sources again and fails when they differ, so
- * the text stays the truth. kdeProduct.wat is built twice: as written (relaxed SIMD's fused
- * multiply-add) and with every relaxed_madd lowered to an add of a multiply, for engines without
- * relaxed SIMD.
+ * the text stays the truth. kdeKernels.wat and kdeProduct.wat are each built twice: as written
+ * (relaxed SIMD's fused multiply-add) and with every relaxed_madd lowered to an add of a multiply,
+ * for engines without relaxed SIMD.
  */
 import { readFile } from 'node:fs/promises';
 import wabtInit from 'wabt';
@@ -13,7 +13,10 @@ const SIMD_DIR = new URL('../src/main/engine/simd/', import.meta.url);
 export const BINARY_MODULE_URL = new URL('kdeKernelsBinary.ts', SIMD_DIR);
 
 export interface KernelBinaries {
-  kernels: Uint8Array;
+  /** exp, log, the KDE kernels and the rest, with fused multiply-adds in the exp and log polynomials (needs relaxed SIMD) */
+  kernelsRelaxed: Uint8Array;
+  /** the same with each multiply-add as a multiply and an add (SIMD only) */
+  kernelsPlain: Uint8Array;
   /** the packed product with fused multiply-adds (needs relaxed SIMD) */
   productRelaxed: Uint8Array;
   /** the packed product with each multiply-add as a multiply and an add (SIMD only) */
@@ -70,8 +73,10 @@ async function compile(name: string, source: Uint8Array | string, relaxed: boole
 
 export async function compileKernels(): Promise<KernelBinaries> {
   const product = await readFile(new URL('kdeProduct.wat', SIMD_DIR));
+  const kernels = await readFile(new URL('kdeKernels.wat', SIMD_DIR));
   return {
-    kernels: await compile('kdeKernels.wat', await readFile(new URL('kdeKernels.wat', SIMD_DIR)), false),
+    kernelsRelaxed: await compile('kdeKernels.wat', kernels, true),
+    kernelsPlain: await compile('kdeKernels.wat (lowered)', lowerRelaxedMadd(new TextDecoder().decode(kernels)), false),
     productRelaxed: await compile('kdeProduct.wat', product, true),
     productPlain: await compile('kdeProduct.wat (lowered)', lowerRelaxedMadd(new TextDecoder().decode(product)), false),
     likelihoodSum: await compile('likelihoodSum.wat', await readFile(new URL('likelihoodSum.wat', SIMD_DIR)), false),
@@ -87,7 +92,8 @@ function base64Constant(name: string, bytes: Uint8Array): string {
 export function binaryModuleText(b: KernelBinaries): string {
   return [
     '// Generated from kdeKernels.wat, kdeProduct.wat and likelihoodSum.wat by `npm run build:kernels`; do not edit. test/kernelsBinary.test.ts checks it matches the sources.',
-    base64Constant('KDE_KERNELS_WASM_BASE64', b.kernels),
+    base64Constant('KDE_KERNELS_RELAXED_WASM_BASE64', b.kernelsRelaxed),
+    base64Constant('KDE_KERNELS_PLAIN_WASM_BASE64', b.kernelsPlain),
     base64Constant('KDE_PRODUCT_RELAXED_WASM_BASE64', b.productRelaxed),
     base64Constant('KDE_PRODUCT_PLAIN_WASM_BASE64', b.productPlain),
     base64Constant('LIKELIHOOD_SUM_WASM_BASE64', b.likelihoodSum),

@@ -21,6 +21,28 @@ function runProduct(bytes: Uint8Array, a: Float32Array, b: Float32Array, m: numb
   return heap.slice(outAt, outAt + m * n);
 }
 
+interface UnaryKernels {
+  exp(src: number, dst: number, n: number): void;
+  log(src: number, dst: number, n: number): void;
+  expFlushed(src: number, dst: number, n: number, flush: number): void;
+}
+
+/** One op of one kdeKernels.wat build on a memory of its own, over xs. */
+function runUnary(bytes: Uint8Array, op: (k: UnaryKernels, src: number, dst: number, n: number) => void, xs: Float32Array): Float32Array {
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((xs.length * 8) / 65536) + 1 });
+  const k = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), { env: { memory } }).exports as unknown as UnaryKernels;
+  const heap = new Float32Array(memory.buffer);
+  heap.set(xs, 0);
+  op(k, 0, xs.length * 4, xs.length);
+  return heap.slice(xs.length, 2 * xs.length);
+}
+
+/** distance in units in the last place between two float32 values of the same sign */
+function ulps(a: number, b: number): number {
+  const i = new Int32Array(new Float32Array([a, b]).buffer);
+  return Math.abs(i[0]! - i[1]!);
+}
+
 describe("the engine's SIMD kernels", () => {
   let binaries: KernelBinaries;
   beforeAll(async () => {
@@ -41,6 +63,27 @@ describe("the engine's SIMD kernels", () => {
     );
     expect(lowerRelaxedMadd('(nothing to lower)')).toBe('(nothing to lower)');
     expect(() => lowerRelaxedMadd('(f32x4.relaxed_madd (local.get $a))')).toThrow(/three operands/);
+  });
+
+  it('compute exp and log within one ulp of float64 in both builds of kdeKernels.wat, subnormals included, the flushed exp with the bits of the general one', () => {
+    expect(enableRelaxedSimd(() => WebAssembly.validate(binaries.kernelsRelaxed as Uint8Array<ArrayBuffer>))).toBe(true);
+    // exp from the smallest subnormal result to the largest float; log from the smallest subnormal input up
+    const expIn = Float32Array.from({ length: 200_003 }, (_, i) => -103.9 + (192.6 * i) / 200_002);
+    const logIn = Float32Array.from({ length: 200_003 }, (_, i) => Math.exp(-103 + (191 * i) / 200_002));
+    for (const [build, bytes] of [['fused', binaries.kernelsRelaxed], ['plain', binaries.kernelsPlain]] as const) {
+      const exp = runUnary(bytes, (k, a, b, n) => k.exp(a, b, n), expIn);
+      const log = runUnary(bytes, (k, a, b, n) => k.log(a, b, n), logIn);
+      let worstExp = 0;
+      let worstLog = 0;
+      for (let i = 0; i < expIn.length; i++) worstExp = Math.max(worstExp, ulps(exp[i]!, Math.fround(Math.exp(expIn[i]!))));
+      for (let i = 0; i < logIn.length; i++) worstLog = Math.max(worstLog, ulps(log[i]!, Math.fround(Math.log(logIn[i]!))));
+      expect(worstExp, `${build} exp`).toBeLessThanOrEqual(1);
+      expect(worstLog, `${build} log`).toBeLessThanOrEqual(1);
+      const negative = expIn.filter((x) => x <= 0);
+      const general = runUnary(bytes, (k, a, b, n) => k.exp(a, b, n), negative);
+      const flushed = runUnary(bytes, (k, a, b, n) => k.expFlushed(a, b, n, 2 ** -63), negative);
+      for (let i = 0; i < negative.length; i++) expect(flushed[i], `${build} x=${negative[i]}`).toBe(general[i]! < 2 ** -63 ? 0 : general[i]);
+    }
   });
 
   it('compute the same product in both builds of kdeProduct.wat, fused and plain, within float32 rounding', () => {

@@ -9,7 +9,9 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { KDE_KERNELS_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_RELAXED_WASM_BASE64 } from './kdeKernelsBinary';
+import {
+  KDE_KERNELS_PLAIN_WASM_BASE64, KDE_KERNELS_RELAXED_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_RELAXED_WASM_BASE64,
+} from './kdeKernelsBinary';
 
 /** the tfjs kernel name of the fused Gaussian kernel matrix */
 export const GAUSS_KERNEL = 'KdeGaussKernel';
@@ -168,8 +170,8 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Whether this WebAssembly engine takes relaxed SIMD (the fused multiply-add build of the packed
- * product). Chromium 114+ and Node 22+ do; Node 20 only behind a V8 flag, which the engine process
+ * Whether this WebAssembly engine takes relaxed SIMD (the fused multiply-add builds of the packed
+ * product and of the exp and log polynomials). Chromium 114+ and Node 22+ do; Node 20 only behind a V8 flag, which the engine process
  * sets when this says no (engineProcess/relaxedSimd.ts).
  */
 export function relaxedSimdAvailable(): boolean {
@@ -182,8 +184,9 @@ function instantiate(backend: BackendWasm): Installed {
     throw new Error('the wasm backend does not expose its memory; the engine kernels cannot be installed');
   }
   const imports = { env: { memory } };
-  const kernels = new WebAssembly.Instance(new WebAssembly.Module(decode(KDE_KERNELS_WASM_BASE64)), imports).exports as unknown as KernelExports;
   const fusedMultiplyAdd = relaxedSimdAvailable();
+  const kernelBytes = decode(fusedMultiplyAdd ? KDE_KERNELS_RELAXED_WASM_BASE64 : KDE_KERNELS_PLAIN_WASM_BASE64);
+  const kernels = new WebAssembly.Instance(new WebAssembly.Module(kernelBytes), imports).exports as unknown as KernelExports;
   const productBytes = decode(fusedMultiplyAdd ? KDE_PRODUCT_RELAXED_WASM_BASE64 : KDE_PRODUCT_PLAIN_WASM_BASE64);
   const product = new WebAssembly.Instance(new WebAssembly.Module(productBytes), imports).exports as unknown as ProductExports;
   return { ...kernels, packedProduct: product.packedProduct, fusedMultiplyAdd };
