@@ -12,7 +12,9 @@ import {
 } from './hostMath';
 import { electrodeFlushIsSafe, linearPositionKernel, toTensor2d } from './kernels';
 import { planSeries, seriesCoversEncoding, type SeriesPlan } from './strategies/markSeries';
-import { buildSeriesFactor, buildSeriesFactorWork, canFuseSeriesFit, groundDensityAndSeriesFactor, seriesFactorKind } from './strategies/series';
+import {
+  buildSeriesFactor, buildSeriesFactorWork, canFuseSeriesFit, groundDensityAndSeriesFactor, seriesFactorBytes, seriesFactorKind,
+} from './strategies/series';
 import { addWork, logKdeWork } from './model/opWork';
 import { kdePartCount, kdeParts, logKde, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
@@ -170,7 +172,9 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
   // the series strategy plans from the marks as the device holds them (float32), so the fit does too
   const encHost = ctx.keepOnlyForSeries ? Float32Array.from(encFeatures) : null;
   const plan = encHost && keep.length > 0 ? planSeries(encHost, keep.length, fitted.waveformStd) : null;
-  const keepKernel = keep.length > 0 && kernelBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN) &&
+  // what stays in memory: the series factor alone where the fused fit builds it, else the kernel
+  const keptBytes = plan && canFuseSeriesFit(ctx.nBins) ? seriesFactorBytes(plan, ctx.nBins) : kernelBytes;
+  const keepKernel = keep.length > 0 && keptBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN) &&
     (!ctx.keepOnlyForSeries || (plan !== null && seriesCoversEncoding(plan)));
   if (keepKernel) {
     tensors.push(...uploadElectrode(fitted, q));
@@ -183,7 +187,7 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
       if (plan && encHost) await keepSeriesFactorInstead(ctx, fitted, plan, encHost, tensors);
     }
   } else {
-    if (ctx.keepBudgetBytes > 0 && keep.length > 0) ctx.probe.instant('position-kernel not kept', { electrode: el.name, bytes: kernelBytes });
+    if (ctx.keepBudgetBytes > 0 && keep.length > 0) ctx.probe.instant('position-kernel not kept', { electrode: el.name, bytes: keptBytes });
     fitted.logGroundDensity = await ctx.probe.span('ground-process', () => logKde(encPositions, centers, q, ctx.positionStd));
   }
   fitted.groundProcessIntensity = groundProcessIntensity(ctx, meanRate, fitted.logGroundDensity);

@@ -93,6 +93,11 @@ export function groundDensityAndSeriesFactor(
   return { colMax: colMax as tf.Tensor1D, colSum: colSum as tf.Tensor1D, factor: factor as tf.Tensor2D };
 }
 
+/** Bytes of the series factor of this plan over nBins bins. */
+export function seriesFactorBytes(plan: SeriesPlan, nBins: number): number {
+  return paddedFeatureCount(plan) * nBins * Float32Array.BYTES_PER_ELEMENT;
+}
+
 /** The work of buildSeriesFactor, for the span it runs in. */
 export function buildSeriesFactorWork(plan: SeriesPlan, nEnc: number, nBins: number): Work {
   return seriesFactorWork(paddedFeatureCount(plan), nEnc, nBins);
