@@ -31,6 +31,12 @@ describe('recommend', () => {
     expect(rec?.reason).toContain('chunked needs 2.00 GiB');
   });
 
+  it('says of a strategy called once on its own (a decode) what it took, not that it was the lowest', () => {
+    const rec = recommend(input([okResult('compensated', 1900, { total: timing(1900, []) })]));
+    expect(rec?.reason).toContain('compensated took 1.90 s to encode and decode, in one call');
+    expect(rec?.reason).not.toContain('warm median');
+  });
+
   it('accepts a strategy that is not allclose but decodes the same position in ≥ 99 % of rows', () => {
     const nearly = { ...disagrees, argmaxAgreement: 0.995 };
     const rec = recommend(input([okResult('reference', 100), okResult('logsumexp', 50, { agreementWithReference: nearly })]));

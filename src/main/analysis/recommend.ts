@@ -23,7 +23,11 @@ interface Candidate {
 function rankingWords(input: AnalysisInput, best: Candidate, next: Candidate | undefined): { words: string; runnerUp?: Recommendation['runnerUp'] } {
   const lowest = `On ${input.backend.name} (${input.backend.device}) ${best.name} had the lowest warm median encode + decode`;
   const bestTime = formatMedianWithCi(totalTiming(best.r)!);
-  if (!next) return { words: `${lowest}, ${bestTime}` };
+  if (!next) {
+    // alone and called once (a decode): there is no warm median, nor anything to be lowest among
+    if (totalTiming(best.r)!.n === 0) return { words: `On ${input.backend.name} (${input.backend.device}) ${best.name} took ${formatMs(best.ms)} to encode and decode, in one call` };
+    return { words: `${lowest}, ${bestTime}` };
+  }
   const c = compareResults(next.r, best.r);
   if (!c) {
     // one repeat on a side: no interval, so no verdict either
