@@ -459,20 +459,15 @@
           (then (call $addInto (local.get $colSum) (local.get $partial) (local.get $m))))
         (br $row))))
 
-  ;; The column sums of a Gaussian KDE part without its kernel in memory, m ≥ 4: for samples a
-  ;; (n × q) and evaluation points bt (q × m), both over the kernel widths, logK[i, j] as $gauss forms
-  ;; it; colMax[j] = max_i logK[i, j] and colSum[j] = Σ_i exp(logK[i, j] − colMax[j]), in row order
-  ;; through partial sums of 256 rows as columnScaledExp adds them. Each row is formed twice (for the
-  ;; maximum, then for the sum) in `row` (m floats of scratch; `shifted` and `partial` m more each)
-  ;; instead of being stored. Terms below 2^−63 of their column's maximum are dropped (the flushed exp): a column's sum
-  ;; is at least 1, so at most n·2^−63 of it, far below a float32 rounding.
-  (func (export "kdeColumnSums") (param $a i32) (param $n i32) (param $q i32) (param $bt i32) (param $m i32) (param $c f32)
-    (param $colMax i32) (param $colSum i32) (param $row i32) (param $shifted i32) (param $partial i32)
-    (local $i i32) (local $rowBytes i32) (local $arow i32) (local $sampleBytes i32)
+  ;; colMax[j] = max_i of $gauss's log kernel of samples a (n × q) at points bt (q × m), each row
+  ;; formed in `row` (m floats of scratch). The callers skip it when the caller has the maxima
+  ;; already ($maxGiven: for one-dimensional samples, the nearest sample's value, bit for bit).
+  (func $columnMaxima (param $a i32) (param $n i32) (param $q i32) (param $bt i32) (param $m i32) (param $c f32)
+    (param $colMax i32) (param $row i32)
+    (local $i i32) (local $rowBytes i32) (local $sampleBytes i32) (local $arow i32)
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (local.set $sampleBytes (i32.shl (local.get $q) (i32.const 2)))
     (call $fill (local.get $colMax) (local.get $rowBytes) (v128.const f32x4 -inf -inf -inf -inf))
-    (call $fill (local.get $colSum) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))
     (local.set $arow (local.get $a))
     (block $maxDone
       (loop $maxRow
@@ -481,7 +476,25 @@
         (call $maxInto (local.get $colMax) (local.get $row) (local.get $rowBytes))
         (local.set $arow (i32.add (local.get $arow) (local.get $sampleBytes)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $maxRow)))
+        (br $maxRow))))
+
+  ;; The column sums of a Gaussian KDE part without its kernel in memory, m ≥ 4: for samples a
+  ;; (n × q) and evaluation points bt (q × m), both over the kernel widths, logK[i, j] as $gauss forms
+  ;; it; colMax[j] = max_i logK[i, j] and colSum[j] = Σ_i exp(logK[i, j] − colMax[j]), in row order
+  ;; through partial sums of 256 rows as columnScaledExp adds them. Each row is formed twice (for the
+  ;; maximum, then for the sum) in `row` (m floats of scratch; `shifted` and `partial` m more each)
+  ;; instead of being stored; with $maxGiven the caller has written colMax (the nearest sample's
+  ;; value, for one-dimensional samples) and each row is formed once. Terms below 2^−63 of their
+  ;; column's maximum are dropped (the flushed exp): a column's sum is at least 1, so at most n·2^−63
+  ;; of it, far below a float32 rounding.
+  (func (export "kdeColumnSums") (param $a i32) (param $n i32) (param $q i32) (param $bt i32) (param $m i32) (param $c f32)
+    (param $colMax i32) (param $colSum i32) (param $row i32) (param $shifted i32) (param $partial i32) (param $maxGiven i32)
+    (local $i i32) (local $rowBytes i32) (local $arow i32) (local $sampleBytes i32)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $sampleBytes (i32.shl (local.get $q) (i32.const 2)))
+    (call $fill (local.get $colSum) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))
+    (if (i32.eqz (local.get $maxGiven)) (then (call $columnMaxima (local.get $a) (local.get $n) (local.get $q) (local.get $bt) (local.get $m)
+      (local.get $c) (local.get $colMax) (local.get $row))))
     (local.set $i (i32.const 0))
     (local.set $arow (local.get $a))
     (block $rowsDone
@@ -968,29 +981,22 @@
   ;; maxima and sums of the linear kernel as columnScaledExp gives them from $gauss's rows, and the
   ;; series factor w = ψᵀ·K (f × m) as seriesFactor gives it from that kernel, bit for bit. Samples
   ;; a (n × q) and bin centres bt (q × m) are over the widths, ψ is (n × f). A first pass forms each
-  ;; kernel row for the maxima; the second forms it again, shifts, exponentiates, adds it to the
+  ;; kernel row for the maxima (unless $maxGiven: the caller wrote them, as for kdeColumnSums); the
+  ;; second forms it again, shifts, exponentiates, adds it to the
   ;; column sums (partial sums of 256 rows) and scales it, $tile rows at a time into $rows
   ;; ($tile × m floats of scratch), then adds those rows' product into w. m is a multiple of 4;
   ;; expMax and partial are m floats of scratch; $flush as in columnScaledExp.
   (func (export "seriesGroundFactor") (param $a i32) (param $n i32) (param $q i32) (param $bt i32) (param $m i32) (param $c f32)
         (param $psi i32) (param $f i32) (param $colMax i32) (param $colSum i32) (param $w i32)
-        (param $expMax i32) (param $partial i32) (param $rows i32) (param $tile i32) (param $flush f32)
+        (param $expMax i32) (param $partial i32) (param $rows i32) (param $tile i32) (param $flush f32) (param $maxGiven i32)
     (local $i i32) (local $r i32) (local $t0 i32) (local $count i32) (local $rowBytes i32) (local $sampleBytes i32)
     (local $arow i32) (local $orow i32)
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (local.set $sampleBytes (i32.shl (local.get $q) (i32.const 2)))
-    (call $fill (local.get $colMax) (local.get $rowBytes) (v128.const f32x4 -inf -inf -inf -inf))
     (call $fill (local.get $colSum) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))
     (call $fill (local.get $w) (i32.mul (local.get $f) (local.get $rowBytes)) (v128.const f32x4 0 0 0 0))
-    (local.set $arow (local.get $a))
-    (block $maxDone
-      (loop $maxRow
-        (br_if $maxDone (i32.ge_u (local.get $i) (local.get $n)))
-        (call $gauss (local.get $arow) (local.get $bt) (i32.const 1) (local.get $m) (local.get $q) (local.get $c) (local.get $rows) (i32.const 0))
-        (call $maxInto (local.get $colMax) (local.get $rows) (local.get $rowBytes))
-        (local.set $arow (i32.add (local.get $arow) (local.get $sampleBytes)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $maxRow)))
+    (if (i32.eqz (local.get $maxGiven)) (then (call $columnMaxima (local.get $a) (local.get $n) (local.get $q) (local.get $bt) (local.get $m)
+      (local.get $c) (local.get $colMax) (local.get $rows))))
     (call $expRange (local.get $colMax) (local.get $expMax) (local.get $m))
     (local.set $i (i32.const 0))
     (local.set $arow (local.get $a))

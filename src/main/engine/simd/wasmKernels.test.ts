@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
+  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
 } from './wasmKernels';
 
@@ -213,6 +213,27 @@ describe('engine SIMD kernels on the wasm backend', () => {
       }
     }
     expect(() => tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi: tf.zeros([3, 5]), kpos: tf.zeros([3, 8]) }, {})).toThrow(/multiple of 4/);
+  });
+
+  it('takes one-dimensional column maxima from the nearest sample with the bits of a pass over every row: ties, duplicates, far points', () => {
+    // samples on the points, symmetric pairs about them (ties), duplicates, pairs a float32 ulp apart, one far away
+    const points = Float32Array.from([0, 1, 2.5, 3, 1e-30, 7.25, 40, -3]);
+    const samples = Float32Array.from([1, 1, 0.75, 1.25, 2.5, 2.5, 3 + 2 ** -22, 3 - 2 ** -22, Math.fround(1e-30) * 3, 5, 9.5, 1000, -3.5, -2.5]);
+    const c = -0.918938;
+    for (const parts of [[samples.length], [5, 9], [1, 13]]) {
+      const a = tf.tensor2d(samples, [samples.length, 1]);
+      const bt = tf.tensor2d(points, [1, points.length]);
+      const [colMax] = tf.engine().runKernel(KDE_COLUMN_SUMS_KERNEL, { a, bt }, { c, partRows: parts } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const got = colMax!.dataSync();
+      let first = 0;
+      parts.forEach((count, k) => {
+        // the same part's log kernel in full, then its column maxima from every row
+        const logK = gaussKernel(tf.tensor2d(samples.subarray(first, first + count), [count, 1]), tf.tensor2d(points, [points.length, 1]), c, false);
+        const want = tf.max(logK, 0).dataSync();
+        expect([...got.subarray(k * points.length, (k + 1) * points.length)], `parts ${parts} part ${k}`).toEqual([...want]);
+        first += count;
+      });
+    }
   });
 
   it('fits a series electrode in one pass with the bits of the column-scaled kernel then the series factor, kernel never stored', () => {

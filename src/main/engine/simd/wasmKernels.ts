@@ -89,10 +89,11 @@ interface KernelExports {
   expFlushed(src: number, dst: number, count: number, flush: number): void;
   seriesGroundFactor(
     a: number, n: number, q: number, bt: number, m: number, c: number, psi: number, f: number, colMax: number, colSum: number, w: number,
-    expMax: number, partial: number, rows: number, tile: number, flush: number,
+    expMax: number, partial: number, rows: number, tile: number, flush: number, maxGiven: number,
   ): void;
   kdeColumnSums(
     a: number, n: number, q: number, bt: number, m: number, c: number, colMax: number, colSum: number, row: number, shifted: number, partial: number,
+    maxGiven: number,
   ): void;
   positionFactorRows(
     a: number, order: number, first: number, count: number, q: number, bt: number, m: number, c: number, dst: number, rowMax: number, flush: number,
@@ -338,6 +339,38 @@ export interface SeriesGroundFactorAttrs {
   flush: number;
 }
 
+/**
+ * colMax[j] of the log Gaussian kernel of n one-dimensional samples a (heap floats at aAt, over the
+ * width) at the m points bt (at btAt), from each point's nearest sample: $gauss's float32 value,
+ * c + (−½)·fl(fl(a − b)²), never grows with |a − b| (every rounding is monotone and symmetric), so
+ * the nearest sample's value is the maximum a pass over every row finds, bit for bit, at the cost
+ * of a sort and a binary search per point. The float32 steps are replayed in float64 with
+ * Math.fround, exact for one operation on float32 operands. False, writing nothing the kernel
+ * keeps, when a sample or point is not finite: the kernel then takes its own pass.
+ */
+function nearestSampleMaxima(heap: Float32Array, aAt: number, n: number, btAt: number, m: number, c: number, colMaxAt: number): boolean {
+  if (n === 0) return false;
+  const sorted = Float64Array.from(heap.subarray(aAt, aAt + n)).sort();
+  if (!Number.isFinite(sorted[0]!) || !Number.isFinite(sorted[n - 1]!)) return false;
+  const c32 = Math.fround(c);
+  for (let j = 0; j < m; j++) {
+    const b = heap[btAt + j]!;
+    if (!Number.isFinite(b)) return false;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < b) lo = mid + 1;
+      else hi = mid;
+    }
+    const above = lo < n ? sorted[lo]! - b : Infinity;
+    const below = lo > 0 ? b - sorted[lo - 1]! : Infinity;
+    const d = Math.fround(Math.min(above, below));
+    heap[colMaxAt + j] = Math.fround(Math.fround(Math.fround(d * d) * -0.5) + c32);
+  }
+  return true;
+}
+
 const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, SERIES_GROUND_FACTOR_KERNEL);
@@ -355,8 +388,11 @@ const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   const outs = [backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([f, m], 'float32')];
   const [colMax, colSum, w] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
   const tile = Math.min(n, SERIES_GROUND_TILE_ROWS);
-  withScratch(backend, [m, m, tile * m], ([expMax, partial, rows]) =>
-    kernels.seriesGroundFactor(offsetOf(backend, a), n, q, offsetOf(backend, bt), m, c, offsetOf(backend, psi), f, colMax, colSum, w, expMax!, partial!, rows!, tile, flush));
+  withScratch(backend, [m, m, tile * m], ([expMax, partial, rows]) => {
+    const [pa, pb] = [offsetOf(backend, a), offsetOf(backend, bt)];
+    const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
+    kernels.seriesGroundFactor(pa, n, q, pb, m, c, offsetOf(backend, psi), f, colMax, colSum, w, expMax!, partial!, rows!, tile, flush, given ? 1 : 0);
+  });
   return outs;
 };
 
@@ -391,7 +427,9 @@ const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) =
   withScratch(backend, [m, m, m], ([row, shifted, partial]) => {
     let first = 0;
     rows.forEach((count, k) => {
-      kernels.kdeColumnSums(pa + first * q * 4, count, q, pb, m, c, pMax + k * m * 4, pSum + k * m * 4, row!, shifted!, partial!);
+      const at = pa + first * q * 4;
+      const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, at / 4, count, pb / 4, m, c, pMax / 4 + k * m);
+      kernels.kdeColumnSums(at, count, q, pb, m, c, pMax + k * m * 4, pSum + k * m * 4, row!, shifted!, partial!, given ? 1 : 0);
       first += count;
     });
   });
