@@ -230,7 +230,7 @@ describe('engine SIMD kernels on the wasm backend', () => {
         // the same part's log kernel in full, then its column maxima from every row
         const logK = gaussKernel(tf.tensor2d(samples.subarray(first, first + count), [count, 1]), tf.tensor2d(points, [points.length, 1]), c, false);
         const want = tf.max(logK, 0).dataSync();
-        expect([...got.subarray(k * points.length, (k + 1) * points.length)], `parts ${parts} part ${k}`).toEqual([...want]);
+        expect([...got.subarray(k * points.length, (k + 1) * points.length)], `parts ${parts.join(", ")} part ${k}`).toEqual([...want]);
         first += count;
       });
     }
