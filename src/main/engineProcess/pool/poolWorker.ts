@@ -102,14 +102,18 @@ function ownedArray(values: Float32Array): Float32Array {
   return values.byteOffset === 0 && values.byteLength === values.buffer.byteLength && values.buffer instanceof ArrayBuffer ? values : values.slice();
 }
 
-/** blocks a predict's ring holds at once, each of the default block size */
+/** blocks a predict's ring holds at once, fewer where 16 blocks would pass RING_MAX_BYTES */
 const RING_SLOTS = 16;
+/** the most a worker's ring may hold: larger blocks (a large --block-size on many bins) go as fresh arrays */
+const RING_MAX_BYTES = 32 * 1024 * 1024;
 const DEFAULT_BLOCK_ROWS = 100;
 let ring: TermRing | undefined;
 
-/** The term ring for blocks of this many floats, made larger when a call needs it. */
-function ringFor(blockFloats: number): TermRing {
-  if (!ring || ring.slotFloats < blockFloats) ring = new TermRing(RING_SLOTS, blockFloats);
+/** The term ring for blocks of this many floats, made larger when a call needs it; none past RING_MAX_BYTES. */
+function ringFor(blockFloats: number): TermRing | undefined {
+  const slots = Math.min(RING_SLOTS, Math.floor(RING_MAX_BYTES / (blockFloats * Float32Array.BYTES_PER_ELEMENT)));
+  if (slots < 2) return undefined;
+  if (!ring || ring.slotFloats < blockFloats || ring.slots < slots) ring = new TermRing(slots, blockFloats);
   ring.reset();
   return ring;
 }
@@ -122,7 +126,7 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
   // blocks read into the ring, and the slot each took
   const inRing = new WeakMap<Float32Array, TermRelease>();
   const read: TermReader = async (block) => {
-    const taken = termRing.take(block.size);
+    const taken = termRing?.take(block.size) ?? null;
     if (taken && engine.copyFloat32Into(block, taken.view)) {
       inRing.set(taken.view, taken.release);
       return taken.view;
