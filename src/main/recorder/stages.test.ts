@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { SpanRecord } from '../../shared/events';
+import { seededRandom } from '../analysis/bootstrap';
 import { RunningStageTimes, stageTimes } from './stages';
 
 const span = (name: string, ts: number, dur: number, tid = 1, proc: SpanRecord['proc'] = 'engine', args?: Record<string, unknown>): SpanRecord =>
@@ -48,18 +49,6 @@ describe('stageTimes', () => {
   });
 });
 
-/** A deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Nested spans on one lane in [start, end] (µs), in the order they close: children first. */
 function nestedSpans(rand: () => number, tid: number, start: number, end: number, depth: number): SpanRecord[] {
   const names = ['decode', 'electrode', 'block', 'reduce', 'mark-kernel'];
@@ -81,7 +70,7 @@ function nestedSpans(rand: () => number, tid: number, start: number, end: number
 describe('RunningStageTimes', () => {
   it('gives stageTimes\' table span by span, whatever the order the lanes interleave in', () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const rand = random(seed);
+      const rand = seededRandom(seed);
       const lanes = [1, 2, 3].map((tid) => nestedSpans(rand, tid, 0, 1000, 0));
       const all = lanes.flat();
       const running = new RunningStageTimes();

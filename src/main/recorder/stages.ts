@@ -30,23 +30,48 @@ function addCounted(a: CountedWork, b: CountedWork): CountedWork {
   return Object.fromEntries(WORK_KEYS.map((k) => [k, a[k] + b[k]])) as unknown as CountedWork;
 }
 
+/** A span's lane: nesting is per (process, lane). */
+const laneKey = (s: SpanRecord): string => `${s.proc}|${s.tid}`;
+
+/** Calls, total time and counted work per stage name; self time is the caller's to add. */
+class StageTally {
+  private readonly byName = new Map<string, StageTime>();
+  /** stages with a span that did not count its work */
+  private readonly uncounted = new Set<string>();
+
+  /** One span of `durNs`: its stage's row, for the caller to add the span's self time to. */
+  record(s: SpanRecord, durNs: number): StageTime {
+    let stat = this.byName.get(s.name);
+    if (!stat) this.byName.set(s.name, (stat = { name: s.name, calls: 0, totalMs: 0, selfMs: 0 }));
+    stat.calls++;
+    stat.totalMs += durNs / 1e6;
+    const counted = countedWork(s.args?.work);
+    if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
+    else this.uncounted.add(s.name);
+    return stat;
+  }
+
+  /** The stages so far, by total time, largest first; work only where every span counted it. */
+  table(): StageTime[] {
+    const out = [...this.byName.values()].map((st) => {
+      const copy = { ...st };
+      if (this.uncounted.has(st.name)) delete copy.work;
+      return copy;
+    });
+    return out.sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));
+  }
+}
+
 /** Stages by total time, largest first. */
 export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
   const lanes = new Map<string, SpanRecord[]>();
   for (const s of spans) {
-    const key = `${s.proc}|${s.tid}`;
+    const key = laneKey(s);
     let lane = lanes.get(key);
     if (!lane) lanes.set(key, (lane = []));
     lane.push(s);
   }
-  const byName = new Map<string, StageTime>();
-  /** stages with a span that did not count its work */
-  const uncounted = new Set<string>();
-  const statOf = (name: string): StageTime => {
-    let st = byName.get(name);
-    if (!st) byName.set(name, (st = { name, calls: 0, totalMs: 0, selfMs: 0 }));
-    return st;
-  };
+  const tally = new StageTally();
   const closeTop = (stack: Open[]): void => {
     const top = stack.pop()!;
     top.stat.selfMs += Math.max(0, top.durNs - top.childNs) / 1e6;
@@ -62,28 +87,16 @@ export function stageTimes(spans: Iterable<SpanRecord>): StageTime[] {
       const parent = stack[stack.length - 1];
       // a child is charged to its parent only for the part inside it
       if (parent) parent.childNs += Math.min(startNs + durNs, parent.endNs) - startNs;
-      const stat = statOf(s.name);
-      stat.calls++;
-      stat.totalMs += durNs / 1e6;
-      const counted = countedWork(s.args?.work);
-      if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
-      else uncounted.add(s.name);
-      stack.push({ stat, endNs: startNs + durNs, childNs: 0, durNs });
+      stack.push({ stat: tally.record(s, durNs), endNs: startNs + durNs, childNs: 0, durNs });
     }
     while (stack.length > 0) closeTop(stack);
   }
-  for (const name of uncounted) delete byName.get(name)!.work;
-  return [...byName.values()].sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));
+  return tally.table();
 }
 
 interface Closed {
   startNs: number;
   endNs: number;
-}
-
-interface Lane {
-  /** spans closed on this lane that no span closed since contains, in close order */
-  unclaimed: Closed[];
 }
 
 /**
@@ -95,41 +108,28 @@ interface Lane {
  * on each lane and passed in the order they close; on such spans it gives stageTimes' numbers.
  */
 export class RunningStageTimes {
-  private readonly byName = new Map<string, StageTime>();
-  private readonly uncounted = new Set<string>();
-  private readonly lanes = new Map<string, Lane>();
+  private readonly tally = new StageTally();
+  /** per lane, the spans closed on it that no span closed since contains, in close order */
+  private readonly unclaimed = new Map<string, Closed[]>();
 
   add(s: SpanRecord): void {
-    const key = `${s.proc}|${s.tid}`;
-    let lane = this.lanes.get(key);
-    if (!lane) this.lanes.set(key, (lane = { unclaimed: [] }));
+    const key = laneKey(s);
+    let list = this.unclaimed.get(key);
+    if (!list) this.unclaimed.set(key, (list = []));
     const startNs = toNs(s.ts);
     const durNs = Math.max(0, toNs(s.dur));
     const endNs = startNs + durNs;
     let childNs = 0;
-    const list = lane.unclaimed;
     while (list.length > 0 && list[list.length - 1]!.startNs >= startNs && list[list.length - 1]!.endNs <= endNs) {
       const child = list.pop()!;
       childNs += child.endNs - child.startNs;
     }
     list.push({ startNs, endNs });
-    let stat = this.byName.get(s.name);
-    if (!stat) this.byName.set(s.name, (stat = { name: s.name, calls: 0, totalMs: 0, selfMs: 0 }));
-    stat.calls++;
-    stat.totalMs += durNs / 1e6;
-    stat.selfMs += Math.max(0, durNs - childNs) / 1e6;
-    const counted = countedWork(s.args?.work);
-    if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
-    else this.uncounted.add(s.name);
+    this.tally.record(s, durNs).selfMs += Math.max(0, durNs - childNs) / 1e6;
   }
 
   /** The stages so far, by total time, largest first. */
   table(): StageTime[] {
-    const out = [...this.byName.values()].map((st) => {
-      const copy = { ...st };
-      if (this.uncounted.has(st.name)) delete copy.work;
-      return copy;
-    });
-    return out.sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));
+    return this.tally.table();
   }
 }
