@@ -173,14 +173,14 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
   const encHost = ctx.keepOnlyForSeries ? Float32Array.from(encFeatures) : null;
   const plan = encHost && keep.length > 0 ? planSeries(encHost, keep.length, fitted.waveformStd) : null;
   // what stays in memory: the series factor alone where the fused fit builds it, else the kernel
-  const keptBytes = plan && canFuseSeriesFit(ctx.nBins) ? seriesFactorBytes(plan, ctx.nBins) : kernelBytes;
+  const fused = plan !== null && canFuseSeriesFit(ctx.nBins);
+  const keptBytes = fused ? seriesFactorBytes(plan, ctx.nBins) : kernelBytes;
   const keepKernel = keep.length > 0 && keptBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN) &&
     (!ctx.keepOnlyForSeries || (plan !== null && seriesCoversEncoding(plan)));
   if (keepKernel) {
     tensors.push(...uploadElectrode(fitted, q));
-    const fused = plan && encHost ? await seriesFitFused(ctx, fitted, plan, encHost, tensors) : null;
     if (fused) {
-      fitted.logGroundDensity = fused;
+      fitted.logGroundDensity = await seriesFitFused(ctx, fitted, plan, encHost!, tensors);
     } else {
       ctx.keepBudgetBytes -= kernelBytes;
       fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors));
@@ -221,22 +221,21 @@ function electrodeFlush(ctx: FitContext, fitted: FittedElectrode): boolean {
 }
 
 /**
- * A fit for series where the wasm kernels can: log g_e and the series factor kept for predict in one
- * pass over cache-sized tiles of the position kernel, which is never in memory whole (the numbers of
- * groundDensityKeepingKernel then keepSeriesFactorInstead, bit for bit). Its span counts the
- * factor's work with the ground process's. Null where the kernels cannot run it.
+ * A fit for series where the wasm kernels can (canFuseSeriesFit): log g_e and the series factor kept
+ * for predict in one pass over cache-sized tiles of the position kernel, which is never in memory
+ * whole (the numbers of groundDensityKeepingKernel then keepSeriesFactorInstead, bit for bit). Its
+ * span counts the factor's work with the ground process's.
  */
 async function seriesFitFused(
   ctx: FitContext, fitted: FittedElectrode, plan: SeriesPlan, encHost: Float32Array, tensors: tf.Tensor[],
-): Promise<Float64Array | null> {
-  if (!canFuseSeriesFit(ctx.nBins)) return null;
+): Promise<Float64Array> {
   const work = addWork(logKdeWork(fitted.nEnc, ctx.nBins, ctx.q), buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins));
   return ctx.probe.span('ground-process', async () => {
     const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
-    const fused = groundDensityAndSeriesFactor(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted), plan, encHost);
+    const { colMax, colSum, factor } = groundDensityAndSeriesFactor(
+      fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted), plan, encHost,
+    );
     centers.dispose();
-    if (!fused) return null;
-    const { colMax, colSum, factor } = fused;
     ctx.keepBudgetBytes -= factor.size * FLOAT32_BYTES;
     tensors.push(factor);
     fitted.keptSeriesFactor = { kind: seriesFactorKind(plan), factor };

@@ -57,12 +57,17 @@ export function seriesFactorKind(plan: SeriesPlan): string {
   return `series ${plan.basis.order}`;
 }
 
+/** Ψ (nEnc × Fpad) as a tensor, from the encoding marks as float32 (encHost, nEnc × D). */
+function encodingFeaturesTensor(plan: SeriesPlan, encHost: Float32Array, nEnc: number): tf.Tensor2D {
+  return tf.tensor2d(encodingFeatures(plan, encHost, nEnc), [nEnc, paddedFeatureCount(plan)]);
+}
+
 /**
  * W (Fpad × P) of an electrode from its encoding marks as float32 (encHost, nEnc × D) and its linear
  * position kernel: built by the fit that keeps it, or by a predict that finds none kept.
  */
 export function buildSeriesFactor(plan: SeriesPlan, encHost: Float32Array, nEnc: number, kpos: tf.Tensor2D): tf.Tensor2D {
-  return tf.tidy(() => seriesFactor(tf.tensor2d(encodingFeatures(plan, encHost, nEnc), [nEnc, paddedFeatureCount(plan)]), kpos));
+  return tf.tidy(() => seriesFactor(encodingFeaturesTensor(plan, encHost, nEnc), kpos));
 }
 
 /** Whether groundDensityAndSeriesFactor runs here for this many bins. */
@@ -74,19 +79,18 @@ export function canFuseSeriesFit(nBins: number): boolean {
  * What a fit for series needs from an electrode's linear position kernel, without the kernel: its
  * column maxima and sums (the ground process, as linearPositionKernel gives them) and the series
  * factor (as buildSeriesFactor gives it), bit for bit, in one pass of the wasm kernels over cache-
- * sized tiles of kernel rows. Null where that kernel cannot run (another backend, bins not a
- * multiple of 4): the caller builds the kernel, then the factor.
+ * sized tiles of kernel rows. Only where canFuseSeriesFit says so, for at least one position;
+ * elsewhere the caller builds the kernel, then the factor.
  */
 export function groundDensityAndSeriesFactor(
   positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[], flush: boolean, plan: SeriesPlan, encHost: Float32Array,
-): { colMax: tf.Tensor1D; colSum: tf.Tensor1D; factor: tf.Tensor2D } | null {
+): { colMax: tf.Tensor1D; colSum: tf.Tensor1D; factor: tf.Tensor2D } {
   const [nEnc] = positions.shape;
-  if (nEnc === 0 || !canFuseSeriesFit(centers.shape[0])) return null;
   const [colMax, colSum, factor] = tf.tidy(() => {
     const inv = tf.tensor1d(std.map((s) => 1 / s));
     const a = tf.mul(positions, inv);
     const bt = tf.transpose(tf.mul(centers, inv));
-    const psi = tf.tensor2d(encodingFeatures(plan, encHost, nEnc), [nEnc, paddedFeatureCount(plan)]);
+    const psi = encodingFeaturesTensor(plan, encHost, nEnc);
     const attrs: SeriesGroundFactorAttrs = { c: logNormaliser(std), flush: flush ? FLUSH_BELOW : 0 };
     return tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, { a, bt, psi }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
   });
