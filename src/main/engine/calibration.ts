@@ -14,7 +14,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { BackendInfo } from '../../shared/report';
 import { FLOAT32_BYTES, FLUSH_BELOW, type Calibration } from './model';
 import { EXP_FLUSHED_KERNEL, hasWasmKernels } from './simd/wasmKernels';
-import { foldPackedChunk, packFactor } from './strategies/compensated';
+import { packedMatMul, packFactor } from './strategies/compensated';
 import { waitForDevice } from './sync';
 
 export interface CalibrationOptions {
@@ -78,14 +78,9 @@ async function warmMsPerCall(op: () => tf.Tensor, o: Required<CalibrationOptions
  */
 function packedProductOp(a: tf.Tensor2D, b: tf.Tensor2D): { op: () => tf.Tensor; dispose: () => void } {
   const packed = packFactor(b);
-  const scale = tf.scalar(0);
   return {
-    op: () => {
-      const { sum, scale: out } = foldPackedChunk(null, a, scale, packed, b.shape[1]);
-      out.dispose();
-      return sum;
-    },
-    dispose: () => tf.dispose([packed.packed, packed.flags, scale]),
+    op: () => packedMatMul(a, packed, b.shape[1]),
+    dispose: () => tf.dispose([packed.packed, packed.flags]),
   };
 }
 

@@ -101,6 +101,14 @@ export function foldPackedChunk(
   return { sum: sum as tf.Tensor2D, scale: scale as tf.Scalar };
 }
 
+/**
+ * a·factor (B × P) through the packed product with nothing to fold: the first chunk at scale 0,
+ * so e^(0 − 0) = 1 multiplies the sums exactly (the reference's GEMM, and the calibration's).
+ */
+export function packedMatMul(a: tf.Tensor2D, packed: PackedFactor, columns: number): tf.Tensor2D {
+  return tf.tidy(() => foldPackedChunk(null, a, tf.scalar(0), packed, columns).sum);
+}
+
 /** The (C × P) factor in panels for foldPackedChunk, its panels of zeros left out. */
 export function packFactor(factor: tf.Tensor2D): PackedFactor {
   const [packed, flags] = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: factor }) as tf.Tensor[];

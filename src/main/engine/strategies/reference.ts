@@ -9,13 +9,12 @@ import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect } from '../kernels';
 import { hasWasmKernels, MIN_KERNEL_COLUMNS } from '../simd/wasmKernels';
 import { epilogue, forEachBlock, linearPositionKernelOf, sliceRows } from './common';
-import { foldPackedChunk, packFactor, type PackedFactor } from './compensated';
+import { packedMatMul, packFactor, type PackedFactor } from './compensated';
 import type { StageFn, Strategy } from './types';
 
 /** Kmark·Kpos through the packed product, or the backend's matmul without one. */
 function linearProduct(kmark: tf.Tensor2D, kpos: tf.Tensor2D, packed: PackedFactor | null): tf.Tensor2D {
-  if (!packed) return tf.matMul(kmark, kpos);
-  return tf.tidy(() => foldPackedChunk(null, kmark, tf.scalar(0), packed, kpos.shape[1]).sum);
+  return packed ? packedMatMul(kmark, packed, kpos.shape[1]) : tf.matMul(kmark, kpos);
 }
 
 async function packedKernel(kpos: tf.Tensor2D, stage: StageFn): Promise<PackedFactor> {
