@@ -445,19 +445,32 @@
     (block $rowsDone
       (loop $row
         (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $n)))
-        (call $subtract (local.get $xrow) (local.get $colMax) (local.get $orow) (local.get $rowBytes))
-        (if (f32.gt (local.get $flush) (f32.const 0))
-          (then (call $expShiftedFlushed (local.get $orow) (f32.const 0) (local.get $flush) (local.get $m)))
-          (else (call $expRange (local.get $orow) (local.get $orow) (local.get $m))))
-        (if (i32.eqz (i32.and (local.get $i) (i32.const 255)))
-          (then (call $fill (local.get $partial) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))))
-        (call $accumulateAndScale (local.get $orow) (local.get $partial) (local.get $expMax) (local.get $m))
+        (call $scaledRowIntoSums (local.get $xrow) (local.get $orow) (local.get $i) (local.get $n) (local.get $m)
+          (local.get $colMax) (local.get $expMax) (local.get $partial) (local.get $colSum) (local.get $flush))
         (local.set $xrow (i32.add (local.get $xrow) (local.get $rowBytes)))
         (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (if (i32.or (i32.eqz (i32.and (local.get $i) (i32.const 255))) (i32.eq (local.get $i) (local.get $n)))
-          (then (call $addInto (local.get $colSum) (local.get $partial) (local.get $m))))
         (br $row))))
+
+  ;; Row i of n of the column-scaled kernel, columnScaledExp's second pass: dst = exp(src − colMax),
+  ;; 0 below $flush when it is above 0, added to the partial sum of its 256 rows (zeroed at rows 0,
+  ;; 256, …; added into colSum after rows 255, 511, … and the last), then dst ·= expMax. src may be
+  ;; dst when m is a multiple of 4 (no vector of the subtraction overlaps another).
+  (func $scaledRowIntoSums (param $src i32) (param $dst i32) (param $i i32) (param $n i32) (param $m i32)
+        (param $colMax i32) (param $expMax i32) (param $partial i32) (param $colSum i32) (param $flush f32)
+    (local $rowBytes i32)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (call $subtract (local.get $src) (local.get $colMax) (local.get $dst) (local.get $rowBytes))
+    (if (f32.gt (local.get $flush) (f32.const 0))
+      (then (call $expShiftedFlushed (local.get $dst) (f32.const 0) (local.get $flush) (local.get $m)))
+      (else (call $expRange (local.get $dst) (local.get $dst) (local.get $m))))
+    (if (i32.eqz (i32.and (local.get $i) (i32.const 255)))
+      (then (call $fill (local.get $partial) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))))
+    (call $accumulateAndScale (local.get $dst) (local.get $partial) (local.get $expMax) (local.get $m))
+    (if (i32.or
+          (i32.eqz (i32.and (i32.add (local.get $i) (i32.const 1)) (i32.const 255)))
+          (i32.eq (i32.add (local.get $i) (i32.const 1)) (local.get $n)))
+      (then (call $addInto (local.get $colSum) (local.get $partial) (local.get $m)))))
 
   ;; colMax[j] = max_i of $gauss's log kernel of samples a (n × q) at points bt (q × m), each row
   ;; formed in `row` (m floats of scratch). The callers skip it when the caller has the maxima
@@ -1012,19 +1025,12 @@
           (loop $row
             (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $count)))
             (call $gauss (local.get $arow) (local.get $bt) (i32.const 1) (local.get $m) (local.get $q) (local.get $c) (local.get $orow) (i32.const 0))
-            (call $subtract (local.get $orow) (local.get $colMax) (local.get $orow) (local.get $rowBytes))
-            (if (f32.gt (local.get $flush) (f32.const 0))
-              (then (call $expShiftedFlushed (local.get $orow) (f32.const 0) (local.get $flush) (local.get $m)))
-              (else (call $expRange (local.get $orow) (local.get $orow) (local.get $m))))
-            (if (i32.eqz (i32.and (local.get $i) (i32.const 255)))
-              (then (call $fill (local.get $partial) (local.get $rowBytes) (v128.const f32x4 0 0 0 0))))
-            (call $accumulateAndScale (local.get $orow) (local.get $partial) (local.get $expMax) (local.get $m))
+            (call $scaledRowIntoSums (local.get $orow) (local.get $orow) (local.get $i) (local.get $n) (local.get $m)
+              (local.get $colMax) (local.get $expMax) (local.get $partial) (local.get $colSum) (local.get $flush))
             (local.set $arow (i32.add (local.get $arow) (local.get $sampleBytes)))
             (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (local.set $r (i32.add (local.get $r) (i32.const 1)))
-            (if (i32.or (i32.eqz (i32.and (local.get $i) (i32.const 255))) (i32.eq (local.get $i) (local.get $n)))
-              (then (call $addInto (local.get $colSum) (local.get $partial) (local.get $m))))
             (br $row)))
         (call $seriesFactorInto
           (i32.add (local.get $psi) (i32.mul (local.get $t0) (i32.shl (local.get $f) (i32.const 2))))
