@@ -75,13 +75,7 @@ export function upperBoundFrom(a: Float64Array, t: number, hint: number): number
     }
     hi = Math.min(bound, n);
   }
-  // the binary search of upperBound, here on a typed array only (the shared one sees every kind)
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return upperBound(a, t, lo, hi);
 }
 
 /**
