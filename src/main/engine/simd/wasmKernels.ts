@@ -9,6 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { lowerBound } from '../../../shared/sortedSearch';
 import {
   KDE_KERNELS_PLAIN_WASM_BASE64, KDE_KERNELS_RELAXED_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_RELAXED_WASM_BASE64,
 } from './kdeKernelsBinary';
@@ -356,13 +357,7 @@ function nearestSampleMaxima(heap: Float32Array, aAt: number, n: number, btAt: n
   for (let j = 0; j < m; j++) {
     const b = heap[btAt + j]!;
     if (!Number.isFinite(b)) return false;
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < b) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(sorted, b);
     const above = lo < n ? sorted[lo]! - b : Infinity;
     const below = lo > 0 ? b - sorted[lo - 1]! : Infinity;
     const d = Math.fround(Math.min(above, below));
