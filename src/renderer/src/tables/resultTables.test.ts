@@ -26,6 +26,8 @@ describe('timingRows', () => {
     expect(rows[0]!.speedup).toBeNull();
     expect(rows[1]).toMatchObject({ ok: false, error: 'out of memory', total: '–', coldMs: null });
     expect(medianPlusMinus(undefined)).toBe('–');
+    // one call, no repeats (a decode): its time, no spread
+    expect(medianPlusMinus({ firstMs: 5160, samplesMs: [], medianMs: 5160, meanMs: 5160, stdMs: 0, minMs: 5160, maxMs: 5160, n: 0 })).toBe('5.16 s');
   });
 });
 

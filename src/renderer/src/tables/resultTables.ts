@@ -35,10 +35,12 @@ export interface TimingRow {
 
 /**
  * A warm median with half its bootstrap 95 % interval, "100 ms ±3.5 %" (as the CLI prints it); a
- * report written before intervals existed (or a single repeat) shows median ± standard deviation.
+ * report written before intervals existed (or a single repeat) shows median ± standard deviation,
+ * and one call with no repeats (a decode) its time alone: it has no spread to show.
  */
 export function medianPlusMinus(t: TimingStats | undefined): string {
   if (!t) return '–';
+  if (t.n === 0) return formatMs(t.medianMs);
   if (t.ci95 && t.medianMs > 0) {
     const half = (t.ci95[1] - t.ci95[0]) / 2 / t.medianMs;
     return `${formatMs(t.medianMs)} ±${(half * 100).toFixed(half < 0.1 ? 1 : 0)} %`;
