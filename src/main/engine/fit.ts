@@ -132,8 +132,10 @@ function groundProcessIntensity(ctx: FitContext, meanRate: number, logGroundDens
     const occ = occupancy[p]!;
     let ratio: number;
     if (occ > 0) {
-      const g = Math.exp(logGroundDensity[p]!);
-      ratio = g === 0 || Number.isNaN(g) ? g : Math.exp(logGroundDensity[p]! - logOccupancy[p]!);
+      const logG = logGroundDensity[p]!;
+      // g itself is needed only where it may underflow to 0 (exp of −700 is still ~1e-304)
+      const g = logG < -700 || Number.isNaN(logG) ? Math.exp(logG) : 1;
+      ratio = g === 0 || Number.isNaN(g) ? g : Math.exp(logG - logOccupancy[p]!);
     } else {
       ratio = EPS;
     }
@@ -250,7 +252,9 @@ async function seriesFitFused(
 /** log g_e from the kernel's column maxima and sums: max + log Σ − log E, in float64. */
 function logDensityFromColumns(nEnc: number, mx: ArrayLike<number>, sm: ArrayLike<number>): Float64Array {
   const logN = Math.log(nEnc);
-  return Float64Array.from(mx, (m, p) => m + Math.log(sm[p]!) - logN);
+  const logDensity = new Float64Array(mx.length);
+  for (let p = 0; p < logDensity.length; p++) logDensity[p] = mx[p]! + Math.log(sm[p]!) - logN;
+  return logDensity;
 }
 
 /**

@@ -207,7 +207,9 @@ export function insideWindows(times: Float64Array, windows: [number, number][]):
  */
 export function electrodeBias(meanRate: number, occupancy: Float64Array, logOccupancy: Float64Array): Float32Array {
   const logRate = Math.log(meanRate);
-  return Float32Array.from(occupancy, (occ, p) => (occ > 0 ? logRate - logOccupancy[p]! : -Infinity));
+  const bias = new Float32Array(occupancy.length);
+  for (let p = 0; p < bias.length; p++) bias[p] = occupancy[p]! > 0 ? logRate - logOccupancy[p]! : -Infinity;
+  return bias;
 }
 
 /** The largest finite value (−Infinity when none). */

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { EPS, FLUSH_BELOW, flushIsSafe, HALF_LOG_2PI } from './model';
-import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, type FlushAttrs, type GaussAttrs } from './simd/wasmKernels';
+import { GAUSS_KERNEL, hasWasmKernels, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS, type GaussAttrs, type LinearPositionKernelAttrs } from './simd/wasmKernels';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
 export function logNormaliser(std: number[]): number {
@@ -110,13 +110,16 @@ export function linearPositionKernel(
   positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[], flush = false,
 ): { kernel: tf.Tensor2D; colMax: tf.Tensor; colSum: tf.Tensor } {
   return tf.tidy(() => {
-    const logK = logKernelDirect(positions, centers, std);
-    if (hasWasmKernels() && logK.shape[1] >= MIN_KERNEL_COLUMNS) {
-      // one SIMD pass per row instead of transposing reductions: the same formula, row-order sums
-      const attrs: FlushAttrs = { flush: flush ? FLUSH_BELOW : 0 };
-      const [kernel, colMax, colSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+    if (hasWasmKernels() && centers.shape[0] >= MIN_KERNEL_COLUMNS) {
+      // one SIMD pass per row instead of transposing reductions: the same formula, row-order sums;
+      // on a uniform one-dimensional grid, no exp per entry (simd/uniformGrid.ts)
+      const inv = tf.tensor1d(std.map((s) => 1 / s));
+      const attrs: LinearPositionKernelAttrs = { c: logNormaliser(std), flush: flush ? FLUSH_BELOW : 0 };
+      const inputs = { a: tf.mul(positions, inv), bt: tf.transpose(tf.mul(centers, inv)) };
+      const [kernel, colMax, colSum] = tf.engine().runKernel(LINEAR_POSITION_KERNEL, inputs, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
       return { kernel: kernel as tf.Tensor2D, colMax: colMax!, colSum: colSum! };
     }
+    const logK = logKernelDirect(positions, centers, std);
     const colMax = tf.max(logK, 0);
     const scaled = tf.exp(tf.sub(logK, colMax));
     return { kernel: tf.mul(scaled, tf.exp(colMax)) as tf.Tensor2D, colMax, colSum: tf.sum(scaled, 0) };

@@ -2,9 +2,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, hasWasmKernels, installWasmKernels, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
+  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, hasWasmKernels, installWasmKernels,
+  LINEAR_POSITION_KERNEL, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
 } from './wasmKernels';
+import { uniformGridOf } from './uniformGrid';
 
 /** distance in units in the last place between two float32 values of the same sign */
 function ulps(a: number, b: number): number {
@@ -249,6 +251,10 @@ describe('engine SIMD kernels on the wasm backend', () => {
       const [kernel, wantMax, wantSum] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: logK }, { flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
       const wantW = tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos: kernel! }, {}) as tf.Tensor;
       const at = `n=${n} q=${q} m=${m} f=${f} flush=${flush}`;
+      // the linear position kernel off the grid: the log kernel's column-scaled exp, in one call
+      const lp = tf.engine().runKernel(LINEAR_POSITION_KERNEL, { a, bt }, { c, flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      [kernel!, wantMax!, wantSum!].forEach((want, k) => expect([...lp[k]!.dataSync()], `${at} output ${k}`).toEqual([...want.dataSync()]));
+      tf.dispose(lp);
       expect([...colMax!.dataSync()], at).toEqual([...wantMax!.dataSync()]);
       expect([...colSum!.dataSync()], at).toEqual([...wantSum!.dataSync()]);
       expect([...w!.dataSync()], at).toEqual([...wantW.dataSync()]);
@@ -256,6 +262,61 @@ describe('engine SIMD kernels on the wasm backend', () => {
     }
     const bad = { a: tf.zeros([3, 1]), bt: tf.zeros([1, 6]), psi: tf.zeros([3, 4]) };
     expect(() => tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, bad, { c: 0, flush: 0 } as unknown as tf.NamedAttrMap)).toThrow(/multiples of 4/);
+  });
+
+  it('fits a series electrode and sums a KDE on evenly spaced bins within float32 rounding of float64 (no exp per entry)', () => {
+    // positions over the widths; bins as the engine scales them (float32 centre · float32 1/width)
+    for (const [n, m, f, flush, spacing] of [[37, 20, 8, 0, 0.5], [530, 100, 12, 2 ** -40, 0.3], [2000, 1000, 4, 2 ** -63, 0.028]] as const) {
+      const inv = Math.fround(1 / 1.7);
+      const centres = Float32Array.from({ length: m }, (_, k) => Math.fround(Math.fround(0.2 + k * spacing * 1.7) * inv));
+      const grid = uniformGridOf(centres)!;
+      expect(grid).not.toBeNull();
+      const extent = (m - 1) * grid.step;
+      const a = tf.randomUniform([n, 1], -0.1 * extent, 1.1 * extent, 'float32', n + m) as tf.Tensor2D;
+      const psi = tf.randomNormal([n, f], 0, 1, 'float32', n * f) as tf.Tensor2D;
+      const bt = tf.tensor2d(centres, [1, m]);
+      const c = -1.5;
+      const at = `n=${n} m=${m} f=${f} flush=${flush}`;
+      const [colMax, colSum, w] = tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, { a, bt, psi }, { c, flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const [kdeMax, kdeSum] = tf.engine().runKernel(KDE_COLUMN_SUMS_KERNEL, { a, bt }, { c, partRows: [n] } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const [kernel, lpMax, lpSum] = tf.engine().runKernel(LINEAR_POSITION_KERNEL, { a, bt }, { c, flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const lpW = tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos: kernel! }, {}) as tf.Tensor;
+      const [aHost, psiHost, mx, sm, wGot, kdeSm] = [a, psi, colMax!, colSum!, w!, kdeSum!].map((t) => t.dataSync()) as Float32Array[];
+      // one set of numbers whichever way a fit gets them: the KDE's sums, the kernel it keeps, the series factor
+      expect([...kdeMax!.dataSync()], at).toEqual([...mx!]);
+      expect([...lpMax!.dataSync()], at).toEqual([...mx!]);
+      expect([...kdeSm!], at).toEqual([...sm!]);
+      expect([...lpSum!.dataSync()], at).toEqual([...sm!]);
+      expect([...lpW.dataSync()], at).toEqual([...wGot!]);
+      // float64 on the grid through the first and last bin, with the exp path's flush
+      const z = (i: number, k: number): number => c - 0.5 * (aHost![i]! - grid.start - k * grid.step) ** 2;
+      let worstSum = 0;
+      let worstW = 0;
+      for (let k = 0; k < m; k++) {
+        let sum = 0;
+        const wK = new Float64Array(f);
+        const wScale = new Float64Array(f);
+        for (let i = 0; i < n; i++) {
+          const s = Math.exp(z(i, k) - mx![k]!);
+          sum += s;
+          // the kernel's entries (not its sums) are flushed
+          const g = s >= flush ? Math.exp(z(i, k)) : 0;
+          for (let j = 0; j < f; j++) {
+            wK[j]! += psiHost![i * f + j]! * g;
+            wScale[j]! += Math.abs(psiHost![i * f + j]!) * Math.exp(z(i, k));
+          }
+        }
+        worstSum = Math.max(worstSum, Math.abs(sm![k]! / sum - 1));
+        for (let j = 0; j < f; j++) worstW = Math.max(worstW, Math.abs(wGot![j * m + k]! - wK[j]!) / wScale[j]!);
+      }
+      expect(worstSum, at).toBeLessThan(2 ** -22);
+      expect(worstW, at).toBeLessThan(1e-6);
+      // and it was the grid kernel that ran: the exp path, on the float32 bins, rounds differently
+      const [expKernel] = tf.engine().runKernel(COLUMN_SCALED_EXP_KERNEL, { x: gaussKernel(a, tf.transpose(bt) as tf.Tensor2D, c, false) }, { flush } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const expPathW = (tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos: expKernel! }, {}) as tf.Tensor).dataSync();
+      expect([...wGot!], at).not.toEqual([...expPathW]);
+      tf.dispose([a, psi, bt, colMax!, colSum!, w!, kdeMax!, kdeSum!, kernel!, lpMax!, lpSum!, lpW, expKernel!]);
+    }
   });
 
   it('forms the series terms: log of the non-negative part of φ·w, plus row offset and bin bias, floored', () => {

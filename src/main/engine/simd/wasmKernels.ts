@@ -10,6 +10,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { lowerBound } from '../../../shared/sortedSearch';
+import { gridFloor, gridRowStates, shiftedColumnSums, uniformGridOf } from './uniformGrid';
 import {
   KDE_KERNELS_PLAIN_WASM_BASE64, KDE_KERNELS_RELAXED_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_RELAXED_WASM_BASE64,
 } from './kdeKernelsBinary';
@@ -69,6 +70,12 @@ export const KDE_COLUMN_SUMS_KERNEL = 'KdeColumnSums';
  * then gives on the linear kernel, bit for bit; m and F multiples of 4
  */
 export const SERIES_GROUND_FACTOR_KERNEL = 'KdeSeriesGroundFactor';
+/**
+ * the tfjs kernel name of the linear position kernel: a (n × q) samples and bt (q × m) bins, both
+ * over the kernel widths, attrs LinearPositionKernelAttrs → [kernel (n × m), colMax (m), colSum (m)]
+ * as COLUMN_SCALED_EXP_KERNEL gives them on the log kernel
+ */
+export const LINEAR_POSITION_KERNEL = 'KdeLinearPositionKernel';
 /** kernel rows the series fit forms per tile before adding their product into the factor */
 const SERIES_GROUND_TILE_ROWS = 16;
 /**
@@ -96,6 +103,10 @@ interface KernelExports {
     a: number, n: number, q: number, bt: number, m: number, c: number, colMax: number, colSum: number, row: number, shifted: number, partial: number,
     maxGiven: number,
   ): void;
+  gridSeriesGroundFactor(
+    state: number, n: number, m: number, q: number, floor: number, sums: number, psi: number, f: number, w: number, rows: number, tile: number,
+  ): void;
+  gridRowsAndSums(state: number, n: number, m: number, q: number, floor: number, sums: number, rows: number): void;
   positionFactorRows(
     a: number, order: number, first: number, count: number, q: number, bt: number, m: number, c: number, dst: number, rowMax: number, flush: number,
   ): void;
@@ -333,6 +344,13 @@ const seriesFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   return out;
 };
 
+export interface LinearPositionKernelAttrs {
+  /** the position kernel's log-normaliser */
+  c: number;
+  /** as FlushAttrs */
+  flush: number;
+}
+
 export interface SeriesGroundFactorAttrs {
   /** the position kernel's log-normaliser */
   c: number;
@@ -383,13 +401,70 @@ const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   const outs = [backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([f, m], 'float32')];
   const [colMax, colSum, w] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
   const tile = Math.min(n, SERIES_GROUND_TILE_ROWS);
+  const [pa, pb] = [offsetOf(backend, a), offsetOf(backend, bt)];
+  const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
+  const grid = given ? gridPlan(backend, pa, n, pb, m, c) : null;
+  if (grid) {
+    const floor = floorOf(backend, colMax, m, flush);
+    withFloat64Scratch(backend, [grid.states.length, m, m], ([state, floorAt, sums]) => {
+      const heap64 = new Float64Array(backend.wasm.HEAPF32.buffer);
+      heap64.set(grid.states, state! / 8);
+      heap64.set(floor, floorAt! / 8);
+      withScratch(backend, [tile * m], ([rows]) => {
+        kernels.gridSeriesGroundFactor(state!, n, m, grid.q, floorAt!, sums!, offsetOf(backend, psi), f, w, rows!, tile);
+      });
+      const heap = backend.wasm.HEAPF32;
+      shiftedColumnSums(new Float64Array(heap.buffer, sums!, m), heap.subarray(colMax / 4, colMax / 4 + m), heap.subarray(colSum / 4, colSum / 4 + m));
+    });
+    return outs;
+  }
   withScratch(backend, [m, m, tile * m], ([expMax, partial, rows]) => {
-    const [pa, pb] = [offsetOf(backend, a), offsetOf(backend, bt)];
-    const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
     kernels.seriesGroundFactor(pa, n, q, pb, m, c, offsetOf(backend, psi), f, colMax, colSum, w, expMax!, partial!, rows!, tile, flush, given ? 1 : 0);
   });
   return outs;
 };
+
+/**
+ * The grid kernels' inputs for n one-dimensional samples (heap floats at byte offset pa) against m
+ * points (at pb): each row's starting state and the ratios' factor; null when the points are not a
+ * uniform grid or a row would leave the float64 range (uniformGrid.ts), and the caller takes the
+ * exp path.
+ */
+function gridPlan(backend: BackendWasm, pa: number, n: number, pb: number, m: number, c: number): { states: Float64Array; q: number } | null {
+  if (m % 4 !== 0) return null;
+  const heap = backend.wasm.HEAPF32;
+  const grid = uniformGridOf(heap.subarray(pb / 4, pb / 4 + m));
+  return grid && gridRowStates(heap.subarray(pa / 4, pa / 4 + n), grid, m, c);
+}
+
+/** The column maxima at byte offset colMax as the grid kernels' flush thresholds (gridFloor). */
+function floorOf(backend: BackendWasm, colMax: number, m: number, flush: number): Float64Array {
+  return gridFloor(backend.wasm.HEAPF32.subarray(colMax / 4, colMax / 4 + m), flush);
+}
+
+/**
+ * The grid kernel's rows (into rows, when not 0) and column sums for gridPlan's plan: the sums
+ * scaled by the column maxima at colMax into colSum, rows flushed below flush·e^{colMax}.
+ */
+function runGridRows(
+  backend: BackendWasm, kernels: KernelExports, plan: { states: Float64Array; q: number }, n: number, m: number,
+  colMax: number, colSum: number, flush: number, rows: number,
+): void {
+  const floor = rows ? floorOf(backend, colMax, m, flush) : null;
+  withFloat64Scratch(backend, [plan.states.length, floor ? m : 1, m], ([state, floorAt, sums]) => {
+    const heap64 = new Float64Array(backend.wasm.HEAPF32.buffer);
+    heap64.set(plan.states, state! / 8);
+    if (floor) heap64.set(floor, floorAt! / 8);
+    kernels.gridRowsAndSums(state!, n, m, plan.q, floorAt!, sums!, rows);
+    const heap = backend.wasm.HEAPF32;
+    shiftedColumnSums(new Float64Array(heap.buffer, sums!, m), heap.subarray(colMax / 4, colMax / 4 + m), heap.subarray(colSum / 4, colSum / 4 + m));
+  });
+}
+
+/** withScratch for float64 arrays: byte offsets aligned to 8, so the host can view them as Float64Array. */
+function withFloat64Scratch<T>(backend: BackendWasm, lengths: number[], body: (offsets: number[]) => T): T {
+  return withScratch(backend, lengths.map((n) => 2 * n + 1), (offsets) => body(offsets.map((o) => o + (o % 8))));
+}
 
 const expFlushedKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
@@ -423,12 +498,49 @@ const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) =
     let first = 0;
     rows.forEach((count, k) => {
       const at = pa + first * q * 4;
-      const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, at / 4, count, pb / 4, m, c, pMax / 4 + k * m);
-      kernels.kdeColumnSums(at, count, q, pb, m, c, pMax + k * m * 4, pSum + k * m * 4, row!, shifted!, partial!, given ? 1 : 0);
+      const [partMax, partSum] = [pMax + k * m * 4, pSum + k * m * 4];
+      const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, at / 4, count, pb / 4, m, c, partMax / 4);
+      const grid = given ? gridPlan(backend, at, count, pb, m, c) : null;
+      if (grid) runGridRows(backend, kernels, grid, count, m, partMax, partSum, 0, 0);
+      else kernels.kdeColumnSums(at, count, q, pb, m, c, partMax, partSum, row!, shifted!, partial!, given ? 1 : 0);
       first += count;
     });
   });
   return [colMax, colSum];
+};
+
+/**
+ * The linear position kernel of linearPositionKernel (kernels.ts): a (n × q) samples and bt (q × m)
+ * bins, over the widths, → [kernel (n × m), colMax (m), colSum (m)] as COLUMN_SCALED_EXP_KERNEL
+ * gives them on GAUSS_KERNEL's log kernel (the same operations, here in one call), or, for
+ * one-dimensional samples on a uniform grid, the grid kernel's (no exp per entry). Its column sums
+ * are then kdeColumnSums' for the same samples, bit for bit, and its kernel rows
+ * seriesGroundFactor's: a fit that keeps the kernel and one that does not get the same numbers.
+ */
+const linearPositionKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, LINEAR_POSITION_KERNEL);
+  const { a, bt } = inputs as { a: tf.TensorInfo; bt: tf.TensorInfo };
+  const { c, flush } = attrs as unknown as LinearPositionKernelAttrs;
+  const [n, q] = a.shape as [number, number];
+  const [qb, m] = bt.shape as [number, number];
+  if (qb !== q || m < MIN_KERNEL_COLUMNS) {
+    throw new Error(`${LINEAR_POSITION_KERNEL}: samples ${n} × ${q}, bins ${qb} × ${m}: expected matching dimensions and at least ${MIN_KERNEL_COLUMNS} bins`);
+  }
+  const outs = [backend.makeOutput([n, m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32')];
+  const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
+  const [pa, pb] = [offsetOf(backend, a), offsetOf(backend, bt)];
+  const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
+  const grid = given ? gridPlan(backend, pa, n, pb, m, c) : null;
+  if (grid) {
+    runGridRows(backend, kernels, grid, n, m, colMax, colSum, flush, dst);
+    return outs;
+  }
+  withScratch(backend, [Math.max(n * m, LANES), m, m], ([logK, expMax, partial]) => {
+    kernels.gauss(pa, pb, n, m, q, c, logK!, 0);
+    kernels.columnScaledExp(logK!, n, m, colMax, colSum, expMax!, dst, partial!, flush);
+  });
+  return outs;
 };
 
 const positionFactorRowsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
@@ -532,6 +644,7 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     replaceKernel('Log', (original) => unaryKernel(original, 'log', Math.log));
     tf.registerKernel({ kernelName: GAUSS_KERNEL, backendName: 'wasm', kernelFunc: gaussKernelFunc });
     tf.registerKernel({ kernelName: COLUMN_SCALED_EXP_KERNEL, backendName: 'wasm', kernelFunc: columnScaledExpKernelFunc });
+    tf.registerKernel({ kernelName: LINEAR_POSITION_KERNEL, backendName: 'wasm', kernelFunc: linearPositionKernelFunc });
     tf.registerKernel({ kernelName: COMPENSATED_WEIGHTS_KERNEL, backendName: 'wasm', kernelFunc: compensatedWeightsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_TERMS_KERNEL, backendName: 'wasm', kernelFunc: seriesTermsKernelFunc });
     tf.registerKernel({ kernelName: SERIES_FACTOR_KERNEL, backendName: 'wasm', kernelFunc: seriesFactorKernelFunc });

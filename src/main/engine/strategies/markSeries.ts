@@ -116,9 +116,13 @@ export function seriesBasis(order: number, dims: number): SeriesBasis {
   };
 }
 
+/** seriesFeatures' float64 products, reused: it runs once per spike, and a fresh array each time kept the collector busy. */
+let featureScratch = new Float64Array(64);
+
 /** v^α/√α! for every monomial α of the basis, into out[offset .. offset + F). */
 export function seriesFeatures(basis: SeriesBasis, v: ArrayLike<number>, out: Float32Array | Float64Array, offset: number): void {
-  const f = new Float64Array(basis.nFeatures);
+  if (featureScratch.length < basis.nFeatures) featureScratch = new Float64Array(basis.nFeatures);
+  const f = featureScratch;
   f[0] = 1;
   for (let a = 1; a < basis.nFeatures; a++) f[a] = f[basis.parent[a]!]! * v[basis.dim[a]!]! * basis.scale[a]!;
   for (let a = 0; a < basis.nFeatures; a++) out[offset + a] = f[a]!;
