@@ -10,13 +10,14 @@ import { EPS, FLOAT32_BYTES } from './model';
 import {
   dropNanRows, electrodeBias, gather, gatherOrAll, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
 } from './hostMath';
-import { electrodeFlushIsSafe, linearPositionKernel, toTensor2d } from './kernels';
+import { electrodeFlushIsSafe, kdeOnGrid, linearPositionKernel, toTensor2d } from './kernels';
 import { planSeries, seriesCoversEncoding, type SeriesPlan } from './strategies/markSeries';
 import {
   buildSeriesFactor, buildSeriesFactorWork, canFuseSeriesFit, groundDensityAndSeriesFactor, seriesFactorBytes, seriesFactorKind,
 } from './strategies/series';
-import { addWork, logKdeWork } from './model/opWork';
-import { kdePartCount, kdeParts, logKde, mergeKdeParts, type KdePart } from './logKde';
+import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
+import { linearPositionKernelWork } from './model/stageWork';
+import { kdePartCount, kdeParts, kdePartsWork, logKde, logKdeWorkOf, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
 
@@ -185,15 +186,27 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
       fitted.logGroundDensity = await seriesFitFused(ctx, fitted, plan, encHost!, tensors);
     } else {
       ctx.keepBudgetBytes -= kernelBytes;
-      fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors));
+      fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors), {
+        work: keptKernelWork(ctx, encPositions),
+      });
       if (plan && encHost) await keepSeriesFactorInstead(ctx, fitted, plan, encHost, tensors);
     }
   } else {
     if (ctx.keepBudgetBytes > 0 && keep.length > 0) ctx.probe.instant('position-kernel not kept', { electrode: el.name, bytes: keptBytes });
-    fitted.logGroundDensity = await ctx.probe.span('ground-process', () => logKde(encPositions, centers, q, ctx.positionStd));
+    fitted.logGroundDensity = await ctx.probe.span('ground-process', () => logKde(encPositions, centers, q, ctx.positionStd), {
+      work: logKdeWorkOf(encPositions, centers, q, ctx.positionStd),
+    });
   }
   fitted.groundProcessIntensity = groundProcessIntensity(ctx, meanRate, fitted.logGroundDensity);
   return fitted;
+}
+
+/** The work of groundDensityKeepingKernel: the linear position kernel, by the grid kernels where they take it. */
+function keptKernelWork(ctx: FitContext, encPositions: Float64Array): Work {
+  const n = encPositions.length / ctx.q;
+  return kdeOnGrid(encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
+    ? gridKdeWork(n, ctx.nBins, true)
+    : linearPositionKernelWork(n, ctx.nBins, ctx.q);
 }
 
 /**
@@ -231,7 +244,11 @@ function electrodeFlush(ctx: FitContext, fitted: FittedElectrode): boolean {
 async function seriesFitFused(
   ctx: FitContext, fitted: FittedElectrode, plan: SeriesPlan, encHost: Float32Array, tensors: tf.Tensor[],
 ): Promise<Float64Array> {
-  const work = addWork(logKdeWork(fitted.nEnc, ctx.nBins, ctx.q), buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins));
+  // the kernel's rows go through a cache-sized tile, not memory
+  const kernelWork = kdeOnGrid(fitted.encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
+    ? gridKdeWork(fitted.nEnc, ctx.nBins, false)
+    : logKdeWork(fitted.nEnc, ctx.nBins, ctx.q);
+  const work = addWork(kernelWork, buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins));
   return ctx.probe.span('ground-process', async () => {
     const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
     const { colMax, colSum, factor } = groundDensityAndSeriesFactor(
@@ -330,7 +347,7 @@ export async function occupancyParts(dataset: Dataset, indices: readonly number[
   const { track } = encodingTrack(dataset, q, options.nanPositions);
   return probe.span('occupancy', async () => {
     return kdeParts(track.position, dataset.placeBinCenters, q, positionStd, indices);
-  }, { parts: indices.length, bins: dataset.placeBinCenters.length / q });
+  }, { parts: indices.length, bins: dataset.placeBinCenters.length / q, work: kdePartsWork(track.position, dataset.placeBinCenters, q, positionStd, indices) });
 }
 
 /** The log occupancy from all of its parts, in part order. */
@@ -354,6 +371,7 @@ export async function prepareFit(
   const logOccupancy = sharedLogOccupancy ?? await probe.span('occupancy', () => logKde(track.position, centers, q, positionStd), {
     samples: n,
     bins: nBins,
+    work: logKdeWorkOf(track.position, centers, q, positionStd),
   });
   return {
     dataset, probe, q, positionStd, trainingWindows, track, nBins, logOccupancy,

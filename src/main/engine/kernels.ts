@@ -5,6 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { EPS, FLUSH_BELOW, flushIsSafe, HALF_LOG_2PI } from './model';
+import { gridApplies } from './simd/uniformGrid';
 import { GAUSS_KERNEL, hasWasmKernels, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS, type GaussAttrs, type LinearPositionKernelAttrs } from './simd/wasmKernels';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
@@ -97,6 +98,22 @@ export function logMarkKernelGemm(p: PreparedMarks, dec: tf.Tensor2D): tf.Tensor
 /** Upload a row-major float64 host matrix as a float32 (rows × cols) tensor. */
 export function toTensor2d(values: Float64Array, rows: number, cols: number): tf.Tensor2D {
   return tf.tensor2d(Float32Array.from(values), [rows, cols], 'float32');
+}
+
+/**
+ * Whether the wasm kernels evaluate this one-dimensional Gaussian KDE of samples (n) at points (m),
+ * host values, on the points' uniform grid (simd/uniformGrid.ts: no exp per entry), judged on the
+ * float32 values over the width the kernels read, with the kernels' own test.
+ */
+export function kdeOnGrid(samples: ArrayLike<number>, points: ArrayLike<number>, q: number, std: number[]): boolean {
+  if (!hasWasmKernels() || q !== 1 || points.length < MIN_KERNEL_COLUMNS) return false;
+  const inv = Math.fround(1 / std[0]!);
+  const overWidth = (v: ArrayLike<number>): Float32Array => {
+    const out = new Float32Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = Math.fround(v[i]!) * inv;
+    return out;
+  };
+  return gridApplies(overWidth(samples), overWidth(points), logNormaliser(std));
 }
 
 /**

@@ -1,7 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KDE_PART_SAMPLES, logKde } from './logKde';
+import { kdeOnGrid } from './kernels';
+import { KDE_PART_SAMPLES, logKde, logKdeWorkOf } from './logKde';
+import { addWork, gridKdeWork, logKdeWork } from './model/opWork';
 import { hasWasmKernels, installWasmKernels } from './simd/wasmKernels';
 import { rng } from './testing/builders';
 
@@ -46,6 +48,29 @@ describe('logKde on the wasm kernels', () => {
         else expect(Math.abs(got[k]! - want[k]!), `q=${q} n=${n} point ${k}: ${got[k]} vs ${want[k]}`).toBeLessThan(1e-5 + 1.2e-7 * Math.abs(want[k]!));
       }
       expect(want[0]).toBeLessThan(-700);
+    }
+  });
+
+  it('takes evenly spaced bins through the grid kernels, counts their work as such, and takes other bins and far samples the exp way', async () => {
+    const r = rng(11);
+    const n = KDE_PART_SAMPLES + 500;
+    const std = [3.5];
+    const grid = Float64Array.from({ length: 200 }, (_, k) => 0.25 + 0.5 * k);
+    const samples = Float64Array.from({ length: n }, () => 100 * r());
+    const moved = Float64Array.from(grid);
+    moved[50] = moved[50]! + 0.2;
+    // one sample ~60 widths past the grid: its row would underflow float64 at the far end
+    const far = Float64Array.from(samples);
+    far[7] = 300;
+    // per part of the sum: whether the grid kernels take it (the far sample is in the first part only)
+    for (const [points, data, partsOnGrid, at] of [[grid, samples, [true, true], 'grid'], [moved, samples, [false, false], 'moved bin'], [grid, far, [false, true], 'far sample']] as const) {
+      expect(kdeOnGrid(data, points, 1, std), at).toBe(partsOnGrid.every(Boolean));
+      const parts = [KDE_PART_SAMPLES, n - KDE_PART_SAMPLES];
+      const want = addWork(...parts.map((c, i) => (partsOnGrid[i] ? gridKdeWork(c, points.length, false) : logKdeWork(c, points.length, 1))));
+      expect(logKdeWorkOf(data, points, 1, std), at).toEqual(want);
+      const got = await logKde(data, points, 1, std);
+      const exact = logKdeByDefinition(data, points, 1, std);
+      for (let k = 0; k < points.length; k++) expect(Math.abs(got[k]! - exact[k]!), `${at} bin ${k}`).toBeLessThan(1e-5);
     }
   });
 });

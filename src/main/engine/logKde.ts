@@ -8,7 +8,8 @@
  * float64 exp then underflows exactly where the float64 reference does.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { linearPositionKernel, logNormaliser, toTensor2d } from './kernels';
+import { kdeOnGrid, linearPositionKernel, logNormaliser, toTensor2d } from './kernels';
+import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
 import { hasWasmKernels, KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS, type KdeColumnSumsAttrs } from './simd/wasmKernels';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
@@ -147,6 +148,25 @@ function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: 
   } finally {
     tf.dispose([colMax!, colSum!]);
   }
+}
+
+/**
+ * The work of parts `indices` of the sum, as kdeParts computes them: by the grid kernels where they
+ * take a part (kdeOnGrid), else as the op graph's tiles.
+ */
+export function kdePartsWork(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], indices: readonly number[]): Work {
+  const m = evalPoints.length / q;
+  const points = cleanEvalPoints(evalPoints, q).clean;
+  return addWork(...indices.map((i) => {
+    const part = partSamples(samples, q, i);
+    const n = part.length / q;
+    return kdeOnGrid(part, points, q, std) ? gridKdeWork(n, m, false) : logKdeWork(n, m, q);
+  }));
+}
+
+/** The work of logKde (every part of the sum). */
+export function logKdeWorkOf(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[]): Work {
+  return kdePartsWork(samples, evalPoints, q, std, Array.from({ length: kdePartCount(samples.length / q) }, (_, i) => i));
 }
 
 /**

@@ -75,6 +75,19 @@ export function hostScatter(n: number): Work {
   return { ...NO_WORK, otherFlops: 2 * n, bytes, streamBytes: bytes };
 }
 
+/**
+ * The wasm grid kernels (simd/uniformGrid.ts) over n one-dimensional samples and m evenly spaced
+ * points: per entry two float64 multiplies and an add into the column sums, which stay in cache;
+ * two exps per sample and one per point on the host; with `stored`, the entries written out as the
+ * linear kernel (the only traffic that reaches memory). The multiplies and adds are the stage's
+ * bound, so they count where the roofline rates vector arithmetic, against the calibrated matmul
+ * rate (float32 lanes: float64 has half as many, so these stages reach at most half of it).
+ */
+export function gridKdeWork(n: number, m: number, stored: boolean): Work {
+  const out = stored ? FLOAT32_BYTES * n * m : 0;
+  return { ...NO_WORK, gemmFlops: 3 * n * m, exps: 2 * n + m, bytes: out + FLOAT32_BYTES * (n + m), streamBytes: out };
+}
+
 /** Work of one range split into pieces of `size`: each distinct piece length and how many there are. */
 export function pieces(total: number, size: number): { length: number; count: number }[] {
   const step = Math.max(1, size);

@@ -39,16 +39,44 @@ export function uniformGridOf(bt: ArrayLike<number>): UniformGrid | null {
 }
 
 /**
+ * Whether every row of samples a keeps the recurrence over the m bins of the grid inside the float64
+ * range: no sample some 37 widths from a bin (its e^{z} would underflow), no bins so far apart that
+ * a ratio e^{4δ(u − kδ)} overflows, every sample finite.
+ */
+export function gridRowsFit(a: ArrayLike<number>, grid: UniformGrid, m: number, c: number): boolean {
+  if (c > MAX_EXPONENT) return false;
+  const last = (m - 1) * grid.step;
+  const step = Math.abs(grid.step);
+  for (let i = 0; i < a.length; i++) {
+    const u = a[i]! - grid.start;
+    // the lowest exponent of the row is at one end of the grid, the highest at its nearest bin
+    const far = Math.max(Math.abs(u), Math.abs(u - last));
+    if (!(c - 0.5 * far * far >= -MAX_EXPONENT) || !(4 * step * (far + 4 * step) <= MAX_EXPONENT)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the grid kernels take n ≥ 1 samples a against the points bt (both float32 values over the
+ * kernel width, as the kernels read them): a multiple of 4 points on a uniform grid, every row in
+ * range. The kernels decide with the same functions, so a caller can count the work beforehand.
+ */
+export function gridApplies(a: ArrayLike<number>, bt: ArrayLike<number>, c: number): boolean {
+  if (a.length === 0 || bt.length % 4 !== 0) return false;
+  const grid = uniformGridOf(bt);
+  return grid !== null && gridRowsFit(a, grid, bt.length, c);
+}
+
+/**
  * Each sample's row state for $gridRows (8 float64 per sample: g_0 … g_3 = e^{z_0 … z_3}, then
  * R_j = e^{z_{j+4} − z_j} = e^{4δ(u − jδ) − 8δ²}), and the ratios' own factor e^{−16δ²}; or null
- * when some exponent of a row's recurrence over the m bins would leave the float64 range (a sample
- * some 37 widths from a bin, or bins several widths apart) or a sample is not finite.
+ * when a row does not fit (gridRowsFit).
  */
 export function gridRowStates(a: ArrayLike<number>, grid: UniformGrid, m: number, c: number): { states: Float64Array; q: number } | null {
+  if (!gridRowsFit(a, grid, m, c)) return null;
   const { start, step } = grid;
   const n = a.length;
   const states = new Float64Array(n * 8);
-  const last = (m - 1) * step;
   // z_j = z_0 + jδu − ½j²δ²: with E = e^{δu}, g_j = g_0·E^j·e^{−½j²δ²} and R_j = E⁴·e^{−8δ²−4jδ²},
   // two exps a row; the few products cost a few float64 roundings
   const s2 = step * step;
@@ -56,9 +84,6 @@ export function gridRowStates(a: ArrayLike<number>, grid: UniformGrid, m: number
   const rScale = [0, 1, 2, 3].map((j) => Math.exp(-8 * s2 - 4 * j * s2));
   for (let i = 0; i < n; i++) {
     const u = a[i]! - start;
-    // the lowest exponent of the row is at one end of the grid, the highest at its nearest bin
-    const far = Math.max(Math.abs(u), Math.abs(u - last));
-    if (!(c - 0.5 * far * far >= -MAX_EXPONENT) || c > MAX_EXPONENT || !(4 * Math.abs(step) * (far + 4 * Math.abs(step)) <= MAX_EXPONENT)) return null;
     const g0 = Math.exp(c - 0.5 * u * u);
     const e = Math.exp(step * u);
     const e2 = e * e;

@@ -1,9 +1,10 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS } from '../model';
+import { gridKdeWork } from '../model/opWork';
 import { linearPositionKernelWork } from '../model/stageWork';
 import { maxFinite } from '../hostMath';
-import { electrodeFlushIsSafe, linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
+import { electrodeFlushIsSafe, kdeOnGrid, linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
 
 export function blockRanges(total: number, size: number): [number, number][] {
@@ -82,11 +83,13 @@ export function linearPositionKernelOf(ctx: ElectrodeContext, stage: StageFn): P
     // the fit that keeps this kernel flushes it when the same bound allows
     const flush = electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxFinite(await ctx.bias.data()));
     const [nEnc, q] = ctx.encPositions.shape;
+    const P = ctx.centers.shape[0];
+    const onGrid = kdeOnGrid(await ctx.encPositions.data(), await ctx.centers.data(), q, ctx.positionStd);
     const kernel = await stage('position-kernel', () => {
       const built = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd, flush);
       tf.dispose([built.colMax, built.colSum]);
       return built.kernel;
-    }, { work: linearPositionKernelWork(nEnc, ctx.centers.shape[0], q) });
+    }, { work: onGrid ? gridKdeWork(nEnc, P, true) : linearPositionKernelWork(nEnc, P, q) });
     return [kernel];
   });
 }
