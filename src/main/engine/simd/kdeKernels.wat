@@ -7,11 +7,12 @@
 ;; Gaussian kernel matrix from five separate passes over memory (broadcast difference, square, sum,
 ;; scale, shift). `bench/kernels.ts` measures each kernel here against the op graph it replaces.
 ;;
-;; The exp and log polynomials are written with relaxed SIMD's fused multiply-add; the build also
-;; compiles this text with each one lowered to a multiply and an add (scripts/kernelSource.ts), and
-;; the engine installs the fused build where the WebAssembly engine has relaxed SIMD. Both are
-;; within an ulp of the float64 functions; on one machine every kernel uses the same build, so the
-;; kernels that share the exp (general, flushed) still give the same bits.
+;; The exp and log polynomials and the series products are written with relaxed SIMD's fused
+;; multiply-add; the build also compiles this text with each one lowered to a multiply and an add
+;; (scripts/kernelSource.ts), and the engine installs the fused build where the WebAssembly engine
+;; has relaxed SIMD. Both builds' exp and log are within an ulp of the float64 functions; on one
+;; machine every kernel uses the same build, so the kernels that share the exp (general, flushed)
+;; still give the same bits.
 ;;
 ;; Every exported function takes byte offsets into the heap and an element count of at least four:
 ;; when a row is not a whole number of vectors, its last vector overlaps the one before it, which is
@@ -811,10 +812,10 @@
               (loop $quadFeature
                 (br_if $quadFeaturesDone (i32.ge_u (local.get $a) (local.get $fBytes)))
                 (local.set $ph (v128.load32_splat (i32.add (local.get $prow) (local.get $a))))
-                (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $ph) (v128.load (local.get $wp)))))
-                (local.set $acc1 (f32x4.add (local.get $acc1) (f32x4.mul (local.get $ph) (v128.load offset=16 (local.get $wp)))))
-                (local.set $acc2 (f32x4.add (local.get $acc2) (f32x4.mul (local.get $ph) (v128.load offset=32 (local.get $wp)))))
-                (local.set $acc3 (f32x4.add (local.get $acc3) (f32x4.mul (local.get $ph) (v128.load offset=48 (local.get $wp)))))
+                (local.set $acc (f32x4.relaxed_madd (local.get $ph) (v128.load (local.get $wp)) (local.get $acc)))
+                (local.set $acc1 (f32x4.relaxed_madd (local.get $ph) (v128.load offset=16 (local.get $wp)) (local.get $acc1)))
+                (local.set $acc2 (f32x4.relaxed_madd (local.get $ph) (v128.load offset=32 (local.get $wp)) (local.get $acc2)))
+                (local.set $acc3 (f32x4.relaxed_madd (local.get $ph) (v128.load offset=48 (local.get $wp)) (local.get $acc3)))
                 (local.set $wp (i32.add (local.get $wp) (local.get $rowBytes)))
                 (local.set $a (i32.add (local.get $a) (i32.const 4)))
                 (br $quadFeature)))
@@ -836,8 +837,7 @@
               (loop $feature
                 (br_if $featuresDone (i32.ge_u (local.get $a) (local.get $fBytes)))
                 (local.set $acc
-                  (f32x4.add (local.get $acc)
-                    (f32x4.mul (v128.load32_splat (i32.add (local.get $prow) (local.get $a))) (v128.load (local.get $wp)))))
+                  (f32x4.relaxed_madd (v128.load32_splat (i32.add (local.get $prow) (local.get $a))) (v128.load (local.get $wp)) (local.get $acc)))
                 (local.set $wp (i32.add (local.get $wp) (local.get $rowBytes)))
                 (local.set $a (i32.add (local.get $a) (i32.const 4)))
                 (br $feature)))
@@ -911,17 +911,17 @@
                 (local.set $kv (v128.load (local.get $kp)))
                 (local.set $kw (v128.load offset=16 (local.get $kp)))
                 (local.set $ps (v128.load32_splat (local.get $pp)))
-                (local.set $acc0 (f32x4.add (local.get $acc0) (f32x4.mul (local.get $ps) (local.get $kv))))
-                (local.set $acc4 (f32x4.add (local.get $acc4) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $acc0 (f32x4.relaxed_madd (local.get $ps) (local.get $kv) (local.get $acc0)))
+                (local.set $acc4 (f32x4.relaxed_madd (local.get $ps) (local.get $kw) (local.get $acc4)))
                 (local.set $ps (v128.load32_splat offset=4 (local.get $pp)))
-                (local.set $acc1 (f32x4.add (local.get $acc1) (f32x4.mul (local.get $ps) (local.get $kv))))
-                (local.set $acc5 (f32x4.add (local.get $acc5) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $acc1 (f32x4.relaxed_madd (local.get $ps) (local.get $kv) (local.get $acc1)))
+                (local.set $acc5 (f32x4.relaxed_madd (local.get $ps) (local.get $kw) (local.get $acc5)))
                 (local.set $ps (v128.load32_splat offset=8 (local.get $pp)))
-                (local.set $acc2 (f32x4.add (local.get $acc2) (f32x4.mul (local.get $ps) (local.get $kv))))
-                (local.set $acc6 (f32x4.add (local.get $acc6) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $acc2 (f32x4.relaxed_madd (local.get $ps) (local.get $kv) (local.get $acc2)))
+                (local.set $acc6 (f32x4.relaxed_madd (local.get $ps) (local.get $kw) (local.get $acc6)))
                 (local.set $ps (v128.load32_splat offset=12 (local.get $pp)))
-                (local.set $acc3 (f32x4.add (local.get $acc3) (f32x4.mul (local.get $ps) (local.get $kv))))
-                (local.set $acc7 (f32x4.add (local.get $acc7) (f32x4.mul (local.get $ps) (local.get $kw))))
+                (local.set $acc3 (f32x4.relaxed_madd (local.get $ps) (local.get $kv) (local.get $acc3)))
+                (local.set $acc7 (f32x4.relaxed_madd (local.get $ps) (local.get $kw) (local.get $acc7)))
                 (local.set $pp (i32.add (local.get $pp) (local.get $fBytes)))
                 (local.set $kp (i32.add (local.get $kp) (local.get $rowBytes)))
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -970,10 +970,10 @@
               (loop $spike
                 (br_if $spikesDone (i32.ge_u (local.get $i) (local.get $e)))
                 (local.set $kv (v128.load (local.get $kp)))
-                (local.set $acc0 (f32x4.add (local.get $acc0) (f32x4.mul (v128.load32_splat (local.get $pp)) (local.get $kv))))
-                (local.set $acc1 (f32x4.add (local.get $acc1) (f32x4.mul (v128.load32_splat offset=4 (local.get $pp)) (local.get $kv))))
-                (local.set $acc2 (f32x4.add (local.get $acc2) (f32x4.mul (v128.load32_splat offset=8 (local.get $pp)) (local.get $kv))))
-                (local.set $acc3 (f32x4.add (local.get $acc3) (f32x4.mul (v128.load32_splat offset=12 (local.get $pp)) (local.get $kv))))
+                (local.set $acc0 (f32x4.relaxed_madd (v128.load32_splat (local.get $pp)) (local.get $kv) (local.get $acc0)))
+                (local.set $acc1 (f32x4.relaxed_madd (v128.load32_splat offset=4 (local.get $pp)) (local.get $kv) (local.get $acc1)))
+                (local.set $acc2 (f32x4.relaxed_madd (v128.load32_splat offset=8 (local.get $pp)) (local.get $kv) (local.get $acc2)))
+                (local.set $acc3 (f32x4.relaxed_madd (v128.load32_splat offset=12 (local.get $pp)) (local.get $kv) (local.get $acc3)))
                 (local.set $pp (i32.add (local.get $pp) (local.get $fBytes)))
                 (local.set $kp (i32.add (local.get $kp) (local.get $rowBytes)))
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
