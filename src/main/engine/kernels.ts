@@ -103,9 +103,10 @@ export function toTensor2d(values: Float64Array, rows: number, cols: number): tf
 /**
  * Whether the wasm kernels evaluate this one-dimensional Gaussian KDE of samples (n) at points (m),
  * host values, on the points' uniform grid (simd/uniformGrid.ts: no exp per entry), judged on the
- * float32 values over the width the kernels read, with the kernels' own test.
+ * float32 values over the width the kernels read, with the kernels' own test. `rowsShifted`: each
+ * row divided by its maximum, as the compensated position factor is (its normaliser cancels).
  */
-export function kdeOnGrid(samples: ArrayLike<number>, points: ArrayLike<number>, q: number, std: number[]): boolean {
+export function kdeOnGrid(samples: ArrayLike<number>, points: ArrayLike<number>, q: number, std: number[], rowsShifted = false): boolean {
   if (!hasWasmKernels() || q !== 1 || points.length < MIN_KERNEL_COLUMNS) return false;
   const inv = Math.fround(1 / std[0]!);
   const overWidth = (v: ArrayLike<number>): Float32Array => {
@@ -113,7 +114,7 @@ export function kdeOnGrid(samples: ArrayLike<number>, points: ArrayLike<number>,
     for (let i = 0; i < v.length; i++) out[i] = Math.fround(v[i]!) * inv;
     return out;
   };
-  return gridApplies(overWidth(samples), overWidth(points), logNormaliser(std));
+  return gridApplies(overWidth(samples), overWidth(points), rowsShifted ? 0 : logNormaliser(std));
 }
 
 /**

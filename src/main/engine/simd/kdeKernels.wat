@@ -1130,6 +1130,41 @@
     (call $fill (local.get $sums) (i32.shl (local.get $m) (i32.const 3)) (v128.const f32x4 0 0 0 0))
     (call $gridRows (local.get $state) (local.get $n) (local.get $m) (local.get $q) (local.get $floor) (local.get $sums) (local.get $rows)))
 
+  ;; The compensated strategy's position-factor rows on a uniform grid: $gridRows' recurrence from
+  ;; states already divided by each row's maximum, each entry below $flush (0 for none) as 0, stored
+  ;; as float32 into dst (count × m), m a multiple of 4 (positionFactorRows on the grid).
+  (func (export "gridFactorRows") (param $state i32) (param $count i32) (param $m i32) (param $q f64) (param $flush f64) (param $dst i32)
+    (local $i i32) (local $at i32) (local $rowBytes i32)
+    (local $ga v128) (local $gb v128) (local $ra v128) (local $rb v128) (local $qv v128) (local $fv v128)
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $qv (f64x2.splat (local.get $q)))
+    (local.set $fv (f64x2.splat (local.get $flush)))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $ga (v128.load (local.get $state)))
+        (local.set $gb (v128.load offset=16 (local.get $state)))
+        (local.set $ra (v128.load offset=32 (local.get $state)))
+        (local.set $rb (v128.load offset=48 (local.get $state)))
+        (local.set $at (i32.const 0))
+        (block $colsDone
+          (loop $col
+            (br_if $colsDone (i32.ge_u (local.get $at) (local.get $rowBytes)))
+            (v128.store (i32.add (local.get $dst) (local.get $at))
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                (f32x4.demote_f64x2_zero (v128.andnot (local.get $ga) (f64x2.lt (local.get $ga) (local.get $fv))))
+                (f32x4.demote_f64x2_zero (v128.andnot (local.get $gb) (f64x2.lt (local.get $gb) (local.get $fv))))))
+            (local.set $ga (f64x2.mul (local.get $ga) (local.get $ra)))
+            (local.set $gb (f64x2.mul (local.get $gb) (local.get $rb)))
+            (local.set $ra (f64x2.mul (local.get $ra) (local.get $qv)))
+            (local.set $rb (f64x2.mul (local.get $rb) (local.get $qv)))
+            (local.set $at (i32.add (local.get $at) (i32.const 16)))
+            (br $col)))
+        (local.set $state (i32.add (local.get $state) (i32.const 64)))
+        (local.set $dst (i32.add (local.get $dst) (local.get $rowBytes)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $row))))
+
   ;; In place on one row of m ≥ 4: its maximum, then row = exp(row − maximum), 0 below $flush when
   ;; it is above 0 (see compensated.ts); returns the maximum. Max is idempotent, so the last vector
   ;; of the first pass may overlap the one before it.

@@ -73,7 +73,29 @@ export function gridApplies(a: ArrayLike<number>, bt: ArrayLike<number>, c: numb
  * when a row does not fit (gridRowsFit).
  */
 export function gridRowStates(a: ArrayLike<number>, grid: UniformGrid, m: number, c: number): { states: Float64Array; q: number } | null {
-  if (!gridRowsFit(a, grid, m, c)) return null;
+  return gridRowsFit(a, grid, m, c) ? rowStates(a, grid, (): number => c) : null;
+}
+
+/**
+ * The position-factor rows' states: each row divided by its maximum, e^{z_k − rowMax}, rowMax the
+ * float32 log kernel at the sample's nearest bin (what a pass over the row finds, up to rounding;
+ * any shift serves, the weights use the same). Null when a row does not fit (gridRowsFit; the
+ * shifted exponents are at most a fraction of a bin's width squared above 0).
+ */
+export function gridFactorRowStates(a: ArrayLike<number>, grid: UniformGrid, m: number, c: number): { states: Float64Array; q: number; rowMax: Float32Array } | null {
+  if (!gridRowsFit(a, grid, m, 0)) return null;
+  const rowMax = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const u = a[i]! - grid.start;
+    const nearest = Math.min(m - 1, Math.max(0, Math.round(u / grid.step)));
+    const d = u - nearest * grid.step;
+    rowMax[i] = c - 0.5 * d * d;
+  }
+  return { ...rowStates(a, grid, (i) => c - rowMax[i]!), rowMax };
+}
+
+/** Each row's state as gridRowStates describes it, row i's log-normaliser cOf(i). */
+function rowStates(a: ArrayLike<number>, grid: UniformGrid, cOf: (i: number) => number): { states: Float64Array; q: number } {
   const { start, step } = grid;
   const n = a.length;
   const states = new Float64Array(n * 8);
@@ -84,7 +106,7 @@ export function gridRowStates(a: ArrayLike<number>, grid: UniformGrid, m: number
   const rScale = [0, 1, 2, 3].map((j) => Math.exp(-8 * s2 - 4 * j * s2));
   for (let i = 0; i < n; i++) {
     const u = a[i]! - start;
-    const g0 = Math.exp(c - 0.5 * u * u);
+    const g0 = Math.exp(cOf(i) - 0.5 * u * u);
     const e = Math.exp(step * u);
     const e2 = e * e;
     const e4 = e2 * e2;

@@ -462,6 +462,47 @@ describe('engine SIMD kernels on the wasm backend', () => {
     expect(() => tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, { w, chunkScale: tf.scalar(0), packed: packed!, flags: flags! }, { columns: 5 })).toThrow(/do not match/);
   });
 
+  it('builds position-factor rows on evenly spaced bins within float32 rounding of float64, each row over its maximum, flushed', () => {
+    const std = [6];
+    const inv = Math.fround(1 / 6);
+    const c = -Math.log(6 * Math.sqrt(2 * Math.PI));
+    for (const [nEnc, m, first, count, flush] of [[40, 100, 0, 40, 2 ** -63], [300, 64, 17, 200, 0], [50, 16, 5, 9, 2 ** -63]] as const) {
+      const spacing = 200 / m;
+      const centres = Float32Array.from({ length: m }, (_, k) => Math.fround(Math.fround(spacing / 2 + k * spacing) * inv));
+      const grid = uniformGridOf(centres)!;
+      const positions = tf.randomUniform([nEnc, 1], 0, 200, 'float32', nEnc + m) as tf.Tensor2D;
+      const a = tf.mul(positions, tf.tensor1d([1 / std[0]!]));
+      const order = tf.tensor1d(Array.from({ length: nEnc }, (_, i) => (i * 7) % nEnc), 'int32');
+      const [factor, rowMax] = tf.engine().runKernel(
+        POSITION_FACTOR_ROWS_KERNEL, { a, order, bt: tf.tensor2d(centres, [1, m]) }, { first, count, c, flush } as unknown as tf.NamedAttrMap,
+      ) as tf.Tensor[];
+      const [aHost, orderHost, got, mx] = [a, order, factor!, rowMax!].map((t) => t.dataSync());
+      const at = `E=${nEnc} m=${m} rows ${first}+${count} flush ${flush}`;
+      let worst = 0;
+      let dropped = 0;
+      for (let i = 0; i < count; i++) {
+        const u = aHost![orderHost![first + i]!]!;
+        const z = Array.from({ length: m }, (_, k) => c - 0.5 * (u - grid.start - k * grid.step) ** 2);
+        // the row's maximum is the log kernel at its nearest bin, up to float32 rounding
+        expect(Math.abs(mx![i]! - Math.max(...z)), at).toBeLessThan(1e-5);
+        for (let k = 0; k < m; k++) {
+          const want = Math.exp(z[k]! - mx![i]!);
+          const v = got![i * m + k]!;
+          if (want < flush * 0.999) {
+            expect(v, `${at} row ${i} bin ${k}`).toBe(0);
+            dropped++;
+          } else if (want < 2 ** -126) {
+            // below float32's normal range: the nearest subnormal or 0
+            expect(Math.abs(v - want), `${at} row ${i} bin ${k}`).toBeLessThanOrEqual(2 ** -149);
+          } else if (want > flush * 1.001) worst = Math.max(worst, Math.abs(v / want - 1));
+        }
+      }
+      expect(worst, at).toBeLessThan(2 ** -23);
+      if (flush > 0 && m === 100) expect(dropped, at).toBeGreaterThan(0);
+      tf.dispose([positions, a, order, factor!, rowMax!]);
+    }
+  });
+
   it("builds position-factor rows of spikes taken in an order with the bits of the op graph gather → log kernel → positionFactor → flush", () => {
     const cases = [[40, 1, 7, 5, 20, 2 ** -63], [40, 1, 100, 0, 40, 0], [40, 1, 100, 0, 40, 2 ** -63], [33, 2, 13, 30, 3, 2 ** -63], [12, 2, 4, 0, 0, 0]] as const;
     for (const [nEnc, q, m, first, count, flush] of cases) {

@@ -10,7 +10,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { lowerBound } from '../../../shared/sortedSearch';
-import { gridFloor, gridRowStates, shiftedColumnSums, uniformGridOf } from './uniformGrid';
+import { gridFactorRowStates, gridFloor, gridRowStates, shiftedColumnSums, uniformGridOf } from './uniformGrid';
 import {
   KDE_KERNELS_PLAIN_WASM_BASE64, KDE_KERNELS_RELAXED_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_RELAXED_WASM_BASE64,
 } from './kdeKernelsBinary';
@@ -107,6 +107,7 @@ interface KernelExports {
     state: number, n: number, m: number, q: number, floor: number, sums: number, psi: number, f: number, w: number, rows: number, tile: number,
   ): void;
   gridRowsAndSums(state: number, n: number, m: number, q: number, floor: number, sums: number, rows: number): void;
+  gridFactorRows(state: number, count: number, m: number, q: number, flush: number, dst: number): void;
   positionFactorRows(
     a: number, order: number, first: number, count: number, q: number, bt: number, m: number, c: number, dst: number, rowMax: number, flush: number,
   ): void;
@@ -558,13 +559,40 @@ const positionFactorRowsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   }
   const dst = backend.makeOutput([count, m], 'float32');
   const rowMax = backend.makeOutput([count], 'float32');
-  if (count > 0) {
+  const grid = q === 1 && count > 0 ? factorRowsOnGrid(backend, a, order, first, count, bt, c) : null;
+  if (grid) {
+    backend.wasm.HEAPF32.set(grid.rowMax, offsetOf(backend, rowMax) / 4);
+    withFloat64Scratch(backend, [grid.states.length], ([state]) => {
+      new Float64Array(backend.wasm.HEAPF32.buffer).set(grid.states, state! / 8);
+      kernels.gridFactorRows(state!, count, m, grid.q, flush, offsetOf(backend, dst));
+    });
+  } else if (count > 0) {
     kernels.positionFactorRows(
       offsetOf(backend, a), offsetOf(backend, order), first, count, q, offsetOf(backend, bt), m, c, offsetOf(backend, dst), offsetOf(backend, rowMax), flush,
     );
   }
   return [dst, rowMax];
 };
+
+/**
+ * The grid kernel's plan for position-factor rows first … first + count − 1 of the spikes in
+ * `order` (one-dimensional positions a over the width, bins bt): their positions gathered, the
+ * rows' maxima and states (uniformGrid.ts); null off a uniform grid or out of range.
+ */
+function factorRowsOnGrid(
+  backend: BackendWasm, a: tf.TensorInfo, order: tf.TensorInfo, first: number, count: number, bt: tf.TensorInfo, c: number,
+): { states: Float64Array; q: number; rowMax: Float32Array } | null {
+  const m = bt.shape[1]!;
+  const heap = backend.wasm.HEAPF32;
+  const pb = offsetOf(backend, bt) / 4;
+  const grid = m % 4 === 0 ? uniformGridOf(heap.subarray(pb, pb + m)) : null;
+  if (!grid) return null;
+  const pa = offsetOf(backend, a) / 4;
+  const spikes = new Int32Array(heap.buffer, offsetOf(backend, order) + first * 4, count);
+  const positions = new Float32Array(count);
+  for (let i = 0; i < count; i++) positions[i] = heap[pa + spikes[i]!]!;
+  return gridFactorRowStates(positions, grid, m, c);
+}
 
 const packPanelsKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   const backend = b as BackendWasm;

@@ -9,9 +9,9 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { maxFinite } from '../hostMath';
-import { disposeMarks, electrodeFlushIsSafe, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
+import { disposeMarks, electrodeFlushIsSafe, kdeOnGrid, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
 import { FLOAT32_BYTES, FLUSH_BELOW } from '../model';
-import { NO_WORK, type Work } from '../model/opWork';
+import { addWork, gridKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, stream, type Work } from '../model/opWork';
 import {
   COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type ScaledChunkProductAttrs,
@@ -151,8 +151,35 @@ export function positionOrder(positions: ArrayLike<number>, nEnc: number, dims: 
  */
 async function encodingOrder(ctx: ElectrodeContext, stage: StageTools['stage']): Promise<{ tensors: [tf.Tensor1D]; owned: boolean }> {
   return ctx.positionKernel('position order', async () => [
-    await stage('position-kernel', () => tf.tensor1d(positionOrder(ctx.encPositions.dataSync(), ctx.nEnc, ctx.encPositions.shape[1]), 'int32')),
+    await stage('position-kernel', () => tf.tensor1d(positionOrder(ctx.encPositions.dataSync(), ctx.nEnc, ctx.encPositions.shape[1]), 'int32'), {
+      work: positionOrderWork(ctx.nEnc),
+    }),
   ]);
+}
+
+/** positionOrder's work: the first coordinates read, counted into buckets and the order written. */
+function positionOrderWork(nEnc: number): Work {
+  return stream(2 * nEnc, nEnc, 2 * nEnc);
+}
+
+/**
+ * What positionFactorChunks does for the chunks, for the roofline: per chunk the grid kernel's
+ * recurrence where it takes the chunk (kdeOnGrid, rows shifted), else the log kernel and the
+ * factor's max, shift and exp.
+ */
+function chunkFactorsWork(ctx: ElectrodeContext, order: Int32Array, chunks: readonly [number, number][]): Work {
+  const P = ctx.centers.shape[0];
+  const q = ctx.encPositions.shape[1];
+  const positions = ctx.encPositions.dataSync();
+  const centers = ctx.centers.dataSync();
+  return addWork(...chunks.map(([first, end]) => {
+    const count = end - first;
+    if (q === 1) {
+      const rows = Float32Array.from(order.subarray(first, end), (i) => positions[i]!);
+      if (kdeOnGrid(rows, centers, q, ctx.positionStd, true)) return gridKdeWork(count, P, true);
+    }
+    return addWork(logKernelDirectWork(count, P, q), positionFactorWork(count, P));
+  }));
 }
 
 /**
@@ -171,7 +198,7 @@ async function chunkFactors(
         const packed = built.map((b) => packFactor(b.factor));
         return [...built.map((b) => b.rowMax), ...packed.map((p) => p.packed), ...packed.map((p) => p.flags)];
       }),
-    ),
+    { work: chunkFactorsWork(ctx, (await order.data()) as Int32Array, chunks) }),
   );
 }
 
