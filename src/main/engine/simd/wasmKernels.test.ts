@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, hasWasmKernels, installWasmKernels,
+  BIAS_FLOOR_KERNEL, COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, hasWasmKernels, installWasmKernels,
   LINEAR_POSITION_KERNEL, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
 } from './wasmKernels';
@@ -317,6 +317,24 @@ describe('engine SIMD kernels on the wasm backend', () => {
       expect([...wGot!], at).not.toEqual([...expPathW]);
       tf.dispose([a, psi, bt, colMax!, colSum!, w!, kdeMax!, kdeSum!, kernel!, lpMax!, lpSum!, lpW, expKernel!]);
     }
+  });
+
+  it('adds the bias and floors in one pass with the bits of the op graph add → maximum, specials included', () => {
+    const floor = Math.fround(-34.538776394910684);
+    for (const [n, m] of [[3, 8], [5, 7], [1, 1], [0, 4], [40, 1000]] as const) {
+      const values = Float32Array.from({ length: n * m }, (_, i) => [NaN, Infinity, -Infinity, -0, floor, floor - 1e-5, 0.25][i % 9] ?? (i * 37) % 101 - 60);
+      const bias = Float32Array.from({ length: m }, (_, j) => [-Infinity, 0, -0, 3.5][j % 5] ?? -j / 3);
+      const x = tf.tensor2d(values, [n, m]);
+      const b = tf.tensor1d(bias);
+      const got = tf.engine().runKernel(BIAS_FLOOR_KERNEL, { x, bias: b }, { floor } as unknown as tf.NamedAttrMap) as tf.Tensor;
+      const want = tf.maximum(tf.add(x, b), floor);
+      expect(got.shape).toEqual([n, m]);
+      // Object.is tells −0 from 0 and NaN from NaN
+      const [g, w] = [got.dataSync(), want.dataSync()];
+      for (let i = 0; i < g.length; i++) expect(Object.is(g[i], w[i]), `${n} × ${m} entry ${i}: ${g[i]} vs ${w[i]}`).toBe(true);
+      tf.dispose([x, b, got, want]);
+    }
+    expect(() => tf.engine().runKernel(BIAS_FLOOR_KERNEL, { x: tf.zeros([2, 3]), bias: tf.zeros([4]) }, { floor } as unknown as tf.NamedAttrMap)).toThrow(/bias per column/);
   });
 
   it('forms the series terms: log of the non-negative part of φ·w, plus row offset and bin bias, floored', () => {

@@ -76,6 +76,11 @@ export const SERIES_GROUND_FACTOR_KERNEL = 'KdeSeriesGroundFactor';
  * as COLUMN_SCALED_EXP_KERNEL gives them on the log kernel
  */
 export const LINEAR_POSITION_KERNEL = 'KdeLinearPositionKernel';
+/**
+ * the tfjs kernel name of the strategies' epilogue: x (n × m), bias (m) → max(x + bias, floor)
+ * (BiasFloorAttrs), the op graph add → maximum in one pass
+ */
+export const BIAS_FLOOR_KERNEL = 'KdeBiasFloor';
 /** kernel rows the series fit forms per tile before adding their product into the factor */
 const SERIES_GROUND_TILE_ROWS = 16;
 /**
@@ -108,6 +113,7 @@ interface KernelExports {
   ): void;
   gridRowsAndSums(state: number, n: number, m: number, q: number, floor: number, sums: number, rows: number): void;
   gridFactorRows(state: number, count: number, m: number, q: number, flush: number, dst: number): void;
+  biasFloor(src: number, bias: number, n: number, m: number, floor: number, dst: number): void;
   positionFactorRows(
     a: number, order: number, first: number, count: number, q: number, bt: number, m: number, c: number, dst: number, rowMax: number, flush: number,
   ): void;
@@ -344,6 +350,11 @@ const seriesFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   kernels.seriesFactor(offsetOf(backend, psi), offsetOf(backend, kpos), e, m, f, offsetOf(backend, out));
   return out;
 };
+
+export interface BiasFloorAttrs {
+  /** the floor, LOG_EPS */
+  floor: number;
+}
 
 export interface LinearPositionKernelAttrs {
   /** the position kernel's log-normaliser */
@@ -594,6 +605,19 @@ function factorRowsOnGrid(
   return gridFactorRowStates(positions, grid, m, c);
 }
 
+const biasFloorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, BIAS_FLOOR_KERNEL);
+  const { x, bias } = inputs as { x: tf.TensorInfo; bias: tf.TensorInfo };
+  const [n, m] = x.shape as [number, number];
+  if (x.shape.length !== 2 || bias.shape.length !== 1 || bias.shape[0] !== m || x.dtype !== 'float32' || bias.dtype !== 'float32') {
+    throw new Error(`${BIAS_FLOOR_KERNEL}: values ${x.shape.join(' × ')} (${x.dtype}), bias ${bias.shape.join(' × ')} (${bias.dtype}): expected float32 rows and a bias per column`);
+  }
+  const out = backend.makeOutput([n, m], 'float32');
+  if (n > 0 && m > 0) kernels.biasFloor(offsetOf(backend, x), offsetOf(backend, bias), n, m, (attrs as unknown as BiasFloorAttrs).floor, offsetOf(backend, out));
+  return out;
+};
+
 const packPanelsKernelFunc: tf.KernelFunc = ({ inputs, backend: b }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, PACK_PANELS_KERNEL);
@@ -681,6 +705,7 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     tf.registerKernel({ kernelName: POSITION_FACTOR_ROWS_KERNEL, backendName: 'wasm', kernelFunc: positionFactorRowsKernelFunc });
     tf.registerKernel({ kernelName: KDE_COLUMN_SUMS_KERNEL, backendName: 'wasm', kernelFunc: kdeColumnSumsKernelFunc });
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });
+    tf.registerKernel({ kernelName: BIAS_FLOOR_KERNEL, backendName: 'wasm', kernelFunc: biasFloorKernelFunc });
     tf.registerKernel({ kernelName: SCALED_CHUNK_PRODUCT_KERNEL, backendName: 'wasm', kernelFunc: scaledChunkProductKernelFunc });
   }
   return { fusedMultiplyAdd: installed.fusedMultiplyAdd };
