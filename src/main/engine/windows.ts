@@ -90,7 +90,8 @@ function windowProbe(probe: EngineProbe, r0: number, r1: number, nTime: number):
     span: (name, fn, args) => probe.span(name, fn, args),
     counter: (name, values) => probe.counter(name, values),
     instant: (name, args) => probe.instant(name, args),
-    progress: (fraction) => probe.progress((r0 + fraction * (r1 - r0)) / nTime, `rows ${r1}/${nTime}`),
+    // rows r0 … r1 are decoded together (a batch of windows): name the batch, not its last row as if done
+    progress: (fraction) => probe.progress((r0 + fraction * (r1 - r0)) / nTime, `rows ${r0}–${r1} of ${nTime}`),
   };
 }
 
@@ -139,7 +140,7 @@ export async function predictNonlocalWindows<M = EncodingModel>(
     for (let w = first; w < end; w++) {
       const [w0, w1] = bounds[w]!;
       await onWindow(w0, w1 - w0, result.logLikelihood.subarray((w0 - r0) * nBins, (w1 - r0) * nBins));
-      probe.progress(w1 / nTime, `rows ${w1}/${nTime}`);
+      probe.progress(w1 / nTime, `rows ${w1}/${nTime} written`);
     }
   }
   return summary;
