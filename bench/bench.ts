@@ -47,7 +47,7 @@ async function timeOnce(ds: ReturnType<typeof makePreset>, strategy: StrategyNam
   const t0 = performance.now();
   const model = await fitEncodingModel(ds, probe);
   const t1 = performance.now();
-  await predictNonlocal(model, ds, strategy, { blockSize: ds.params.blockSize }, probe);
+  (await predictNonlocal(model, ds, strategy, { blockSize: ds.params.blockSize }, probe)).release?.();
   const t2 = performance.now();
   model.dispose();
   return { fitMs: t1 - t0, predictMs: t2 - t1 };

@@ -66,4 +66,29 @@ describe('LikelihoodSum', () => {
       expect(Buffer.from(sum.ll.buffer, sum.ll.byteOffset, sum.ll.byteLength).equals(Buffer.from(want.buffer)), `P=${nBins}`).toBe(true);
     }
   });
+
+  it('hands a released likelihood\'s memory to the next sum that fits in it, starting from the ground process again', () => {
+    const ground = Float64Array.from({ length: 50 }, (_, p) => p / 7);
+    const first = new LikelihoodSum(ground, 30);
+    const rows = Int32Array.from({ length: 30 }, (_, k) => k);
+    first.addTerms(new Float32Array(30 * 50).fill(-2.5), rows, 0);
+    const memory = first.ll.buffer;
+    first.release();
+    first.release();
+    expect(() => first.addTerms(new Float32Array(50), rows, 0)).toThrow(/after release/);
+    // a smaller likelihood takes the spare, and holds the ground process, not the old sums
+    const second = new LikelihoodSum(ground, 20);
+    expect(second.ll.buffer).toBe(memory);
+    expect(Array.from(second.ll)).toEqual(Array.from(groundProcessRows(ground, 20)));
+    // while it is held, the next sum gets memory of its own
+    const third = new LikelihoodSum(ground, 20);
+    expect(third.ll.buffer).not.toBe(memory);
+    second.release();
+    third.release();
+    // the larger of two released memories stays; a sum larger than it gets a fresh one
+    const bigger = new LikelihoodSum(ground, 5000);
+    expect(bigger.ll.buffer).not.toBe(memory);
+    bigger.release();
+    expect(new LikelihoodSum(ground, 4000).ll.buffer).toBe(bigger.ll.buffer);
+  });
 });

@@ -73,6 +73,15 @@ const MAX_MODULE_BYTES = 2 ** 31;
 
 let compiled: WebAssembly.Module | undefined;
 
+/**
+ * A released likelihood's module, kept for the next LikelihoodSum on this thread: a fresh one costs
+ * its pages' first-touch faults (8 MB: ~9 ms here, more than the sum itself) and a major collection
+ * for the external memory, on the thread that sums the pool's terms while the workers need the
+ * cores. Only one, and none larger than this, so a huge decode does not keep its memory forever.
+ */
+let spare: SumExports | undefined;
+const MAX_SPARE_BYTES = 64 * 2 ** 20;
+
 /** Where the terms go: a likelihood and how to add to it. */
 export interface TermSink {
   readonly ll: Float64Array;
@@ -84,7 +93,8 @@ export interface TermSink {
 
 export class LikelihoodSum implements TermSink {
   readonly ll: Float64Array;
-  private readonly sum: SumExports | undefined;
+  private sum: SumExports | undefined;
+  private released = false;
   private readonly valuesAt: number;
   private readonly rowsAt: number;
   private readonly stagedRows: number;
@@ -100,15 +110,21 @@ export class LikelihoodSum implements TermSink {
       this.ll = groundProcessRows(summedGroundProcessIntensity, nTime);
       return;
     }
-    compiled ??= new WebAssembly.Module(Uint8Array.from(atob(LIKELIHOOD_SUM_WASM_BASE64), (c) => c.charCodeAt(0)));
-    this.sum = new WebAssembly.Instance(compiled).exports as unknown as SumExports;
-    // the memory is grown once, now: the likelihood is a view of it, which a later growth would detach
-    this.sum.memory.grow(Math.ceil((llBytes + stagedBytes) / PAGE_BYTES));
+    if (spare && spare.memory.buffer.byteLength >= llBytes + stagedBytes) {
+      this.sum = spare;
+      spare = undefined;
+    } else {
+      compiled ??= new WebAssembly.Module(Uint8Array.from(atob(LIKELIHOOD_SUM_WASM_BASE64), (c) => c.charCodeAt(0)));
+      this.sum = new WebAssembly.Instance(compiled).exports as unknown as SumExports;
+      // the memory is grown once, now: the likelihood is a view of it, which a later growth would detach
+      this.sum.memory.grow(Math.ceil((llBytes + stagedBytes) / PAGE_BYTES));
+    }
     this.ll = new Float64Array(this.sum.memory.buffer, 0, nTime * nBins);
     fillGroundProcess(this.ll, summedGroundProcessIntensity, nTime);
   }
 
   addTerms(values: Float32Array, rows: Int32Array, start: number): number {
+    this.assertHeld();
     const { sum, nBins } = this;
     if (!sum) return addTermsToRows(this.ll, values, rows, start, nBins);
     const n = values.length / nBins;
@@ -124,6 +140,24 @@ export class LikelihoodSum implements TermSink {
   }
 
   addFloor(rows: Int32Array): void {
+    this.assertHeld();
     addFloorTerms(this.ll, rows, this.nBins);
+  }
+
+  private assertHeld(): void {
+    if (this.released) throw new Error('LikelihoodSum: terms added after release(); the likelihood belongs to another predict now');
+  }
+
+  /**
+   * Hands the likelihood's memory to the next LikelihoodSum on this thread: `ll` must not be read
+   * after this (it will hold another predict's likelihood). Once; a plain-array likelihood has
+   * nothing to hand on.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    const { sum } = this;
+    this.sum = undefined;
+    if (sum && sum.memory.buffer.byteLength <= MAX_SPARE_BYTES && (!spare || spare.memory.buffer.byteLength < sum.memory.buffer.byteLength)) spare = sum;
   }
 }

@@ -156,7 +156,7 @@ export async function predictNonlocal(
   const nTime = dataset.time.length;
   const nBins = model.nBins;
   const sum = new LikelihoodSum(model.summedGroundProcessIntensity, nTime);
-  const result: NonlocalResult = { logLikelihood: sum.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
+  const result: NonlocalResult = { logLikelihood: sum.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [], release: () => sum.release() };
   const nElectrodes = model.electrodes.length;
   for (let e = 0; e < nElectrodes; e++) {
     throwIfCancelled(options.signal);

@@ -33,6 +33,11 @@ export interface NonlocalResult {
   floorShare: number[];
   /** spike terms computed per electrode */
   nTerms: number[];
+  /**
+   * Lets the next predict on this thread reuse the likelihood's memory (fresh pages cost more than
+   * the sum): call it once the likelihood has been read; `logLikelihood` must not be read after.
+   */
+  release?: () => void;
 }
 
 /** What a windowed predict did, for the decode summary. */

@@ -118,6 +118,7 @@ export async function predictNonlocalWindows<M = EncodingModel>(
   strategy: StrategyChoice,
   options: PredictOptions,
   rowsPerWindow: number,
+  /** a window's rows; `values` is a view that a later batch reuses, so what is kept is copied */
   onWindow: (startRow: number, rows: number, values: Float64Array) => Promise<void> | void,
   probe: EngineProbe = NULL_PROBE,
   predict: NonlocalPredict<M> = predictNonlocal as unknown as NonlocalPredict<M>,
@@ -142,6 +143,8 @@ export async function predictNonlocalWindows<M = EncodingModel>(
       await onWindow(w0, w1 - w0, result.logLikelihood.subarray((w0 - r0) * nBins, (w1 - r0) * nBins));
       probe.progress(w1 / nTime, `rows ${w1}/${nTime} written`);
     }
+    // onWindow has taken what it keeps (it is handed a view): the next batch reuses the memory
+    result.release?.();
   }
   return summary;
 }

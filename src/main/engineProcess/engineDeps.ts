@@ -52,7 +52,10 @@ export interface EngineDeps {
     options: PredictOptions,
     probe?: EngineProbe,
   ): Promise<NonlocalResult>;
-  /** the same predict over windows of output rows, each handed to onWindow before the next starts */
+  /**
+   * the same predict over windows of output rows, each handed to onWindow before the next starts; its
+   * values are a view that a later window reuses: copy what is kept beyond the call
+   */
   predictNonlocalWindows(
     model: FittedModel,
     dataset: Dataset,

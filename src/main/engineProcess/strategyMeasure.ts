@@ -134,6 +134,8 @@ async function warmRepeats(ctx: MeasureContext, strategy: StrategyChoice, group:
   for (let i = 1; stoppedBy === undefined; i++) {
     const before = deps.engineMemory().numTensors;
     const shown = repeatLabel(ctx, i, precision, now() - startMs);
+    // only the last call's likelihood is kept: the one before hands its memory to this call
+    last.result.release?.();
     last = await unit(ctx, group, `repeat ${i}`, () => fitAndPredict(ctx, strategy), shown);
     perRepeat.push(deps.engineMemory().numTensors - before);
     timings.push(last.timing);
@@ -166,8 +168,8 @@ async function kernelProfile(ctx: MeasureContext, strategy: StrategyChoice, grou
       return p.result;
     }));
   const { warmup } = ctx.config;
-  if (warmup > 0) await unit(ctx, group, `warmup ${warmup}`, call);
-  else await unit(ctx, group, 'profiled call', call);
+  const out = warmup > 0 ? await unit(ctx, group, `warmup ${warmup}`, call) : await unit(ctx, group, 'profiled call', call);
+  out.result.release?.();
   return profiled;
 }
 
@@ -211,7 +213,7 @@ async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: str
   const profiling = ctx.config.kernelProfile !== false;
   const plainWarmups = profiling ? Math.max(0, ctx.config.warmup - 1) : ctx.config.warmup;
   for (let i = 1; i <= plainWarmups; i++) {
-    await unit(ctx, group, `warmup ${i}`, () => fitAndPredict(ctx, strategy));
+    (await unit(ctx, group, `warmup ${i}`, () => fitAndPredict(ctx, strategy))).result.release?.();
   }
   const profiled = profiling ? await kernelProfile(ctx, strategy, group) : { kernels: [], peakBytes: Number.NaN };
   const warm = await warmRepeats(ctx, strategy, group, cold);

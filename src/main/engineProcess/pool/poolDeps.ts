@@ -101,7 +101,9 @@ async function poolPredict(
   // awaited below; until then a worker's failure must not count as unhandled
   answers.catch(() => undefined);
   const likelihood = new engine.LikelihoodSum(model.summedGroundProcessIntensity, nTime);
-  const result: NonlocalResult = { logLikelihood: likelihood.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [] };
+  const result: NonlocalResult = {
+    logLikelihood: likelihood.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [], release: () => likelihood.release(),
+  };
   const electrodes: ElectrodeRows[] = dataset.electrodes.map((el, e) => {
     const dec = engine.decodingSpikes(dataset, e);
     const nDec = dec.times.length;
