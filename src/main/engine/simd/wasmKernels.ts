@@ -417,17 +417,10 @@ const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
   const grid = given ? gridPlan(backend, pa, n, pb, m, c) : null;
   if (grid) {
-    const floor = floorOf(backend, colMax, m, flush);
-    withFloat64Scratch(backend, [grid.states.length, m, m], ([state, floorAt, sums]) => {
-      const heap64 = new Float64Array(backend.wasm.HEAPF32.buffer);
-      heap64.set(grid.states, state! / 8);
-      heap64.set(floor, floorAt! / 8);
+    withGridRows(backend, grid, m, colMax, colSum, flush, (state, floor, sums) =>
       withScratch(backend, [tile * m], ([rows]) => {
-        kernels.gridSeriesGroundFactor(state!, n, m, grid.q, floorAt!, sums!, offsetOf(backend, psi), f, w, rows!, tile);
-      });
-      const heap = backend.wasm.HEAPF32;
-      shiftedColumnSums(new Float64Array(heap.buffer, sums!, m), heap.subarray(colMax / 4, colMax / 4 + m), heap.subarray(colSum / 4, colSum / 4 + m));
-    });
+        kernels.gridSeriesGroundFactor(state, n, m, grid.q, floor, sums, offsetOf(backend, psi), f, w, rows!, tile);
+      }));
     return outs;
   }
   withScratch(backend, [m, m, tile * m], ([expMax, partial, rows]) => {
@@ -449,28 +442,35 @@ function gridPlan(backend: BackendWasm, pa: number, n: number, pb: number, m: nu
   return grid && gridRowStates(heap.subarray(pa / 4, pa / 4 + n), grid, m, c);
 }
 
-/** The column maxima at byte offset colMax as the grid kernels' flush thresholds (gridFloor). */
-function floorOf(backend: BackendWasm, colMax: number, m: number, flush: number): Float64Array {
-  return gridFloor(backend.wasm.HEAPF32.subarray(colMax / 4, colMax / 4 + m), flush);
-}
-
 /**
- * The grid kernel's rows (into rows, when not 0) and column sums for gridPlan's plan: the sums
- * scaled by the column maxima at colMax into colSum, rows flushed below flush·e^{colMax}.
+ * A grid kernel's call on gridPlan's plan: the rows' states and (with `flush` not null) the columns'
+ * flush thresholds flush·e^{colMax} in float64 scratch, then `run` (byte offsets of the states, the
+ * thresholds and m float64 column sums), then the sums scaled by the column maxima at colMax into
+ * colSum.
  */
-function runGridRows(
-  backend: BackendWasm, kernels: KernelExports, plan: { states: Float64Array; q: number }, n: number, m: number,
-  colMax: number, colSum: number, flush: number, rows: number,
+function withGridRows(
+  backend: BackendWasm, plan: { states: Float64Array }, m: number, colMax: number, colSum: number, flush: number | null,
+  run: (state: number, floor: number, sums: number) => void,
 ): void {
-  const floor = rows ? floorOf(backend, colMax, m, flush) : null;
+  const floor = flush === null ? null : gridFloor(backend.wasm.HEAPF32.subarray(colMax / 4, colMax / 4 + m), flush);
   withFloat64Scratch(backend, [plan.states.length, floor ? m : 1, m], ([state, floorAt, sums]) => {
     const heap64 = new Float64Array(backend.wasm.HEAPF32.buffer);
     heap64.set(plan.states, state! / 8);
     if (floor) heap64.set(floor, floorAt! / 8);
-    kernels.gridRowsAndSums(state!, n, m, plan.q, floorAt!, sums!, rows);
+    run(state!, floorAt!, sums!);
+    // the heap is viewed again: run's scratch may have grown the memory
     const heap = backend.wasm.HEAPF32;
     shiftedColumnSums(new Float64Array(heap.buffer, sums!, m), heap.subarray(colMax / 4, colMax / 4 + m), heap.subarray(colSum / 4, colSum / 4 + m));
   });
+}
+
+/** The grid kernel's rows (into rows, when not 0, flushed below flush·e^{colMax}) and column sums. */
+function runGridRows(
+  backend: BackendWasm, kernels: KernelExports, plan: { states: Float64Array; q: number }, n: number, m: number,
+  colMax: number, colSum: number, flush: number, rows: number,
+): void {
+  withGridRows(backend, plan, m, colMax, colSum, rows ? flush : null, (state, floor, sums) =>
+    kernels.gridRowsAndSums(state, n, m, plan.q, floor, sums, rows));
 }
 
 /** withScratch for float64 arrays: byte offsets aligned to 8, so the host can view them as Float64Array. */
