@@ -128,8 +128,11 @@ export class EnginePool {
     if (m.type === 'ready') return;
     const pending = worker.pending.get(m.call);
     if (!pending) return;
-    if (m.type === 'terms') return pending.terms?.onTerms(m.electrode, m.start, m.values, m.release);
-    if (m.type === 'electrode-done') return pending.terms?.onElectrodeDone(m.electrode);
+    if (m.type === 'terms') {
+      for (const b of m.blocks) pending.terms?.onTerms(m.electrode, b.start, b.values, b.release);
+      if (m.done) pending.terms?.onElectrodeDone(m.electrode);
+      return;
+    }
     worker.pending.delete(m.call);
     if ('tensors' in m) worker.tensors = m.tensors;
     if (m.type === 'failed') pending.reject(deserializeError(m.error));

@@ -58,6 +58,13 @@ export interface WorkerProfile {
   peakBytes: number;
 }
 
+/** One block of an electrode's spike terms, as a 'terms' message carries it. */
+export interface TermBlock {
+  start: number;
+  values: Float32Array;
+  release?: TermRelease;
+}
+
 export type FromWorker =
   | { type: 'ready'; backend: BackendInfo }
   /** the occupancy parts asked for, in the order asked */
@@ -69,11 +76,12 @@ export type FromWorker =
       tensors: number; modelTensors: number;
     }
   /**
-   * one block of electrode e's terms, (B × P) float32 from row `start` of its decoding spikes;
-   * with `release`, a view of the worker's term ring to release once added (termRing.ts)
+   * blocks of electrode e's terms in order, each (B × P) float32 from row `start` of its decoding
+   * spikes, a view of the worker's term ring to release once added when it has `release`
+   * (termRing.ts); `done`: the electrode's last message (its blocks, if any, come first). A few
+   * blocks travel together: a message costs the worker ~40 µs while the main thread is busy.
    */
-  | { type: 'terms'; call: number; electrode: number; start: number; values: Float32Array; release?: TermRelease }
-  | { type: 'electrode-done'; call: number; electrode: number }
+  | { type: 'terms'; call: number; electrode: number; blocks: TermBlock[]; done: boolean }
   | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number }
   | { type: 'released'; call: number; tensors: number }
   | { type: 'failed'; call: number; error: SerializedError };

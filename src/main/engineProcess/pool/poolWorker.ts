@@ -11,7 +11,7 @@ import { serializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { EncodingModel, FittedElectrode, TermReader } from '../../engine';
 import { Recorder } from '../../recorder';
-import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
+import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type TermBlock, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
 import { releaseTerms, TermRing, type TermRelease } from './termRing';
 
 const engine = await import('../../engine');
@@ -104,6 +104,8 @@ function ownedArray(values: Float32Array): Float32Array {
 
 /** blocks a predict's ring holds at once, fewer where 16 blocks would pass RING_MAX_BYTES */
 const RING_SLOTS = 16;
+/** blocks of terms per message, at most, and never more than a quarter of the ring's slots, so blocks waiting to be sent leave it room */
+const TERM_BATCH = 4;
 /** the most a worker's ring may hold: larger blocks (a large --block-size on many bins) go as fresh arrays */
 const RING_MAX_BYTES = 32 * 1024 * 1024;
 const DEFAULT_BLOCK_ROWS = 100;
@@ -125,6 +127,7 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
   const termRing = ringFor(Math.max(options.blockSize || 0, DEFAULT_BLOCK_ROWS) * held.model.nBins);
   // blocks read into the ring, and the slot each took
   const inRing = new WeakMap<Float32Array, TermRelease>();
+  const batch = termRing ? Math.max(1, Math.min(TERM_BATCH, Math.floor(termRing.slots / 4))) : 1;
   const read: TermReader = async (block) => {
     const taken = termRing?.take(block.size) ?? null;
     if (taken && engine.copyFloat32Into(block, taken.view)) {
@@ -137,17 +140,28 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
   const { profile } = await profiled(message.profile, async () => {
     for (const { electrode: e } of shares) {
       const plan = engine.planElectrode(held.model, dataset, e, strategy, options);
+      // blocks wait here until TERM_BATCH of them (or the electrode's end) go in one message
+      let blocks: TermBlock[] = [];
+      let transfer: ArrayBuffer[] = [];
+      const send = (done: boolean): void => {
+        post({ type: 'terms', call, electrode: e, blocks, done }, transfer);
+        [blocks, transfer] = [[], []];
+      };
       if (plan.kind === 'terms') {
         await rec.span(`electrode ${e}`, () =>
           engine.electrodeTerms(held.model, e, plan, options, rec, (start, values) => {
             const release = inRing.get(values);
-            if (release) return post({ type: 'terms', call, electrode: e, start, values, release });
-            const own = ownedArray(values);
-            post({ type: 'terms', call, electrode: e, start, values: own }, [own.buffer as ArrayBuffer]);
+            if (release) blocks.push({ start, values, release });
+            else {
+              const own = ownedArray(values);
+              blocks.push({ start, values: own });
+              transfer.push(own.buffer as ArrayBuffer);
+            }
+            if (blocks.length >= batch) send(false);
           }, read), engine.electrodeSpanArgs(held.model, e, plan));
         sampleTensors();
       }
-      post({ type: 'electrode-done', call, electrode: e });
+      send(true);
     }
   });
   rec.flush();
