@@ -363,7 +363,16 @@ describe('engine SIMD kernels on the wasm backend', () => {
       }
       // random φ·w is negative about half the time: the floor branch is exercised
       expect(negatives).toBeGreaterThan(0);
+      // W two zero rows taller (the series' padding) against Φ with and without its two zero columns: the same bits
+      const tallW = tf.concat([w, tf.zeros([2, m])], 0);
+      const widePhi = tf.concat([phi, tf.zeros([n, 2])], 1);
+      const narrow = (tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w: tallW, rowOff, bias }, { floor } as unknown as tf.NamedAttrMap) as tf.Tensor).dataSync();
+      const padded = (tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi: widePhi, w: tallW, rowOff, bias }, { floor } as unknown as tf.NamedAttrMap) as tf.Tensor).dataSync();
+      expect(Buffer.from(narrow.buffer).equals(Buffer.from(padded.buffer)), `n=${n} m=${m} f=${f}`).toBe(true);
+      expect(Buffer.from(narrow.buffer).equals(Buffer.from(got.buffer)), `n=${n} m=${m} f=${f}`).toBe(true);
     }
+    expect(() => tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi: tf.zeros([2, 5]), w: tf.zeros([4, 8]), rowOff: tf.zeros([2]), bias: tf.zeros([8]) }, { floor } as unknown as tf.NamedAttrMap))
+      .toThrow(/5 features, W only 4 rows/);
   });
 
   it('flushes compensated weights below the threshold and leaves the others and C* as they were', () => {

@@ -329,6 +329,8 @@ const seriesTermsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => 
   const [n, f] = phi.shape as [number, number];
   const m = w.shape[1]!;
   if (m < MIN_KERNEL_COLUMNS) throw new Error(`${SERIES_TERMS_KERNEL} needs at least ${MIN_KERNEL_COLUMNS} bins, got ${m}`);
+  // Φ may be narrower than W is tall: the product takes W's first f rows
+  if (w.shape[0]! < f) throw new Error(`${SERIES_TERMS_KERNEL}: Φ has ${f} features, W only ${w.shape[0]} rows`);
   const out = backend.makeOutput([n, m], 'float32');
   if (n > 0) {
     const [pp, pw, pr, pb, po] = [phi, w, rowOff, bias, out].map((t) => offsetOf(backend, t)) as [number, number, number, number, number];

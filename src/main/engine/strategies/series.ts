@@ -107,9 +107,17 @@ export function buildSeriesFactorWork(plan: SeriesPlan, nEnc: number, nBins: num
   return seriesFactorWork(paddedFeatureCount(plan), nEnc, nBins);
 }
 
-/** ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS), bias (P,). */
+/** Whether seriesTerms runs the wasm kernel for this many bins (which takes Φ narrower than W is tall). */
+function usesTermsKernel(nBins: number): boolean {
+  return hasWasmKernels() && nBins >= MIN_KERNEL_COLUMNS;
+}
+
+/**
+ * ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS), bias (P,). On the
+ * wasm kernel Φ may have fewer columns than W rows (W's rows past them are the zero padding).
+ */
 export function seriesTerms(bias: tf.Tensor1D, phi: tf.Tensor2D, w: tf.Tensor2D, rowOff: tf.Tensor1D): tf.Tensor2D {
-  if (hasWasmKernels() && w.shape[1] >= MIN_KERNEL_COLUMNS) {
+  if (usesTermsKernel(w.shape[1])) {
     const attrs: SeriesTermsAttrs = { floor: LOG_EPS };
     return tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w, rowOff, bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
   }
@@ -201,6 +209,8 @@ export const series: Strategy = {
         kernel = { ...kernel, owned: false };
       }
       const W = factor?.tensors[0] as tf.Tensor2D | undefined;
+      // the wasm terms kernel reads the first features' rows of W, so the zero padding needs no product
+      const termFeatures = usesTermsKernel(ctx.nBins) ? plan.basis.nFeatures : F;
 
       await forEachBlock(nDec, ctx.blockSize, span, async (s0, s1) => {
         const nearRows: number[] = [];
@@ -209,17 +219,17 @@ export const series: Strategy = {
         const parts: tf.Tensor2D[] = [];
         try {
           if (nearRows.length > 0) {
-            const feats = new Float32Array(nearRows.length * F);
+            const feats = new Float32Array(nearRows.length * termFeatures);
             const offs = new Float32Array(nearRows.length);
             nearRows.forEach((k, r) => {
               scaledRow(plan, decHost, k, row);
-              seriesFeatures(plan.basis, row, feats, r * F);
+              seriesFeatures(plan.basis, row, feats, r * termFeatures);
               offs[r] = offset[k]!;
             });
             parts.push(
               await stage('reduce', () =>
-                tf.tidy(() => seriesTerms(ctx.bias, tf.tensor2d(feats, [nearRows.length, F]), W!, tf.tensor1d(offs))),
-                { work: seriesTermsWork(nearRows.length, F, ctx.nBins) },
+                tf.tidy(() => seriesTerms(ctx.bias, tf.tensor2d(feats, [nearRows.length, termFeatures]), W!, tf.tensor1d(offs))),
+                { work: seriesTermsWork(nearRows.length, termFeatures, ctx.nBins) },
               ),
             );
           }
