@@ -114,7 +114,7 @@ export function kdeOnGrid(samples: ArrayLike<number>, points: ArrayLike<number>,
     for (let i = 0; i < v.length; i++) out[i] = Math.fround(v[i]!) * inv;
     return out;
   };
-  return gridApplies(overWidth(samples), overWidth(points), rowsShifted ? 0 : logNormaliser(std));
+  return gridApplies(overWidth(samples), overWidth(points), logNormaliser(std), rowsShifted);
 }
 
 /**

@@ -266,13 +266,14 @@ describe('engine SIMD kernels on the wasm backend', () => {
 
   it('fits a series electrode and sums a KDE on evenly spaced bins within float32 rounding of float64 (no exp per entry)', () => {
     // positions over the widths; bins as the engine scales them (float32 centre · float32 1/width)
-    for (const [n, m, f, flush, spacing] of [[37, 20, 8, 0, 0.5], [530, 100, 12, 2 ** -40, 0.3], [2000, 1000, 4, 2 ** -63, 0.028]] as const) {
+    // the last case spans 120 widths: rows far from an end take a window of the grid
+    for (const [n, m, f, flush, spacing] of [[37, 20, 8, 0, 0.5], [530, 100, 12, 2 ** -40, 0.3], [2000, 1000, 4, 2 ** -63, 0.028], [1500, 2000, 4, 2 ** -63, 0.06]] as const) {
       const inv = Math.fround(1 / 1.7);
       const centres = Float32Array.from({ length: m }, (_, k) => Math.fround(Math.fround(0.2 + k * spacing * 1.7) * inv));
       const grid = uniformGridOf(centres)!;
       expect(grid).not.toBeNull();
       const extent = (m - 1) * grid.step;
-      const a = tf.randomUniform([n, 1], -0.1 * extent, 1.1 * extent, 'float32', n + m) as tf.Tensor2D;
+      const a = tf.randomUniform([n, 1], m === 2000 ? 0 : -0.1 * extent, m === 2000 ? extent : 1.1 * extent, 'float32', n + m) as tf.Tensor2D;
       const psi = tf.randomNormal([n, f], 0, 1, 'float32', n * f) as tf.Tensor2D;
       const bt = tf.tensor2d(centres, [1, m]);
       const c = -1.5;
@@ -493,11 +494,12 @@ describe('engine SIMD kernels on the wasm backend', () => {
     const std = [6];
     const inv = Math.fround(1 / 6);
     const c = -Math.log(6 * Math.sqrt(2 * Math.PI));
-    for (const [nEnc, m, first, count, flush] of [[40, 100, 0, 40, 2 ** -63], [300, 64, 17, 200, 0], [50, 16, 5, 9, 2 ** -63]] as const) {
-      const spacing = 200 / m;
+    // the last case spans 100 widths: rows far from an end take a window of the grid
+    for (const [nEnc, m, first, count, flush, span] of [[40, 100, 0, 40, 2 ** -63, 200], [300, 64, 17, 200, 0, 200], [50, 16, 5, 9, 2 ** -63, 200], [60, 400, 0, 60, 2 ** -63, 600]] as const) {
+      const spacing = span / m;
       const centres = Float32Array.from({ length: m }, (_, k) => Math.fround(Math.fround(spacing / 2 + k * spacing) * inv));
       const grid = uniformGridOf(centres)!;
-      const positions = tf.randomUniform([nEnc, 1], 0, 200, 'float32', nEnc + m) as tf.Tensor2D;
+      const positions = tf.randomUniform([nEnc, 1], 0, span, 'float32', nEnc + m) as tf.Tensor2D;
       const a = tf.mul(positions, tf.tensor1d([1 / std[0]!]));
       const order = tf.tensor1d(Array.from({ length: nEnc }, (_, i) => (i * 7) % nEnc), 'int32');
       const [factor, rowMax] = tf.engine().runKernel(
