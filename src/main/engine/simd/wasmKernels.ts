@@ -416,8 +416,7 @@ const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   const [colMax, colSum, w] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
   const tile = Math.min(n, SERIES_GROUND_TILE_ROWS);
   const [pa, pb] = [offsetOf(backend, a), offsetOf(backend, bt)];
-  const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
-  const grid = given ? gridPlan(backend, pa, n, pb, m, c) : null;
+  const { given, grid } = maximaAndGridPlan(backend, pa, n, q, pb, m, c, colMax);
   if (grid) {
     withGridRows(backend, grid, m, colMax, colSum, flush, (state, floor, sums) =>
       withScratch(backend, [tile * m], ([rows]) => {
@@ -430,6 +429,19 @@ const seriesGroundFactorKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   });
   return outs;
 };
+
+/**
+ * What the column-sum kernels share before they run, for n samples (q coordinates, heap floats at
+ * byte offset pa) against m points (at pb): for one-dimensional samples the column maxima written at
+ * colMax from each point's nearest sample (`given`; false when a value is not finite, and the kernel
+ * takes its own pass), then the grid kernels' plan where they apply (else null: the exp path).
+ */
+function maximaAndGridPlan(
+  backend: BackendWasm, pa: number, n: number, q: number, pb: number, m: number, c: number, colMax: number,
+): { given: boolean; grid: { states: Float64Array; q: number } | null } {
+  const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
+  return { given, grid: given ? gridPlan(backend, pa, n, pb, m, c) : null };
+}
 
 /**
  * The grid kernels' inputs for n one-dimensional samples (heap floats at byte offset pa) against m
@@ -513,8 +525,7 @@ const kdeColumnSumsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) =
     rows.forEach((count, k) => {
       const at = pa + first * q * 4;
       const [partMax, partSum] = [pMax + k * m * 4, pSum + k * m * 4];
-      const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, at / 4, count, pb / 4, m, c, partMax / 4);
-      const grid = given ? gridPlan(backend, at, count, pb, m, c) : null;
+      const { given, grid } = maximaAndGridPlan(backend, at, count, q, pb, m, c, partMax);
       if (grid) runGridRows(backend, kernels, grid, count, m, partMax, partSum, 0, 0);
       else kernels.kdeColumnSums(at, count, q, pb, m, c, partMax, partSum, row!, shifted!, partial!, given ? 1 : 0);
       first += count;
@@ -544,8 +555,7 @@ const linearPositionKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) 
   const outs = [backend.makeOutput([n, m], 'float32'), backend.makeOutput([m], 'float32'), backend.makeOutput([m], 'float32')];
   const [dst, colMax, colSum] = outs.map((t) => offsetOf(backend, t)) as [number, number, number];
   const [pa, pb] = [offsetOf(backend, a), offsetOf(backend, bt)];
-  const given = q === 1 && nearestSampleMaxima(backend.wasm.HEAPF32, pa / 4, n, pb / 4, m, c, colMax / 4);
-  const grid = given ? gridPlan(backend, pa, n, pb, m, c) : null;
+  const { grid } = maximaAndGridPlan(backend, pa, n, q, pb, m, c, colMax);
   if (grid) {
     runGridRows(backend, kernels, grid, n, m, colMax, colSum, flush, dst);
     return outs;
