@@ -1352,4 +1352,170 @@
             (br $row)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $panel))))
+
+  ;; The series strategy's exact handoff on one-dimensional positions (strategies/positionInterpolation.ts),
+  ;; for a block of n decoding spikes (a: n × d, scaled by 1/σ):
+  ;;   ℓ[k, p] = max(log(max(S[k, p], 0)) + off + bias[p], floor),  S[k, p] = Σ_chunks Σ_j G[k, j]·H[j, p],
+  ;;   G[k, j] = Σ_(i in chunk) w[k, i]·L[j, i],  w[k, i] = exp(−½|a_k − b_i|²) (direct differences).
+  ;; L holds each spike's 8 Lagrange weights at its chunk's Chebyshev
+  ;; nodes, H the position kernel at those nodes, so the (E × P) position kernel is never formed and
+  ;; each weight costs 8 multiply-adds instead of one per stored bin.
+  ;; Layouts, four spikes or four bins per vector so that every load has a constant offset:
+  ;; - $spikes: per vector of 4 spikes, d × 4 mark floats then 8 × 4 Lagrange weights (zeros pad a chunk to a multiple of 4);
+  ;; - $chunks: 5 int32 per chunk: first and end vector, first and end bin vector, its H's first float;
+  ;; - $h: per chunk and vector of 4 bins, 8 × 4 floats (node j's 4 bins at 16·j bytes).
+  ;; Chunks outer, rows inner: a chunk's spikes (tens of KB) stay in cache over the whole block, where
+  ;; the row-major order would stream the electrode's every spike once per row. dst is n × m, m ≥ 4
+  ;; a multiple of 4, n ≥ 1.
+  (func (export "interpolatedTerms")
+    (param $a i32) (param $n i32) (param $d i32) (param $spikes i32) (param $chunks i32) (param $nChunks i32) (param $h i32)
+    (param $m i32) (param $off f32) (param $bias i32) (param $floor f32) (param $dst i32)
+    (local $c i32) (local $ct i32) (local $k i32) (local $sv i32) (local $svEnd i32) (local $vecBytes i32) (local $lv i32)
+    (local $rowBytes i32) (local $arow i32) (local $orow i32) (local $oEnd i32) (local $hv i32) (local $dd i32)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
+    (local $diff v128) (local $acc v128) (local $x v128) (local $t v128) (local $nn v128) (local $r v128) (local $p v128) (local $w v128)
+    (local $g0 v128) (local $g1 v128) (local $g2 v128) (local $g3 v128) (local $g4 v128) (local $g5 v128) (local $g6 v128) (local $g7 v128) 
+    (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $vecBytes (i32.shl (i32.add (local.get $d) (i32.const 8)) (i32.const 4)))
+    (call $fill (local.get $dst) (i32.mul (local.get $rowBytes) (local.get $n)) (v128.const i32x4 0 0 0 0))
+    (block $chunksDone
+      (loop $chunk
+        (br_if $chunksDone (i32.ge_u (local.get $c) (local.get $nChunks)))
+        (local.set $ct (i32.add (local.get $chunks) (i32.mul (local.get $c) (i32.const 20))))
+        (local.set $svEnd (i32.add (local.get $spikes) (i32.mul (i32.load offset=4 (local.get $ct)) (local.get $vecBytes))))
+        (local.set $k (i32.const 0))
+        (local.set $arow (local.get $a))
+        (local.set $orow (local.get $dst))
+        (block $rowsDone
+          (loop $row
+            (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $n)))
+            (local.set $g0 (v128.const i32x4 0 0 0 0))
+            (local.set $g1 (v128.const i32x4 0 0 0 0))
+            (local.set $g2 (v128.const i32x4 0 0 0 0))
+            (local.set $g3 (v128.const i32x4 0 0 0 0))
+            (local.set $g4 (v128.const i32x4 0 0 0 0))
+            (local.set $g5 (v128.const i32x4 0 0 0 0))
+            (local.set $g6 (v128.const i32x4 0 0 0 0))
+            (local.set $g7 (v128.const i32x4 0 0 0 0))
+            (local.set $x0 (v128.load32_splat (local.get $arow)))
+            (if (i32.eq (local.get $d) (i32.const 4))
+              (then
+                (local.set $x1 (v128.load32_splat offset=4 (local.get $arow)))
+                (local.set $x2 (v128.load32_splat offset=8 (local.get $arow)))
+                (local.set $x3 (v128.load32_splat offset=12 (local.get $arow)))))
+            (local.set $sv (i32.add (local.get $spikes) (i32.mul (i32.load (local.get $ct)) (local.get $vecBytes))))
+            (block $spikesDone
+              (loop $spike
+                (br_if $spikesDone (i32.ge_u (local.get $sv) (local.get $svEnd)))
+                (local.set $diff (f32x4.sub (local.get $x0) (v128.load (local.get $sv))))
+                (local.set $acc (f32x4.mul (local.get $diff) (local.get $diff)))
+                (if (i32.eq (local.get $d) (i32.const 4))
+                  (then
+                    (local.set $diff (f32x4.sub (local.get $x1) (v128.load offset=16 (local.get $sv))))
+                    (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
+                    (local.set $diff (f32x4.sub (local.get $x2) (v128.load offset=32 (local.get $sv))))
+                    (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
+                    (local.set $diff (f32x4.sub (local.get $x3) (v128.load offset=48 (local.get $sv))))
+                    (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc))))
+                  (else
+                    (local.set $dd (i32.const 1))
+                    (block $dimsDone
+                      (loop $dim
+                        (br_if $dimsDone (i32.ge_u (local.get $dd) (local.get $d)))
+                        (local.set $diff
+                          (f32x4.sub
+                            (v128.load32_splat (i32.add (local.get $arow) (i32.shl (local.get $dd) (i32.const 2))))
+                            (v128.load (i32.add (local.get $sv) (i32.shl (local.get $dd) (i32.const 4))))))
+                        (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
+                        (local.set $dd (i32.add (local.get $dd) (i32.const 1)))
+                        (br $dim)))))
+                ;; w = exp(x), x = −½·acc clamped at −87 (so 2^n is a normal float; an entry below e^−87 becomes
+                ;; e^−87, closer to its value than the flush at 2^−63 that model/flush.ts allows): $expShiftedFlushed's
+                ;; reduction with multiply-adds (n·ln2's high part is exact either way) and its polynomial one
+                ;; degree lower, within 2^−22 of e^r on |r| ≤ ½ln 2 (the series' own bound is 1e-6), for a shorter chain
+                (local.set $x (f32x4.pmax (f32x4.mul (local.get $acc) (v128.const f32x4 -0.5 -0.5 -0.5 -0.5)) (v128.const f32x4 -87 -87 -87 -87)))
+                (local.set $t (f32x4.relaxed_madd (local.get $x) (v128.const f32x4 1.44269504088896341 1.44269504088896341 1.44269504088896341 1.44269504088896341) (v128.const f32x4 12582912 12582912 12582912 12582912)))
+                (local.set $nn (f32x4.sub (local.get $t) (v128.const f32x4 12582912 12582912 12582912 12582912)))
+                (local.set $r (f32x4.relaxed_madd (local.get $nn) (v128.const f32x4 -0.693359375 -0.693359375 -0.693359375 -0.693359375) (local.get $x)))
+                (local.set $r (f32x4.relaxed_madd (local.get $nn) (v128.const f32x4 2.12194440e-4 2.12194440e-4 2.12194440e-4 2.12194440e-4) (local.get $r)))
+                (local.set $p (f32x4.relaxed_madd (v128.const f32x4 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3) (local.get $r) (v128.const f32x4 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3)))
+                (local.set $p (f32x4.relaxed_madd (local.get $p) (local.get $r) (v128.const f32x4 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2)))
+                (local.set $p (f32x4.relaxed_madd (local.get $p) (local.get $r) (v128.const f32x4 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1)))
+                (local.set $p (f32x4.relaxed_madd (local.get $p) (local.get $r) (v128.const f32x4 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1)))
+                (local.set $p (f32x4.add (f32x4.relaxed_madd (local.get $p) (f32x4.mul (local.get $r) (local.get $r)) (local.get $r)) (v128.const f32x4 1 1 1 1)))
+                (local.set $w
+                  (f32x4.mul (local.get $p)
+                    (i32x4.shl
+                      (i32x4.add (i32x4.sub (local.get $t) (v128.const i32x4 0x4b400000 0x4b400000 0x4b400000 0x4b400000)) (v128.const i32x4 127 127 127 127))
+                      (i32.const 23))))
+                (local.set $lv (i32.add (local.get $sv) (i32.shl (local.get $d) (i32.const 4))))
+                (local.set $g0 (f32x4.relaxed_madd (local.get $w) (v128.load offset=0 (local.get $lv)) (local.get $g0)))
+                (local.set $g1 (f32x4.relaxed_madd (local.get $w) (v128.load offset=16 (local.get $lv)) (local.get $g1)))
+                (local.set $g2 (f32x4.relaxed_madd (local.get $w) (v128.load offset=32 (local.get $lv)) (local.get $g2)))
+                (local.set $g3 (f32x4.relaxed_madd (local.get $w) (v128.load offset=48 (local.get $lv)) (local.get $g3)))
+                (local.set $g4 (f32x4.relaxed_madd (local.get $w) (v128.load offset=64 (local.get $lv)) (local.get $g4)))
+                (local.set $g5 (f32x4.relaxed_madd (local.get $w) (v128.load offset=80 (local.get $lv)) (local.get $g5)))
+                (local.set $g6 (f32x4.relaxed_madd (local.get $w) (v128.load offset=96 (local.get $lv)) (local.get $g6)))
+                (local.set $g7 (f32x4.relaxed_madd (local.get $w) (v128.load offset=112 (local.get $lv)) (local.get $g7)))
+                (local.set $sv (i32.add (local.get $sv) (local.get $vecBytes)))
+                (br $spike)))
+            ;; each G in all four lanes
+            (local.set $g0 (f32x4.add (local.get $g0) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g0) (local.get $g0))))
+            (local.set $g0 (f32x4.add (local.get $g0) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g0) (local.get $g0))))
+            (local.set $g1 (f32x4.add (local.get $g1) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g1) (local.get $g1))))
+            (local.set $g1 (f32x4.add (local.get $g1) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g1) (local.get $g1))))
+            (local.set $g2 (f32x4.add (local.get $g2) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g2) (local.get $g2))))
+            (local.set $g2 (f32x4.add (local.get $g2) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g2) (local.get $g2))))
+            (local.set $g3 (f32x4.add (local.get $g3) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g3) (local.get $g3))))
+            (local.set $g3 (f32x4.add (local.get $g3) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g3) (local.get $g3))))
+            (local.set $g4 (f32x4.add (local.get $g4) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g4) (local.get $g4))))
+            (local.set $g4 (f32x4.add (local.get $g4) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g4) (local.get $g4))))
+            (local.set $g5 (f32x4.add (local.get $g5) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g5) (local.get $g5))))
+            (local.set $g5 (f32x4.add (local.get $g5) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g5) (local.get $g5))))
+            (local.set $g6 (f32x4.add (local.get $g6) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g6) (local.get $g6))))
+            (local.set $g6 (f32x4.add (local.get $g6) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g6) (local.get $g6))))
+            (local.set $g7 (f32x4.add (local.get $g7) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g7) (local.get $g7))))
+            (local.set $g7 (f32x4.add (local.get $g7) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g7) (local.get $g7))))
+            (local.set $hv (i32.add (local.get $h) (i32.shl (i32.load offset=16 (local.get $ct)) (i32.const 2))))
+            (local.set $oEnd (i32.add (local.get $orow) (i32.shl (i32.load offset=12 (local.get $ct)) (i32.const 4))))
+            (local.set $dd (i32.add (local.get $orow) (i32.shl (i32.load offset=8 (local.get $ct)) (i32.const 4))))
+            (block $binsDone
+              (loop $bins
+                (br_if $binsDone (i32.ge_u (local.get $dd) (local.get $oEnd)))
+                (local.set $r (v128.load (local.get $dd)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g0) (v128.load offset=0 (local.get $hv)) (local.get $r)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g1) (v128.load offset=16 (local.get $hv)) (local.get $r)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g2) (v128.load offset=32 (local.get $hv)) (local.get $r)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g3) (v128.load offset=48 (local.get $hv)) (local.get $r)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g4) (v128.load offset=64 (local.get $hv)) (local.get $r)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g5) (v128.load offset=80 (local.get $hv)) (local.get $r)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g6) (v128.load offset=96 (local.get $hv)) (local.get $r)))
+                (local.set $r (f32x4.relaxed_madd (local.get $g7) (v128.load offset=112 (local.get $hv)) (local.get $r)))
+                (v128.store (local.get $dd) (local.get $r))
+                (local.set $dd (i32.add (local.get $dd) (i32.const 16)))
+                (local.set $hv (i32.add (local.get $hv) (i32.const 128)))
+                (br $bins)))
+            (local.set $arow (i32.add (local.get $arow) (i32.shl (local.get $d) (i32.const 2))))
+            (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $row)))
+        (local.set $c (i32.add (local.get $c) (i32.const 1)))
+        (br $chunk)))
+    ;; each row: a sum that rounding left below 0 is an underflowed one (log −inf, the floor), then the epilogue
+    (local.set $orow (local.get $dst))
+    (local.set $k (i32.const 0))
+    (block $epilogueDone
+      (loop $row
+        (br_if $epilogueDone (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $dd (i32.const 0))
+        (loop $clamp
+          (v128.store (i32.add (local.get $orow) (local.get $dd))
+            (f32x4.max (v128.load (i32.add (local.get $orow) (local.get $dd))) (v128.const i32x4 0 0 0 0)))
+          (local.set $dd (i32.add (local.get $dd) (i32.const 16)))
+          (br_if $clamp (i32.lt_u (local.get $dd) (local.get $rowBytes))))
+        (call $logRange (local.get $orow) (local.get $orow) (local.get $m))
+        (call $offsetBiasFloor (local.get $orow) (local.get $off) (local.get $bias) (local.get $floor) (local.get $m))
+        (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $row))))
 )

@@ -88,6 +88,12 @@ const SERIES_GROUND_TILE_ROWS = 16;
  * KDE, position-factor and weights kernels run: x → exp(x), x ≤ 0 and at least 4 elements
  */
 export const EXP_FLUSHED_KERNEL = 'KdeExpFlushed';
+/**
+ * the tfjs kernel name of the series strategy's exact handoff on one-dimensional positions
+ * (strategies/positionInterpolation.ts): a (n × D) decoding marks over the widths, spikes, chunks
+ * (int32) and h in interpolatedTerms' layouts (kdeKernels.wat), bias (m) → ℓ (n × m), m a multiple of 4
+ */
+export const INTERPOLATED_TERMS_KERNEL = 'KdeInterpolatedTerms';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -118,6 +124,10 @@ interface KernelExports {
     a: number, order: number, first: number, count: number, q: number, bt: number, m: number, c: number, dst: number, rowMax: number, flush: number,
   ): void;
   panelFlags(b: number, k: number, n: number, flags: number): number;
+  interpolatedTerms(
+    a: number, n: number, d: number, spikes: number, chunks: number, nChunks: number, h: number, m: number, off: number, bias: number, floor: number,
+    dst: number,
+  ): void;
   packPanels(b: number, k: number, n: number, flags: number, dst: number): void;
 }
 
@@ -177,6 +187,13 @@ export interface CompensatedWeightsAttrs {
 const LANES = MIN_KERNEL_COLUMNS;
 
 const installedOn = new WeakMap<object, Installed>();
+
+export interface InterpolatedTermsAttrs {
+  /** added to every log sum: the kernels' log-normalisers, −log E and the scale H carries */
+  off: number;
+  /** the floor of every term (LOG_EPS) */
+  floor: number;
+}
 
 export interface GaussAttrs {
   /** log-normaliser added to every entry */
@@ -684,6 +701,45 @@ const scaledChunkProductKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   return [sum, scaleOut];
 };
 
+/** float32 values per vector of four spikes in interpolatedTerms' layout: D mark rows, then 8 Lagrange weight rows */
+export function interpolatedSpikeVectorFloats(nFeatures: number): number {
+  return 4 * (nFeatures + 8);
+}
+
+const interpolatedTermsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
+  const backend = b as BackendWasm;
+  const kernels = kernelsFor(backend, INTERPOLATED_TERMS_KERNEL);
+  const { a, spikes, chunks, h, bias } = inputs as Record<string, tf.TensorInfo>;
+  const { off, floor } = attrs as unknown as InterpolatedTermsAttrs;
+  const [n, d] = a!.shape as [number, number];
+  const m = bias!.shape[0]!;
+  const nChunks = chunks!.shape[0]!;
+  const vectors = spikes!.shape[0]! / interpolatedSpikeVectorFloats(d);
+  if (
+    m < MIN_KERNEL_COLUMNS || m % 4 !== 0 || d < 1 || !Number.isInteger(vectors) || chunks!.dtype !== 'int32' || chunks!.shape[1] !== 5 ||
+    [a, spikes, h, bias].some((t) => t!.dtype !== 'float32')
+  ) {
+    throw new Error(
+      `${INTERPOLATED_TERMS_KERNEL}: marks ${n} × ${d}, spikes of ${spikes!.shape[0]} floats, chunks ${chunks!.shape.join(' × ')} (${chunks!.dtype}), ` +
+        `bias of ${m}: expected float32 inputs, int32 chunks of 5, whole spike vectors and a multiple of 4 bins`,
+    );
+  }
+  // the table must stay inside the tensors it points into: the kernel reads without bounds checks
+  const table = backend.wasm.HEAP32.subarray(offsetOf(backend, chunks!) / 4, offsetOf(backend, chunks!) / 4 + 5 * nChunks);
+  for (let c = 0; c < nChunks; c++) {
+    const [v0, v1, p0, p1, hAt] = table.subarray(5 * c, 5 * c + 5) as unknown as [number, number, number, number, number];
+    if (!(v0 >= 0 && v0 <= v1 && v1 <= vectors && p0 >= 0 && p0 <= p1 && 4 * p1 <= m && hAt >= 0 && hAt + 32 * (p1 - p0) <= h!.shape[0]!)) {
+      throw new Error(`${INTERPOLATED_TERMS_KERNEL}: chunk ${c} (${[v0, v1, p0, p1, hAt].join(', ')}) reaches outside ${vectors} spike vectors, ${m} bins or h`);
+    }
+  }
+  const out = backend.makeOutput([n, m], 'float32');
+  if (n > 0) {
+    const [pa, ps, pc, ph, pb, po] = [a!, spikes!, chunks!, h!, bias!, out].map((t) => offsetOf(backend, t)) as [number, number, number, number, number, number];
+    kernels.interpolatedTerms(pa, n, d, ps, pc, nChunks, ph, m, off, pb, floor, po);
+  }
+  return out;
+};
+
 function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => tf.KernelFunc): void {
   const original = tf.getKernel(name, 'wasm');
   if (!original) throw new Error(`the wasm backend has no ${name} kernel to replace`);
@@ -719,6 +775,7 @@ export function installWasmKernels(): { fusedMultiplyAdd: boolean } {
     tf.registerKernel({ kernelName: PACK_PANELS_KERNEL, backendName: 'wasm', kernelFunc: packPanelsKernelFunc });
     tf.registerKernel({ kernelName: BIAS_FLOOR_KERNEL, backendName: 'wasm', kernelFunc: biasFloorKernelFunc });
     tf.registerKernel({ kernelName: SCALED_CHUNK_PRODUCT_KERNEL, backendName: 'wasm', kernelFunc: scaledChunkProductKernelFunc });
+    tf.registerKernel({ kernelName: INTERPOLATED_TERMS_KERNEL, backendName: 'wasm', kernelFunc: interpolatedTermsKernelFunc });
   }
   return { fusedMultiplyAdd: installed.fusedMultiplyAdd };
 }

@@ -73,7 +73,9 @@ describe('series strategy', () => {
           expect(c.direct, `electrode ${e}`).toBe(outliers);
           expect(c.series, `electrode ${e}`).toBe(d.electrodes[e]!.decodingSpikeTimes.length - outliers);
           expect(c.order).toBeGreaterThan(0);
-          expect(c.directBy).toBe(d.electrodes[e]!.nFeatures <= 8 ? 'compensated' : 'reference');
+          // one-dimensional positions on wasm: compensated's interpolated form where the flush bound
+          // allows it (positionInterpolation.test.ts), which it does not at electrode 0's largest bias
+          expect(c.directBy).toBe(['compensated', 'compensated, position interpolated', 'reference'][e]);
         }
       }
     } finally {
@@ -95,11 +97,9 @@ describe('series strategy', () => {
     }
   });
 
-  // no spike in reach: the electrode is the strategy that runs its direct spikes, bit for bit
-  for (const { features, seed, by } of [
-    { features: 4, seed: 8, by: 'compensated' as const },
-    { features: 9, seed: 9, by: 'reference' as const },
-  ]) {
+  // no spike in reach above 8 features: the electrode is the reference, bit for bit (at 8 or fewer,
+  // compensated's interpolated form, which positionInterpolation.test.ts compares with compensated)
+  for (const { features, seed, by } of [{ features: 9, seed: 9, by: 'reference' as const }]) {
     it(`is ${by} itself, bit for bit, where marks are spread over many σ and no spike is covered (D = ${features})`, async () => {
       const d = smallDataset({ seed, electrodes: [{ nEnc: 60, nDec: 20, nFeatures: features, markScale: 200 }], waveformStd: 24 });
       const model = await fitEncodingModel(d);

@@ -4,9 +4,10 @@
  * built once per electrode and kept with the model like a position kernel; every covered entry is
  * within SERIES_RELATIVE_ERROR (relative, before the log) of the exact sum. Decoding spikes outside
  * the series' proven reach go to the compensated strategy (D ≤ 8: the faster exact one on wasm, and
- * the better conditioned on marks spread over many widths), or above 8 features to the linear
- * reference's direct product in the same block. An electrode with no spike in reach (real tetrode
- * marks) is handed whole to compensated.
+ * the better conditioned on marks spread over many widths) — on one-dimensional positions its form
+ * that interpolates the position kernel (positionInterpolation.ts), where that applies — or above 8
+ * features to the linear reference's direct product in the same block. An electrode with no spike
+ * in reach (real tetrode marks) is handed whole to that handoff.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect, logNormaliser } from '../kernels';
@@ -20,6 +21,7 @@ import { linearMarkKernelWork, linearReduceWork } from '../model/stageWork';
 import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from './common';
 import { compensated } from './compensated';
 import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './markSeries';
+import { interpolated, interpolationApplies } from './positionInterpolation';
 import type { ElectrodeContext, StageTools, Strategy } from './types';
 
 /** Features padded with zero columns to a multiple of 4: the SIMD factor kernel takes four at a time. */
@@ -128,13 +130,13 @@ export function seriesTerms(bias: tf.Tensor1D, phi: tf.Tensor2D, w: tf.Tensor2D,
   });
 }
 
-/** ℓ (far × P, row-major) of the decoding spikes `far` (out of reach), in that order, by the compensated strategy. */
-async function compensatedTerms(ctx: ElectrodeContext, decHost: Float32Array, far: number[], tools: StageTools): Promise<Float32Array> {
+/** ℓ (far × P, row-major) of the decoding spikes `far` (out of reach), in that order, by `exact` (compensated or its interpolated form). */
+async function exactTerms(exact: Strategy, ctx: ElectrodeContext, decHost: Float32Array, far: number[], tools: StageTools): Promise<Float32Array> {
   const P = ctx.nBins;
   const out = new Float32Array(far.length * P);
   const farMarks = tf.tensor2d(gatherHostRows(decHost, far, ctx.nFeatures), [far.length, ctx.nFeatures]);
   try {
-    await compensated.run(ctx, farMarks, tools, async (start, terms) => {
+    await exact.run(ctx, farMarks, tools, async (start, terms) => {
       try {
         out.set((await terms.data()) as Float32Array, start * P);
       } finally {
@@ -170,8 +172,11 @@ export const series: Strategy = {
       if (!near[k]) far.push(k);
     }
     const nFar = far.length;
-    // what the direct spikes run: compensated (D ≤ 8), else the reference in the same blocks
+    // what the direct spikes run: compensated (D ≤ 8) — on one-dimensional positions its interpolated
+    // form where that applies (positionInterpolation.ts) — else the reference in the same blocks
     const viaCompensated = D <= COMPENSATED_MAX_FEATURES;
+    const interpolate = viaCompensated && nFar > 0 && (await interpolationApplies(ctx, decMarks));
+    const exact = interpolate ? interpolated : compensated;
 
     // what the trace needs to explain a series run's speed: how many spikes the bound let through
     instant('series coverage', {
@@ -179,17 +184,17 @@ export const series: Strategy = {
       features: plan.basis.nFeatures,
       series: nDec - nFar,
       direct: nFar,
-      directBy: viaCompensated ? 'compensated' : 'reference',
+      directBy: interpolate ? 'compensated, position interpolated' : viaCompensated ? 'compensated' : 'reference',
       reach: plan.direct ? 0 : Number.isFinite(plan.maxDecodingRadius) ? plan.maxDecodingRadius : 'unbounded',
       encodingRadius: plan.encodingRadius,
     });
     if (nFar === nDec && viaCompensated) {
-      await compensated.run(ctx, decMarks, tools, emit);
+      await exact.run(ctx, decMarks, tools, emit);
       return;
     }
     // the spikes out of reach, all at once through compensated (the faster exact strategy on wasm,
     // and the better conditioned one on marks spread over many widths); their terms wait on the host
-    const farTerms = nFar > 0 && viaCompensated ? await compensatedTerms(ctx, decHost, far, tools) : null;
+    const farTerms = nFar > 0 && viaCompensated ? await exactTerms(exact, ctx, decHost, far, tools) : null;
     const farRank = new Int32Array(nDec);
     far.forEach((k, r) => (farRank[k] = r));
     // the linear position kernel only when something needs it: the fit for series keeps the factor

@@ -1,0 +1,337 @@
+/**
+ * The series strategy's exact handoff where positions are one-dimensional: decoding spikes its mark
+ * series does not reach (on real tetrode marks, all of them) take every mark kernel entry, as the
+ * compensated strategy does, but not the (E × P) position kernel. The encoding spikes are grouped
+ * in cells INTERPOLATION_WIDTH kernel widths wide; within a cell the position kernel is a smooth
+ * function of the spike's position, so it is interpolated at INTERPOLATION_NODES Chebyshev nodes:
+ *   K(x_i − b_p) ≈ Σ_j L_j(x_i)·K(ξ_j − b_p),  L_j the cell's Lagrange basis,
+ * and J[k, p] = (1/E) Σ_i Kmark[k, i]·Kpos[i, p] becomes per cell Σ_j (Σ_i Kmark[k, i]·L_j(x_i))·K(ξ_j − b_p):
+ * 8 multiply-adds per mark kernel entry instead of one per bin the entry reaches (about 56 of 100 on
+ * a production tetrode), and the weights never go to memory (one kernel, simd/kdeKernels.wat).
+ *
+ * Accuracy: the interpolation error of K at x is at most max|K^(8)|/8!·2(h/2)^8 over the cell
+ * (h its half-width), which interpolationBound turns into a relative bound over every bin the cell
+ * reaches; at 8 nodes and 0.2 widths it is below SERIES_RELATIVE_ERROR (tested), so, as for the
+ * series, every J moves by at most that much relative (the terms are positive). Bins farther than
+ * INTERPOLATION_REACH from a cell get no term, which model/flush.ts shows changes no J above the
+ * floor by more than FLUSH_TOLERANCE where its bound holds (elsewhere the handoff is compensated's);
+ * mark kernel entries below e^−87 of their normaliser count as e^−87 (the kernel's exp stays in the
+ * normal range), less than that bound allows.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { maxFinite } from '../hostMath';
+import { electrodeFlushIsSafe, logNormaliser } from '../kernels';
+import { EPS, FLOAT32_BYTES, FLUSH_BELOW, LOG_EPS } from '../model';
+import { NO_WORK, type Work } from '../model/opWork';
+import { hasWasmKernels, INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../simd/wasmKernels';
+import { forEachBlock, sliceRows } from './common';
+import type { ElectrodeContext, Strategy } from './types';
+
+/** Chebyshev nodes per cell: the kernel keeps one accumulator per node. */
+export const INTERPOLATION_NODES = 8;
+/** A cell's width in position-kernel widths. */
+export const INTERPOLATION_WIDTH = 0.2;
+/** Widths beyond a cell at which every kernel entry is below FLUSH_BELOW (e^(−R²/2) = 2^−63): farther bins get no term. */
+export const INTERPOLATION_REACH = Math.sqrt(-2 * Math.log(FLUSH_BELOW));
+/** H carries 2^64, so that the products of small weights with it stay normal floats (no subnormal stalls); the offset takes it back. */
+const H_SCALE_LOG2 = 64;
+const LANES = 4;
+
+/** Probabilists' Hermite polynomial He_n(z): d^n/dz^n e^(−z²/2) = (−1)^n He_n(z) e^(−z²/2). */
+function hermite(n: number, z: number): number {
+  let [prev, cur] = [1, z];
+  if (n === 0) return 1;
+  for (let k = 1; k < n; k++) [prev, cur] = [cur, z * cur - k * prev];
+  return cur;
+}
+
+/**
+ * The largest relative interpolation error of e^(−z²/2) over a cell `width` wide (in kernel widths)
+ * with `nodes` Chebyshev nodes, over every bin whose distance from the cell is at most `reach`:
+ * max over the bin's distance from the cell's centre of
+ *   [max over the cell |He_n·e^(−z²/2)| / n! · 2(h/2)^n] / [min over the cell e^(−z²/2)],
+ * sampled finely (the functions are smooth on this scale), with n = nodes and h = width/2.
+ */
+export function interpolationBound(nodes: number, width: number, reach: number): number {
+  const h = width / 2;
+  let factorial = 1;
+  for (let k = 2; k <= nodes; k++) factorial *= k;
+  const nodeProduct = (2 * (h / 2) ** nodes) / factorial;
+  let worst = 0;
+  const centreSteps = 4000;
+  const cellSteps = 200;
+  for (let s = 0; s <= centreSteps; s++) {
+    const zc = ((reach + h) * s) / centreSteps;
+    let derivative = 0;
+    let smallest = Infinity;
+    for (let t = 0; t <= cellSteps; t++) {
+      const z = zc - h + (2 * h * t) / cellSteps;
+      const g = Math.exp(-0.5 * z * z);
+      derivative = Math.max(derivative, Math.abs(hermite(nodes, z)) * g);
+      smallest = Math.min(smallest, g);
+    }
+    worst = Math.max(worst, (derivative * nodeProduct) / smallest);
+  }
+  return worst;
+}
+
+/** How big a plan is: what the work formulas read. */
+export interface PlanSize {
+  cells: number;
+  spikeVectors: number;
+  /** vectors of 4 bins in a row (the bins rounded up) */
+  binVectors: number;
+  /** Σ over cells of the bin vectors each reaches */
+  storedBinVectors: number;
+  spikeFloats: number;
+  hFloats: number;
+}
+
+/** An electrode's encoding spikes in interpolatedTerms' layouts (kdeKernels.wat). */
+export interface InterpolationPlan {
+  /** per vector of 4 spikes: D × 4 marks over their widths, then 8 × 4 Lagrange weights */
+  spikes: Float32Array;
+  /** per cell: first and end spike vector, first and end bin vector, first float of its h */
+  chunks: Int32Array;
+  /** per cell and vector of 4 bins: 8 × 4 values 2^64·e^(−(ξ_j − b)²/2), 0 beyond the reach */
+  h: Float32Array;
+  size: PlanSize;
+}
+
+/** The bins rounded up to whole vectors (at least one): the kernel's row width. */
+export function paddedBins(nBins: number): number {
+  return Math.max(LANES, Math.ceil(nBins / LANES) * LANES);
+}
+
+/**
+ * Groups the spikes into cells by position (a counting sort: O(E)), and lays out each cell's marks
+ * (float32 products y·(1/σ), as the other strategies scale them), Lagrange weights and node kernels.
+ * positions (E) and centres (P) are one-dimensional; everything must be finite (interpolationApplies).
+ */
+export function planInterpolation(
+  positions: ArrayLike<number>, marks: ArrayLike<number>, nEnc: number, nFeatures: number, centers: ArrayLike<number>,
+  positionStd: number, waveformStd: number[],
+): InterpolationPlan {
+  const T = INTERPOLATION_NODES;
+  const D = nFeatures;
+  const P = centers.length;
+  const binVectors = paddedBins(P) / LANES;
+  const x = new Float64Array(nEnc);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < nEnc; i++) {
+    const v = positions[i]! / positionStd;
+    x[i] = v;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  const b = new Float64Array(P);
+  for (let p = 0; p < P; p++) b[p] = centers[p]! / positionStd;
+  const nCells = Math.floor((hi - lo) / INTERPOLATION_WIDTH) + 1;
+  const cellOfSpike = new Int32Array(nEnc);
+  const starts = new Int32Array(nCells + 1);
+  for (let i = 0; i < nEnc; i++) {
+    const c = Math.min(nCells - 1, Math.floor((x[i]! - lo) / INTERPOLATION_WIDTH));
+    cellOfSpike[i] = c;
+    starts[c + 1]!++;
+  }
+  for (let c = 0; c < nCells; c++) starts[c + 1]! += starts[c]!;
+  const order = new Int32Array(nEnc);
+  const next = starts.slice(0, nCells);
+  for (let i = 0; i < nEnc; i++) order[next[cellOfSpike[i]!]!++] = i;
+
+  // Chebyshev nodes of the first kind on [−1, 1] and their barycentric weights
+  const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
+  const bary = Float64Array.from({ length: T }, (_, j) => (j % 2 === 0 ? 1 : -1) * Math.sin(((2 * j + 1) * Math.PI) / (2 * T)));
+  const half = INTERPOLATION_WIDTH / 2;
+  const invStd = waveformStd.map((s) => Math.fround(1 / Math.max(s, EPS)));
+  const hScale = 2 ** H_SCALE_LOG2;
+  const vecFloats = interpolatedSpikeVectorFloats(D);
+
+  const cells: { first: number; end: number; p0: number; p1: number; centre: number }[] = [];
+  let spikeVectors = 0;
+  let storedBinVectors = 0;
+  for (let c = 0; c < nCells; c++) {
+    const count = starts[c + 1]! - starts[c]!;
+    if (count === 0) continue;
+    const cellLo = lo + c * INTERPOLATION_WIDTH;
+    const centre = cellLo + half;
+    // bins within the reach of the cell [cellLo, cellLo + width]
+    let first = -1;
+    let last = -1;
+    for (let p = 0; p < P; p++) {
+      const gap = Math.max(cellLo - b[p]!, b[p]! - (cellLo + INTERPOLATION_WIDTH), 0);
+      if (gap <= INTERPOLATION_REACH) {
+        if (first < 0) first = p;
+        last = p;
+      }
+    }
+    if (first < 0) continue;
+    const vectors = Math.ceil(count / LANES);
+    const p0 = Math.floor(first / LANES);
+    const p1 = Math.floor(last / LANES) + 1;
+    cells.push({ first: starts[c]!, end: starts[c + 1]!, p0, p1, centre });
+    spikeVectors += vectors;
+    storedBinVectors += p1 - p0;
+  }
+
+  const spikes = new Float32Array(spikeVectors * vecFloats);
+  const chunks = new Int32Array(cells.length * 5);
+  const h = new Float32Array(storedBinVectors * T * LANES);
+  const basis = new Float64Array(T);
+  let v = 0;
+  let hAt = 0;
+  cells.forEach((cell, ci) => {
+    const v0 = v;
+    for (let s = cell.first; s < cell.end; s++) {
+      const i = order[s]!;
+      const lane = (s - cell.first) % LANES;
+      const base = (v + Math.floor((s - cell.first) / LANES)) * vecFloats;
+      for (let d = 0; d < D; d++) spikes[base + d * LANES + lane] = Math.fround(marks[i * D + d]!) * invStd[d]!;
+      lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, bary, basis);
+      for (let j = 0; j < T; j++) spikes[base + (D + j) * LANES + lane] = basis[j]!;
+    }
+    v += Math.ceil((cell.end - cell.first) / LANES);
+    chunks.set([v0, v, cell.p0, cell.p1, hAt], ci * 5);
+    for (let pv = cell.p0; pv < cell.p1; pv++) {
+      for (let lane = 0; lane < LANES; lane++) {
+        const p = pv * LANES + lane;
+        if (p >= P) continue;
+        const gap = Math.max(cell.centre - half - b[p]!, b[p]! - (cell.centre + half), 0);
+        if (gap > INTERPOLATION_REACH) continue;
+        for (let j = 0; j < T; j++) {
+          const z = cell.centre + half * unitNodes[j]! - b[p]!;
+          h[hAt + j * LANES + lane] = hScale * Math.exp(-0.5 * z * z);
+        }
+      }
+      hAt += T * LANES;
+    }
+  });
+  return {
+    spikes, chunks, h,
+    size: { cells: cells.length, spikeVectors, binVectors, storedBinVectors, spikeFloats: spikes.length, hFloats: h.length },
+  };
+}
+
+/** The Lagrange basis at the nodes (on [−1, 1]) evaluated at u, by the barycentric formula; exact at a node. */
+function lagrangeBasis(u: number, nodes: Float64Array, bary: Float64Array, out: Float64Array): void {
+  let total = 0;
+  for (let j = 0; j < nodes.length; j++) {
+    const diff = u - nodes[j]!;
+    if (diff === 0) {
+      out.fill(0);
+      out[j] = 1;
+      return;
+    }
+    out[j] = bary[j]! / diff;
+    total += out[j]!;
+  }
+  for (let j = 0; j < nodes.length; j++) out[j]! /= total;
+}
+
+function allFinite(values: ArrayLike<number>): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) return false;
+  return true;
+}
+
+/**
+ * Whether the interpolated handoff runs for this electrode and these decoding marks: the wasm
+ * kernels, one position dimension, spikes to interpolate, finite positions, marks and bins (a
+ * non-finite one spreads to every bin in the exact product, which a cell's bins cannot mirror), and a flush that model/flush.ts
+ * shows to be safe at the electrode's largest bias.
+ */
+export async function interpolationApplies(ctx: ElectrodeContext, decMarks: tf.Tensor2D): Promise<boolean> {
+  if (!hasWasmKernels() || ctx.encPositions.shape[1] !== 1 || ctx.nEnc < 1 || ctx.nBins < 1 || ctx.positionStd.length !== 1) return false;
+  const maxBias = maxFinite(await ctx.bias.data());
+  if (!electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxBias)) return false;
+  const [positions, marks, centers, decoding] = await Promise.all([ctx.encPositions.data(), ctx.encMarks.data(), ctx.centers.data(), decMarks.data()]);
+  return allFinite(positions) && allFinite(marks) && allFinite(centers) && allFinite(decoding) && ctx.positionStd[0]! > 0;
+}
+
+/** The plan's build, for the roofline: a pass over the spikes (cell, marks, 8 basis values) and an exp per node and reached bin. */
+function planWork(nEnc: number, nFeatures: number, nBins: number, cellsAtMost: number): Work {
+  const T = INTERPOLATION_NODES;
+  const out = FLOAT32_BYTES * nEnc * (nFeatures + T);
+  return { ...NO_WORK, otherFlops: nEnc * (4 * T + 2 * nFeatures + 4), exps: cellsAtMost * T * nBins, bytes: out + FLOAT32_BYTES * nEnc * (1 + nFeatures), streamBytes: out };
+}
+
+/**
+ * One block of b rows in the kernel: per weight the D differences and squares, the scale, one exp
+ * and the flush, then 8 multiply-adds into the cell's sums; per row and cell the sums' lane totals
+ * and 8 multiply-adds per bin it reaches; per row the log and the epilogue. The cells' spikes are
+ * read once per block (they stay in cache over its rows).
+ */
+function blockWork(b: number, plan: PlanSize, nFeatures: number): Work {
+  const T = INTERPOLATION_NODES;
+  const weights = b * LANES * plan.spikeVectors;
+  const m = plan.binVectors * LANES;
+  return {
+    ...NO_WORK,
+    gemmFlops: 2 * T * (weights + b * LANES * plan.storedBinVectors),
+    otherFlops: weights * (3 * nFeatures + 4) + b * plan.cells * T * 2 * LANES + 4 * b * m,
+    exps: weights,
+    logs: b * m,
+    bytes: FLOAT32_BYTES * (plan.spikeFloats + plan.hFloats + b * nFeatures + 2 * b * m),
+    streamBytes: FLOAT32_BYTES * (plan.spikeFloats + plan.hFloats),
+  };
+}
+
+const PLAN_KIND = `position interpolation, ${INTERPOLATION_NODES} nodes per ${INTERPOLATION_WIDTH} widths, marks in cell order`;
+
+/**
+ * The handoff itself, for electrodes where interpolationApplies: the plan (kept with the model like a
+ * position kernel, so the windows of a decode reuse it), then one kernel call per block.
+ */
+export const interpolated: Strategy = {
+  async run(ctx, decMarks, { stage, span }, emit) {
+    const D = ctx.nFeatures;
+    const { tensors, owned } = await ctx.positionKernel(PLAN_KIND, async () => {
+      const [positions, marks, centers] = await Promise.all([ctx.encPositions.data(), ctx.encMarks.data(), ctx.centers.data()]);
+      const cellsAtMost = Math.min(ctx.nEnc, Math.ceil((maxFinite(positions) - minFinite(positions)) / ctx.positionStd[0]! / INTERPOLATION_WIDTH) + 1);
+      return stage('position-kernel', () => {
+        const plan = planInterpolation(positions, marks, ctx.nEnc, D, centers, ctx.positionStd[0]!, ctx.waveformStd);
+        const z = plan.size;
+        const counts = Int32Array.of(z.cells, z.spikeVectors, z.binVectors, z.storedBinVectors, z.spikeFloats, z.hFloats);
+        // the counts travel with the tensors, for a later call that finds them kept
+        return [tf.tensor1d(plan.spikes), tf.tensor2d(plan.chunks, [z.cells, 5], 'int32'), tf.tensor1d(plan.h), tf.tensor1d(counts, 'int32')];
+      }, { work: planWork(ctx.nEnc, D, ctx.nBins, cellsAtMost) });
+    });
+    const [spikes, chunks, h, counts] = tensors as [tf.Tensor1D, tf.Tensor2D, tf.Tensor1D, tf.Tensor1D];
+    try {
+      const [cells, spikeVectors, binVectors, storedBinVectors, spikeFloats, hFloats] = (await counts.data()) as unknown as number[];
+      const shape: PlanSize = { cells: cells!, spikeVectors: spikeVectors!, binVectors: binVectors!, storedBinVectors: storedBinVectors!, spikeFloats: spikeFloats!, hFloats: hFloats! };
+      const m = shape.binVectors * LANES;
+      const sd = ctx.waveformStd.map((s) => Math.max(s, EPS));
+      const attrs: InterpolatedTermsAttrs = {
+        off: logNormaliser(sd) + logNormaliser(ctx.positionStd) - Math.log(ctx.nEnc) - H_SCALE_LOG2 * Math.LN2,
+        floor: LOG_EPS,
+      };
+      const invStd = tf.tensor1d(sd.map((s) => 1 / s));
+      const bias = m === ctx.nBins ? ctx.bias : tf.pad(ctx.bias, [[0, m - ctx.nBins]]);
+      try {
+        await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
+          const terms = await stage('reduce', () =>
+            tf.tidy(() => {
+              const a = tf.mul(sliceRows(decMarks, s0, s1), invStd);
+              const out = tf.engine().runKernel(INTERPOLATED_TERMS_KERNEL, { a, spikes, chunks, h, bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
+              return m === ctx.nBins ? out : tf.slice(out, [0, 0], [s1 - s0, ctx.nBins]);
+            }),
+            { work: blockWork(s1 - s0, shape, D) },
+          );
+          await emit(s0, terms);
+        });
+      } finally {
+        invStd.dispose();
+        if (bias !== ctx.bias) bias.dispose();
+      }
+    } finally {
+      if (owned) tf.dispose(tensors);
+    }
+  },
+};
+
+function minFinite(values: ArrayLike<number>): number {
+  let lo = Infinity;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!) && values[i]! < lo) lo = values[i]!;
+  return lo;
+}
