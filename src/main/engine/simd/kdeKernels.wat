@@ -1354,9 +1354,10 @@
         (br $panel))))
 
   ;; The series strategy's exact handoff on one-dimensional positions (strategies/positionInterpolation.ts),
-  ;; for a block of n decoding spikes (a: n × d, scaled by 1/σ):
+  ;; for a block of n decoding spikes (a: n × d):
   ;;   ℓ[k, p] = max(log(max(S[k, p], 0)) + off + bias[p], floor),  S[k, p] = Σ_chunks Σ_j G[k, j]·H[j, p],
-  ;;   G[k, j] = Σ_(i in chunk) w[k, i]·L[j, i],  w[k, i] = exp(−½|a_k − b_i|²) (direct differences).
+  ;;   G[k, j] = Σ_(i in chunk) w[k, i]·L[j, i],  w[k, i] = exp(−½|a_k − b_i|²) (direct differences),
+  ;; the marks a and b over their widths times √(½·log2 e), so that w = 2^−|a_k − b_i|².
   ;; L holds each spike's 8 Lagrange weights at its chunk's Chebyshev
   ;; nodes, H the position kernel at those nodes, so the (E × P) position kernel is never formed and
   ;; each weight costs 8 multiply-adds instead of one per stored bin.
@@ -1373,7 +1374,7 @@
     (local $c i32) (local $ct i32) (local $k i32) (local $sv i32) (local $svEnd i32) (local $vecBytes i32) (local $lv i32)
     (local $rowBytes i32) (local $arow i32) (local $orow i32) (local $oEnd i32) (local $hv i32) (local $dd i32)
     (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
-    (local $diff v128) (local $acc v128) (local $x v128) (local $t v128) (local $nn v128) (local $r v128) (local $p v128) (local $w v128)
+    (local $diff v128) (local $acc v128) (local $r2 v128) (local $t v128) (local $even v128) (local $r v128) (local $p v128) (local $w v128)
     (local $g0 v128) (local $g1 v128) (local $g2 v128) (local $g3 v128) (local $g4 v128) (local $g5 v128) (local $g6 v128) (local $g7 v128) 
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (local.set $vecBytes (i32.shl (i32.add (local.get $d) (i32.const 8)) (i32.const 4)))
@@ -1429,25 +1430,21 @@
                         (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
                         (local.set $dd (i32.add (local.get $dd) (i32.const 1)))
                         (br $dim)))))
-                ;; w = exp(x), x = −½·acc clamped at −87 (so 2^n is a normal float; an entry below e^−87 becomes
-                ;; e^−87, closer to its value than the flush at 2^−63 that model/flush.ts allows): $expShiftedFlushed's
-                ;; reduction with multiply-adds (n·ln2's high part is exact either way) and its polynomial one
-                ;; degree lower, within 2^−22 of e^r on |r| ≤ ½ln 2 (the series' own bound is 1e-6), for a shorter chain
-                (local.set $x (f32x4.pmax (f32x4.mul (local.get $acc) (v128.const f32x4 -0.5 -0.5 -0.5 -0.5)) (v128.const f32x4 -87 -87 -87 -87)))
-                (local.set $t (f32x4.relaxed_madd (local.get $x) (v128.const f32x4 1.44269504088896341 1.44269504088896341 1.44269504088896341 1.44269504088896341) (v128.const f32x4 12582912 12582912 12582912 12582912)))
-                (local.set $nn (f32x4.sub (local.get $t) (v128.const f32x4 12582912 12582912 12582912 12582912)))
-                (local.set $r (f32x4.relaxed_madd (local.get $nn) (v128.const f32x4 -0.693359375 -0.693359375 -0.693359375 -0.693359375) (local.get $x)))
-                (local.set $r (f32x4.relaxed_madd (local.get $nn) (v128.const f32x4 2.12194440e-4 2.12194440e-4 2.12194440e-4 2.12194440e-4) (local.get $r)))
-                (local.set $p (f32x4.relaxed_madd (v128.const f32x4 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3) (local.get $r) (v128.const f32x4 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3)))
-                (local.set $p (f32x4.relaxed_madd (local.get $p) (local.get $r) (v128.const f32x4 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2)))
-                (local.set $p (f32x4.relaxed_madd (local.get $p) (local.get $r) (v128.const f32x4 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1)))
-                (local.set $p (f32x4.relaxed_madd (local.get $p) (local.get $r) (v128.const f32x4 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1)))
-                (local.set $p (f32x4.add (f32x4.relaxed_madd (local.get $p) (f32x4.mul (local.get $r) (local.get $r)) (local.get $r)) (v128.const f32x4 1 1 1 1)))
+                ;; w = 2^−acc (the marks carry √(½·log2 e), so acc = ½|a − b|²·log2 e): acc clamped at 125 so the
+                ;; scale 2^−n stays a normal float (an entry below 2^−125 counts as 2^−125, less than the flush
+                ;; at 2^−63 that model/flush.ts allows); n = nearest(acc) by the 1.5·2^23 trick, 2^−(acc − n)
+                ;; by its Taylor polynomial of degree 6 (within 1.2e-7 on |acc − n| ≤ ½; the series' own bound
+                ;; is 1e-6) in Estrin's form, a shorter chain than Horner's, then the scale from n's bits
+                (local.set $acc (f32x4.pmin (local.get $acc) (v128.const f32x4 125 125 125 125)))
+                (local.set $t (f32x4.add (local.get $acc) (v128.const f32x4 12582912 12582912 12582912 12582912)))
+                (local.set $r (f32x4.sub (local.get $acc) (f32x4.sub (local.get $t) (v128.const f32x4 12582912 12582912 12582912 12582912))))
+                (local.set $r2 (f32x4.mul (local.get $r) (local.get $r)))
+                (local.set $p (f32x4.relaxed_madd (f32x4.relaxed_madd (v128.const f32x4 0.00015403530393381606 0.00015403530393381606 0.00015403530393381606 0.00015403530393381606) (local.get $r) (v128.const f32x4 -0.0013333558146428441 -0.0013333558146428441 -0.0013333558146428441 -0.0013333558146428441)) (local.get $r2) (f32x4.relaxed_madd (v128.const f32x4 0.009618129107628477 0.009618129107628477 0.009618129107628477 0.009618129107628477) (local.get $r) (v128.const f32x4 -0.055504108664821576 -0.055504108664821576 -0.055504108664821576 -0.055504108664821576))))
+                (local.set $even (f32x4.relaxed_madd (v128.const f32x4 0.2402265069591007 0.2402265069591007 0.2402265069591007 0.2402265069591007) (local.get $r2) (f32x4.relaxed_madd (v128.const f32x4 -0.6931471805599453 -0.6931471805599453 -0.6931471805599453 -0.6931471805599453) (local.get $r) (v128.const f32x4 1.0 1.0 1.0 1.0))))
+                (local.set $p (f32x4.relaxed_madd (local.get $p) (f32x4.mul (local.get $r2) (local.get $r)) (local.get $even)))
                 (local.set $w
                   (f32x4.mul (local.get $p)
-                    (i32x4.shl
-                      (i32x4.add (i32x4.sub (local.get $t) (v128.const i32x4 0x4b400000 0x4b400000 0x4b400000 0x4b400000)) (v128.const i32x4 127 127 127 127))
-                      (i32.const 23))))
+                    (i32x4.shl (i32x4.sub (v128.const i32x4 0x4b40007f 0x4b40007f 0x4b40007f 0x4b40007f) (local.get $t)) (i32.const 23))))
                 (local.set $lv (i32.add (local.get $sv) (i32.shl (local.get $d) (i32.const 4))))
                 (local.set $g0 (f32x4.relaxed_madd (local.get $w) (v128.load offset=0 (local.get $lv)) (local.get $g0)))
                 (local.set $g1 (f32x4.relaxed_madd (local.get $w) (v128.load offset=16 (local.get $lv)) (local.get $g1)))

@@ -11,7 +11,7 @@ import { countNotClose, electrode, normal, rng, smallDataset } from '../testing/
 import { oracle } from '../testing/oracle';
 import { SERIES_RELATIVE_ERROR } from './markSeries';
 import {
-  INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound, paddedBins, planInterpolation,
+  INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound, MARK_SCALE, paddedBins, planInterpolation,
 } from './positionInterpolation';
 
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe('planInterpolation', () => {
           if (L.every((l) => l === 0)) continue; // padding
           // the spike: the one whose scaled marks these are
           const i = Array.from({ length: nEnc }, (_, k) => k).find(
-            (k) => !seen[k] && [0, 1, 2].every((d) => plan.spikes[at + 4 * d] === Math.fround(Math.fround(marks[k * D + d]!) * Math.fround(1 / waveformStd[d]!))),
+            (k) => !seen[k] && [0, 1, 2].every((d) => plan.spikes[at + 4 * d] === Math.fround(Math.fround(marks[k * D + d]!) * Math.fround(MARK_SCALE / waveformStd[d]!))),
           );
           expect(i, `cell ${c}, vector ${v}, lane ${lane}`).toBeDefined();
           seen[i!] = 1;

@@ -33,6 +33,8 @@ export const INTERPOLATION_NODES = 8;
 export const INTERPOLATION_WIDTH = 0.2;
 /** Widths beyond a cell at which every kernel entry is below FLUSH_BELOW (e^(−R²/2) = 2^−63): farther bins get no term. */
 export const INTERPOLATION_REACH = Math.sqrt(-2 * Math.log(FLUSH_BELOW));
+/** The marks' scale beside 1/σ: the kernel's weight is then 2^−|a − b|² (simd/kdeKernels.wat). */
+export const MARK_SCALE = Math.sqrt(0.5 * Math.LOG2E);
 /** H carries 2^64, so that the products of small weights with it stay normal floats (no subnormal stalls); the offset takes it back. */
 const H_SCALE_LOG2 = 64;
 const LANES = 4;
@@ -105,7 +107,8 @@ export function paddedBins(nBins: number): number {
 
 /**
  * Groups the spikes into cells by position (a counting sort: O(E)), and lays out each cell's marks
- * (float32 products y·(1/σ), as the other strategies scale them), Lagrange weights and node kernels.
+ * (float32 products y·(s/σ), s = MARK_SCALE, one rounding as the other strategies' y·(1/σ)), Lagrange
+ * weights and node kernels.
  * positions (E) and centres (P) are one-dimensional; everything must be finite (interpolationApplies).
  */
 export function planInterpolation(
@@ -144,7 +147,7 @@ export function planInterpolation(
   const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
   const bary = Float64Array.from({ length: T }, (_, j) => (j % 2 === 0 ? 1 : -1) * Math.sin(((2 * j + 1) * Math.PI) / (2 * T)));
   const half = INTERPOLATION_WIDTH / 2;
-  const invStd = waveformStd.map((s) => Math.fround(1 / Math.max(s, EPS)));
+  const invStd = waveformStd.map((s) => Math.fround(MARK_SCALE / Math.max(s, EPS)));
   const hScale = 2 ** H_SCALE_LOG2;
   const vecFloats = interpolatedSpikeVectorFloats(D);
 
@@ -181,17 +184,18 @@ export function planInterpolation(
   const basis = new Float64Array(T);
   let v = 0;
   let hAt = 0;
-  cells.forEach((cell, ci) => {
+  for (let ci = 0; ci < cells.length; ci++) {
+    const cell = cells[ci]!;
     const v0 = v;
     for (let s = cell.first; s < cell.end; s++) {
       const i = order[s]!;
-      const lane = (s - cell.first) % LANES;
-      const base = (v + Math.floor((s - cell.first) / LANES)) * vecFloats;
-      for (let d = 0; d < D; d++) spikes[base + d * LANES + lane] = Math.fround(marks[i * D + d]!) * invStd[d]!;
+      const k = s - cell.first;
+      const base = (v + (k >> 2)) * vecFloats + (k & 3);
+      for (let d = 0; d < D; d++) spikes[base + d * LANES] = Math.fround(marks[i * D + d]!) * invStd[d]!;
       lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, bary, basis);
-      for (let j = 0; j < T; j++) spikes[base + (D + j) * LANES + lane] = basis[j]!;
+      for (let j = 0; j < T; j++) spikes[base + (D + j) * LANES] = basis[j]!;
     }
-    v += Math.ceil((cell.end - cell.first) / LANES);
+    v += (cell.end - cell.first + LANES - 1) >> 2;
     chunks.set([v0, v, cell.p0, cell.p1, hAt], ci * 5);
     for (let pv = cell.p0; pv < cell.p1; pv++) {
       for (let lane = 0; lane < LANES; lane++) {
@@ -206,7 +210,7 @@ export function planInterpolation(
       }
       hAt += T * LANES;
     }
-  });
+  }
   return {
     spikes, chunks, h,
     size: { cells: cells.length, spikeVectors, binVectors, storedBinVectors, spikeFloats: spikes.length, hFloats: h.length },
@@ -306,7 +310,7 @@ export const interpolated: Strategy = {
         off: logNormaliser(sd) + logNormaliser(ctx.positionStd) - Math.log(ctx.nEnc) - H_SCALE_LOG2 * Math.LN2,
         floor: LOG_EPS,
       };
-      const invStd = tf.tensor1d(sd.map((s) => 1 / s));
+      const invStd = tf.tensor1d(sd.map((s) => MARK_SCALE / s));
       const bias = m === ctx.nBins ? ctx.bias : tf.pad(ctx.bias, [[0, m - ctx.nBins]]);
       try {
         await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
