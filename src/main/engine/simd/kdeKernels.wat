@@ -1365,12 +1365,19 @@
   ;; - $spikes: per vector of 4 spikes, d × 4 mark floats then 8 × 4 Lagrange weights (zeros pad a chunk to a multiple of 4);
   ;; - $chunks: 5 int32 per chunk: first and end vector, first and end bin vector, its H's first float;
   ;; - $h: per chunk and vector of 4 bins, 8 × 4 floats (node j's 4 bins at 16·j bytes).
+  ;; Within a cell the spikes are in order of their marks' projection on $dir (a unit vector, d floats),
+  ;; and $bounds holds per vector the running maximum of its spikes' projections from the cell's start
+  ;; and the running minimum from its end (2 floats, monotone, so a binary search finds where they
+  ;; cross a value): a row skips the vectors whose every spike is more than $reach from it along $dir,
+  ;; so more than $reach in mark space (|a − b|² > reach², a weight below 2^−reach²).
   ;; Chunks outer, rows inner: a chunk's spikes (tens of KB) stay in cache over the whole block, where
   ;; the row-major order would stream the electrode's every spike once per row. dst is n × m, m ≥ 4
   ;; a multiple of 4, n ≥ 1.
   (func (export "interpolatedTerms")
     (param $a i32) (param $n i32) (param $d i32) (param $spikes i32) (param $chunks i32) (param $nChunks i32) (param $h i32)
     (param $m i32) (param $off f32) (param $bias i32) (param $floor f32) (param $dst i32)
+    (param $dir i32) (param $bounds i32) (param $reach f32)
+    (local $proj f32) (local $scale f32) (local $term f32) (local $lo i32) (local $hi i32) (local $mid i32) (local $first i32) (local $end i32)
     (local $c i32) (local $ct i32) (local $k i32) (local $sv i32) (local $svEnd i32) (local $vecBytes i32) (local $lv i32)
     (local $rowBytes i32) (local $arow i32) (local $orow i32) (local $oEnd i32) (local $hv i32) (local $dd i32)
     (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
@@ -1383,7 +1390,6 @@
       (loop $chunk
         (br_if $chunksDone (i32.ge_u (local.get $c) (local.get $nChunks)))
         (local.set $ct (i32.add (local.get $chunks) (i32.mul (local.get $c) (i32.const 20))))
-        (local.set $svEnd (i32.add (local.get $spikes) (i32.mul (i32.load offset=4 (local.get $ct)) (local.get $vecBytes))))
         (local.set $k (i32.const 0))
         (local.set $arow (local.get $a))
         (local.set $orow (local.get $dst))
@@ -1404,7 +1410,47 @@
                 (local.set $x1 (v128.load32_splat offset=4 (local.get $arow)))
                 (local.set $x2 (v128.load32_splat offset=8 (local.get $arow)))
                 (local.set $x3 (v128.load32_splat offset=12 (local.get $arow)))))
-            (local.set $sv (i32.add (local.get $spikes) (i32.mul (i32.load (local.get $ct)) (local.get $vecBytes))))
+            ;; the row's projection on the direction, and the cell's vectors that may hold a spike within
+            ;; $reach of it along that direction (farther ones are farther in mark space too)
+            ;; ($scale: Σ|a_d·u_d|, which bounds the float32 dot's rounding well below 2^−20 of it)
+            (local.set $proj (f32.const 0))
+            (local.set $scale (f32.const 0))
+            (local.set $dd (i32.const 0))
+            (loop $dot
+              (local.set $term
+                (f32.mul
+                  (f32.load (i32.add (local.get $arow) (i32.shl (local.get $dd) (i32.const 2))))
+                  (f32.load (i32.add (local.get $dir) (i32.shl (local.get $dd) (i32.const 2))))))
+              (local.set $proj (f32.add (local.get $proj) (local.get $term)))
+              (local.set $scale (f32.add (local.get $scale) (f32.abs (local.get $term))))
+              (local.set $dd (i32.add (local.get $dd) (i32.const 1)))
+              (br_if $dot (i32.lt_u (local.get $dd) (local.get $d))))
+            (local.set $scale (f32.add (local.get $reach) (f32.mul (local.get $scale) (f32.const 0x1p-20))))
+            ;; first vector whose running maximum reaches proj − reach
+            (local.set $lo (i32.load (local.get $ct)))
+            (local.set $hi (i32.load offset=4 (local.get $ct)))
+            (block $found
+              (loop $search
+                (br_if $found (i32.ge_u (local.get $lo) (local.get $hi)))
+                (local.set $mid (i32.shr_u (i32.add (local.get $lo) (local.get $hi)) (i32.const 1)))
+                (if (f32.lt (f32.load (i32.add (local.get $bounds) (i32.shl (local.get $mid) (i32.const 3)))) (f32.sub (local.get $proj) (local.get $scale)))
+                  (then (local.set $lo (i32.add (local.get $mid) (i32.const 1))))
+                  (else (local.set $hi (local.get $mid))))
+                (br $search)))
+            (local.set $first (local.get $lo))
+            ;; first vector whose running minimum from the end passes proj + reach: the range's end
+            (local.set $hi (i32.load offset=4 (local.get $ct)))
+            (block $found
+              (loop $search
+                (br_if $found (i32.ge_u (local.get $lo) (local.get $hi)))
+                (local.set $mid (i32.shr_u (i32.add (local.get $lo) (local.get $hi)) (i32.const 1)))
+                (if (f32.le (f32.load offset=4 (i32.add (local.get $bounds) (i32.shl (local.get $mid) (i32.const 3)))) (f32.add (local.get $proj) (local.get $scale)))
+                  (then (local.set $lo (i32.add (local.get $mid) (i32.const 1))))
+                  (else (local.set $hi (local.get $mid))))
+                (br $search)))
+            (local.set $end (local.get $lo))
+            (local.set $sv (i32.add (local.get $spikes) (i32.mul (local.get $first) (local.get $vecBytes))))
+            (local.set $svEnd (i32.add (local.get $spikes) (i32.mul (local.get $end) (local.get $vecBytes))))
             (block $spikesDone
               (loop $spike
                 (br_if $spikesDone (i32.ge_u (local.get $sv) (local.get $svEnd)))
@@ -1456,42 +1502,44 @@
                 (local.set $g7 (f32x4.relaxed_madd (local.get $w) (v128.load offset=112 (local.get $lv)) (local.get $g7)))
                 (local.set $sv (i32.add (local.get $sv) (local.get $vecBytes)))
                 (br $spike)))
-            ;; each G in all four lanes
-            (local.set $g0 (f32x4.add (local.get $g0) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g0) (local.get $g0))))
-            (local.set $g0 (f32x4.add (local.get $g0) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g0) (local.get $g0))))
-            (local.set $g1 (f32x4.add (local.get $g1) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g1) (local.get $g1))))
-            (local.set $g1 (f32x4.add (local.get $g1) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g1) (local.get $g1))))
-            (local.set $g2 (f32x4.add (local.get $g2) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g2) (local.get $g2))))
-            (local.set $g2 (f32x4.add (local.get $g2) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g2) (local.get $g2))))
-            (local.set $g3 (f32x4.add (local.get $g3) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g3) (local.get $g3))))
-            (local.set $g3 (f32x4.add (local.get $g3) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g3) (local.get $g3))))
-            (local.set $g4 (f32x4.add (local.get $g4) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g4) (local.get $g4))))
-            (local.set $g4 (f32x4.add (local.get $g4) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g4) (local.get $g4))))
-            (local.set $g5 (f32x4.add (local.get $g5) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g5) (local.get $g5))))
-            (local.set $g5 (f32x4.add (local.get $g5) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g5) (local.get $g5))))
-            (local.set $g6 (f32x4.add (local.get $g6) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g6) (local.get $g6))))
-            (local.set $g6 (f32x4.add (local.get $g6) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g6) (local.get $g6))))
-            (local.set $g7 (f32x4.add (local.get $g7) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g7) (local.get $g7))))
-            (local.set $g7 (f32x4.add (local.get $g7) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g7) (local.get $g7))))
-            (local.set $hv (i32.add (local.get $h) (i32.shl (i32.load offset=16 (local.get $ct)) (i32.const 2))))
-            (local.set $oEnd (i32.add (local.get $orow) (i32.shl (i32.load offset=12 (local.get $ct)) (i32.const 4))))
-            (local.set $dd (i32.add (local.get $orow) (i32.shl (i32.load offset=8 (local.get $ct)) (i32.const 4))))
-            (block $binsDone
-              (loop $bins
-                (br_if $binsDone (i32.ge_u (local.get $dd) (local.get $oEnd)))
-                (local.set $r (v128.load (local.get $dd)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g0) (v128.load offset=0 (local.get $hv)) (local.get $r)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g1) (v128.load offset=16 (local.get $hv)) (local.get $r)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g2) (v128.load offset=32 (local.get $hv)) (local.get $r)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g3) (v128.load offset=48 (local.get $hv)) (local.get $r)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g4) (v128.load offset=64 (local.get $hv)) (local.get $r)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g5) (v128.load offset=80 (local.get $hv)) (local.get $r)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g6) (v128.load offset=96 (local.get $hv)) (local.get $r)))
-                (local.set $r (f32x4.relaxed_madd (local.get $g7) (v128.load offset=112 (local.get $hv)) (local.get $r)))
-                (v128.store (local.get $dd) (local.get $r))
-                (local.set $dd (i32.add (local.get $dd) (i32.const 16)))
-                (local.set $hv (i32.add (local.get $hv) (i32.const 128)))
-                (br $bins)))
+            (if (i32.lt_u (local.get $first) (local.get $end))
+              (then
+                ;; each G in all four lanes
+                (local.set $g0 (f32x4.add (local.get $g0) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g0) (local.get $g0))))
+                (local.set $g0 (f32x4.add (local.get $g0) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g0) (local.get $g0))))
+                (local.set $g1 (f32x4.add (local.get $g1) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g1) (local.get $g1))))
+                (local.set $g1 (f32x4.add (local.get $g1) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g1) (local.get $g1))))
+                (local.set $g2 (f32x4.add (local.get $g2) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g2) (local.get $g2))))
+                (local.set $g2 (f32x4.add (local.get $g2) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g2) (local.get $g2))))
+                (local.set $g3 (f32x4.add (local.get $g3) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g3) (local.get $g3))))
+                (local.set $g3 (f32x4.add (local.get $g3) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g3) (local.get $g3))))
+                (local.set $g4 (f32x4.add (local.get $g4) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g4) (local.get $g4))))
+                (local.set $g4 (f32x4.add (local.get $g4) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g4) (local.get $g4))))
+                (local.set $g5 (f32x4.add (local.get $g5) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g5) (local.get $g5))))
+                (local.set $g5 (f32x4.add (local.get $g5) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g5) (local.get $g5))))
+                (local.set $g6 (f32x4.add (local.get $g6) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g6) (local.get $g6))))
+                (local.set $g6 (f32x4.add (local.get $g6) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g6) (local.get $g6))))
+                (local.set $g7 (f32x4.add (local.get $g7) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $g7) (local.get $g7))))
+                (local.set $g7 (f32x4.add (local.get $g7) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $g7) (local.get $g7))))
+                (local.set $hv (i32.add (local.get $h) (i32.shl (i32.load offset=16 (local.get $ct)) (i32.const 2))))
+                (local.set $oEnd (i32.add (local.get $orow) (i32.shl (i32.load offset=12 (local.get $ct)) (i32.const 4))))
+                (local.set $dd (i32.add (local.get $orow) (i32.shl (i32.load offset=8 (local.get $ct)) (i32.const 4))))
+                (block $binsDone
+                  (loop $bins
+                    (br_if $binsDone (i32.ge_u (local.get $dd) (local.get $oEnd)))
+                    (local.set $r (v128.load (local.get $dd)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g0) (v128.load offset=0 (local.get $hv)) (local.get $r)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g1) (v128.load offset=16 (local.get $hv)) (local.get $r)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g2) (v128.load offset=32 (local.get $hv)) (local.get $r)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g3) (v128.load offset=48 (local.get $hv)) (local.get $r)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g4) (v128.load offset=64 (local.get $hv)) (local.get $r)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g5) (v128.load offset=80 (local.get $hv)) (local.get $r)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g6) (v128.load offset=96 (local.get $hv)) (local.get $r)))
+                    (local.set $r (f32x4.relaxed_madd (local.get $g7) (v128.load offset=112 (local.get $hv)) (local.get $r)))
+                    (v128.store (local.get $dd) (local.get $r))
+                    (local.set $dd (i32.add (local.get $dd) (i32.const 16)))
+                    (local.set $hv (i32.add (local.get $hv) (i32.const 128)))
+                    (br $bins)))))
             (local.set $arow (i32.add (local.get $arow) (i32.shl (local.get $d) (i32.const 2))))
             (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
             (local.set $k (i32.add (local.get $k) (i32.const 1)))

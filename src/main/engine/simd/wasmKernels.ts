@@ -91,7 +91,8 @@ export const EXP_FLUSHED_KERNEL = 'KdeExpFlushed';
 /**
  * the tfjs kernel name of the series strategy's exact handoff on one-dimensional positions
  * (strategies/positionInterpolation.ts): a (n × D) decoding marks over the widths, spikes, chunks
- * (int32) and h in interpolatedTerms' layouts (kdeKernels.wat), bias (m) → ℓ (n × m), m a multiple of 4
+ * (int32), h, direction (D) and bounds (2 per spike vector) in interpolatedTerms' layouts
+ * (kdeKernels.wat), bias (m) → ℓ (n × m), m a multiple of 4
  */
 export const INTERPOLATED_TERMS_KERNEL = 'KdeInterpolatedTerms';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
@@ -126,7 +127,7 @@ interface KernelExports {
   panelFlags(b: number, k: number, n: number, flags: number): number;
   interpolatedTerms(
     a: number, n: number, d: number, spikes: number, chunks: number, nChunks: number, h: number, m: number, off: number, bias: number, floor: number,
-    dst: number,
+    dst: number, dir: number, bounds: number, reach: number,
   ): void;
   packPanels(b: number, k: number, n: number, flags: number, dst: number): void;
 }
@@ -193,6 +194,8 @@ export interface InterpolatedTermsAttrs {
   off: number;
   /** the floor of every term (LOG_EPS) */
   floor: number;
+  /** how far along `direction` a row looks for spikes (positionInterpolation.ts) */
+  reach: number;
 }
 
 export interface GaussAttrs {
@@ -709,19 +712,20 @@ export function interpolatedSpikeVectorFloats(nFeatures: number): number {
 const interpolatedTermsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs }) => {
   const backend = b as BackendWasm;
   const kernels = kernelsFor(backend, INTERPOLATED_TERMS_KERNEL);
-  const { a, spikes, chunks, h, bias } = inputs as Record<string, tf.TensorInfo>;
-  const { off, floor } = attrs as unknown as InterpolatedTermsAttrs;
+  const { a, spikes, chunks, h, bias, direction, bounds } = inputs as Record<string, tf.TensorInfo>;
+  const { off, floor, reach } = attrs as unknown as InterpolatedTermsAttrs;
   const [n, d] = a!.shape as [number, number];
   const m = bias!.shape[0]!;
   const nChunks = chunks!.shape[0]!;
   const vectors = spikes!.shape[0]! / interpolatedSpikeVectorFloats(d);
   if (
     m < MIN_KERNEL_COLUMNS || m % 4 !== 0 || d < 1 || !Number.isInteger(vectors) || chunks!.dtype !== 'int32' || chunks!.shape[1] !== 5 ||
-    [a, spikes, h, bias].some((t) => t!.dtype !== 'float32')
+    direction!.shape[0] !== d || bounds!.shape[0] !== 2 * vectors || [a, spikes, h, bias, direction, bounds].some((t) => t!.dtype !== 'float32')
   ) {
     throw new Error(
       `${INTERPOLATED_TERMS_KERNEL}: marks ${n} × ${d}, spikes of ${spikes!.shape[0]} floats, chunks ${chunks!.shape.join(' × ')} (${chunks!.dtype}), ` +
-        `bias of ${m}: expected float32 inputs, int32 chunks of 5, whole spike vectors and a multiple of 4 bins`,
+        `bias of ${m}, direction of ${direction!.shape[0]}, bounds of ${bounds!.shape[0]}: expected float32 inputs, int32 chunks of 5, whole spike ` +
+        'vectors with two bounds each, a direction per feature and a multiple of 4 bins',
     );
   }
   // the table must stay inside the tensors it points into: the kernel reads without bounds checks
@@ -734,8 +738,8 @@ const interpolatedTermsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs 
   }
   const out = backend.makeOutput([n, m], 'float32');
   if (n > 0) {
-    const [pa, ps, pc, ph, pb, po] = [a!, spikes!, chunks!, h!, bias!, out].map((t) => offsetOf(backend, t)) as [number, number, number, number, number, number];
-    kernels.interpolatedTerms(pa, n, d, ps, pc, nChunks, ph, m, off, pb, floor, po);
+    const [pa, ps, pc, ph, pb, po, pd, pu] = [a!, spikes!, chunks!, h!, bias!, out, direction!, bounds!].map((t) => offsetOf(backend, t)) as number[];
+    kernels.interpolatedTerms(pa!, n, d, ps!, pc!, nChunks, ph!, m, off, pb!, floor, po!, pd!, pu!, reach);
   }
   return out;
 };

@@ -27,7 +27,7 @@ describe('position interpolation bound', () => {
 });
 
 describe('planInterpolation', () => {
-  it('lays out marks, Lagrange weights and node kernels that give back every reached kernel entry within the bound', () => {
+  it('lays out marks, projection bounds, Lagrange weights and node kernels that give back every reached kernel entry within the bound', () => {
     const r = rng(3);
     const std = 6;
     const nEnc = 403;
@@ -55,6 +55,14 @@ describe('planInterpolation', () => {
             (k) => !seen[k] && [0, 1, 2].every((d) => plan.spikes[at + 4 * d] === Math.fround(Math.fround(marks[k * D + d]!) * Math.fround(MARK_SCALE / waveformStd[d]!))),
           );
           expect(i, `cell ${c}, vector ${v}, lane ${lane}`).toBeDefined();
+          // the vector's bounds hold this spike's projection, and run monotone through the cell
+          const proj = [0, 1, 2].reduce((sum, d) => sum + plan.direction[d]! * plan.spikes[at + 4 * d]!, 0);
+          expect(plan.bounds[2 * v]!).toBeGreaterThanOrEqual(proj - 1e-5);
+          expect(plan.bounds[2 * v + 1]!).toBeLessThanOrEqual(proj + 1e-5);
+          if (v > v0!) {
+            expect(plan.bounds[2 * v]!).toBeGreaterThanOrEqual(plan.bounds[2 * v - 2]!);
+            expect(plan.bounds[2 * v + 1]!).toBeGreaterThanOrEqual(plan.bounds[2 * v - 1]!);
+          }
           seen[i!] = 1;
           expect(L.reduce((s, l) => s + l, 0)).toBeCloseTo(1, 5);
           for (let pv = p0!; pv < p1!; pv++) {
@@ -82,6 +90,7 @@ describe('planInterpolation', () => {
       }
     }
     expect(Array.from(seen).every((s) => s === 1)).toBe(true);
+    expect(Math.hypot(...plan.direction)).toBeCloseTo(1, 6);
     expect(checked).toBeGreaterThan(nEnc * 20);
   });
 });

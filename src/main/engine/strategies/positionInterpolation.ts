@@ -97,6 +97,10 @@ export interface InterpolationPlan {
   chunks: Int32Array;
   /** per cell and vector of 4 bins: 8 × 4 values 2^64·e^(−(ξ_j − b)²/2), 0 beyond the reach */
   h: Float32Array;
+  /** the unit vector (D) the cells' spikes are ordered along: the scaled marks' first principal axis */
+  direction: Float32Array;
+  /** per spike vector: the running maximum of the projections from its cell's start, the running minimum from its end */
+  bounds: Float32Array;
   size: PlanSize;
 }
 
@@ -131,27 +135,50 @@ export function planInterpolation(
   const b = new Float64Array(P);
   for (let p = 0; p < P; p++) b[p] = centers[p]! / positionStd;
   const nCells = Math.floor((hi - lo) / INTERPOLATION_WIDTH) + 1;
-  const cellOfSpike = new Int32Array(nEnc);
-  const starts = new Int32Array(nCells + 1);
+  const invStd = waveformStd.map((s) => Math.fround(MARK_SCALE / Math.max(s, EPS)));
+  const scaled = new Float32Array(nEnc * D);
+  for (let i = 0; i < nEnc; i++) for (let d = 0; d < D; d++) scaled[i * D + d] = Math.fround(marks[i * D + d]!) * invStd[d]!;
+  const direction = principalDirection(scaled, nEnc, D);
+  const proj = new Float64Array(nEnc);
+  let pLo = Infinity;
+  let pHi = -Infinity;
+  for (let i = 0; i < nEnc; i++) {
+    let dot = 0;
+    for (let d = 0; d < D; d++) dot += direction[d]! * scaled[i * D + d]!;
+    proj[i] = dot;
+    if (dot < pLo) pLo = dot;
+    if (dot > pHi) pHi = dot;
+  }
+  // one counting sort by cell, then by projection bucket within the cell: neighbours in a vector
+  // have close marks along the direction, so a row's reach along it skips whole vectors
+  const bucketWidth = pHi > pLo ? (pHi - pLo) / PROJECTION_BUCKETS : 1;
+  const keyOf = new Int32Array(nEnc);
+  const keyStarts = new Int32Array(nCells * PROJECTION_BUCKETS + 1);
   for (let i = 0; i < nEnc; i++) {
     const c = Math.min(nCells - 1, Math.floor((x[i]! - lo) / INTERPOLATION_WIDTH));
-    cellOfSpike[i] = c;
-    starts[c + 1]!++;
+    const key = c * PROJECTION_BUCKETS + Math.min(PROJECTION_BUCKETS - 1, Math.floor((proj[i]! - pLo) / bucketWidth));
+    keyOf[i] = key;
+    keyStarts[key + 1]!++;
   }
-  for (let c = 0; c < nCells; c++) starts[c + 1]! += starts[c]!;
-  const order = new Int32Array(nEnc);
-  const next = starts.slice(0, nCells);
-  for (let i = 0; i < nEnc; i++) order[next[cellOfSpike[i]!]!++] = i;
+  for (let k = 0; k < keyStarts.length - 1; k++) keyStarts[k + 1]! += keyStarts[k]!;
+  // each spike's place in that order: the layout below scatters the spikes there, reading them in
+  // their own order (a gather in sorted order misses the cache twice per spike on a production tetrode)
+  const slot = new Int32Array(nEnc);
+  const next = keyStarts.slice(0, keyStarts.length - 1);
+  for (let i = 0; i < nEnc; i++) slot[i] = next[keyOf[i]!]!++;
+  const starts = new Int32Array(nCells + 1);
+  for (let c = 0; c <= nCells; c++) starts[c] = keyStarts[c * PROJECTION_BUCKETS]!;
 
   // Chebyshev nodes of the first kind on [−1, 1] and their barycentric weights
   const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
   const bary = Float64Array.from({ length: T }, (_, j) => (j % 2 === 0 ? 1 : -1) * Math.sin(((2 * j + 1) * Math.PI) / (2 * T)));
   const half = INTERPOLATION_WIDTH / 2;
-  const invStd = waveformStd.map((s) => Math.fround(MARK_SCALE / Math.max(s, EPS)));
   const hScale = 2 ** H_SCALE_LOG2;
   const vecFloats = interpolatedSpikeVectorFloats(D);
 
-  const cells: { first: number; end: number; p0: number; p1: number; centre: number }[] = [];
+  const cells: { first: number; end: number; p0: number; p1: number; centre: number; v0: number }[] = [];
+  // the cells' index in `cells` (−1: empty or reaching no bin) and first spike vector
+  const cellIndex = new Int32Array(nCells).fill(-1);
   let spikeVectors = 0;
   let storedBinVectors = 0;
   for (let c = 0; c < nCells; c++) {
@@ -173,7 +200,8 @@ export function planInterpolation(
     const vectors = Math.ceil(count / LANES);
     const p0 = Math.floor(first / LANES);
     const p1 = Math.floor(last / LANES) + 1;
-    cells.push({ first: starts[c]!, end: starts[c + 1]!, p0, p1, centre });
+    cellIndex[c] = cells.length;
+    cells.push({ first: starts[c]!, end: starts[c + 1]!, p0, p1, centre, v0: spikeVectors });
     spikeVectors += vectors;
     storedBinVectors += p1 - p0;
   }
@@ -181,21 +209,26 @@ export function planInterpolation(
   const spikes = new Float32Array(spikeVectors * vecFloats);
   const chunks = new Int32Array(cells.length * 5);
   const h = new Float32Array(storedBinVectors * T * LANES);
+  const bounds = new Float32Array(2 * spikeVectors);
   const basis = new Float64Array(T);
-  let v = 0;
+  const sortedProj = new Float64Array(nEnc);
+  for (let i = 0; i < nEnc; i++) {
+    const ci = cellIndex[(keyOf[i]! / PROJECTION_BUCKETS) | 0]!;
+    sortedProj[slot[i]!] = proj[i]!;
+    if (ci < 0) continue;
+    const cell = cells[ci]!;
+    const k = slot[i]! - cell.first;
+    const base = (cell.v0 + (k >> 2)) * vecFloats + (k & 3);
+    for (let d = 0; d < D; d++) spikes[base + d * LANES] = scaled[i * D + d]!;
+    lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, bary, basis);
+    for (let j = 0; j < T; j++) spikes[base + (D + j) * LANES] = basis[j]!;
+  }
   let hAt = 0;
   for (let ci = 0; ci < cells.length; ci++) {
     const cell = cells[ci]!;
-    const v0 = v;
-    for (let s = cell.first; s < cell.end; s++) {
-      const i = order[s]!;
-      const k = s - cell.first;
-      const base = (v + (k >> 2)) * vecFloats + (k & 3);
-      for (let d = 0; d < D; d++) spikes[base + d * LANES] = Math.fround(marks[i * D + d]!) * invStd[d]!;
-      lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, bary, basis);
-      for (let j = 0; j < T; j++) spikes[base + (D + j) * LANES] = basis[j]!;
-    }
-    v += (cell.end - cell.first + LANES - 1) >> 2;
+    const v0 = cell.v0;
+    const v = v0 + ((cell.end - cell.first + LANES - 1) >> 2);
+    runningBounds(sortedProj, cell.first, cell.end, bounds, v0);
     chunks.set([v0, v, cell.p0, cell.p1, hAt], ci * 5);
     for (let pv = cell.p0; pv < cell.p1; pv++) {
       for (let lane = 0; lane < LANES; lane++) {
@@ -212,7 +245,7 @@ export function planInterpolation(
     }
   }
   return {
-    spikes, chunks, h,
+    spikes, chunks, h, direction: Float32Array.from(direction), bounds,
     size: { cells: cells.length, spikeVectors, binVectors, storedBinVectors, spikeFloats: spikes.length, hFloats: h.length },
   };
 }
@@ -231,6 +264,73 @@ function lagrangeBasis(u: number, nodes: Float64Array, bary: Float64Array, out: 
     total += out[j]!;
   }
   for (let j = 0; j < nodes.length; j++) out[j]! /= total;
+}
+
+/** Spikes the principal axis is estimated from. */
+const DIRECTION_SAMPLES = 4096;
+/** Projection buckets per cell for the order within it. */
+const PROJECTION_BUCKETS = 64;
+/**
+ * How far along the direction a row looks, in the kernel's units: a spike beyond it is more than
+ * √63 away in mark space, its weight below 2^−63, which model/flush.ts lets the kernel drop. The
+ * bounds are rounded outward to float32, and the kernel widens the reach by 2^−20 of the row's
+ * Σ|a_d·u_d| for its own float32 dot.
+ */
+export const PROJECTION_REACH = Math.sqrt(63);
+
+/**
+ * The first principal axis of the scaled marks (n × D), by power iteration on their covariance
+ * (D ≤ 8): the direction along which they spread most, so the one that separates rows from spikes
+ * best. Any unit vector keeps the skipping exact; this one makes it skip most.
+ */
+function principalDirection(scaled: Float32Array, n: number, D: number): Float64Array {
+  // a few thousand spikes spread over the electrode fix the axis as well as all of them would
+  const stride = Math.max(1, Math.floor(n / DIRECTION_SAMPLES));
+  const taken = Math.ceil(n / stride);
+  const mean = new Float64Array(D);
+  for (let i = 0; i < n; i += stride) for (let d = 0; d < D; d++) mean[d]! += scaled[i * D + d]! / taken;
+  const cov = new Float64Array(D * D);
+  const row = new Float64Array(D);
+  for (let i = 0; i < n; i += stride) {
+    for (let d = 0; d < D; d++) row[d] = scaled[i * D + d]! - mean[d]!;
+    for (let a = 0; a < D; a++) for (let c = 0; c < D; c++) cov[a * D + c]! += row[a]! * row[c]!;
+  }
+  let u = new Float64Array(D).fill(1 / Math.sqrt(D));
+  for (let step = 0; step < 100; step++) {
+    const w = new Float64Array(D);
+    for (let a = 0; a < D; a++) for (let c = 0; c < D; c++) w[a]! += cov[a * D + c]! * u[c]!;
+    const norm = Math.hypot(...w);
+    if (!(norm > 0)) break;
+    u = w.map((v) => v / norm);
+  }
+  return u;
+}
+
+const float32Scratch = new Float32Array(1);
+const float32Bits = new Int32Array(float32Scratch.buffer);
+
+/** The smallest float32 at or above v (finite). */
+function float32Above(v: number): number {
+  const f = Math.fround(v);
+  if (f >= v) return f;
+  float32Scratch[0] = f;
+  float32Bits[0]! += f >= 0 ? 1 : -1;
+  return float32Scratch[0]!;
+}
+
+/** bounds of a cell's vectors (from v0, projections sorted[first … end)): running max of each vector's largest projection, running min from the end of its smallest. */
+function runningBounds(sorted: Float64Array, first: number, end: number, bounds: Float32Array, v0: number): void {
+  const vectors = (end - first + LANES - 1) >> 2;
+  let top = -Infinity;
+  for (let k = 0; k < vectors; k++) {
+    for (let s = first + 4 * k; s < Math.min(end, first + 4 * k + 4); s++) top = Math.max(top, sorted[s]!);
+    bounds[2 * (v0 + k)] = float32Above(top);
+  }
+  let bottom = Infinity;
+  for (let k = vectors - 1; k >= 0; k--) {
+    for (let s = first + 4 * k; s < Math.min(end, first + 4 * k + 4); s++) bottom = Math.min(bottom, sorted[s]!);
+    bounds[2 * (v0 + k) + 1] = -float32Above(-bottom);
+  }
 }
 
 function allFinite(values: ArrayLike<number>): boolean {
@@ -280,7 +380,7 @@ function blockWork(b: number, plan: PlanSize, nFeatures: number): Work {
   };
 }
 
-const PLAN_KIND = `position interpolation, ${INTERPOLATION_NODES} nodes per ${INTERPOLATION_WIDTH} widths, marks in cell order`;
+const PLAN_KIND = `position interpolation, ${INTERPOLATION_NODES} nodes per ${INTERPOLATION_WIDTH} widths, marks in cell and projection order`;
 
 /**
  * The handoff itself, for electrodes where interpolationApplies: the plan (kept with the model like a
@@ -297,10 +397,13 @@ export const interpolated: Strategy = {
         const z = plan.size;
         const counts = Int32Array.of(z.cells, z.spikeVectors, z.binVectors, z.storedBinVectors, z.spikeFloats, z.hFloats);
         // the counts travel with the tensors, for a later call that finds them kept
-        return [tf.tensor1d(plan.spikes), tf.tensor2d(plan.chunks, [z.cells, 5], 'int32'), tf.tensor1d(plan.h), tf.tensor1d(counts, 'int32')];
+        return [
+          tf.tensor1d(plan.spikes), tf.tensor2d(plan.chunks, [z.cells, 5], 'int32'), tf.tensor1d(plan.h), tf.tensor1d(counts, 'int32'),
+          tf.tensor1d(plan.direction), tf.tensor1d(plan.bounds),
+        ];
       }, { work: planWork(ctx.nEnc, D, ctx.nBins, cellsAtMost) });
     });
-    const [spikes, chunks, h, counts] = tensors as [tf.Tensor1D, tf.Tensor2D, tf.Tensor1D, tf.Tensor1D];
+    const [spikes, chunks, h, counts, direction, bounds] = tensors as [tf.Tensor1D, tf.Tensor2D, tf.Tensor1D, tf.Tensor1D, tf.Tensor1D, tf.Tensor1D];
     try {
       const [cells, spikeVectors, binVectors, storedBinVectors, spikeFloats, hFloats] = (await counts.data()) as unknown as number[];
       const shape: PlanSize = { cells: cells!, spikeVectors: spikeVectors!, binVectors: binVectors!, storedBinVectors: storedBinVectors!, spikeFloats: spikeFloats!, hFloats: hFloats! };
@@ -309,6 +412,7 @@ export const interpolated: Strategy = {
       const attrs: InterpolatedTermsAttrs = {
         off: logNormaliser(sd) + logNormaliser(ctx.positionStd) - Math.log(ctx.nEnc) - H_SCALE_LOG2 * Math.LN2,
         floor: LOG_EPS,
+        reach: PROJECTION_REACH,
       };
       const invStd = tf.tensor1d(sd.map((s) => MARK_SCALE / s));
       const bias = m === ctx.nBins ? ctx.bias : tf.pad(ctx.bias, [[0, m - ctx.nBins]]);
@@ -317,7 +421,7 @@ export const interpolated: Strategy = {
           const terms = await stage('reduce', () =>
             tf.tidy(() => {
               const a = tf.mul(sliceRows(decMarks, s0, s1), invStd);
-              const out = tf.engine().runKernel(INTERPOLATED_TERMS_KERNEL, { a, spikes, chunks, h, bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
+              const out = tf.engine().runKernel(INTERPOLATED_TERMS_KERNEL, { a, spikes, chunks, h, bias, direction, bounds }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
               return m === ctx.nBins ? out : tf.slice(out, [0, 0], [s1 - s0, ctx.nBins]);
             }),
             { work: blockWork(s1 - s0, shape, D) },
