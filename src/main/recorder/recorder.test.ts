@@ -52,6 +52,15 @@ describe('Recorder spans', () => {
     expect(rec.depth).toBe(0);
   });
 
+  it('records the args of a span as they are when it ends (a stage fills in the work its kernel counted)', async () => {
+    const rec = new Recorder({ proc: 'engine' });
+    const args: { work: number; label: string } = { work: 0, label: 'reduce' };
+    await rec.span('reduce', () => {
+      args.work = 42;
+    }, args);
+    expect(spansOf(rec.takeRecords())[0]!.args).toEqual({ work: 42, label: 'reduce' });
+  });
+
   it('cuts a child that outlives its parent at the parent end', async () => {
     const rec = new Recorder({ proc: 'engine', nowNs: steppingClock(0n, 1000n), originNs: 0n });
     let release!: () => void;

@@ -6,7 +6,8 @@
 /** Spans nest by call structure (await order). */
 export interface EngineProbe {
   /** Runs fn as a named span. `sync` is awaited inside the span before it ends, so spans on
-   *  asynchronous backends measure work, not dispatch. */
+   *  asynchronous backends measure work, not dispatch. `args` is read when the span ends: fn may
+   *  complete it with what it counted (a kernel's work). */
   span<T>(name: string, fn: () => Promise<T> | T, args?: Record<string, unknown>): Promise<T>;
   counter(name: string, values: Record<string, number>): void;
   instant(name: string, args?: Record<string, unknown>): void;

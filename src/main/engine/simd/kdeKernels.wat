@@ -1369,14 +1369,16 @@
   ;; and $bounds holds per vector the running maximum of its spikes' projections from the cell's start
   ;; and the running minimum from its end (2 floats, monotone, so a binary search finds where they
   ;; cross a value): a row skips the vectors whose every spike is more than $reach from it along $dir,
-  ;; so more than $reach in mark space (|a − b|² > reach², a weight below 2^−reach²).
+  ;; so more than $reach in mark space (|a − b|² > reach², a weight below 2^−reach²). Returns the
+  ;; number of spike vectors the rows took, Σ over rows and cells (the work done, for the roofline).
   ;; Chunks outer, rows inner: a chunk's spikes (tens of KB) stay in cache over the whole block, where
   ;; the row-major order would stream the electrode's every spike once per row. dst is n × m, m ≥ 4
   ;; a multiple of 4, n ≥ 1.
   (func (export "interpolatedTerms")
     (param $a i32) (param $n i32) (param $d i32) (param $spikes i32) (param $chunks i32) (param $nChunks i32) (param $h i32)
     (param $m i32) (param $off f32) (param $bias i32) (param $floor f32) (param $dst i32)
-    (param $dir i32) (param $bounds i32) (param $reach f32)
+    (param $dir i32) (param $bounds i32) (param $reach f32) (result i32)
+    (local $done i32)
     (local $proj f32) (local $scale f32) (local $term f32) (local $lo i32) (local $hi i32) (local $mid i32) (local $first i32) (local $end i32)
     (local $c i32) (local $ct i32) (local $k i32) (local $sv i32) (local $svEnd i32) (local $vecBytes i32) (local $lv i32)
     (local $rowBytes i32) (local $arow i32) (local $orow i32) (local $oEnd i32) (local $hv i32) (local $dd i32)
@@ -1449,6 +1451,7 @@
                   (else (local.set $hi (local.get $mid))))
                 (br $search)))
             (local.set $end (local.get $lo))
+            (local.set $done (i32.add (local.get $done) (i32.sub (local.get $end) (local.get $first))))
             (local.set $sv (i32.add (local.get $spikes) (i32.mul (local.get $first) (local.get $vecBytes))))
             (local.set $svEnd (i32.add (local.get $spikes) (i32.mul (local.get $end) (local.get $vecBytes))))
             (block $spikesDone
@@ -1562,5 +1565,6 @@
         (call $offsetBiasFloor (local.get $orow) (local.get $off) (local.get $bias) (local.get $floor) (local.get $m))
         (local.set $orow (i32.add (local.get $orow) (local.get $rowBytes)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (br $row))))
+        (br $row)))
+    (local.get $done))
 )

@@ -92,7 +92,7 @@ export const EXP_FLUSHED_KERNEL = 'KdeExpFlushed';
  * the tfjs kernel name of the series strategy's exact handoff on one-dimensional positions
  * (strategies/positionInterpolation.ts): a (n × D) decoding marks over the widths, spikes, chunks
  * (int32), h, direction (D) and bounds (2 per spike vector) in interpolatedTerms' layouts
- * (kdeKernels.wat), bias (m) → ℓ (n × m), m a multiple of 4
+ * (kdeKernels.wat), bias (m) → [ℓ (n × m), the spike vectors its rows took (int32 scalar)], m a multiple of 4
  */
 export const INTERPOLATED_TERMS_KERNEL = 'KdeInterpolatedTerms';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
@@ -128,7 +128,7 @@ interface KernelExports {
   interpolatedTerms(
     a: number, n: number, d: number, spikes: number, chunks: number, nChunks: number, h: number, m: number, off: number, bias: number, floor: number,
     dst: number, dir: number, bounds: number, reach: number,
-  ): void;
+  ): number;
   packPanels(b: number, k: number, n: number, flags: number, dst: number): void;
 }
 
@@ -737,11 +737,14 @@ const interpolatedTermsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs 
     }
   }
   const out = backend.makeOutput([n, m], 'float32');
+  const taken = backend.makeOutput([], 'int32');
+  let takenVectors = 0;
   if (n > 0) {
     const [pa, ps, pc, ph, pb, po, pd, pu] = [a!, spikes!, chunks!, h!, bias!, out, direction!, bounds!].map((t) => offsetOf(backend, t)) as number[];
-    kernels.interpolatedTerms(pa!, n, d, ps!, pc!, nChunks, ph!, m, off, pb!, floor, po!, pd!, pu!, reach);
+    takenVectors = kernels.interpolatedTerms(pa!, n, d, ps!, pc!, nChunks, ph!, m, off, pb!, floor, po!, pd!, pu!, reach);
   }
-  return out;
+  backend.wasm.HEAP32[offsetOf(backend, taken) / 4] = takenVectors;
+  return [out, taken];
 };
 
 function replaceKernel(name: string, kernelFunc: (original: tf.KernelConfig) => tf.KernelFunc): void {

@@ -167,6 +167,33 @@ describe('series strategy, interpolated handoff', () => {
     }
   });
 
+  it('counts the weights its rows formed: fewer than every pair, where marks spread over many widths', async () => {
+    const d = tetrodes(48);
+    d.electrodes = [d.electrodes[0]!];
+    const model = await fitEncodingModel(d);
+    try {
+      const exps: number[] = [];
+      const probe: EngineProbe = {
+        span: async (name, fn, args) => {
+          const out = await fn();
+          if (name === 'reduce') exps.push((args as { work: { exps: number } }).work.exps);
+          return out;
+        },
+        counter: () => undefined,
+        instant: () => undefined,
+        progress: () => undefined,
+      };
+      await predictNonlocal(model, d, 'series', { blockSize: 16 }, probe);
+      const pairs = model.electrodes[0]!.nEnc * d.electrodes[0]!.decodingSpikeTimes.length;
+      const formed = exps.reduce((a, b) => a + b, 0);
+      expect(exps.length).toBe(Math.ceil(d.electrodes[0]!.decodingSpikeTimes.length / 16));
+      expect(formed).toBeGreaterThan(0);
+      expect(formed).toBeLessThan(pairs);
+    } finally {
+      model.dispose();
+    }
+  });
+
   it('gives the same bits on a second call, with the plan kept with the model', async () => {
     const d = tetrodes(48);
     const model = await fitEncodingModel(d);

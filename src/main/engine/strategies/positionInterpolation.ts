@@ -360,19 +360,20 @@ function planWork(nEnc: number, nFeatures: number, nBins: number, cellsAtMost: n
 }
 
 /**
- * One block of b rows in the kernel: per weight the D differences and squares, the scale, one exp
- * and the flush, then 8 multiply-adds into the cell's sums; per row and cell the sums' lane totals
- * and 8 multiply-adds per bin it reaches; per row the log and the epilogue. The cells' spikes are
- * read once per block (they stay in cache over its rows).
+ * One block of b rows in the kernel: per weight it formed (the spike vectors its rows took, which the
+ * kernel counts: the vectors out of a row's reach cost nothing) the D differences and squares, one
+ * exp and 8 multiply-adds into the cell's sums; per row and cell the projection, the two searches,
+ * the sums' lane totals and 8 multiply-adds per bin it reaches; per row the log and the epilogue.
+ * The cells' spikes are read once per block (they stay in cache over its rows).
  */
-function blockWork(b: number, plan: PlanSize, nFeatures: number): Work {
+function blockWork(b: number, plan: PlanSize, nFeatures: number, vectorsTaken: number): Work {
   const T = INTERPOLATION_NODES;
-  const weights = b * LANES * plan.spikeVectors;
+  const weights = LANES * vectorsTaken;
   const m = plan.binVectors * LANES;
   return {
     ...NO_WORK,
     gemmFlops: 2 * T * (weights + b * LANES * plan.storedBinVectors),
-    otherFlops: weights * (3 * nFeatures + 4) + b * plan.cells * T * 2 * LANES + 4 * b * m,
+    otherFlops: weights * (3 * nFeatures + 4) + b * plan.cells * (T * 2 * LANES + 2 * nFeatures + 30) + 4 * b * m,
     exps: weights,
     logs: b * m,
     bytes: FLOAT32_BYTES * (plan.spikeFloats + plan.hFloats + b * nFeatures + 2 * b * m),
@@ -418,13 +419,18 @@ export const interpolated: Strategy = {
       const bias = m === ctx.nBins ? ctx.bias : tf.pad(ctx.bias, [[0, m - ctx.nBins]]);
       try {
         await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
+          // the kernel says how many spike vectors it took; the recorder reads a span's args when it closes
+          const args: { work: Work } = { work: blockWork(s1 - s0, shape, D, 0) };
           const terms = await stage('reduce', () =>
             tf.tidy(() => {
               const a = tf.mul(sliceRows(decMarks, s0, s1), invStd);
-              const out = tf.engine().runKernel(INTERPOLATED_TERMS_KERNEL, { a, spikes, chunks, h, bias, direction, bounds }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
+              const [out, taken] = tf.engine().runKernel(
+                INTERPOLATED_TERMS_KERNEL, { a, spikes, chunks, h, bias, direction, bounds }, attrs as unknown as tf.NamedAttrMap,
+              ) as [tf.Tensor2D, tf.Scalar];
+              args.work = blockWork(s1 - s0, shape, D, taken.dataSync()[0]!);
               return m === ctx.nBins ? out : tf.slice(out, [0, 0], [s1 - s0, ctx.nBins]);
             }),
-            { work: blockWork(s1 - s0, shape, D) },
+            args,
           );
           await emit(s0, terms);
         });

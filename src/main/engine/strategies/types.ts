@@ -5,7 +5,10 @@
  */
 import type * as tf from '@tensorflow/tfjs-core';
 
-/** Runs fn as a named stage (a span; on asynchronous backends it waits for the device). */
+/**
+ * Runs fn as a named stage (a span; on asynchronous backends it waits for the device). The probe
+ * reads `args` when the span closes, so fn may fill in what it counted while it ran (args.work).
+ */
 export type StageFn = <T extends tf.TensorContainer>(name: string, fn: () => T, args?: Record<string, unknown>) => Promise<T>;
 
 export interface StageTools {
