@@ -150,9 +150,16 @@ export function planSeries(encMarks: ArrayLike<number>, nEnc: number, std: numbe
   const centre = new Float64Array(d);
   for (let i = 0; i < nEnc; i++) for (let j = 0; j < d; j++) centre[j]! += encMarks[i * d + j]! / nEnc;
   const invStd = Float64Array.from(std, (s) => 1 / s);
-  const row = new Float64Array(d);
+  // the largest |(y − c)/σ|², in scaledRow's arithmetic (a loop of its own: this runs per electrode and call)
   let maxSq = 0;
-  for (let i = 0; i < nEnc; i++) maxSq = Math.max(maxSq, scaledRow({ centre, invStd }, encMarks, i, row));
+  for (let i = 0; i < nEnc; i++) {
+    let sq = 0;
+    for (let j = 0; j < d; j++) {
+      const v = (encMarks[i * d + j]! - centre[j]!) * invStd[j]!;
+      sq += v * v;
+    }
+    if (sq > maxSq) maxSq = sq;
+  }
   const encodingRadius = Math.sqrt(maxSq);
   const featureLimit = Math.min(MAX_SERIES_FEATURES, Math.floor(nEnc / SERIES_MIN_SAVING));
   let order = -1;

@@ -169,9 +169,10 @@ export function planInterpolation(
   const starts = new Int32Array(nCells + 1);
   for (let c = 0; c <= nCells; c++) starts[c] = keyStarts[c * PROJECTION_BUCKETS]!;
 
-  // Chebyshev nodes of the first kind on [−1, 1] and their barycentric weights
+  // Chebyshev nodes of the first kind on [−1, 1] and their Lagrange weights
   const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
-  const bary = Float64Array.from({ length: T }, (_, j) => (j % 2 === 0 ? 1 : -1) * Math.sin(((2 * j + 1) * Math.PI) / (2 * T)));
+  const weights = lagrangeWeights(unitNodes);
+  const suffix = new Float64Array(T);
   const half = INTERPOLATION_WIDTH / 2;
   const hScale = 2 ** H_SCALE_LOG2;
   const vecFloats = interpolatedSpikeVectorFloats(D);
@@ -220,7 +221,7 @@ export function planInterpolation(
     const k = slot[i]! - cell.first;
     const base = (cell.v0 + (k >> 2)) * vecFloats + (k & 3);
     for (let d = 0; d < D; d++) spikes[base + d * LANES] = scaled[i * D + d]!;
-    lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, bary, basis);
+    lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, weights, suffix, basis);
     for (let j = 0; j < T; j++) spikes[base + (D + j) * LANES] = basis[j]!;
   }
   let hAt = 0;
@@ -250,20 +251,26 @@ export function planInterpolation(
   };
 }
 
-/** The Lagrange basis at the nodes (on [−1, 1]) evaluated at u, by the barycentric formula; exact at a node. */
-function lagrangeBasis(u: number, nodes: Float64Array, bary: Float64Array, out: Float64Array): void {
-  let total = 0;
-  for (let j = 0; j < nodes.length; j++) {
-    const diff = u - nodes[j]!;
-    if (diff === 0) {
-      out.fill(0);
-      out[j] = 1;
-      return;
-    }
-    out[j] = bary[j]! / diff;
-    total += out[j]!;
+/** 1/Π_{k≠j}(ξ_j − ξ_k) for each node: the Lagrange basis' denominators. */
+function lagrangeWeights(nodes: Float64Array): Float64Array {
+  return nodes.map((xj, j) => 1 / nodes.reduce((prod, xk, k) => (k === j ? prod : prod * (xj - xk)), 1));
+}
+
+/**
+ * The Lagrange basis at the nodes evaluated at u: L_j(u) = w_j·Π_{k≠j}(u − ξ_k), the product as the
+ * factors before j times those after it (prefix and suffix products). No division and no special
+ * case at a node (where it is exactly 1 and 0), and on [−1, 1] every factor is below 2, so the
+ * products keep float64's relative precision.
+ */
+function lagrangeBasis(u: number, nodes: Float64Array, weights: Float64Array, suffix: Float64Array, out: Float64Array): void {
+  const T = nodes.length;
+  suffix[T - 1] = 1;
+  for (let j = T - 1; j > 0; j--) suffix[j - 1] = suffix[j]! * (u - nodes[j]!);
+  let prefix = 1;
+  for (let j = 0; j < T; j++) {
+    out[j] = weights[j]! * prefix * suffix[j]!;
+    prefix *= u - nodes[j]!;
   }
-  for (let j = 0; j < nodes.length; j++) out[j]! /= total;
 }
 
 /** Spikes the principal axis is estimated from. */
