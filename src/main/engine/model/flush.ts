@@ -25,3 +25,14 @@ export function flushIsSafe(positionLogNorm: number, markLogNorm: number, maxBia
   const dropped = 2 * FLUSH_BELOW * Math.exp(positionLogNorm + markLogNorm);
   return Number.isFinite(maxBias) && dropped * Math.exp(maxBias) <= FLUSH_TOLERANCE * EPS;
 }
+
+/**
+ * The largest τ (relative to the kernels' normalisers) below which terms may be dropped by the same
+ * bound: 2·τ·C_pos·C_mark·e^{maxBias} ≤ FLUSH_TOLERANCE·EPS. flushIsSafe says whether it reaches
+ * FLUSH_BELOW; a kernel that drops by a larger τ where the bound allows it drops more (0 where the
+ * largest bias is not finite).
+ */
+export function flushThreshold(positionLogNorm: number, markLogNorm: number, maxBias: number): number {
+  if (!Number.isFinite(maxBias)) return 0;
+  return (FLUSH_TOLERANCE * EPS) / (2 * Math.exp(positionLogNorm + markLogNorm + maxBias));
+}

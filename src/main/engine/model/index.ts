@@ -9,7 +9,7 @@
  */
 export * from './constants';
 export { CancelledError, isCancellation, throwIfCancelled } from './cancellation';
-export { FLUSH_BELOW, FLUSH_TOLERANCE, flushIsSafe } from './flush';
+export { FLUSH_BELOW, FLUSH_TOLERANCE, flushIsSafe, flushThreshold } from './flush';
 export { NULL_PROBE, type EngineProbe } from './probe';
 export type { ProblemSizes, StrategyOptions } from './types';
 export { strategyOptionsFor } from './strategyOptions';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flushIsSafe } from '../model';
+import { EPS, FLUSH_BELOW, FLUSH_TOLERANCE, flushIsSafe, flushThreshold } from '../model';
 import { positionOrder } from './compensated';
 
 describe('compensated on the wasm kernels', () => {
@@ -33,5 +33,19 @@ describe('compensated on the wasm kernels', () => {
     // narrow kernels have large normalisers
     expect(flushIsSafe(-Math.log(0.01 * Math.sqrt(2 * Math.PI)), -4 * Math.log(0.01 * Math.sqrt(2 * Math.PI)), 0)).toBe(false);
     expect(flushIsSafe(positionLogNorm, markLogNorm, Infinity)).toBe(false);
+  });
+
+  it('gives the largest drop threshold the same bound allows: at least 2^−63 exactly where flushIsSafe says so', () => {
+    const positionLogNorm = -Math.log(6 * Math.sqrt(2 * Math.PI));
+    const markLogNorm = -4 * Math.log(24 * Math.sqrt(2 * Math.PI));
+    for (const bias of [-10, 0, 3.8, 12, 13, 20, 40]) {
+      const tau = flushThreshold(positionLogNorm, markLogNorm, bias);
+      expect(tau >= FLUSH_BELOW, `bias ${bias}`).toBe(flushIsSafe(positionLogNorm, markLogNorm, bias));
+      // dropping below τ moves no J at the floor by more than the tolerance, and not by less
+      expect(2 * tau * Math.exp(positionLogNorm + markLogNorm + bias)).toBeCloseTo(FLUSH_TOLERANCE * EPS, 30);
+    }
+    // the production tetrode's: well above 2^−63
+    expect(Math.log2(flushThreshold(positionLogNorm, markLogNorm, 3.8))).toBeGreaterThan(-50);
+    expect(flushThreshold(positionLogNorm, markLogNorm, Infinity)).toBe(0);
   });
 });

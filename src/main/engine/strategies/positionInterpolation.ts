@@ -21,7 +21,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { maxFinite } from '../hostMath';
 import { electrodeFlushIsSafe, logNormaliser } from '../kernels';
-import { EPS, FLOAT32_BYTES, FLUSH_BELOW, LOG_EPS } from '../model';
+import { EPS, FLOAT32_BYTES, FLUSH_BELOW, flushThreshold, LOG_EPS } from '../model';
 import { NO_WORK, type Work } from '../model/opWork';
 import { hasWasmKernels, INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../simd/wasmKernels';
 import { forEachBlock, sliceRows } from './common';
@@ -278,12 +278,17 @@ const DIRECTION_SAMPLES = 4096;
 /** Projection buckets per cell for the order within it. */
 const PROJECTION_BUCKETS = 64;
 /**
- * How far along the direction a row looks, in the kernel's units: a spike beyond it is more than
- * √63 away in mark space, its weight below 2^−63, which model/flush.ts lets the kernel drop. The
- * bounds are rounded outward to float32, and the kernel widens the reach by 2^−20 of the row's
- * Σ|a_d·u_d| for its own float32 dot.
+ * How far along the direction a row looks, in the kernel's units (where a weight is 2^−|a − b|²):
+ * a spike beyond it is farther in mark space too, its weight below 2^−reach², and model/flush.ts
+ * lets the kernel drop weights below the largest τ its bound allows at the electrode's largest bias
+ * (at least 2^−63 wherever this handoff runs), so reach = √(−log2 τ), at most √63. The bounds are
+ * rounded outward to float32, and the kernel widens the reach by 2^−20 of the row's Σ|a_d·u_d|
+ * for its own float32 dot.
  */
-export const PROJECTION_REACH = Math.sqrt(63);
+export function projectionReach(positionStd: number[], waveformStd: number[], maxBias: number): number {
+  const tau = flushThreshold(logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS))), maxBias);
+  return Math.sqrt(Math.min(63, Math.max(0, -Math.log2(Math.max(tau, FLUSH_BELOW)))));
+}
 
 /**
  * The first principal axis of the scaled marks (n × D), by power iteration on their covariance
@@ -420,7 +425,7 @@ export const interpolated: Strategy = {
       const attrs: InterpolatedTermsAttrs = {
         off: logNormaliser(sd) + logNormaliser(ctx.positionStd) - Math.log(ctx.nEnc) - H_SCALE_LOG2 * Math.LN2,
         floor: LOG_EPS,
-        reach: PROJECTION_REACH,
+        reach: projectionReach(ctx.positionStd, ctx.waveformStd, maxFinite(await ctx.bias.data())),
       };
       const invStd = tf.tensor1d(sd.map((s) => MARK_SCALE / s));
       const bias = m === ctx.nBins ? ctx.bias : tf.pad(ctx.bias, [[0, m - ctx.nBins]]);
