@@ -1353,6 +1353,105 @@
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $panel))))
 
+;; The constants of $interpolatedRowSums' weight, written to memory once per call: as v128.const
+  ;; in its loop V8 builds each from immediates (three instructions, every iteration); a load costs one.
+  ;; 0: the clamp 125; 16 … 112: 2^−r's Taylor coefficients (−ln 2)^k/k! for k = 6 … 0; 128: 1.5·2^23
+  ;; (rounding to an integer by an add); 144: that number's bits plus the exponent bias 127, as integers.
+  (func $interpolationConstants (param $at i32)
+    (v128.store offset=0 (local.get $at) (v128.const f32x4 125 125 125 125))
+    (v128.store offset=16 (local.get $at) (v128.const f32x4 0.00015403530393381606 0.00015403530393381606 0.00015403530393381606 0.00015403530393381606))
+    (v128.store offset=32 (local.get $at) (v128.const f32x4 -0.0013333558146428441 -0.0013333558146428441 -0.0013333558146428441 -0.0013333558146428441))
+    (v128.store offset=48 (local.get $at) (v128.const f32x4 0.009618129107628477 0.009618129107628477 0.009618129107628477 0.009618129107628477))
+    (v128.store offset=64 (local.get $at) (v128.const f32x4 -0.055504108664821576 -0.055504108664821576 -0.055504108664821576 -0.055504108664821576))
+    (v128.store offset=80 (local.get $at) (v128.const f32x4 0.2402265069591007 0.2402265069591007 0.2402265069591007 0.2402265069591007))
+    (v128.store offset=96 (local.get $at) (v128.const f32x4 -0.6931471805599453 -0.6931471805599453 -0.6931471805599453 -0.6931471805599453))
+    (v128.store offset=112 (local.get $at) (v128.const f32x4 1.0 1.0 1.0 1.0))
+    (v128.store offset=128 (local.get $at) (v128.const f32x4 12582912 12582912 12582912 12582912))
+    (v128.store offset=144 (local.get $at) (v128.const i32x4 0x4b40007f 0x4b40007f 0x4b40007f 0x4b40007f)))
+
+  ;; One decoding row (a: d floats) against the spike vectors [sv, svEnd) of a cell: the 8 sums
+  ;; G_j = Σ_i w_i·L_j(x_i), w_i = 2^−|a − b_i|², each as four partial lanes, stored at gout (8 vectors).
+  ;; A function of its own: with the cell loop's values around it, the loop's registers spilled.
+  ;; w: acc = |a − b|² (the marks carry √(½·log2 e), so acc = ½|a − b|²·log2 e over the widths),
+  ;; clamped at 125 so the scale 2^−n stays a normal float (an entry below 2^−125 counts as 2^−125,
+  ;; less than the flush at 2^−63 that model/flush.ts allows); n = nearest(acc), 2^−(acc − n) by its
+  ;; Taylor polynomial of degree 6 (within 1.2e-7 on |acc − n| ≤ ½; the series' own bound is 1e-6) in
+  ;; Estrin's form, a shorter chain than Horner's, and 2^−n from the bits of acc + 1.5·2^23.
+  (func $interpolatedRowSums (param $arow i32) (param $d i32) (param $sv i32) (param $svEnd i32) (param $vecBytes i32)
+    (param $consts i32) (param $gout i32)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128) (local $diff v128) (local $acc v128) (local $sq v128)
+    (local $t v128) (local $r v128) (local $r2 v128) (local $p v128) (local $even v128) (local $w v128) (local $lv i32) (local $dd i32)
+    (local $g0 v128) (local $g1 v128) (local $g2 v128) (local $g3 v128) (local $g4 v128) (local $g5 v128) (local $g6 v128) (local $g7 v128)
+    (local.set $x0 (v128.load32_splat (local.get $arow)))
+    (if (i32.eq (local.get $d) (i32.const 4))
+      (then
+        (local.set $x1 (v128.load32_splat offset=4 (local.get $arow)))
+        (local.set $x2 (v128.load32_splat offset=8 (local.get $arow)))
+        (local.set $x3 (v128.load32_splat offset=12 (local.get $arow)))))
+    (block $spikesDone
+      (loop $spike
+        (br_if $spikesDone (i32.ge_u (local.get $sv) (local.get $svEnd)))
+        (local.set $diff (f32x4.sub (local.get $x0) (v128.load (local.get $sv))))
+        (local.set $acc (f32x4.mul (local.get $diff) (local.get $diff)))
+        (if (i32.eq (local.get $d) (i32.const 4))
+          (then
+            ;; (d0² + d1²) + (d2² + d3²): a shorter chain than one running sum
+            (local.set $diff (f32x4.sub (local.get $x1) (v128.load offset=16 (local.get $sv))))
+            (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
+            (local.set $diff (f32x4.sub (local.get $x2) (v128.load offset=32 (local.get $sv))))
+            (local.set $sq (f32x4.mul (local.get $diff) (local.get $diff)))
+            (local.set $diff (f32x4.sub (local.get $x3) (v128.load offset=48 (local.get $sv))))
+            (local.set $acc (f32x4.add (local.get $acc) (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $sq)))))
+          (else
+            (local.set $dd (i32.const 1))
+            (block $dimsDone
+              (loop $dim
+                (br_if $dimsDone (i32.ge_u (local.get $dd) (local.get $d)))
+                (local.set $diff
+                  (f32x4.sub
+                    (v128.load32_splat (i32.add (local.get $arow) (i32.shl (local.get $dd) (i32.const 2))))
+                    (v128.load (i32.add (local.get $sv) (i32.shl (local.get $dd) (i32.const 4))))))
+                (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
+                (local.set $dd (i32.add (local.get $dd) (i32.const 1)))
+                (br $dim)))))
+        (local.set $acc (f32x4.pmin (local.get $acc) (v128.load offset=0 (local.get $consts))))
+        (local.set $t (f32x4.add (local.get $acc) (v128.load offset=128 (local.get $consts))))
+        (local.set $r (f32x4.sub (local.get $acc) (f32x4.nearest (local.get $acc))))
+        (local.set $r2 (f32x4.mul (local.get $r) (local.get $r)))
+        (local.set $p
+          (f32x4.relaxed_madd
+            (f32x4.relaxed_madd (v128.load offset=16 (local.get $consts)) (local.get $r) (v128.load offset=32 (local.get $consts)))
+            (local.get $r2)
+            (f32x4.relaxed_madd (v128.load offset=48 (local.get $consts)) (local.get $r) (v128.load offset=64 (local.get $consts)))))
+        (local.set $even
+          (f32x4.relaxed_madd
+            (v128.load offset=80 (local.get $consts))
+            (local.get $r2)
+            (f32x4.relaxed_madd (v128.load offset=96 (local.get $consts)) (local.get $r) (v128.load offset=112 (local.get $consts)))))
+        (local.set $p (f32x4.relaxed_madd (local.get $p) (f32x4.mul (local.get $r2) (local.get $r)) (local.get $even)))
+        (local.set $w
+          (f32x4.mul (local.get $p)
+            (i32x4.shl (i32x4.sub (v128.load offset=144 (local.get $consts)) (local.get $t)) (i32.const 23))))
+        (local.set $lv (i32.add (local.get $sv) (i32.shl (local.get $d) (i32.const 4))))
+        (local.set $g0 (f32x4.relaxed_madd (local.get $w) (v128.load offset=0 (local.get $lv)) (local.get $g0)))
+        (local.set $g1 (f32x4.relaxed_madd (local.get $w) (v128.load offset=16 (local.get $lv)) (local.get $g1)))
+        (local.set $g2 (f32x4.relaxed_madd (local.get $w) (v128.load offset=32 (local.get $lv)) (local.get $g2)))
+        (local.set $g3 (f32x4.relaxed_madd (local.get $w) (v128.load offset=48 (local.get $lv)) (local.get $g3)))
+        (local.set $g4 (f32x4.relaxed_madd (local.get $w) (v128.load offset=64 (local.get $lv)) (local.get $g4)))
+        (local.set $g5 (f32x4.relaxed_madd (local.get $w) (v128.load offset=80 (local.get $lv)) (local.get $g5)))
+        (local.set $g6 (f32x4.relaxed_madd (local.get $w) (v128.load offset=96 (local.get $lv)) (local.get $g6)))
+        (local.set $g7 (f32x4.relaxed_madd (local.get $w) (v128.load offset=112 (local.get $lv)) (local.get $g7)))
+        (local.set $sv (i32.add (local.get $sv) (local.get $vecBytes)))
+        (br $spike)))
+    (v128.store offset=0 (local.get $gout) (local.get $g0))
+    (v128.store offset=16 (local.get $gout) (local.get $g1))
+    (v128.store offset=32 (local.get $gout) (local.get $g2))
+    (v128.store offset=48 (local.get $gout) (local.get $g3))
+    (v128.store offset=64 (local.get $gout) (local.get $g4))
+    (v128.store offset=80 (local.get $gout) (local.get $g5))
+    (v128.store offset=96 (local.get $gout) (local.get $g6))
+    (v128.store offset=112 (local.get $gout) (local.get $g7)))
+
   ;; The series strategy's exact handoff on one-dimensional positions (strategies/positionInterpolation.ts),
   ;; for a block of n decoding spikes (a: n × d):
   ;;   ℓ[k, p] = max(log(max(S[k, p], 0)) + off + bias[p], floor),  S[k, p] = Σ_chunks Σ_j G[k, j]·H[j, p],
@@ -1371,20 +1470,20 @@
   ;; cross a value): a row skips the vectors whose every spike is more than $reach from it along $dir,
   ;; so more than $reach in mark space (|a − b|² > reach², a weight below 2^−reach²). Returns the
   ;; number of spike vectors the rows took, Σ over rows and cells (the work done, for the roofline).
+  ;; $scratch: 288 bytes, a row's sums then the weight's constants ($interpolationConstants).
   ;; Chunks outer, rows inner: a chunk's spikes (tens of KB) stay in cache over the whole block, where
   ;; the row-major order would stream the electrode's every spike once per row. dst is n × m, m ≥ 4
   ;; a multiple of 4, n ≥ 1.
   (func (export "interpolatedTerms")
     (param $a i32) (param $n i32) (param $d i32) (param $spikes i32) (param $chunks i32) (param $nChunks i32) (param $h i32)
     (param $m i32) (param $off f32) (param $bias i32) (param $floor f32) (param $dst i32)
-    (param $dir i32) (param $bounds i32) (param $reach f32) (result i32)
+    (param $dir i32) (param $bounds i32) (param $reach f32) (param $scratch i32) (result i32)
     (local $done i32)
     (local $proj f32) (local $scale f32) (local $term f32) (local $lo i32) (local $hi i32) (local $mid i32) (local $first i32) (local $end i32)
-    (local $c i32) (local $ct i32) (local $k i32) (local $sv i32) (local $svEnd i32) (local $vecBytes i32) (local $lv i32)
-    (local $rowBytes i32) (local $arow i32) (local $orow i32) (local $oEnd i32) (local $hv i32) (local $dd i32)
-    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
-    (local $diff v128) (local $acc v128) (local $r2 v128) (local $t v128) (local $even v128) (local $r v128) (local $p v128) (local $w v128)
+    (local $c i32) (local $ct i32) (local $k i32) (local $sv i32) (local $svEnd i32) (local $vecBytes i32)
+    (local $rowBytes i32) (local $arow i32) (local $orow i32) (local $oEnd i32) (local $hv i32) (local $dd i32) (local $r v128)
     (local $g0 v128) (local $g1 v128) (local $g2 v128) (local $g3 v128) (local $g4 v128) (local $g5 v128) (local $g6 v128) (local $g7 v128) 
+    (call $interpolationConstants (i32.add (local.get $scratch) (i32.const 128)))
     (local.set $rowBytes (i32.shl (local.get $m) (i32.const 2)))
     (local.set $vecBytes (i32.shl (i32.add (local.get $d) (i32.const 8)) (i32.const 4)))
     (call $fill (local.get $dst) (i32.mul (local.get $rowBytes) (local.get $n)) (v128.const i32x4 0 0 0 0))
@@ -1398,20 +1497,6 @@
         (block $rowsDone
           (loop $row
             (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $n)))
-            (local.set $g0 (v128.const i32x4 0 0 0 0))
-            (local.set $g1 (v128.const i32x4 0 0 0 0))
-            (local.set $g2 (v128.const i32x4 0 0 0 0))
-            (local.set $g3 (v128.const i32x4 0 0 0 0))
-            (local.set $g4 (v128.const i32x4 0 0 0 0))
-            (local.set $g5 (v128.const i32x4 0 0 0 0))
-            (local.set $g6 (v128.const i32x4 0 0 0 0))
-            (local.set $g7 (v128.const i32x4 0 0 0 0))
-            (local.set $x0 (v128.load32_splat (local.get $arow)))
-            (if (i32.eq (local.get $d) (i32.const 4))
-              (then
-                (local.set $x1 (v128.load32_splat offset=4 (local.get $arow)))
-                (local.set $x2 (v128.load32_splat offset=8 (local.get $arow)))
-                (local.set $x3 (v128.load32_splat offset=12 (local.get $arow)))))
             ;; the row's projection on the direction, and the cell's vectors that may hold a spike within
             ;; $reach of it along that direction (farther ones are farther in mark space too)
             ;; ($scale: Σ|a_d·u_d|, which bounds the float32 dot's rounding well below 2^−20 of it)
@@ -1454,57 +1539,16 @@
             (local.set $done (i32.add (local.get $done) (i32.sub (local.get $end) (local.get $first))))
             (local.set $sv (i32.add (local.get $spikes) (i32.mul (local.get $first) (local.get $vecBytes))))
             (local.set $svEnd (i32.add (local.get $spikes) (i32.mul (local.get $end) (local.get $vecBytes))))
-            (block $spikesDone
-              (loop $spike
-                (br_if $spikesDone (i32.ge_u (local.get $sv) (local.get $svEnd)))
-                (local.set $diff (f32x4.sub (local.get $x0) (v128.load (local.get $sv))))
-                (local.set $acc (f32x4.mul (local.get $diff) (local.get $diff)))
-                (if (i32.eq (local.get $d) (i32.const 4))
-                  (then
-                    (local.set $diff (f32x4.sub (local.get $x1) (v128.load offset=16 (local.get $sv))))
-                    (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
-                    (local.set $diff (f32x4.sub (local.get $x2) (v128.load offset=32 (local.get $sv))))
-                    (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
-                    (local.set $diff (f32x4.sub (local.get $x3) (v128.load offset=48 (local.get $sv))))
-                    (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc))))
-                  (else
-                    (local.set $dd (i32.const 1))
-                    (block $dimsDone
-                      (loop $dim
-                        (br_if $dimsDone (i32.ge_u (local.get $dd) (local.get $d)))
-                        (local.set $diff
-                          (f32x4.sub
-                            (v128.load32_splat (i32.add (local.get $arow) (i32.shl (local.get $dd) (i32.const 2))))
-                            (v128.load (i32.add (local.get $sv) (i32.shl (local.get $dd) (i32.const 4))))))
-                        (local.set $acc (f32x4.relaxed_madd (local.get $diff) (local.get $diff) (local.get $acc)))
-                        (local.set $dd (i32.add (local.get $dd) (i32.const 1)))
-                        (br $dim)))))
-                ;; w = 2^−acc (the marks carry √(½·log2 e), so acc = ½|a − b|²·log2 e): acc clamped at 125 so the
-                ;; scale 2^−n stays a normal float (an entry below 2^−125 counts as 2^−125, less than the flush
-                ;; at 2^−63 that model/flush.ts allows); n = nearest(acc) by the 1.5·2^23 trick, 2^−(acc − n)
-                ;; by its Taylor polynomial of degree 6 (within 1.2e-7 on |acc − n| ≤ ½; the series' own bound
-                ;; is 1e-6) in Estrin's form, a shorter chain than Horner's, then the scale from n's bits
-                (local.set $acc (f32x4.pmin (local.get $acc) (v128.const f32x4 125 125 125 125)))
-                (local.set $t (f32x4.add (local.get $acc) (v128.const f32x4 12582912 12582912 12582912 12582912)))
-                (local.set $r (f32x4.sub (local.get $acc) (f32x4.sub (local.get $t) (v128.const f32x4 12582912 12582912 12582912 12582912))))
-                (local.set $r2 (f32x4.mul (local.get $r) (local.get $r)))
-                (local.set $p (f32x4.relaxed_madd (f32x4.relaxed_madd (v128.const f32x4 0.00015403530393381606 0.00015403530393381606 0.00015403530393381606 0.00015403530393381606) (local.get $r) (v128.const f32x4 -0.0013333558146428441 -0.0013333558146428441 -0.0013333558146428441 -0.0013333558146428441)) (local.get $r2) (f32x4.relaxed_madd (v128.const f32x4 0.009618129107628477 0.009618129107628477 0.009618129107628477 0.009618129107628477) (local.get $r) (v128.const f32x4 -0.055504108664821576 -0.055504108664821576 -0.055504108664821576 -0.055504108664821576))))
-                (local.set $even (f32x4.relaxed_madd (v128.const f32x4 0.2402265069591007 0.2402265069591007 0.2402265069591007 0.2402265069591007) (local.get $r2) (f32x4.relaxed_madd (v128.const f32x4 -0.6931471805599453 -0.6931471805599453 -0.6931471805599453 -0.6931471805599453) (local.get $r) (v128.const f32x4 1.0 1.0 1.0 1.0))))
-                (local.set $p (f32x4.relaxed_madd (local.get $p) (f32x4.mul (local.get $r2) (local.get $r)) (local.get $even)))
-                (local.set $w
-                  (f32x4.mul (local.get $p)
-                    (i32x4.shl (i32x4.sub (v128.const i32x4 0x4b40007f 0x4b40007f 0x4b40007f 0x4b40007f) (local.get $t)) (i32.const 23))))
-                (local.set $lv (i32.add (local.get $sv) (i32.shl (local.get $d) (i32.const 4))))
-                (local.set $g0 (f32x4.relaxed_madd (local.get $w) (v128.load offset=0 (local.get $lv)) (local.get $g0)))
-                (local.set $g1 (f32x4.relaxed_madd (local.get $w) (v128.load offset=16 (local.get $lv)) (local.get $g1)))
-                (local.set $g2 (f32x4.relaxed_madd (local.get $w) (v128.load offset=32 (local.get $lv)) (local.get $g2)))
-                (local.set $g3 (f32x4.relaxed_madd (local.get $w) (v128.load offset=48 (local.get $lv)) (local.get $g3)))
-                (local.set $g4 (f32x4.relaxed_madd (local.get $w) (v128.load offset=64 (local.get $lv)) (local.get $g4)))
-                (local.set $g5 (f32x4.relaxed_madd (local.get $w) (v128.load offset=80 (local.get $lv)) (local.get $g5)))
-                (local.set $g6 (f32x4.relaxed_madd (local.get $w) (v128.load offset=96 (local.get $lv)) (local.get $g6)))
-                (local.set $g7 (f32x4.relaxed_madd (local.get $w) (v128.load offset=112 (local.get $lv)) (local.get $g7)))
-                (local.set $sv (i32.add (local.get $sv) (local.get $vecBytes)))
-                (br $spike)))
+            (call $interpolatedRowSums (local.get $arow) (local.get $d) (local.get $sv) (local.get $svEnd) (local.get $vecBytes)
+              (i32.add (local.get $scratch) (i32.const 128)) (local.get $scratch))
+            (local.set $g0 (v128.load offset=0 (local.get $scratch)))
+            (local.set $g1 (v128.load offset=16 (local.get $scratch)))
+            (local.set $g2 (v128.load offset=32 (local.get $scratch)))
+            (local.set $g3 (v128.load offset=48 (local.get $scratch)))
+            (local.set $g4 (v128.load offset=64 (local.get $scratch)))
+            (local.set $g5 (v128.load offset=80 (local.get $scratch)))
+            (local.set $g6 (v128.load offset=96 (local.get $scratch)))
+            (local.set $g7 (v128.load offset=112 (local.get $scratch)))
             (if (i32.lt_u (local.get $first) (local.get $end))
               (then
                 ;; each G in all four lanes

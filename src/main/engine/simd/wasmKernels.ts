@@ -127,7 +127,7 @@ interface KernelExports {
   panelFlags(b: number, k: number, n: number, flags: number): number;
   interpolatedTerms(
     a: number, n: number, d: number, spikes: number, chunks: number, nChunks: number, h: number, m: number, off: number, bias: number, floor: number,
-    dst: number, dir: number, bounds: number, reach: number,
+    dst: number, dir: number, bounds: number, reach: number, scratch: number,
   ): number;
   packPanels(b: number, k: number, n: number, flags: number, dst: number): void;
 }
@@ -704,6 +704,9 @@ const scaledChunkProductKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs
   return [sum, scaleOut];
 };
 
+/** interpolatedTerms' scratch: a row's 8 sums, then its weight's 10 constants, four floats each */
+const INTERPOLATED_SCRATCH_FLOATS = 72;
+
 /** float32 values per vector of four spikes in interpolatedTerms' layout: D mark rows, then 8 Lagrange weight rows */
 export function interpolatedSpikeVectorFloats(nFeatures: number): number {
   return 4 * (nFeatures + 8);
@@ -741,7 +744,8 @@ const interpolatedTermsKernelFunc: tf.KernelFunc = ({ inputs, backend: b, attrs 
   let takenVectors = 0;
   if (n > 0) {
     const [pa, ps, pc, ph, pb, po, pd, pu] = [a!, spikes!, chunks!, h!, bias!, out, direction!, bounds!].map((t) => offsetOf(backend, t)) as number[];
-    takenVectors = kernels.interpolatedTerms(pa!, n, d, ps!, pc!, nChunks, ph!, m, off, pb!, floor, po!, pd!, pu!, reach);
+    takenVectors = withScratch(backend, [INTERPOLATED_SCRATCH_FLOATS], ([scratch]) =>
+      kernels.interpolatedTerms(pa!, n, d, ps!, pc!, nChunks, ph!, m, off, pb!, floor, po!, pd!, pu!, reach, scratch!));
   }
   backend.wasm.HEAP32[offsetOf(backend, taken) / 4] = takenVectors;
   return [out, taken];
