@@ -169,7 +169,8 @@ function rowStates(a: ArrayLike<number>, grid: UniformGrid, windows: Int32Array,
   const gScale = [1, Math.exp(-0.5 * s2), Math.exp(-2 * s2), Math.exp(-4.5 * s2)];
   const rScale = [0, 1, 2, 3].map((j) => Math.exp(-8 * s2 - 4 * j * s2));
   for (let i = 0; i < n; i++) {
-    const [lo, hi] = [windows[2 * i]!, windows[2 * i + 1]!];
+    const lo = windows[2 * i]!;
+    const hi = windows[2 * i + 1]!;
     const u = a[i]! - start - lo * step;
     const g0 = Math.exp(cOf(i) - 0.5 * u * u);
     const e = Math.exp(step * u);
@@ -180,7 +181,10 @@ function rowStates(a: ArrayLike<number>, grid: UniformGrid, windows: Int32Array,
     states[row + 1] = g0 * e * gScale[1]!;
     states[row + 2] = g0 * e2 * gScale[2]!;
     states[row + 3] = g0 * e2 * e * gScale[3]!;
-    for (let j = 0; j < 4; j++) states[row + 4 + j] = e4 * rScale[j]!;
+    states[row + 4] = e4 * rScale[0]!;
+    states[row + 5] = e4 * rScale[1]!;
+    states[row + 6] = e4 * rScale[2]!;
+    states[row + 7] = e4 * rScale[3]!;
     offsets[2 * row + 16] = lo * 4;
     offsets[2 * row + 17] = hi * 4;
   }
