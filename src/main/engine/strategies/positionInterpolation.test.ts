@@ -8,6 +8,7 @@ import type { Dataset } from '../../../shared/dataset';
 import { fitEncodingModel, initBackend, predictNonlocal } from '../index';
 import type { EngineProbe } from '../model';
 import { countNotClose, electrode, normal, rng, smallDataset } from '../testing/builders';
+import { coverageProbe } from '../testing/coverageProbe';
 import { oracle } from '../testing/oracle';
 import { SERIES_RELATIVE_ERROR } from './markSeries';
 import {
@@ -94,27 +95,6 @@ describe('planInterpolation', () => {
     expect(checked).toBeGreaterThan(nEnc * 20);
   });
 });
-
-interface Coverage {
-  series: number;
-  direct: number;
-  directBy: string;
-}
-
-function coverageProbe(): { probe: EngineProbe; seen: Coverage[] } {
-  const seen: Coverage[] = [];
-  return {
-    seen,
-    probe: {
-      span: async (_name, fn) => fn(),
-      counter: () => undefined,
-      instant: (name, args) => {
-        if (name === 'series coverage') seen.push(args as unknown as Coverage);
-      },
-      progress: () => undefined,
-    },
-  };
-}
 
 /** Tetrode-like electrodes on a 100 cm track: marks N(0, 150²) against σ = 24, so no decoding spike is in the series' reach. */
 function tetrodes(bins: number): Dataset {

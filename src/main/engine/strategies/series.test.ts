@@ -6,37 +6,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../shared/dataset';
 import { fitEncodingModel, initBackend, predictNonlocal } from '../index';
-import type { EngineProbe } from '../model';
 import { countNotClose, smallDataset } from '../testing/builders';
+import { coverageProbe } from '../testing/coverageProbe';
 import { oracle } from '../testing/oracle';
 
 beforeAll(async () => {
   await initBackend('wasm');
 });
-
-interface Coverage {
-  order: number;
-  features: number;
-  series: number;
-  direct: number;
-  directBy: string;
-}
-
-/** A probe that keeps the `series coverage` markers and runs spans plainly. */
-function coverageProbe(): { probe: EngineProbe; seen: Coverage[] } {
-  const seen: Coverage[] = [];
-  return {
-    seen,
-    probe: {
-      span: async (_name, fn) => fn(),
-      counter: () => undefined,
-      instant: (name, args) => {
-        if (name === 'series coverage') seen.push(args as unknown as Coverage);
-      },
-      progress: () => undefined,
-    },
-  };
-}
 
 /** Marks N(0, 3), N(0, 1) and N(0, 0.2) against σ = 24, with every third decoding spike moved 150 (> 6σ) away on feature 0. */
 function compactWithOutliers(): Dataset {
