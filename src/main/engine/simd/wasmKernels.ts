@@ -9,7 +9,6 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { lowerBound } from '../../../shared/sortedSearch';
 import { gridFactorRowStates, gridFloor, gridRowStates, shiftedColumnSums, uniformGridOf } from './uniformGrid';
 import {
   KDE_KERNELS_PLAIN_WASM_BASE64, KDE_KERNELS_RELAXED_WASM_BASE64, KDE_PRODUCT_PLAIN_WASM_BASE64, KDE_PRODUCT_RELAXED_WASM_BASE64,
@@ -416,10 +415,16 @@ function nearestSampleMaxima(heap: Float32Array, aAt: number, n: number, btAt: n
   const sortedPoints = Float64Array.from(order, (j) => points[j]!);
   const gapLow = new Float64Array(m + 1).fill(Infinity);
   const gapHigh = new Float64Array(m + 1).fill(-Infinity);
+  // each sample's gap, from the points' mean spacing, then stepped to the exact one (on a grid the
+  // guess is right or one off: no binary search, whose every step was a mispredicted branch)
+  const first = sortedPoints[0]!;
+  const perSpacing = m > 1 && sortedPoints[m - 1]! > first ? (m - 1) / (sortedPoints[m - 1]! - first) : 0;
   for (let i = 0; i < n; i++) {
     const x = heap[aAt + i]!;
     if (!Number.isFinite(x)) return false;
-    const g = lowerBound(sortedPoints, x);
+    let g = Math.min(m, Math.max(0, Math.ceil((x - first) * perSpacing)));
+    while (g > 0 && sortedPoints[g - 1]! >= x) g--;
+    while (g < m && sortedPoints[g]! < x) g++;
     if (x < gapLow[g]!) gapLow[g] = x;
     if (x > gapHigh[g]!) gapHigh[g] = x;
   }

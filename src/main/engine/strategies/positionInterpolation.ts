@@ -172,7 +172,6 @@ export function planInterpolation(
   // Chebyshev nodes of the first kind on [−1, 1] and their Lagrange weights
   const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
   const weights = lagrangeWeights(unitNodes);
-  const suffix = new Float64Array(T);
   const half = INTERPOLATION_WIDTH / 2;
   const hScale = 2 ** H_SCALE_LOG2;
   const vecFloats = interpolatedSpikeVectorFloats(D);
@@ -211,7 +210,6 @@ export function planInterpolation(
   const chunks = new Int32Array(cells.length * 5);
   const h = new Float32Array(storedBinVectors * T * LANES);
   const bounds = new Float32Array(2 * spikeVectors);
-  const basis = new Float64Array(T);
   const sortedProj = new Float64Array(nEnc);
   for (let i = 0; i < nEnc; i++) {
     const ci = cellIndex[(keyOf[i]! / PROJECTION_BUCKETS) | 0]!;
@@ -221,8 +219,7 @@ export function planInterpolation(
     const k = slot[i]! - cell.first;
     const base = (cell.v0 + (k >> 2)) * vecFloats + (k & 3);
     for (let d = 0; d < D; d++) spikes[base + d * LANES] = scaled[i * D + d]!;
-    lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, weights, suffix, basis);
-    for (let j = 0; j < T; j++) spikes[base + (D + j) * LANES] = basis[j]!;
+    lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, weights, spikes, base + D * LANES);
   }
   let hAt = 0;
   for (let ci = 0; ci < cells.length; ci++) {
@@ -257,20 +254,44 @@ function lagrangeWeights(nodes: Float64Array): Float64Array {
 }
 
 /**
- * The Lagrange basis at the nodes evaluated at u: L_j(u) = w_j·Π_{k≠j}(u − ξ_k), the product as the
- * factors before j times those after it (prefix and suffix products). No division and no special
- * case at a node (where it is exactly 1 and 0), and on [−1, 1] every factor is below 2, so the
- * products keep float64's relative precision.
+ * The Lagrange basis at the 8 nodes evaluated at u, written to out[at + 4j] (a spike vector's lane):
+ * L_j(u) = w_j·Π_{k≠j}(u − ξ_k), the product as the factors before j times those after it (prefix
+ * and suffix products). No division and no special case at a node (where it is exactly 1 and 0),
+ * and on [−1, 1] every factor is below 2, so the products keep float64's relative precision.
+ * Written out for 8 nodes (the kernel's accumulators): the loop form kept its products in arrays
+ * and cost about a third of the plan.
  */
-function lagrangeBasis(u: number, nodes: Float64Array, weights: Float64Array, suffix: Float64Array, out: Float64Array): void {
-  const T = nodes.length;
-  suffix[T - 1] = 1;
-  for (let j = T - 1; j > 0; j--) suffix[j - 1] = suffix[j]! * (u - nodes[j]!);
-  let prefix = 1;
-  for (let j = 0; j < T; j++) {
-    out[j] = weights[j]! * prefix * suffix[j]!;
-    prefix *= u - nodes[j]!;
-  }
+function lagrangeBasis(u: number, nodes: Float64Array, weights: Float64Array, out: Float32Array, at: number): void {
+  const d0 = u - nodes[0]!;
+  const d1 = u - nodes[1]!;
+  const d2 = u - nodes[2]!;
+  const d3 = u - nodes[3]!;
+  const d4 = u - nodes[4]!;
+  const d5 = u - nodes[5]!;
+  const d6 = u - nodes[6]!;
+  const d7 = u - nodes[7]!;
+  const p1 = d0;
+  const p2 = p1 * d1;
+  const p3 = p2 * d2;
+  const p4 = p3 * d3;
+  const p5 = p4 * d4;
+  const p6 = p5 * d5;
+  const p7 = p6 * d6;
+  const s6 = d7;
+  const s5 = s6 * d6;
+  const s4 = s5 * d5;
+  const s3 = s4 * d4;
+  const s2 = s3 * d3;
+  const s1 = s2 * d2;
+  const s0 = s1 * d1;
+  out[at] = weights[0]! * s0;
+  out[at + 4] = weights[1]! * p1 * s1;
+  out[at + 8] = weights[2]! * p2 * s2;
+  out[at + 12] = weights[3]! * p3 * s3;
+  out[at + 16] = weights[4]! * p4 * s4;
+  out[at + 20] = weights[5]! * p5 * s5;
+  out[at + 24] = weights[6]! * p6 * s6;
+  out[at + 28] = weights[7]! * p7;
 }
 
 /** Spikes the principal axis is estimated from. */
