@@ -372,17 +372,18 @@ function allFinite(values: ArrayLike<number>): boolean {
 }
 
 /**
- * Whether the interpolated handoff runs for this electrode and these decoding marks: the wasm
+ * Whether the interpolated handoff runs for this electrode and these decoding marks (the encoding
+ * and decoding marks as the caller already holds them on the host, row-major): the wasm
  * kernels, one position dimension, spikes to interpolate, finite positions, marks and bins (a
  * non-finite one spreads to every bin in the exact product, which a cell's bins cannot mirror), and a flush that model/flush.ts
  * shows to be safe at the electrode's largest bias.
  */
-export async function interpolationApplies(ctx: ElectrodeContext, decMarks: tf.Tensor2D): Promise<boolean> {
+export async function interpolationApplies(ctx: ElectrodeContext, encMarks: ArrayLike<number>, decMarks: ArrayLike<number>): Promise<boolean> {
   if (!hasWasmKernels() || ctx.encPositions.shape[1] !== 1 || ctx.nEnc < 1 || ctx.nBins < 1 || ctx.positionStd.length !== 1) return false;
   const maxBias = maxFinite(await ctx.bias.data());
   if (!electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxBias)) return false;
-  const [positions, marks, centers, decoding] = await Promise.all([ctx.encPositions.data(), ctx.encMarks.data(), ctx.centers.data(), decMarks.data()]);
-  return allFinite(positions) && allFinite(marks) && allFinite(centers) && allFinite(decoding) && ctx.positionStd[0]! > 0;
+  const [positions, centers] = await Promise.all([ctx.encPositions.data(), ctx.centers.data()]);
+  return allFinite(positions) && allFinite(encMarks) && allFinite(centers) && allFinite(decMarks) && ctx.positionStd[0]! > 0;
 }
 
 /** The plan's build, for the roofline: a pass over the spikes (cell, marks, 8 basis values) and an exp per node and reached bin. */

@@ -175,7 +175,7 @@ export const series: Strategy = {
     // what the direct spikes run: compensated (D ≤ 8) — on one-dimensional positions its interpolated
     // form where that applies (positionInterpolation.ts) — else the reference in the same blocks
     const viaCompensated = D <= COMPENSATED_MAX_FEATURES;
-    const interpolate = viaCompensated && nFar > 0 && (await interpolationApplies(ctx, decMarks));
+    const interpolate = viaCompensated && nFar > 0 && (await interpolationApplies(ctx, encHost, decHost));
     const exact = interpolate ? interpolated : compensated;
 
     // what the trace needs to explain a series run's speed: how many spikes the bound let through
