@@ -12,7 +12,8 @@ import { coverageProbe } from '../testing/coverageProbe';
 import { oracle } from '../testing/oracle';
 import { SERIES_RELATIVE_ERROR } from './markSeries';
 import {
-  INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound, MARK_SCALE, paddedBins, planInterpolation,
+  INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound, interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS,
+  paddedBins, planInterpolation,
 } from './positionInterpolation';
 
 beforeAll(async () => {
@@ -93,6 +94,24 @@ describe('planInterpolation', () => {
     expect(Array.from(seen).every((s) => s === 1)).toBe(true);
     expect(Math.hypot(...plan.direction)).toBeCloseTo(1, 6);
     expect(checked).toBeGreaterThan(nEnc * 20);
+  });
+});
+
+describe('planInterpolation over a wide range', () => {
+  it('numbers only the cells that hold spikes, and refuses a range of more cells than it may span', () => {
+    // two clusters 200 000 widths apart: a million cells of 0.2 widths, two of them held
+    const std = 1;
+    const positions = Float64Array.from({ length: 40 }, (_, i) => (i < 20 ? i * 0.01 : 200_000 + i * 0.01));
+    const marks = Float64Array.from({ length: 40 * 2 }, (_, i) => i % 7);
+    const centers = Float64Array.from({ length: 8 }, (_, p) => p);
+    expect(interpolationCells(positions, 40, std)).toBe(Math.floor(200_000.39 / INTERPOLATION_WIDTH) + 1);
+    const plan = planInterpolation(positions, marks, 40, 2, centers, std, [1, 1]);
+    // the far cluster reaches no bin, the near one fits in its first cells
+    expect(plan.size.cells).toBeLessThanOrEqual(2);
+    expect(plan.size.spikeVectors).toBe(5);
+    const tooWide = Float64Array.of(0, (MAX_INTERPOLATION_CELLS + 1) * INTERPOLATION_WIDTH);
+    expect(interpolationCells(tooWide, 2, std)).toBeGreaterThan(MAX_INTERPOLATION_CELLS);
+    expect(() => planInterpolation(tooWide, Float64Array.of(0, 0), 2, 1, centers, std, [1])).toThrow(/more than/);
   });
 });
 

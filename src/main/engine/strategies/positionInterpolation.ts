@@ -35,6 +35,10 @@ export const INTERPOLATION_WIDTH = 0.2;
 export const INTERPOLATION_REACH = Math.sqrt(-2 * Math.log(FLUSH_BELOW));
 /** The marks' scale beside 1/σ: the kernel's weight is then 2^−|a − b|² (simd/kdeKernels.wat). */
 export const MARK_SCALE = Math.sqrt(0.5 * Math.LOG2E);
+/** The most cells a plan spans (positions' range over INTERPOLATION_WIDTH widths): beyond it (a range of
+ * ~800 000 widths, a unit or width that is surely wrong) the handoff is compensated's, whose memory
+ * does not grow with the range. */
+export const MAX_INTERPOLATION_CELLS = 1 << 22;
 /** H carries 2^64, so that the products of small weights with it stay normal floats (no subnormal stalls); the offset takes it back. */
 const H_SCALE_LOG2 = 64;
 const LANES = 4;
@@ -109,11 +113,24 @@ export function paddedBins(nBins: number): number {
   return Math.max(LANES, Math.ceil(nBins / LANES) * LANES);
 }
 
+/** How many cells a plan of these (finite) positions spans, from their range. */
+export function interpolationCells(positions: ArrayLike<number>, nEnc: number, positionStd: number): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < nEnc; i++) {
+    const v = positions[i]! / positionStd;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return nEnc === 0 ? 0 : Math.floor((hi - lo) / INTERPOLATION_WIDTH) + 1;
+}
+
 /**
  * Groups the spikes into cells by position (a counting sort: O(E)), and lays out each cell's marks
  * (float32 products y·(s/σ), s = MARK_SCALE, one rounding as the other strategies' y·(1/σ)), Lagrange
  * weights and node kernels.
- * positions (E) and centres (P) are one-dimensional; everything must be finite (interpolationApplies).
+ * positions (E) and centres (P) are one-dimensional; everything must be finite and span at most
+ * MAX_INTERPOLATION_CELLS cells (interpolationApplies).
  */
 export function planInterpolation(
   positions: ArrayLike<number>, marks: ArrayLike<number>, nEnc: number, nFeatures: number, centers: ArrayLike<number>,
@@ -135,6 +152,9 @@ export function planInterpolation(
   const b = new Float64Array(P);
   for (let p = 0; p < P; p++) b[p] = centers[p]! / positionStd;
   const nCells = Math.floor((hi - lo) / INTERPOLATION_WIDTH) + 1;
+  if (!(nCells <= MAX_INTERPOLATION_CELLS)) {
+    throw new Error(`planInterpolation: the positions span ${nCells} cells of ${INTERPOLATION_WIDTH} widths, more than ${MAX_INTERPOLATION_CELLS}`);
+  }
   const invStd = waveformStd.map((s) => Math.fround(MARK_SCALE / Math.max(s, EPS)));
   const scaled = new Float32Array(nEnc * D);
   for (let i = 0; i < nEnc; i++) for (let d = 0; d < D; d++) scaled[i * D + d] = Math.fround(marks[i * D + d]!) * invStd[d]!;
@@ -150,13 +170,22 @@ export function planInterpolation(
     if (dot > pHi) pHi = dot;
   }
   // one counting sort by cell, then by projection bucket within the cell: neighbours in a vector
-  // have close marks along the direction, so a row's reach along it skips whole vectors
-  const bucketWidth = pHi > pLo ? (pHi - pLo) / PROJECTION_BUCKETS : 1;
-  const keyOf = new Int32Array(nEnc);
-  const keyStarts = new Int32Array(nCells * PROJECTION_BUCKETS + 1);
+  // have close marks along the direction, so a row's reach along it skips whole vectors. The keys
+  // number the cells that hold spikes (at most E of them), not every cell of the range.
+  const cellOf = new Int32Array(nEnc);
+  const denseOf = new Int32Array(nCells).fill(-1);
+  let held = 0;
   for (let i = 0; i < nEnc; i++) {
     const c = Math.min(nCells - 1, Math.floor((x[i]! - lo) / INTERPOLATION_WIDTH));
-    const key = c * PROJECTION_BUCKETS + Math.min(PROJECTION_BUCKETS - 1, Math.floor((proj[i]! - pLo) / bucketWidth));
+    cellOf[i] = c;
+    if (denseOf[c]! < 0) denseOf[c] = 1;
+  }
+  for (let c = 0; c < nCells; c++) if (denseOf[c]! > 0) denseOf[c] = held++;
+  const bucketWidth = pHi > pLo ? (pHi - pLo) / PROJECTION_BUCKETS : 1;
+  const keyOf = new Int32Array(nEnc);
+  const keyStarts = new Int32Array(held * PROJECTION_BUCKETS + 1);
+  for (let i = 0; i < nEnc; i++) {
+    const key = denseOf[cellOf[i]!]! * PROJECTION_BUCKETS + Math.min(PROJECTION_BUCKETS - 1, Math.floor((proj[i]! - pLo) / bucketWidth));
     keyOf[i] = key;
     keyStarts[key + 1]!++;
   }
@@ -166,8 +195,9 @@ export function planInterpolation(
   const slot = new Int32Array(nEnc);
   const next = keyStarts.slice(0, keyStarts.length - 1);
   for (let i = 0; i < nEnc; i++) slot[i] = next[keyOf[i]!]!++;
-  const starts = new Int32Array(nCells + 1);
-  for (let c = 0; c <= nCells; c++) starts[c] = keyStarts[c * PROJECTION_BUCKETS]!;
+  // each held cell's first and end place in that order
+  const starts = new Int32Array(held + 1);
+  for (let k = 0; k <= held; k++) starts[k] = keyStarts[k * PROJECTION_BUCKETS]!;
 
   // Chebyshev nodes of the first kind on [−1, 1] and their Lagrange weights
   const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
@@ -177,13 +207,14 @@ export function planInterpolation(
   const vecFloats = interpolatedSpikeVectorFloats(D);
 
   const cells: { first: number; end: number; p0: number; p1: number; centre: number; v0: number }[] = [];
-  // the cells' index in `cells` (−1: empty or reaching no bin) and first spike vector
-  const cellIndex = new Int32Array(nCells).fill(-1);
+  // the held cells' index in `cells` (−1: reaching no bin) and first spike vector
+  const cellIndex = new Int32Array(held).fill(-1);
   let spikeVectors = 0;
   let storedBinVectors = 0;
   for (let c = 0; c < nCells; c++) {
-    const count = starts[c + 1]! - starts[c]!;
-    if (count === 0) continue;
+    const k = denseOf[c]!;
+    if (k < 0) continue;
+    const count = starts[k + 1]! - starts[k]!;
     const cellLo = lo + c * INTERPOLATION_WIDTH;
     const centre = cellLo + half;
     // bins within the reach of the cell [cellLo, cellLo + width]
@@ -200,8 +231,8 @@ export function planInterpolation(
     const vectors = Math.ceil(count / LANES);
     const p0 = Math.floor(first / LANES);
     const p1 = Math.floor(last / LANES) + 1;
-    cellIndex[c] = cells.length;
-    cells.push({ first: starts[c]!, end: starts[c + 1]!, p0, p1, centre, v0: spikeVectors });
+    cellIndex[k] = cells.length;
+    cells.push({ first: starts[k]!, end: starts[k + 1]!, p0, p1, centre, v0: spikeVectors });
     spikeVectors += vectors;
     storedBinVectors += p1 - p0;
   }
@@ -375,7 +406,8 @@ function allFinite(values: ArrayLike<number>): boolean {
  * Whether the interpolated handoff runs for this electrode and these decoding marks (the encoding
  * and decoding marks as the caller already holds them on the host, row-major): the wasm
  * kernels, one position dimension, spikes to interpolate, finite positions, marks and bins (a
- * non-finite one spreads to every bin in the exact product, which a cell's bins cannot mirror), and a flush that model/flush.ts
+ * non-finite one spreads to every bin in the exact product, which a cell's bins cannot mirror), a
+ * range of positions of at most MAX_INTERPOLATION_CELLS cells, and a flush that model/flush.ts
  * shows to be safe at the electrode's largest bias.
  */
 export async function interpolationApplies(ctx: ElectrodeContext, encMarks: ArrayLike<number>, decMarks: ArrayLike<number>): Promise<boolean> {
@@ -383,7 +415,10 @@ export async function interpolationApplies(ctx: ElectrodeContext, encMarks: Arra
   const maxBias = maxFinite(await ctx.bias.data());
   if (!electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxBias)) return false;
   const [positions, centers] = await Promise.all([ctx.encPositions.data(), ctx.centers.data()]);
-  return allFinite(positions) && allFinite(encMarks) && allFinite(centers) && allFinite(decMarks) && ctx.positionStd[0]! > 0;
+  return (
+    allFinite(positions) && allFinite(encMarks) && allFinite(centers) && allFinite(decMarks) && ctx.positionStd[0]! > 0 &&
+    interpolationCells(positions, ctx.nEnc, ctx.positionStd[0]!) <= MAX_INTERPOLATION_CELLS
+  );
 }
 
 /** The plan's build, for the roofline: a pass over the spikes (cell, marks, 8 basis values) and an exp per node and reached bin. */
