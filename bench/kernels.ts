@@ -6,6 +6,9 @@
  * 4 marks; the series strategy's 12 features and 400 decoding spikes) and of one production
  * tetrode's position-factor chunk and compensated fold step (ns/elem there: per multiply-add; the
  * packed product in the build the engine would install here). Prints medians and ratios; saves JSON.
+ * Then the kernels that replace no op graph, alone: the series strategy's interpolated handoff for a
+ * block of 100 rows against a production-like tetrode (85 000 spikes on a 200 cm track, marks in
+ * 10 units of 24 µV spread over ~80 µV), per mark-kernel pair, with the share of pairs its rows took.
  *
  *   npm run bench:kernels -- [--repeats 15] [--out bench/results/kernels.json]
  */
@@ -20,6 +23,10 @@ import { hasWasmKernels, installWasmKernels, relaxedSimdAvailable } from '../src
 import { foldPackedChunk, packFactor, positionFactorChunks, type PackedFactor } from '../src/main/engine/strategies/compensated';
 import { foldScaledChunk } from '../src/main/engine/strategies/online';
 import { seriesFactor, seriesTerms } from '../src/main/engine/strategies/series';
+import { MARK_SCALE, planInterpolation, projectionReach } from '../src/main/engine/strategies/positionInterpolation';
+import { INTERPOLATED_TERMS_KERNEL, type InterpolatedTermsAttrs } from '../src/main/engine/simd/wasmKernels';
+import { LOG_EPS } from '../src/main/engine/model';
+import { normal, rng } from '../src/main/engine/testing/builders';
 import { median, printColumns } from './table';
 
 const { values: args } = parseArgs({
@@ -137,9 +144,67 @@ printColumns(
   ['op', 'TensorFlow.js', 'engine', 'engine ns/elem', 'speed-up'],
   rows,
 );
+/** A production-like tetrode's plan and a block of its decoding rows, for the interpolated handoff alone. */
+function interpolatedCase(): { name: string; pairs: number; run: () => number } {
+  const r = rng(21);
+  const nEnc = 85_000;
+  const rows = 100;
+  const units = Array.from({ length: 10 }, () => Array.from({ length: D }, () => 150 + 80 * normal(r)));
+  const mark = (out: Float32Array, i: number) => {
+    const u = units[Math.floor(r() * units.length)]!;
+    for (let d = 0; d < D; d++) out[i * D + d] = u[d]! + 24 * normal(r);
+  };
+  const encMarks = new Float32Array(nEnc * D);
+  for (let i = 0; i < nEnc; i++) mark(encMarks, i);
+  const decHost = new Float32Array(rows * D);
+  for (let i = 0; i < rows; i++) mark(decHost, i);
+  const positions = Float32Array.from({ length: nEnc }, () => 200 * r());
+  const centres = Float32Array.from({ length: 100 }, (_, p) => 1 + 2 * p);
+  const stds = Array(D).fill(24) as number[];
+  const plan = planInterpolation(positions, encMarks, nEnc, D, centres, 6, stds);
+  const z = plan.size;
+  const inputs = {
+    a: tf.mul(tf.tensor2d(decHost, [rows, D]), tf.tensor1d(stds.map((s) => MARK_SCALE / s))),
+    spikes: tf.tensor1d(plan.spikes),
+    chunks: tf.tensor2d(plan.chunks, [z.cells, 5], 'int32'),
+    h: tf.tensor1d(plan.h),
+    bias: tf.zeros([z.binVectors * 4]),
+    direction: tf.tensor1d(plan.direction),
+    bounds: tf.tensor1d(plan.bounds),
+  };
+  // a production tetrode's largest bias is about 3
+  const attrs: InterpolatedTermsAttrs = { off: -30, floor: LOG_EPS, reach: projectionReach([6], stds, 3) };
+  return {
+    name: `interpolated handoff (${rows} rows × ${nEnc} spikes, D = ${D}, 100 bins)`,
+    pairs: rows * nEnc,
+    run: () => {
+      const [out, taken] = tf.engine().runKernel(INTERPOLATED_TERMS_KERNEL, inputs, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+      const vectors = taken!.dataSync()[0]!;
+      tf.dispose([out!, taken!]);
+      return vectors;
+    },
+  };
+}
+
+const handoff = interpolatedCase();
+let takenVectors = 0;
+const handoffMs = timeCase({ name: handoff.name, elements: handoff.pairs, run: () => {
+  takenVectors = handoff.run();
+  return [];
+} });
+printColumns(
+  'kernels with no TensorFlow.js op graph, medians (ms); ns per pair over every mark-kernel pair of the block',
+  ['op', 'engine', 'ns/pair', 'pairs taken'],
+  [[handoff.name, handoffMs.toFixed(2), ((handoffMs / handoff.pairs) * 1e6).toFixed(3), `${((100 * 4 * takenVectors) / handoff.pairs).toFixed(0)} %`]],
+);
+
 mkdirSync(dirname(args.out!), { recursive: true });
 writeFileSync(
   args.out!,
-  JSON.stringify({ repeats, cases: cases.map((c, i) => ({ name: c.name, elements: c.elements, tfjsMs: tfjsMs[i], engineMs: engineMs[i] })) }, null, 2),
+  JSON.stringify({
+    repeats,
+    cases: cases.map((c, i) => ({ name: c.name, elements: c.elements, tfjsMs: tfjsMs[i], engineMs: engineMs[i] })),
+    engineOnly: [{ name: handoff.name, pairs: handoff.pairs, engineMs: handoffMs, pairsTaken: (4 * takenVectors) / handoff.pairs }],
+  }, null, 2),
 );
 console.log(`\nsaved ${args.out}`);
