@@ -23,7 +23,7 @@ import { hasWasmKernels, installWasmKernels, relaxedSimdAvailable } from '../src
 import { foldPackedChunk, packFactor, positionFactorChunks, type PackedFactor } from '../src/main/engine/strategies/compensated';
 import { foldScaledChunk } from '../src/main/engine/strategies/online';
 import { seriesFactor, seriesTerms } from '../src/main/engine/strategies/series';
-import { MARK_SCALE, planInterpolation, projectionReach } from '../src/main/engine/strategies/positionInterpolation';
+import { MARK_SCALE, planInterpolation, positionReach, projectionReach } from '../src/main/engine/strategies/positionInterpolation';
 import { INTERPOLATED_TERMS_KERNEL, type InterpolatedTermsAttrs } from '../src/main/engine/simd/wasmKernels';
 import { LOG_EPS } from '../src/main/engine/model';
 import { normal, rng } from '../src/main/engine/testing/builders';
@@ -161,7 +161,8 @@ function interpolatedCase(): { name: string; pairs: number; run: () => number } 
   const positions = Float32Array.from({ length: nEnc }, () => 200 * r());
   const centres = Float32Array.from({ length: 100 }, (_, p) => 1 + 2 * p);
   const stds = Array(D).fill(24) as number[];
-  const plan = planInterpolation(positions, encMarks, nEnc, D, centres, 6, stds);
+  // a production tetrode's largest bias is about 3
+  const plan = planInterpolation(positions, encMarks, nEnc, D, centres, 6, stds, positionReach([6], stds, 3));
   const z = plan.size;
   const inputs = {
     a: tf.mul(tf.tensor2d(decHost, [rows, D]), tf.tensor1d(stds.map((s) => MARK_SCALE / s))),
@@ -172,7 +173,6 @@ function interpolatedCase(): { name: string; pairs: number; run: () => number } 
     direction: tf.tensor1d(plan.direction),
     bounds: tf.tensor1d(plan.bounds),
   };
-  // a production tetrode's largest bias is about 3
   const attrs: InterpolatedTermsAttrs = { off: -30, floor: LOG_EPS, reach: projectionReach([6], stds, 3) };
   return {
     name: `interpolated handoff (${rows} rows × ${nEnc} spikes, D = ${D}, 100 bins)`,

@@ -13,7 +13,7 @@ import { oracle } from '../testing/oracle';
 import { SERIES_RELATIVE_ERROR } from './markSeries';
 import {
   INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound, interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS,
-  paddedBins, planInterpolation,
+  paddedBins, planInterpolation, positionReach, projectionReach,
 } from './positionInterpolation';
 
 beforeAll(async () => {
@@ -94,6 +94,40 @@ describe('planInterpolation', () => {
     expect(Array.from(seen).every((s) => s === 1)).toBe(true);
     expect(Math.hypot(...plan.direction)).toBeCloseTo(1, 6);
     expect(checked).toBeGreaterThan(nEnc * 20);
+  });
+});
+
+describe('reaches from the flush bound', () => {
+  it('drop position and mark terms below the same τ, as far as model/flush.ts allows and never farther than 2^−63 would', () => {
+    const tetrode = [24, 24, 24, 24];
+    // at a production tetrode's largest bias (~3) the bound allows τ ≈ 2^−47
+    const bins = positionReach([6], tetrode, 3);
+    const marks = projectionReach([6], tetrode, 3);
+    expect(bins).toBeLessThan(INTERPOLATION_REACH);
+    expect(Math.exp(-0.5 * bins * bins)).toBeCloseTo(2 ** -(marks * marks), 25);
+    // where it allows less than 2^−63 (a large bias: the handoff does not run there) both stop at 2^−63
+    expect(positionReach([6], tetrode, 20)).toBeCloseTo(INTERPOLATION_REACH, 12);
+    expect(projectionReach([6], tetrode, 20)).toBeCloseTo(Math.sqrt(63), 12);
+  });
+
+  it('stores no bin beyond a shorter reach', () => {
+    const r = rng(9);
+    const positions = Float64Array.from({ length: 200 }, () => 200 * r());
+    const marks = Float64Array.from({ length: 400 }, () => 100 * normal(r));
+    const centers = Float64Array.from({ length: 100 }, (_, p) => 1 + 2 * p);
+    const full = planInterpolation(positions, marks, 200, 2, centers, 6, [24, 24]);
+    const short = planInterpolation(positions, marks, 200, 2, centers, 6, [24, 24], 6);
+    expect(short.size.storedBinVectors).toBeLessThan(full.size.storedBinVectors);
+    // every stored node value of the short plan belongs to a bin within 6 widths of its cell
+    for (let c = 0; c < short.size.cells; c++) {
+      const [, , p0, p1, hAt] = short.chunks.subarray(5 * c, 5 * c + 5) as unknown as number[];
+      const nonzero = Array.from(short.h.subarray(hAt!, hAt! + 32 * (p1! - p0!))).filter((v) => v !== 0).length;
+      expect(nonzero).toBeGreaterThan(0);
+      // a node value below e^{−(6 + width)²/2}·2^64 would mean a bin beyond the reach
+      expect(Math.min(...Array.from(short.h.subarray(hAt!, hAt! + 32 * (p1! - p0!))).filter((v) => v !== 0))).toBeGreaterThan(
+        2 ** 64 * Math.exp(-0.5 * (6 + INTERPOLATION_WIDTH) ** 2) * 0.99,
+      );
+    }
   });
 });
 

@@ -12,9 +12,10 @@
  * Accuracy: the interpolation error of K at x is at most max|K^(8)|/8!·2(h/2)^8 over the cell
  * (h its half-width), which interpolationBound turns into a relative bound over every bin the cell
  * reaches; at 8 nodes and 0.2 widths it is below SERIES_RELATIVE_ERROR (tested), so, as for the
- * series, every J moves by at most that much relative (the terms are positive). Bins farther than
- * INTERPOLATION_REACH from a cell get no term, which model/flush.ts shows changes no J above the
- * floor by more than FLUSH_TOLERANCE where its bound holds (elsewhere the handoff is compensated's);
+ * series, every J moves by at most that much relative (the terms are positive). Bins farther from a
+ * cell than where every entry is below the flush bound's τ (positionReach, at most INTERPOLATION_REACH)
+ * get no term, which model/flush.ts shows changes no J above the floor by more than FLUSH_TOLERANCE
+ * where its bound holds (elsewhere the handoff is compensated's);
  * mark kernel entries below e^−87 of their normaliser count as e^−87 (the kernel's exp stays in the
  * normal range), less than that bound allows.
  */
@@ -130,11 +131,12 @@ export function interpolationCells(positions: ArrayLike<number>, nEnc: number, p
  * (float32 products y·(s/σ), s = MARK_SCALE, one rounding as the other strategies' y·(1/σ)), Lagrange
  * weights and node kernels.
  * positions (E) and centres (P) are one-dimensional; everything must be finite and span at most
- * MAX_INTERPOLATION_CELLS cells (interpolationApplies).
+ * MAX_INTERPOLATION_CELLS cells (interpolationApplies). Bins farther than `reach` widths from a cell
+ * (at most INTERPOLATION_REACH, where the bound was computed) get no term.
  */
 export function planInterpolation(
   positions: ArrayLike<number>, marks: ArrayLike<number>, nEnc: number, nFeatures: number, centers: ArrayLike<number>,
-  positionStd: number, waveformStd: number[],
+  positionStd: number, waveformStd: number[], reach = INTERPOLATION_REACH,
 ): InterpolationPlan {
   const T = INTERPOLATION_NODES;
   const D = nFeatures;
@@ -222,7 +224,7 @@ export function planInterpolation(
     let last = -1;
     for (let p = 0; p < P; p++) {
       const gap = Math.max(cellLo - b[p]!, b[p]! - (cellLo + INTERPOLATION_WIDTH), 0);
-      if (gap <= INTERPOLATION_REACH) {
+      if (gap <= reach) {
         if (first < 0) first = p;
         last = p;
       }
@@ -264,7 +266,7 @@ export function planInterpolation(
         const p = pv * LANES + lane;
         if (p >= P) continue;
         const gap = Math.max(cell.centre - half - b[p]!, b[p]! - (cell.centre + half), 0);
-        if (gap > INTERPOLATION_REACH) continue;
+        if (gap > reach) continue;
         for (let j = 0; j < T; j++) {
           const z = cell.centre + half * unitNodes[j]! - b[p]!;
           h[hAt + j * LANES + lane] = hScale * Math.exp(-0.5 * z * z);
@@ -340,6 +342,15 @@ const PROJECTION_BUCKETS = 64;
 export function projectionReach(positionStd: number[], waveformStd: number[], maxBias: number): number {
   const tau = flushThreshold(logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS))), maxBias);
   return Math.sqrt(Math.min(63, Math.max(0, -Math.log2(Math.max(tau, FLUSH_BELOW)))));
+}
+
+/**
+ * How far from a cell its bins get a term, in position widths: where every kernel entry is below the
+ * same τ (e^{−r²/2} = τ), at most INTERPOLATION_REACH (τ = 2^−63).
+ */
+export function positionReach(positionStd: number[], waveformStd: number[], maxBias: number): number {
+  const tau = flushThreshold(logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS))), maxBias);
+  return Math.min(INTERPOLATION_REACH, Math.sqrt(Math.max(0, -2 * Math.log(Math.max(tau, FLUSH_BELOW)))));
 }
 
 /**
@@ -459,11 +470,13 @@ const PLAN_KIND = `position interpolation, ${INTERPOLATION_NODES} nodes per ${IN
 export const interpolated: Strategy = {
   async run(ctx, decMarks, { stage, span }, emit) {
     const D = ctx.nFeatures;
-    const { tensors, owned } = await ctx.positionKernel(PLAN_KIND, async () => {
+    const maxBias = maxFinite(await ctx.bias.data());
+    const binReach = positionReach(ctx.positionStd, ctx.waveformStd, maxBias);
+    const { tensors, owned } = await ctx.positionKernel(`${PLAN_KIND}, bins within ${binReach.toFixed(3)} widths`, async () => {
       const [positions, marks, centers] = await Promise.all([ctx.encPositions.data(), ctx.encMarks.data(), ctx.centers.data()]);
       const cellsAtMost = Math.min(ctx.nEnc, Math.ceil((maxFinite(positions) - minFinite(positions)) / ctx.positionStd[0]! / INTERPOLATION_WIDTH) + 1);
       return stage('position-kernel', () => {
-        const plan = planInterpolation(positions, marks, ctx.nEnc, D, centers, ctx.positionStd[0]!, ctx.waveformStd);
+        const plan = planInterpolation(positions, marks, ctx.nEnc, D, centers, ctx.positionStd[0]!, ctx.waveformStd, binReach);
         const z = plan.size;
         const counts = Int32Array.of(z.cells, z.spikeVectors, z.binVectors, z.storedBinVectors, z.spikeFloats, z.hFloats);
         // the counts travel with the tensors, for a later call that finds them kept
@@ -482,7 +495,7 @@ export const interpolated: Strategy = {
       const attrs: InterpolatedTermsAttrs = {
         off: logNormaliser(sd) + logNormaliser(ctx.positionStd) - Math.log(ctx.nEnc) - H_SCALE_LOG2 * Math.LN2,
         floor: LOG_EPS,
-        reach: projectionReach(ctx.positionStd, ctx.waveformStd, maxFinite(await ctx.bias.data())),
+        reach: projectionReach(ctx.positionStd, ctx.waveformStd, maxBias),
       };
       const invStd = tf.tensor1d(sd.map((s) => MARK_SCALE / s));
       const bias = m === ctx.nBins ? ctx.bias : tf.pad(ctx.bias, [[0, m - ctx.nBins]]);
