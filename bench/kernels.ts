@@ -17,7 +17,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
+import { electrodeFlushThreshold, kernelDirect, linearPositionKernel, logKernelDirect } from '../src/main/engine/kernels';
 import { enableRelaxedSimd } from '../src/main/engineProcess/relaxedSimd';
 import { hasWasmKernels, installWasmKernels, relaxedSimdAvailable } from '../src/main/engine/simd/wasmKernels';
 import { foldPackedChunk, packFactor, positionFactorChunks, type PackedFactor } from '../src/main/engine/strategies/compensated';
@@ -162,7 +162,8 @@ function interpolatedCase(): { name: string; pairs: number; run: () => number } 
   const centres = Float32Array.from({ length: 100 }, (_, p) => 1 + 2 * p);
   const stds = Array(D).fill(24) as number[];
   // a production tetrode's largest bias is about 3
-  const plan = planInterpolation(positions, encMarks, nEnc, D, centres, 6, stds, positionReach([6], stds, 3));
+  const tau = electrodeFlushThreshold([6], stds, 3);
+  const plan = planInterpolation(positions, encMarks, nEnc, D, centres, 6, stds, positionReach(tau));
   const z = plan.size;
   const inputs = {
     a: tf.mul(tf.tensor2d(decHost, [rows, D]), tf.tensor1d(stds.map((s) => MARK_SCALE / s))),
@@ -173,7 +174,7 @@ function interpolatedCase(): { name: string; pairs: number; run: () => number } 
     direction: tf.tensor1d(plan.direction),
     bounds: tf.tensor1d(plan.bounds),
   };
-  const attrs: InterpolatedTermsAttrs = { off: -30, floor: LOG_EPS, reach: projectionReach([6], stds, 3) };
+  const attrs: InterpolatedTermsAttrs = { off: -30, floor: LOG_EPS, reach: projectionReach(tau) };
   return {
     name: `interpolated handoff (${rows} rows × ${nEnc} spikes, D = ${D}, 100 bins)`,
     pairs: rows * nEnc,

@@ -4,7 +4,7 @@
  * backend.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { EPS, FLUSH_BELOW, flushIsSafe, HALF_LOG_2PI } from './model';
+import { EPS, FLUSH_BELOW, flushIsSafe, flushThreshold, HALF_LOG_2PI } from './model';
 import { gridApplies } from './simd/uniformGrid';
 import { GAUSS_KERNEL, hasWasmKernels, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS, type GaussAttrs, type LinearPositionKernelAttrs } from './simd/wasmKernels';
 
@@ -19,7 +19,17 @@ export function logNormaliser(std: number[]): number {
  * linear position kernel and a strategy that rebuilds it decide alike, so they build the same bits.
  */
 export function electrodeFlushIsSafe(positionStd: number[], waveformStd: number[], maxBias: number): boolean {
-  return flushIsSafe(logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS))), maxBias);
+  return flushIsSafe(...electrodeLogNormalisers(positionStd, waveformStd), maxBias);
+}
+
+/** The largest τ below which the same bound lets an electrode's terms drop (model/flush.ts flushThreshold). */
+export function electrodeFlushThreshold(positionStd: number[], waveformStd: number[], maxBias: number): number {
+  return flushThreshold(...electrodeLogNormalisers(positionStd, waveformStd), maxBias);
+}
+
+/** The position and mark kernels' log-normalisers as the flush bound takes them (mark widths clipped below at EPS). */
+function electrodeLogNormalisers(positionStd: number[], waveformStd: number[]): [number, number] {
+  return [logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS)))];
 }
 
 /**

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../shared/dataset';
 import { fitEncodingModel, initBackend, predictNonlocal } from '../index';
+import { electrodeFlushThreshold } from '../kernels';
 import type { EngineProbe } from '../model';
 import { countNotClose, electrode, normal, rng, smallDataset } from '../testing/builders';
 import { coverageProbe } from '../testing/coverageProbe';
@@ -101,13 +102,13 @@ describe('reaches from the flush bound', () => {
   it('drop position and mark terms below the same τ, as far as model/flush.ts allows and never farther than 2^−63 would', () => {
     const tetrode = [24, 24, 24, 24];
     // at a production tetrode's largest bias (~3) the bound allows τ ≈ 2^−47
-    const bins = positionReach([6], tetrode, 3);
-    const marks = projectionReach([6], tetrode, 3);
+    const bins = positionReach(electrodeFlushThreshold([6], tetrode, 3));
+    const marks = projectionReach(electrodeFlushThreshold([6], tetrode, 3));
     expect(bins).toBeLessThan(INTERPOLATION_REACH);
     expect(Math.exp(-0.5 * bins * bins)).toBeCloseTo(2 ** -(marks * marks), 25);
     // where it allows less than 2^−63 (a large bias: the handoff does not run there) both stop at 2^−63
-    expect(positionReach([6], tetrode, 20)).toBeCloseTo(INTERPOLATION_REACH, 12);
-    expect(projectionReach([6], tetrode, 20)).toBeCloseTo(Math.sqrt(63), 12);
+    expect(positionReach(electrodeFlushThreshold([6], tetrode, 20))).toBeCloseTo(INTERPOLATION_REACH, 12);
+    expect(projectionReach(electrodeFlushThreshold([6], tetrode, 20))).toBeCloseTo(Math.sqrt(63), 12);
   });
 
   it('stores no bin beyond a shorter reach', () => {

@@ -21,8 +21,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { maxFinite } from '../hostMath';
-import { electrodeFlushIsSafe, logNormaliser } from '../kernels';
-import { EPS, FLOAT32_BYTES, FLUSH_BELOW, flushThreshold, LOG_EPS } from '../model';
+import { electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../kernels';
+import { EPS, FLOAT32_BYTES, FLUSH_BELOW, LOG_EPS } from '../model';
 import { NO_WORK, type Work } from '../model/opWork';
 import { hasWasmKernels, INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../simd/wasmKernels';
 import { forEachBlock, sliceRows } from './common';
@@ -335,12 +335,11 @@ const PROJECTION_BUCKETS = 64;
  * How far along the direction a row looks, in the kernel's units (where a weight is 2^−|a − b|²):
  * a spike beyond it is farther in mark space too, its weight below 2^−reach², and model/flush.ts
  * lets the kernel drop weights below the largest τ its bound allows at the electrode's largest bias
- * (at least 2^−63 wherever this handoff runs), so reach = √(−log2 τ), at most √63. The bounds are
- * rounded outward to float32, and the kernel widens the reach by 2^−20 of the row's Σ|a_d·u_d|
- * for its own float32 dot.
+ * (electrodeFlushThreshold; at least 2^−63 wherever this handoff runs), so reach = √(−log2 τ), at
+ * most √63. The bounds are rounded outward to float32, and the kernel widens the reach by 2^−20 of
+ * the row's Σ|a_d·u_d| for its own float32 dot.
  */
-export function projectionReach(positionStd: number[], waveformStd: number[], maxBias: number): number {
-  const tau = flushThreshold(logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS))), maxBias);
+export function projectionReach(tau: number): number {
   return Math.sqrt(Math.min(63, Math.max(0, -Math.log2(Math.max(tau, FLUSH_BELOW)))));
 }
 
@@ -348,8 +347,7 @@ export function projectionReach(positionStd: number[], waveformStd: number[], ma
  * How far from a cell its bins get a term, in position widths: where every kernel entry is below the
  * same τ (e^{−r²/2} = τ), at most INTERPOLATION_REACH (τ = 2^−63).
  */
-export function positionReach(positionStd: number[], waveformStd: number[], maxBias: number): number {
-  const tau = flushThreshold(logNormaliser(positionStd), logNormaliser(waveformStd.map((s) => Math.max(s, EPS))), maxBias);
+export function positionReach(tau: number): number {
   return Math.min(INTERPOLATION_REACH, Math.sqrt(Math.max(0, -2 * Math.log(Math.max(tau, FLUSH_BELOW)))));
 }
 
@@ -470,11 +468,12 @@ const PLAN_KIND = `position interpolation, ${INTERPOLATION_NODES} nodes per ${IN
 export const interpolated: Strategy = {
   async run(ctx, decMarks, { stage, span }, emit) {
     const D = ctx.nFeatures;
-    const maxBias = maxFinite(await ctx.bias.data());
-    const binReach = positionReach(ctx.positionStd, ctx.waveformStd, maxBias);
+    // one τ for both sides: bins beyond positionReach and weights beyond projectionReach drop below it
+    const tau = electrodeFlushThreshold(ctx.positionStd, ctx.waveformStd, maxFinite(await ctx.bias.data()));
+    const binReach = positionReach(tau);
     const { tensors, owned } = await ctx.positionKernel(`${PLAN_KIND}, bins within ${binReach.toFixed(3)} widths`, async () => {
       const [positions, marks, centers] = await Promise.all([ctx.encPositions.data(), ctx.encMarks.data(), ctx.centers.data()]);
-      const cellsAtMost = Math.min(ctx.nEnc, Math.ceil((maxFinite(positions) - minFinite(positions)) / ctx.positionStd[0]! / INTERPOLATION_WIDTH) + 1);
+      const cellsAtMost = Math.min(ctx.nEnc, interpolationCells(positions, ctx.nEnc, ctx.positionStd[0]!));
       return stage('position-kernel', () => {
         const plan = planInterpolation(positions, marks, ctx.nEnc, D, centers, ctx.positionStd[0]!, ctx.waveformStd, binReach);
         const z = plan.size;
@@ -495,7 +494,7 @@ export const interpolated: Strategy = {
       const attrs: InterpolatedTermsAttrs = {
         off: logNormaliser(sd) + logNormaliser(ctx.positionStd) - Math.log(ctx.nEnc) - H_SCALE_LOG2 * Math.LN2,
         floor: LOG_EPS,
-        reach: projectionReach(ctx.positionStd, ctx.waveformStd, maxBias),
+        reach: projectionReach(tau),
       };
       const invStd = tf.tensor1d(sd.map((s) => MARK_SCALE / s));
       const bias = m === ctx.nBins ? ctx.bias : tf.pad(ctx.bias, [[0, m - ctx.nBins]]);
@@ -525,9 +524,3 @@ export const interpolated: Strategy = {
     }
   },
 };
-
-function minFinite(values: ArrayLike<number>): number {
-  let lo = Infinity;
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!) && values[i]! < lo) lo = values[i]!;
-  return lo;
-}
