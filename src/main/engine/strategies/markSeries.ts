@@ -150,16 +150,11 @@ export function planSeries(encMarks: ArrayLike<number>, nEnc: number, std: numbe
   const centre = new Float64Array(d);
   for (let i = 0; i < nEnc; i++) for (let j = 0; j < d; j++) centre[j]! += encMarks[i * d + j]! / nEnc;
   const invStd = Float64Array.from(std, (s) => 1 / s);
-  // the largest |(y − c)/σ|², in scaledRow's arithmetic (a loop of its own: this runs per electrode and call)
+  // the largest |(y − c)/σ|² (one scaling object for every spike: this runs per electrode and call)
+  const scaling = { centre, invStd };
+  const row = new Float64Array(d);
   let maxSq = 0;
-  for (let i = 0; i < nEnc; i++) {
-    let sq = 0;
-    for (let j = 0; j < d; j++) {
-      const v = (encMarks[i * d + j]! - centre[j]!) * invStd[j]!;
-      sq += v * v;
-    }
-    if (sq > maxSq) maxSq = sq;
-  }
+  for (let i = 0; i < nEnc; i++) maxSq = Math.max(maxSq, scaledRow(scaling, encMarks, i, row));
   const encodingRadius = Math.sqrt(maxSq);
   const featureLimit = Math.min(MAX_SERIES_FEATURES, Math.floor(nEnc / SERIES_MIN_SAVING));
   let order = -1;

@@ -192,8 +192,9 @@ export const series: Strategy = {
       await exact.run(ctx, decMarks, tools, emit);
       return;
     }
-    // the spikes out of reach, all at once through compensated (the faster exact strategy on wasm,
-    // and the better conditioned one on marks spread over many widths); their terms wait on the host
+    // the spikes out of reach, all at once through compensated or its interpolated form (the faster
+    // exact strategy on wasm, and the better conditioned one on marks spread over many widths); their
+    // terms wait on the host
     const farTerms = nFar > 0 && viaCompensated ? await exactTerms(exact, ctx, decHost, far, tools) : null;
     const farRank = new Int32Array(nDec);
     far.forEach((k, r) => (farRank[k] = r));
