@@ -396,7 +396,7 @@ export interface SeriesGroundFactorAttrs {
  * width) at the m points bt (at btAt), from each point's nearest sample: $gauss's float32 value,
  * c + (−½)·fl(fl(a − b)²), never grows with |a − b| (every rounding is monotone and symmetric), so
  * the nearest sample's value is the maximum a pass over every row finds, bit for bit, at the cost
- * of a binary search per sample among the points. The float32 steps are replayed in float64 with
+ * of finding each sample's place among the points. The float32 steps are replayed in float64 with
  * Math.fround, exact for one operation on float32 operands. False, writing nothing the kernel
  * keeps, when a sample or point is not finite: the kernel then takes its own pass.
  */
@@ -404,8 +404,8 @@ function nearestSampleMaxima(heap: Float32Array, aAt: number, n: number, btAt: n
   if (n === 0) return false;
   // the points in order, and per gap between them (gap g: the samples above g points) its lowest and
   // highest sample: a point's nearest samples are the highest at or below it and the lowest above it,
-  // a prefix maximum and a suffix minimum over the gaps (n binary searches over the m points, where
-  // sorting a production tetrode's 85 000 samples took several milliseconds per fit)
+  // a prefix maximum and a suffix minimum over the gaps (one pass over the samples, where sorting a
+  // production tetrode's 85 000 samples took several milliseconds per fit)
   const points = new Float64Array(m);
   for (let j = 0; j < m; j++) {
     points[j] = heap[btAt + j]!;
