@@ -1,11 +1,56 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four test tiers, each a vitest project. `npm test` runs them all; the inner loop runs
+ * `npm run test:unit`, which starts no child process and no worker thread.
+ *
+ * A test that starts processes is named here by its file name, not its folder, so it keeps its
+ * tier when its folder moves.
+ */
+
+/** The engine against its float64 fixtures and the spec's edge cases, on every backend here. */
+const PARITY = ['src/main/engine/parity.*.test.ts', 'src/main/engine/edgeCases.test.ts'];
+
+/** A whole machine: browsers, the packed install, SLURM, faults staged with real processes. */
+const SYSTEM = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/pack.test.ts', 'test/slurm.test.ts', 'test/benchUiRun.test.ts'];
+
+/** Tests beside their code that start the engine process, the CLI, a server or worker threads. */
+const SPAWNING_UNIT_NEIGHBOURS = [
+  'activeRun', 'clientPaths', 'engineInfo', 'engineHost', 'eventLogFailure', 'exportCommand', 'liveTimelineAnswers',
+  'liveTimelineService', 'mergeCommand', 'mergeRuns', 'nwbCommands', 'pool', 'profilerService', 'relativePaths',
+  'runLifecycle', 'runStoreFolder', 'serverLink', 'server', 'slurmScript', 'sweepCommand', 'sweeps', 'realFile',
+  'recording', 'engineProcess', 'dataMapping', 'runStore',
+].map((name) => `src/**/${name}.test.ts`).concat(['src/main/data/index.test.ts', 'src/main/host/probe.test.ts']);
+
+const INTEGRATION = ['test/**/*.test.ts', ...SPAWNING_UNIT_NEIGHBOURS];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'out/**'],
     pool: 'forks',
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...PARITY, ...SPAWNING_UNIT_NEIGHBOURS],
+          setupFiles: ['test/support/noChildProcesses.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      { extends: true, test: { name: 'parity', include: PARITY, testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: INTEGRATION,
+          exclude: ['**/node_modules/**', ...SYSTEM],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      { extends: true, test: { name: 'system', include: SYSTEM, testTimeout: 300_000, hookTimeout: 300_000 } },
+    ],
   },
 });
