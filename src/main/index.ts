@@ -12,7 +12,7 @@ import {
 } from 'electron';
 import type { ExportResult } from '../shared/api';
 import { menuTemplate, type ThemeSource } from './appMenu';
-import { rendererCspHeader } from './csp';
+import { rendererCspHeader } from '../shared/csp';
 import { adaptUtilityProcess } from './host';
 import { MENU_CHANNEL, type MenuCommand } from '../shared/ipcChannels';
 import { createSenderCheck, registerIpcHandlers } from './ipc';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { menuTemplate } from './appMenu';
-import { rendererCspHeader, rendererCspMeta } from './csp';
+import { rendererCspHeader, rendererCspMeta } from '../shared/csp';
 import {
   DEFAULT_BOUNDS, exampleArg, isAllowedExternalUrl, isSameDocument, mainWindowOptions, parseSettings, placeOnScreen,
 } from './windowOptions';

@@ -1,11 +1,12 @@
 /**
  * The analysis layer: pure functions that turn measurements into the report's judgements —
- * timing statistics, agreement between likelihoods, numerical health, each strategy's memory
- * formula and the `auto` dispatch, findings, the recommendation, and run comparison.
+ * timing statistics, agreement between likelihoods, decoding accuracy, numerical health,
+ * findings, the recommendation, sweeps and run comparison. Memory formulas and the `auto`
+ * dispatch live in engine/model, which this layer reads.
  *
- * Imports only src/shared. No tfjs, no electron, no node modules (fs, path, os): everything here
- * is data in, data out, so the engine, the service, the CLI and the renderer can all use it and
- * the tests need no backend.
+ * Imports src/shared and src/main/engine/model only. No tfjs, no electron, no node modules
+ * (fs, path, os): everything here is data in, data out, so the engine process, the service and
+ * the CLI can all use it and the tests need no backend.
  */
 export { addTimings, compareTimings, mean, median, sampleStd, timingStats } from './stats';
 export {
@@ -34,3 +35,8 @@ export {
   compareResults, comparisonText, formatMedianCi, formatMedianWithCi, formatRatioCi, sameStrategy, withVsReference,
 } from './verdicts';
 export { datasetScale, type DatasetScale } from './datasetScale';
+export {
+  ACCURACY_MEDIAN_TOLERANCE_BINS, ACCURACY_RADIUS, ACCURACY_SHARE_TOLERANCE, accuracyFindings, decodingAccuracy, type DecodingGrid,
+  truePositionAtRows, type TruePositionSource,
+} from './accuracy';
+export { analyseSweep, logLogSlope, type SweepAnalysis, type SweepAnalysisInput } from './sweep';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { RunConfig } from '../../shared/config';
 import type { Report } from '../../shared/report';
 import { isSweepVariable, SWEEP_VARIABLES, type SweepRun, type SweepStatus, type SweepVariable } from '../../shared/sweep';
-import { formatSweepValue, sweepPointText, totalSeries } from '../analysis/sweep';
+import { formatSweepValue, sweepPointText, totalSeries } from '../../shared/sweep';
 import {
   createSweepFolder, deleteSweepFolder, newRunId, saveSweep, sizesOf, SWEEP_FILES, sweepDir, sweepResultOf, writeSweepData,
   type ProfilerService, type SweepPlan,

@@ -3,7 +3,7 @@
  * its interval (the fastest named, each value's run beside it), the log-log slopes per strategy
  * and stage, and the crossovers or their absence.
  */
-import { formatSweepValue, sweepPointText, totalSeries } from '../analysis/sweep';
+import { formatSweepValue, sweepPointText, totalSeries } from '../../shared/sweep';
 import { SWEEP_VARIABLE_TEXT, type SweepResult, type SweepSeries } from '../../shared/sweep';
 import { table } from './table';
 

@@ -9,8 +9,7 @@
 import type { StrategyChoice } from '../../shared/config';
 import { summarizeDataset, type DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, Report } from '../../shared/report';
-import { agreementMatrix, compareArrays } from '../analysis';
-import { decodingAccuracy, truePositionAtRows } from '../analysis/accuracy';
+import { agreementMatrix, compareArrays, decodingAccuracy, truePositionAtRows } from '../analysis';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
 import { startDecodeRun } from './decodeRun';
 import type { EngineDeps } from './engineDeps';

@@ -4,8 +4,7 @@
  */
 import { calibrated } from './calibrationCache';
 import type { EngineDeps } from './engineDeps';
-import { EnginePool } from './pool/enginePool';
-import { poolEngineDeps } from './pool/poolDeps';
+import { EnginePool, poolEngineDeps } from './pool';
 import { enableRelaxedSimd } from './relaxedSimd';
 
 export async function realEngineDeps(): Promise<EngineDeps> {

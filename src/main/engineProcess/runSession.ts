@@ -23,7 +23,7 @@ import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtoco
 import type { DatasetLoadOptions, EngineDeps, WorkerDeps } from './engineDeps';
 import { SpanCollector } from './measureContext';
 import { applyTf32Setting, type Tf32Setting } from './tf32';
-import { workerCount } from './pool/workerCount';
+import { workerCount } from './pool';
 import { WatchedProbe } from './watchedProbe';
 
 export interface EngineRun {

@@ -11,7 +11,7 @@ import { WebSocketServer } from 'ws';
 import type { ProfilerApi } from '../../shared/api';
 import { AppError } from '../../shared/errors';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/wire';
-import { rendererCspHeader } from '../csp';
+import { rendererCspHeader } from '../../shared/csp';
 import { hasToken, isLoopbackHost, isOwnOrigin, newToken } from './auth';
 import { resolveStaticPath, sendFile } from './staticFiles';
 import { attachSession } from './wsSession';
