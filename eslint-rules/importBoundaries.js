@@ -1,0 +1,152 @@
+/**
+ * The architecture's import table as a lint rule (the table itself: boundaryTable.js).
+ *
+ * The rule is local because the tree imports by relative path: `../../shared/x` from one folder
+ * and `../shared/x` from another name the same module, so a boundary has to be judged on the
+ * resolved path, not on the import string (which is all `no-restricted-imports` sees). It also
+ * covers `import()`, `export … from` and type-only imports, and it needs no module resolver.
+ *
+ * Two checks: the table (may this folder import that one at all), then the door (another folder
+ * is imported through its index.ts, unless it is one whose modules are imported by name).
+ */
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { BOUNDARIES, DEBT, IMPORTED_BY_MODULE } from './boundaryTable.js';
+
+/** The table keyed by path without extension, so `src/main/index` names src/main/index.ts too. */
+const ZONES = new Map(Object.entries(BOUNDARIES).map(([key, constraints]) => [stripExtension(key), { key, constraints }]));
+const NODE_BUILTINS = new Set(builtinModules);
+
+function stripExtension(repoPath) {
+  return repoPath.replace(/\.(ts|js|mjs|cjs|vue|json)$/, '');
+}
+
+/** The folder of the table a repository path belongs to (the longest match), or null. */
+function zoneOf(repoPath) {
+  const bare = stripExtension(repoPath);
+  const inside = [...ZONES.keys()].filter((zone) => bare === zone || bare.startsWith(`${zone}/`));
+  return inside.sort((a, b) => b.length - a.length)[0] ?? null;
+}
+
+/**
+ * What an import names: { kind: 'path', name: its folder of the table (or its repo path), path }
+ * | { kind: 'node' } | { kind: 'package', name }.
+ */
+function targetOf(specifier, importerPath) {
+  if (specifier.startsWith('.')) {
+    const repoPath = stripExtension(path.posix.normalize(path.posix.join(path.posix.dirname(importerPath), specifier)));
+    return { kind: 'path', name: zoneOf(repoPath) ?? repoPath, path: repoPath };
+  }
+  if (specifier.startsWith('node:') || NODE_BUILTINS.has(specifier.split('/')[0])) return { kind: 'node' };
+  const parts = specifier.split('/');
+  return { kind: 'package', name: specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0] };
+}
+
+function matches(pattern, target) {
+  if (target.kind === 'node') return pattern === 'node:*';
+  if (target.kind === 'path') return stripExtension(pattern) === target.name;
+  if (pattern === '*' || pattern === target.name) return true;
+  return pattern.endsWith('/*') && target.name.startsWith(pattern.slice(0, -1));
+}
+
+function breaks(constraint, target, typeOnly) {
+  if (typeOnly && constraint.typeOnlyAllowed) return false;
+  if (constraint.allow) return !constraint.allow.some((pattern) => matches(pattern, target));
+  return constraint.deny.some((pattern) => matches(pattern, target));
+}
+
+/** The folder of the table a path belongs to, leaving out the rows that name a single file. */
+function folderZoneOf(repoPath) {
+  const bare = stripExtension(repoPath);
+  const folders = [...ZONES.entries()].filter(([zone, { key }]) => key === zone && (bare === zone || bare.startsWith(`${zone}/`)));
+  return folders.map(([zone]) => zone).sort((a, b) => b.length - a.length)[0] ?? null;
+}
+
+/**
+ * The folder whose index.ts an import should have gone through, or null when it did (or needs
+ * none): the import leaves its own folder for one whose modules are not imported by name.
+ */
+function skippedIndex(target, importerPath) {
+  if (target.kind !== 'path') return null;
+  const to = folderZoneOf(target.path);
+  if (to === null || to === folderZoneOf(importerPath) || Object.hasOwn(IMPORTED_BY_MODULE, to)) return null;
+  if (target.path === to || target.path === `${to}/index`) return null;
+  return to;
+}
+
+/** The module an import names when it is written out (`'x'` or `` `x` ``); null when computed. */
+function specifierOf(source) {
+  if (source?.type === 'Literal' && typeof source.value === 'string') return source.value;
+  if (source?.type === 'TemplateLiteral' && source.expressions.length === 0) return source.quasis[0].value.cooked;
+  return null;
+}
+
+function isTypeOnly(node) {
+  if (node.type === 'TSImportType' || node.importKind === 'type' || node.exportKind === 'type') return true;
+  const specifiers = node.specifiers ?? [];
+  return specifiers.length > 0 && specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type');
+}
+
+function relativeSpecifier(fromFile, toFolder) {
+  const relative = path.posix.relative(path.posix.dirname(fromFile), toFolder);
+  return relative.startsWith('.') ? relative : `./${relative}`;
+}
+
+export function importBoundariesRule(repoRoot) {
+  return {
+    meta: {
+      type: 'problem',
+      docs: { description: 'Imports follow the architecture table (who may import whom) and enter a folder through its index.ts' },
+      // the debt list comes in as the rule's option, so a test can hand it a list of its own
+      schema: [{ type: 'object', properties: { debt: { type: 'array' } }, additionalProperties: false }],
+      messages: {
+        boundary: '{{zone}} may not import "{{specifier}}". Architecture rule: {{rule}}. Instead: {{instead}}.',
+        throughIndex: '{{zone}} imports "{{specifier}}", past the index.ts of {{target}}. Architecture rule: a folder\'s index.ts is its public surface, and other folders import it there. Instead: import from "{{door}}", and export what you need from {{target}}/index.ts.',
+        staleDebt: 'DEBT in eslint-rules/boundaryTable.js lists "{{specifier}}" for this file, which no longer imports it: remove the entry.',
+      },
+    },
+    create(context) {
+      const importerPath = path.relative(repoRoot, context.physicalFilename).split(path.sep).join('/');
+      const zone = zoneOf(importerPath);
+      if (zone === null) return {};
+      const { key, constraints } = ZONES.get(zone);
+      const debtList = context.options[0]?.debt ?? DEBT;
+      const debts = debtList.filter((entry) => entry.file === importerPath);
+      const debtsSeen = new Set();
+
+      function check(node, source) {
+        const specifier = specifierOf(source);
+        if (specifier === null) return;
+        const debt = debts.find((entry) => entry.import === specifier);
+        if (debt) {
+          debtsSeen.add(debt);
+          return;
+        }
+        const target = targetOf(specifier, importerPath);
+        const broken = constraints.find((constraint) => breaks(constraint, target, isTypeOnly(node)));
+        if (broken) {
+          context.report({ node: source, messageId: 'boundary', data: { zone: key, specifier, rule: broken.rule, instead: broken.instead } });
+          return;
+        }
+        const door = skippedIndex(target, importerPath);
+        if (door !== null) {
+          context.report({ node: source, messageId: 'throughIndex', data: { zone: key, specifier, target: door, door: relativeSpecifier(importerPath, door) } });
+        }
+      }
+
+      return {
+        ImportDeclaration: (node) => check(node, node.source),
+        ExportNamedDeclaration: (node) => check(node, node.source),
+        ExportAllDeclaration: (node) => check(node, node.source),
+        ImportExpression: (node) => check(node, node.source),
+        TSExternalModuleReference: (node) => check(node.parent, node.expression),
+        TSImportType: (node) => check(node, node.argument.type === 'TSLiteralType' ? node.argument.literal : node.argument),
+        'Program:exit': (program) => {
+          for (const debt of debts.filter((entry) => !debtsSeen.has(entry))) {
+            context.report({ node: program, messageId: 'staleDebt', data: { specifier: debt.import } });
+          }
+        },
+      };
+    },
+  };
+}
