@@ -57,11 +57,8 @@ async function sampleTimes(r: ArrayReader, f: ValidationFindings, rows: number):
   return null;
 }
 
-/** Converts `multiunits` into one spike list per electrode; null (with findings) when it cannot. */
-export async function readLegacyDense(r: ArrayReader, f: ValidationFindings, notes: string[]): Promise<DenseElectrode[] | null> {
-  const head = await readHeader(r, f);
-  if (!head) return null;
-  const { header } = head;
+/** (samples, features, electrodes) of a float, C-ordered `multiunits`; null (with a finding) otherwise. */
+function denseShape(header: NpyHeader, f: ValidationFindings): [number, number, number] | null {
   const shape = header.shape;
   if (shape.length !== 3 || header.dtype.kind !== 'float') {
     f.error('E022', `'multiunits' must be a float array of shape (T, F, E) (samples × features × electrodes); got ${header.dtype.descr} ${shapeText(shape)}.`, { key: 'multiunits' });
@@ -71,7 +68,17 @@ export async function readLegacyDense(r: ArrayReader, f: ValidationFindings, not
     f.error('E022', "'multiunits' is stored in Fortran order, which cannot be converted in a stream; re-save it with numpy.ascontiguousarray.", { key: 'multiunits' });
     return null;
   }
-  const [rows, nF, nE] = shape as [number, number, number];
+  return shape as [number, number, number];
+}
+
+/** Converts `multiunits` into one spike list per electrode; null (with findings) when it cannot. */
+export async function readLegacyDense(r: ArrayReader, f: ValidationFindings, notes: string[]): Promise<DenseElectrode[] | null> {
+  const head = await readHeader(r, f);
+  if (!head) return null;
+  const { header } = head;
+  const shape = denseShape(header, f);
+  if (!shape) return null;
+  const [rows, nF, nE] = shape;
   const times = await sampleTimes(r, f, rows);
   if (!times) return null;
   f.warn('W066', `multiunits is ${count(rows)} × ${nF} × ${nE} (${formatBytes(rows * nF * nE * 8)} as float64); converting in streaming mode to per-electrode spikes.`, { key: 'multiunits' });

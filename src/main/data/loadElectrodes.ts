@@ -168,33 +168,48 @@ export async function readElectrodes(r: ArrayReader, f: ValidationFindings, opts
       { key: concatKeys[0] });
     return null;
   }
-  let enc: Slice[];
-  let dec: Slice[] | null;
-  let layout: ElectrodeSet['layout'];
-  if (perKeys.length > 0) {
-    const s = perElectrodeSlices(r.keys, f);
-    enc = [...s.enc.values()];
-    dec = s.dec ? [...s.enc.keys()].map((e) => s.dec!.get(e)).filter((x): x is Slice => x !== undefined) : null;
-    if (dec && dec.length !== enc.length) return null;
-    layout = 'per-electrode';
-  } else if (concatKeys.length > 0) {
-    const e = await concatenatedSlices(r, '', f);
-    if (!e) return null;
-    if (e.length === 0) {
-      f.error('E030', "No electrodes: 'spike_times_index' is empty (0 electrodes), so there are no spikes to decode.", { key: 'spike_times_index' });
-      return null;
-    }
-    enc = e;
-    dec = await concatenatedSlices(r, 'decoding_', f);
-    if (dec && dec.length !== enc.length) {
-      f.error('E020', `decoding_spike_times_index has ${dec.length} electrodes but spike_times_index has ${enc.length}.`, { key: 'decoding_spike_times_index' });
-      return null;
-    }
-    layout = 'concatenated';
-  } else {
-    f.error('E030', 'No spike data found. Expected spike_times_<e> + spike_waveform_features_<e>, or spike_times + spike_times_index + spike_waveform_features.');
+  const slices = perKeys.length > 0 ? perElectrodeLayout(r, f) : concatKeys.length > 0 ? await concatenatedLayout(r, f) : noSpikes(f);
+  return slices && checkElectrodes(r, f, opts, slices);
+}
+
+/** Where each electrode's spikes are in the file, before their arrays are read and checked. */
+interface ElectrodeSlices {
+  enc: Slice[];
+  /** null when the file decodes the encoding spikes themselves */
+  dec: Slice[] | null;
+  layout: ElectrodeSet['layout'];
+}
+
+function perElectrodeLayout(r: ArrayReader, f: ValidationFindings): ElectrodeSlices | null {
+  const s = perElectrodeSlices(r.keys, f);
+  const enc = [...s.enc.values()];
+  const dec = s.dec ? [...s.enc.keys()].map((e) => s.dec!.get(e)).filter((x): x is Slice => x !== undefined) : null;
+  if (dec && dec.length !== enc.length) return null;
+  return { enc, dec, layout: 'per-electrode' };
+}
+
+async function concatenatedLayout(r: ArrayReader, f: ValidationFindings): Promise<ElectrodeSlices | null> {
+  const enc = await concatenatedSlices(r, '', f);
+  if (!enc) return null;
+  if (enc.length === 0) {
+    f.error('E030', "No electrodes: 'spike_times_index' is empty (0 electrodes), so there are no spikes to decode.", { key: 'spike_times_index' });
     return null;
   }
+  const dec = await concatenatedSlices(r, 'decoding_', f);
+  if (dec && dec.length !== enc.length) {
+    f.error('E020', `decoding_spike_times_index has ${dec.length} electrodes but spike_times_index has ${enc.length}.`, { key: 'decoding_spike_times_index' });
+    return null;
+  }
+  return { enc, dec, layout: 'concatenated' };
+}
+
+function noSpikes(f: ValidationFindings): null {
+  f.error('E030', 'No spike data found. Expected spike_times_<e> + spike_waveform_features_<e>, or spike_times + spike_times_index + spike_waveform_features.');
+  return null;
+}
+
+/** Reads and checks every electrode's slices; null when any of them failed (the findings say why). */
+async function checkElectrodes(r: ArrayReader, f: ValidationFindings, opts: ElectrodeOptions, { enc, dec, layout }: ElectrodeSlices): Promise<ElectrodeSet | null> {
   if (opts.names && opts.names.length !== enc.length) {
     f.warn('W020', `'electrode_names' has ${opts.names.length} entries but the file has ${enc.length} electrodes; using e0, e1, ….`, { key: 'electrode_names' });
   }

@@ -69,6 +69,33 @@ function renameHint(keys: string[], key: string): string {
 /** keys that describe a track graph (non_local_detector's Environment) */
 const TRACK_GRAPH = /^(track_graph|edge_order|edge_spacing|node_positions)/;
 
+/** The decoding window's own trajectory, when the file has one (both keys or neither). */
+async function readDecodingPosition(r: ArrayReader, f: ValidationFindings, unit: string | undefined, encodingDims: number | undefined) {
+  if (r.has('decoding_position_time') !== r.has('decoding_position')) {
+    const missing = r.has('decoding_position') ? 'decoding_position_time' : 'decoding_position';
+    f.error('E001', `'${missing}' not found: decoding_position and decoding_position_time come together. Found: ${listKeys(r.keys)}.`, { key: missing });
+    return null;
+  }
+  if (!r.has('decoding_position')) return null;
+  const decPos = await readPositionSeries(r, 'decoding_position_time', 'decoding_position', f, unit);
+  if (decPos && encodingDims !== undefined && decPos.dims !== encodingDims) {
+    f.error('E011', `'decoding_position' has ${decPos.dims} columns but 'position' has ${encodingDims}; they must match.`, { key: 'decoding_position' });
+  }
+  return decPos;
+}
+
+/** Each electrode's feature names: its own feature_names_<e>, else the file's feature_names. */
+async function readFeatureNames(r: ArrayReader): Promise<(electrode: number) => string[] | undefined> {
+  const shared = await r.strings('feature_names');
+  const perElectrode = new Map<number, string[]>();
+  for (const key of r.keys) {
+    const m = /^feature_names_(\d+)$/.exec(key);
+    const v = m ? await r.strings(key) : null;
+    if (m && v) perElectrode.set(Number(m[1]), v);
+  }
+  return (e) => perElectrode.get(e) ?? shared ?? undefined;
+}
+
 async function buildDataset(npz: NpzFile, path: string, f: ValidationFindings, options: NpzLoadOptions): Promise<Dataset | null> {
   const r = new ArrayReader(npz, f);
   const notes: string[] = [];
@@ -77,30 +104,13 @@ async function buildDataset(npz: NpzFile, path: string, f: ValidationFindings, o
   }
   const unit = (await r.strings('position_units'))?.[0];
   const enc = await readPositionSeries(r, 'position_time', 'position', f, unit);
-  let decPos = null;
-  if (r.has('decoding_position_time') !== r.has('decoding_position')) {
-    const missing = r.has('decoding_position') ? 'decoding_position_time' : 'decoding_position';
-    f.error('E001', `'${missing}' not found: decoding_position and decoding_position_time come together. Found: ${listKeys(r.keys)}.`, { key: missing });
-  } else if (r.has('decoding_position')) {
-    decPos = await readPositionSeries(r, 'decoding_position_time', 'decoding_position', f, unit);
-    if (decPos && enc && decPos.dims !== enc.dims) {
-      f.error('E011', `'decoding_position' has ${decPos.dims} columns but 'position' has ${enc.dims}; they must match.`, { key: 'decoding_position' });
-    }
-  }
+  const decPos = await readDecodingPosition(r, f, unit, enc?.dims);
   const grid = await readDecodingGrid(r, f, decPos?.time ?? enc?.time ?? null, decPos ? 'decoding_position_time' : 'position_time', notes);
   const isTraining = enc ? await readIsTraining(r, f, enc.time.length, notes) : undefined;
-  const names = await r.strings('electrode_names');
-  const sharedFeatureNames = await r.strings('feature_names');
-  const perElectrodeNames = new Map<number, string[]>();
-  for (const key of r.keys) {
-    const m = /^feature_names_(\d+)$/.exec(key);
-    const v = m ? await r.strings(key) : null;
-    if (m && v) perElectrodeNames.set(Number(m[1]), v);
-  }
   const electrodeSet = await readElectrodes(r, f, {
     positionRange: enc ? finiteRange(enc.time) : null,
-    names,
-    featureNames: (e) => perElectrodeNames.get(e) ?? sharedFeatureNames ?? undefined,
+    names: await r.strings('electrode_names'),
+    featureNames: await readFeatureNames(r),
     onProgress: options.onProgress,
     notes,
   });
