@@ -21,7 +21,6 @@ export const FILE_SIZE_DEBT = [
 export const FUNCTION_SIZE_DEBT = [
   { file: 'src/main/engine/strategies/positionInterpolation.ts', function: 'planInterpolation', lines: 134, why: 'the interpolation layout plan in one function; to split into cells, order and weights' },
   { file: 'src/main/engine/strategies/series.ts', function: 'run', lines: 112, why: 'the series strategy per block, both its wasm and graph paths; the paths are to move into ops' },
-  { file: 'src/main/server/startServer.ts', function: 'startServer', lines: 62, why: 'HTTP routes, WebSocket upgrade and shutdown wired in one place; the routes could be a table' },
   { file: 'src/main/service/activeRun.ts', function: 'ActiveRun.execute', lines: 62, why: 'drives one run from spawn to end; to shrink with the lifecycle as a tagged union' },
   { file: 'src/main/service/profilerService.ts', function: 'createProfilerService', lines: 187, why: 'the run queue and the API facade in one closure; the queue is to become its own module' },
   { file: 'src/renderer/src/api/wsClient.ts', function: 'createWsClient', lines: 105, why: 'the socket, its reconnects, calls and subscriptions in one closure; subscriptions could be their own part' },

@@ -4,7 +4,7 @@
  * WebSocket, the only way to data, is refused with 401 without it (see auth.ts).
  */
 import { realpath } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -65,50 +65,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const root = await realpath(options.staticDir).catch(() => {
     throw new AppError('NOT_FOUND', `the built renderer is missing at ${options.staticDir}: run \`npm run build\` first.`, { file: options.staticDir });
   });
-
-  // the page bundle holds no data and needs no token; the data flows only through /ws, which does
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!isLoopbackHost(req.headers.host)) return refuse(res, 403, 'forbidden: this server answers only to 127.0.0.1 or localhost');
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
-    const file = await resolveStaticPath(root, url.pathname);
-    if (file === null) return refuse(res, 404, 'not found');
-    const isHtml = file.endsWith('.html');
-    const headers: Record<string, string> = {
-      ...COMMON_HEADERS,
-      'Cache-Control': isHtml ? 'no-store' : 'private, max-age=3600',
-    };
-    if (isHtml) headers['Content-Security-Policy'] = rendererCspHeader();
-    await sendFile(res, file, req.method === 'HEAD', headers);
-  };
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) refuse(res, 500, 'internal error');
-      else res.destroy();
-    });
-  });
+  const server = createServer(pageHandler(root));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
-
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
-    if (!isLoopbackHost(req.headers.host)) return refuseUpgrade(socket, 403, 'Forbidden');
-    if (!hasToken(url, token)) return refuseUpgrade(socket, 401, 'Unauthorized');
-    if (!isOwnOrigin(req)) return refuseUpgrade(socket, 403, 'Forbidden');
-    if (wss.clients.size >= MAX_SESSIONS) return refuseUpgrade(socket, 503, 'Service Unavailable');
+    const refusal = upgradeRefusal(req, token, wss.clients.size);
+    if (refusal) return refuseUpgrade(socket, refusal.status, refusal.reason);
     wss.handleUpgrade(req, socket, head, (ws) => attachSession(ws, options.service));
   });
-
-  await new Promise<void>((resolvePromise, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => {
-      reject(e.code === 'EADDRINUSE'
-        ? new AppError('IO', `port ${options.port} on ${host} is in use: pick another with --port, or leave it out for a free one.`)
-        : e);
-    });
-    server.listen(options.port ?? 0, host, () => resolvePromise());
-  });
+  await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const shownHost = host === '::1' ? '[::1]' : host;
 
@@ -123,4 +88,50 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** The page's files: they hold no data and need no token; the data flows only through /ws, which does. */
+function pageHandler(root: string): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!isLoopbackHost(req.headers.host)) return refuse(res, 403, 'forbidden: this server answers only to 127.0.0.1 or localhost');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
+    const file = await resolveStaticPath(root, url.pathname);
+    if (file === null) return refuse(res, 404, 'not found');
+    const isHtml = file.endsWith('.html');
+    const headers: Record<string, string> = {
+      ...COMMON_HEADERS,
+      'Cache-Control': isHtml ? 'no-store' : 'private, max-age=3600',
+    };
+    if (isHtml) headers['Content-Security-Policy'] = rendererCspHeader();
+    await sendFile(res, file, req.method === 'HEAD', headers);
+  };
+  return (req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) refuse(res, 500, 'internal error');
+      else res.destroy();
+    });
+  };
+}
+
+/** Why a WebSocket upgrade is refused, in the order the checks cost; null when it may proceed. */
+function upgradeRefusal(req: IncomingMessage, token: string, openSessions: number): { status: number; reason: string } | null {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname !== '/ws') return { status: 404, reason: 'Not Found' };
+  if (!isLoopbackHost(req.headers.host)) return { status: 403, reason: 'Forbidden' };
+  if (!hasToken(url, token)) return { status: 401, reason: 'Unauthorized' };
+  if (!isOwnOrigin(req)) return { status: 403, reason: 'Forbidden' };
+  if (openSessions >= MAX_SESSIONS) return { status: 503, reason: 'Service Unavailable' };
+  return null;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolvePromise, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(e.code === 'EADDRINUSE'
+        ? new AppError('IO', `port ${port} on ${host} is in use: pick another with --port, or leave it out for a free one.`)
+        : e);
+    });
+    server.listen(port, host, () => resolvePromise());
+  });
 }
