@@ -42,9 +42,8 @@ function otherCpuShare(start: LoadReading, end: LoadReading): number | undefined
  * The load between two readings. Busy: other processes kept more of the machine than
  * BUSY_OTHER_CPU_SHARE. Only where that share cannot be read (no /proc/stat) does the 1-minute
  * load average decide, busy when the others' part of it (at the start, or at the end less what
- * this process added) exceeded the cores this process left free: the average lags by a minute and
- * counts this run's own earlier work, so five quiet runs in a row measured 3 % other CPU while
- * the average said 1.4–1.9 on 2 cores.
+ * this process added) exceeded the cores this process left free. The average lags by a minute and
+ * counts this run's own earlier work, so on a quiet machine it can still read as busy.
  */
 export function machineLoadBetween(start: LoadReading, end: LoadReading): MachineLoad {
   const own = ownBusyCores(start, end);

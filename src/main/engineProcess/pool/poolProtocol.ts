@@ -79,7 +79,7 @@ export type FromWorker =
    * blocks of electrode e's terms in order, each (B × P) float32 from row `start` of its decoding
    * spikes, a view of the worker's term ring to release once added when it has `release`
    * (termRing.ts); `done`: the electrode's last message (its blocks, if any, come first). A few
-   * blocks travel together: a message costs the worker ~40 µs while the main thread is busy.
+   * blocks travel together: each message costs the worker time while the main thread is busy.
    */
   | { type: 'terms'; call: number; electrode: number; blocks: TermBlock[]; done: boolean }
   | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number }

@@ -95,7 +95,7 @@ function callDataset(base: Dataset, time: Float64Array, shares: DecodingShare[])
 
 /**
  * The terms as an array that owns its whole buffer, to transfer: the backend's read is already a
- * fresh copy of that size (a copy more costs ~40 ms a call on realistic's 52 M terms); anything
+ * fresh copy of that size, and a second copy of tens of millions of terms is not free. Anything
  * else, a view into a larger buffer such as a backend's heap, is copied.
  */
 function ownedArray(values: Float32Array): Float32Array {

@@ -1,8 +1,8 @@
 /**
  * Shared memory a pool worker writes its blocks of spike terms into, so that a block reaches the
- * main thread without an array of its own. A fresh array per block, transferred, costs the
- * first-touch faults of its pages every time (about 0.25 ms per 400 KB block measured, ten times
- * the copy itself), and a predict of `realistic` sends 130 such blocks per worker.
+ * main thread without an array of its own. A fresh array per block, transferred, pays the
+ * first-touch faults of its pages every time, which cost more than the copy itself, and a large
+ * predict sends a hundred or more blocks per worker.
  *
  * Slot s is busy from the worker's write until the main thread has added the block to the
  * likelihood and sets flags[s] back to 0 (Atomics on both sides). A worker that finds no slot free
