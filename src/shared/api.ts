@@ -10,6 +10,9 @@ import type { RunEvent, RunStatus } from './events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
 import type { Report } from './report';
 import type { SweepResult, SweepSummary } from './sweep';
+import type { CounterSeries, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest, TimelineView } from './timelineView';
+
+export * from './timelineView';
 
 export interface BackendAvailability {
   name: BackendName;
@@ -97,99 +100,6 @@ export interface RunDetail {
   entry: RunIndexEntry;
   config: RunConfig;
   report: Report | null;
-}
-
-/** Level-of-detail view of a time window of the trace, for the timeline. */
-export interface TimelineRequest {
-  startUs: number;
-  endUs: number;
-  /** horizontal pixels the view has: spans shorter than a pixel are merged */
-  widthPx: number;
-}
-
-export interface TimelineLane {
-  id: string;
-  /** "engine · main", "service" */
-  name: string;
-}
-
-export interface TimelineSpan {
-  lane: string;
-  name: string;
-  cat: string;
-  startUs: number;
-  durUs: number;
-  depth: number;
-  /** > 1 when this box stands for several merged spans */
-  merged: number;
-  args?: Record<string, unknown>;
-}
-
-/** The arg the service sets on a box drawn for a span that has begun and not ended (a live run's "run", say). */
-export const IN_PROGRESS_ARG = 'inProgress';
-
-export interface TimelineView {
-  startUs: number;
-  endUs: number;
-  totalUs: number;
-  lanes: TimelineLane[];
-  spans: TimelineSpan[];
-  instants: { lane: string; name: string; tsUs: number }[];
-  totalEvents: number;
-}
-
-/**
- * Timeline search: the next (or previous) span whose name contains the text, case-insensitive,
- * over the whole run rather than the boxes on screen, so merged spans are found too.
- */
-export interface SpanSearchRequest {
-  text: string;
-  /** 'next': the first match starting after fromUs; 'previous': the last starting before it */
-  fromUs: number;
-  direction: 'next' | 'previous';
-}
-
-export interface SpanSearchResult {
-  /** spans of the whole run whose name matches */
-  total: number;
-  /** the match found; null when none lies in that direction */
-  match: TimelineSpan | null;
-  /** the match's 1-based position among all matches in start order; 0 without a match */
-  ordinal: number;
-}
-
-/** An area of the timeline, the way Perfetto's area selection works: a time range on some lanes. */
-export interface SpanAreaRequest {
-  startUs: number;
-  endUs: number;
-  /** lane ids (TimelineLane.id) */
-  lanes: string[];
-}
-
-/** One span name inside an area; times are clipped to the area. */
-export interface SpanAreaRow {
-  name: string;
-  count: number;
-  totalUs: number;
-  /** total minus the time of the spans nested directly inside, on the same lane */
-  selfUs: number;
-  meanUs: number;
-  maxUs: number;
-}
-
-export interface SpanAreaSummary {
-  startUs: number;
-  endUs: number;
-  lanes: number;
-  spans: number;
-  /** by total time, longest first */
-  rows: SpanAreaRow[];
-}
-
-export interface CounterSeries {
-  name: string;
-  key: string;
-  points: [number, number][];
 }
 
 /**
