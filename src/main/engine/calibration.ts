@@ -13,7 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendInfo } from '../../shared/report';
 import { FLOAT32_BYTES, FLUSH_BELOW, type Calibration } from './model';
-import { EXP_FLUSHED_KERNEL, hasWasmKernels } from './simd/wasmKernels';
+import { EXP_FLUSHED_KERNEL, hasWasmKernels } from './simd';
 import { packedMatMul, packFactor } from './strategies/compensated';
 import { waitForDevice } from './sync';
 

@@ -20,7 +20,7 @@ export {
 } from './predict';
 export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
 export { CancelledError } from './model';
-export { copyFloat32Into, relaxedSimdAvailable } from './simd/wasmKernels';
+export { copyFloat32Into, relaxedSimdAvailable } from './simd';
 export { predictLocal } from './local';
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';

@@ -5,8 +5,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { EPS, FLUSH_BELOW, flushIsSafe, flushThreshold, HALF_LOG_2PI } from './model';
-import { gridApplies } from './simd/uniformGrid';
-import { GAUSS_KERNEL, hasWasmKernels, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS, type GaussAttrs, type LinearPositionKernelAttrs } from './simd/wasmKernels';
+import { gridApplies } from './simd';
+import { GAUSS_KERNEL, hasWasmKernels, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS, type GaussAttrs, type LinearPositionKernelAttrs } from './simd';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
 export function logNormaliser(std: number[]): number {

@@ -10,7 +10,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { kdeOnGrid, linearPositionKernel, logNormaliser, toTensor2d } from './kernels';
 import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
-import { hasWasmKernels, KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS, type KdeColumnSumsAttrs } from './simd/wasmKernels';
+import { hasWasmKernels, KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS, type KdeColumnSumsAttrs } from './simd';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
  *  transient device memory stays small next to what the decode strategies need */

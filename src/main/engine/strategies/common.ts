@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS } from '../model';
 import { gridKdeWork } from '../model/opWork';
 import { linearPositionKernelWork } from '../model/stageWork';
-import { BIAS_FLOOR_KERNEL, hasWasmKernels, type BiasFloorAttrs } from '../simd/wasmKernels';
+import { BIAS_FLOOR_KERNEL, hasWasmKernels, type BiasFloorAttrs } from '../simd';
 import { maxFinite } from '../hostMath';
 import { electrodeFlushIsSafe, kdeOnGrid, linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
 import type { ElectrodeContext, StageFn, StageTools } from './types';

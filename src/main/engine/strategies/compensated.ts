@@ -15,7 +15,7 @@ import { addWork, gridKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork,
 import {
   COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type ScaledChunkProductAttrs,
-} from '../simd/wasmKernels';
+} from '../simd';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, positionFactor, type CompensatedState } from './online';
 import type { ElectrodeContext, EmitBlock, StageTools, Strategy } from './types';

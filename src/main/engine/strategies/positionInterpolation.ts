@@ -24,7 +24,7 @@ import { maxFinite } from '../hostMath';
 import { electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../kernels';
 import { EPS, FLOAT32_BYTES, FLUSH_BELOW, LOG_EPS } from '../model';
 import { NO_WORK, type Work } from '../model/opWork';
-import { hasWasmKernels, INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../simd/wasmKernels';
+import { hasWasmKernels, INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../simd';
 import { forEachBlock, sliceRows } from './common';
 import type { ElectrodeContext, Strategy } from './types';
 

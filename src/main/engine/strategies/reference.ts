@@ -7,7 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { kernelDirect } from '../kernels';
-import { hasWasmKernels, MIN_KERNEL_COLUMNS } from '../simd/wasmKernels';
+import { hasWasmKernels, MIN_KERNEL_COLUMNS } from '../simd';
 import { epilogue, forEachBlock, linearPositionKernelOf, sliceRows } from './common';
 import { packedMatMul, packFactor, type PackedFactor } from './compensated';
 import type { StageFn, Strategy } from './types';

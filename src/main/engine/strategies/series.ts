@@ -14,7 +14,7 @@ import { kernelDirect, logNormaliser } from '../kernels';
 import {
   hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesGroundFactorAttrs,
   type SeriesTermsAttrs,
-} from '../simd/wasmKernels';
+} from '../simd';
 import { COMPENSATED_MAX_FEATURES, FLUSH_BELOW, LOG_EPS } from '../model';
 import { seriesFactorWork, seriesTermsWork, type Work } from '../model/opWork';
 import { linearMarkKernelWork, linearReduceWork } from '../model/stageWork';
