@@ -10,13 +10,14 @@ import { EPS, FLOAT32_BYTES } from './model';
 import {
   dropNanRows, electrodeBias, gather, gatherOrAll, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
 } from './hostMath';
-import { electrodeFlushIsSafe, kdeOnGrid, linearPositionKernel, toTensor2d } from './kernels';
+import { electrodeFlushIsSafe } from './kernelNormalisers';
+import { toTensor2d } from './kernels';
+import { linearPositionKernel } from './ops';
 import { planSeries, seriesCoversEncoding, type SeriesPlan } from './strategies/markSeries';
 import {
   buildSeriesFactor, buildSeriesFactorWork, canFuseSeriesFit, groundDensityAndSeriesFactor, seriesFactorBytes, seriesFactorKind,
 } from './strategies/series';
 import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
-import { linearPositionKernelWork } from './model/stageWork';
 import { kdePartCount, kdeParts, kdePartsWork, logKde, logKdeWorkOf, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
@@ -203,10 +204,7 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
 
 /** The work of groundDensityKeepingKernel: the linear position kernel, by the grid kernels where they take it. */
 function keptKernelWork(ctx: FitContext, encPositions: Float64Array): Work {
-  const n = encPositions.length / ctx.q;
-  return kdeOnGrid(encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
-    ? gridKdeWork(n, ctx.nBins, true)
-    : linearPositionKernelWork(n, ctx.nBins, ctx.q);
+  return linearPositionKernel.work(encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd);
 }
 
 /**
@@ -217,7 +215,7 @@ function keptKernelWork(ctx: FitContext, encPositions: Float64Array): Work {
 async function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): Promise<Float64Array> {
   const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
   // flushed as a strategy that rebuilds it would
-  const { colMax, colSum, kernel } = linearPositionKernel(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted));
+  const { colMax, colSum, kernel } = linearPositionKernel.run(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted));
   centers.dispose();
   tensors.push(kernel);
   fitted.keptPositionKernel = kernel;
@@ -245,7 +243,7 @@ async function seriesFitFused(
   ctx: FitContext, fitted: FittedElectrode, plan: SeriesPlan, encHost: Float32Array, tensors: tf.Tensor[],
 ): Promise<Float64Array> {
   // the kernel's rows go through a cache-sized tile, not memory
-  const kernelWork = kdeOnGrid(fitted.encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
+  const kernelWork = linearPositionKernel.onGrid(fitted.encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
     ? gridKdeWork(fitted.nEnc, ctx.nBins, false)
     : logKdeWork(fitted.nEnc, ctx.nBins, ctx.q);
   const work = addWork(kernelWork, buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins));

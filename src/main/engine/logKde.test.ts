@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { kdeOnGrid } from './kernels';
+import { onGrid as kdeOnGrid } from './ops/linearPositionKernel';
 import { KDE_PART_SAMPLES, logKde, logKdeWorkOf } from './logKde';
 import { addWork, gridKdeWork, logKdeWork } from './model/opWork';
 import { hasWasmKernels, installWasmKernels } from './simd';

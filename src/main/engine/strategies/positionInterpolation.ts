@@ -21,10 +21,10 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { maxFinite } from '../hostMath';
-import { electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../kernels';
+import { electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../kernelNormalisers';
 import { EPS, FLOAT32_BYTES, FLUSH_BELOW, LOG_EPS } from '../model';
 import { NO_WORK, type Work } from '../model/opWork';
-import { hasWasmKernels, INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../simd';
+import { interpolatedTerms } from '../ops';
 import { forEachBlock, sliceRows } from './common';
 import type { ElectrodeContext, Strategy } from './types';
 
@@ -206,7 +206,7 @@ export function planInterpolation(
   const weights = lagrangeWeights(unitNodes);
   const half = INTERPOLATION_WIDTH / 2;
   const hScale = 2 ** H_SCALE_LOG2;
-  const vecFloats = interpolatedSpikeVectorFloats(D);
+  const vecFloats = interpolatedTerms.spikeVectorFloats(D);
 
   const cells: { first: number; end: number; p0: number; p1: number; centre: number; v0: number }[] = [];
   // the held cells' index in `cells` (−1: reaching no bin) and first spike vector
@@ -420,7 +420,7 @@ function allFinite(values: ArrayLike<number>): boolean {
  * shows to be safe at the electrode's largest bias.
  */
 export async function interpolationApplies(ctx: ElectrodeContext, encMarks: ArrayLike<number>, decMarks: ArrayLike<number>): Promise<boolean> {
-  if (!hasWasmKernels() || ctx.encPositions.shape[1] !== 1 || ctx.nEnc < 1 || ctx.nBins < 1 || ctx.positionStd.length !== 1) return false;
+  if (!interpolatedTerms.runsFused() || ctx.encPositions.shape[1] !== 1 || ctx.nEnc < 1 || ctx.nBins < 1 || ctx.positionStd.length !== 1) return false;
   const maxBias = maxFinite(await ctx.bias.data());
   if (!electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxBias)) return false;
   const [positions, centers] = await Promise.all([ctx.encPositions.data(), ctx.centers.data()]);
@@ -491,7 +491,7 @@ export const interpolated: Strategy = {
       const shape: PlanSize = { cells: cells!, spikeVectors: spikeVectors!, binVectors: binVectors!, storedBinVectors: storedBinVectors!, spikeFloats: spikeFloats!, hFloats: hFloats! };
       const m = shape.binVectors * LANES;
       const sd = ctx.waveformStd.map((s) => Math.max(s, EPS));
-      const attrs: InterpolatedTermsAttrs = {
+      const attrs: interpolatedTerms.TermsAttrs = {
         off: logNormaliser(sd) + logNormaliser(ctx.positionStd) - Math.log(ctx.nEnc) - H_SCALE_LOG2 * Math.LN2,
         floor: LOG_EPS,
         reach: projectionReach(tau),
@@ -504,10 +504,8 @@ export const interpolated: Strategy = {
           const args: { work: Work } = { work: blockWork(s1 - s0, shape, D, 0) };
           const terms = await stage('reduce', () =>
             tf.tidy(() => {
-              const a = tf.mul(sliceRows(decMarks, s0, s1), invStd);
-              const [out, taken] = tf.engine().runKernel(
-                INTERPOLATED_TERMS_KERNEL, { a, spikes, chunks, h, bias, direction, bounds }, attrs as unknown as tf.NamedAttrMap,
-              ) as [tf.Tensor2D, tf.Scalar];
+              const a = tf.mul(sliceRows(decMarks, s0, s1), invStd) as tf.Tensor2D;
+              const [out, taken] = interpolatedTerms.run(a, { spikes, chunks, h, direction, bounds }, bias, attrs);
               args.work = blockWork(s1 - s0, shape, D, taken.dataSync()[0]!);
               return m === ctx.nBins ? out : tf.slice(out, [0, 0], [s1 - s0, ctx.nBins]);
             }),

@@ -10,13 +10,11 @@
  * in reach (real tetrode marks) is handed whole to that handoff.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { kernelDirect, logNormaliser } from '../kernels';
-import {
-  hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesGroundFactorAttrs,
-  type SeriesTermsAttrs,
-} from '../simd';
-import { COMPENSATED_MAX_FEATURES, FLUSH_BELOW, LOG_EPS } from '../model';
-import { seriesFactorWork, seriesTermsWork, type Work } from '../model/opWork';
+import { logNormaliser } from '../kernelNormalisers';
+import { kernelDirect } from '../kernels';
+import { COMPENSATED_MAX_FEATURES } from '../model';
+import type { Work } from '../model/opWork';
+import { seriesFactor, seriesGroundFactor, seriesTerms } from '../ops';
 import { linearMarkKernelWork, linearReduceWork } from '../model/stageWork';
 import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from './common';
 import { compensated } from './compensated';
@@ -44,16 +42,6 @@ function encodingFeatures(plan: SeriesPlan, encMarks: Float32Array, nEnc: number
   return out;
 }
 
-/** W = Ψᵀ·Kpos (Fpad × P). */
-export function seriesFactor(psi: tf.Tensor2D, kpos: tf.Tensor2D): tf.Tensor2D {
-  if (hasWasmKernels() && kpos.shape[1] >= MIN_KERNEL_COLUMNS) {
-    return tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos }, {}) as tf.Tensor2D;
-  }
-  // Kposᵀ·Ψ, then the small transpose: a matmul's right operand is packed per new tensor on some
-  // backends, which for the (E × P) kernel would cost more than the product
-  return tf.tidy(() => tf.transpose(tf.matMul(tf.transpose(kpos), psi)) as tf.Tensor2D);
-}
-
 /** The position cache's name for an electrode's series factor of this plan's order. */
 export function seriesFactorKind(plan: SeriesPlan): string {
   return `series ${plan.basis.order}`;
@@ -69,34 +57,30 @@ function encodingFeaturesTensor(plan: SeriesPlan, encHost: Float32Array, nEnc: n
  * position kernel: built by the fit that keeps it, or by a predict that finds none kept.
  */
 export function buildSeriesFactor(plan: SeriesPlan, encHost: Float32Array, nEnc: number, kpos: tf.Tensor2D): tf.Tensor2D {
-  return tf.tidy(() => seriesFactor(encodingFeaturesTensor(plan, encHost, nEnc), kpos));
+  return tf.tidy(() => seriesFactor.run(encodingFeaturesTensor(plan, encHost, nEnc), kpos));
 }
 
 /** Whether groundDensityAndSeriesFactor runs here for this many bins. */
 export function canFuseSeriesFit(nBins: number): boolean {
-  return hasWasmKernels() && nBins >= MIN_KERNEL_COLUMNS && nBins % 4 === 0;
+  return seriesGroundFactor.runsFused(nBins);
 }
 
 /**
  * What a fit for series needs from an electrode's linear position kernel, without the kernel: its
  * column maxima and sums (the ground process, as linearPositionKernel gives them) and the series
- * factor (as buildSeriesFactor gives it), bit for bit, in one pass of the wasm kernels over cache-
+ * factor (as buildSeriesFactor gives it), bit for bit, in one pass of the fused seriesGroundFactor op over cache-
  * sized tiles of kernel rows. Only where canFuseSeriesFit says so, for at least one position;
  * elsewhere the caller builds the kernel, then the factor.
  */
 export function groundDensityAndSeriesFactor(
   positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[], flush: boolean, plan: SeriesPlan, encHost: Float32Array,
 ): { colMax: tf.Tensor1D; colSum: tf.Tensor1D; factor: tf.Tensor2D } {
-  const [nEnc] = positions.shape;
-  const [colMax, colSum, factor] = tf.tidy(() => {
-    const inv = tf.tensor1d(std.map((s) => 1 / s));
-    const a = tf.mul(positions, inv);
-    const bt = tf.transpose(tf.mul(centers, inv));
-    const psi = encodingFeaturesTensor(plan, encHost, nEnc);
-    const attrs: SeriesGroundFactorAttrs = { c: logNormaliser(std), flush: flush ? FLUSH_BELOW : 0 };
-    return tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, { a, bt, psi }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
-  });
-  return { colMax: colMax as tf.Tensor1D, colSum: colSum as tf.Tensor1D, factor: factor as tf.Tensor2D };
+  const psi = encodingFeaturesTensor(plan, encHost, positions.shape[0]);
+  try {
+    return seriesGroundFactor.run(positions, centers, std, flush, psi);
+  } finally {
+    psi.dispose();
+  }
 }
 
 /** Bytes of the series factor of this plan over nBins bins. */
@@ -106,28 +90,7 @@ export function seriesFactorBytes(plan: SeriesPlan, nBins: number): number {
 
 /** The work of buildSeriesFactor, for the span it runs in. */
 export function buildSeriesFactorWork(plan: SeriesPlan, nEnc: number, nBins: number): Work {
-  return seriesFactorWork(paddedFeatureCount(plan), nEnc, nBins);
-}
-
-/** Whether seriesTerms runs the wasm kernel for this many bins (which takes Φ narrower than W is tall). */
-function usesTermsKernel(nBins: number): boolean {
-  return hasWasmKernels() && nBins >= MIN_KERNEL_COLUMNS;
-}
-
-/**
- * ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS), bias (P,). On the
- * wasm kernel Φ may have fewer columns than W rows (W's rows past them are the zero padding).
- */
-export function seriesTerms(bias: tf.Tensor1D, phi: tf.Tensor2D, w: tf.Tensor2D, rowOff: tf.Tensor1D): tf.Tensor2D {
-  if (usesTermsKernel(w.shape[1])) {
-    const attrs: SeriesTermsAttrs = { floor: LOG_EPS };
-    return tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w, rowOff, bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
-  }
-  return tf.tidy(() => {
-    // a sum that rounding left ≤ 0 is an underflowed one: −Infinity, so the floor (epilogue's order)
-    const logJ = tf.add(tf.log(tf.relu(tf.matMul(phi, w))), tf.reshape(rowOff, [-1, 1]));
-    return tf.maximum(tf.add(logJ, bias), LOG_EPS) as tf.Tensor2D;
-  });
+  return seriesFactor.work(paddedFeatureCount(plan), nEnc, nBins);
 }
 
 /** ℓ (far × P, row-major) of the decoding spikes `far` (out of reach), in that order, by `exact` (compensated or its interpolated form). */
@@ -216,7 +179,7 @@ export const series: Strategy = {
       }
       const W = factor?.tensors[0] as tf.Tensor2D | undefined;
       // the wasm terms kernel reads the first features' rows of W, so the zero padding needs no product
-      const termFeatures = usesTermsKernel(ctx.nBins) ? plan.basis.nFeatures : F;
+      const termFeatures = seriesTerms.runsFused(ctx.nBins) ? plan.basis.nFeatures : F;
 
       await forEachBlock(nDec, ctx.blockSize, span, async (s0, s1) => {
         const nearRows: number[] = [];
@@ -234,8 +197,8 @@ export const series: Strategy = {
             });
             parts.push(
               await stage('reduce', () =>
-                tf.tidy(() => seriesTerms(ctx.bias, tf.tensor2d(feats, [nearRows.length, termFeatures]), W!, tf.tensor1d(offs))),
-                { work: seriesTermsWork(nearRows.length, termFeatures, ctx.nBins) },
+                tf.tidy(() => seriesTerms.run(ctx.bias, tf.tensor2d(feats, [nearRows.length, termFeatures]), W!, tf.tensor1d(offs))),
+                { work: seriesTerms.work(nearRows.length, termFeatures, ctx.nBins) },
               ),
             );
           }
