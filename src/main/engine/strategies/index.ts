@@ -9,6 +9,7 @@ import { compensated } from './compensated';
 import { logsumexp, logsumexpTiled } from './logsumexp';
 import { reference } from './reference';
 import { series } from './series';
+import type { FitKeep, FitElectrode } from './types';
 import { streaming } from './streaming';
 import type { Strategy } from './types';
 
@@ -22,4 +23,10 @@ export const STRATEGY_IMPLS: Record<StrategyName, Strategy> = {
   series,
 };
 
-export type { ElectrodeContext, EmitBlock, StageFn, StageTools, Strategy } from './types';
+/** The fit hook of the strategy whose predicts follow a fit, if it has one (Strategy.fitKeep). */
+export function fitKeepFor(name: StrategyName): ((electrode: FitElectrode) => FitKeep) | undefined {
+  return STRATEGY_IMPLS[name].fitKeep;
+}
+
+export { KEEP_THE_KERNEL } from './types';
+export type { ElectrodeContext, EmitBlock, FitElectrode, FitKeep, KeptFactor, StageFn, StageTools, Strategy } from './types';
