@@ -18,7 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { electrodeFlushThreshold } from '../src/main/engine/kernelNormalisers';
-import { kernelDirect, logKernelDirect } from '../src/main/engine/kernels';
+import { kernelDirect, logKernelDirect } from '../src/main/engine/gaussianKernel';
 import { run as linearPositionKernel } from '../src/main/engine/ops/linearPositionKernel';
 import { enableRelaxedSimd } from '../src/main/engineProcess/relaxedSimd';
 import { hasWasmKernels, installWasmKernels, relaxedSimdAvailable } from '../src/main/engine/simd';

@@ -8,11 +8,12 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { StrategyName } from '../../shared/config';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { EPS, FLOAT32_BYTES } from './model';
-import {
-  dropNanRows, electrodeBias, gather, gatherOrAll, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
-} from './hostMath';
+import { stdVector } from './kernelWidths';
+import { electrodeBias, maxFinite } from './logSpace';
+import { dropNanRows, interpolatePosition, trainingSelection } from './positionTrack';
+import { gather, gatherOrAll, inBoundsIndices, insideWindows } from './rowSelection';
 import { electrodeFlushIsSafe } from './kernelNormalisers';
-import { toTensor2d } from './kernels';
+import { toTensor2d } from './gaussianKernel';
 import { linearPositionKernel } from './ops';
 import { fitKeepFor, KEEP_THE_KERNEL, type FitElectrode, type FitKeep, type KeptFactor } from './strategies';
 import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';

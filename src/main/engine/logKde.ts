@@ -8,7 +8,7 @@
  * float64 exp then underflows exactly where the float64 reference does.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { toTensor2d } from './kernels';
+import { toTensor2d } from './gaussianKernel';
 import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
 import { kdeColumnSums, linearPositionKernel } from './ops';
 

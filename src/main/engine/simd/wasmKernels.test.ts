@@ -25,7 +25,7 @@ function sweep(n: number, lo: number, hi: number): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
 }
 
-/** the op graph the Gaussian kernel replaces, as kernels.ts runs it on every other backend */
+/** the op graph the Gaussian kernel replaces, as the gaussianKernelMatrix op runs it on every other backend */
 function opGraphLogKernel(a: tf.Tensor2D, b: tf.Tensor2D, c: number): tf.Tensor2D {
   return tf.tidy(() => tf.add(tf.mul(tf.sum(tf.squaredDifference(tf.expandDims(a, 1), tf.expandDims(b, 0)), 2), -0.5), c) as tf.Tensor2D);
 }

@@ -1,8 +1,8 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
-import { maxFinite } from '../hostMath';
+import { maxFinite } from '../logSpace';
 import { electrodeFlushIsSafe } from '../kernelNormalisers';
-import { logMarkKernelGemm, type PreparedMarks } from '../kernels';
+import { logMarkKernelGemm, type PreparedMarks } from '../gaussianKernel';
 import { biasFloor, linearPositionKernel } from '../ops';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
 

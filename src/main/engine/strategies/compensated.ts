@@ -8,9 +8,9 @@
  * than E it becomes (e′): the same fold accumulated chunk by chunk with a running scale.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { maxFinite } from '../hostMath';
+import { maxFinite } from '../logSpace';
 import { electrodeFlushIsSafe } from '../kernelNormalisers';
-import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../kernels';
+import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussianKernel';
 import { FLOAT32_BYTES, FLUSH_BELOW } from '../model';
 import { addWork, gridKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, stream, type Work } from '../model/opWork';
 import { compensatedWeights, linearPositionKernel, packedProduct, positionFactorRows } from '../ops';

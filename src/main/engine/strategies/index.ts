@@ -1,7 +1,9 @@
 /**
- * The six evaluation strategies of kde-spec §7 and the engine's own `series`, by name. Each computes the same floored spike
- * terms; they differ in where the sum over encoding spikes happens and how it is tiled.
- * Imports tfjs and the engine's own modules only.
+ * The six evaluation strategies of kde-spec §7 and the engine's own `series` (series/), by name. Each computes the same
+ * floored spike terms; they differ in where the sum over encoding spikes happens and how it is tiled. A strategy may
+ * have a say in what the fit keeps for it (Strategy.fitKeep, fitKeepFor).
+ * Imports tfjs and the engine's own modules only; computes through engine/ops, never engine/simd or engine/backends,
+ * and never asks which backend is active.
  */
 import type { StrategyName } from '../../../shared/config';
 import { chunked } from './chunked';

@@ -41,7 +41,7 @@ export function foldCompensated(
  * The same fold when a chunk's weights arrive already scaled by their own C*_chunk:
  * Σ ← Σ·exp(C*_prev − C*) + (w·factor)·exp(C*_chunk − C*), C* the larger of the two. With one
  * chunk it is exactly foldCompensated's first step. The wasm path runs it as one kernel
- * (compensated.ts, foldPackedChunk); this op graph is what that kernel is measured against.
+ * (ops/packedProduct.ts, foldChunk); this op graph is what that kernel is measured against.
  */
 export function foldScaledChunk(prev: CompensatedState | null, w: tf.Tensor2D, chunkScale: tf.Scalar, factor: tf.Tensor2D): CompensatedState {
   const next = tf.tidy(() => {

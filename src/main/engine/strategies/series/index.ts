@@ -12,7 +12,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../../kernelNormalisers';
-import { kernelDirect } from '../../kernels';
+import { kernelDirect } from '../../gaussianKernel';
 import { COMPENSATED_MAX_FEATURES } from '../../model';
 import { linearMarkKernelWork, linearReduceWork } from '../../model/stageWork';
 import { seriesTerms } from '../../ops';

@@ -12,7 +12,7 @@
  * normal range), less than that bound allows.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { maxFinite } from '../../hostMath';
+import { maxFinite } from '../../logSpace';
 import { electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../../kernelNormalisers';
 import { EPS, FLOAT32_BYTES, LOG_EPS } from '../../model';
 import { NO_WORK, type Work } from '../../model/opWork';
