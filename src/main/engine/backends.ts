@@ -11,7 +11,7 @@ import type { BackendAvailability } from '../../shared/api';
 import type { BackendChoice, BackendName } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import type { BackendInfo } from '../../shared/report';
-import { installWasmKernels } from './simd/wasmKernels';
+import { installWasmKernels } from './simd';
 
 const TF_NODE_GPU = '@tensorflow/tfjs-node-gpu';
 /**

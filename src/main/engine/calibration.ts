@@ -13,8 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendInfo } from '../../shared/report';
 import { FLOAT32_BYTES, FLUSH_BELOW, type Calibration } from './model';
-import { EXP_FLUSHED_KERNEL, hasWasmKernels } from './simd/wasmKernels';
-import { packedMatMul, packFactor } from './strategies/compensated';
+import { flushedExp, packedProduct } from './ops';
 import { waitForDevice } from './sync';
 
 export interface CalibrationOptions {
@@ -29,6 +28,9 @@ export interface CalibrationOptions {
   /** elements of each add operand: 16 MiB, beyond the caches, so the add measures memory */
   bandwidthSize?: number;
 }
+
+/** the matmul's first size; every size it grows to is larger */
+const MATMUL_START_SIZE = 128;
 
 const DEFAULTS: Required<CalibrationOptions> = {
   sampleMs: 10,
@@ -77,9 +79,9 @@ async function warmMsPerCall(op: () => tf.Tensor, o: Required<CalibrationOptions
  * backend's matmul, so the ceiling is the faster of the two.
  */
 function packedProductOp(a: tf.Tensor2D, b: tf.Tensor2D): { op: () => tf.Tensor; dispose: () => void } {
-  const packed = packFactor(b);
+  const packed = packedProduct.pack(b);
   return {
-    op: () => packedMatMul(a, packed, b.shape[1]),
+    op: () => packedProduct.matMul(a, packed, b.shape[1]),
     dispose: () => tf.dispose([packed.packed, packed.flags]),
   };
 }
@@ -87,13 +89,13 @@ function packedProductOp(a: tf.Tensor2D, b: tf.Tensor2D): { op: () => tf.Tensor;
 /** Grows the matmul until one warm call takes about matmulCallMs, then measures it (the faster GEMM where the engine has its own). */
 async function measureMatmul(o: Required<CalibrationOptions>): Promise<number> {
   const backendMatmul = await measureGemm(o, (a, b) => ({ op: () => tf.matMul(a, b), dispose: () => undefined }));
-  return hasWasmKernels() ? Math.max(backendMatmul, await measureGemm(o, packedProductOp)) : backendMatmul;
+  return packedProduct.runsFused(MATMUL_START_SIZE) ? Math.max(backendMatmul, await measureGemm(o, packedProductOp)) : backendMatmul;
 }
 
 async function measureGemm(
   o: Required<CalibrationOptions>, make: (a: tf.Tensor2D, b: tf.Tensor2D) => { op: () => tf.Tensor; dispose: () => void },
 ): Promise<number> {
-  let n = 128;
+  let n = MATMUL_START_SIZE;
   for (;;) {
     const a = tf.randomUniform([n, n], -1, 1, 'float32', 1) as tf.Tensor2D;
     const b = tf.randomUniform([n, n], -1, 1, 'float32', 2) as tf.Tensor2D;
@@ -135,8 +137,8 @@ export async function calibrateBackend(
   const addIn = [tf.linspace(-1, 1, o.bandwidthSize), tf.linspace(1, 2, o.bandwidthSize)] as const;
   try {
     const generalExp = await measureUnary(expIn, tf.exp, o);
-    const flushedExp = (x: tf.Tensor) => tf.engine().runKernel(EXP_FLUSHED_KERNEL, { x }, { flush: FLUSH_BELOW } as unknown as tf.NamedAttrMap) as tf.Tensor;
-    const expGelemsPerS = hasWasmKernels() ? Math.max(generalExp, await measureUnary(expIn, flushedExp, o)) : generalExp;
+    const flushed = (x: tf.Tensor) => flushedExp.run(x, FLUSH_BELOW);
+    const expGelemsPerS = flushedExp.runsFused() ? Math.max(generalExp, await measureUnary(expIn, flushed, o)) : generalExp;
     const logGelemsPerS = await measureUnary(logIn, tf.log, o);
     const addMs = await warmMsPerCall(() => tf.add(addIn[0], addIn[1]), o);
     const bandwidthGBps = (3 * FLOAT32_BYTES * o.bandwidthSize) / (addMs * 1e6);

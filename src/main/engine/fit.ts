@@ -5,18 +5,18 @@
  * before the fit unless the caller asks for the likelihood function's own semantics ('propagate').
  */
 import * as tf from '@tensorflow/tfjs-core';
+import type { StrategyName } from '../../shared/config';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { EPS, FLOAT32_BYTES } from './model';
-import {
-  dropNanRows, electrodeBias, gather, gatherOrAll, inBoundsIndices, insideWindows, interpolatePosition, maxFinite, stdVector, trainingSelection,
-} from './hostMath';
-import { electrodeFlushIsSafe, kdeOnGrid, linearPositionKernel, toTensor2d } from './kernels';
-import { planSeries, seriesCoversEncoding, type SeriesPlan } from './strategies/markSeries';
-import {
-  buildSeriesFactor, buildSeriesFactorWork, canFuseSeriesFit, groundDensityAndSeriesFactor, seriesFactorBytes, seriesFactorKind,
-} from './strategies/series';
+import { stdVector } from './kernelWidths';
+import { electrodeBias, maxFinite } from './logSpace';
+import { dropNanRows, interpolatePosition, trainingSelection } from './positionTrack';
+import { gather, gatherOrAll, inBoundsIndices, insideWindows } from './rowSelection';
+import { electrodeFlushIsSafe } from './kernelNormalisers';
+import { toTensor2d } from './gaussianKernel';
+import { linearPositionKernel } from './ops';
+import { fitKeepFor, KEEP_THE_KERNEL, type FitElectrode, type FitKeep, type KeptFactor } from './strategies';
 import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
-import { linearPositionKernelWork } from './model/stageWork';
 import { kdePartCount, kdeParts, kdePartsWork, logKde, logKdeWorkOf, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';
@@ -40,8 +40,8 @@ export interface FittedElectrode {
   encFeaturesTensor: tf.Tensor2D | null;
   /** the linear position kernel kept from the fit for the next predict (FitOptions.keepPositionKernelBytes) */
   keptPositionKernel?: tf.Tensor2D;
-  /** a fit for series keeps the series factor (its position-cache kind) instead of the kernel it is built from */
-  keptSeriesFactor?: { kind: string; factor: tf.Tensor2D };
+  /** what the strategy that follows keeps instead of the kernel (FitKeep; today series' factor), under its position-cache kind */
+  keptSeriesFactor?: KeptFactor;
 }
 
 export interface EncodingModel {
@@ -74,10 +74,11 @@ export interface FitOptions {
    */
   keepPositionKernelBytes?: number;
   /**
-   * A fit for series: keep only where the series strategy's plan (from the encoding marks alone)
-   * covers the marks (elsewhere series runs compensated, which never reads the linear kernel), and
-   * keep the series factor built from the kernel instead of the kernel.
+   * The strategy whose predicts follow: it has a say in what is kept (Strategy.fitKeep). Without
+   * one, or for a strategy without a say, the kernel is kept.
    */
+  keepFor?: StrategyName;
+  /** keepFor: 'series', as the engine process asks it */
   keepOnlyForSeries?: boolean;
 }
 
@@ -108,7 +109,8 @@ export interface FitContext {
   occupancy: Float64Array;
   /** bytes of position kernels still allowed to be kept (FitOptions.keepPositionKernelBytes) */
   keepBudgetBytes: number;
-  keepOnlyForSeries: boolean;
+  /** what the strategy that follows keeps per electrode (FitOptions.keepFor) */
+  fitKeep: (electrode: FitElectrode) => FitKeep;
 }
 
 /** The position track the encoding is fit on: training rows only, without NaN rows unless asked. */
@@ -149,7 +151,6 @@ function groundProcessIntensity(ctx: FitContext, meanRate: number, logGroundDens
 /** One electrode's host-side fit: its in-window, in-bounds encoding spikes, their positions, g_e and Λ_e. */
 async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tensor[]): Promise<FittedElectrode> {
   const { q, track, trainingWindows } = ctx;
-  const centers = ctx.dataset.placeBinCenters;
   const selected = trainingWindows ? insideWindows(el.encodingSpikeTimes, trainingWindows) : null;
   const candidates = selected ? gather(el.encodingSpikeTimes, selected) : el.encodingSpikeTimes;
   const candidateFeatures = selected ? gather(el.encodingFeatures, selected, el.nFeatures) : el.encodingFeatures;
@@ -171,42 +172,48 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
     encPositionsTensor: null,
     encFeaturesTensor: null,
   };
-  const kernelBytes = keep.length * ctx.nBins * FLOAT32_BYTES;
-  // the series strategy plans from the marks as the device holds them (float32), so the fit does too
-  const encHost = ctx.keepOnlyForSeries ? Float32Array.from(encFeatures) : null;
-  const plan = encHost && keep.length > 0 ? planSeries(encHost, keep.length, fitted.waveformStd) : null;
-  // what stays in memory: the series factor alone where the fused fit builds it, else the kernel
-  const fused = plan !== null && canFuseSeriesFit(ctx.nBins);
-  const keptBytes = fused ? seriesFactorBytes(plan, ctx.nBins) : kernelBytes;
-  const keepKernel = keep.length > 0 && keptBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN) &&
-    (!ctx.keepOnlyForSeries || (plan !== null && seriesCoversEncoding(plan)));
-  if (keepKernel) {
-    tensors.push(...uploadElectrode(fitted, q));
-    if (fused) {
-      fitted.logGroundDensity = await seriesFitFused(ctx, fitted, plan, encHost!, tensors);
-    } else {
-      ctx.keepBudgetBytes -= kernelBytes;
-      fitted.logGroundDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors), {
-        work: keptKernelWork(ctx, encPositions),
-      });
-      if (plan && encHost) await keepSeriesFactorInstead(ctx, fitted, plan, encHost, tensors);
-    }
-  } else {
-    if (ctx.keepBudgetBytes > 0 && keep.length > 0) ctx.probe.instant('position-kernel not kept', { electrode: el.name, bytes: keptBytes });
-    fitted.logGroundDensity = await ctx.probe.span('ground-process', () => logKde(encPositions, centers, q, ctx.positionStd), {
-      work: logKdeWorkOf(encPositions, centers, q, ctx.positionStd),
-    });
-  }
+  fitted.logGroundDensity = await groundDensity(ctx, fitted, tensors);
   fitted.groundProcessIntensity = groundProcessIntensity(ctx, meanRate, fitted.logGroundDensity);
   return fitted;
 }
 
+/** The fit hook of FitOptions.keepFor, or keep the kernel. */
+function fitKeepOf(options: FitOptions): (electrode: FitElectrode) => FitKeep {
+  const keepFor = options.keepFor ?? (options.keepOnlyForSeries ? 'series' : undefined);
+  return (keepFor && fitKeepFor(keepFor)) ?? (() => KEEP_THE_KERNEL);
+}
+
+/**
+ * log g_e, keeping for the predicts that follow what the strategy asks (FitKeep) where the budget
+ * allows and positions and bins are finite: its factor in one fused pass, or the linear kernel
+ * (then, where asked, its factor in the kernel's place); else the KDE alone, nothing kept.
+ */
+async function groundDensity(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): Promise<Float64Array> {
+  const { nEnc, encPositions } = fitted;
+  const centers = ctx.dataset.placeBinCenters;
+  const keeper = nEnc > 0 ? ctx.fitKeep({ encFeatures: fitted.encFeatures, nEnc, waveformStd: fitted.waveformStd, nBins: ctx.nBins }) : null;
+  const kernelBytes = nEnc * ctx.nBins * FLOAT32_BYTES;
+  const keptBytes = keeper?.fused?.bytes ?? kernelBytes;
+  const kept = keeper !== null && keeper.wanted && keptBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN);
+  if (!kept) {
+    if (ctx.keepBudgetBytes > 0 && nEnc > 0) ctx.probe.instant('position-kernel not kept', { electrode: fitted.name, bytes: keptBytes });
+    return ctx.probe.span('ground-process', () => logKde(encPositions, centers, ctx.q, ctx.positionStd), {
+      work: logKdeWorkOf(encPositions, centers, ctx.q, ctx.positionStd),
+    });
+  }
+  tensors.push(...uploadElectrode(fitted, ctx.q));
+  if (keeper.fused) return fusedFit(ctx, fitted, keeper.fused, tensors);
+  ctx.keepBudgetBytes -= kernelBytes;
+  const logDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors), {
+    work: keptKernelWork(ctx, encPositions),
+  });
+  if (keeper.fromKernel) await keepInsteadOfKernel(ctx, fitted, keeper.fromKernel, tensors);
+  return logDensity;
+}
+
 /** The work of groundDensityKeepingKernel: the linear position kernel, by the grid kernels where they take it. */
 function keptKernelWork(ctx: FitContext, encPositions: Float64Array): Work {
-  const n = encPositions.length / ctx.q;
-  return kdeOnGrid(encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
-    ? gridKdeWork(n, ctx.nBins, true)
-    : linearPositionKernelWork(n, ctx.nBins, ctx.q);
+  return linearPositionKernel.work(encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd);
 }
 
 /**
@@ -217,7 +224,7 @@ function keptKernelWork(ctx: FitContext, encPositions: Float64Array): Work {
 async function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): Promise<Float64Array> {
   const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
   // flushed as a strategy that rebuilds it would
-  const { colMax, colSum, kernel } = linearPositionKernel(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted));
+  const { colMax, colSum, kernel } = linearPositionKernel.run(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted));
   centers.dispose();
   tensors.push(kernel);
   fitted.keptPositionKernel = kernel;
@@ -236,34 +243,29 @@ function electrodeFlush(ctx: FitContext, fitted: FittedElectrode): boolean {
 }
 
 /**
- * A fit for series where the wasm kernels can (canFuseSeriesFit): log g_e and the series factor kept
- * for predict in one pass over cache-sized tiles of the position kernel, which is never in memory
- * whole (the numbers of groundDensityKeepingKernel then keepSeriesFactorInstead, bit for bit). Its
- * span counts the factor's work with the ground process's.
+ * A fit whose strategy builds what it keeps with the ground process (FitKeep.fused): log g_e and
+ * the kept factor in one pass over cache-sized tiles of the position kernel, which is never in
+ * memory whole (the numbers of groundDensityKeepingKernel then keepInsteadOfKernel, bit for bit).
+ * Its span counts the factor's work with the ground process's.
  */
-async function seriesFitFused(
-  ctx: FitContext, fitted: FittedElectrode, plan: SeriesPlan, encHost: Float32Array, tensors: tf.Tensor[],
-): Promise<Float64Array> {
+async function fusedFit(ctx: FitContext, fitted: FittedElectrode, fused: NonNullable<FitKeep['fused']>, tensors: tf.Tensor[]): Promise<Float64Array> {
   // the kernel's rows go through a cache-sized tile, not memory
-  const kernelWork = kdeOnGrid(fitted.encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
+  const kernelWork = linearPositionKernel.onGrid(fitted.encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
     ? gridKdeWork(fitted.nEnc, ctx.nBins, false)
     : logKdeWork(fitted.nEnc, ctx.nBins, ctx.q);
-  const work = addWork(kernelWork, buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins));
   return ctx.probe.span('ground-process', async () => {
     const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
-    const { colMax, colSum, factor } = groundDensityAndSeriesFactor(
-      fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted), plan, encHost,
-    );
+    const { colMax, colSum, kept } = fused.build(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted));
     centers.dispose();
-    ctx.keepBudgetBytes -= factor.size * FLOAT32_BYTES;
-    tensors.push(factor);
-    fitted.keptSeriesFactor = { kind: seriesFactorKind(plan), factor };
+    ctx.keepBudgetBytes -= kept.factor.size * FLOAT32_BYTES;
+    tensors.push(kept.factor);
+    fitted.keptSeriesFactor = kept;
     try {
       return logDensityFromColumns(fitted.nEnc, await colMax.data(), await colSum.data());
     } finally {
       tf.dispose([colMax, colSum]);
     }
-  }, { work });
+  }, { work: addWork(kernelWork, fused.work) });
 }
 
 /** log g_e from the kernel's column maxima and sums: max + log Σ − log E, in float64. */
@@ -275,20 +277,19 @@ function logDensityFromColumns(nEnc: number, mx: ArrayLike<number>, sm: ArrayLik
 }
 
 /**
- * The series factor W = Ψᵀ·K from the kernel just built (still in cache, where a predict would read
- * it back from memory), kept in its place: F × P floats instead of E × P, the difference handed back
- * to the keep budget.
+ * The strategy's factor from the kernel just built (still in cache, where a predict would read it
+ * back from memory), kept in its place, the difference handed back to the keep budget.
  */
-async function keepSeriesFactorInstead(ctx: FitContext, fitted: FittedElectrode, plan: SeriesPlan, encHost: Float32Array, tensors: tf.Tensor[]): Promise<void> {
+async function keepInsteadOfKernel(
+  ctx: FitContext, fitted: FittedElectrode, fromKernel: NonNullable<FitKeep['fromKernel']>, tensors: tf.Tensor[],
+): Promise<void> {
   const kernel = fitted.keptPositionKernel!;
-  const factor = await ctx.probe.span('series-factor', () => buildSeriesFactor(plan, encHost, fitted.nEnc, kernel), {
-    work: buildSeriesFactorWork(plan, fitted.nEnc, ctx.nBins),
-  });
-  ctx.keepBudgetBytes += (kernel.size - factor.size) * FLOAT32_BYTES;
-  tensors.splice(tensors.indexOf(kernel), 1, factor);
+  const kept = await ctx.probe.span(fromKernel.span, () => fromKernel.build(kernel), { work: fromKernel.work });
+  ctx.keepBudgetBytes += (kernel.size - kept.factor.size) * FLOAT32_BYTES;
+  tensors.splice(tensors.indexOf(kernel), 1, kept.factor);
   kernel.dispose();
   delete fitted.keptPositionKernel;
-  fitted.keptSeriesFactor = { kind: seriesFactorKind(plan), factor };
+  fitted.keptSeriesFactor = kept;
 }
 
 /** Device copies of an electrode's encoding spikes; none for an electrode without any. */
@@ -379,7 +380,7 @@ export async function prepareFit(
     tStart: n > 0 ? track.positionTime[0]! : NaN,
     tEnd: n > 0 ? track.positionTime[n - 1]! : NaN,
     keepBudgetBytes: options.keepPositionKernelBytes ?? 0,
-    keepOnlyForSeries: options.keepOnlyForSeries ?? false,
+    fitKeep: fitKeepOf(options),
   };
 }
 

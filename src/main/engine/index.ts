@@ -1,6 +1,8 @@
 /**
  * The clusterless-KDE engine on TensorFlow.js ops: backends, encoding fit, non-local and local
- * predict under the six evaluation strategies of kde-spec §7. Importing it loads TensorFlow.js;
+ * predict under seven strategies, the six of kde-spec §7 and the engine's own series
+ * (strategies/), computed with the fused ops of ops/ (each choosing the engine's SIMD kernels of
+ * simd/ or a graph of tf ops). Importing it loads TensorFlow.js;
  * what needs the engine's decisions without its compute (constants, sizes, memory formulas, `auto`
  * dispatch) imports engine/model instead.
  *
@@ -20,7 +22,7 @@ export {
 } from './predict';
 export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
 export { CancelledError } from './model';
-export { copyFloat32Into, relaxedSimdAvailable } from './simd/wasmKernels';
+export { copyFloat32Into, relaxedSimdAvailable } from './simd';
 export { predictLocal } from './local';
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';

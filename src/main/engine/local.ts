@@ -7,7 +7,8 @@
 import type { Dataset } from '../../shared/dataset';
 import { LOG_EPS } from './model';
 import type { EncodingModel } from './fit';
-import { interpolatePosition, safeLog } from './hostMath';
+import { safeLog } from './logSpace';
+import { interpolatePosition } from './positionTrack';
 import { logKde } from './logKde';
 import { decodingSpikes } from './predict';
 import { NULL_PROBE, type EngineProbe } from './types';

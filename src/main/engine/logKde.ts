@@ -8,9 +8,9 @@
  * float64 exp then underflows exactly where the float64 reference does.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { kdeOnGrid, linearPositionKernel, logNormaliser, toTensor2d } from './kernels';
+import { toTensor2d } from './gaussianKernel';
 import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
-import { hasWasmKernels, KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS, type KdeColumnSumsAttrs } from './simd/wasmKernels';
+import { kdeColumnSums, linearPositionKernel } from './ops';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
  *  transient device memory stays small next to what the decode strategies need */
@@ -72,7 +72,7 @@ export async function kdeParts(samples: Float64Array, evalPoints: Float64Array, 
   const ofParts = indices.map((i) => partSamples(samples, q, i));
   const nanPart = (part: Float64Array): KdePart => ({ max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: part.length / q, nan: true });
   const hasNan = ofParts.map((part) => part.some(Number.isNaN));
-  if (hasWasmKernels() && m >= MIN_KERNEL_COLUMNS) {
+  if (kdeColumnSums.runsFused(m)) {
     const computed = kernelParts(ofParts.filter((_, k) => !hasNan[k]), points, m, q, std);
     let next = 0;
     return ofParts.map((part, k) => (hasNan[k] ? nanPart(part) : computed[next++]!));
@@ -99,7 +99,7 @@ async function opGraphPart(part: Float64Array, points: Float64Array, m: number, 
         const chunk = toTensor2d(part.subarray(start * q, stop * q), stop - start, q);
         // the per-point maximum and rescaled sum, as the position kernel computes them: one fused
         // pass per row on the wasm backend instead of two reductions across rows (each a transpose)
-        const { kernel, colMax, colSum } = linearPositionKernel(chunk, evalTensor, std);
+        const { kernel, colMax, colSum } = linearPositionKernel.run(chunk, evalTensor, std);
         kernel.dispose();
         const mx = tf.reshape(colMax, [-1]) as tf.Tensor1D;
         const sum = tf.reshape(colSum, [-1]) as tf.Tensor1D;
@@ -119,7 +119,7 @@ async function opGraphPart(part: Float64Array, points: Float64Array, m: number, 
 }
 
 /**
- * Parts on the wasm backend's kernel, all in one call (a call and a read-back per part cost more
+ * Parts by the fused kdeColumnSums op, all in one call (a call and a read-back per part cost more
  * than a 1 024 × 100 part itself), each kernel row formed in cache and summed without the
  * (samples × points) kernel in memory.
  */
@@ -127,32 +127,28 @@ function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: 
   if (parts.length === 0) return [];
   const rows = parts.map((p) => p.length / q);
   const [colMax, colSum] = tf.tidy(() => {
-    const inv = tf.tensor1d(std.map((s) => 1 / s));
     const all = new Float64Array(rows.reduce((n, r) => n + r, 0) * q);
     let at = 0;
     for (const p of parts) {
       all.set(p, at);
       at += p.length;
     }
-    const a = tf.mul(toTensor2d(all, all.length / q, q), inv);
-    const bt = tf.transpose(tf.mul(toTensor2d(points, m, q), inv));
-    const attrs: KdeColumnSumsAttrs = { c: logNormaliser(std), partRows: rows };
-    return tf.engine().runKernel(KDE_COLUMN_SUMS_KERNEL, { a, bt }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
+    return kdeColumnSums.run(toTensor2d(all, all.length / q, q), toTensor2d(points, m, q), std, rows);
   });
   try {
     // the wasm backend reads synchronously: no await per part
-    const [mx, sm] = [colMax!.dataSync(), colSum!.dataSync()];
+    const [mx, sm] = [colMax.dataSync(), colSum.dataSync()];
     return rows.map((count, k) => ({
       max: Float64Array.from(mx.subarray(k * m, (k + 1) * m)), sum: Float64Array.from(sm.subarray(k * m, (k + 1) * m)), samples: count, nan: false,
     }));
   } finally {
-    tf.dispose([colMax!, colSum!]);
+    tf.dispose([colMax, colSum]);
   }
 }
 
 /**
  * The work of parts `indices` of the sum, as kdeParts computes them: by the grid kernels where they
- * take a part (kdeOnGrid), else as the op graph's tiles.
+ * take a part (linearPositionKernel.onGrid), else as the op graph's tiles.
  */
 export function kdePartsWork(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], indices: readonly number[]): Work {
   const m = evalPoints.length / q;
@@ -160,7 +156,7 @@ export function kdePartsWork(samples: Float64Array, evalPoints: Float64Array, q:
   return addWork(...indices.map((i) => {
     const part = partSamples(samples, q, i);
     const n = part.length / q;
-    return kdeOnGrid(part, points, q, std) ? gridKdeWork(n, m, false) : logKdeWork(n, m, q);
+    return linearPositionKernel.onGrid(part, points, q, std) ? gridKdeWork(n, m, false) : logKdeWork(n, m, q);
   }));
 }
 

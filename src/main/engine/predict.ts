@@ -12,9 +12,11 @@ import {
   DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, throwIfCancelled, type StrategyOptions, type TileChoice,
 } from './model';
 import type { EncodingModel, FittedElectrode } from './fit';
-import { electrodeBias, gather, inBoundsIndices, spikeRows } from './hostMath';
+import { electrodeBias } from './logSpace';
+import { spikeRows } from './positionTrack';
+import { gather, inBoundsIndices } from './rowSelection';
 import { LikelihoodSum } from './likelihoodSum';
-import { toTensor2d } from './kernels';
+import { toTensor2d } from './gaussianKernel';
 import { STRATEGY_IMPLS, type ElectrodeContext } from './strategies';
 import { makeStageTools } from './sync';
 import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions } from './types';

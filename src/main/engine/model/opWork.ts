@@ -5,7 +5,7 @@
  * FLOPs; an elementwise op, a compare and each element a reduction reads are one; an exp or a log
  * is one transcendental; a scalar operand moves no bytes; reshapes, expandDims and clones are free.
  *
- * The composite counts below mirror the engine's kernels (kernels.ts, strategies/online.ts,
+ * The composite counts below mirror the engine's kernels (gaussianKernel.ts, engine/ops, strategies/online.ts,
  * strategies/common.ts, logKde.ts) op for op; when one of those changes, its count changes here.
  */
 import type { CountedWork } from '../../../shared/report';
@@ -100,7 +100,7 @@ export function pieces(total: number, size: number): { length: number; count: nu
   return out;
 }
 
-/** kernels.ts logKernelDirect: (n × d) samples against (m × d) points by direct differences. */
+/** gaussianKernel.ts logKernelDirect: (n × d) samples against (m × d) points by direct differences. */
 export function logKernelDirectWork(n: number, m: number, d: number): Work {
   return addWork(
     binary(n * d, d, n * d), // samples / σ
@@ -112,7 +112,7 @@ export function logKernelDirectWork(n: number, m: number, d: number): Work {
   );
 }
 
-/** kernels.ts logMarkKernelGemm for a (b × d) block against e prepared marks, with the block's row slice. */
+/** gaussianKernel.ts logMarkKernelGemm for a (b × d) block against e prepared marks, with the block's row slice. */
 export function markKernelGemmWork(b: number, e: number, d: number): Work {
   return addWork(
     copy(b * d), // the block's rows
@@ -183,11 +183,11 @@ export function foldLogSumExpWork(b: number, p: number): Work {
   return addWork(binary(n, n, n), binary(n, n, n), binary(n, n, n), expOp(n), expOp(n), binary(n, n, n), logOp(n), binary(n, n, n));
 }
 
-/** series.ts seriesFactor: W = Ψᵀ·K, F features over E encoding spikes at P bins. */
+/** ops/seriesFactor.ts: W = Ψᵀ·K, F features over E encoding spikes at P bins. */
 export const seriesFactorWork = (f: number, e: number, p: number): Work => gemm(f, e, p);
 
 /**
- * series.ts seriesTerms for b spikes: Φ·W (b × F · F × P), then per term the clamp at 0, the log,
+ * ops/seriesTerms.ts for b spikes: Φ·W (b × F · F × P), then per term the clamp at 0, the log,
  * the row offset, the bias and the floor, in one pass (read Φ and W, write the terms).
  */
 export function seriesTermsWork(b: number, f: number, p: number): Work {

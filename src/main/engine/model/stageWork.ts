@@ -167,7 +167,7 @@ export function predictStageWork(strategy: StrategyName, s: ProblemSizes, t: Ele
       break;
     case 'series':
       // its work depends on the marks (the series order, which spikes it covers), not on sizes
-      // alone: its spans count it (series.ts), and only those counts go in its roofline
+      // alone: its spans count it (strategies/series), and only those counts go in its roofline
       break;
   }
   tally.add('scatter', hostScatter(s.nDec * s.nBins));

@@ -5,7 +5,7 @@ import {
   BIAS_FLOOR_KERNEL, COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, hasWasmKernels, installWasmKernels,
   LINEAR_POSITION_KERNEL, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
-} from './wasmKernels';
+} from './index';
 import { uniformGridOf } from './uniformGrid';
 
 /** distance in units in the last place between two float32 values of the same sign */
@@ -25,7 +25,7 @@ function sweep(n: number, lo: number, hi: number): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
 }
 
-/** the op graph the Gaussian kernel replaces, as kernels.ts runs it on every other backend */
+/** the op graph the Gaussian kernel replaces, as the gaussianKernelMatrix op runs it on every other backend */
 function opGraphLogKernel(a: tf.Tensor2D, b: tf.Tensor2D, c: number): tf.Tensor2D {
   return tf.tidy(() => tf.add(tf.mul(tf.sum(tf.squaredDifference(tf.expandDims(a, 1), tf.expandDims(b, 0)), 2), -0.5), c) as tf.Tensor2D);
 }

@@ -1,11 +1,9 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
-import { LOG_EPS } from '../model';
-import { gridKdeWork } from '../model/opWork';
-import { linearPositionKernelWork } from '../model/stageWork';
-import { BIAS_FLOOR_KERNEL, hasWasmKernels, type BiasFloorAttrs } from '../simd/wasmKernels';
-import { maxFinite } from '../hostMath';
-import { electrodeFlushIsSafe, kdeOnGrid, linearPositionKernel, logMarkKernelGemm, type PreparedMarks } from '../kernels';
+import { maxFinite } from '../logSpace';
+import { electrodeFlushIsSafe } from '../kernelNormalisers';
+import { logMarkKernelGemm, type PreparedMarks } from '../gaussianKernel';
+import { biasFloor, linearPositionKernel } from '../ops';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
 
 export function blockRanges(total: number, size: number): [number, number][] {
@@ -27,12 +25,7 @@ export function sliceCols(t: tf.Tensor2D, start: number, stop: number): tf.Tenso
  * zero-occupancy bin (bias −Infinity) both land exactly on the floor, as in the reference.
  */
 export function epilogue(ctx: ElectrodeContext, logJ: tf.Tensor2D): tf.Tensor2D {
-  if (hasWasmKernels() && logJ.dtype === 'float32' && ctx.bias.dtype === 'float32') {
-    // the same two float32 operations in one pass (tfjs's broadcasting maximum alone cost ~8 ns an entry)
-    const attrs: BiasFloorAttrs = { floor: LOG_EPS };
-    return tf.engine().runKernel(BIAS_FLOOR_KERNEL, { x: logJ, bias: ctx.bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
-  }
-  return tf.tidy(() => tf.maximum(tf.add(logJ, ctx.bias), LOG_EPS) as tf.Tensor2D);
+  return biasFloor.run(logJ, ctx.bias);
 }
 
 /**
@@ -88,14 +81,13 @@ export function linearPositionKernelOf(ctx: ElectrodeContext, stage: StageFn): P
   return ctx.positionKernel('linear', async (): Promise<[tf.Tensor2D]> => {
     // the fit that keeps this kernel flushes it when the same bound allows
     const flush = electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxFinite(await ctx.bias.data()));
-    const [nEnc, q] = ctx.encPositions.shape;
-    const P = ctx.centers.shape[0];
-    const onGrid = kdeOnGrid(await ctx.encPositions.data(), await ctx.centers.data(), q, ctx.positionStd);
+    const q = ctx.encPositions.shape[1];
+    const work = linearPositionKernel.work(await ctx.encPositions.data(), await ctx.centers.data(), q, ctx.positionStd);
     const kernel = await stage('position-kernel', () => {
-      const built = linearPositionKernel(ctx.encPositions, ctx.centers, ctx.positionStd, flush);
+      const built = linearPositionKernel.run(ctx.encPositions, ctx.centers, ctx.positionStd, flush);
       tf.dispose([built.colMax, built.colSum]);
       return built.kernel;
-    }, { work: onGrid ? gridKdeWork(nEnc, P, true) : linearPositionKernelWork(nEnc, P, q) });
+    }, { work });
     return [kernel];
   });
 }

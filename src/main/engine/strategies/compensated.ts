@@ -8,32 +8,28 @@
  * than E it becomes (e′): the same fold accumulated chunk by chunk with a running scale.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { maxFinite } from '../hostMath';
-import { disposeMarks, electrodeFlushIsSafe, kdeOnGrid, logKernelDirect, logNormaliser, prepareMarks, type PreparedMarks } from '../kernels';
+import { maxFinite } from '../logSpace';
+import { electrodeFlushIsSafe } from '../kernelNormalisers';
+import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussianKernel';
 import { FLOAT32_BYTES, FLUSH_BELOW } from '../model';
 import { addWork, gridKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, stream, type Work } from '../model/opWork';
-import {
-  COMPENSATED_WEIGHTS_KERNEL, hasWasmKernels, MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL,
-  SCALED_CHUNK_PRODUCT_KERNEL, type CompensatedWeightsAttrs, type PositionFactorRowsAttrs, type ScaledChunkProductAttrs,
-} from '../simd/wasmKernels';
+import { compensatedWeights, linearPositionKernel, packedProduct, positionFactorRows } from '../ops';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
-import { finishCompensated, foldCompensated, positionFactor, type CompensatedState } from './online';
+import { finishCompensated, foldCompensated, type CompensatedState } from './online';
 import type { ElectrodeContext, EmitBlock, StageTools, Strategy } from './types';
 
 /**
- * Encoding spikes per chunk on the wasm kernel path. With XNNPACK's matmul one production
- * electrode's (100 × 85 000)·(85 000 × 100) product ran at 18.7 GFLOP/s as one matmul and 27.7 as
- * 4 096-wide chunks summed (1 024: 25.2, 16 384: 28.9); the packed product (bench:kernels,
- * compensated chunk fold) takes 0.052 ns per multiply-add at 4 096 and 0.055 at 1 024. A chunk of
- * neighbouring positions also leaves more of its factor's panels empty the narrower it is.
+ * Encoding spikes per chunk on the fused path: wide enough that the packed product runs near its
+ * best (bench:kernels, compensated chunk fold, measures it), narrow enough that a chunk of
+ * neighbouring positions leaves many of its factor's panels empty.
  */
 const KERNEL_ENC_CHUNK = 4096;
 
-/** Chunks of at least MIN_KERNEL_COLUMNS: a narrower last chunk joins the one before it. */
+/** Chunks the weights kernel takes (compensatedWeights.MIN_CHUNK_SPIKES at least): a narrower last chunk joins the one before it. */
 function kernelChunks(nEnc: number, size: number): [number, number][] {
   const chunks = blockRanges(nEnc, size);
   const last = chunks[chunks.length - 1]!;
-  if (chunks.length > 1 && last[1] - last[0] < MIN_KERNEL_COLUMNS) {
+  if (chunks.length > 1 && last[1] - last[0] < compensatedWeights.MIN_CHUNK_SPIKES) {
     chunks.pop();
     chunks[chunks.length - 1]![1] = nEnc;
   }
@@ -43,76 +39,9 @@ function kernelChunks(nEnc: number, size: number): [number, number][] {
 interface ChunkOperands {
   bt: tf.Tensor2D;
   rowMax: tf.Tensor1D;
-  /** the chunk's position factor packed in panels, and which panels were stored (PACK_PANELS_KERNEL) */
+  /** the chunk's position factor packed in panels, and which panels were stored (packedProduct.pack) */
   packed: tf.Tensor3D;
   flags: tf.Tensor1D;
-}
-
-/** A position factor in panels: the panels that hold anything but 0, and a flag per panel saying which those are. */
-export interface PackedFactor {
-  packed: tf.Tensor3D;
-  flags: tf.Tensor1D;
-}
-
-/**
- * positionFactor of each chunk [c0, c1) of the encoding spikes taken in `order` (C × P), with its row
- * maxima as a vector and its entries below 2^−63 set to 0 when `flush`. On the wasm backend one
- * kernel forms each row straight from its spike's position (a gathered, sliced copy of the positions
- * and the log kernel as a tensor cost more than the factor itself); elsewhere the op graph
- * gather → slice → log kernel → positionFactor → flush, which the kernel matches bit for bit.
- */
-export function positionFactorChunks(
-  positions: tf.Tensor2D, order: tf.Tensor1D, centers: tf.Tensor2D, std: number[], chunks: readonly [number, number][], flush: boolean,
-): { rowMax: tf.Tensor1D; factor: tf.Tensor2D }[] {
-  return tf.tidy(() => {
-    if (hasWasmKernels() && centers.shape[0] >= MIN_KERNEL_COLUMNS) {
-      const inv = tf.tensor1d(std.map((s) => 1 / s));
-      const a = tf.mul(positions, inv);
-      const bt = tf.transpose(tf.mul(centers, inv));
-      return chunks.map(([first, end]) => {
-        const attrs: PositionFactorRowsAttrs = { first, count: end - first, c: logNormaliser(std), flush: flush ? FLUSH_BELOW : 0 };
-        const [factor, rowMax] = tf.engine().runKernel(POSITION_FACTOR_ROWS_KERNEL, { a, order, bt }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
-        return { factor: factor as tf.Tensor2D, rowMax: rowMax as tf.Tensor1D };
-      });
-    }
-    const sorted = tf.gather(positions, order) as tf.Tensor2D;
-    return chunks.map(([first, end]) => {
-      const f = positionFactor(logKernelDirect(sliceRows(sorted, first, end), centers, std));
-      const factor = flush ? tf.where(tf.less(f.factor, FLUSH_BELOW), tf.zerosLike(f.factor), f.factor) : f.factor;
-      return { rowMax: tf.reshape(f.rowMax, [-1]) as tf.Tensor1D, factor: factor as tf.Tensor2D };
-    });
-  });
-}
-
-/**
- * foldScaledChunk with the factor packed in panels (PACK_PANELS_KERNEL), in one kernel call: the
- * product and the rescaled sum without the (B × P) intermediates of the op graph. Measured against
- * it by `npm run bench:kernels`.
- */
-export function foldPackedChunk(
-  prev: CompensatedState | null, w: tf.Tensor2D, chunkScale: tf.Scalar, { packed, flags }: PackedFactor, columns: number,
-): CompensatedState {
-  const inputs: tf.NamedTensorMap = prev === null
-    ? { w, chunkScale, packed, flags }
-    : { w, chunkScale, packed, flags, prevSum: prev.sum, prevScale: prev.scale };
-  const attrs: ScaledChunkProductAttrs = { columns };
-  const [sum, scale] = tf.engine().runKernel(SCALED_CHUNK_PRODUCT_KERNEL, inputs, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
-  if (prev !== null) tf.dispose([prev.sum, prev.scale]);
-  return { sum: sum as tf.Tensor2D, scale: scale as tf.Scalar };
-}
-
-/**
- * a·factor (B × P) through the packed product with nothing to fold: the first chunk at scale 0,
- * so e^(0 − 0) = 1 multiplies the sums exactly (the reference's GEMM, and the calibration's).
- */
-export function packedMatMul(a: tf.Tensor2D, packed: PackedFactor, columns: number): tf.Tensor2D {
-  return tf.tidy(() => foldPackedChunk(null, a, tf.scalar(0), packed, columns).sum);
-}
-
-/** The (C × P) factor in panels for foldPackedChunk, its panels of zeros left out. */
-export function packFactor(factor: tf.Tensor2D): PackedFactor {
-  const [packed, flags] = tf.engine().runKernel(PACK_PANELS_KERNEL, { x: factor }) as tf.Tensor[];
-  return { packed: packed as tf.Tensor3D, flags: flags as tf.Tensor1D };
 }
 
 /** Buckets of positionOrder: a chunk's positions then lie within (range / buckets) of sorted. */
@@ -121,8 +50,7 @@ const ORDER_BUCKETS = 4096;
 /**
  * Encoding spikes by their first position coordinate, a counting sort into ORDER_BUCKETS equal
  * buckets between its smallest and largest finite value (each bucket in spike order, NaN and ±inf
- * last): O(E), where a comparison sort of a production tetrode's 85 000 spikes took ~20 ms per
- * window. Chunks of neighbouring positions have a flushed factor that is 0 far from them, so their
+ * last): O(E), where a comparison sort costs E log E per window. Chunks of neighbouring positions have a flushed factor that is 0 far from them, so their
  * empty panels cost no product: on a 200 cm track with a 6 cm kernel a chunk reaches about 56 cm
  * either side.
  */
@@ -163,8 +91,8 @@ function positionOrderWork(nEnc: number): Work {
 }
 
 /**
- * What positionFactorChunks does for the chunks, for the roofline: per chunk the grid kernel's
- * recurrence where it takes the chunk (kdeOnGrid, rows shifted), else the log kernel and the
+ * What positionFactorRows.run does for the chunks, for the roofline: per chunk the grid kernel's
+ * recurrence where it takes the chunk (linearPositionKernel.onGrid, rows shifted), else the log kernel and the
  * factor's max, shift and exp.
  */
 function chunkFactorsWork(ctx: ElectrodeContext, order: Int32Array, chunks: readonly [number, number][]): Work {
@@ -176,14 +104,14 @@ function chunkFactorsWork(ctx: ElectrodeContext, order: Int32Array, chunks: read
     const count = end - first;
     if (q === 1) {
       const rows = Float32Array.from(order.subarray(first, end), (i) => positions[i]!);
-      if (kdeOnGrid(rows, centers, q, ctx.positionStd, true)) return gridKdeWork(count, P, true);
+      if (linearPositionKernel.onGrid(rows, centers, q, ctx.positionStd, true)) return gridKdeWork(count, P, true);
     }
     return addWork(logKernelDirectWork(count, P, q), positionFactorWork(count, P));
   }));
 }
 
 /**
- * The position factor chunk by chunk of the encoding spikes in `order` (positionFactorChunks),
+ * The position factor chunk by chunk of the encoding spikes in `order` (positionFactorRows.run),
  * packed in panels for the product; kept with the model like the whole factor. Returns the chunks'
  * row maxima, their packed factors, then their panel flags.
  */
@@ -194,8 +122,8 @@ async function chunkFactors(
   return ctx.positionKernel(`stabilised factor, position order, chunks of ${size}${flush ? ', flushed' : ''}, packed`, async () =>
     stage('position-kernel', () =>
       tf.tidy(() => {
-        const built = positionFactorChunks(ctx.encPositions, order, ctx.centers, ctx.positionStd, chunks, flush);
-        const packed = built.map((b) => packFactor(b.factor));
+        const built = positionFactorRows.run(ctx.encPositions, order, ctx.centers, ctx.positionStd, chunks, flush);
+        const packed = built.map((b) => packedProduct.pack(b.factor));
         return [...built.map((b) => b.rowMax), ...packed.map((p) => p.packed), ...packed.map((p) => p.flags)];
       }),
     { work: chunkFactorsWork(ctx, (await order.data()) as Int32Array, chunks) }),
@@ -226,7 +154,7 @@ function kernelPathWork(nEnc: number, nFeatures: number, nBins: number, nChunks:
 }
 
 /**
- * (e′) with the wasm kernel: per block and encoding chunk two SIMD passes form the weights
+ * (e′) with the fused ops: per block and encoding chunk two SIMD passes form the weights
  * exp(logKmark − b)·exp(c − C*_chunk) = exp(logKmark + a − max(logKmark + a)) from the marks by
  * direct differences (no expanded square, so no cancellation), then the packed product folds
  * each chunk into the sum with a running scale.
@@ -260,22 +188,22 @@ async function runWithKernel(
   }));
   const columns = ctx.centers.shape[0];
   // multiply-adds per decoding spike: each chunk's spikes against the panels it stored (8 bins each)
-  const macsPerSpike = chunks.reduce((sum, [c0, c1], i) => sum + (c1 - c0) * PANEL_COLUMNS * parts[i]!.packed.shape[0], 0);
+  const macsPerSpike = chunks.reduce((sum, [c0, c1], i) => sum + (c1 - c0) * packedProduct.COLUMNS_PER_PANEL * parts[i]!.packed.shape[0], 0);
   const work = kernelPathWork(ctx.nEnc, ctx.nFeatures, columns, chunks.length, macsPerSpike);
-  const attrs: CompensatedWeightsAttrs = { c: marks.logNorm, logE, flush: flush ? FLUSH_BELOW : 0 };
+  const attrs: compensatedWeights.WeightsAttrs = { c: marks.logNorm, logE, flush: flush ? FLUSH_BELOW : 0 };
   try {
     await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
       const weights = await stage('mark-kernel', () =>
         tf.tidy(() => {
-          const a = tf.mul(sliceRows(decMarks, s0, s1), marks.invStd);
-          return parts.map((p) => tf.engine().runKernel(COMPENSATED_WEIGHTS_KERNEL, { a, bt: p.bt, rowMax: p.rowMax }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[]);
+          const a = tf.mul(sliceRows(decMarks, s0, s1), marks.invStd) as tf.Tensor2D;
+          return parts.map((p) => compensatedWeights.run(a, p.bt, p.rowMax, attrs));
         }),
         { work: work.weights(s1 - s0) },
       );
       const logJ = await stage('reduce', () => {
         let state: CompensatedState | null = null;
         weights.forEach(([w, chunkScale], i) => {
-          state = foldPackedChunk(state, w as tf.Tensor2D, chunkScale as tf.Scalar, parts[i]!, columns);
+          state = packedProduct.foldChunk(state, w, chunkScale, parts[i]!, columns);
         });
         return finishCompensated(state!);
       }, { work: work.reduce(s1 - s0) });
@@ -324,7 +252,7 @@ async function runOpGraph(
 export const compensated: Strategy = {
   async run(ctx, decMarks, tools, emit) {
     const { stage } = tools;
-    if (hasWasmKernels() && ctx.nEnc >= MIN_KERNEL_COLUMNS) {
+    if (compensatedWeights.runsFused(ctx.nEnc)) {
       await runWithKernel(ctx, decMarks, tools, emit);
       return;
     }
@@ -332,7 +260,7 @@ export const compensated: Strategy = {
     try {
       const { tensors: [rowMax, factor], owned } = await ctx.positionKernel('stabilised factor', async () => {
         const f = await stage('position-kernel', () =>
-          tf.tidy(() => positionFactor(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd))),
+          tf.tidy(() => positionFactorRows.fromLogKernel(logKernelDirect(ctx.encPositions, ctx.centers, ctx.positionStd))),
         );
         return [f.rowMax, f.factor];
       });

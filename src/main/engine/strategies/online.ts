@@ -4,26 +4,10 @@
  * returns the new one, so a loop over chunks holds one state at a time.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import type { ScaledSum } from '../ops';
 
 /** Σ_i exp(c_i − M)·W'[i,k]·P'[i,p] so far, with its scale M (a scalar). */
-export interface CompensatedState {
-  scale: tf.Scalar;
-  sum: tf.Tensor2D;
-}
-
-/**
- * The position factor of a chunk: P'[i,p] = exp(logKpos[i,p] − a_i) with a_i = max_p logKpos,
- * and the maxima as a row (1 × C) to line up with the (B × C) mark kernel.
- */
-export function positionFactor(logKpos: tf.Tensor2D): { rowMax: tf.Tensor2D; factor: tf.Tensor2D } {
-  return tf.tidy(() => {
-    const colMax = tf.max(logKpos, 1, true);
-    return {
-      rowMax: tf.reshape(colMax, [1, -1]) as tf.Tensor2D,
-      factor: tf.exp(tf.sub(logKpos, colMax)) as tf.Tensor2D,
-    };
-  });
-}
+export type CompensatedState = ScaledSum;
 
 /**
  * Folds one chunk: logKmark (B × C), its position factor (C × P) with maxima a (1 × C).
@@ -57,7 +41,7 @@ export function foldCompensated(
  * The same fold when a chunk's weights arrive already scaled by their own C*_chunk:
  * Σ ← Σ·exp(C*_prev − C*) + (w·factor)·exp(C*_chunk − C*), C* the larger of the two. With one
  * chunk it is exactly foldCompensated's first step. The wasm path runs it as one kernel
- * (compensated.ts, foldPackedChunk); this op graph is what that kernel is measured against.
+ * (ops/packedProduct.ts, foldChunk); this op graph is what that kernel is measured against.
  */
 export function foldScaledChunk(prev: CompensatedState | null, w: tf.Tensor2D, chunkScale: tf.Scalar, factor: tf.Tensor2D): CompensatedState {
   const next = tf.tidy(() => {

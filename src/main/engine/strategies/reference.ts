@@ -6,20 +6,19 @@
  * scale e^0 = 1), about twice the backend's matmul; Kpos is packed once per electrode and call.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { kernelDirect } from '../kernels';
-import { hasWasmKernels, MIN_KERNEL_COLUMNS } from '../simd/wasmKernels';
+import { kernelDirect } from '../gaussianKernel';
+import { packedProduct, type PackedFactor } from '../ops';
 import { epilogue, forEachBlock, linearPositionKernelOf, sliceRows } from './common';
-import { packedMatMul, packFactor, type PackedFactor } from './compensated';
 import type { StageFn, Strategy } from './types';
 
 /** Kmark·Kpos through the packed product, or the backend's matmul without one. */
 function linearProduct(kmark: tf.Tensor2D, kpos: tf.Tensor2D, packed: PackedFactor | null): tf.Tensor2D {
-  return packed ? packedMatMul(kmark, packed, kpos.shape[1]) : tf.matMul(kmark, kpos);
+  return packed ? packedProduct.matMul(kmark, packed, kpos.shape[1]) : tf.matMul(kmark, kpos);
 }
 
 async function packedKernel(kpos: tf.Tensor2D, stage: StageFn): Promise<PackedFactor> {
   const [packed, flags] = await stage('pack', () => {
-    const p = packFactor(kpos);
+    const p = packedProduct.pack(kpos);
     return [p.packed, p.flags] as [tf.Tensor3D, tf.Tensor1D];
   });
   return { packed, flags };
@@ -30,7 +29,7 @@ export const reference: Strategy = {
     // the fit may have kept this kernel (it computes the ground process from it), else built here
     const { tensors: [kpos], owned } = await linearPositionKernelOf(ctx, stage);
     // a copy in panels for this call only: kept, it would double what the fit keeps
-    const packed = hasWasmKernels() && kpos.shape[1] >= MIN_KERNEL_COLUMNS ? await packedKernel(kpos, stage) : null;
+    const packed = packedProduct.runsFused(kpos.shape[1]) ? await packedKernel(kpos, stage) : null;
     try {
       await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
         const kmark = await stage('mark-kernel', () =>

@@ -7,9 +7,10 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { COMPENSATED_MAX_FEATURES } from '../model';
-import { disposeMarks, logKernelDirect, prepareMarks } from '../kernels';
+import { disposeMarks, logKernelDirect, prepareMarks } from '../gaussianKernel';
 import { blockRanges, epilogue, forEachBlock, logSumExpJoint, markKernelStage, sliceCols, sliceRows } from './common';
-import { finishCompensated, foldCompensated, foldLogSumExp, positionFactor, type CompensatedState } from './online';
+import { positionFactorRows } from '../ops';
+import { finishCompensated, foldCompensated, foldLogSumExp, type CompensatedState } from './online';
 import type { Strategy } from './types';
 
 export const streaming: Strategy = {
@@ -30,7 +31,7 @@ export const streaming: Strategy = {
           const markChunk = sliceCols(logKmark, c0, c1);
           await stage('reduce', () => {
             if (useCompensated) {
-              const { rowMax, factor } = positionFactor(logKpos);
+              const { rowMax, factor } = positionFactorRows.fromLogKernel(logKpos);
               comp = foldCompensated(comp, markChunk, rowMax, factor, logE);
               tf.dispose([rowMax, factor]);
               return comp.sum;

@@ -4,6 +4,7 @@
  * the floored spike terms ℓ[k, p] block by block; the caller scatters them into output rows.
  */
 import type * as tf from '@tensorflow/tfjs-core';
+import type { Work } from '../model/opWork';
 
 /**
  * Runs fn as a named stage (a span; on asynchronous backends it waits for the device). The probe
@@ -48,8 +49,56 @@ export type EmitBlock = (start: number, terms: tf.Tensor2D) => Promise<void>;
 
 export interface Strategy {
   /**
+   * What a fit followed by this strategy keeps for an electrode in place of its linear position
+   * kernel; without it the fit keeps the kernel itself (the reference reads it as is).
+   */
+  fitKeep?: (electrode: FitElectrode) => FitKeep;
+  /**
    * Computes ℓ for all decoding marks (S × D) of one electrode, calling emit once per block in
    * order. Must dispose every tensor it creates; emit's tensor is disposed by the caller.
    */
   run(ctx: ElectrodeContext, decMarks: tf.Tensor2D, tools: StageTools, emit: EmitBlock): Promise<void>;
 }
+
+/** One electrode as the fit holds it when it asks a strategy what to keep. */
+export interface FitElectrode {
+  /** in-bounds encoding marks, (nEnc × D) */
+  encFeatures: Float64Array;
+  nEnc: number;
+  waveformStd: number[];
+  nBins: number;
+}
+
+/** A tensor kept with the fitted model, under its position-cache kind. */
+export interface KeptFactor {
+  kind: string;
+  factor: tf.Tensor2D;
+}
+
+/**
+ * A strategy's say in what the fit keeps for one electrode (within the fit's byte budget, and
+ * only where positions and bins are finite): nothing, the linear position kernel, or a factor of its
+ * own, built either from the kernel once the fit has it or in one pass without the kernel.
+ */
+export interface FitKeep {
+  /** false: keep nothing (the strategy would not read it) */
+  wanted: boolean;
+  /** where the strategy builds what it keeps with the ground process, the kernel never in memory */
+  fused?: {
+    bytes: number;
+    /** the work beside the ground process's */
+    work: Work;
+    /** the kernel's column maxima and rescaled sums (as linearPositionKernel gives them) and the factor */
+    build(positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[], flush: boolean): { colMax: tf.Tensor1D; colSum: tf.Tensor1D; kept: KeptFactor };
+  };
+  /** where it keeps, in the kernel's place, a factor built from the kernel */
+  fromKernel?: {
+    /** the fit's span for the build */
+    span: string;
+    work: Work;
+    build(kernel: tf.Tensor2D): KeptFactor;
+  };
+}
+
+/** What the fit keeps for a strategy that has no say: the kernel. */
+export const KEEP_THE_KERNEL: FitKeep = { wanted: true };

@@ -1,7 +1,7 @@
 /** A probe for engine tests that keeps the series strategy's `series coverage` markers. */
 import type { EngineProbe } from '../model';
 
-/** What a `series coverage` marker says about one electrode (strategies/series.ts). */
+/** What a `series coverage` marker says about one electrode (strategies/series). */
 export interface SeriesCoverage {
   order: number;
   features: number;

@@ -5,7 +5,8 @@
  */
 import type { Dataset } from '../../../shared/dataset';
 import { EPS, HALF_LOG_2PI, LOG_EPS } from '../model';
-import { interpolatePosition, spikeRows, stdVector } from '../hostMath';
+import { stdVector } from '../kernelWidths';
+import { interpolatePosition, spikeRows } from '../positionTrack';
 
 function kernel(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, std: number[]): number {
   let prod = 1;

@@ -1,40 +1,11 @@
 /**
- * Float64 host-side pieces of the likelihood that are bookkeeping rather than kernels: interval
- * filters, linear interpolation with the spec's NaN and extrapolation rules, spike-to-row mapping,
- * kernel widths. Kept on the host in float64 because times (epoch seconds) do not fit float32.
+ * The position track on the host, in float64 because times (epoch seconds) do not fit float32:
+ * spike-to-row mapping, linear interpolation of positions with the spec's NaN and extrapolation
+ * rules, rows without NaN, and the model layer's training selection.
  */
 import { AppError } from '../../shared/errors';
 import { upperBound } from '../../shared/sortedSearch';
-import { EPS } from './model';
-
-/** Indices of values with lo ≤ v ≤ hi (closed on both ends; NaN never passes). */
-export function inBoundsIndices(values: Float64Array, lo: number, hi: number): Int32Array {
-  // written into a typed array of the largest size and cut: a production tetrode has 85 000 spikes
-  const out = new Int32Array(values.length);
-  let n = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v >= lo && v <= hi) out[n++] = i;
-  }
-  return n === values.length ? out : out.slice(0, n);
-}
-
-/**
- * Rows idx of values; values itself when idx takes every row in order (every spike in bounds, the
- * usual case), which callers only read.
- */
-export function gatherOrAll(values: Float64Array, idx: Int32Array, width = 1): Float64Array {
-  return idx.length * width === values.length ? values : gather(values, idx, width);
-}
-
-export function gather(values: Float64Array, idx: Int32Array, width = 1): Float64Array {
-  const out = new Float64Array(idx.length * width);
-  for (let k = 0; k < idx.length; k++) {
-    const src = idx[k]! * width;
-    for (let j = 0; j < width; j++) out[k * width + j] = values[src + j]!;
-  }
-  return out;
-}
+import { gather } from './rowSelection';
 
 /**
  * Output row of each spike (spec §4.4): the number of interior grid points t_1..t_{T-2} that are
@@ -117,21 +88,6 @@ export function interpolatePosition(
   return out;
 }
 
-/** A scalar σ repeated per dimension, or a per-dimension σ checked against the dimension. */
-export function stdVector(std: number | number[], dims: number, what: string, electrode?: string): number[] {
-  if (typeof std === 'number') return new Array<number>(dims).fill(std);
-  if (std.length === 1 && dims !== 1) return new Array<number>(dims).fill(std[0]!);
-  if (std.length !== dims) {
-    const where = electrode === undefined ? '' : ` on electrode '${electrode}'`;
-    throw new AppError(
-      'BAD_ARGUMENT',
-      `${what} has ${std.length} entries but${where} there are ${dims} dimensions; give a scalar or one value per dimension`,
-      { key: what, electrode },
-    );
-  }
-  return std.slice();
-}
-
 /** Rows (and their times) of a position track that contain no NaN. */
 export function dropNanRows(
   positionTime: Float64Array,
@@ -154,12 +110,6 @@ export function dropNanRows(
     position: gather(position, idx, q),
     dropped: nanRows,
   };
-}
-
-/** max(log x, LOG_EPS) with NaN kept: safe_log of the spec for x ≥ 0. */
-export function safeLog(x: number, logEps: number): number {
-  if (Number.isNaN(x)) return x;
-  return Math.abs(x) < EPS ? logEps : Math.log(x);
 }
 
 /**
@@ -192,32 +142,4 @@ export function trainingSelection(
   }
   const idx = Int32Array.from(keep);
   return { positionTime: gather(positionTime, idx), position: gather(position, idx, q), windows };
-}
-
-/** Indices of times inside any of the closed windows. */
-export function insideWindows(times: Float64Array, windows: [number, number][]): Int32Array {
-  const out: number[] = [];
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i]!;
-    if (windows.some(([a, b]) => t >= a && t <= b)) out.push(i);
-  }
-  return Int32Array.from(out);
-}
-
-/**
- * An electrode's bias per bin, log μ_e − log π_p, −Infinity where the occupancy is not > 0: float32,
- * as the strategies add it to their terms.
- */
-export function electrodeBias(meanRate: number, occupancy: Float64Array, logOccupancy: Float64Array): Float32Array {
-  const logRate = Math.log(meanRate);
-  const bias = new Float32Array(occupancy.length);
-  for (let p = 0; p < bias.length; p++) bias[p] = occupancy[p]! > 0 ? logRate - logOccupancy[p]! : -Infinity;
-  return bias;
-}
-
-/** The largest finite value (−Infinity when none). */
-export function maxFinite(values: ArrayLike<number>): number {
-  let top = -Infinity;
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) top = Math.max(top, values[i]!);
-  return top;
 }

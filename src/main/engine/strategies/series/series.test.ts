@@ -4,11 +4,11 @@
  * (which must take the direct product), in the same blocks.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../shared/dataset';
-import { fitEncodingModel, initBackend, predictNonlocal } from '../index';
-import { countNotClose, smallDataset } from '../testing/builders';
-import { coverageProbe } from '../testing/coverageProbe';
-import { oracle } from '../testing/oracle';
+import type { Dataset } from '../../../../shared/dataset';
+import { fitEncodingModel, initBackend, predictNonlocal } from '../../index';
+import { countNotClose, smallDataset } from '../../testing/builders';
+import { coverageProbe } from '../../testing/coverageProbe';
+import { oracle } from '../../testing/oracle';
 
 beforeAll(async () => {
   await initBackend('wasm');
@@ -50,7 +50,7 @@ describe('series strategy', () => {
           expect(c.series, `electrode ${e}`).toBe(d.electrodes[e]!.decodingSpikeTimes.length - outliers);
           expect(c.order).toBeGreaterThan(0);
           // one-dimensional positions on wasm: compensated's interpolated form where the flush bound
-          // allows it (positionInterpolation.test.ts), which it does not at electrode 0's largest bias
+          // allows it (interpolation.test.ts), which it does not at electrode 0's largest bias
           expect(c.directBy).toBe(['compensated', 'compensated, position interpolated', 'reference'][e]);
         }
       }
@@ -74,7 +74,7 @@ describe('series strategy', () => {
   });
 
   // no spike in reach above 8 features: the electrode is the reference, bit for bit (at 8 or fewer,
-  // compensated's interpolated form, which positionInterpolation.test.ts compares with compensated)
+  // compensated's interpolated form, which interpolation.test.ts compares with compensated)
   for (const { features, seed, by } of [{ features: 9, seed: 9, by: 'reference' as const }]) {
     it(`is ${by} itself, bit for bit, where marks are spread over many σ and no spike is covered (D = ${features})`, async () => {
       const d = smallDataset({ seed, electrodes: [{ nEnc: 60, nDec: 20, nFeatures: features, markScale: 200 }], waveformStd: 24 });

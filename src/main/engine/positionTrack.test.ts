@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { upperBound } from '../../shared/sortedSearch';
-import { dropNanRows, inBoundsIndices, interpolatePosition, spikeRows, stdVector, upperBoundFrom } from './hostMath';
+import { stdVector } from './kernelWidths';
+import { dropNanRows, interpolatePosition, spikeRows, upperBoundFrom } from './positionTrack';
+import { inBoundsIndices } from './rowSelection';
 
 describe('spikeRows (numpy.digitize(u, time[1:-1]))', () => {
   const time = Float64Array.from([0, 1, 2, 3, 4]);

@@ -12,7 +12,7 @@
  * kernel entry is a relative error ≤ δ on every J[k, p] (and ≤ δ on its log), whatever the
  * positions; |x| ≤ |a|·|b| bounds each entry by the two spikes' radii.
  */
-import { MAX_SERIES_FEATURES, SERIES_MIN_SAVING } from '../model';
+import { MAX_SERIES_FEATURES, SERIES_MIN_SAVING } from '../../model';
 
 /** Largest relative error the truncation may add to a mark kernel entry (so to J, and ~ to ℓ). */
 export const SERIES_RELATIVE_ERROR = 1e-6;

@@ -1,134 +1,28 @@
 /**
  * The engine's own strategy, beside the six of kde-spec §7: the mark kernel as a truncated Taylor
- * series (markSeries.ts), so J = Kmark·Kpos / E becomes features (B × F) times a factor (F × P)
+ * series (plan.ts), so J = Kmark·Kpos / E becomes features (B × F) times a factor (F × P)
  * built once per electrode and kept with the model like a position kernel; every covered entry is
  * within SERIES_RELATIVE_ERROR (relative, before the log) of the exact sum. Decoding spikes outside
  * the series' proven reach go to the compensated strategy (D ≤ 8: the faster exact one on wasm, and
  * the better conditioned on marks spread over many widths) — on one-dimensional positions its form
- * that interpolates the position kernel (positionInterpolation.ts), where that applies — or above 8
+ * that interpolates the position kernel (interpolated.ts), where that applies — or above 8
  * features to the linear reference's direct product in the same block. An electrode with no spike
- * in reach (real tetrode marks) is handed whole to that handoff.
+ * in reach (real tetrode marks) is handed whole to that handoff. A fit for series keeps the factor
+ * instead of the position kernel (fitKeep.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { kernelDirect, logNormaliser } from '../kernels';
-import {
-  hasWasmKernels, MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL, type SeriesGroundFactorAttrs,
-  type SeriesTermsAttrs,
-} from '../simd/wasmKernels';
-import { COMPENSATED_MAX_FEATURES, FLUSH_BELOW, LOG_EPS } from '../model';
-import { seriesFactorWork, seriesTermsWork, type Work } from '../model/opWork';
-import { linearMarkKernelWork, linearReduceWork } from '../model/stageWork';
-import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from './common';
-import { compensated } from './compensated';
-import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './markSeries';
-import { interpolated, interpolationApplies } from './positionInterpolation';
-import type { ElectrodeContext, StageTools, Strategy } from './types';
-
-/** Features padded with zero columns to a multiple of 4: the SIMD factor kernel takes four at a time. */
-function paddedFeatureCount(plan: SeriesPlan): number {
-  return Math.ceil(plan.basis.nFeatures / 4) * 4;
-}
-
-/** Ψ (E × Fpad) on the host: row i is e^{−½|b_i|²}·b_i^α/√α!, then zeros. */
-function encodingFeatures(plan: SeriesPlan, encMarks: Float32Array, nEnc: number): Float32Array {
-  const F = plan.basis.nFeatures;
-  const Fp = paddedFeatureCount(plan);
-  const row = new Float64Array(plan.centre.length);
-  const feat = new Float64Array(F);
-  const out = new Float32Array(Fp * nEnc);
-  for (let i = 0; i < nEnc; i++) {
-    const w = Math.exp(-0.5 * scaledRow(plan, encMarks, i, row));
-    seriesFeatures(plan.basis, row, feat, 0);
-    for (let a = 0; a < F; a++) out[i * Fp + a] = w * feat[a]!;
-  }
-  return out;
-}
-
-/** W = Ψᵀ·Kpos (Fpad × P). */
-export function seriesFactor(psi: tf.Tensor2D, kpos: tf.Tensor2D): tf.Tensor2D {
-  if (hasWasmKernels() && kpos.shape[1] >= MIN_KERNEL_COLUMNS) {
-    return tf.engine().runKernel(SERIES_FACTOR_KERNEL, { psi, kpos }, {}) as tf.Tensor2D;
-  }
-  // Kposᵀ·Ψ, then the small transpose: a matmul's right operand is packed per new tensor on some
-  // backends, which for the (E × P) kernel would cost more than the product
-  return tf.tidy(() => tf.transpose(tf.matMul(tf.transpose(kpos), psi)) as tf.Tensor2D);
-}
-
-/** The position cache's name for an electrode's series factor of this plan's order. */
-export function seriesFactorKind(plan: SeriesPlan): string {
-  return `series ${plan.basis.order}`;
-}
-
-/** Ψ (nEnc × Fpad) as a tensor, from the encoding marks as float32 (encHost, nEnc × D). */
-function encodingFeaturesTensor(plan: SeriesPlan, encHost: Float32Array, nEnc: number): tf.Tensor2D {
-  return tf.tensor2d(encodingFeatures(plan, encHost, nEnc), [nEnc, paddedFeatureCount(plan)]);
-}
-
-/**
- * W (Fpad × P) of an electrode from its encoding marks as float32 (encHost, nEnc × D) and its linear
- * position kernel: built by the fit that keeps it, or by a predict that finds none kept.
- */
-export function buildSeriesFactor(plan: SeriesPlan, encHost: Float32Array, nEnc: number, kpos: tf.Tensor2D): tf.Tensor2D {
-  return tf.tidy(() => seriesFactor(encodingFeaturesTensor(plan, encHost, nEnc), kpos));
-}
-
-/** Whether groundDensityAndSeriesFactor runs here for this many bins. */
-export function canFuseSeriesFit(nBins: number): boolean {
-  return hasWasmKernels() && nBins >= MIN_KERNEL_COLUMNS && nBins % 4 === 0;
-}
-
-/**
- * What a fit for series needs from an electrode's linear position kernel, without the kernel: its
- * column maxima and sums (the ground process, as linearPositionKernel gives them) and the series
- * factor (as buildSeriesFactor gives it), bit for bit, in one pass of the wasm kernels over cache-
- * sized tiles of kernel rows. Only where canFuseSeriesFit says so, for at least one position;
- * elsewhere the caller builds the kernel, then the factor.
- */
-export function groundDensityAndSeriesFactor(
-  positions: tf.Tensor2D, centers: tf.Tensor2D, std: number[], flush: boolean, plan: SeriesPlan, encHost: Float32Array,
-): { colMax: tf.Tensor1D; colSum: tf.Tensor1D; factor: tf.Tensor2D } {
-  const [nEnc] = positions.shape;
-  const [colMax, colSum, factor] = tf.tidy(() => {
-    const inv = tf.tensor1d(std.map((s) => 1 / s));
-    const a = tf.mul(positions, inv);
-    const bt = tf.transpose(tf.mul(centers, inv));
-    const psi = encodingFeaturesTensor(plan, encHost, nEnc);
-    const attrs: SeriesGroundFactorAttrs = { c: logNormaliser(std), flush: flush ? FLUSH_BELOW : 0 };
-    return tf.engine().runKernel(SERIES_GROUND_FACTOR_KERNEL, { a, bt, psi }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor[];
-  });
-  return { colMax: colMax as tf.Tensor1D, colSum: colSum as tf.Tensor1D, factor: factor as tf.Tensor2D };
-}
-
-/** Bytes of the series factor of this plan over nBins bins. */
-export function seriesFactorBytes(plan: SeriesPlan, nBins: number): number {
-  return paddedFeatureCount(plan) * nBins * Float32Array.BYTES_PER_ELEMENT;
-}
-
-/** The work of buildSeriesFactor, for the span it runs in. */
-export function buildSeriesFactorWork(plan: SeriesPlan, nEnc: number, nBins: number): Work {
-  return seriesFactorWork(paddedFeatureCount(plan), nEnc, nBins);
-}
-
-/** Whether seriesTerms runs the wasm kernel for this many bins (which takes Φ narrower than W is tall). */
-function usesTermsKernel(nBins: number): boolean {
-  return hasWasmKernels() && nBins >= MIN_KERNEL_COLUMNS;
-}
-
-/**
- * ℓ for one block's series rows: max(log(max(Φ·W, 0)) + offset + bias, LOG_EPS), bias (P,). On the
- * wasm kernel Φ may have fewer columns than W rows (W's rows past them are the zero padding).
- */
-export function seriesTerms(bias: tf.Tensor1D, phi: tf.Tensor2D, w: tf.Tensor2D, rowOff: tf.Tensor1D): tf.Tensor2D {
-  if (usesTermsKernel(w.shape[1])) {
-    const attrs: SeriesTermsAttrs = { floor: LOG_EPS };
-    return tf.engine().runKernel(SERIES_TERMS_KERNEL, { phi, w, rowOff, bias }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor2D;
-  }
-  return tf.tidy(() => {
-    // a sum that rounding left ≤ 0 is an underflowed one: −Infinity, so the floor (epilogue's order)
-    const logJ = tf.add(tf.log(tf.relu(tf.matMul(phi, w))), tf.reshape(rowOff, [-1, 1]));
-    return tf.maximum(tf.add(logJ, bias), LOG_EPS) as tf.Tensor2D;
-  });
-}
+import { logNormaliser } from '../../kernelNormalisers';
+import { kernelDirect } from '../../gaussianKernel';
+import { COMPENSATED_MAX_FEATURES } from '../../model';
+import { linearMarkKernelWork, linearReduceWork } from '../../model/stageWork';
+import { seriesTerms } from '../../ops';
+import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from '../common';
+import { compensated } from '../compensated';
+import type { ElectrodeContext, StageTools, Strategy } from '../types';
+import { buildSeriesFactor, buildSeriesFactorWork, paddedFeatureCount, seriesFactorKind } from './factor';
+import { seriesFitKeep } from './fitKeep';
+import { interpolated, interpolationApplies } from './interpolated';
+import { planSeries, scaledRow, seriesFeatures } from './plan';
 
 /** ℓ (far × P, row-major) of the decoding spikes `far` (out of reach), in that order, by `exact` (compensated or its interpolated form). */
 async function exactTerms(exact: Strategy, ctx: ElectrodeContext, decHost: Float32Array, far: number[], tools: StageTools): Promise<Float32Array> {
@@ -150,6 +44,8 @@ async function exactTerms(exact: Strategy, ctx: ElectrodeContext, decHost: Float
 }
 
 export const series: Strategy = {
+  fitKeep: seriesFitKeep,
+
   async run(ctx, decMarks, tools, emit) {
     const { stage, span, instant } = tools;
     const encHost = (await ctx.encMarks.data()) as Float32Array;
@@ -173,7 +69,7 @@ export const series: Strategy = {
     }
     const nFar = far.length;
     // what the direct spikes run: compensated (D ≤ 8) — on one-dimensional positions its interpolated
-    // form where that applies (positionInterpolation.ts) — else the reference in the same blocks
+    // form where that applies (interpolated.ts) — else the reference in the same blocks
     const viaCompensated = D <= COMPENSATED_MAX_FEATURES;
     const interpolate = viaCompensated && nFar > 0 && (await interpolationApplies(ctx, encHost, decHost));
     const exact = interpolate ? interpolated : compensated;
@@ -216,7 +112,7 @@ export const series: Strategy = {
       }
       const W = factor?.tensors[0] as tf.Tensor2D | undefined;
       // the wasm terms kernel reads the first features' rows of W, so the zero padding needs no product
-      const termFeatures = usesTermsKernel(ctx.nBins) ? plan.basis.nFeatures : F;
+      const termFeatures = seriesTerms.runsFused(ctx.nBins) ? plan.basis.nFeatures : F;
 
       await forEachBlock(nDec, ctx.blockSize, span, async (s0, s1) => {
         const nearRows: number[] = [];
@@ -234,8 +130,8 @@ export const series: Strategy = {
             });
             parts.push(
               await stage('reduce', () =>
-                tf.tidy(() => seriesTerms(ctx.bias, tf.tensor2d(feats, [nearRows.length, termFeatures]), W!, tf.tensor1d(offs))),
-                { work: seriesTermsWork(nearRows.length, termFeatures, ctx.nBins) },
+                tf.tidy(() => seriesTerms.run(ctx.bias, tf.tensor2d(feats, [nearRows.length, termFeatures]), W!, tf.tensor1d(offs))),
+                { work: seriesTerms.work(nearRows.length, termFeatures, ctx.nBins) },
               ),
             );
           }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { rng, normal } from '../testing/builders';
+import { rng, normal } from '../../testing/builders';
 import {
   planSeries, scaledRow, seriesBasis, seriesFeatureCount, seriesFeatures, seriesReach, truncationBound, SERIES_RELATIVE_ERROR,
-} from './markSeries';
+} from './plan';
 
 /** Σ_α φ_α(a)·φ_α(b) with the basis' features: the truncated exp(a·b). */
 function truncatedExp(order: number, a: number[], b: number[]): number {

@@ -4,18 +4,18 @@
  * marks (spread over many widths, so no spike is in the series' reach).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../shared/dataset';
-import { fitEncodingModel, initBackend, predictNonlocal } from '../index';
-import { electrodeFlushThreshold } from '../kernels';
-import type { EngineProbe } from '../model';
-import { countNotClose, electrode, normal, rng, smallDataset } from '../testing/builders';
-import { coverageProbe } from '../testing/coverageProbe';
-import { oracle } from '../testing/oracle';
-import { SERIES_RELATIVE_ERROR } from './markSeries';
+import type { Dataset } from '../../../../shared/dataset';
+import { fitEncodingModel, initBackend, predictNonlocal } from '../../index';
+import { electrodeFlushThreshold } from '../../kernelNormalisers';
+import type { EngineProbe } from '../../model';
+import { countNotClose, electrode, normal, rng, smallDataset } from '../../testing/builders';
+import { coverageProbe } from '../../testing/coverageProbe';
+import { oracle } from '../../testing/oracle';
+import { SERIES_RELATIVE_ERROR } from './plan';
+import { INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound } from './interpolationBound';
 import {
-  INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound, interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS,
-  paddedBins, planInterpolation, positionReach, projectionReach,
-} from './positionInterpolation';
+  interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS, paddedBins, planInterpolation, positionReach, projectionReach,
+} from './interpolationPlan';
 
 beforeAll(async () => {
   await initBackend('wasm');

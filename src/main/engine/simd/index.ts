@@ -1,0 +1,14 @@
+/**
+ * The engine's own WebAssembly SIMD kernels for the wasm backend: the modules (kdeKernels.wat,
+ * kdeProduct.wat and their generated binaries), the kernel names and attributes the ops call them
+ * by, one file per kernel group, and the installer that registers them as TensorFlow.js kernels.
+ * The evenly-spaced-grid recurrence (uniformGrid.ts) decides where a row needs no exp per entry.
+ *
+ * Imported by engine/ops (which choose when a kernel runs), backends.ts (which installs them) and
+ * the engine's entry; never by a strategy. Imports tfjs, the wasm backend's types and itself only:
+ * no other part of the engine, no node, no electron.
+ */
+export * from './kernelNames';
+export { installWasmKernels } from './install';
+export { copyFloat32Into, hasWasmKernels, relaxedSimdAvailable } from './wasmModule';
+export { gridApplies } from './uniformGrid';

@@ -1,0 +1,243 @@
+/**
+ * The layout plan of the series strategy's interpolated handoff (interpolated.ts): the encoding
+ * spikes grouped in cells INTERPOLATION_WIDTH kernel widths wide, within a cell ordered along the
+ * marks' principal axis, each spike's marks and Lagrange weights at the cell's nodes, each cell's
+ * node kernels over the bins it reaches, all in the interpolated-terms kernel's layouts. Bins
+ * farther from a cell than where every entry is below the flush bound's τ (positionReach, at most
+ * INTERPOLATION_REACH) get no term, which model/flush.ts shows changes no J above the floor by more
+ * than FLUSH_TOLERANCE where its bound holds.
+ */
+import { EPS, FLUSH_BELOW } from '../../model';
+import { interpolatedTerms } from '../../ops';
+import { INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH } from './interpolationBound';
+import { LANES, lagrangeBasis, lagrangeWeights, principalDirection, runningBounds } from './interpolationGeometry';
+
+/** The marks' scale beside 1/σ: the kernel's weight is then 2^−|a − b|² (simd/kdeKernels.wat). */
+export const MARK_SCALE = Math.sqrt(0.5 * Math.LOG2E);
+/** The most cells a plan spans (positions' range over INTERPOLATION_WIDTH widths): beyond it (a range of
+ * ~800 000 widths, a unit or width that is surely wrong) the handoff is compensated's, whose memory
+ * does not grow with the range. */
+export const MAX_INTERPOLATION_CELLS = 1 << 22;
+/** H carries 2^64, so that the products of small weights with it stay normal floats (no subnormal stalls); the offset takes it back. */
+export const H_SCALE_LOG2 = 64;
+
+/** How big a plan is: what the work formulas read. */
+export interface PlanSize {
+  cells: number;
+  spikeVectors: number;
+  /** vectors of 4 bins in a row (the bins rounded up) */
+  binVectors: number;
+  /** Σ over cells of the bin vectors each reaches */
+  storedBinVectors: number;
+  spikeFloats: number;
+  hFloats: number;
+}
+
+/** An electrode's encoding spikes in interpolatedTerms' layouts (kdeKernels.wat). */
+export interface InterpolationPlan {
+  /** per vector of 4 spikes: D × 4 marks over their widths, then 8 × 4 Lagrange weights */
+  spikes: Float32Array;
+  /** per cell: first and end spike vector, first and end bin vector, first float of its h */
+  chunks: Int32Array;
+  /** per cell and vector of 4 bins: 8 × 4 values 2^64·e^(−(ξ_j − b)²/2), 0 beyond the reach */
+  h: Float32Array;
+  /** the unit vector (D) the cells' spikes are ordered along: the scaled marks' first principal axis */
+  direction: Float32Array;
+  /** per spike vector: the running maximum of the projections from its cell's start, the running minimum from its end */
+  bounds: Float32Array;
+  size: PlanSize;
+}
+
+/** The bins rounded up to whole vectors (at least one): the kernel's row width. */
+export function paddedBins(nBins: number): number {
+  return Math.max(LANES, Math.ceil(nBins / LANES) * LANES);
+}
+
+/** How many cells a plan of these (finite) positions spans, from their range. */
+export function interpolationCells(positions: ArrayLike<number>, nEnc: number, positionStd: number): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < nEnc; i++) {
+    const v = positions[i]! / positionStd;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return nEnc === 0 ? 0 : Math.floor((hi - lo) / INTERPOLATION_WIDTH) + 1;
+}
+
+/**
+ * Groups the spikes into cells by position (a counting sort: O(E)), and lays out each cell's marks
+ * (float32 products y·(s/σ), s = MARK_SCALE, one rounding as the other strategies' y·(1/σ)), Lagrange
+ * weights and node kernels.
+ * positions (E) and centres (P) are one-dimensional; everything must be finite and span at most
+ * MAX_INTERPOLATION_CELLS cells (interpolationApplies). Bins farther than `reach` widths from a cell
+ * (at most INTERPOLATION_REACH, where the bound was computed) get no term.
+ */
+export function planInterpolation(
+  positions: ArrayLike<number>, marks: ArrayLike<number>, nEnc: number, nFeatures: number, centers: ArrayLike<number>,
+  positionStd: number, waveformStd: number[], reach = INTERPOLATION_REACH,
+): InterpolationPlan {
+  const T = INTERPOLATION_NODES;
+  const D = nFeatures;
+  const P = centers.length;
+  const binVectors = paddedBins(P) / LANES;
+  const x = new Float64Array(nEnc);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < nEnc; i++) {
+    const v = positions[i]! / positionStd;
+    x[i] = v;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  const b = new Float64Array(P);
+  for (let p = 0; p < P; p++) b[p] = centers[p]! / positionStd;
+  const nCells = Math.floor((hi - lo) / INTERPOLATION_WIDTH) + 1;
+  if (!(nCells <= MAX_INTERPOLATION_CELLS)) {
+    throw new Error(`planInterpolation: the positions span ${nCells} cells of ${INTERPOLATION_WIDTH} widths, more than ${MAX_INTERPOLATION_CELLS}`);
+  }
+  const invStd = waveformStd.map((s) => Math.fround(MARK_SCALE / Math.max(s, EPS)));
+  const scaled = new Float32Array(nEnc * D);
+  for (let i = 0; i < nEnc; i++) for (let d = 0; d < D; d++) scaled[i * D + d] = Math.fround(marks[i * D + d]!) * invStd[d]!;
+  const direction = principalDirection(scaled, nEnc, D);
+  const proj = new Float64Array(nEnc);
+  let pLo = Infinity;
+  let pHi = -Infinity;
+  for (let i = 0; i < nEnc; i++) {
+    let dot = 0;
+    for (let d = 0; d < D; d++) dot += direction[d]! * scaled[i * D + d]!;
+    proj[i] = dot;
+    if (dot < pLo) pLo = dot;
+    if (dot > pHi) pHi = dot;
+  }
+  // one counting sort by cell, then by projection bucket within the cell: neighbours in a vector
+  // have close marks along the direction, so a row's reach along it skips whole vectors. The keys
+  // number the cells that hold spikes (at most E of them), not every cell of the range.
+  const cellOf = new Int32Array(nEnc);
+  const denseOf = new Int32Array(nCells).fill(-1);
+  let held = 0;
+  for (let i = 0; i < nEnc; i++) {
+    const c = Math.min(nCells - 1, Math.floor((x[i]! - lo) / INTERPOLATION_WIDTH));
+    cellOf[i] = c;
+    if (denseOf[c]! < 0) denseOf[c] = 1;
+  }
+  for (let c = 0; c < nCells; c++) if (denseOf[c]! > 0) denseOf[c] = held++;
+  const bucketWidth = pHi > pLo ? (pHi - pLo) / PROJECTION_BUCKETS : 1;
+  const keyOf = new Int32Array(nEnc);
+  const keyStarts = new Int32Array(held * PROJECTION_BUCKETS + 1);
+  for (let i = 0; i < nEnc; i++) {
+    const key = denseOf[cellOf[i]!]! * PROJECTION_BUCKETS + Math.min(PROJECTION_BUCKETS - 1, Math.floor((proj[i]! - pLo) / bucketWidth));
+    keyOf[i] = key;
+    keyStarts[key + 1]!++;
+  }
+  for (let k = 0; k < keyStarts.length - 1; k++) keyStarts[k + 1]! += keyStarts[k]!;
+  // each spike's place in that order: the layout below scatters the spikes there, reading them in
+  // their own order (a gather in sorted order misses the cache twice per spike on a production tetrode)
+  const slot = new Int32Array(nEnc);
+  const next = keyStarts.slice(0, keyStarts.length - 1);
+  for (let i = 0; i < nEnc; i++) slot[i] = next[keyOf[i]!]!++;
+  // each held cell's first and end place in that order
+  const starts = new Int32Array(held + 1);
+  for (let k = 0; k <= held; k++) starts[k] = keyStarts[k * PROJECTION_BUCKETS]!;
+
+  // Chebyshev nodes of the first kind on [−1, 1] and their Lagrange weights
+  const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
+  const weights = lagrangeWeights(unitNodes);
+  const half = INTERPOLATION_WIDTH / 2;
+  const hScale = 2 ** H_SCALE_LOG2;
+  const vecFloats = interpolatedTerms.spikeVectorFloats(D);
+
+  const cells: { first: number; end: number; p0: number; p1: number; centre: number; v0: number }[] = [];
+  // the held cells' index in `cells` (−1: reaching no bin) and first spike vector
+  const cellIndex = new Int32Array(held).fill(-1);
+  let spikeVectors = 0;
+  let storedBinVectors = 0;
+  for (let c = 0; c < nCells; c++) {
+    const k = denseOf[c]!;
+    if (k < 0) continue;
+    const count = starts[k + 1]! - starts[k]!;
+    const cellLo = lo + c * INTERPOLATION_WIDTH;
+    const centre = cellLo + half;
+    // bins within the reach of the cell [cellLo, cellLo + width]
+    let first = -1;
+    let last = -1;
+    for (let p = 0; p < P; p++) {
+      const gap = Math.max(cellLo - b[p]!, b[p]! - (cellLo + INTERPOLATION_WIDTH), 0);
+      if (gap <= reach) {
+        if (first < 0) first = p;
+        last = p;
+      }
+    }
+    if (first < 0) continue;
+    const vectors = Math.ceil(count / LANES);
+    const p0 = Math.floor(first / LANES);
+    const p1 = Math.floor(last / LANES) + 1;
+    cellIndex[k] = cells.length;
+    cells.push({ first: starts[k]!, end: starts[k + 1]!, p0, p1, centre, v0: spikeVectors });
+    spikeVectors += vectors;
+    storedBinVectors += p1 - p0;
+  }
+
+  const spikes = new Float32Array(spikeVectors * vecFloats);
+  const chunks = new Int32Array(cells.length * 5);
+  const h = new Float32Array(storedBinVectors * T * LANES);
+  const bounds = new Float32Array(2 * spikeVectors);
+  const sortedProj = new Float64Array(nEnc);
+  for (let i = 0; i < nEnc; i++) {
+    const ci = cellIndex[(keyOf[i]! / PROJECTION_BUCKETS) | 0]!;
+    sortedProj[slot[i]!] = proj[i]!;
+    if (ci < 0) continue;
+    const cell = cells[ci]!;
+    const k = slot[i]! - cell.first;
+    const base = (cell.v0 + (k >> 2)) * vecFloats + (k & 3);
+    for (let d = 0; d < D; d++) spikes[base + d * LANES] = scaled[i * D + d]!;
+    lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, weights, spikes, base + D * LANES);
+  }
+  let hAt = 0;
+  for (let ci = 0; ci < cells.length; ci++) {
+    const cell = cells[ci]!;
+    const v0 = cell.v0;
+    const v = v0 + ((cell.end - cell.first + LANES - 1) >> 2);
+    runningBounds(sortedProj, cell.first, cell.end, bounds, v0);
+    chunks.set([v0, v, cell.p0, cell.p1, hAt], ci * 5);
+    for (let pv = cell.p0; pv < cell.p1; pv++) {
+      for (let lane = 0; lane < LANES; lane++) {
+        const p = pv * LANES + lane;
+        if (p >= P) continue;
+        const gap = Math.max(cell.centre - half - b[p]!, b[p]! - (cell.centre + half), 0);
+        if (gap > reach) continue;
+        for (let j = 0; j < T; j++) {
+          const z = cell.centre + half * unitNodes[j]! - b[p]!;
+          h[hAt + j * LANES + lane] = hScale * Math.exp(-0.5 * z * z);
+        }
+      }
+      hAt += T * LANES;
+    }
+  }
+  return {
+    spikes, chunks, h, direction: Float32Array.from(direction), bounds,
+    size: { cells: cells.length, spikeVectors, binVectors, storedBinVectors, spikeFloats: spikes.length, hFloats: h.length },
+  };
+}
+
+/** Projection buckets per cell for the order within it. */
+const PROJECTION_BUCKETS = 64;
+/**
+ * How far along the direction a row looks, in the kernel's units (where a weight is 2^−|a − b|²):
+ * a spike beyond it is farther in mark space too, its weight below 2^−reach², and model/flush.ts
+ * lets the kernel drop weights below the largest τ its bound allows at the electrode's largest bias
+ * (electrodeFlushThreshold; at least 2^−63 wherever this handoff runs), so reach = √(−log2 τ), at
+ * most √63. The bounds are rounded outward to float32, and the kernel widens the reach by 2^−20 of
+ * the row's Σ|a_d·u_d| for its own float32 dot.
+ */
+export function projectionReach(tau: number): number {
+  return Math.sqrt(Math.min(63, Math.max(0, -Math.log2(Math.max(tau, FLUSH_BELOW)))));
+}
+
+/**
+ * How far from a cell its bins get a term, in position widths: where every kernel entry is below the
+ * same τ (e^{−r²/2} = τ), at most INTERPOLATION_REACH (τ = 2^−63).
+ */
+export function positionReach(tau: number): number {
+  return Math.min(INTERPOLATION_REACH, Math.sqrt(Math.max(0, -2 * Math.log(Math.max(tau, FLUSH_BELOW)))));
+}
