@@ -166,16 +166,6 @@ export const IMPORTED_BY_MODULE = {
  * that no longer matches an import is reported, so the list only shrinks.
  */
 export const DEBT = [
-  { file: 'src/main/analysis/sweep.ts', import: '../engine/model/stageWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/fit.ts', import: './model/opWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/fit.ts', import: './model/stageWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/logKde.ts', import: './model/opWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/strategies/common.ts', import: '../model/opWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/strategies/common.ts', import: '../model/stageWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/strategies/compensated.ts', import: '../model/opWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/strategies/positionInterpolation.ts', import: '../model/opWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/strategies/series.ts', import: '../model/opWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
-  { file: 'src/main/engine/strategies/series.ts', import: '../model/stageWork', why: 'the work counts of engine/model are not exported from its index.ts yet (their generic names would need a namespace)' },
   { file: 'src/main/engineProcess/decodeRun.ts', import: '../engine/types', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
   { file: 'src/main/engineProcess/engineDeps.ts', import: '../engine/types', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
   { file: 'src/main/engineProcess/measureContext.ts', import: '../engine/types', why: 'written before folders were entered through their index.ts; the module is to be exported there' },

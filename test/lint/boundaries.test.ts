@@ -3,6 +3,7 @@
  * each folder break the architecture table and get its message, while the imports the table
  * allows pass. Relative paths are judged by the folder they resolve to, whatever the depth.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
@@ -122,6 +123,11 @@ describe('import boundaries', () => {
   it('every debt entry in the config says why', async () => {
     const { DEBT } = (await import(pathToFileURL(`${REPO_ROOT}eslint-rules/boundaryTable.js`).href)) as { DEBT: DebtEntry[] };
     for (const entry of DEBT) expect(entry.why.length).toBeGreaterThan(20);
+  });
+
+  it('every debt entry names a file that exists (the rule cannot report an entry for a file that is gone)', async () => {
+    const { DEBT } = (await import(pathToFileURL(`${REPO_ROOT}eslint-rules/boundaryTable.js`).href)) as { DEBT: DebtEntry[] };
+    expect(DEBT.map((e) => e.file).filter((file) => !existsSync(`${REPO_ROOT}${file}`))).toEqual([]);
   });
 
   it('an import the table refuses but the debt list names passes, and a debt entry with no import left is reported', async () => {

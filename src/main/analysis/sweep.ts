@@ -6,7 +6,7 @@
  * cross, and called significant only when the intervals separate the two at both ends, so noise
  * that swaps two equal strategies is not sold as a crossover.
  */
-import { MODELLED_STAGES } from '../engine/model/stageWork';
+import { MODELLED_STAGES } from '../engine/model';
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import {
   formatSweepValue, SWEEP_VARIABLE_TEXT, totalSeries, type LogLogSlope, type SweepCrossover, type SweepPoint, type SweepSeries, type SweepResult, type SweepStrategy, type SweepVariable,

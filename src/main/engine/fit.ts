@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { StrategyName } from '../../shared/config';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
-import { EPS, FLOAT32_BYTES } from './model';
+import { addWork, EPS, FLOAT32_BYTES, gridKdeWork, logKdeWork, type Work } from './model';
 import { stdVector } from './kernelWidths';
 import { electrodeBias, maxFinite } from './logSpace';
 import { dropNanRows, interpolatePosition, trainingSelection } from './positionTrack';
@@ -16,7 +16,6 @@ import { electrodeFlushIsSafe } from './kernelNormalisers';
 import { toTensor2d } from './gaussianKernel';
 import { linearPositionKernel } from './ops';
 import { fitKeepFor, KEEP_THE_KERNEL, type FitElectrode, type FitKeep, type KeptFactor } from './strategies';
-import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
 import { kdePartCount, kdeParts, kdePartsWork, logKde, logKdeWorkOf, mergeKdeParts, type KdePart } from './logKde';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from './types';

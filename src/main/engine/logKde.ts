@@ -9,7 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { toTensor2d } from './gaussianKernel';
-import { addWork, gridKdeWork, logKdeWork, type Work } from './model/opWork';
+import { addWork, gridKdeWork, logKdeWork, type Work } from './model';
 import { kdeColumnSums, linearPositionKernel } from './ops';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's

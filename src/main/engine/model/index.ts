@@ -18,3 +18,7 @@ export {
   defaultEncTileSize, estimateDatasetPeak, estimatePeakBytes, resolveAutoStrategy, sizesOfElectrode, type AutoChoice, type PeakEstimate,
 } from './memoryModel';
 export { rooflineOfResult, strategyRoofline, type Calibration, type RooflineInput } from './roofline';
+export {
+  addWork, gridKdeWork, logKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, seriesFactorWork, seriesTermsWork, stream, type Work,
+} from './opWork';
+export { linearMarkKernelWork, linearPositionKernelWork, linearReduceWork, MODELLED_STAGES } from './stageWork';

@@ -7,9 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../kernelNormalisers';
-import { FLUSH_BELOW } from '../model';
-import { gridKdeWork, type Work } from '../model/opWork';
-import { linearPositionKernelWork } from '../model/stageWork';
+import { FLUSH_BELOW, gridKdeWork, linearPositionKernelWork, type Work } from '../model';
 import { gridApplies, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS } from '../simd';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';
 import * as gaussianKernelMatrix from './gaussianKernelMatrix';

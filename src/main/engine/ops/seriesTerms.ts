@@ -4,8 +4,7 @@
  * padding needs no product there.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { LOG_EPS } from '../model';
-import { seriesTermsWork, type Work } from '../model/opWork';
+import { LOG_EPS, seriesTermsWork, type Work } from '../model';
 import { MIN_KERNEL_COLUMNS, SERIES_TERMS_KERNEL } from '../simd';
 import { fusedKernelRuns, runFusedKernel } from './fusedKernel';
 

@@ -4,7 +4,7 @@
  * the floored spike terms ℓ[k, p] block by block; the caller scatters them into output rows.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import type { Work } from '../model/opWork';
+import type { Work } from '../model';
 
 /**
  * Runs fn as a named stage (a span; on asynchronous backends it waits for the device). The probe

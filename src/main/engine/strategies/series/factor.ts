@@ -4,7 +4,7 @@
  * fused seriesGroundFactor op where it runs; its bytes, work and position-cache name.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Work } from '../../model/opWork';
+import type { Work } from '../../model';
 import { seriesFactor, seriesGroundFactor } from '../../ops';
 import { scaledRow, seriesFeatures, type SeriesPlan } from './plan';
 

@@ -13,8 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../../kernelNormalisers';
 import { kernelDirect } from '../../gaussianKernel';
-import { COMPENSATED_MAX_FEATURES } from '../../model';
-import { linearMarkKernelWork, linearReduceWork } from '../../model/stageWork';
+import { COMPENSATED_MAX_FEATURES, linearMarkKernelWork, linearReduceWork } from '../../model';
 import { seriesTerms } from '../../ops';
 import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from '../common';
 import { compensated } from '../compensated';

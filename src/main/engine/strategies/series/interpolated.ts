@@ -14,8 +14,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { maxFinite } from '../../logSpace';
 import { electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../../kernelNormalisers';
-import { EPS, FLOAT32_BYTES, LOG_EPS } from '../../model';
-import { NO_WORK, type Work } from '../../model/opWork';
+import { EPS, FLOAT32_BYTES, LOG_EPS, NO_WORK, type Work } from '../../model';
 import { interpolatedTerms } from '../../ops';
 import { forEachBlock, sliceRows } from '../common';
 import type { ElectrodeContext, Strategy } from '../types';
