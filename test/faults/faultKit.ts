@@ -11,7 +11,7 @@ import type { RunConfig, StrategyChoice } from '../../src/shared/config';
 import type { RunEvent } from '../../src/shared/events';
 import type { EngineExit, SpawnEngine } from '../../src/main/host';
 import type { ProfilerService, RunStatusFile } from '../../src/main/service';
-import { OTHER_UID, runScript, type WorkerResult } from '../../src/main/service/runStoreTesting.testdata';
+import { OTHER_UID, runScript, type WorkerResult } from '../../src/main/service/store/runStoreTesting.testdata';
 
 export { OTHER_UID };
 

@@ -18,17 +18,13 @@ import type { TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { ndjsonLine } from '../export';
 import { LIKELIHOOD_DIR } from '../engineProtocol';
-import { headlineOf } from './activeRun';
-import { writeJsonAtomic } from './jsonFiles';
+import { headlineOf } from './queue';
+import { newRunId, RUN_FILES, type RunStatusFile, RunStore, storeWrite, writeJsonAtomic, writeReportFiles } from './store';
 import { mergeShardLikelihoods } from './mergeLikelihood';
 import { criticalShard, mergedReport, totalCpuMs } from './mergeReport';
 import { mergedEventRecords, readShardTimelines, shardClocks, writeShardsTrace, type ShardTimeline } from './mergeTrace';
-import { toolVersion } from './reportBuilder';
-import { newRunId } from './runIds';
-import { writeReportFiles } from './runFiles';
-import { RUN_FILES, RunStore, type RunStatusFile } from './runStore';
+import { toolVersion } from './report';
 import { checkShards, findShardRuns, type ShardRun } from './shardRuns';
-import { storeWrite } from './storeErrors';
 
 /** what the merge leaves beside the report: each shard's numbers, for scripts */
 export const MERGE_SUMMARY_FILE = 'merge.json';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfig, StrategyChoice } from '../../shared/config';
 import type { RunEvent } from '../../shared/events';
 import { readNdjsonRecords, validateReport } from '../export';
-import { newRunId } from './runIds';
+import { newRunId } from './store/runIds';
 import { createProfilerService, type ProfilerService } from './profilerService';
 
 let dir: string;

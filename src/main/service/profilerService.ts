@@ -15,25 +15,17 @@ import { compareReports } from '../analysis';
 import { PRESET_INFO, regularFileStats } from '../data';
 import type { DecodeRequest } from '../engineProtocol';
 import { forkEngine, type SpawnEngine } from '../host';
-import { ActiveRun } from './activeRun';
-import { DatasetSummaryCache } from './datasetSummaries';
-import { exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './dataMapping';
+import { ActiveRun } from './queue';
+import { DatasetSummaryCache, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './datasets';
 import { EventBus } from './eventBus';
-import type { OpenEventStream } from './eventLog';
+import { entryOf, exportBytes, newRunId, type OpenEventStream, RUN_FILES, type RunStatusFile, RunStore } from './store';
 import { estimateRunMemory, SystemInfoCache } from './engineInfo';
-import { likelihoodRequest } from './likelihoodRequest';
-import { likelihoodView } from './likelihoodView';
-import { exportBytes } from './runExport';
+import { likelihoodRequest, likelihoodView } from './likelihood';
 import { ALL_RUNS, assertRunId } from '../../shared/runIds';
-import { newRunId } from './runIds';
-import { entryOf, RUN_FILES, RunStore, type RunStatusFile } from './runStore';
-import { TimelineCache } from './timelineCache';
-import { queryTimeline } from './timelineQuery';
+import { findSpan, queryTimeline, summarizeArea, TimelineCache, type TimelineIndex } from './timeline';
 import {
   dataSource, exportFormat, finiteNumber, likelihoodName, listener, runConfig, spanAreaRequest, spanSearchRequest, timelineRequest,
 } from './validate';
-import type { TimelineIndex } from './timelineIndex';
-import { findSpan, summarizeArea } from './timelineSearch';
 import { listSweeps, readSweep } from './sweeps';
 
 /** runs waiting behind the current one: a script gone wrong cannot fill the runs folder with queued runs */

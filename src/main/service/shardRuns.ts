@@ -11,8 +11,7 @@ import { AppError } from '../../shared/errors';
 import type { Report, ShardInfo } from '../../shared/report';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { parseReport } from '../export';
-import { readJson } from './jsonFiles';
-import { RUN_FILES, type RunStatusFile } from './runStore';
+import { readJson, RUN_FILES, type RunStatusFile } from './store';
 
 export interface ShardRun {
   /** the run's folder */

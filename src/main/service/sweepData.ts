@@ -13,7 +13,7 @@ import { AppError } from '../../shared/errors';
 import { MAX_SWEEP_FEATURES, SWEEP_VARIABLE_TEXT, type SweepVariable } from '../../shared/sweep';
 import { histogramCounts, linspace, loadDataset, makePreset, Rng, writeClusterlessNpz } from '../data';
 import type { PresetSizes } from '../data/presets';
-import { storeWrite } from './storeErrors';
+import { storeWrite } from './store';
 
 export interface SweepDataRequest {
   source: DataSource;

@@ -17,8 +17,7 @@ import {
   type SweepSummary, type SweepVariable,
 } from '../../shared/sweep';
 import { analyseSweep } from '../analysis/sweep';
-import { writeJsonAtomic, writeTextAtomic } from './jsonFiles';
-import { storeWrite } from './storeErrors';
+import { storeWrite, writeJsonAtomic, writeTextAtomic } from './store';
 
 export const SWEEPS_DIR = 'sweeps';
 export const SWEEP_FILES = { json: 'sweep.json', csv: 'sweep.csv', data: 'data' } as const;

@@ -1,0 +1,322 @@
+/**
+ * One run while it executes: spawns the engine, appends every batch of records to events.ndjson as
+ * it arrives and fans it out, samples the engine's RSS from outside at 20 Hz, and when the engine
+ * is gone (finished, failed, cancelled, killed) writes the report, the trace and the final status.
+ * A run whose events can no longer be written is stopped at once and ends failed; so is a run whose
+ * start cannot be recorded, and it ends only once its engine has exited.
+ */
+import type { RunHeadline } from '../../../shared/api';
+import type { RunConfig } from '../../../shared/config';
+import { AppError, serializeError, type SerializedError } from '../../../shared/errors';
+import type { CounterRecord, ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../../shared/events';
+import type { Report } from '../../../shared/report';
+import { startEngine, startRssSampler, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../../host';
+import type { DecodeRequest, EngineOutcome, OpenSpan, StartMessage } from '../../engineProtocol';
+import { Recorder, sampleProcessRssBytes } from '../../recorder';
+import {
+  EventLog, eventLogError, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf, writeReportFiles, writeTraceFromEvents,
+} from '../store';
+import { LiveTimeline } from '../timeline';
+import { buildReport } from '../report';
+import { startNotRecordedError, unsavedFilesMessage } from './runEndMessages';
+
+export const ENGINE_RSS_COUNTER = 'engine memory (MB)';
+const RSS_BATCH = 10;
+const MB = 1024 * 1024;
+
+export interface ActiveRunOptions {
+  status: RunStatusFile;
+  config: RunConfig;
+  store: RunStore;
+  spawn: SpawnEngine;
+  /** a decode run (kde-profiler decode) instead of the profiling loop */
+  decode?: DecodeRequest;
+  emit(event: RunEvent): void;
+  readRssBytes?: (pid: number) => Promise<number | null>;
+  /** opens the run's events.ndjson for appending (tests inject a failing one); default: the file */
+  openEventStream?: OpenEventStream;
+}
+
+export function headlineOf(report: Report): RunHeadline[] {
+  return report.strategies.map((s) => {
+    const h: RunHeadline = { strategy: s.strategy };
+    if (s.encode) h.encodeMedianMs = s.encode.medianMs;
+    if (s.decode) h.decodeMedianMs = s.decode.medianMs;
+    if (s.total) h.totalMedianMs = s.total.medianMs;
+    return h;
+  });
+}
+
+export class ActiveRun {
+  progress: ProgressInfo | undefined;
+  /** the run's trace in memory, for its timeline and counters while it records; none with tracing off */
+  readonly timeline: LiveTimeline | undefined;
+  readonly finished: Promise<RunStatusFile>;
+  private status: RunStatusFile;
+  private handle: EngineHandle | undefined;
+  private cancelled = false;
+  private started = false;
+  /** set when events.ndjson could not be written: the run is stopped and ends failed with it */
+  private recordingFailure: AppError | undefined;
+  private engineGone = false;
+  /** set by the first finish(): a run has one final status */
+  private ended = false;
+  /** the final status, while a full or read-only runs folder has not taken it */
+  private unsavedFinal: RunStatusFile | undefined;
+  private resolveFinished!: (s: RunStatusFile) => void;
+
+  constructor(private readonly o: ActiveRunOptions) {
+    this.status = o.status;
+    this.timeline = o.config.trace ? new LiveTimeline(() => this.openSpans()) : undefined;
+    this.finished = new Promise((resolve) => {
+      this.resolveFinished = resolve;
+    });
+    o.store.markActive(o.status.id, true);
+  }
+
+  get id(): string {
+    return this.status.id;
+  }
+
+  /** events.ndjson holds every record the run made (no write failed), so its live timeline equals the file's */
+  get recordedEverything(): boolean {
+    return this.recordingFailure === undefined;
+  }
+
+  /** what the engine has begun and not ended yet, for the live timeline */
+  openSpans(): OpenSpan[] {
+    return this.handle?.openSpans() ?? [];
+  }
+
+  /** Starts the engine; resolves `finished` whatever happens, and never rejects. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (this.cancelled) return this.finish('cancelled', undefined, undefined);
+    try {
+      await this.execute();
+    } catch (e) {
+      // finish() ignores a second ending: a run that already ended keeps its first status
+      await this.finish('failed', serializeError(e), undefined);
+    }
+  }
+
+  /** whether the final status is still waiting for a runs folder that could not take it (full, or not writable) */
+  get finalStatusUnsaved(): boolean {
+    return this.unsavedFinal !== undefined;
+  }
+
+  /**
+   * Tries again to save a final status the runs folder refused, once space or permission may be
+   * back, so that other readers of the folder stop seeing the run as going. True once saved, or
+   * once it never can be (the run's folder is gone).
+   */
+  async saveFinalStatus(): Promise<boolean> {
+    const final = this.unsavedFinal;
+    if (!final) return true;
+    try {
+      await this.o.store.writeStatus(final);
+    } catch (e) {
+      if (writeProblemOf(e) !== undefined) return false;
+    }
+    this.unsavedFinal = undefined;
+    return true;
+  }
+
+  /** Cancels the run (queued or running) and resolves with its final status. */
+  async cancel(): Promise<RunStatusFile> {
+    if (!this.cancelled) {
+      this.cancelled = true;
+      if (!this.started) {
+        this.started = true;
+        void this.finish('cancelled', undefined, undefined);
+      } else {
+        void this.handle?.cancel();
+      }
+    }
+    return this.finished;
+  }
+
+  private async execute(): Promise<void> {
+    const { config, store } = this.o;
+    const id = this.status.id;
+    const originNs = process.hrtime.bigint();
+    const eventsPath = store.file(id, RUN_FILES.events);
+    const log = new EventLog(eventsPath, { openStream: this.o.openEventStream, onFailure: (e) => this.stopRecording(e, eventsPath) });
+    const onRecords = (records: TraceRecord[]) => {
+      log.append(records);
+      this.timeline?.append(records);
+      this.o.emit({ type: 'trace', runId: id, records });
+    };
+    const rec = new Recorder({ proc: 'service', originNs, disabled: !config.trace, laneName: 'service', onBatch: onRecords });
+    const start: StartMessage = { type: 'start', runId: id, runDir: store.dir(id), config, originNs: originNs.toString() };
+    if (this.o.decode) start.decode = this.o.decode;
+    const handle = startEngine(this.o.spawn, start, {
+      onTrace: onRecords,
+      onProgress: (progress) => {
+        this.progress = progress;
+        this.o.emit({ type: 'progress', runId: id, progress });
+      },
+      onLog: (level, message) => this.o.emit({ type: 'log', runId: id, level, message }),
+    });
+    this.handle = handle;
+    void handle.done.then(() => {
+      this.engineGone = true;
+    });
+    if (this.cancelled || this.recordingFailure) void handle.cancel();
+    this.status = { ...this.status, status: 'running', ownerPid: process.pid, ownerStore: store.storeId, enginePid: handle.pid };
+    try {
+      await store.writeStatus(this.status);
+    } catch (e) {
+      // the engine must not outlive its run: the queue starts the next run once this one ends
+      await handle.cancel();
+      rec.close();
+      await log.close();
+      throw startNotRecordedError(e, store.runsDir, store.dir(id));
+    }
+    this.o.emit({ type: 'status', runId: id, status: 'running' });
+
+    let rssBuffer: CounterRecord[] = [];
+    const flushRss = () => {
+      if (rssBuffer.length > 0) onRecords(rssBuffer);
+      rssBuffer = [];
+    };
+    let rss: RssSampler | undefined;
+    if (handle.pid !== undefined) {
+      rss = startRssSampler({
+        pid: handle.pid,
+        readRssBytes: this.o.readRssBytes ?? sampleProcessRssBytes,
+        nowUs: () => rec.nowUs(),
+        onSample: (s) => {
+          if (!config.trace) return;
+          // the engine's memory belongs on the engine's process track, whoever measured it
+          rssBuffer.push({ ph: 'C', proc: 'engine', name: ENGINE_RSS_COUNTER, ts: s.tsUs, args: { rss: Math.round((s.rssBytes / MB) * 1000) / 1000 } });
+          if (rssBuffer.length >= RSS_BATCH) flushRss();
+        },
+      });
+    }
+    const end = await rec.span('engine process', () => handle.done, { pid: handle.pid ?? -1 });
+    rss?.stop();
+    flushRss();
+    rec.close();
+    await log.close();
+    await this.conclude(end, rss);
+  }
+
+  /**
+   * The run's events can no longer be written: stop the engine now (the cancel path, with its kill
+   * after a grace period) so the run ends failed within a second instead of after the benchmark.
+   */
+  private stopRecording(e: NodeJS.ErrnoException, eventsPath: string): void {
+    if (this.recordingFailure || this.ended) return;
+    this.recordingFailure = eventLogError(e, this.o.store.runsDir, eventsPath);
+    if (this.handle && !this.engineGone) void this.handle.cancel();
+  }
+
+  private async conclude(end: EngineEnd, rss: RssSampler | undefined): Promise<void> {
+    if (this.recordingFailure) {
+      const error = this.recordingFailure.toJSON();
+      // the run fails for its disk either way; a report that cannot be assembled is not a second error
+      const partial = end.outcome ? this.reportOf(end.outcome, rss, error) : undefined;
+      return this.finish('failed', error, partial instanceof Error ? undefined : partial);
+    }
+    if (end.kind !== 'completed') {
+      const error = end.kind === 'failed' ? end.error : undefined;
+      // the strategies measured before the end stay in a report marked failed or cancelled
+      const partial = end.outcome ? this.reportOf(end.outcome, rss, error, end.kind) : undefined;
+      return this.finish(end.kind, error, partial instanceof Error ? undefined : partial);
+    }
+    const report = this.reportOf(end.outcome, rss);
+    if (report instanceof Error) {
+      return this.finish('failed', new AppError('INTERNAL', `could not assemble the report: ${serializeError(report).message}`).toJSON(), undefined);
+    }
+    return this.finish('completed', undefined, report);
+  }
+
+  /** The run's report from what the engine measured; with `error` or a cancel, a partial one. */
+  private reportOf(
+    outcome: EngineOutcome, rss: RssSampler | undefined, error?: SerializedError, ended: Report['status'] = error ? 'failed' : 'completed',
+  ): Report | Error {
+    try {
+      return buildReport({
+        runId: this.status.id,
+        createdAt: this.status.createdAt,
+        config: this.o.config,
+        outcome,
+        peakRssBetween: rss ? (a, b) => rss.peakBetween(a, b) : undefined,
+        status: ended,
+        error,
+      });
+    } catch (e) {
+      return e instanceof Error ? e : new Error(String(e));
+    }
+  }
+
+  /**
+   * Ends the run once: writes what it can (report, trace, status), tells the page, resolves
+   * `finished`. Never throws: a disk that fails here is reported as one log line, not a crash, and
+   * the final status stays in memory (listRuns, whenFinished) whatever reached the folder.
+   */
+  private async finish(status: RunStatus, error: SerializedError | undefined, report: Report | undefined): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    const { store } = this.o;
+    const id = this.status.id;
+    let unsaved: string[];
+    try {
+      unsaved = await this.writeRunFiles(status, report);
+    } catch (e) {
+      unsaved = [`run files: ${serializeError(e).message}`];
+    }
+    const final: RunStatusFile = { ...this.status, status, finishedAt: new Date().toISOString() };
+    if (error) final.error = error;
+    if (report) {
+      final.headline = headlineOf(report);
+      final.backend = report.backend.name;
+    }
+    this.status = final;
+    let statusSaved = true;
+    try {
+      await store.writeStatus(final);
+    } catch (e) {
+      statusSaved = false;
+      // kept to be saved again (saveFinalStatus): until then the folder says the run is still going
+      if (writeProblemOf(e) !== undefined) this.unsavedFinal = final;
+      unsaved.unshift(`status: ${serializeError(e).message}`);
+    } finally {
+      // one line however many files failed: on a full disk they all fail for the same reason
+      if (unsaved.length > 0) this.o.emit({ type: 'log', runId: id, level: statusSaved ? 'warn' : 'error', message: unsavedFilesMessage(store.dir(id), status, statusSaved, unsaved) });
+      store.markActive(id, false);
+      this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
+      this.resolveFinished(final);
+    }
+  }
+
+  /** Writes the report files and the trace; returns what could not be written. A schema mismatch is a warning of its own. */
+  private async writeRunFiles(status: RunStatus, report: Report | undefined): Promise<string[]> {
+    const { store, config } = this.o;
+    const id = this.status.id;
+    const unsaved: string[] = [];
+    if (report) {
+      try {
+        const problems = await writeReportFiles(
+          { json: store.file(id, RUN_FILES.report), md: store.file(id, RUN_FILES.reportMd), csv: store.file(id, RUN_FILES.reportCsv) },
+          report,
+        );
+        if (problems.length > 0) {
+          this.o.emit({ type: 'log', runId: id, level: 'warn', message: `report.json does not match its schema: ${problems.slice(0, 5).join('; ')}` });
+        }
+      } catch (e) {
+        unsaved.push(`report files: ${serializeError(e).message}`);
+      }
+    }
+    if (config.trace && this.started && (await store.exists(id, RUN_FILES.events))) {
+      try {
+        await writeTraceFromEvents(store.file(id, RUN_FILES.events), store.file(id, RUN_FILES.trace), { runId: id, status }, true);
+      } catch (e) {
+        unsaved.push(`trace: ${serializeError(e).message}`);
+      }
+    }
+    return unsaved;
+  }
+}
