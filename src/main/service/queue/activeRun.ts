@@ -5,7 +5,6 @@
  * A run whose events can no longer be written is stopped at once and ends failed; so is a run whose
  * start cannot be recorded, and it ends only once its engine has exited.
  */
-import type { RunHeadline } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
 import { AppError, serializeError, type SerializedError } from '../../../shared/errors';
 import type { CounterRecord, ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../../shared/events';
@@ -17,7 +16,7 @@ import {
   EventLog, eventLogError, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf, writeReportFiles, writeTraceFromEvents,
 } from '../store';
 import { LiveTimeline } from '../timeline';
-import { buildReport } from '../report';
+import { buildReport, headlineOf } from '../report';
 import { startNotRecordedError, unsavedFilesMessage } from './runEndMessages';
 
 export const ENGINE_RSS_COUNTER = 'engine memory (MB)';
@@ -35,16 +34,6 @@ export interface ActiveRunOptions {
   readRssBytes?: (pid: number) => Promise<number | null>;
   /** opens the run's events.ndjson for appending (tests inject a failing one); default: the file */
   openEventStream?: OpenEventStream;
-}
-
-export function headlineOf(report: Report): RunHeadline[] {
-  return report.strategies.map((s) => {
-    const h: RunHeadline = { strategy: s.strategy };
-    if (s.encode) h.encodeMedianMs = s.encode.medianMs;
-    if (s.decode) h.decodeMedianMs = s.decode.medianMs;
-    if (s.total) h.totalMedianMs = s.total.medianMs;
-    return h;
-  });
 }
 
 export class ActiveRun {

@@ -6,4 +6,4 @@
  * Builds on store/, timeline/ and report/. Must not import the facade (profilerService.ts) nor the
  * likelihood and dataset rooms: the facade owns the queue, never the other way round.
  */
-export { ActiveRun, ENGINE_RSS_COUNTER, headlineOf, type ActiveRunOptions } from './activeRun';
+export { ActiveRun, ENGINE_RSS_COUNTER, type ActiveRunOptions } from './activeRun';

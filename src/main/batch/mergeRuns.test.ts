@@ -16,7 +16,7 @@ import type { Report } from '../../shared/report';
 import { parseNpy } from '../data';
 import { readNdjsonRecords, validateReport } from '../export';
 import { MERGE_SUMMARY_FILE, mergeShardRuns, type MergeSummary } from './mergeRuns';
-import { createProfilerService, type ProfilerService } from './profilerService';
+import { createProfilerService, type ProfilerService } from '../service';
 
 // CI names a copy outside ../shared (the checker installs its dependencies next to itself)
 const TRACE_CHECK = process.env.KDE_PROFILER_TRACE_CHECK ??

@@ -19,7 +19,7 @@ import type { InstantRecord, ProcessRole, SpanRecord, TraceRecord } from '../../
 import { AppError } from '../../shared/errors';
 import { SHARD_CLOCK_INSTANT, SHARD_CPU_INSTANT } from '../data/shard';
 import { normalizeTrace, PROCESS_IDS, readNdjsonRecords, type ChromeEvent } from '../export';
-import { RUN_FILES } from './store';
+import { RUN_FILES } from '../service';
 import type { ShardRun } from './shardRuns';
 
 export type ShardClock = 'wall clock mark' | 'run creation time';

@@ -13,7 +13,7 @@ import type { Agreement, AgreementMatrix, Report } from '../../shared/report';
 import { agreementMatrix, compareArrays } from '../analysis';
 import { float32Bytes, npyHeader, parseNpy } from '../data';
 import { AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath } from '../engineProtocol';
-import { forEachRowChunk, likelihoodLayout, type LikelihoodLayout, openLikelihood, ROW_CHUNK_BYTES } from './likelihood';
+import { forEachRowChunk, likelihoodLayout, type LikelihoodLayout, openLikelihood, ROW_CHUNK_BYTES } from '../service';
 import { shardName, type ShardRun } from './shardRuns';
 
 export interface LikelihoodPart {

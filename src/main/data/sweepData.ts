@@ -5,26 +5,32 @@
  * down: spikes subsampled per electrode in proportion (nested: a smaller value's spikes are among
  * a larger one's, so the points differ by the size only), its first D features, its first N
  * electrodes, or its 1-D place grid rebuilt with N bins. A file can only shrink.
+ *
+ * The service's writeSweepData wraps this with the runs folder's write errors.
  */
 import { join } from 'node:path';
 import type { DataSource } from '../../shared/config';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { MAX_SWEEP_FEATURES, SWEEP_VARIABLE_TEXT, type SweepVariable } from '../../shared/sweep';
-import { histogramCounts, linspace, loadDataset, makePreset, Rng, writeClusterlessNpz } from '../data';
-import type { PresetSizes } from '../data/presets';
-import { storeWrite } from './store';
+import { writeClusterlessNpz } from './exportNpz';
+import { histogramCounts, linspace } from './grid';
+// loadDataset lives in the folder's index; it is called, never read at load time, so the cycle is harmless
+import { loadDataset } from './index';
+import { makePreset, type PresetSizes } from './presets';
+import { Rng } from './rng';
 
-export interface SweepDataRequest {
+export interface SweepFilesRequest {
   source: DataSource;
   vary: SweepVariable;
   /** ascending positive integers */
   values: readonly number[];
   /** the folder the files go into (inside the sweep's folder) */
   dir: string;
-  /** the runs folder, named when a write fails */
-  runsDir: string;
 }
+
+/** Runs one file write; the caller's chance to say a failure in its own terms. */
+export type GuardWrite = <T>(write: () => Promise<T>) => Promise<T>;
 
 export interface SweepDataFile {
   value: number;
@@ -164,14 +170,14 @@ function whereOf(source: DataSource): string {
   return source.kind === 'preset' ? `preset:${source.name}` : source.path;
 }
 
-function checkValues(req: SweepDataRequest, limit: number, what: string): void {
+function checkValues(req: SweepFilesRequest, limit: number, what: string): void {
   for (const v of req.values) {
     if (v > limit) throw tooMany(req.vary, v, limit, what);
   }
 }
 
 /** The dataset of every value, one at a time (a file is read once). */
-async function* sweepDatasets(req: SweepDataRequest): AsyncGenerator<[number, Dataset]> {
+async function* sweepDatasets(req: SweepFilesRequest): AsyncGenerator<[number, Dataset]> {
   const { source, vary } = req;
   if (vary === 'features') {
     const over = req.values.find((v) => v > MAX_SWEEP_FEATURES);
@@ -202,12 +208,12 @@ function baseName(source: DataSource): string {
 }
 
 /** Writes every value's data file into req.dir (which must exist), checking all values before the first run. */
-export async function writeSweepData(req: SweepDataRequest): Promise<SweepDataFile[]> {
+export async function writeSweepFiles(req: SweepFilesRequest, guardWrite: GuardWrite = (write) => write()): Promise<SweepDataFile[]> {
   const files: SweepDataFile[] = [];
   const stem = baseName(req.source);
   for await (const [value, ds] of sweepDatasets(req)) {
     const path = join(req.dir, `${stem}.${req.vary}-${value}.npz`);
-    await storeWrite(req.runsDir, () => writeClusterlessNpz(ds, path));
+    await guardWrite(() => writeClusterlessNpz(ds, path));
     files.push({ value, path });
   }
   return files;

@@ -11,7 +11,7 @@ import { AppError } from '../../shared/errors';
 import type { Report, ShardInfo } from '../../shared/report';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { parseReport } from '../export';
-import { readJson, RUN_FILES, type RunStatusFile } from './store';
+import { readJson, RUN_FILES, type RunStatusFile } from '../service';
 
 export interface ShardRun {
   /** the run's folder */

@@ -18,12 +18,12 @@ import type { TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { ndjsonLine } from '../export';
 import { LIKELIHOOD_DIR } from '../engineProtocol';
-import { headlineOf } from './queue';
-import { newRunId, RUN_FILES, type RunStatusFile, RunStore, storeWrite, writeJsonAtomic, writeReportFiles } from './store';
+import {
+  headlineOf, newRunId, RUN_FILES, type RunStatusFile, RunStore, storeWrite, toolVersion, writeJsonAtomic, writeReportFiles,
+} from '../service';
 import { mergeShardLikelihoods } from './mergeLikelihood';
 import { criticalShard, mergedReport, totalCpuMs } from './mergeReport';
 import { mergedEventRecords, readShardTimelines, shardClocks, writeShardsTrace, type ShardTimeline } from './mergeTrace';
-import { toolVersion } from './report';
 import { checkShards, findShardRuns, type ShardRun } from './shardRuns';
 
 /** what the merge leaves beside the report: each shard's numbers, for scripts */
