@@ -3,25 +3,24 @@
  * it arrives and fans it out, samples the engine's RSS from outside at 20 Hz, and when the engine
  * is gone (finished, failed, cancelled, killed) writes the report, the trace and the final status.
  * A run whose events can no longer be written is stopped at once and ends failed; so is a run whose
- * start cannot be recorded, and it ends only once its engine has exited.
+ * start cannot be recorded, and it ends only once its engine has exited. Its phase (runPhase.ts)
+ * says where it is.
  */
 import type { RunConfig } from '../../../shared/config';
 import { AppError, serializeError, type SerializedError } from '../../../shared/errors';
-import type { CounterRecord, ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../../shared/events';
+import type { ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../../shared/events';
 import type { Report } from '../../../shared/report';
-import { startEngine, startRssSampler, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../../host';
+import { startEngine, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../../host';
 import type { DecodeRequest, EngineOutcome, OpenSpan, StartMessage } from '../../engineProtocol';
-import { Recorder, sampleProcessRssBytes } from '../../recorder';
+import { Recorder } from '../../recorder';
+import { buildReport, headlineOf } from '../report';
 import {
   EventLog, eventLogError, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf, writeReportFiles, writeTraceFromEvents,
 } from '../store';
 import { LiveTimeline } from '../timeline';
-import { buildReport, headlineOf } from '../report';
+import { sampleEngineRss, type EngineRss } from './engineRss';
 import { startNotRecordedError, unsavedFilesMessage } from './runEndMessages';
-
-export const ENGINE_RSS_COUNTER = 'engine memory (MB)';
-const RSS_BATCH = 10;
-const MB = 1024 * 1024;
+import { hasEngine, type RunPhase } from './runPhase';
 
 export interface ActiveRunOptions {
   status: RunStatusFile;
@@ -42,16 +41,7 @@ export class ActiveRun {
   readonly timeline: LiveTimeline | undefined;
   readonly finished: Promise<RunStatusFile>;
   private status: RunStatusFile;
-  private handle: EngineHandle | undefined;
-  private cancelled = false;
-  private started = false;
-  /** set when events.ndjson could not be written: the run is stopped and ends failed with it */
-  private recordingFailure: AppError | undefined;
-  private engineGone = false;
-  /** set by the first finish(): a run has one final status */
-  private ended = false;
-  /** the final status, while a full or read-only runs folder has not taken it */
-  private unsavedFinal: RunStatusFile | undefined;
+  private phase: RunPhase = { phase: 'queued' };
   private resolveFinished!: (s: RunStatusFile) => void;
 
   constructor(private readonly o: ActiveRunOptions) {
@@ -69,19 +59,19 @@ export class ActiveRun {
 
   /** events.ndjson holds every record the run made (no write failed), so its live timeline equals the file's */
   get recordedEverything(): boolean {
-    return this.recordingFailure === undefined;
+    if (this.phase.phase === 'ended') return this.phase.recordedEverything;
+    return !hasEngine(this.phase) || this.phase.recordingFailure === undefined;
   }
 
   /** what the engine has begun and not ended yet, for the live timeline */
   openSpans(): OpenSpan[] {
-    return this.handle?.openSpans() ?? [];
+    return this.engine()?.openSpans() ?? [];
   }
 
   /** Starts the engine; resolves `finished` whatever happens, and never rejects. */
   async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    if (this.cancelled) return this.finish('cancelled', undefined, undefined);
+    if (this.phase.phase !== 'queued') return;
+    this.phase = { phase: 'running', engineGone: false };
     try {
       await this.execute();
     } catch (e) {
@@ -92,7 +82,7 @@ export class ActiveRun {
 
   /** whether the final status is still waiting for a runs folder that could not take it (full, or not writable) */
   get finalStatusUnsaved(): boolean {
-    return this.unsavedFinal !== undefined;
+    return this.phase.phase === 'ended' && this.phase.unsavedFinal !== undefined;
   }
 
   /**
@@ -101,29 +91,45 @@ export class ActiveRun {
    * once it never can be (the run's folder is gone).
    */
   async saveFinalStatus(): Promise<boolean> {
-    const final = this.unsavedFinal;
-    if (!final) return true;
+    const ended = this.phase;
+    if (ended.phase !== 'ended' || !ended.unsavedFinal) return true;
     try {
-      await this.o.store.writeStatus(final);
+      await this.o.store.writeStatus(ended.unsavedFinal);
     } catch (e) {
       if (writeProblemOf(e) !== undefined) return false;
     }
-    this.unsavedFinal = undefined;
+    ended.unsavedFinal = undefined;
     return true;
   }
 
   /** Cancels the run (queued or running) and resolves with its final status. */
   async cancel(): Promise<RunStatusFile> {
-    if (!this.cancelled) {
-      this.cancelled = true;
-      if (!this.started) {
-        this.started = true;
-        void this.finish('cancelled', undefined, undefined);
-      } else {
-        void this.handle?.cancel();
-      }
+    const phase = this.phase;
+    if (phase.phase === 'queued') {
+      void this.finish('cancelled', undefined, undefined);
+    } else if (phase.phase === 'running') {
+      this.phase = { ...phase, phase: 'cancelling' };
+      void phase.engine?.cancel();
+    } else if (phase.phase === 'ended') {
+      // the engine has exited; its cancel is asked once at most and changes nothing now
+      void phase.engine?.cancel();
     }
     return this.finished;
+  }
+
+  private engine(): EngineHandle | undefined {
+    return this.phase.phase === 'queued' ? undefined : this.phase.engine;
+  }
+
+  /** The engine is spawned: the phase keeps its handle, and a cancel or recording failure that came first stops it. */
+  private attachEngine(handle: EngineHandle): void {
+    const phase = this.phase;
+    if (!hasEngine(phase)) return;
+    phase.engine = handle;
+    void handle.done.then(() => {
+      if (hasEngine(this.phase)) this.phase.engineGone = true;
+    });
+    if (phase.phase === 'cancelling' || phase.recordingFailure) void handle.cancel();
   }
 
   private async execute(): Promise<void> {
@@ -148,11 +154,7 @@ export class ActiveRun {
       },
       onLog: (level, message) => this.o.emit({ type: 'log', runId: id, level, message }),
     });
-    this.handle = handle;
-    void handle.done.then(() => {
-      this.engineGone = true;
-    });
-    if (this.cancelled || this.recordingFailure) void handle.cancel();
+    this.attachEngine(handle);
     this.status = { ...this.status, status: 'running', ownerPid: process.pid, ownerStore: store.storeId, enginePid: handle.pid };
     try {
       await store.writeStatus(this.status);
@@ -165,31 +167,14 @@ export class ActiveRun {
     }
     this.o.emit({ type: 'status', runId: id, status: 'running' });
 
-    let rssBuffer: CounterRecord[] = [];
-    const flushRss = () => {
-      if (rssBuffer.length > 0) onRecords(rssBuffer);
-      rssBuffer = [];
-    };
-    let rss: RssSampler | undefined;
-    if (handle.pid !== undefined) {
-      rss = startRssSampler({
-        pid: handle.pid,
-        readRssBytes: this.o.readRssBytes ?? sampleProcessRssBytes,
-        nowUs: () => rec.nowUs(),
-        onSample: (s) => {
-          if (!config.trace) return;
-          // the engine's memory belongs on the engine's process track, whoever measured it
-          rssBuffer.push({ ph: 'C', proc: 'engine', name: ENGINE_RSS_COUNTER, ts: s.tsUs, args: { rss: Math.round((s.rssBytes / MB) * 1000) / 1000 } });
-          if (rssBuffer.length >= RSS_BATCH) flushRss();
-        },
-      });
-    }
+    const rss: EngineRss | undefined = handle.pid === undefined ? undefined : sampleEngineRss({
+      pid: handle.pid, trace: config.trace, nowUs: () => rec.nowUs(), onRecords, readRssBytes: this.o.readRssBytes,
+    });
     const end = await rec.span('engine process', () => handle.done, { pid: handle.pid ?? -1 });
     rss?.stop();
-    flushRss();
     rec.close();
     await log.close();
-    await this.conclude(end, rss);
+    await this.conclude(end, rss?.sampler);
   }
 
   /**
@@ -197,14 +182,16 @@ export class ActiveRun {
    * after a grace period) so the run ends failed within a second instead of after the benchmark.
    */
   private stopRecording(e: NodeJS.ErrnoException, eventsPath: string): void {
-    if (this.recordingFailure || this.ended) return;
-    this.recordingFailure = eventLogError(e, this.o.store.runsDir, eventsPath);
-    if (this.handle && !this.engineGone) void this.handle.cancel();
+    const phase = this.phase;
+    if (!hasEngine(phase) || phase.recordingFailure) return;
+    phase.recordingFailure = eventLogError(e, this.o.store.runsDir, eventsPath);
+    if (phase.engine && !phase.engineGone) void phase.engine.cancel();
   }
 
   private async conclude(end: EngineEnd, rss: RssSampler | undefined): Promise<void> {
-    if (this.recordingFailure) {
-      const error = this.recordingFailure.toJSON();
+    const recordingFailure = hasEngine(this.phase) ? this.phase.recordingFailure : undefined;
+    if (recordingFailure) {
+      const error = recordingFailure.toJSON();
       // the run fails for its disk either way; a report that cannot be assembled is not a second error
       const partial = end.outcome ? this.reportOf(end.outcome, rss, error) : undefined;
       return this.finish('failed', error, partial instanceof Error ? undefined : partial);
@@ -247,8 +234,14 @@ export class ActiveRun {
    * the final status stays in memory (listRuns, whenFinished) whatever reached the folder.
    */
   private async finish(status: RunStatus, error: SerializedError | undefined, report: Report | undefined): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
+    const before = this.phase;
+    if (before.phase === 'ended') return;
+    const ended: RunPhase & { phase: 'ended' } = {
+      phase: 'ended',
+      engine: hasEngine(before) ? before.engine : undefined,
+      recordedEverything: !hasEngine(before) || before.recordingFailure === undefined,
+    };
+    this.phase = ended;
     const { store } = this.o;
     const id = this.status.id;
     let unsaved: string[];
@@ -270,7 +263,7 @@ export class ActiveRun {
     } catch (e) {
       statusSaved = false;
       // kept to be saved again (saveFinalStatus): until then the folder says the run is still going
-      if (writeProblemOf(e) !== undefined) this.unsavedFinal = final;
+      if (writeProblemOf(e) !== undefined) ended.unsavedFinal = final;
       unsaved.unshift(`status: ${serializeError(e).message}`);
     } finally {
       // one line however many files failed: on a full disk they all fail for the same reason
@@ -299,7 +292,7 @@ export class ActiveRun {
         unsaved.push(`report files: ${serializeError(e).message}`);
       }
     }
-    if (config.trace && this.started && (await store.exists(id, RUN_FILES.events))) {
+    if (config.trace && (await store.exists(id, RUN_FILES.events))) {
       try {
         await writeTraceFromEvents(store.file(id, RUN_FILES.events), store.file(id, RUN_FILES.trace), { runId: id, status }, true);
       } catch (e) {

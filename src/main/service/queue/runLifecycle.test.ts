@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../../shared/config';
 import type { RunEvent } from '../../../shared/events';
 import type { EngineChild, EngineExit, SpawnEngine } from '../../host';
-import { createProfilerService, MAX_QUEUED_RUNS } from '../profilerService';
+import { createProfilerService } from '../profilerService';
+import { MAX_QUEUED_RUNS } from './runQueue';
 
 const config: RunConfig = {
   data: { kind: 'preset', name: 'tiny', seed: 42, features: 2, featureScale: 1 }, backend: 'wasm',
