@@ -38,9 +38,8 @@ describe('withFileLock', () => {
 
   it('takes over a lock left by a dead process at once', async () => {
     await writeFile(lock, `${DEAD_PID}\n`);
-    const started = performance.now();
-    await withFileLock(lock, async () => undefined);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // no time to wait for the owner: a lock that is not taken over at once fails as held too long
+    await withFileLock(lock, async () => undefined, { timeoutMs: 0 });
     expect(await readdir(dir)).toEqual([]);
   });
 

@@ -53,12 +53,10 @@ describe('timeline level of detail', () => {
   it('stays under the span budget for a million events', () => {
     const index = buildTimelineIndex(nested(333_333));
     expect(index.totalEvents).toBe(1_000_001);
-    const t0 = performance.now();
+    // its speed is measured in bench/service.ts
     const view = queryTimeline(index, { startUs: 0, endUs: 3_333_330, widthPx: 20_000 });
-    const ms = performance.now() - t0;
     expect(view.spans.length).toBeLessThanOrEqual(MAX_TIMELINE_SPANS);
     expect(view.spans.filter((s) => s.depth === 2).reduce((n, s) => n + s.merged, 0)).toBe(666_666);
-    expect(ms).toBeLessThan(2000);
     // zoomed in, the same index answers with real spans
     const zoom = queryTimeline(index, { startUs: 1_000_000, endUs: 1_000_100, widthPx: 1000 });
     expect(zoom.spans.filter((s) => s.depth === 1).every((s) => s.merged === 1)).toBe(true);
