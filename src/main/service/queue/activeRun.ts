@@ -14,11 +14,10 @@ import { startEngine, type EngineEnd, type EngineHandle, type RssSampler, type S
 import type { DecodeRequest, EngineOutcome, OpenSpan, StartMessage } from '../../engineProtocol';
 import { Recorder } from '../../recorder';
 import { buildReport, headlineOf } from '../report';
-import {
-  EventLog, eventLogError, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf, writeReportFiles, writeTraceFromEvents,
-} from '../store';
+import { EventLog, eventLogError, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf } from '../store';
 import { LiveTimeline } from '../timeline';
 import { sampleEngineRss, type EngineRss } from './engineRss';
+import { writeRunEndFiles } from './runEndFiles';
 import { startNotRecordedError, unsavedFilesMessage } from './runEndMessages';
 import { hasEngine, type RunPhase } from './runPhase';
 
@@ -246,7 +245,7 @@ export class ActiveRun {
     const id = this.status.id;
     let unsaved: string[];
     try {
-      unsaved = await this.writeRunFiles(status, report);
+      unsaved = await writeRunEndFiles({ store, config: this.o.config, runId: id, status, report, emit: (e) => this.o.emit(e) });
     } catch (e) {
       unsaved = [`run files: ${serializeError(e).message}`];
     }
@@ -272,33 +271,5 @@ export class ActiveRun {
       this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
       this.resolveFinished(final);
     }
-  }
-
-  /** Writes the report files and the trace; returns what could not be written. A schema mismatch is a warning of its own. */
-  private async writeRunFiles(status: RunStatus, report: Report | undefined): Promise<string[]> {
-    const { store, config } = this.o;
-    const id = this.status.id;
-    const unsaved: string[] = [];
-    if (report) {
-      try {
-        const problems = await writeReportFiles(
-          { json: store.file(id, RUN_FILES.report), md: store.file(id, RUN_FILES.reportMd), csv: store.file(id, RUN_FILES.reportCsv) },
-          report,
-        );
-        if (problems.length > 0) {
-          this.o.emit({ type: 'log', runId: id, level: 'warn', message: `report.json does not match its schema: ${problems.slice(0, 5).join('; ')}` });
-        }
-      } catch (e) {
-        unsaved.push(`report files: ${serializeError(e).message}`);
-      }
-    }
-    if (config.trace && (await store.exists(id, RUN_FILES.events))) {
-      try {
-        await writeTraceFromEvents(store.file(id, RUN_FILES.events), store.file(id, RUN_FILES.trace), { runId: id, status }, true);
-      } catch (e) {
-        unsaved.push(`trace: ${serializeError(e).message}`);
-      }
-    }
-    return unsaved;
   }
 }
