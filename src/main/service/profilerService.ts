@@ -45,19 +45,16 @@ export interface ProfilerService extends ProfilerApi {
   close(): Promise<void>;
 }
 
-type RunCalls = Pick<
-  ProfilerService,
-  'startRun' | 'startDecode' | 'cancelRun' | 'whenFinished' | 'listRuns' | 'getRun' | 'deleteRun' | 'compareRuns' | 'exportRun' | 'subscribe' | 'close'
->;
+type RunControl = Pick<ProfilerService, 'startRun' | 'startDecode' | 'cancelRun' | 'whenFinished' | 'subscribe' | 'close'>;
+type RecordedRuns = Pick<ProfilerService, 'listRuns' | 'getRun' | 'deleteRun' | 'compareRuns' | 'exportRun'>;
 
-/** The calls that start, follow, list, compare, export and delete runs. */
-function runCalls({ store, ready, bus, queue, timelines, runId }: ServiceCore): RunCalls {
+/** The calls that start runs, follow them and stop them. */
+function runControl({ store, ready, bus, queue, runId }: ServiceCore): RunControl {
   const enqueue = async (config: RunConfig, decode?: DecodeRequest): Promise<{ runId: string }> => {
     await ready;
     return { runId: await queue.enqueue(config, decode) };
   };
-
-  const calls: RunCalls = {
+  return {
     startRun: async (raw) => enqueue(await withReadableData(raw)),
     startDecode: async (raw, decode) => enqueue(decodeConfig(await withReadableData(raw), decode), { rowsPerChunk: decode.rowsPerChunk }),
 
@@ -72,6 +69,27 @@ function runCalls({ store, ready, bus, queue, timelines, runId }: ServiceCore): 
       return entryOf(run ? await run.finished : await store.status(id));
     },
 
+    subscribe(v, fn) {
+      const target = v === ALL_RUNS ? ALL_RUNS : assertRunId(v);
+      return bus.subscribe(target, listener(fn) as (e: RunEvent) => void);
+    },
+
+    async close() {
+      await queue.cancelAll();
+      // the runs folder's first index write may still be under way when a caller stops at once (a refused path)
+      await ready.catch(() => undefined);
+    },
+  };
+}
+
+/** The calls on recorded runs: list, open, compare, export, delete. */
+function recordedRuns({ store, ready, queue, timelines, runId }: ServiceCore): RecordedRuns {
+  const getRun = async (v: unknown): Promise<RunDetail> => {
+    const id = await runId(v);
+    const entry = entryOf(await store.status(id));
+    return { entry, config: await store.config(id), report: await store.report(id) };
+  };
+  return {
     async listRuns() {
       await ready;
       await queue.saveUnsavedFinals();
@@ -79,16 +97,13 @@ function runCalls({ store, ready, bus, queue, timelines, runId }: ServiceCore): 
       return store.list();
     },
 
-    async getRun(v): Promise<RunDetail> {
-      const id = await runId(v);
-      const entry = entryOf(await store.status(id));
-      return { entry, config: await store.config(id), report: await store.report(id) };
-    },
+    getRun,
 
     async deleteRun(v) {
       const id = await runId(v);
       await store.status(id);
-      if (queue.get(id)) await calls.cancelRun(id);
+      // a run still going is cancelled first, so its engine does not write into a deleted folder
+      if (queue.get(id)) await queue.cancel(id);
       queue.forget(id);
       timelines.forget(id);
       await store.delete(id);
@@ -98,7 +113,7 @@ function runCalls({ store, ready, bus, queue, timelines, runId }: ServiceCore): 
       const a = await runId(va);
       const b = assertRunId(vb, 'runB');
       const thresholdPct = finiteNumber(threshold, 'thresholdPct', 0, 1e6);
-      const [ea, eb] = [await calls.getRun(a), await calls.getRun(b)];
+      const [ea, eb] = [await getRun(a), await getRun(b)];
       for (const d of [ea, eb]) {
         if (!d.report) throw new AppError('NOT_FOUND', `run ${d.entry.id} has no report to compare (it is ${d.entry.status}).`, { key: d.entry.id });
       }
@@ -112,22 +127,10 @@ function runCalls({ store, ready, bus, queue, timelines, runId }: ServiceCore): 
       const out = await exportBytes(store, id, f);
       return { fileName: out.fileName, mime: out.mime, base64: Buffer.from(out.bytes).toString('base64') };
     },
-
-    subscribe(v, fn) {
-      const target = v === ALL_RUNS ? ALL_RUNS : assertRunId(v);
-      return bus.subscribe(target, listener(fn) as (e: RunEvent) => void);
-    },
-
-    async close() {
-      await queue.cancelAll();
-      // the runs folder's first index write may still be under way when a caller stops at once (a refused path)
-      await ready.catch(() => undefined);
-    },
   };
-  return calls;
 }
 
 export function createProfilerService(options: ProfilerServiceOptions): ProfilerService {
   const core = createServiceCore(options);
-  return { runsDir: core.store.runsDir, ...dataCalls(core), ...runCalls(core), ...runViews(core) };
+  return { runsDir: core.store.runsDir, ...dataCalls(core), ...runControl(core), ...recordedRuns(core), ...runViews(core) };
 }

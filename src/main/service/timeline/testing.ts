@@ -2,7 +2,7 @@
  * Test helpers: a recorded run made up for tests — nested spans (run › strategy › repeat ›
  * encode/decode › electrode › block › kernels) emitted when they end, the way a recorder emits them,
  * in batches, with memory counters, instants, thread names and the spans open after each batch.
- * Used only by this folder's tests.
+ * Used only by the service's tests (the timeline's and the run store's).
  */
 import type { TraceRecord } from '../../../shared/events';
 import type { OpenSpan } from '../../engineProtocol';
