@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_RUN_CONFIG, type RunConfig, type StrategyName } from '../../src/shared/config';
 import { newRunId, RUN_FILES, RunStore, type RunStatusFile } from '../../src/main/service';
-import { EventLog } from '../../src/main/service/eventLog';
-import { writeTraceFromEvents } from '../../src/main/service/runFiles';
+import { EventLog } from '../../src/main/service/store/eventLog';
+import { writeTraceFromEvents } from '../../src/main/service/store/runFiles';
 import { DEFAULT_SHAPE, replayTrace, type TraceShape } from './syntheticTrace';
 
 export interface SyntheticRunOptions extends Partial<Omit<TraceShape, 'targetEvents' | 'strategies'>> {

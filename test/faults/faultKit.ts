@@ -1,7 +1,7 @@
 /**
  * Small fixtures the fault tests share: run configs on the presets, a throwaway runs folder, and
  * waits on what a run has reached. The heavier helpers (tmpfs, another user, another process) are
- * the run store's own, imported from src/main/service/runStoreTesting.testdata.ts.
+ * the run store's own, imported from src/main/service/store/runStoreTesting.testdata.ts.
  */
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import type { RunConfig, StrategyChoice } from '../../src/shared/config';
 import type { RunEvent } from '../../src/shared/events';
 import type { EngineExit, SpawnEngine } from '../../src/main/host';
 import type { ProfilerService, RunStatusFile } from '../../src/main/service';
-import { OTHER_UID, runScript, type WorkerResult } from '../../src/main/service/runStoreTesting.testdata';
+import { OTHER_UID, runScript, type WorkerResult } from '../../src/main/service/store/runStoreTesting.testdata';
 
 export { OTHER_UID };
 

@@ -10,7 +10,7 @@
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createProfilerService } from '../../src/main/service';
-import { outcome, type Outcome } from '../../src/main/service/runStoreTesting.testdata';
+import { outcome, type Outcome } from '../../src/main/service/store/runStoreTesting.testdata';
 import { presetRun } from './faultKit';
 
 export type { Outcome };

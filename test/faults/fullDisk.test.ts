@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProfilerService } from '../../src/main/service';
-import { mountSmallDisk, unmount } from '../../src/main/service/runStoreTesting.testdata';
+import { mountSmallDisk, unmount } from '../../src/main/service/store/runStoreTesting.testdata';
 import { presetRun, scratchFolder, statusOnDisk } from './faultKit';
 import { expectHonestListing, expectInvariants, expectServiceAnswers, expectTracesExport, notesFor } from './invariants';
 

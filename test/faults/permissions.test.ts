@@ -10,7 +10,7 @@ import { chown, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProfilerService } from '../../src/main/service';
-import { readOnlyViewer } from '../../src/main/service/runStoreTesting.testdata';
+import { readOnlyViewer } from '../../src/main/service/store/runStoreTesting.testdata';
 import { OTHER_UID, runFaultWorker, scratchFolder } from './faultKit';
 import type { LoseWriteReport } from './faultWorker';
 import { expectInvariants, notesFor } from './invariants';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/shared/events';
 import { createProfilerService, INDEX_FILE, type ProfilerService } from '../../src/main/service';
-import { runWorker } from '../../src/main/service/runStoreTesting.testdata';
+import { runWorker } from '../../src/main/service/store/runStoreTesting.testdata';
 import { engineBusy, engineUntilCancelled, presetRun, runFaultWorker, scratchFolder, statusOnDisk, waitFor } from './faultKit';
 import type { Outcome } from './faultWorker';
 import { expectHonestListing, expectInvariants, notesFor, type Expected } from './invariants';

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { formatMs } from '../../shared/format';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
-import { mergeShardRuns, type MergeSummary } from '../service';
+import { mergeShardRuns, type MergeSummary } from '../batch';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './cliService';

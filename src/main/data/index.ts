@@ -1,7 +1,8 @@
 /**
  * Data in: the clusterless-npz/1 loader with its validation catalogue, NWB/HDF5 import (nwb/), the
- * synthetic presets, the place grid, and the .npy/.npz writers. Runs in the main/engine host (uses
- * node:fs and worker_threads); must not import electron, the engine, tfjs or the renderer.
+ * synthetic presets, the place grid, the .npy/.npz writers, and a sweep's data files (a dataset
+ * cut down or regenerated per value). Runs in the main/engine host (uses node:fs and
+ * worker_threads); must not import electron, the engine, tfjs or the renderer.
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -27,6 +28,7 @@ export { makePreset, presetInfo, PRESET_INFO, type PresetOptions } from './prese
 export { previewDataset } from './preview';
 export { entryAt, existsError, notAFileError, regularFileStats } from './regularFile';
 export { Rng } from './rng';
+export { nestedSubset, writeSweepFiles, type GuardWrite, type SweepDataFile, type SweepFilesRequest } from './sweepData';
 export { MAX_FEATURES } from './validateSpikes';
 export { ZipWriter } from './zipWriter';
 

@@ -7,8 +7,8 @@ import type { MemoryEstimate, SystemInfo } from '../../shared/api';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../shared/config';
 import { estimateDatasetPeak } from '../engine/model';
 import { probeEngine, type SpawnEngine } from '../host';
-import { DatasetSummaryCache } from './datasetSummaries';
-import { toolVersion } from './reportBuilder';
+import { DatasetSummaryCache } from './datasets';
+import { toolVersion } from './report';
 
 /**
  * Versions and backends, asked once per service. The backends are probed in a short-lived engine

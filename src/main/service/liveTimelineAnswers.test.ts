@@ -11,12 +11,12 @@ import type { RunConfig } from '../../shared/config';
 import type { TraceRecord } from '../../shared/events';
 import type { OpenSpan } from '../engineProtocol';
 import type { EngineChild, EngineExit, SpawnEngine } from '../host';
-import { LiveTimeline } from './liveTimeline';
+import { LiveTimeline } from './timeline/liveTimeline';
 import { createProfilerService } from './profilerService';
-import { queryTimeline } from './timelineQuery';
+import { queryTimeline } from './timeline/timelineQuery';
 
-vi.mock('./timelineQuery', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./timelineQuery')>();
+vi.mock('./timeline/timelineQuery', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./timeline/timelineQuery')>();
   return { ...real, queryTimeline: vi.fn(real.queryTimeline) };
 });
 

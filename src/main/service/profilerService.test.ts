@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfig, StrategyChoice } from '../../shared/config';
 import type { RunEvent } from '../../shared/events';
 import { readNdjsonRecords, validateReport } from '../export';
-import { newRunId } from './runIds';
+import { newRunId } from './store/runIds';
 import { createProfilerService, type ProfilerService } from './profilerService';
 
 let dir: string;
@@ -116,15 +116,13 @@ describe('profiler service with the engine process', () => {
     expect(saved[1]!.equals(saved[0]!)).toBe(true);
   }, 60_000);
 
-  it('cancels a running run within about a second and keeps a parseable partial trace', async () => {
+  // how soon a cancel lands is measured in bench/service.ts
+  it('cancels a running run and keeps a parseable partial trace', async () => {
     const { runId } = await service.startRun(config('medium', ['reference', 'logsumexp', 'chunked'], { repeats: 5 }));
     await engineBusy(runId);
-    const t0 = performance.now();
     await service.cancelRun(runId);
-    const cancelMs = performance.now() - t0;
     const entry = await service.whenFinished(runId);
     expect(entry.status).toBe('cancelled');
-    expect(cancelMs).toBeLessThan(1500);
     const trace = parseTrace(await readFile(join(dir, runId, 'trace.json.gz')));
     expect(trace.traceEvents.some((e) => e.ph === 'X' && e.name === 'cold')).toBe(true);
     expect((await service.getRun(runId)).report).toBeNull();

@@ -8,9 +8,8 @@ import { AppError } from '../../shared/errors';
 import type { SweepRun } from '../../shared/sweep';
 import { loadNpz, makePreset, writeClusterlessNpz } from '../data';
 import { createProfilerService } from './profilerService';
-import { nestedSubset, writeSweepData } from './sweepData';
 import { okResult, report } from '../analysis/testData';
-import { createSweepFolder, listSweeps, readSweep, saveSweep, sweepCsv, sweepDir, sweepResultOf, SWEEP_FILES, type SweepPlan } from './sweeps';
+import { createSweepFolder, listSweeps, readSweep, saveSweep, sweepCsv, sweepDir, sweepResultOf, SWEEP_FILES, writeSweepData, type SweepPlan } from './sweeps';
 
 let dir: string;
 beforeAll(async () => {
@@ -111,18 +110,6 @@ describe('sweeps on disk', () => {
     } finally {
       await service.close();
     }
-  });
-});
-
-describe('nestedSubset', () => {
-  it('draws k distinct indices in order, the same each time, a smaller draw inside a larger one', () => {
-    const small = nestedSubset(1000, 10, 7);
-    const large = nestedSubset(1000, 300, 7);
-    expect(new Set(small).size).toBe(10);
-    expect([...small]).toEqual([...small].sort((a, b) => a - b));
-    expect(nestedSubset(1000, 10, 7)).toEqual(small);
-    for (const i of small) expect(large.includes(i)).toBe(true);
-    expect(nestedSubset(5, 5, 1)).toEqual(Uint32Array.of(0, 1, 2, 3, 4));
   });
 });
 

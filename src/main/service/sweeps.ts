@@ -17,8 +17,8 @@ import {
   type SweepSummary, type SweepVariable,
 } from '../../shared/sweep';
 import { analyseSweep } from '../analysis/sweep';
-import { writeJsonAtomic, writeTextAtomic } from './jsonFiles';
-import { storeWrite } from './storeErrors';
+import { writeSweepFiles, type SweepDataFile, type SweepFilesRequest } from '../data';
+import { storeWrite, writeJsonAtomic, writeTextAtomic } from './store';
 
 export const SWEEPS_DIR = 'sweeps';
 export const SWEEP_FILES = { json: 'sweep.json', csv: 'sweep.csv', data: 'data' } as const;
@@ -179,4 +179,16 @@ export async function listSweeps(runsDir: string): Promise<SweepSummary[]> {
     if (s) out.push(sweepSummaryOf(s));
   }
   return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
+
+export type { SweepDataFile };
+
+export interface SweepDataRequest extends SweepFilesRequest {
+  /** the runs folder, named when a write fails */
+  runsDir: string;
+}
+
+/** Writes every value's data file into the sweep's folder; a failed write names the runs folder. */
+export async function writeSweepData(req: SweepDataRequest): Promise<SweepDataFile[]> {
+  return writeSweepFiles(req, (write) => storeWrite(req.runsDir, write));
 }

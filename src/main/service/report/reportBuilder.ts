@@ -1,0 +1,114 @@
+/**
+ * Assembles report.json from what the engine measured, plus what only the service knows: the run's
+ * identity and environment, the engine process's peak RSS per strategy (sampled from outside),
+ * each strategy's time against the reference with its interval, the machine's load over the
+ * strategies' windows, and the findings and recommendation judged over all of it.
+ */
+import { readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import type { RunConfig } from '../../../shared/config';
+import type { SerializedError } from '../../../shared/errors';
+import { REPORT_SCHEMA_VERSION, type MachineLoad, type Report } from '../../../shared/report';
+import { combineMachineLoads, datasetScale, deriveFindings, recommend, withVsReference, type AnalysisInput } from '../../analysis';
+import { PRESET_INFO } from '../../data';
+import { rooflineOfResult } from '../../engine/model';
+import type { EngineOutcome } from '../../engineProtocol';
+
+let cachedVersion: string | undefined;
+
+/** The package version, read once from package.json at the project root. */
+export function toolVersion(): string {
+  if (cachedVersion === undefined) {
+    // from source (src/main/service/report) the manifest is four folders up; from the bundle (out/main) two
+    cachedVersion = '0.0.0';
+    for (const rel of ['../../../../package.json', '../../package.json']) {
+      try {
+        const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+        if (pkg.name === 'kde-profiler' && pkg.version) {
+          cachedVersion = pkg.version;
+          break;
+        }
+      } catch {
+        // not this layout; try the next
+      }
+    }
+  }
+  return cachedVersion;
+}
+
+export function environment(): Report['environment'] {
+  return { node: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length, totalMemoryBytes: totalmem() };
+}
+
+export interface ReportInput {
+  runId: string;
+  createdAt: string;
+  config: RunConfig;
+  outcome: EngineOutcome;
+  /** highest engine RSS within [startUs, endUs], from the service's sampler */
+  peakRssBetween?: (startUs: number, endUs: number) => number | undefined;
+  status: Report['status'];
+  error?: SerializedError;
+}
+
+/** The strategies' loads over the run, each weighted by how long its strategy measured. */
+function runLoad(outcome: EngineOutcome): MachineLoad | undefined {
+  const parts = outcome.strategies.flatMap((s) => {
+    if (!s.load) return [];
+    const w = outcome.windows.find((x) => x.strategy === s.strategy);
+    return [{ load: s.load, durationMs: w ? (w.endUs - w.startUs) / 1000 : 0 }];
+  });
+  return combineMachineLoads(parts);
+}
+
+export function buildReport(input: ReportInput): Report {
+  const { outcome, config } = input;
+  const calibration = outcome.calibration;
+  const measured = outcome.strategies.map((s) => {
+    const w = outcome.windows.find((x) => x.strategy === s.strategy);
+    const peak = w && input.peakRssBetween?.(w.startUs, w.endUs);
+    const withRss = !s.memory || peak === undefined ? s : { ...s, memory: { ...s.memory, peakRssBytes: peak } };
+    const roofline = calibration ? rooflineOfResult(s, outcome.dataset, config, calibration) : undefined;
+    return roofline ? { ...withRss, roofline } : withRss;
+  });
+  const strategies = withVsReference(measured);
+  const env: Report['environment'] = { ...environment(), ...(calibration ? { calibration } : {}), ...(outcome.tf32 ? { tf32: outcome.tf32 } : {}) };
+  const load = runLoad(outcome);
+  if (load) env.load = load;
+  const analysis: AnalysisInput = {
+    strategies,
+    backend: outcome.backend,
+    requestedBackend: config.backend,
+    dataset: outcome.dataset,
+    memoryBudgetBytes: config.memoryBudgetBytes,
+    blockSize: config.blockSize ?? outcome.dataset.blockSize,
+    encTileSize: config.encTileSize,
+    posTileSize: config.posTileSize,
+    cores: env.cpus,
+    ...(load ? { load } : {}),
+  };
+  const report: Report = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'kde-profiler', version: toolVersion() },
+    runId: input.runId,
+    createdAt: input.createdAt,
+    config,
+    dataset: outcome.dataset,
+    datasetScale: datasetScale(outcome.dataset, PRESET_INFO).sentence,
+    backend: outcome.backend,
+    strategies,
+    findings: deriveFindings(analysis),
+    environment: env,
+    notApplicable: outcome.notApplicable,
+    status: input.status,
+  };
+  if (outcome.workers !== undefined) report.workers = outcome.workers;
+  if (outcome.shard) report.shard = outcome.shard;
+  if (outcome.fingerprint) report.fingerprint = outcome.fingerprint;
+  if (outcome.agreementMatrix) report.agreementMatrix = outcome.agreementMatrix;
+  if (outcome.local) report.local = outcome.local;
+  const rec = recommend(analysis);
+  if (rec) report.recommendation = rec;
+  if (input.error) report.error = input.error;
+  return report;
+}

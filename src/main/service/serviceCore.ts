@@ -1,0 +1,47 @@
+/**
+ * What the service's calls share: the run store and the promise that its folder is ready, the run
+ * queue, the event bus, and the timelines of recorded runs (a run's live one is adopted when it
+ * ends, so the first look at a finished run does not read its file again).
+ */
+import { resolve } from 'node:path';
+import { assertRunId } from '../../shared/runIds';
+import { forkEngine, type SpawnEngine } from '../host';
+import { EventBus } from './eventBus';
+import type { ProfilerServiceOptions } from './profilerService';
+import { RunQueue } from './queue';
+import { RunStore } from './store';
+import { TimelineCache } from './timeline';
+
+export interface ServiceCore {
+  store: RunStore;
+  /** the runs folder made and indexed; a call that needs it waits for it */
+  ready: Promise<void>;
+  spawn: SpawnEngine;
+  bus: EventBus;
+  queue: RunQueue;
+  timelines: TimelineCache;
+  /** a checked run id, once the runs folder is ready */
+  runId: (v: unknown) => Promise<string>;
+}
+
+export function createServiceCore(options: ProfilerServiceOptions): ServiceCore {
+  const store = new RunStore(resolve(options.runsDir));
+  const ready = store.init();
+  // a runs folder that cannot be made fails the calls that need it, not the process (info needs none)
+  ready.catch(() => undefined);
+  const spawn = options.spawnEngine ?? (() => forkEngine());
+  const bus = new EventBus();
+  const timelines = new TimelineCache();
+  const queue = new RunQueue({
+    store, spawn, emit: (e) => bus.emit(e), readRssBytes: options.readRssBytes, openEventStream: options.openEventStream,
+    onEnded: (run) => {
+      if (run.timeline && run.recordedEverything) timelines.adopt(run.id, run.timeline.settled());
+    },
+  });
+  const runId = async (v: unknown): Promise<string> => {
+    const id = assertRunId(v);
+    await ready;
+    return id;
+  };
+  return { store, ready, spawn, bus, queue, timelines, runId };
+}

@@ -1,0 +1,19 @@
+/**
+ * The run store: one folder per run under the runs folder (status, config, events.ndjson, report
+ * files, trace), the shared index.json and its lock, run ids, atomic JSON and text writes, the
+ * append-only event log, and the errors a full or read-only runs folder turns into. Also the bytes
+ * of a recorded run's exports.
+ *
+ * Must not import the rest of the service (queue, timeline, likelihood, datasets, the facade) nor
+ * the batch wing: they build on the store, never the other way round. It may import report/ for
+ * the tool version stamped into written files.
+ */
+export { EventLog, eventLogError, openEventFile, type EventLogOptions, type OpenEventStream } from './eventLog';
+export { processAlive, withFileLock, type FileLockOptions } from './indexLock';
+export { readJson, writeJsonAtomic, writeTextAtomic } from './jsonFiles';
+export { exportBytes, type ExportBytes } from './runExport';
+export { buildTraceFile, writeReportFiles, writeTraceFromEvents, type TraceWriteResult } from './runFiles';
+export { newRunId } from './runIds';
+export { INDEX_FILE } from './runIndex';
+export { entryOf, RUN_FILES, RunStore, type RunStatusFile } from './runStore';
+export { errnoOf, RunsFolderError, storeWrite, storeWriteError, writeProblemOf, type StoreWriteProblem } from './storeErrors';

@@ -1,0 +1,98 @@
+/**
+ * A run's files as downloadable bytes: the trace (gzip or plain JSON) and the report in JSON,
+ * Markdown or CSV. A trace missing from the folder (an older run, a failed write) is rebuilt
+ * from events.ndjson and kept there; on a read-only (or full) runs folder it is rebuilt in the
+ * system's temporary folder and not kept, so exporting never needs to write the runs folder.
+ */
+import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { ExportFormat } from '../../../shared/api';
+import { AppError } from '../../../shared/errors';
+import type { Report } from '../../../shared/report';
+import { renderReportCsv, renderReportMarkdown } from '../../export';
+import { buildTraceFile, writeTraceFromEvents } from './runFiles';
+import { RUN_FILES, type RunStore } from './runStore';
+import { writeProblemOf } from './storeErrors';
+
+export interface ExportBytes {
+  fileName: string;
+  mime: string;
+  bytes: Uint8Array;
+}
+
+async function traceBytes(store: RunStore, runId: string): Promise<Uint8Array> {
+  if ((await store.config(runId)).trace === false) {
+    throw new AppError('NOT_FOUND', `run ${runId} ran with tracing off (--no-trace): it has a report but no trace.`, { key: runId });
+  }
+  if (!(await store.exists(runId, RUN_FILES.trace))) {
+    if (!(await store.exists(runId, RUN_FILES.events))) {
+      throw new AppError('NOT_FOUND', `run ${runId} recorded no trace (it ran with --no-trace, or never started).`, { key: runId });
+    }
+    return rebuiltTrace(store, runId);
+  }
+  return readFile(store.file(runId, RUN_FILES.trace));
+}
+
+async function writable(dir: string): Promise<boolean> {
+  try {
+    await access(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function rebuiltTrace(store: RunStore, runId: string): Promise<Uint8Array> {
+  const meta = { runId, status: (await store.status(runId)).status };
+  const events = store.file(runId, RUN_FILES.events);
+  if (await writable(store.dir(runId))) {
+    try {
+      await writeTraceFromEvents(events, store.file(runId, RUN_FILES.trace), meta, true);
+      return await readFile(store.file(runId, RUN_FILES.trace));
+    } catch (e) {
+      if (writeProblemOf(e) === undefined) throw e;
+    }
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'kde-profiler-export-'));
+  try {
+    const path = join(scratch, RUN_FILES.trace);
+    await buildTraceFile(events, path, meta, true);
+    return await readFile(path);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function reportOf(store: RunStore, runId: string): Promise<Report> {
+  const report = await store.report(runId);
+  if (!report) {
+    const s = await store.status(runId);
+    throw new AppError('NOT_FOUND', `run ${runId} has no report: it is ${s.status}${s.error ? ` (${s.error.message})` : ''}. ` +
+      'Its trace can still be exported with --format trace.', { key: runId });
+  }
+  return report;
+}
+
+async function textFile(store: RunStore, runId: string, name: string, render: (r: Report) => string): Promise<Uint8Array> {
+  if (await store.exists(runId, name)) return readFile(store.file(runId, name));
+  return new TextEncoder().encode(render(await reportOf(store, runId)));
+}
+
+export async function exportBytes(store: RunStore, runId: string, format: ExportFormat): Promise<ExportBytes> {
+  const base = `kde-profiler-${runId}`;
+  switch (format) {
+    case 'trace':
+      return { fileName: `${base}.trace.json.gz`, mime: 'application/gzip', bytes: await traceBytes(store, runId) };
+    case 'trace-json':
+      return { fileName: `${base}.trace.json`, mime: 'application/json', bytes: gunzipSync(await traceBytes(store, runId)) };
+    case 'json':
+      await reportOf(store, runId);
+      return { fileName: `${base}.report.json`, mime: 'application/json', bytes: await readFile(store.file(runId, RUN_FILES.report)) };
+    case 'md':
+      return { fileName: `${base}.report.md`, mime: 'text/markdown', bytes: await textFile(store, runId, RUN_FILES.reportMd, renderReportMarkdown) };
+    case 'csv':
+      return { fileName: `${base}.report.csv`, mime: 'text/csv', bytes: await textFile(store, runId, RUN_FILES.reportCsv, renderReportCsv) };
+  }
+}

@@ -1,0 +1,74 @@
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunIndexEntry } from '../../../shared/api';
+import { INDEX_FILE, updateIndex } from './runIndex';
+import { newRunId } from './runIds';
+import { finishedStatus } from './runStoreTesting.testdata';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'run-index-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function index(): Promise<RunIndexEntry[]> {
+  return (JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as { runs: RunIndexEntry[] }).runs;
+}
+
+async function runFolder(s: Partial<RunIndexEntry> = {}): Promise<RunIndexEntry> {
+  const id = newRunId();
+  await mkdir(join(dir, id));
+  return finishedStatus(id, s);
+}
+
+describe('updateIndex', () => {
+  it('keeps what others wrote: a put adds one run to the runs already there', async () => {
+    const [a, b] = [await runFolder(), await runFolder()];
+    await updateIndex(dir, { put: [a] });
+    await updateIndex(dir, { put: [b] });
+    expect((await index()).map((e) => e.id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it('never moves a run back from what its folder said earlier', async () => {
+    const done = await runFolder();
+    await updateIndex(dir, { put: [done] });
+    await updateIndex(dir, { seen: [{ ...done, status: 'running' }] });
+    expect((await index())[0]!.status).toBe('completed');
+    const running = await runFolder({ status: 'running' });
+    await updateIndex(dir, { put: [running] });
+    await updateIndex(dir, { seen: [{ ...running, status: 'failed' }] });
+    expect((await index()).find((e) => e.id === running.id)!.status).toBe('failed');
+  });
+
+  it('drops runs whose folders are gone, and does not bring back a run deleted meanwhile', async () => {
+    const [kept, gone] = [await runFolder(), await runFolder()];
+    await updateIndex(dir, { put: [kept, gone] });
+    await rm(join(dir, gone.id), { recursive: true });
+    await updateIndex(dir, { put: [gone] });
+    expect((await index()).map((e) => e.id)).toEqual([kept.id]);
+    await writeFile(join(dir, INDEX_FILE), JSON.stringify({ runs: [kept, gone] }));
+    await updateIndex(dir, { seen: [kept], prune: true });
+    expect((await index()).map((e) => e.id)).toEqual([kept.id]);
+  });
+
+  it('rebuilds a malformed index from the runs it is told of', async () => {
+    const run = await runFolder();
+    await writeFile(join(dir, INDEX_FILE), '{"runs": [ broken');
+    await updateIndex(dir, { seen: [run], prune: true });
+    expect(await index()).toEqual([run]);
+  });
+
+  it('writes nothing when the index already says so', async () => {
+    const run = await runFolder();
+    await updateIndex(dir, { put: [run] });
+    const before = await stat(join(dir, INDEX_FILE));
+    await updateIndex(dir, { seen: [run], prune: true });
+    await updateIndex(dir, { put: [run] });
+    const after = await stat(join(dir, INDEX_FILE));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * The run store: one folder per run under the runs directory, and runs/index.json listing them.
+ * Each folder's status.json holds the run's index entry (plus the pid of the process that owns the
+ * run), so runs are listed from the folders themselves, and a run that says "running" but whose
+ * owner is gone is listed as failed, "interrupted". Several processes may share one runs folder:
+ * index.json is merged under a lock (runIndex.ts), and a run another live process owns is not
+ * deleted from here. Reading works on a read-only runs folder: the writes that only keep it tidy
+ * are skipped there.
+ */
+import { randomUUID } from 'node:crypto';
+import { access, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunIndexEntry } from '../../../shared/api';
+import type { RunConfig } from '../../../shared/config';
+import { AppError } from '../../../shared/errors';
+import type { Report } from '../../../shared/report';
+import { processAlive } from './indexLock';
+import { readJson, writeJsonAtomic } from './jsonFiles';
+import { compareEntries, updateIndex } from './runIndex';
+import { storeWrite, writeProblemOf } from './storeErrors';
+import { isRunId } from '../../../shared/runIds';
+
+export { processAlive } from './indexLock';
+export { INDEX_FILE } from './runIndex';
+
+export const RUN_FILES = {
+  config: 'config.json',
+  status: 'status.json',
+  events: 'events.ndjson',
+  report: 'report.json',
+  reportMd: 'report.md',
+  reportCsv: 'report.csv',
+  trace: 'trace.json.gz',
+} as const;
+
+export interface RunStatusFile extends RunIndexEntry {
+  /** the process that runs it; a run whose owner is gone cannot still be running */
+  ownerPid?: number;
+  /** the run store (one per service) that runs it, so two services in one process tell their runs apart */
+  ownerStore?: string;
+  enginePid?: number;
+}
+
+/** What a page sees of a status file: the owning processes are the store's business. */
+export function entryOf(s: RunStatusFile): RunIndexEntry {
+  const { ownerPid: _o, ownerStore: _s, enginePid: _e, ...entry } = s;
+  return entry;
+}
+
+function isUnfinished(s: RunStatusFile): boolean {
+  return s.status === 'running' || s.status === 'queued';
+}
+
+function interrupted(s: RunStatusFile): RunStatusFile {
+  return {
+    ...s,
+    status: 'failed',
+    finishedAt: s.finishedAt ?? new Date().toISOString(),
+    error: { name: 'AppError', code: 'RUN_FAILED', message: 'interrupted: the process running it ended before the run finished' },
+  };
+}
+
+/**
+ * Writes that only keep the folder tidy (the index, a dead run's status): a read-only or full runs
+ * folder skips them, so that listing and reading it still work.
+ */
+async function tidyWrite(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (e) {
+    if (writeProblemOf(e) === undefined) throw e;
+  }
+}
+
+export class RunStore {
+  /** stamped on the status of every run this store executes (ownerStore) */
+  readonly storeId = randomUUID();
+  private entries = new Map<string, RunStatusFile>();
+  /** runs this store's service is executing now */
+  private readonly active = new Set<string>();
+
+  constructor(readonly runsDir: string) {}
+
+  markActive(runId: string, active: boolean): void {
+    if (active) this.active.add(runId);
+    else this.active.delete(runId);
+  }
+
+  private isLive(s: RunStatusFile): boolean {
+    if (!isUnfinished(s)) return true;
+    if (s.ownerPid === undefined) return false;
+    if (this.ownsRun(s)) return this.active.has(s.id);
+    return processAlive(s.ownerPid);
+  }
+
+  private ownsRun(s: RunStatusFile): boolean {
+    return s.ownerPid === process.pid && s.ownerStore === this.storeId;
+  }
+
+  dir(runId: string): string {
+    return join(this.runsDir, runId);
+  }
+
+  file(runId: string, name: string): string {
+    return join(this.runsDir, runId, name);
+  }
+
+  /** Creates the runs folder (if it can: an existing read-only one is fine) and reads the runs in it. */
+  async init(): Promise<void> {
+    await storeWrite(this.runsDir, () => mkdir(this.runsDir, { recursive: true }));
+    this.entries.clear();
+    await this.refresh();
+  }
+
+  /** Brings the in-memory index in line with the folders (other processes add and finish runs too). */
+  async refresh(): Promise<void> {
+    let names: string[];
+    try {
+      names = (await readdir(this.runsDir)).filter(isRunId);
+    } catch {
+      names = [];
+    }
+    const present = new Set(names);
+    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.entries.delete(id);
+    for (const id of names) {
+      const known = this.entries.get(id);
+      if (known && (!isUnfinished(known) || this.active.has(id))) continue;
+      const s = await readJson<RunStatusFile>(this.file(id, RUN_FILES.status));
+      if (!s || s.id !== id) continue;
+      if (this.isLive(s)) {
+        this.entries.set(id, s);
+        continue;
+      }
+      const failed = interrupted(s);
+      this.entries.set(id, failed);
+      await tidyWrite(() => writeJsonAtomic(this.file(id, RUN_FILES.status), failed, this.runsDir));
+    }
+    // the listing above comes from the folders; the index file only follows it
+    await tidyWrite(() => updateIndex(this.runsDir, { seen: this.list(), prune: true }));
+  }
+
+  list(): RunIndexEntry[] {
+    return [...this.entries.values()].map(entryOf).sort(compareEntries);
+  }
+
+  async create(status: RunStatusFile, config: RunConfig): Promise<void> {
+    await storeWrite(this.runsDir, () => mkdir(this.dir(status.id), { recursive: false }));
+    try {
+      await writeJsonAtomic(this.file(status.id, RUN_FILES.config), config, this.runsDir);
+      await this.writeStatus(status);
+    } catch (e) {
+      // a run that could not be recorded leaves no empty folder behind (a full disk, say)
+      this.entries.delete(status.id);
+      await rm(this.dir(status.id), { recursive: true, force: true }).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  async writeStatus(status: RunStatusFile): Promise<void> {
+    this.entries.set(status.id, status);
+    await writeJsonAtomic(this.file(status.id, RUN_FILES.status), status, this.runsDir);
+    await updateIndex(this.runsDir, { put: [entryOf(status)] });
+  }
+
+  /** The entry, from memory or (a run another process made) from its folder. */
+  async status(runId: string): Promise<RunStatusFile> {
+    const known = this.entries.get(runId);
+    if (known && (!isUnfinished(known) || this.active.has(runId))) return known;
+    await this.refresh();
+    const s = this.entries.get(runId);
+    if (!s) throw new AppError('NOT_FOUND', `run ${runId} not found in ${this.runsDir}: list runs to see the ids there.`, { key: runId });
+    return s;
+  }
+
+  async config(runId: string): Promise<RunConfig> {
+    const c = await readJson<RunConfig>(this.file(runId, RUN_FILES.config));
+    if (!c) throw new AppError('NOT_FOUND', `run ${runId} has no readable ${RUN_FILES.config}.`, { file: this.file(runId, RUN_FILES.config) });
+    return c;
+  }
+
+  async report(runId: string): Promise<Report | null> {
+    return (await readJson<Report>(this.file(runId, RUN_FILES.report))) ?? null;
+  }
+
+  async exists(runId: string, name: string): Promise<boolean> {
+    try {
+      await stat(this.file(runId, name));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Deletes a run's folder. A run another live process (or another service in this one) is running
+   * is refused: its owner would go on writing into a folder that is gone.
+   */
+  async delete(runId: string): Promise<void> {
+    const s = (await readJson<RunStatusFile>(this.file(runId, RUN_FILES.status))) ?? this.entries.get(runId);
+    if (s) this.refuseIfRunElsewhere(s);
+    await storeWrite(this.runsDir, async () => {
+      // checked first, so a read-only runs folder does not lose the run's files and keep its folder
+      await access(this.runsDir, constants.W_OK);
+      await rm(this.dir(runId), { recursive: true, force: true });
+    });
+    this.entries.delete(runId);
+    // the run is gone either way (deleting runs is how a full disk gets space back); a refresh prunes the index
+    await tidyWrite(() => updateIndex(this.runsDir, { remove: [runId] }));
+  }
+
+  private refuseIfRunElsewhere(s: RunStatusFile): void {
+    if (!isUnfinished(s) || s.ownerPid === undefined || this.ownsRun(s) || !processAlive(s.ownerPid)) return;
+    const owner = s.ownerPid === process.pid ? `another service in this process (pid ${s.ownerPid})` : `process ${s.ownerPid}`;
+    throw new AppError('BAD_ARGUMENT', `run ${s.id} is ${s.status} in ${owner}: stop it there (or wait for it to finish), then delete it.`, {
+      key: s.id, hint: `stop the run in process ${s.ownerPid}, or wait for it to finish`,
+    });
+  }
+}
