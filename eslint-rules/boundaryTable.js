@@ -90,9 +90,9 @@ export const BOUNDARIES = {
   'src/main/engineProcess': [NO_ELECTRON, NO_TFJS, only(
     [
       'src/main/engineProcess', 'src/main/engine', 'src/main/engine/model', 'src/main/data', 'src/main/recorder',
-      'src/main/analysis', 'src/main/engineProtocol', 'src/shared', 'node:*',
+      'src/main/analysis', 'src/main/engineProtocol', 'src/main/workers', 'src/shared', 'node:*',
     ],
-    'engineProcess/ runs inside the engine process: it imports the engine, engine/model, data/, recorder/, analysis/, engineProtocol/ and src/shared, never the service side (host/, service/, cli/, server/, ipc/)',
+    'engineProcess/ runs inside the engine process: it imports the engine, engine/model, data/, recorder/, analysis/, engineProtocol/, workers/ and src/shared, never the service side (host/, service/, cli/, server/, ipc/)',
     'send the service an engineProtocol message instead of calling it',
   )],
   'src/main/engineProtocol': [only(
@@ -118,12 +118,20 @@ export const BOUNDARIES = {
     'service/ imports host/, engineProtocol/, data/, recorder/, analysis/, export/, engine/model, src/shared and node only',
     'a front door (cli/, server/, ipc/) or a batch job (batch/) calls the service, never the other way round',
   )],
-  'src/main/cli': [THROUGH_THE_SERVICE, ...MAIN_DEFAULTS, only(
+  'src/main/batch': [...MAIN_DEFAULTS, only(
     [
-      'src/main/cli', 'src/main/service', 'src/main/server', 'src/main/engineProtocol', 'src/main/data', 'src/main/analysis',
+      'src/main/batch', 'src/main/service', 'src/main/engineProtocol', 'src/main/data', 'src/main/analysis', 'src/main/export',
       'src/main/engine/model', 'src/shared', 'node:*',
     ],
-    'the CLI imports the service, server/ (for serve), engineProtocol/ (decode\'s file layout), data/, analysis/, engine/model, src/shared and node',
+    'batch/ works on recorded runs outside the queue (merging shard runs): it imports the service\'s index.ts, engineProtocol/ (a run\'s file layout), data/, analysis/, export/, engine/model, src/shared and node',
+    'a batch job reads and writes run folders through the service\'s store; the CLI starts it',
+  )],
+  'src/main/cli': [THROUGH_THE_SERVICE, ...MAIN_DEFAULTS, only(
+    [
+      'src/main/cli', 'src/main/service', 'src/main/batch', 'src/main/server', 'src/main/engineProtocol', 'src/main/data', 'src/main/analysis',
+      'src/main/engine/model', 'src/shared', 'node:*',
+    ],
+    'the CLI imports the service, batch/, server/ (for serve), engineProtocol/ (decode\'s file layout), data/, analysis/, engine/model, src/shared and node',
     'a long computation is a recorded run of the service, never a second engine driver in the CLI process',
   )],
   'src/main/server': [THROUGH_THE_SERVICE, ...MAIN_DEFAULTS, only(
@@ -137,9 +145,14 @@ export const BOUNDARIES = {
     'take the service (a ProfilerApi) and ipcMain as arguments from src/main/index.ts',
   )],
   'src/main/data': [...MAIN_DEFAULTS, only(
-    ['src/main/data', 'src/main/engine/model', 'src/shared', 'node:*', 'fflate', 'h5wasm'],
-    'data/ reads and writes data files: it imports node, fflate, h5wasm, engine/model and src/shared only',
+    ['src/main/data', 'src/main/workers', 'src/main/engine/model', 'src/shared', 'node:*', 'fflate', 'h5wasm'],
+    'data/ reads and writes data files: it imports node, fflate, h5wasm, workers/, engine/model and src/shared only',
     'return plain data to the caller; recording, export and runs belong to other folders',
+  )],
+  'src/main/workers': [...MAIN_DEFAULTS, only(
+    ['src/main/workers', 'node:*'],
+    'workers/ starts worker threads on the project\'s own modules: it imports node only',
+    'keep what the worker does in the folder that owns it; this folder only starts it',
   )],
   'src/main/export': [...MAIN_DEFAULTS, only(
     ['src/main/export', 'src/main/engine/model', 'src/shared', 'resources/report.schema.json', 'node:*', 'ajv', 'fflate'],
@@ -165,16 +178,4 @@ export const IMPORTED_BY_MODULE = {
  * Named debt: imports that break the table today, each with the reason and its way out. An entry
  * that no longer matches an import is reported, so the list only shrinks.
  */
-export const DEBT = [
-  { file: 'src/main/engineProcess/decodeRun.ts', import: '../engine/types', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/engineProcess/engineDeps.ts', import: '../engine/types', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/engineProcess/measureContext.ts', import: '../engine/types', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/engineProcess/strategyMeasure.ts', import: '../engine/types', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/engineProcess/runSession.ts', import: '../data/fingerprint', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/engineProcess/runSession.ts', import: '../data/shard', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/service/index.ts', import: '../export/perfettoBundle', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/service/likelihoodRows.ts', import: '../data/npy', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/service/mergeTrace.ts', import: '../data/shard', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/service/sweepData.ts', import: '../data/presets', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-  { file: 'src/main/service/sweeps.ts', import: '../analysis/sweep', why: 'written before folders were entered through their index.ts; the module is to be exported there' },
-];
+export const DEBT = [];

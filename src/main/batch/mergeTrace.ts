@@ -17,7 +17,7 @@ import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { InstantRecord, ProcessRole, SpanRecord, TraceRecord } from '../../shared/events';
 import { AppError } from '../../shared/errors';
-import { SHARD_CLOCK_INSTANT, SHARD_CPU_INSTANT } from '../data/shard';
+import { SHARD_CLOCK_INSTANT, SHARD_CPU_INSTANT } from '../data';
 import { normalizeTrace, PROCESS_IDS, readNdjsonRecords, type ChromeEvent } from '../export';
 import { RUN_FILES } from '../service';
 import type { ShardRun } from './shardRuns';

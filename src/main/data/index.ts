@@ -15,13 +15,14 @@ import { inspectNwbInWorker, loadNwb, loadRecipe, recipePathFor, type NwbRecipe 
 import { makePreset } from './presets';
 import { previewDataset } from './preview';
 
-export { moduleWorkerEntry, startModuleWorker } from './moduleWorker';
 export { writeClusterlessNpz, NPZ_FORMAT, type NpzWriteOptions } from './exportNpz';
 export { buildPlaceGrid1d, histogramCounts, linspace, type PlaceGrid1d } from './grid';
 export { buildPlaceGrid2d, type PlaceGrid2d } from './grid2d';
 export { inspectNpz, inspectNpzBytes, loadNpz, loadNpzBytes, type LoadProgress, type NpzInspection, type NpzLoadOptions } from './loadNpz';
 export { encodeNpyBytes, encodeNpyFloat32, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, npyHeader } from './npyEncode';
-export { parseNpy, type NpyArray, type NpyDtype } from './npy';
+export { parseNpy, parseNpyHeader, type NpyArray, type NpyDtype } from './npy';
+export { datasetFingerprint, FINGERPRINT_PREFIX } from './fingerprint';
+export { SHARD_CLOCK_INSTANT, SHARD_CPU_INSTANT, shardOf, splitElectrodes, type DatasetShard } from './shard';
 export { openNpz, openNpzBytes, type NpzFile } from './npz';
 export * from './nwb';
 export { makePreset, presetInfo, PRESET_INFO, type PresetOptions } from './presets';

@@ -17,7 +17,7 @@ import type { StageTime, StrategyResult } from '../../shared/report';
 import { datasetScale, timingStats } from '../analysis';
 import { PRESET_INFO } from '../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../engine/model';
-import type { WindowSummary } from '../engine/types';
+import type { WindowSummary } from '../engine';
 import {
   DECODE_SUMMARY_FILE, likelihoodRelPath, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type StartMessage,
 } from '../engineProtocol';

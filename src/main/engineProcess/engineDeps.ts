@@ -10,7 +10,7 @@ import type { BackendInfo, KernelStat, StageTime } from '../../shared/report';
 import type { StrategyOptions } from '../engine/model';
 import type { Calibration } from '../../shared/roofline';
 import type { FitOptions } from '../engine';
-import type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from '../engine/types';
+import type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from '../engine';
 
 /** The fitted model as the loop uses it: host arrays plus a way to free its tensors. */
 export interface FittedModel {

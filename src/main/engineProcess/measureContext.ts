@@ -9,7 +9,7 @@ import type { SpanRecord, TraceRecord } from '../../shared/events';
 import type { StageTime } from '../../shared/report';
 import { RunningStageTimes } from '../recorder';
 import { throwIfCancelled, type StrategyOptions } from '../engine/model';
-import type { EngineProbe } from '../engine/types';
+import type { EngineProbe } from '../engine';
 import type { EngineDeps } from './engineDeps';
 import type { ProgressTracker } from './progressTracker';
 

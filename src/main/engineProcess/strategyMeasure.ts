@@ -12,7 +12,7 @@ import { serializeError } from '../../shared/errors';
 import type { LeakCheck, NumericalHealth, StageTime, StrategyResult, TimingStats } from '../../shared/report';
 import { compareArrays, judgeRepeats, machineLoadBetween, numericalHealth, timingStats, type StopReason } from '../analysis';
 import { estimateDatasetPeak, isCancellation } from '../engine/model';
-import type { NonlocalResult } from '../engine/types';
+import type { NonlocalResult } from '../engine';
 import type { FittedModel } from './engineDeps';
 import type { StrategyWindow } from '../engineProtocol';
 import { fitOptionsFor } from './fitOptions';

@@ -12,3 +12,6 @@ export { renderReportMarkdown } from './reportMarkdown';
 export { renderReportCsv, CSV_COLUMNS } from './reportCsv';
 export { validateReport, serializeReport, parseReport, type ReportValidation } from './reportJson';
 export { baselineOf, speedupOf } from './reportTimings';
+export {
+  buildPerfettoBundle, bundleRunOf, PERFETTO_MANIFEST_FILE, type BundleAlignment, type BundleRun,
+} from './perfettoBundle';

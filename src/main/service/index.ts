@@ -21,7 +21,7 @@ export { toolVersion } from './report';
 export { SystemInfoCache, estimateRunMemory } from './engineInfo';
 export {
   buildPerfettoBundle, bundleRunOf, PERFETTO_MANIFEST_FILE, type BundleAlignment, type BundleRun,
-} from '../export/perfettoBundle';
+} from '../export';
 export { defaultNpzPath, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './datasets';
 export {
   createSweepFolder, deleteSweepFolder, listSweeps, readSweep, saveSweep, sizesOf, sweepCsv, sweepDir, sweepResultOf, SWEEP_FILES, SWEEPS_DIR,

@@ -16,7 +16,7 @@ import {
   assertSweepId, formatSweepValue, isSweepId, isSweepVariable, SWEEP_FORMAT, sweepSummaryOf, type SweepDatasetSizes, type SweepResult, type SweepRun, type SweepStatus,
   type SweepSummary, type SweepVariable,
 } from '../../shared/sweep';
-import { analyseSweep } from '../analysis/sweep';
+import { analyseSweep } from '../analysis';
 import { writeSweepFiles, type SweepDataFile, type SweepFilesRequest } from '../data';
 import { storeWrite, writeJsonAtomic, writeTextAtomic } from './store';
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { DataPreview, ValidationFinding } from '../../../shared/api';
 import type { DatasetSummary } from '../../../shared/dataset';
 import { AppError, deserializeError, type SerializedError } from '../../../shared/errors';
-import { moduleWorkerEntry, startModuleWorker } from '../moduleWorker';
+import { moduleWorkerEntry, startModuleWorker } from '../../workers';
 import { inspectForUi } from './inspectSummary';
 import type { NwbRecipe } from './recipe';
 import type { NwbScan } from './scanTypes';

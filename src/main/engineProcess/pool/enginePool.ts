@@ -14,7 +14,7 @@ import type { FitOptions, KdePart, PredictOptions } from '../../engine';
 import { CancelledError } from '../../engine/model';
 import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
 import type { TermRelease } from './termRing';
-import { moduleWorkerEntry, startModuleWorker } from '../../data';
+import { moduleWorkerEntry, startModuleWorker } from '../../workers';
 
 export interface PoolOptions {
   workers: number;

@@ -5,7 +5,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
-import { parseNpyHeader } from '../../data/npy';
+import { parseNpyHeader } from '../../data';
 
 /** bytes read at once: big enough that a read is cheap next to the work on its rows */
 export const ROW_CHUNK_BYTES = 4 * 1024 * 1024;
