@@ -11,7 +11,7 @@
  * need the cores.
  */
 import { LOG_EPS } from './model';
-import { LIKELIHOOD_SUM_WASM_BASE64 } from './simd/kdeKernelsBinary';
+import { LIKELIHOOD_SUM_WASM_BASE64 } from './simd';
 
 const LOG_EPS_F32 = Math.fround(LOG_EPS);
 /** exact (Sterbenz): float32(LOG_EPS) + FLOOR_CORRECTION is LOG_EPS in float64 */

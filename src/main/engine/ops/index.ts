@@ -5,8 +5,9 @@
  * asks first), its typed attributes and, where the roofline needs one, its work count. Each is a
  * namespace: `seriesTerms.runsFused(nBins)`, `seriesTerms.run(…)`.
  *
- * Imports tfjs, engine/simd (kernel names and attributes only), engine/model and the kernels'
- * normalisers; never a strategy. The backend is asked in fusedKernel.ts and nowhere else.
+ * Imports tfjs, engine/simd (kernel names, attributes, and in fusedKernel.ts whether they are
+ * installed), engine/model and the kernels' normalisers; never a strategy. Which backend is active
+ * is asked in fusedKernel.ts and nowhere else in ops/.
  */
 export * as biasFloor from './biasFloor';
 export * as compensatedWeights from './compensatedWeights';

@@ -77,10 +77,38 @@ export function planInterpolation(
   positions: ArrayLike<number>, marks: ArrayLike<number>, nEnc: number, nFeatures: number, centers: ArrayLike<number>,
   positionStd: number, waveformStd: number[], reach = INTERPOLATION_REACH,
 ): InterpolationPlan {
-  const T = INTERPOLATION_NODES;
-  const D = nFeatures;
-  const P = centers.length;
-  const binVectors = paddedBins(P) / LANES;
+  const spikes = scaledSpikes(positions, marks, nEnc, nFeatures, positionStd, waveformStd);
+  const b = Float64Array.from(centers, (c) => c / positionStd);
+  const order = cellOrder(spikes);
+  const cells = reachingCells(spikes, order, b, reach);
+  const laid = layoutSpikes(spikes, order, cells);
+  const nodes = layoutNodeKernels(cells, laid.sortedProj, b, reach);
+  return {
+    spikes: laid.spikes, chunks: nodes.chunks, h: nodes.h, direction: Float32Array.from(spikes.direction), bounds: nodes.bounds,
+    size: {
+      cells: cells.list.length, spikeVectors: cells.spikeVectors, binVectors: paddedBins(b.length) / LANES, storedBinVectors: cells.storedBinVectors,
+      spikeFloats: laid.spikes.length, hFloats: nodes.h.length,
+    },
+  };
+}
+
+/** The encoding spikes over the widths: positions x and their range, marks scaled (float32) and their projections on the principal axis. */
+interface ScaledSpikes {
+  nEnc: number;
+  D: number;
+  x: Float64Array;
+  lo: number;
+  nCells: number;
+  scaled: Float32Array;
+  direction: Float64Array;
+  proj: Float64Array;
+  pLo: number;
+  pHi: number;
+}
+
+function scaledSpikes(
+  positions: ArrayLike<number>, marks: ArrayLike<number>, nEnc: number, D: number, positionStd: number, waveformStd: number[],
+): ScaledSpikes {
   const x = new Float64Array(nEnc);
   let lo = Infinity;
   let hi = -Infinity;
@@ -90,8 +118,6 @@ export function planInterpolation(
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
-  const b = new Float64Array(P);
-  for (let p = 0; p < P; p++) b[p] = centers[p]! / positionStd;
   const nCells = Math.floor((hi - lo) / INTERPOLATION_WIDTH) + 1;
   if (!(nCells <= MAX_INTERPOLATION_CELLS)) {
     throw new Error(`planInterpolation: the positions span ${nCells} cells of ${INTERPOLATION_WIDTH} widths, more than ${MAX_INTERPOLATION_CELLS}`);
@@ -110,9 +136,28 @@ export function planInterpolation(
     if (dot < pLo) pLo = dot;
     if (dot > pHi) pHi = dot;
   }
-  // one counting sort by cell, then by projection bucket within the cell: neighbours in a vector
-  // have close marks along the direction, so a row's reach along it skips whole vectors. The keys
-  // number the cells that hold spikes (at most E of them), not every cell of the range.
+  return { nEnc, D, x, lo, nCells, scaled, direction, proj, pLo, pHi };
+}
+
+/** The spikes' order: by cell, then by projection bucket within the cell. */
+interface CellOrder {
+  /** per cell of the range, its index among the cells that hold spikes (−1: none) */
+  denseOf: Int32Array;
+  /** the cells that hold spikes */
+  held: number;
+  keyOf: Int32Array;
+  /** each spike's place in the order */
+  slot: Int32Array;
+  /** each held cell's first and end place in the order */
+  starts: Int32Array;
+}
+
+/**
+ * One counting sort by cell, then by projection bucket within the cell: neighbours in a vector
+ * have close marks along the direction, so a row's reach along it skips whole vectors. The keys
+ * number the cells that hold spikes (at most E of them), not every cell of the range.
+ */
+function cellOrder({ nEnc, x, lo, nCells, proj, pLo, pHi }: ScaledSpikes): CellOrder {
   const cellOf = new Int32Array(nEnc);
   const denseOf = new Int32Array(nCells).fill(-1);
   let held = 0;
@@ -131,24 +176,37 @@ export function planInterpolation(
     keyStarts[key + 1]!++;
   }
   for (let k = 0; k < keyStarts.length - 1; k++) keyStarts[k + 1]! += keyStarts[k]!;
-  // each spike's place in that order: the layout below scatters the spikes there, reading them in
-  // their own order (a gather in sorted order misses the cache twice per spike on a production tetrode)
+  // each spike's place in that order: the layout scatters the spikes there, reading them in their
+  // own order (a gather in sorted order misses the cache twice per spike)
   const slot = new Int32Array(nEnc);
   const next = keyStarts.slice(0, keyStarts.length - 1);
   for (let i = 0; i < nEnc; i++) slot[i] = next[keyOf[i]!]!++;
-  // each held cell's first and end place in that order
   const starts = new Int32Array(held + 1);
   for (let k = 0; k <= held; k++) starts[k] = keyStarts[k * PROJECTION_BUCKETS]!;
+  return { denseOf, held, keyOf, slot, starts };
+}
 
-  // Chebyshev nodes of the first kind on [−1, 1] and their Lagrange weights
-  const unitNodes = Float64Array.from({ length: T }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * T)));
-  const weights = lagrangeWeights(unitNodes);
+interface PlannedCell {
+  first: number;
+  end: number;
+  p0: number;
+  p1: number;
+  centre: number;
+  v0: number;
+}
+
+/** The held cells that reach a bin, in position order, with their spike and bin vectors. */
+interface ReachingCells {
+  list: PlannedCell[];
+  /** per held cell its index in `list` (−1: reaching no bin) */
+  cellIndex: Int32Array;
+  spikeVectors: number;
+  storedBinVectors: number;
+}
+
+function reachingCells({ lo, nCells }: ScaledSpikes, { denseOf, held, starts }: CellOrder, b: Float64Array, reach: number): ReachingCells {
   const half = INTERPOLATION_WIDTH / 2;
-  const hScale = 2 ** H_SCALE_LOG2;
-  const vecFloats = interpolatedTerms.spikeVectorFloats(D);
-
-  const cells: { first: number; end: number; p0: number; p1: number; centre: number; v0: number }[] = [];
-  // the held cells' index in `cells` (−1: reaching no bin) and first spike vector
+  const list: PlannedCell[] = [];
   const cellIndex = new Int32Array(held).fill(-1);
   let spikeVectors = 0;
   let storedBinVectors = 0;
@@ -157,68 +215,96 @@ export function planInterpolation(
     if (k < 0) continue;
     const count = starts[k + 1]! - starts[k]!;
     const cellLo = lo + c * INTERPOLATION_WIDTH;
-    const centre = cellLo + half;
-    // bins within the reach of the cell [cellLo, cellLo + width]
-    let first = -1;
-    let last = -1;
-    for (let p = 0; p < P; p++) {
-      const gap = Math.max(cellLo - b[p]!, b[p]! - (cellLo + INTERPOLATION_WIDTH), 0);
-      if (gap <= reach) {
-        if (first < 0) first = p;
-        last = p;
-      }
-    }
+    const [first, last] = binsInReach(b, cellLo, reach);
     if (first < 0) continue;
-    const vectors = Math.ceil(count / LANES);
     const p0 = Math.floor(first / LANES);
     const p1 = Math.floor(last / LANES) + 1;
-    cellIndex[k] = cells.length;
-    cells.push({ first: starts[k]!, end: starts[k + 1]!, p0, p1, centre, v0: spikeVectors });
-    spikeVectors += vectors;
+    cellIndex[k] = list.length;
+    list.push({ first: starts[k]!, end: starts[k + 1]!, p0, p1, centre: cellLo + half, v0: spikeVectors });
+    spikeVectors += Math.ceil(count / LANES);
     storedBinVectors += p1 - p0;
   }
+  return { list, cellIndex, spikeVectors, storedBinVectors };
+}
 
-  const spikes = new Float32Array(spikeVectors * vecFloats);
-  const chunks = new Int32Array(cells.length * 5);
-  const h = new Float32Array(storedBinVectors * T * LANES);
-  const bounds = new Float32Array(2 * spikeVectors);
+/** The first and last bin within the reach of the cell [cellLo, cellLo + width] ([−1, −1]: none). */
+function binsInReach(b: Float64Array, cellLo: number, reach: number): [number, number] {
+  let first = -1;
+  let last = -1;
+  for (let p = 0; p < b.length; p++) {
+    const gap = Math.max(cellLo - b[p]!, b[p]! - (cellLo + INTERPOLATION_WIDTH), 0);
+    if (gap <= reach) {
+      if (first < 0) first = p;
+      last = p;
+    }
+  }
+  return [first, last];
+}
+
+/** Chebyshev nodes of the first kind on [−1, 1], and their Lagrange weights. */
+const UNIT_NODES = Float64Array.from({ length: INTERPOLATION_NODES }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * INTERPOLATION_NODES)));
+const NODE_WEIGHTS = lagrangeWeights(UNIT_NODES);
+
+/** Each reaching cell's spikes in their vectors (marks, then Lagrange weights), and every spike's projection in the order. */
+function layoutSpikes(
+  { nEnc, D, x, scaled, proj }: ScaledSpikes, { keyOf, slot }: CellOrder, cells: ReachingCells,
+): { spikes: Float32Array; sortedProj: Float64Array } {
+  const half = INTERPOLATION_WIDTH / 2;
+  const vecFloats = interpolatedTerms.spikeVectorFloats(D);
+  const spikes = new Float32Array(cells.spikeVectors * vecFloats);
   const sortedProj = new Float64Array(nEnc);
   for (let i = 0; i < nEnc; i++) {
-    const ci = cellIndex[(keyOf[i]! / PROJECTION_BUCKETS) | 0]!;
+    const ci = cells.cellIndex[(keyOf[i]! / PROJECTION_BUCKETS) | 0]!;
     sortedProj[slot[i]!] = proj[i]!;
     if (ci < 0) continue;
-    const cell = cells[ci]!;
+    const cell = cells.list[ci]!;
     const k = slot[i]! - cell.first;
     const base = (cell.v0 + (k >> 2)) * vecFloats + (k & 3);
     for (let d = 0; d < D; d++) spikes[base + d * LANES] = scaled[i * D + d]!;
-    lagrangeBasis((x[i]! - cell.centre) / half, unitNodes, weights, spikes, base + D * LANES);
+    lagrangeBasis((x[i]! - cell.centre) / half, UNIT_NODES, NODE_WEIGHTS, spikes, base + D * LANES);
   }
+  return { spikes, sortedProj };
+}
+
+/** Per reaching cell its table row, its vectors' projection bounds and its node kernels over the bins it reaches. */
+function layoutNodeKernels(
+  cells: ReachingCells, sortedProj: Float64Array, b: Float64Array, reach: number,
+): { chunks: Int32Array; h: Float32Array; bounds: Float32Array } {
+  const T = INTERPOLATION_NODES;
+  const chunks = new Int32Array(cells.list.length * 5);
+  const h = new Float32Array(cells.storedBinVectors * T * LANES);
+  const bounds = new Float32Array(2 * cells.spikeVectors);
   let hAt = 0;
-  for (let ci = 0; ci < cells.length; ci++) {
-    const cell = cells[ci]!;
+  for (let ci = 0; ci < cells.list.length; ci++) {
+    const cell = cells.list[ci]!;
     const v0 = cell.v0;
     const v = v0 + ((cell.end - cell.first + LANES - 1) >> 2);
     runningBounds(sortedProj, cell.first, cell.end, bounds, v0);
     chunks.set([v0, v, cell.p0, cell.p1, hAt], ci * 5);
     for (let pv = cell.p0; pv < cell.p1; pv++) {
-      for (let lane = 0; lane < LANES; lane++) {
-        const p = pv * LANES + lane;
-        if (p >= P) continue;
-        const gap = Math.max(cell.centre - half - b[p]!, b[p]! - (cell.centre + half), 0);
-        if (gap > reach) continue;
-        for (let j = 0; j < T; j++) {
-          const z = cell.centre + half * unitNodes[j]! - b[p]!;
-          h[hAt + j * LANES + lane] = hScale * Math.exp(-0.5 * z * z);
-        }
-      }
+      nodeKernels(cell, pv, b, reach, h, hAt);
       hAt += T * LANES;
     }
   }
-  return {
-    spikes, chunks, h, direction: Float32Array.from(direction), bounds,
-    size: { cells: cells.length, spikeVectors, binVectors, storedBinVectors, spikeFloats: spikes.length, hFloats: h.length },
-  };
+  return { chunks, h, bounds };
 }
+
+/** One vector of four bins' kernels at a cell's nodes, 2^64·e^(−(ξ_j − b)²/2), into h at hAt; 0 beyond the reach. */
+function nodeKernels(cell: PlannedCell, pv: number, b: Float64Array, reach: number, h: Float32Array, hAt: number): void {
+  const half = INTERPOLATION_WIDTH / 2;
+  const hScale = 2 ** H_SCALE_LOG2;
+  for (let lane = 0; lane < LANES; lane++) {
+    const p = pv * LANES + lane;
+    if (p >= b.length) continue;
+    const gap = Math.max(cell.centre - half - b[p]!, b[p]! - (cell.centre + half), 0);
+    if (gap > reach) continue;
+    for (let j = 0; j < INTERPOLATION_NODES; j++) {
+      const z = cell.centre + half * UNIT_NODES[j]! - b[p]!;
+      h[hAt + j * LANES + lane] = hScale * Math.exp(-0.5 * z * z);
+    }
+  }
+}
+
 
 /** Projection buckets per cell for the order within it. */
 const PROJECTION_BUCKETS = 64;
