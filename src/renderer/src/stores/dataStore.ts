@@ -5,6 +5,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { DataSource, PresetName } from '../../../shared/config';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { withDecodingWindow, type InspectionView } from '../lib/previewWindow';
 import { useApi } from './apiAccess';
@@ -24,7 +25,8 @@ export const useDataStore = defineStore('data', () => {
   const inspection = shallowRef<InspectionView | null>(null);
   const loading = ref(false);
   const error = ref<string | null>(null);
-  let generation = 0;
+  // an older answer must not overwrite a newer choice
+  const inspections = useLatestRequest();
 
   const hasErrors = computed(() => inspection.value?.findings.some((f) => f.severity === 'error') ?? false);
   /** a run may start when the current source was inspected and nothing blocks it */
@@ -32,23 +34,23 @@ export const useDataStore = defineStore('data', () => {
     () => inspection.value !== null && inspection.value.summary !== null && sameSource(inspection.value.source, source.value) && !hasErrors.value,
   );
 
-  async function inspect(): Promise<void> {
-    const ticket = ++generation;
+  function inspect(): Promise<void> {
+    const ticket = inspections.next();
     const asked = source.value;
     loading.value = true;
     error.value = null;
-    try {
-      const result = await useApi().inspectData(asked);
-      // an older answer must not overwrite a newer choice
-      if (ticket === generation) inspection.value = withDecodingWindow(result);
-    } catch (e) {
-      if (ticket === generation) {
+    return ticket.settle(() => useApi().inspectData(asked), {
+      onAnswer: (result) => {
+        inspection.value = withDecodingWindow(result);
+      },
+      onError: (e) => {
         inspection.value = null;
         error.value = errorText(e).message;
-      }
-    } finally {
-      if (ticket === generation) loading.value = false;
-    }
+      },
+      onSettled: () => {
+        loading.value = false;
+      },
+    });
   }
 
   function selectPreset(name: PresetName, options: Partial<Omit<Extract<DataSource, { kind: 'preset' }>, 'kind' | 'name'>> = {}): Promise<void> {

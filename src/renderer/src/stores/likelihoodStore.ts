@@ -10,6 +10,7 @@ import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { LikelihoodRequest, LikelihoodView, LikelihoodWindows } from '../../../shared/api';
 import type { Report } from '../../../shared/report';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 import { useNavStore } from './navStore';
@@ -85,8 +86,8 @@ export const useLikelihoodStore = defineStore('likelihood', () => {
   const detailLoading = ref(false);
   const error = ref<string | null>(null);
   const detailError = ref<string | null>(null);
-  let generation = 0;
-  let detailGeneration = 0;
+  const overviewRequests = useLatestRequest();
+  const detailRequests = useLatestRequest();
 
   const nTime = computed(() => overview.value?.nTime ?? 0);
   const windows = computed(() => overview.value?.windows ?? null);
@@ -107,7 +108,7 @@ export const useLikelihoodStore = defineStore('likelihood', () => {
     if (runId.value === null || strategy.value === null || ov === null) return;
     const r = clampRange(start, end, ov.nTime);
     range.value = r;
-    const ticket = ++detailGeneration;
+    const ticket = detailRequests.next();
     detailError.value = null;
     if (fullResolution.value && r[0] === 0 && r[1] === ov.nTime) {
       detail.value = ov;
@@ -115,17 +116,21 @@ export const useLikelihoodStore = defineStore('likelihood', () => {
       return;
     }
     detailLoading.value = true;
-    try {
-      const v = await useApi().getLikelihood(runId.value, strategy.value, request({ startRow: r[0], endRow: r[1], maxRows: DETAIL_ROWS }));
-      if (ticket === detailGeneration) detail.value = revived(v);
-    } catch (e) {
-      if (ticket === detailGeneration) {
+    const asked = request({ startRow: r[0], endRow: r[1], maxRows: DETAIL_ROWS });
+    const id = runId.value;
+    const which = strategy.value;
+    await ticket.settle(() => useApi().getLikelihood(id, which, asked), {
+      onAnswer: (v) => {
+        detail.value = revived(v);
+      },
+      onError: (e) => {
         detail.value = null;
         detailError.value = errorText(e).message;
-      }
-    } finally {
-      if (ticket === detailGeneration) detailLoading.value = false;
-    }
+      },
+      onSettled: () => {
+        detailLoading.value = false;
+      },
+    });
   }
 
   function firstRange(ov: LikelihoodView, keep: RowRange | null): RowRange {
@@ -138,8 +143,8 @@ export const useLikelihoodStore = defineStore('likelihood', () => {
   /** the overview of a run's strategy, then the zoomed range: the same rows as before on the same run, else the first window */
   async function load(id: string, which: string): Promise<void> {
     const keep = runId.value === id ? range.value : null;
-    const ticket = ++generation;
-    detailGeneration++;
+    const ticket = overviewRequests.next();
+    detailRequests.invalidate();
     if (runId.value !== id) {
       overview.value = null;
       detail.value = null;
@@ -151,23 +156,24 @@ export const useLikelihoodStore = defineStore('likelihood', () => {
     detailLoading.value = false;
     error.value = null;
     detailError.value = null;
-    try {
-      const v = revived(await useApi().getLikelihood(id, which, request({ maxRows: OVERVIEW_ROWS })));
-      if (ticket !== generation) return;
-      overview.value = v;
-      strategies.value = v.strategies;
-      loading.value = false;
-      const [start, end] = firstRange(v, keep);
-      await zoom(start, end);
-    } catch (e) {
-      if (ticket !== generation) return;
-      overview.value = null;
-      detail.value = null;
-      range.value = null;
-      error.value = errorText(e).message;
-    } finally {
-      if (ticket === generation) loading.value = false;
-    }
+    await ticket.settle(async () => revived(await useApi().getLikelihood(id, which, request({ maxRows: OVERVIEW_ROWS }))), {
+      onAnswer: async (v) => {
+        overview.value = v;
+        strategies.value = v.strategies;
+        loading.value = false;
+        const [start, end] = firstRange(v, keep);
+        await zoom(start, end);
+      },
+      onError: (e) => {
+        overview.value = null;
+        detail.value = null;
+        range.value = null;
+        error.value = errorText(e).message;
+      },
+      onSettled: () => {
+        loading.value = false;
+      },
+    });
   }
 
   function selectStrategy(which: string): Promise<void> {
@@ -243,8 +249,8 @@ export const useLikelihoodStore = defineStore('likelihood', () => {
   }
 
   function clear(): void {
-    generation++;
-    detailGeneration++;
+    overviewRequests.invalidate();
+    detailRequests.invalidate();
     runId.value = null;
     strategy.value = null;
     overview.value = null;

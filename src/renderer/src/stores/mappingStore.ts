@@ -8,6 +8,7 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { DataSource } from '../../../shared/config';
 import type { NpzExport, NwbScanView } from '../../../shared/nwb';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { choosePosition, initialMapping, isMappableFile, toRecipe, type MappingChoice, type MappingState } from '../mapping';
 import { useApi } from './apiAccess';
@@ -40,14 +41,14 @@ export const useMappingStore = defineStore('mapping', () => {
   const exported = shallowRef<NpzExport | null>(null);
   /** set while the person decides whether the export may replace the file it found */
   const replaceQuestion = shallowRef<ReplaceQuestion | null>(null);
-  let generation = 0;
+  const scans = useLatestRequest();
 
   const draft = computed(() => (state.value && view.value ? toRecipe(state.value, view.value.scans) : null));
   const busy = computed(() => scanning.value || saving.value || exporting.value);
   const canApply = computed(() => !busy.value && draft.value?.recipe != null);
 
   function clear(): void {
-    generation++;
+    scans.invalidate();
     view.value = null;
     state.value = null;
     asked.value = [];
@@ -64,26 +65,27 @@ export const useMappingStore = defineStore('mapping', () => {
     replaceQuestion.value = null;
   }, { flush: 'sync' });
 
-  async function scan(paths: string[]): Promise<void> {
-    const ticket = ++generation;
+  function scan(paths: string[]): Promise<void> {
+    const ticket = scans.next();
     asked.value = paths;
     scanning.value = true;
     error.value = null;
     exported.value = null;
     replaceQuestion.value = null;
-    try {
-      const result = await useApi().scanData(paths);
-      if (ticket !== generation) return;
-      view.value = result;
-      state.value = initialMapping(result);
-    } catch (e) {
-      if (ticket !== generation) return;
-      view.value = null;
-      state.value = null;
-      error.value = errorText(e).message;
-    } finally {
-      if (ticket === generation) scanning.value = false;
-    }
+    return ticket.settle(() => useApi().scanData(paths), {
+      onAnswer: (result) => {
+        view.value = result;
+        state.value = initialMapping(result);
+      },
+      onError: (e) => {
+        view.value = null;
+        state.value = null;
+        error.value = errorText(e).message;
+      },
+      onSettled: () => {
+        scanning.value = false;
+      },
+    });
   }
 
   /** Follows the data store's source: an NWB file or recipe is scanned, anything else clears the step. */

@@ -6,6 +6,7 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
 import { DEFAULT_RUN_CONFIG, STRATEGIES, type BackendChoice, type RunConfig, type StrategyChoice } from '../../../shared/config';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
 import { useApi } from './apiAccess';
@@ -55,7 +56,7 @@ export const useRunSetupStore = defineStore('runSetup', () => {
   const estimatedFor = shallowRef<StrategyChoice[]>([]);
   const estimating = ref(false);
   const estimateError = ref<string | null>(null);
-  let generation = 0;
+  const estimateRequests = useLatestRequest();
 
   const backends = computed(() => backendOptions(system.info?.backends ?? []));
   const selectedBackend = computed(() => backends.value.find((b) => b.value === backend.value));
@@ -96,7 +97,7 @@ export const useRunSetupStore = defineStore('runSetup', () => {
   }
 
   async function estimate(): Promise<void> {
-    const ticket = ++generation;
+    const ticket = estimateRequests.next();
     if (strategies.value.length === 0) {
       estimates.value = [];
       estimatedFor.value = [];
@@ -104,22 +105,21 @@ export const useRunSetupStore = defineStore('runSetup', () => {
     }
     estimating.value = true;
     estimateError.value = null;
-    try {
-      const asked = config.value;
-      const result = await useApi().estimateMemory(asked);
-      if (ticket === generation) {
+    const asked = config.value;
+    await ticket.settle(() => useApi().estimateMemory(asked), {
+      onAnswer: (result) => {
         estimates.value = result;
         estimatedFor.value = [...asked.strategies];
-      }
-    } catch (e) {
-      if (ticket === generation) {
+      },
+      onError: (e) => {
         estimates.value = [];
         estimatedFor.value = [];
         estimateError.value = errorText(e).message;
-      }
-    } finally {
-      if (ticket === generation) estimating.value = false;
-    }
+      },
+      onSettled: () => {
+        estimating.value = false;
+      },
+    });
   }
 
   const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);

@@ -5,6 +5,7 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { Comparison, RunIndexEntry } from '../../../shared/api';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 import { missingRunOf, missingRunText } from './missingRun';
@@ -32,7 +33,7 @@ export const useRunsStore = defineStore('runs', () => {
   const comparison = shallowRef<Comparison | null>(null);
   const comparing = ref(false);
   const compareError = ref<string | null>(null);
-  let compareTicket = 0;
+  const comparisons = useLatestRequest();
 
   const canCompare = computed(() => selected.value.length === 2);
   /** the shown comparison as the address names it; null when none is shown */
@@ -82,27 +83,29 @@ export const useRunsStore = defineStore('runs', () => {
       return;
     }
     if (given) selected.value = [ra, rb];
-    const ticket = ++compareTicket;
+    const ticket = comparisons.next();
     comparing.value = true;
     compareError.value = null;
-    try {
-      const result = await useApi().compareRuns(ra, rb, thresholdPct.value);
-      if (ticket === compareTicket) comparison.value = markRaw(result);
-    } catch (e) {
-      if (ticket !== compareTicket) return;
-      comparison.value = null;
-      const missing = missingRunOf(e, [ra, rb]);
-      compareError.value = missing === null ? errorText(e).message : missingRunText(missing);
-    } finally {
-      if (ticket === compareTicket) comparing.value = false;
-    }
+    await ticket.settle(() => useApi().compareRuns(ra, rb, thresholdPct.value), {
+      onAnswer: (result) => {
+        comparison.value = markRaw(result);
+      },
+      onError: (e) => {
+        comparison.value = null;
+        const missing = missingRunOf(e, [ra, rb]);
+        compareError.value = missing === null ? errorText(e).message : missingRunText(missing);
+      },
+      onSettled: () => {
+        comparing.value = false;
+      },
+    });
   }
 
   /** shows the comparison an address names (`<a>,<b>`), unless it is already the one shown */
   async function openComparison(param: string): Promise<void> {
     const ids = parseCompareParam(param);
     if (ids === null) {
-      compareTicket++;
+      comparisons.invalidate();
       comparison.value = null;
       comparing.value = false;
       compareError.value = `the address asks to compare '${param}': expected two run ids separated by a comma, as Runs makes them.`;
@@ -114,7 +117,7 @@ export const useRunsStore = defineStore('runs', () => {
 
   /** takes the comparison off the page (the address no longer names one); the ticks stay */
   function clearComparison(): void {
-    compareTicket++;
+    comparisons.invalidate();
     comparison.value = null;
     comparing.value = false;
     compareError.value = null;

@@ -7,6 +7,7 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { SpanAreaSummary, SpanSearchResult, TimelineSpan, TimelineView } from '../../../shared/api';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { clampWindow, type TimeWindow } from '../lib/timeWindow';
 import { electrodeGroupId, processGroupId, processOf, threadOf } from '../timeline/trackLayout';
@@ -45,8 +46,8 @@ export const useTimelineStore = defineStore('timeline', () => {
   const summary = shallowRef<SpanAreaSummary | null>(null);
   const summaryError = ref<string | null>(null);
   let run: string | null = null;
-  let searchTicket = 0;
-  let areaTicket = 0;
+  const searches = useLatestRequest();
+  const areaSummaries = useLatestRequest();
 
   function forRun(id: string | null): void {
     if (id === run) return;
@@ -109,27 +110,29 @@ export const useTimelineStore = defineStore('timeline', () => {
     const id = live.runId;
     const text = searchText.value.trim();
     if (id === null || text === '') return;
-    const ticket = ++searchTicket;
+    const ticket = searches.next();
     const current = search.value?.match;
     const fromUs = current ? current.startUs : direction === 'next' ? (live.visibleWindow?.startUs ?? 0) - 1 : (live.visibleWindow?.endUs ?? live.totalUs) + 1;
-    try {
-      let result = await useApi().findSpan(id, { text, fromUs, direction });
+    const ask = async (): Promise<SpanSearchResult> => {
+      const result = await useApi().findSpan(id, { text, fromUs, direction });
       // past the last match: start again from the other end, as a find bar does
-      if (result.match === null && result.total > 0) {
-        result = await useApi().findSpan(id, { text, fromUs: direction === 'next' ? -1 : live.totalUs + 1, direction });
-      }
-      if (ticket !== searchTicket) return;
-      search.value = result;
-      searchError.value = null;
-      if (result.match) {
+      if (result.match !== null || result.total === 0) return result;
+      return useApi().findSpan(id, { text, fromUs: direction === 'next' ? -1 : live.totalUs + 1, direction });
+    };
+    await ticket.settle(ask, {
+      onAnswer: (result) => {
+        search.value = result;
+        searchError.value = null;
+        if (!result.match) return;
         reveal(result.match);
         focus.value = result.match;
         live.selectSpan(result.match);
         live.setWindow(windowAround(result.match, live.totalUs));
-      }
-    } catch (e) {
-      if (ticket === searchTicket) searchError.value = errorText(e).message;
-    }
+      },
+      onError: (e) => {
+        searchError.value = errorText(e).message;
+      },
+    });
   }
 
   async function selectArea(selection: AreaSelection): Promise<void> {
@@ -138,17 +141,18 @@ export const useTimelineStore = defineStore('timeline', () => {
     summary.value = null;
     summaryError.value = null;
     if (id === null || selection.lanes.length === 0 || selection.endUs <= selection.startUs) return;
-    const ticket = ++areaTicket;
-    try {
-      const s = await useApi().summarizeArea(id, { startUs: selection.startUs, endUs: selection.endUs, lanes: selection.lanes });
-      if (ticket === areaTicket) summary.value = s;
-    } catch (e) {
-      if (ticket === areaTicket) summaryError.value = errorText(e).message;
-    }
+    await areaSummaries.run(() => useApi().summarizeArea(id, { startUs: selection.startUs, endUs: selection.endUs, lanes: selection.lanes }), {
+      onAnswer: (s) => {
+        summary.value = s;
+      },
+      onError: (e) => {
+        summaryError.value = errorText(e).message;
+      },
+    });
   }
 
   function clearArea(): void {
-    areaTicket++;
+    areaSummaries.invalidate();
     area.value = null;
     summary.value = null;
     summaryError.value = null;
