@@ -3,7 +3,7 @@
  * summary, validation findings, a light preview for plotting.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, type Ref } from 'vue';
 import type { DataSource, PresetName } from '../../../shared/config';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
@@ -20,12 +20,11 @@ export function sameSource(a: DataSource, b: DataSource): boolean {
   return a.name === b.name && a.seed === b.seed && a.features === b.features && a.featureScale === b.featureScale;
 }
 
-export const useDataStore = defineStore('data', () => {
-  const source = ref<DataSource>({ ...DEFAULT_PRESET });
+/** what the service says about the chosen source; an older answer must not overwrite a newer choice */
+function useSourceInspection(source: Ref<DataSource>) {
   const inspection = shallowRef<InspectionView | null>(null);
   const loading = ref(false);
   const error = ref<string | null>(null);
-  // an older answer must not overwrite a newer choice
   const inspections = useLatestRequest();
 
   const hasErrors = computed(() => inspection.value?.findings.some((f) => f.severity === 'error') ?? false);
@@ -52,6 +51,13 @@ export const useDataStore = defineStore('data', () => {
       },
     });
   }
+
+  return { inspection, loading, error, hasErrors, ready, inspect };
+}
+
+export const useDataStore = defineStore('data', () => {
+  const source = ref<DataSource>({ ...DEFAULT_PRESET });
+  const { inspection, loading, error, hasErrors, ready, inspect } = useSourceInspection(source);
 
   function selectPreset(name: PresetName, options: Partial<Omit<Extract<DataSource, { kind: 'preset' }>, 'kind' | 'name'>> = {}): Promise<void> {
     const prev = source.value.kind === 'preset' ? source.value : DEFAULT_PRESET;

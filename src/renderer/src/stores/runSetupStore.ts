@@ -3,9 +3,9 @@
  * a choice or the data changes, so the person sees the cost before pressing Start.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef, watch } from 'vue';
+import { computed, ref, shallowRef, watch, type ComputedRef, type Ref } from 'vue';
 import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
-import { DEFAULT_RUN_CONFIG, STRATEGIES, type BackendChoice, type RunConfig, type StrategyChoice } from '../../../shared/config';
+import { DEFAULT_RUN_CONFIG, STRATEGIES, type BackendChoice, type DataSource, type RunConfig, type StrategyChoice } from '../../../shared/config';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
@@ -36,65 +36,54 @@ function optionalSize(v: number | null | undefined): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
 }
 
-export const useRunSetupStore = defineStore('runSetup', () => {
-  const data = useDataStore();
-  const system = useSystemStore();
+/** what the person chooses for the next run, as the form edits it */
+function runChoices() {
+  return {
+    strategies: ref<StrategyChoice[]>([...DEFAULT_RUN_CONFIG.strategies]),
+    backend: ref<BackendChoice>(DEFAULT_RUN_CONFIG.backend),
+    repeats: ref(DEFAULT_RUN_CONFIG.repeats),
+    warmup: ref(DEFAULT_RUN_CONFIG.warmup),
+    blockSize: ref<number | null>(null),
+    encTileSize: ref<number | null>(null),
+    posTileSize: ref<number | null>(null),
+    local: ref(DEFAULT_RUN_CONFIG.local),
+    saveLikelihood: ref(true),
+    label: ref(''),
+  };
+}
 
-  const strategies = ref<StrategyChoice[]>([...DEFAULT_RUN_CONFIG.strategies]);
-  const backend = ref<BackendChoice>(DEFAULT_RUN_CONFIG.backend);
-  const repeats = ref(DEFAULT_RUN_CONFIG.repeats);
-  const warmup = ref(DEFAULT_RUN_CONFIG.warmup);
-  const blockSize = ref<number | null>(null);
-  const encTileSize = ref<number | null>(null);
-  const posTileSize = ref<number | null>(null);
-  const local = ref(DEFAULT_RUN_CONFIG.local);
-  const saveLikelihood = ref(true);
-  const label = ref('');
+type RunChoices = ReturnType<typeof runChoices>;
 
+/** the run config the choices make for a data source; a blank size is left to the engine */
+function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
+  const c: RunConfig = {
+    data,
+    backend: choices.backend.value,
+    strategies: [...choices.strategies.value],
+    repeats: choices.repeats.value,
+    warmup: choices.warmup.value,
+    local: choices.local.value,
+    saveLikelihood: choices.saveLikelihood.value,
+    trace: true,
+  };
+  const b = optionalSize(choices.blockSize.value);
+  const e = optionalSize(choices.encTileSize.value);
+  const p = optionalSize(choices.posTileSize.value);
+  if (b !== undefined) c.blockSize = b;
+  if (e !== undefined) c.encTileSize = e;
+  if (p !== undefined) c.posTileSize = p;
+  if (choices.label.value.trim()) c.label = choices.label.value.trim();
+  return c;
+}
+
+/** the memory estimate of a config, asked again (debounced) whenever something that changes memory changes */
+function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<StrategyChoice[]>) {
   const estimates = shallowRef<MemoryEstimate[]>([]);
   /** the strategy choices the estimates answer, in the order asked (auto's estimate names what auto picks) */
   const estimatedFor = shallowRef<StrategyChoice[]>([]);
   const estimating = ref(false);
   const estimateError = ref<string | null>(null);
   const estimateRequests = useLatestRequest();
-
-  const backends = computed(() => backendOptions(system.info?.backends ?? []));
-  const selectedBackend = computed(() => backends.value.find((b) => b.value === backend.value));
-
-  const config = computed<RunConfig>(() => {
-    const c: RunConfig = {
-      data: data.source,
-      backend: backend.value,
-      strategies: [...strategies.value],
-      repeats: repeats.value,
-      warmup: warmup.value,
-      local: local.value,
-      saveLikelihood: saveLikelihood.value,
-      trace: true,
-    };
-    const b = optionalSize(blockSize.value);
-    const e = optionalSize(encTileSize.value);
-    const p = optionalSize(posTileSize.value);
-    if (b !== undefined) c.blockSize = b;
-    if (e !== undefined) c.encTileSize = e;
-    if (p !== undefined) c.posTileSize = p;
-    if (label.value.trim()) c.label = label.value.trim();
-    return c;
-  });
-
-  /** why Start is disabled, or null when a run may start */
-  const blocker = computed<string | null>(() => {
-    if (strategies.value.length === 0) return 'Choose at least one strategy.';
-    if (!Number.isInteger(repeats.value) || repeats.value < 1) return 'Repeats must be a whole number of at least 1.';
-    if (!Number.isInteger(warmup.value) || warmup.value < 0) return 'Warm-ups must be a whole number of 0 or more.';
-    if (selectedBackend.value && !selectedBackend.value.available) return `Backend ${backend.value} is not available here: ${selectedBackend.value.detail}.`;
-    if (!data.ready) return data.hasErrors ? 'The data has validation errors; see the Data view.' : 'Load a preset or a data file in the Data view first.';
-    return null;
-  });
-
-  function toggleStrategy(s: StrategyChoice): void {
-    strategies.value = strategies.value.includes(s) ? strategies.value.filter((x) => x !== s) : [...strategies.value, s];
-  }
 
   async function estimate(): Promise<void> {
     const ticket = estimateRequests.next();
@@ -130,9 +119,33 @@ export const useRunSetupStore = defineStore('runSetup', () => {
   });
   watch(estimateKey, () => scheduleEstimate());
 
-  return {
-    strategies, backend, repeats, warmup, blockSize, encTileSize, posTileSize, local, saveLikelihood, label,
-    estimates, estimatedFor, estimating, estimateError, backends, selectedBackend, config, blocker,
-    toggleStrategy, estimate, scheduleEstimate,
-  };
+  return { estimates, estimatedFor, estimating, estimateError, estimate, scheduleEstimate };
+}
+
+export const useRunSetupStore = defineStore('runSetup', () => {
+  const data = useDataStore();
+  const system = useSystemStore();
+  const choices = runChoices();
+  const { strategies, backend, repeats, warmup } = choices;
+
+  const backends = computed(() => backendOptions(system.info?.backends ?? []));
+  const selectedBackend = computed(() => backends.value.find((b) => b.value === backend.value));
+  const config = computed<RunConfig>(() => runConfigOf(choices, data.source));
+  const memory = useMemoryEstimate(config, strategies);
+
+  /** why Start is disabled, or null when a run may start */
+  const blocker = computed<string | null>(() => {
+    if (strategies.value.length === 0) return 'Choose at least one strategy.';
+    if (!Number.isInteger(repeats.value) || repeats.value < 1) return 'Repeats must be a whole number of at least 1.';
+    if (!Number.isInteger(warmup.value) || warmup.value < 0) return 'Warm-ups must be a whole number of 0 or more.';
+    if (selectedBackend.value && !selectedBackend.value.available) return `Backend ${backend.value} is not available here: ${selectedBackend.value.detail}.`;
+    if (!data.ready) return data.hasErrors ? 'The data has validation errors; see the Data view.' : 'Load a preset or a data file in the Data view first.';
+    return null;
+  });
+
+  function toggleStrategy(s: StrategyChoice): void {
+    strategies.value = strategies.value.includes(s) ? strategies.value.filter((x) => x !== s) : [...strategies.value, s];
+  }
+
+  return { ...choices, ...memory, backends, selectedBackend, config, blocker, toggleStrategy };
 });

@@ -3,7 +3,7 @@
  * with the regression verdict. A comparison is named in the address as `compare=<a>,<b>`.
  */
 import { defineStore } from 'pinia';
-import { computed, markRaw, ref, shallowRef } from 'vue';
+import { computed, markRaw, ref, shallowRef, type Ref } from 'vue';
 import type { Comparison, RunIndexEntry } from '../../../shared/api';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
@@ -23,56 +23,14 @@ export function parseCompareParam(text: string): [string, string] | null {
   return parts.length === 2 && parts[0] && parts[1] ? [parts[0], parts[1]] : null;
 }
 
-export const useRunsStore = defineStore('runs', () => {
-  const runs = shallowRef<RunIndexEntry[]>([]);
-  const loading = ref(false);
-  const error = ref<string | null>(null);
-  /** ids ticked for comparison, oldest tick first; at most two */
-  const selected = ref<string[]>([]);
-  const thresholdPct = ref(DEFAULT_THRESHOLD_PCT);
+/** the comparison shown: asked for two runs, the latest request winning */
+function useRunComparison(selected: Ref<string[]>, thresholdPct: Ref<number>) {
   const comparison = shallowRef<Comparison | null>(null);
   const comparing = ref(false);
   const compareError = ref<string | null>(null);
   const comparisons = useLatestRequest();
-
-  const canCompare = computed(() => selected.value.length === 2);
   /** the shown comparison as the address names it; null when none is shown */
   const comparedParam = computed(() => (comparison.value ? compareParamOf(comparison.value.a.id, comparison.value.b.id) : null));
-
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    error.value = null;
-    try {
-      const list = await useApi().listRuns();
-      // newest first, whatever order the store keeps
-      runs.value = markRaw([...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt)));
-      selected.value = selected.value.filter((id) => list.some((r) => r.id === id));
-    } catch (e) {
-      error.value = errorText(e).message;
-    } finally {
-      loading.value = false;
-    }
-  }
-
-  async function remove(id: string): Promise<boolean> {
-    error.value = null;
-    try {
-      await useApi().deleteRun(id);
-      runs.value = markRaw(runs.value.filter((r) => r.id !== id));
-      selected.value = selected.value.filter((s) => s !== id);
-      if (comparison.value && (comparison.value.a.id === id || comparison.value.b.id === id)) comparison.value = null;
-      return true;
-    } catch (e) {
-      error.value = errorText(e).message;
-      return false;
-    }
-  }
-
-  /** ticking a third run drops the oldest tick, so two stay selected */
-  function toggleSelected(id: string): void {
-    if (selected.value.includes(id)) selected.value = selected.value.filter((s) => s !== id);
-    else selected.value = [...selected.value, id].slice(-2);
-  }
 
   /** compares the two ticked runs, or the two given (which become the ticked ones) */
   async function compare(a?: string, b?: string): Promise<void> {
@@ -105,9 +63,7 @@ export const useRunsStore = defineStore('runs', () => {
   async function openComparison(param: string): Promise<void> {
     const ids = parseCompareParam(param);
     if (ids === null) {
-      comparisons.invalidate();
-      comparison.value = null;
-      comparing.value = false;
+      clearComparison();
       compareError.value = `the address asks to compare '${param}': expected two run ids separated by a comma, as Runs makes them.`;
       return;
     }
@@ -123,8 +79,54 @@ export const useRunsStore = defineStore('runs', () => {
     compareError.value = null;
   }
 
-  return {
-    runs, loading, error, selected, thresholdPct, comparison, comparing, compareError, canCompare, comparedParam,
-    refresh, remove, toggleSelected, compare, openComparison, clearComparison,
-  };
+  return { comparison, comparing, compareError, comparedParam, compare, openComparison, clearComparison };
+}
+
+export const useRunsStore = defineStore('runs', () => {
+  const runs = shallowRef<RunIndexEntry[]>([]);
+  const loading = ref(false);
+  const error = ref<string | null>(null);
+  /** ids ticked for comparison, oldest tick first; at most two */
+  const selected = ref<string[]>([]);
+  const thresholdPct = ref(DEFAULT_THRESHOLD_PCT);
+  const compared = useRunComparison(selected, thresholdPct);
+  const canCompare = computed(() => selected.value.length === 2);
+
+  async function refresh(): Promise<void> {
+    loading.value = true;
+    error.value = null;
+    try {
+      const list = await useApi().listRuns();
+      // newest first, whatever order the store keeps
+      runs.value = markRaw([...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt)));
+      selected.value = selected.value.filter((id) => list.some((r) => r.id === id));
+    } catch (e) {
+      error.value = errorText(e).message;
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  async function remove(id: string): Promise<boolean> {
+    error.value = null;
+    try {
+      await useApi().deleteRun(id);
+      runs.value = markRaw(runs.value.filter((r) => r.id !== id));
+      selected.value = selected.value.filter((s) => s !== id);
+      const shown = compared.comparison.value;
+      if (shown && (shown.a.id === id || shown.b.id === id)) compared.comparison.value = null;
+      return true;
+    } catch (e) {
+      error.value = errorText(e).message;
+      return false;
+    }
+  }
+
+  /** ticking a third run drops the oldest tick, so two stay selected */
+  function toggleSelected(id: string): void {
+    if (selected.value.includes(id)) selected.value = selected.value.filter((s) => s !== id);
+    else selected.value = [...selected.value, id].slice(-2);
+  }
+
+  return { runs, loading, error, selected, thresholdPct, canCompare, ...compared, refresh, remove, toggleSelected };
 });

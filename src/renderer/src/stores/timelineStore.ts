@@ -29,7 +29,8 @@ export function windowAround(span: TimelineSpan, totalUs: number): TimeWindow {
   return clampWindow({ startUs: span.startUs - pad, endUs: span.startUs + span.durUs + pad }, totalUs);
 }
 
-export const useTimelineStore = defineStore('timeline', () => {
+/** which groups are collapsed and how deep each lane has been, for the run shown */
+function useTrackGroups() {
   /** groups the person opened or closed, by group id; the rest follow the default */
   const toggled = ref(new Map<string, boolean>());
   /** what is collapsed when the person has not chosen; set once per run from the first layout */
@@ -37,29 +38,10 @@ export const useTimelineStore = defineStore('timeline', () => {
   /** deepest depth + 1 seen per lane over this run's answers, so tracks keep their height while zooming */
   const depths = shallowRef(new Map<string, number>());
 
-  const searchText = ref('');
-  const search = shallowRef<SpanSearchResult | null>(null);
-  const searchError = ref<string | null>(null);
-  /** a span the track view should scroll to (a search match); the view clears it once shown */
-  const focus = shallowRef<TimelineSpan | null>(null);
-  const area = shallowRef<AreaSelection | null>(null);
-  const summary = shallowRef<SpanAreaSummary | null>(null);
-  const summaryError = ref<string | null>(null);
-  let run: string | null = null;
-  const searches = useLatestRequest();
-  const areaSummaries = useLatestRequest();
-
-  function forRun(id: string | null): void {
-    if (id === run) return;
-    run = id;
+  function resetGroups(): void {
     toggled.value = new Map();
     defaults.value = null;
     depths.value = new Map();
-    searchText.value = '';
-    search.value = null;
-    searchError.value = null;
-    focus.value = null;
-    clearArea();
   }
 
   function isCollapsed(groupId: string): boolean {
@@ -98,6 +80,18 @@ export const useTimelineStore = defineStore('timeline', () => {
     toggled.value = next;
   }
 
+  return { toggled, depths, resetGroups, isCollapsed, toggle, setDefaults, noteDepths, reveal };
+}
+
+/** the search over the whole run: its text, the match shown and its place among all matches */
+function useSpanSearch(reveal: (span: TimelineSpan) => void) {
+  const searchText = ref('');
+  const search = shallowRef<SpanSearchResult | null>(null);
+  const searchError = ref<string | null>(null);
+  /** a span the track view should scroll to (a search match); the view clears it once shown */
+  const focus = shallowRef<TimelineSpan | null>(null);
+  const searches = useLatestRequest();
+
   function setSearchText(text: string): void {
     searchText.value = text;
     search.value = null;
@@ -135,6 +129,16 @@ export const useTimelineStore = defineStore('timeline', () => {
     });
   }
 
+  return { searchText, search, searchError, focus, setSearchText, find };
+}
+
+/** the area dragged out on the tracks and the service's summary of it */
+function useAreaSummary() {
+  const area = shallowRef<AreaSelection | null>(null);
+  const summary = shallowRef<SpanAreaSummary | null>(null);
+  const summaryError = ref<string | null>(null);
+  const areaSummaries = useLatestRequest();
+
   async function selectArea(selection: AreaSelection): Promise<void> {
     const id = useLiveRunStore().runId;
     area.value = selection;
@@ -156,6 +160,27 @@ export const useTimelineStore = defineStore('timeline', () => {
     area.value = null;
     summary.value = null;
     summaryError.value = null;
+  }
+
+  return { area, summary, summaryError, selectArea, clearArea };
+}
+
+export const useTimelineStore = defineStore('timeline', () => {
+  const { toggled, depths, resetGroups, isCollapsed, toggle, setDefaults, noteDepths, reveal } = useTrackGroups();
+  const { searchText, search, searchError, focus, setSearchText, find } = useSpanSearch(reveal);
+  const { area, summary, summaryError, selectArea, clearArea } = useAreaSummary();
+  let run: string | null = null;
+
+  /** a new run starts with the default groups, no search and no area */
+  function forRun(id: string | null): void {
+    if (id === run) return;
+    run = id;
+    resetGroups();
+    searchText.value = '';
+    search.value = null;
+    searchError.value = null;
+    focus.value = null;
+    clearArea();
   }
 
   return {
