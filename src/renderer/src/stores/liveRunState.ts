@@ -22,7 +22,7 @@ export interface LogLine {
   message: string;
 }
 
-/** Big data sits in shallow refs with markRaw values: Vue must not walk twenty thousand spans on every change. */
+/** Big data sits in shallow refs with markRaw values: Vue must not walk every span of a long run on every change. */
 export function liveRunState() {
   return {
     runId: ref<string | null>(null),

@@ -1,7 +1,7 @@
 /**
  * The run being watched: start or attach, events (progress, status, logs, trace batches), memory
  * counters accumulated from the batches, and a level-of-detail timeline of the visible window
- * refreshed at most ~4 times a second while records arrive. The state and what events do to it
+ * refreshed at most once every TIMELINE_REFRESH_MS while records arrive. The state and what events do to it
  * live in liveRunState.ts; this file asks the service and listens to it.
  */
 import { defineStore } from 'pinia';
