@@ -3,8 +3,9 @@
  * summary, validation findings, a light preview for plotting.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, type Ref } from 'vue';
 import type { DataSource, PresetName } from '../../../shared/config';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { withDecodingWindow, type InspectionView } from '../lib/previewWindow';
 import { useApi } from './apiAccess';
@@ -19,12 +20,12 @@ export function sameSource(a: DataSource, b: DataSource): boolean {
   return a.name === b.name && a.seed === b.seed && a.features === b.features && a.featureScale === b.featureScale;
 }
 
-export const useDataStore = defineStore('data', () => {
-  const source = ref<DataSource>({ ...DEFAULT_PRESET });
+/** what the service says about the chosen source; an older answer must not overwrite a newer choice */
+function useSourceInspection(source: Ref<DataSource>) {
   const inspection = shallowRef<InspectionView | null>(null);
   const loading = ref(false);
   const error = ref<string | null>(null);
-  let generation = 0;
+  const inspections = useLatestRequest();
 
   const hasErrors = computed(() => inspection.value?.findings.some((f) => f.severity === 'error') ?? false);
   /** a run may start when the current source was inspected and nothing blocks it */
@@ -32,24 +33,31 @@ export const useDataStore = defineStore('data', () => {
     () => inspection.value !== null && inspection.value.summary !== null && sameSource(inspection.value.source, source.value) && !hasErrors.value,
   );
 
-  async function inspect(): Promise<void> {
-    const ticket = ++generation;
+  function inspect(): Promise<void> {
+    const ticket = inspections.next();
     const asked = source.value;
     loading.value = true;
     error.value = null;
-    try {
-      const result = await useApi().inspectData(asked);
-      // an older answer must not overwrite a newer choice
-      if (ticket === generation) inspection.value = withDecodingWindow(result);
-    } catch (e) {
-      if (ticket === generation) {
+    return ticket.settle(() => useApi().inspectData(asked), {
+      onAnswer: (result) => {
+        inspection.value = withDecodingWindow(result);
+      },
+      onError: (e) => {
         inspection.value = null;
         error.value = errorText(e).message;
-      }
-    } finally {
-      if (ticket === generation) loading.value = false;
-    }
+      },
+      onSettled: () => {
+        loading.value = false;
+      },
+    });
   }
+
+  return { inspection, loading, error, hasErrors, ready, inspect };
+}
+
+export const useDataStore = defineStore('data', () => {
+  const source = ref<DataSource>({ ...DEFAULT_PRESET });
+  const { inspection, loading, error, hasErrors, ready, inspect } = useSourceInspection(source);
 
   function selectPreset(name: PresetName, options: Partial<Omit<Extract<DataSource, { kind: 'preset' }>, 'kind' | 'name'>> = {}): Promise<void> {
     const prev = source.value.kind === 'preset' ? source.value : DEFAULT_PRESET;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { LikelihoodRequest } from '../../../shared/api';
 import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { likelihoodView } from '../testing/sampleData';
-import { clampRange, DETAIL_ROWS, MAX_COLS, OVERVIEW_ROWS, rangeAround, useLikelihoodStore, windowOf, windowRange } from './likelihoodStore';
+import { clampRange, DETAIL_ROWS, MAX_COLS, OVERVIEW_ROWS, rangeAround, windowOf, windowRange } from './likelihoodRows';
+import { useLikelihoodStore } from './likelihoodStore';
 import { useNavStore } from './navStore';
 import { useResultsStore } from './resultsStore';
 

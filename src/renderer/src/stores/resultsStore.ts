@@ -5,6 +5,7 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { RunDetail } from '../../../shared/api';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 import { missingRunOf, missingRunText } from './missingRun';
@@ -16,7 +17,7 @@ export const useResultsStore = defineStore('results', () => {
   const error = ref<string | null>(null);
   /** the run asked for does not exist (deleted, or a mistyped link) */
   const missing = ref(false);
-  let generation = 0;
+  const loads = useLatestRequest();
 
   const report = computed(() => detail.value?.report ?? null);
 
@@ -26,20 +27,21 @@ export const useResultsStore = defineStore('results', () => {
     error.value = missing.value ? missingRunText(id) : errorText(e).message;
   }
 
-  async function load(id: string): Promise<void> {
-    const ticket = ++generation;
+  function load(id: string): Promise<void> {
+    const ticket = loads.next();
     runId.value = id;
     loading.value = true;
     error.value = null;
     missing.value = false;
-    try {
-      const d = await useApi().getRun(id);
-      if (ticket === generation) detail.value = markRaw(d);
-    } catch (e) {
-      if (ticket === generation) fail(e, id);
-    } finally {
-      if (ticket === generation) loading.value = false;
-    }
+    return ticket.settle(() => useApi().getRun(id), {
+      onAnswer: (d) => {
+        detail.value = markRaw(d);
+      },
+      onError: (e) => fail(e, id),
+      onSettled: () => {
+        loading.value = false;
+      },
+    });
   }
 
   function reload(): Promise<void> {
@@ -47,7 +49,7 @@ export const useResultsStore = defineStore('results', () => {
   }
 
   function clear(): void {
-    generation++;
+    loads.invalidate();
     runId.value = null;
     detail.value = null;
     error.value = null;

@@ -3,9 +3,10 @@
  * a choice or the data changes, so the person sees the cost before pressing Start.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef, watch } from 'vue';
+import { computed, ref, shallowRef, watch, type ComputedRef, type Ref } from 'vue';
 import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
-import { DEFAULT_RUN_CONFIG, STRATEGIES, type BackendChoice, type RunConfig, type StrategyChoice } from '../../../shared/config';
+import { DEFAULT_RUN_CONFIG, STRATEGIES, type BackendChoice, type DataSource, type RunConfig, type StrategyChoice } from '../../../shared/config';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
 import { useApi } from './apiAccess';
@@ -35,51 +36,102 @@ function optionalSize(v: number | null | undefined): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
 }
 
-export const useRunSetupStore = defineStore('runSetup', () => {
-  const data = useDataStore();
-  const system = useSystemStore();
+/** what the person chooses for the next run, as the form edits it */
+function runChoices() {
+  return {
+    strategies: ref<StrategyChoice[]>([...DEFAULT_RUN_CONFIG.strategies]),
+    backend: ref<BackendChoice>(DEFAULT_RUN_CONFIG.backend),
+    repeats: ref(DEFAULT_RUN_CONFIG.repeats),
+    warmup: ref(DEFAULT_RUN_CONFIG.warmup),
+    blockSize: ref<number | null>(null),
+    encTileSize: ref<number | null>(null),
+    posTileSize: ref<number | null>(null),
+    local: ref(DEFAULT_RUN_CONFIG.local),
+    saveLikelihood: ref(true),
+    label: ref(''),
+  };
+}
 
-  const strategies = ref<StrategyChoice[]>([...DEFAULT_RUN_CONFIG.strategies]);
-  const backend = ref<BackendChoice>(DEFAULT_RUN_CONFIG.backend);
-  const repeats = ref(DEFAULT_RUN_CONFIG.repeats);
-  const warmup = ref(DEFAULT_RUN_CONFIG.warmup);
-  const blockSize = ref<number | null>(null);
-  const encTileSize = ref<number | null>(null);
-  const posTileSize = ref<number | null>(null);
-  const local = ref(DEFAULT_RUN_CONFIG.local);
-  const saveLikelihood = ref(true);
-  const label = ref('');
+type RunChoices = ReturnType<typeof runChoices>;
 
+/** the run config the choices make for a data source; a blank size is left to the engine */
+function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
+  const c: RunConfig = {
+    data,
+    backend: choices.backend.value,
+    strategies: [...choices.strategies.value],
+    repeats: choices.repeats.value,
+    warmup: choices.warmup.value,
+    local: choices.local.value,
+    saveLikelihood: choices.saveLikelihood.value,
+    trace: true,
+  };
+  const b = optionalSize(choices.blockSize.value);
+  const e = optionalSize(choices.encTileSize.value);
+  const p = optionalSize(choices.posTileSize.value);
+  if (b !== undefined) c.blockSize = b;
+  if (e !== undefined) c.encTileSize = e;
+  if (p !== undefined) c.posTileSize = p;
+  if (choices.label.value.trim()) c.label = choices.label.value.trim();
+  return c;
+}
+
+/** the memory estimate of a config, asked again (debounced) whenever something that changes memory changes */
+function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<StrategyChoice[]>) {
   const estimates = shallowRef<MemoryEstimate[]>([]);
   /** the strategy choices the estimates answer, in the order asked (auto's estimate names what auto picks) */
   const estimatedFor = shallowRef<StrategyChoice[]>([]);
   const estimating = ref(false);
   const estimateError = ref<string | null>(null);
-  let generation = 0;
+  const estimateRequests = useLatestRequest();
+
+  async function estimate(): Promise<void> {
+    const ticket = estimateRequests.next();
+    if (strategies.value.length === 0) {
+      estimates.value = [];
+      estimatedFor.value = [];
+      return;
+    }
+    estimating.value = true;
+    estimateError.value = null;
+    const asked = config.value;
+    await ticket.settle(() => useApi().estimateMemory(asked), {
+      onAnswer: (result) => {
+        estimates.value = result;
+        estimatedFor.value = [...asked.strategies];
+      },
+      onError: (e) => {
+        estimates.value = [];
+        estimatedFor.value = [];
+        estimateError.value = errorText(e).message;
+      },
+      onSettled: () => {
+        estimating.value = false;
+      },
+    });
+  }
+
+  const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);
+  // the label and repeat counts do not change memory; everything else may
+  const estimateKey = computed(() => {
+    const { label: _l, repeats: _r, warmup: _w, ...rest } = config.value;
+    return JSON.stringify(rest);
+  });
+  watch(estimateKey, () => scheduleEstimate());
+
+  return { estimates, estimatedFor, estimating, estimateError, estimate, scheduleEstimate };
+}
+
+export const useRunSetupStore = defineStore('runSetup', () => {
+  const data = useDataStore();
+  const system = useSystemStore();
+  const choices = runChoices();
+  const { strategies, backend, repeats, warmup } = choices;
 
   const backends = computed(() => backendOptions(system.info?.backends ?? []));
   const selectedBackend = computed(() => backends.value.find((b) => b.value === backend.value));
-
-  const config = computed<RunConfig>(() => {
-    const c: RunConfig = {
-      data: data.source,
-      backend: backend.value,
-      strategies: [...strategies.value],
-      repeats: repeats.value,
-      warmup: warmup.value,
-      local: local.value,
-      saveLikelihood: saveLikelihood.value,
-      trace: true,
-    };
-    const b = optionalSize(blockSize.value);
-    const e = optionalSize(encTileSize.value);
-    const p = optionalSize(posTileSize.value);
-    if (b !== undefined) c.blockSize = b;
-    if (e !== undefined) c.encTileSize = e;
-    if (p !== undefined) c.posTileSize = p;
-    if (label.value.trim()) c.label = label.value.trim();
-    return c;
-  });
+  const config = computed<RunConfig>(() => runConfigOf(choices, data.source));
+  const memory = useMemoryEstimate(config, strategies);
 
   /** why Start is disabled, or null when a run may start */
   const blocker = computed<string | null>(() => {
@@ -95,44 +147,5 @@ export const useRunSetupStore = defineStore('runSetup', () => {
     strategies.value = strategies.value.includes(s) ? strategies.value.filter((x) => x !== s) : [...strategies.value, s];
   }
 
-  async function estimate(): Promise<void> {
-    const ticket = ++generation;
-    if (strategies.value.length === 0) {
-      estimates.value = [];
-      estimatedFor.value = [];
-      return;
-    }
-    estimating.value = true;
-    estimateError.value = null;
-    try {
-      const asked = config.value;
-      const result = await useApi().estimateMemory(asked);
-      if (ticket === generation) {
-        estimates.value = result;
-        estimatedFor.value = [...asked.strategies];
-      }
-    } catch (e) {
-      if (ticket === generation) {
-        estimates.value = [];
-        estimatedFor.value = [];
-        estimateError.value = errorText(e).message;
-      }
-    } finally {
-      if (ticket === generation) estimating.value = false;
-    }
-  }
-
-  const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);
-  // the label and repeat counts do not change memory; everything else may
-  const estimateKey = computed(() => {
-    const { label: _l, repeats: _r, warmup: _w, ...rest } = config.value;
-    return JSON.stringify(rest);
-  });
-  watch(estimateKey, () => scheduleEstimate());
-
-  return {
-    strategies, backend, repeats, warmup, blockSize, encTileSize, posTileSize, local, saveLikelihood, label,
-    estimates, estimatedFor, estimating, estimateError, backends, selectedBackend, config, blocker,
-    toggleStrategy, estimate, scheduleEstimate,
-  };
+  return { ...choices, ...memory, backends, selectedBackend, config, blocker, toggleStrategy };
 });

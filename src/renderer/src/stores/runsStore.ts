@@ -3,8 +3,9 @@
  * with the regression verdict. A comparison is named in the address as `compare=<a>,<b>`.
  */
 import { defineStore } from 'pinia';
-import { computed, markRaw, ref, shallowRef } from 'vue';
+import { computed, markRaw, ref, shallowRef, type Ref } from 'vue';
 import type { Comparison, RunIndexEntry } from '../../../shared/api';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 import { missingRunOf, missingRunText } from './missingRun';
@@ -22,6 +23,65 @@ export function parseCompareParam(text: string): [string, string] | null {
   return parts.length === 2 && parts[0] && parts[1] ? [parts[0], parts[1]] : null;
 }
 
+/** the comparison shown: asked for two runs, the latest request winning */
+function useRunComparison(selected: Ref<string[]>, thresholdPct: Ref<number>) {
+  const comparison = shallowRef<Comparison | null>(null);
+  const comparing = ref(false);
+  const compareError = ref<string | null>(null);
+  const comparisons = useLatestRequest();
+  /** the shown comparison as the address names it; null when none is shown */
+  const comparedParam = computed(() => (comparison.value ? compareParamOf(comparison.value.a.id, comparison.value.b.id) : null));
+
+  /** compares the two ticked runs, or the two given (which become the ticked ones) */
+  async function compare(a?: string, b?: string): Promise<void> {
+    const given = a !== undefined && b !== undefined;
+    const [ra, rb] = given ? [a, b] : selected.value;
+    if (ra === undefined || rb === undefined) {
+      compareError.value = 'Select two runs to compare.';
+      return;
+    }
+    if (given) selected.value = [ra, rb];
+    const ticket = comparisons.next();
+    comparing.value = true;
+    compareError.value = null;
+    await ticket.settle(() => useApi().compareRuns(ra, rb, thresholdPct.value), {
+      onAnswer: (result) => {
+        comparison.value = markRaw(result);
+      },
+      onError: (e) => {
+        comparison.value = null;
+        const missing = missingRunOf(e, [ra, rb]);
+        compareError.value = missing === null ? errorText(e).message : missingRunText(missing);
+      },
+      onSettled: () => {
+        comparing.value = false;
+      },
+    });
+  }
+
+  /** shows the comparison an address names (`<a>,<b>`), unless it is already the one shown */
+  async function openComparison(param: string): Promise<void> {
+    const ids = parseCompareParam(param);
+    if (ids === null) {
+      clearComparison();
+      compareError.value = `the address asks to compare '${param}': expected two run ids separated by a comma, as Runs makes them.`;
+      return;
+    }
+    if (comparedParam.value === compareParamOf(...ids) && !comparing.value) return;
+    await compare(...ids);
+  }
+
+  /** takes the comparison off the page (the address no longer names one); the ticks stay */
+  function clearComparison(): void {
+    comparisons.invalidate();
+    comparison.value = null;
+    comparing.value = false;
+    compareError.value = null;
+  }
+
+  return { comparison, comparing, compareError, comparedParam, compare, openComparison, clearComparison };
+}
+
 export const useRunsStore = defineStore('runs', () => {
   const runs = shallowRef<RunIndexEntry[]>([]);
   const loading = ref(false);
@@ -29,14 +89,8 @@ export const useRunsStore = defineStore('runs', () => {
   /** ids ticked for comparison, oldest tick first; at most two */
   const selected = ref<string[]>([]);
   const thresholdPct = ref(DEFAULT_THRESHOLD_PCT);
-  const comparison = shallowRef<Comparison | null>(null);
-  const comparing = ref(false);
-  const compareError = ref<string | null>(null);
-  let compareTicket = 0;
-
+  const compared = useRunComparison(selected, thresholdPct);
   const canCompare = computed(() => selected.value.length === 2);
-  /** the shown comparison as the address names it; null when none is shown */
-  const comparedParam = computed(() => (comparison.value ? compareParamOf(comparison.value.a.id, comparison.value.b.id) : null));
 
   async function refresh(): Promise<void> {
     loading.value = true;
@@ -59,7 +113,8 @@ export const useRunsStore = defineStore('runs', () => {
       await useApi().deleteRun(id);
       runs.value = markRaw(runs.value.filter((r) => r.id !== id));
       selected.value = selected.value.filter((s) => s !== id);
-      if (comparison.value && (comparison.value.a.id === id || comparison.value.b.id === id)) comparison.value = null;
+      const shown = compared.comparison.value;
+      if (shown && (shown.a.id === id || shown.b.id === id)) compared.comparison.value = null;
       return true;
     } catch (e) {
       error.value = errorText(e).message;
@@ -73,55 +128,5 @@ export const useRunsStore = defineStore('runs', () => {
     else selected.value = [...selected.value, id].slice(-2);
   }
 
-  /** compares the two ticked runs, or the two given (which become the ticked ones) */
-  async function compare(a?: string, b?: string): Promise<void> {
-    const given = a !== undefined && b !== undefined;
-    const [ra, rb] = given ? [a, b] : selected.value;
-    if (ra === undefined || rb === undefined) {
-      compareError.value = 'Select two runs to compare.';
-      return;
-    }
-    if (given) selected.value = [ra, rb];
-    const ticket = ++compareTicket;
-    comparing.value = true;
-    compareError.value = null;
-    try {
-      const result = await useApi().compareRuns(ra, rb, thresholdPct.value);
-      if (ticket === compareTicket) comparison.value = markRaw(result);
-    } catch (e) {
-      if (ticket !== compareTicket) return;
-      comparison.value = null;
-      const missing = missingRunOf(e, [ra, rb]);
-      compareError.value = missing === null ? errorText(e).message : missingRunText(missing);
-    } finally {
-      if (ticket === compareTicket) comparing.value = false;
-    }
-  }
-
-  /** shows the comparison an address names (`<a>,<b>`), unless it is already the one shown */
-  async function openComparison(param: string): Promise<void> {
-    const ids = parseCompareParam(param);
-    if (ids === null) {
-      compareTicket++;
-      comparison.value = null;
-      comparing.value = false;
-      compareError.value = `the address asks to compare '${param}': expected two run ids separated by a comma, as Runs makes them.`;
-      return;
-    }
-    if (comparedParam.value === compareParamOf(...ids) && !comparing.value) return;
-    await compare(...ids);
-  }
-
-  /** takes the comparison off the page (the address no longer names one); the ticks stay */
-  function clearComparison(): void {
-    compareTicket++;
-    comparison.value = null;
-    comparing.value = false;
-    compareError.value = null;
-  }
-
-  return {
-    runs, loading, error, selected, thresholdPct, comparison, comparing, compareError, canCompare, comparedParam,
-    refresh, remove, toggleSelected, compare, openComparison, clearComparison,
-  };
+  return { runs, loading, error, selected, thresholdPct, canCompare, ...compared, refresh, remove, toggleSelected };
 });

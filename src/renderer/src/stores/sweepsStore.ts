@@ -5,6 +5,7 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { SweepResult, SweepSummary } from '../../../shared/sweep';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 
@@ -17,7 +18,7 @@ export const useSweepsStore = defineStore('sweeps', () => {
   const sweepError = ref<string | null>(null);
   /** what the chart shows: 'total', 'encode', 'decode' or a stage */
   const metric = ref('total');
-  let ticket = 0;
+  const opens = useLatestRequest();
 
   const sweepId = computed(() => sweep.value?.id ?? null);
 
@@ -35,23 +36,24 @@ export const useSweepsStore = defineStore('sweeps', () => {
   }
 
   /** shows a sweep; a later call wins over one still answering */
-  async function open(id: string): Promise<void> {
-    const mine = ++ticket;
+  function open(id: string): Promise<void> {
+    const ticket = opens.next();
     opening.value = true;
     sweepError.value = null;
-    try {
-      const found = await useApi().getSweep(id);
-      if (mine !== ticket) return;
-      sweep.value = markRaw(found);
-      // a metric the new sweep lacks (a stage of another strategy) falls back to the total
-      if (!found.strategies.some((s) => s.series.some((x) => x.metric === metric.value))) metric.value = 'total';
-    } catch (e) {
-      if (mine !== ticket) return;
-      sweep.value = null;
-      sweepError.value = errorText(e).message;
-    } finally {
-      if (mine === ticket) opening.value = false;
-    }
+    return ticket.settle(() => useApi().getSweep(id), {
+      onAnswer: (found) => {
+        sweep.value = markRaw(found);
+        // a metric the new sweep lacks (a stage of another strategy) falls back to the total
+        if (!found.strategies.some((s) => s.series.some((x) => x.metric === metric.value))) metric.value = 'total';
+      },
+      onError: (e) => {
+        sweep.value = null;
+        sweepError.value = errorText(e).message;
+      },
+      onSettled: () => {
+        opening.value = false;
+      },
+    });
   }
 
   return { sweeps, loading, error, sweep, sweepId, opening, sweepError, metric, refresh, open };

@@ -7,6 +7,7 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { SpanAreaSummary, SpanSearchResult, TimelineSpan, TimelineView } from '../../../shared/api';
+import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { clampWindow, type TimeWindow } from '../lib/timeWindow';
 import { electrodeGroupId, processGroupId, processOf, threadOf } from '../timeline/trackLayout';
@@ -28,7 +29,8 @@ export function windowAround(span: TimelineSpan, totalUs: number): TimeWindow {
   return clampWindow({ startUs: span.startUs - pad, endUs: span.startUs + span.durUs + pad }, totalUs);
 }
 
-export const useTimelineStore = defineStore('timeline', () => {
+/** which groups are collapsed and how deep each lane has been, for the run shown */
+function useTrackGroups() {
   /** groups the person opened or closed, by group id; the rest follow the default */
   const toggled = ref(new Map<string, boolean>());
   /** what is collapsed when the person has not chosen; set once per run from the first layout */
@@ -36,29 +38,10 @@ export const useTimelineStore = defineStore('timeline', () => {
   /** deepest depth + 1 seen per lane over this run's answers, so tracks keep their height while zooming */
   const depths = shallowRef(new Map<string, number>());
 
-  const searchText = ref('');
-  const search = shallowRef<SpanSearchResult | null>(null);
-  const searchError = ref<string | null>(null);
-  /** a span the track view should scroll to (a search match); the view clears it once shown */
-  const focus = shallowRef<TimelineSpan | null>(null);
-  const area = shallowRef<AreaSelection | null>(null);
-  const summary = shallowRef<SpanAreaSummary | null>(null);
-  const summaryError = ref<string | null>(null);
-  let run: string | null = null;
-  let searchTicket = 0;
-  let areaTicket = 0;
-
-  function forRun(id: string | null): void {
-    if (id === run) return;
-    run = id;
+  function resetGroups(): void {
     toggled.value = new Map();
     defaults.value = null;
     depths.value = new Map();
-    searchText.value = '';
-    search.value = null;
-    searchError.value = null;
-    focus.value = null;
-    clearArea();
   }
 
   function isCollapsed(groupId: string): boolean {
@@ -97,6 +80,18 @@ export const useTimelineStore = defineStore('timeline', () => {
     toggled.value = next;
   }
 
+  return { toggled, depths, resetGroups, isCollapsed, toggle, setDefaults, noteDepths, reveal };
+}
+
+/** the search over the whole run: its text, the match shown and its place among all matches */
+function useSpanSearch(reveal: (span: TimelineSpan) => void) {
+  const searchText = ref('');
+  const search = shallowRef<SpanSearchResult | null>(null);
+  const searchError = ref<string | null>(null);
+  /** a span the track view should scroll to (a search match); the view clears it once shown */
+  const focus = shallowRef<TimelineSpan | null>(null);
+  const searches = useLatestRequest();
+
   function setSearchText(text: string): void {
     searchText.value = text;
     search.value = null;
@@ -109,28 +104,40 @@ export const useTimelineStore = defineStore('timeline', () => {
     const id = live.runId;
     const text = searchText.value.trim();
     if (id === null || text === '') return;
-    const ticket = ++searchTicket;
+    const ticket = searches.next();
     const current = search.value?.match;
     const fromUs = current ? current.startUs : direction === 'next' ? (live.visibleWindow?.startUs ?? 0) - 1 : (live.visibleWindow?.endUs ?? live.totalUs) + 1;
-    try {
-      let result = await useApi().findSpan(id, { text, fromUs, direction });
+    const ask = async (): Promise<SpanSearchResult> => {
+      const result = await useApi().findSpan(id, { text, fromUs, direction });
       // past the last match: start again from the other end, as a find bar does
-      if (result.match === null && result.total > 0) {
-        result = await useApi().findSpan(id, { text, fromUs: direction === 'next' ? -1 : live.totalUs + 1, direction });
-      }
-      if (ticket !== searchTicket) return;
-      search.value = result;
-      searchError.value = null;
-      if (result.match) {
+      if (result.match !== null || result.total === 0) return result;
+      return useApi().findSpan(id, { text, fromUs: direction === 'next' ? -1 : live.totalUs + 1, direction });
+    };
+    await ticket.settle(ask, {
+      onAnswer: (result) => {
+        search.value = result;
+        searchError.value = null;
+        if (!result.match) return;
         reveal(result.match);
         focus.value = result.match;
         live.selectSpan(result.match);
         live.setWindow(windowAround(result.match, live.totalUs));
-      }
-    } catch (e) {
-      if (ticket === searchTicket) searchError.value = errorText(e).message;
-    }
+      },
+      onError: (e) => {
+        searchError.value = errorText(e).message;
+      },
+    });
   }
+
+  return { searchText, search, searchError, focus, setSearchText, find };
+}
+
+/** the area dragged out on the tracks and the service's summary of it */
+function useAreaSummary() {
+  const area = shallowRef<AreaSelection | null>(null);
+  const summary = shallowRef<SpanAreaSummary | null>(null);
+  const summaryError = ref<string | null>(null);
+  const areaSummaries = useLatestRequest();
 
   async function selectArea(selection: AreaSelection): Promise<void> {
     const id = useLiveRunStore().runId;
@@ -138,20 +145,42 @@ export const useTimelineStore = defineStore('timeline', () => {
     summary.value = null;
     summaryError.value = null;
     if (id === null || selection.lanes.length === 0 || selection.endUs <= selection.startUs) return;
-    const ticket = ++areaTicket;
-    try {
-      const s = await useApi().summarizeArea(id, { startUs: selection.startUs, endUs: selection.endUs, lanes: selection.lanes });
-      if (ticket === areaTicket) summary.value = s;
-    } catch (e) {
-      if (ticket === areaTicket) summaryError.value = errorText(e).message;
-    }
+    await areaSummaries.run(() => useApi().summarizeArea(id, { startUs: selection.startUs, endUs: selection.endUs, lanes: selection.lanes }), {
+      onAnswer: (s) => {
+        summary.value = s;
+      },
+      onError: (e) => {
+        summaryError.value = errorText(e).message;
+      },
+    });
   }
 
   function clearArea(): void {
-    areaTicket++;
+    areaSummaries.invalidate();
     area.value = null;
     summary.value = null;
     summaryError.value = null;
+  }
+
+  return { area, summary, summaryError, selectArea, clearArea };
+}
+
+export const useTimelineStore = defineStore('timeline', () => {
+  const { toggled, depths, resetGroups, isCollapsed, toggle, setDefaults, noteDepths, reveal } = useTrackGroups();
+  const { searchText, search, searchError, focus, setSearchText, find } = useSpanSearch(reveal);
+  const { area, summary, summaryError, selectArea, clearArea } = useAreaSummary();
+  let run: string | null = null;
+
+  /** a new run starts with the default groups, no search and no area */
+  function forRun(id: string | null): void {
+    if (id === run) return;
+    run = id;
+    resetGroups();
+    searchText.value = '';
+    search.value = null;
+    searchError.value = null;
+    focus.value = null;
+    clearArea();
   }
 
   return {

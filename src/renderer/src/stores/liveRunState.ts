@@ -1,0 +1,141 @@
+/**
+ * The live-run store's state and what changes it without asking the service: the refs it exposes,
+ * the times derived from them, the effect of each pushed event and of a finished run's record.
+ * Kept beside the store so its setup only wires these to the service.
+ */
+import { computed, markRaw, ref, shallowRef, type ComputedRef } from 'vue';
+import type { RunDetail, TimelineSpan, TimelineView } from '../../../shared/api';
+import type { ProgressInfo, RunEvent, RunStatus } from '../../../shared/events';
+import { etaMsOf } from '../lib/eta';
+import { errorText, type ErrorText } from '../lib/errorText';
+import type { CounterAccumulator, LiveCounterSeries } from '../lib/liveCounters';
+import type { TimeWindow } from '../lib/timeWindow';
+import { recordedProgress } from './recordedProgress';
+
+const MAX_LOG_LINES = 200;
+export const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+
+export type LivePhase = 'idle' | 'starting' | RunStatus;
+
+export interface LogLine {
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+/** Big data sits in shallow refs with markRaw values: Vue must not walk every span of a long run on every change. */
+export function liveRunState() {
+  return {
+    runId: ref<string | null>(null),
+    phase: ref<LivePhase>('idle'),
+    progress: shallowRef<ProgressInfo | null>(null),
+    error: shallowRef<ErrorText | null>(null),
+    logs: shallowRef<LogLine[]>([]),
+    counters: shallowRef<LiveCounterSeries[]>([]),
+    timeline: shallowRef<TimelineView | null>(null),
+    timelineError: ref<string | null>(null),
+    /** the visible window; null follows the whole run as it grows */
+    visibleWindow: shallowRef<TimeWindow | null>(null),
+    latestUs: ref(0),
+    selectedSpan: shallowRef<TimelineSpan | null>(null),
+    cancelling: ref(false),
+    /** the watched run does not exist (a stale link, a deleted run) */
+    missing: ref(false),
+    /** a finished run's wall time from its record, and what the record adds to its status */
+    recordedElapsedMs: ref<number | undefined>(undefined),
+    recordNote: ref(''),
+  };
+}
+
+export type LiveRunState = ReturnType<typeof liveRunState>;
+
+export interface LiveRunClock {
+  running: ComputedRef<boolean>;
+  finished: ComputedRef<boolean>;
+  etaMs: ComputedRef<number | undefined>;
+  totalUs: ComputedRef<number>;
+  elapsedMs: ComputedRef<number | undefined>;
+}
+
+export function liveRunClock(s: LiveRunState): LiveRunClock {
+  const running = computed(() => s.phase.value === 'starting' || s.phase.value === 'queued' || s.phase.value === 'running');
+  const finished = computed(() => TERMINAL.has(s.phase.value));
+  const etaMs = computed(() => (running.value ? etaMsOf(s.progress.value) : undefined));
+  const totalUs = computed(() => Math.max(s.timeline.value?.totalUs ?? 0, s.latestUs.value));
+  /**
+   * Time since the run started: the last progress report's while it runs; once it ended, the
+   * longest of that, the trace's length and the record's wall time, since no progress report
+   * follows a cancel, a failure or the last step (and a run opened later had none at all).
+   */
+  const elapsedMs = computed<number | undefined>(() => {
+    const reported = s.progress.value?.elapsedMs;
+    if (!finished.value) return reported;
+    const known = [reported, totalUs.value / 1000, s.recordedElapsedMs.value].filter((v): v is number => v !== undefined && v > 0);
+    return known.length ? Math.max(...known) : undefined;
+  });
+  return { running, finished, etaMs, totalUs, elapsedMs };
+}
+
+/** back to idle: nothing watched, nothing shown */
+export function resetLiveRunState(s: LiveRunState): void {
+  s.runId.value = null;
+  s.phase.value = 'idle';
+  s.progress.value = null;
+  s.error.value = null;
+  s.logs.value = [];
+  s.counters.value = [];
+  s.timeline.value = null;
+  s.timelineError.value = null;
+  s.visibleWindow.value = null;
+  s.latestUs.value = 0;
+  s.selectedSpan.value = null;
+  s.cancelling.value = false;
+  s.missing.value = false;
+  s.recordedElapsedMs.value = undefined;
+  s.recordNote.value = '';
+}
+
+/** What one pushed event changes; `timelineChanged` asks for a fresh timeline of the visible window. */
+export function applyRunEvent(s: LiveRunState, e: RunEvent, accumulator: CounterAccumulator, timelineChanged: () => void): void {
+  switch (e.type) {
+    case 'trace':
+      if (accumulator.add(e.records)) s.counters.value = markRaw(accumulator.series());
+      s.latestUs.value = accumulator.latestUs;
+      timelineChanged();
+      break;
+    case 'progress':
+      s.progress.value = e.progress;
+      break;
+    case 'status':
+      s.phase.value = e.status;
+      if (e.status === 'failed') s.error.value = e.error ? errorText(e.error) : { code: 'RUN_FAILED', message: 'The run failed without saying why; see the log.' };
+      if (TERMINAL.has(e.status)) {
+        s.cancelling.value = false;
+        // the last batches may land just before the status: one more look at the whole trace
+        timelineChanged();
+      }
+      break;
+    case 'log':
+      s.logs.value = [...s.logs.value.slice(-(MAX_LOG_LINES - 1)), { level: e.level, message: e.message }];
+      break;
+  }
+}
+
+/**
+ * What a run's record and its stored counters add to a run opened after it started. Events that
+ * arrived meanwhile win: they are newer than the record.
+ */
+export function applyRunRecord(s: LiveRunState, detail: RunDetail, series: LiveCounterSeries[]): void {
+  if (s.phase.value === 'idle') s.phase.value = detail.entry.status;
+  if (detail.entry.error) s.error.value = errorText(detail.entry.error);
+  const recorded = TERMINAL.has(s.phase.value) ? recordedProgress(detail) : null;
+  if (recorded) {
+    if (s.progress.value === null) s.progress.value = recorded.progress;
+    s.recordedElapsedMs.value = recorded.elapsedMs;
+    s.recordNote.value = recorded.note;
+  }
+  if (s.counters.value.length === 0) s.counters.value = markRaw(series);
+  for (const x of series) {
+    const last = x.points[x.points.length - 1];
+    if (last) s.latestUs.value = Math.max(s.latestUs.value, last[0]);
+  }
+}
