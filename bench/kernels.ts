@@ -27,7 +27,8 @@ import { run as positionFactorChunks } from '../src/main/engine/ops/positionFact
 import { foldScaledChunk } from '../src/main/engine/strategies/online';
 import { run as seriesFactor } from '../src/main/engine/ops/seriesFactor';
 import { run as seriesTerms } from '../src/main/engine/ops/seriesTerms';
-import { MARK_SCALE, planInterpolation, positionReach, projectionReach } from '../src/main/engine/strategies/series/interpolationPlan';
+import { positionReach, projectionReach } from '../src/main/engine/strategies/series/interpolationBound';
+import { MARK_SCALE, planInterpolation } from '../src/main/engine/strategies/series/interpolationPlan';
 import { INTERPOLATED_TERMS_KERNEL, type InterpolatedTermsAttrs } from '../src/main/engine/simd';
 import { LOG_EPS } from '../src/main/engine/model';
 import { normal, rng } from '../src/main/engine/testing/builders';

@@ -18,10 +18,10 @@ import { EPS, FLOAT32_BYTES, LOG_EPS, NO_WORK, type Work } from '../../model';
 import { interpolatedTerms } from '../../ops';
 import { forEachBlock, sliceRows } from '../common';
 import type { ElectrodeContext, Strategy } from '../types';
-import { INTERPOLATION_NODES, INTERPOLATION_WIDTH } from './interpolationBound';
+import { INTERPOLATION_NODES, INTERPOLATION_WIDTH, positionReach, projectionReach } from './interpolationBound';
 import { LANES } from './interpolationGeometry';
 import {
-  H_SCALE_LOG2, interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS, planInterpolation, positionReach, projectionReach, type PlanSize,
+  H_SCALE_LOG2, interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS, planInterpolation, type PlanSize,
 } from './interpolationPlan';
 
 function allFinite(values: ArrayLike<number>): boolean {

@@ -12,9 +12,9 @@ import { countNotClose, electrode, normal, rng, smallDataset } from '../../testi
 import { coverageProbe } from '../../testing/coverageProbe';
 import { oracle } from '../../testing/oracle';
 import { SERIES_RELATIVE_ERROR } from './plan';
-import { INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound } from './interpolationBound';
+import { INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH, interpolationBound, positionReach, projectionReach } from './interpolationBound';
 import {
-  interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS, paddedBins, planInterpolation, positionReach, projectionReach,
+  interpolationCells, MARK_SCALE, MAX_INTERPOLATION_CELLS, paddedBins, planInterpolation,
 } from './interpolationPlan';
 
 beforeAll(async () => {

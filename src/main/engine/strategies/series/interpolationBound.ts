@@ -4,7 +4,8 @@
  * at most max|K^(8)|/8!·2(h/2)^8 over the cell (h its half-width), which interpolationBound turns
  * into a relative bound over every bin the cell reaches; at 8 nodes and 0.2 widths it is below
  * SERIES_RELATIVE_ERROR (tested), so, as for the series, every J moves by at most that much
- * relative (the terms are positive).
+ * relative (the terms are positive). Also how far, for a flush threshold τ, the handoff looks along
+ * positions and along the marks' principal axis.
  */
 import { FLUSH_BELOW } from '../../model';
 
@@ -51,4 +52,24 @@ export function interpolationBound(nodes: number, width: number, reach: number):
     worst = Math.max(worst, (derivative * nodeProduct) / smallest);
   }
   return worst;
+}
+
+/**
+ * How far along the direction a row looks, in the kernel's units (where a weight is 2^−|a − b|²):
+ * a spike beyond it is farther in mark space too, its weight below 2^−reach², and model/flush.ts
+ * lets the kernel drop weights below the largest τ its bound allows at the electrode's largest bias
+ * (electrodeFlushThreshold; at least 2^−63 wherever this handoff runs), so reach = √(−log2 τ), at
+ * most √63. The bounds are rounded outward to float32, and the kernel widens the reach by 2^−20 of
+ * the row's Σ|a_d·u_d| for its own float32 dot.
+ */
+export function projectionReach(tau: number): number {
+  return Math.sqrt(Math.min(63, Math.max(0, -Math.log2(Math.max(tau, FLUSH_BELOW)))));
+}
+
+/**
+ * How far from a cell its bins get a term, in position widths: where every kernel entry is below the
+ * same τ (e^{−r²/2} = τ), at most INTERPOLATION_REACH (τ = 2^−63).
+ */
+export function positionReach(tau: number): number {
+  return Math.min(INTERPOLATION_REACH, Math.sqrt(Math.max(0, -2 * Math.log(Math.max(tau, FLUSH_BELOW)))));
 }

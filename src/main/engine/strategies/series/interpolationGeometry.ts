@@ -1,8 +1,9 @@
 /**
  * Geometry the interpolation plan lays its cells out with: the Lagrange basis at the nodes, the
- * marks' principal axis, and the projection bounds a row's search stops at, rounded outward to
- * float32.
+ * marks' principal axis, the projection bounds a row's search stops at, rounded outward to
+ * float32, and a cell's node kernels over the bins it reaches.
  */
+import { INTERPOLATION_NODES, INTERPOLATION_WIDTH } from './interpolationBound';
 
 /** Spikes per SIMD vector: the kernel's lanes. */
 export const LANES = 4;
@@ -108,5 +109,24 @@ export function runningBounds(sorted: Float64Array, first: number, end: number, 
   for (let k = vectors - 1; k >= 0; k--) {
     for (let s = first + 4 * k; s < Math.min(end, first + 4 * k + 4); s++) bottom = Math.min(bottom, sorted[s]!);
     bounds[2 * (v0 + k) + 1] = -float32Above(-bottom);
+  }
+}
+
+/** Chebyshev nodes of the first kind on [−1, 1], and their Lagrange weights. */
+export const UNIT_NODES = Float64Array.from({ length: INTERPOLATION_NODES }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * INTERPOLATION_NODES)));
+export const NODE_WEIGHTS = lagrangeWeights(UNIT_NODES);
+
+/** One vector of four bins' kernels at a cell's nodes, hScale·e^(−(ξ_j − b)²/2), into h at hAt; 0 beyond the reach. */
+export function nodeKernels(centre: number, pv: number, b: Float64Array, reach: number, h: Float32Array, hAt: number, hScale: number): void {
+  const half = INTERPOLATION_WIDTH / 2;
+  for (let lane = 0; lane < LANES; lane++) {
+    const p = pv * LANES + lane;
+    if (p >= b.length) continue;
+    const gap = Math.max(centre - half - b[p]!, b[p]! - (centre + half), 0);
+    if (gap > reach) continue;
+    for (let j = 0; j < INTERPOLATION_NODES; j++) {
+      const z = centre + half * UNIT_NODES[j]! - b[p]!;
+      h[hAt + j * LANES + lane] = hScale * Math.exp(-0.5 * z * z);
+    }
   }
 }

@@ -7,10 +7,10 @@
  * INTERPOLATION_REACH) get no term, which model/flush.ts shows changes no J above the floor by more
  * than FLUSH_TOLERANCE where its bound holds.
  */
-import { EPS, FLUSH_BELOW } from '../../model';
+import { EPS } from '../../model';
 import { interpolatedTerms } from '../../ops';
 import { INTERPOLATION_NODES, INTERPOLATION_REACH, INTERPOLATION_WIDTH } from './interpolationBound';
-import { LANES, lagrangeBasis, lagrangeWeights, principalDirection, runningBounds } from './interpolationGeometry';
+import { LANES, lagrangeBasis, NODE_WEIGHTS, nodeKernels, principalDirection, runningBounds, UNIT_NODES } from './interpolationGeometry';
 
 /** The marks' scale beside 1/σ: the kernel's weight is then 2^−|a − b|² (simd/kdeKernels.wat). */
 export const MARK_SCALE = Math.sqrt(0.5 * Math.LOG2E);
@@ -241,10 +241,6 @@ function binsInReach(b: Float64Array, cellLo: number, reach: number): [number, n
   return [first, last];
 }
 
-/** Chebyshev nodes of the first kind on [−1, 1], and their Lagrange weights. */
-const UNIT_NODES = Float64Array.from({ length: INTERPOLATION_NODES }, (_, j) => Math.cos(((2 * j + 1) * Math.PI) / (2 * INTERPOLATION_NODES)));
-const NODE_WEIGHTS = lagrangeWeights(UNIT_NODES);
-
 /** Each reaching cell's spikes in their vectors (marks, then Lagrange weights), and every spike's projection in the order. */
 function layoutSpikes(
   { nEnc, D, x, scaled, proj }: ScaledSpikes, { keyOf, slot }: CellOrder, cells: ReachingCells,
@@ -282,48 +278,12 @@ function layoutNodeKernels(
     runningBounds(sortedProj, cell.first, cell.end, bounds, v0);
     chunks.set([v0, v, cell.p0, cell.p1, hAt], ci * 5);
     for (let pv = cell.p0; pv < cell.p1; pv++) {
-      nodeKernels(cell, pv, b, reach, h, hAt);
+      nodeKernels(cell.centre, pv, b, reach, h, hAt, 2 ** H_SCALE_LOG2);
       hAt += T * LANES;
     }
   }
   return { chunks, h, bounds };
 }
 
-/** One vector of four bins' kernels at a cell's nodes, 2^64·e^(−(ξ_j − b)²/2), into h at hAt; 0 beyond the reach. */
-function nodeKernels(cell: PlannedCell, pv: number, b: Float64Array, reach: number, h: Float32Array, hAt: number): void {
-  const half = INTERPOLATION_WIDTH / 2;
-  const hScale = 2 ** H_SCALE_LOG2;
-  for (let lane = 0; lane < LANES; lane++) {
-    const p = pv * LANES + lane;
-    if (p >= b.length) continue;
-    const gap = Math.max(cell.centre - half - b[p]!, b[p]! - (cell.centre + half), 0);
-    if (gap > reach) continue;
-    for (let j = 0; j < INTERPOLATION_NODES; j++) {
-      const z = cell.centre + half * UNIT_NODES[j]! - b[p]!;
-      h[hAt + j * LANES + lane] = hScale * Math.exp(-0.5 * z * z);
-    }
-  }
-}
-
-
 /** Projection buckets per cell for the order within it. */
 const PROJECTION_BUCKETS = 64;
-/**
- * How far along the direction a row looks, in the kernel's units (where a weight is 2^−|a − b|²):
- * a spike beyond it is farther in mark space too, its weight below 2^−reach², and model/flush.ts
- * lets the kernel drop weights below the largest τ its bound allows at the electrode's largest bias
- * (electrodeFlushThreshold; at least 2^−63 wherever this handoff runs), so reach = √(−log2 τ), at
- * most √63. The bounds are rounded outward to float32, and the kernel widens the reach by 2^−20 of
- * the row's Σ|a_d·u_d| for its own float32 dot.
- */
-export function projectionReach(tau: number): number {
-  return Math.sqrt(Math.min(63, Math.max(0, -Math.log2(Math.max(tau, FLUSH_BELOW)))));
-}
-
-/**
- * How far from a cell its bins get a term, in position widths: where every kernel entry is below the
- * same τ (e^{−r²/2} = τ), at most INTERPOLATION_REACH (τ = 2^−63).
- */
-export function positionReach(tau: number): number {
-  return Math.min(INTERPOLATION_REACH, Math.sqrt(Math.max(0, -2 * Math.log(Math.max(tau, FLUSH_BELOW)))));
-}
