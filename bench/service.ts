@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunConfig } from '../src/shared/config';
-import type { RunEvent, TraceRecord } from '../src/shared/events';
+import type { RunEvent } from '../src/shared/events';
 import { buildTimelineIndex, createProfilerService, queryTimeline, type ProfilerService } from '../src/main/service';
 // the lock is the store's own, not part of the service's surface
 import { withFileLock } from '../src/main/service/store';
+import { nestedTrace } from '../src/main/service/timeline/testing';
 import { median, printColumns } from './table';
 
 const { values: args } = parseArgs({
@@ -31,21 +32,6 @@ const BUDGET_MS = { query: 2000, takeover: 1000, cancel: 1500 };
 /** a pid beyond any pid_max: certainly not running */
 const DEAD_PID = 2 ** 30;
 
-/** run (0..n·10 µs) › n blocks of 8 µs, each with two 3 µs children: 3n + 1 spans */
-function nested(n: number): TraceRecord[] {
-  const recs: TraceRecord[] = [
-    { ph: 'M', proc: 'engine', tid: 1, name: 'thread_name', args: { name: 'engine' } },
-    { ph: 'X', proc: 'engine', tid: 1, name: 'run', cat: 'engine', ts: 0, dur: n * 10 },
-  ];
-  for (let i = 0; i < n; i++) {
-    const t = i * 10;
-    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'block', cat: 'engine', ts: t + 1, dur: 8, args: { i } });
-    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'position-kernel', cat: 'engine', ts: t + 1.5, dur: 3 });
-    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'mark-kernel', cat: 'engine', ts: t + 5, dur: 3 });
-  }
-  return recs;
-}
-
 async function timed(body: () => unknown): Promise<number> {
   const t0 = performance.now();
   await body();
@@ -53,7 +39,7 @@ async function timed(body: () => unknown): Promise<number> {
 }
 
 async function timeQueries(): Promise<number[]> {
-  const index = buildTimelineIndex(nested(333_333));
+  const index = buildTimelineIndex(nestedTrace(333_333));
   const times: number[] = [];
   for (let i = 0; i < repeats; i++) times.push(await timed(() => queryTimeline(index, { startUs: 0, endUs: 3_333_330, widthPx: 20_000 })));
   return times;

@@ -1,7 +1,7 @@
 /**
  * The run-id rule: sortable by creation time, safe as folder names, and checked strictly wherever
  * one arrives from outside (IPC, WebSocket, CLI), so an id can never name a path outside the runs
- * folder. Minting new ids is the service's (service/runIds.ts).
+ * folder. Minting new ids is the service's (service/store/runIds.ts).
  */
 import { AppError } from './errors';
 

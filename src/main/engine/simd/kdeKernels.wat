@@ -417,8 +417,8 @@
         (local.set $at (i32.add (local.get $at) (i32.const 4)))
         (br $next))))
 
-  ;; The linear position kernel with its per-column rescaling (see linearPositionKernel in
-  ;; kernels.ts), x (n × m), m ≥ 4: colMax[j] = max_i x[i, j]; s = exp(x − colMax) summed into
+  ;; The linear position kernel with its per-column rescaling (see ops/linearPositionKernel.ts),
+  ;; x (n × m), m ≥ 4: colMax[j] = max_i x[i, j]; s = exp(x − colMax) summed into
   ;; colSum[j] in row order; dst = s·exp(colMax). expMax (m floats) is scratch from the caller.
   ;; Each row is shifted, exponentiated, summed and scaled while it is in cache.
   ;; The column sums go through a partial sum of at most 256 rows (partial, m floats of scratch), so
@@ -1452,7 +1452,7 @@
     (v128.store offset=96 (local.get $gout) (local.get $g6))
     (v128.store offset=112 (local.get $gout) (local.get $g7)))
 
-  ;; The series strategy's exact handoff on one-dimensional positions (strategies/positionInterpolation.ts),
+  ;; The series strategy's exact handoff on one-dimensional positions (strategies/series/interpolated.ts),
   ;; for a block of n decoding spikes (a: n × d):
   ;;   ℓ[k, p] = max(log(max(S[k, p], 0)) + off + bias[p], floor),  S[k, p] = Σ_chunks Σ_j G[k, j]·H[j, p],
   ;;   G[k, j] = Σ_(i in chunk) w[k, i]·L[j, i],  w[k, i] = exp(−½|a_k − b_i|²) (direct differences),

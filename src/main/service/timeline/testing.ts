@@ -2,7 +2,7 @@
  * Test helpers: a recorded run made up for tests — nested spans (run › strategy › repeat ›
  * encode/decode › electrode › block › kernels) emitted when they end, the way a recorder emits them,
  * in batches, with memory counters, instants, thread names and the spans open after each batch.
- * Used only by the service's tests (the timeline's and the run store's).
+ * Used only by the service's tests (the timeline's and the run store's) and bench/service.ts.
  */
 import type { TraceRecord } from '../../../shared/events';
 import type { OpenSpan } from '../../engineProtocol';
@@ -70,4 +70,19 @@ export function simulateRun(seed: number, options: { electrodes?: number; maxBlo
   pending.push({ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: nowUs + 1 });
   flush();
   return batches;
+}
+
+/** run (0..n·10 µs) › n blocks of 8 µs, each with two 3 µs children: 3n + 1 spans */
+export function nestedTrace(n: number): TraceRecord[] {
+  const recs: TraceRecord[] = [
+    { ph: 'M', proc: 'engine', tid: 1, name: 'thread_name', args: { name: 'engine' } },
+    { ph: 'X', proc: 'engine', tid: 1, name: 'run', cat: 'engine', ts: 0, dur: n * 10 },
+  ];
+  for (let i = 0; i < n; i++) {
+    const t = i * 10;
+    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'block', cat: 'engine', ts: t + 1, dur: 8, args: { i } });
+    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'position-kernel', cat: 'engine', ts: t + 1.5, dur: 3 });
+    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'mark-kernel', cat: 'engine', ts: t + 5, dur: 3 });
+  }
+  return recs;
 }

@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../../shared/events';
+import { nestedTrace } from './testing';
 import { buildTimelineIndex } from './timelineIndex';
 import { MAX_TIMELINE_SPANS, queryTimeline } from './timelineQuery';
 
-/** run (0..n·10 µs) › n blocks of 8 µs, each with two 3 µs children: 3n + 1 spans */
-function nested(n: number): TraceRecord[] {
-  const recs: TraceRecord[] = [
-    { ph: 'M', proc: 'engine', tid: 1, name: 'thread_name', args: { name: 'engine' } },
-    { ph: 'X', proc: 'engine', tid: 1, name: 'run', cat: 'engine', ts: 0, dur: n * 10 },
-  ];
-  for (let i = 0; i < n; i++) {
-    const t = i * 10;
-    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'block', cat: 'engine', ts: t + 1, dur: 8, args: { i } });
-    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'position-kernel', cat: 'engine', ts: t + 1.5, dur: 3 });
-    recs.push({ ph: 'X', proc: 'engine', tid: 1, name: 'mark-kernel', cat: 'engine', ts: t + 5, dur: 3 });
-  }
-  return recs;
-}
-
 describe('timeline level of detail', () => {
   it('returns every span with its depth when each is wider than a pixel', () => {
-    const index = buildTimelineIndex(nested(10));
+    const index = buildTimelineIndex(nestedTrace(10));
     const view = queryTimeline(index, { startUs: 0, endUs: 100, widthPx: 1000 });
     expect(view.spans).toHaveLength(31);
     expect(view.lanes).toEqual([{ id: 'engine:1', name: 'engine' }]);
@@ -30,7 +16,7 @@ describe('timeline level of detail', () => {
   });
 
   it('keeps only spans that overlap the window', () => {
-    const index = buildTimelineIndex(nested(100));
+    const index = buildTimelineIndex(nestedTrace(100));
     const view = queryTimeline(index, { startUs: 500, endUs: 520, widthPx: 1000 });
     const blocks = view.spans.filter((s) => s.name === 'block');
     expect(blocks.map((b) => b.startUs)).toEqual([501, 511]);
@@ -38,7 +24,7 @@ describe('timeline level of detail', () => {
   });
 
   it('merges sub-pixel spans per lane and depth, keeping their count', () => {
-    const index = buildTimelineIndex(nested(1000));
+    const index = buildTimelineIndex(nestedTrace(1000));
     // 10 000 µs over 100 px: 100 µs per pixel, so every block (8 µs) is below a pixel
     const view = queryTimeline(index, { startUs: 0, endUs: 10_000, widthPx: 100 });
     const depth1 = view.spans.filter((s) => s.depth === 1);
@@ -51,7 +37,7 @@ describe('timeline level of detail', () => {
   });
 
   it('stays under the span budget for a million events', () => {
-    const index = buildTimelineIndex(nested(333_333));
+    const index = buildTimelineIndex(nestedTrace(333_333));
     expect(index.totalEvents).toBe(1_000_001);
     // its speed is measured in bench/service.ts
     const view = queryTimeline(index, { startUs: 0, endUs: 3_333_330, widthPx: 20_000 });
