@@ -71,7 +71,6 @@ export function dataPreviewOption(preview: ChartPreview, heightPx = PREVIEW_HEIG
   const rowPx = box.spikeGrid.height / Math.max(electrodes.length, 1);
   const tickHeight = Math.max(1, Math.min(12, Math.floor(rowPx * 0.7)));
   const step = electrodeLabelStep(electrodes.length, box.spikeGrid.height);
-  const w = preview.decoding;
   return {
     backgroundColor: 'transparent',
     animation: false,
@@ -105,33 +104,39 @@ export function dataPreviewOption(preview: ChartPreview, heightPx = PREVIEW_HEIG
       { type: 'inside', xAxisIndex: [0, 1], filterMode: 'none' },
       { type: 'slider', xAxisIndex: [0, 1], filterMode: 'none', height: 18, bottom: box.sliderBottom, left: 84, right: 24 },
     ],
-    series: [
-      {
-        type: 'line',
-        name: 'encoding position',
-        xAxisIndex: 0,
-        yAxisIndex: 0,
-        showSymbol: false,
-        sampling: 'lttb',
-        color: POSITION_COLOR,
-        lineStyle: { color: POSITION_COLOR },
-        data: position,
-        ...(w ? { markArea: decodingArea(w, true) } : {}),
-      },
-      {
-        type: 'scatter',
-        name: 'encoding spikes',
-        xAxisIndex: 1,
-        yAxisIndex: 1,
-        symbol: 'rect',
-        symbolSize: [1.5, tickHeight],
-        large: true,
-        color: SPIKE_COLOR,
-        itemStyle: { color: SPIKE_COLOR, opacity: 0.9 },
-        tooltip: { show: false },
-        data: spikeTickData(preview),
-        ...(w ? { markArea: decodingArea(w, false) } : {}),
-      },
-    ],
+    series: previewSeries(preview, position, tickHeight),
   };
+}
+
+/** The position line over the spike ticks, each with the decoding window shaded where there is one. */
+function previewSeries(preview: ChartPreview, position: (number | string)[][], tickHeight: number): EChartsOption['series'] {
+  const w = preview.decoding;
+  return [
+    {
+      type: 'line',
+      name: 'encoding position',
+      xAxisIndex: 0,
+      yAxisIndex: 0,
+      showSymbol: false,
+      sampling: 'lttb',
+      color: POSITION_COLOR,
+      lineStyle: { color: POSITION_COLOR },
+      data: position,
+      ...(w ? { markArea: decodingArea(w, true) } : {}),
+    },
+    {
+      type: 'scatter',
+      name: 'encoding spikes',
+      xAxisIndex: 1,
+      yAxisIndex: 1,
+      symbol: 'rect',
+      symbolSize: [1.5, tickHeight],
+      large: true,
+      color: SPIKE_COLOR,
+      itemStyle: { color: SPIKE_COLOR, opacity: 0.9 },
+      tooltip: { show: false },
+      data: spikeTickData(preview),
+      ...(w ? { markArea: decodingArea(w, false) } : {}),
+    },
+  ];
 }
