@@ -5,10 +5,9 @@
  */
 
 /** Files over 300 lines (.ts) or 250 (.vue). */
-export const FILE_SIZE_DEBT = [
-];
+export const FILE_SIZE_DEBT = [];
 
 /** Functions over 60 lines of code, by the name the rule reports. */
 export const FUNCTION_SIZE_DEBT = [
-  { file: 'src/renderer/src/api/wsClient.ts', function: 'createWsClient', lines: 105, why: 'the socket, its reconnects, calls and subscriptions in one closure; subscriptions could be their own part' },
+  { file: 'src/renderer/src/api/wsClient.ts', function: 'createWsClient', lines: 86, why: 'the socket\'s handlers, subscriptions and connection state share one closure (the pending calls are their own class); the handlers could become one' },
 ];

@@ -9,6 +9,7 @@ import { AppError, deserializeError } from '../../../shared/errors';
 import { MAX_CLIENT_MESSAGE_BYTES, parseServerMessage, type ClientMessage } from '../../../shared/wire';
 import { callMethods } from '../../../shared/apiCalls';
 import { RunListeners } from '../../../shared/runListeners';
+import { PendingCalls } from './pendingCalls';
 import { ReconnectingSocket, type ConnectionState, type WebSocketConstructor } from './socket';
 
 export interface WsClientOptions {
@@ -34,16 +35,6 @@ export interface WsApi extends ProfilerApi {
 
 const SLOW_METHODS = new Set<ApiMethod>(['inspectData', 'exportRun', 'compareRuns', 'getLikelihood', 'scanData', 'exportDataAsNpz']);
 
-interface Pending {
-  method: string;
-  resolve(value: unknown): void;
-  reject(error: AppError): void;
-  timer: ReturnType<typeof setTimeout>;
-  /** set once the request has left; unsent calls survive a reconnect */
-  sent: boolean;
-  text: string;
-}
-
 export function createWsClient(options: WsClientOptions): WsApi {
   const WebSocketImpl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!WebSocketImpl) throw new AppError('INTERNAL', 'this environment has no WebSocket: web mode needs a browser');
@@ -51,7 +42,7 @@ export function createWsClient(options: WsClientOptions): WsApi {
   const slowCallTimeoutMs = options.slowCallTimeoutMs ?? 600_000;
   const maxRefused = options.maxRefusedAttempts ?? 3;
   const host = hostOf(options.url);
-  const pending = new Map<number, Pending>();
+  const pending = new PendingCalls(host);
   // the socket exists by the time a listener is added: these run only from subscribe
   const subscriptions = new RunListeners(
     (runId) => socket.isOpen && sendSubscription('subscribe', runId),
@@ -61,18 +52,6 @@ export function createWsClient(options: WsClientOptions): WsApi {
   let state: ConnectionState = 'connecting';
   let nextId = 1;
   let refused = 0;
-
-  const settle = (id: number): Pending | undefined => {
-    const p = pending.get(id);
-    if (!p) return undefined;
-    clearTimeout(p.timer);
-    pending.delete(id);
-    return p;
-  };
-
-  const failAll = (predicate: (p: Pending) => boolean, error: (p: Pending) => AppError) => {
-    for (const [id, p] of [...pending]) if (predicate(p)) settle(id)?.reject(error(p));
-  };
 
   const sendSubscription = (kind: 'subscribe' | 'unsubscribe', runId: string) => {
     const message: ClientMessage = { kind, id: nextId++, runId };
@@ -91,7 +70,7 @@ export function createWsClient(options: WsClientOptions): WsApi {
     onOpen() {
       refused = 0;
       for (const runId of subscriptions.keys()) sendSubscription('subscribe', runId);
-      for (const p of pending.values()) if (!p.sent) p.sent = socket.send(p.text);
+      pending.sendUnsent((text) => socket.send(text));
     },
     onText(text) {
       const message = parseServerMessage(text);
@@ -100,17 +79,17 @@ export function createWsClient(options: WsClientOptions): WsApi {
         subscriptions.deliver(message.runId, message.event);
         return;
       }
-      const p = settle(message.id);
+      const p = pending.settle(message.id);
       if (!p) return;
       if (message.ok) p.resolve(message.result);
       else p.reject(deserializeError(message.error));
     },
     onDown(everOpened) {
-      failAll((p) => p.sent, (p) => new AppError('IO', `the connection to the profiler server at ${host} was lost during ${p.method}; it may or may not have completed: check, then retry.`));
+      pending.fail('sent', (method) => new AppError('IO', `the connection to the profiler server at ${host} was lost during ${method}; it may or may not have completed: check, then retry.`));
       if (everOpened) return;
       refused += 1;
       if (refused >= maxRefused) {
-        failAll(() => true, (p) => new AppError('IO', `cannot reach the profiler server at ${host} for ${p.method} (${refused} attempts): check that \`kde-profiler serve\` is still running; if it was restarted, its token changed: open the new link it printed.`));
+        pending.fail('all', (method) => new AppError('IO', `cannot reach the profiler server at ${host} for ${method} (${refused} attempts): check that \`kde-profiler serve\` is still running; if it was restarted, its token changed: open the new link it printed.`));
       }
     },
     onState(next) {
@@ -124,16 +103,7 @@ export function createWsClient(options: WsClientOptions): WsApi {
     if (text.length > MAX_CLIENT_MESSAGE_BYTES) {
       return Promise.reject(new AppError('BAD_ARGUMENT', `${method}: the request is larger than the ${MAX_CLIENT_MESSAGE_BYTES / 1024 / 1024} MB a request may carry.`));
     }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        settle(message.id)?.reject(
-          new AppError('IO', `no answer from the profiler server at ${host} to ${method} within ${Math.round(timeoutMs / 1000)} s: check that \`kde-profiler serve\` is still running, then retry.`),
-        );
-      }, timeoutMs);
-      const p: Pending = { method, resolve, reject, timer, sent: false, text };
-      pending.set(message.id, p);
-      p.sent = socket.send(text);
-    });
+    return pending.wait(message.id, method, text, timeoutMs, (t) => socket.send(t));
   }
 
   function call<T>(method: ApiMethod, params: unknown[]): Promise<T> {
@@ -155,7 +125,7 @@ export function createWsClient(options: WsClientOptions): WsApi {
     },
     close() {
       socket.close();
-      failAll(() => true, (p) => new AppError('CANCELLED', `${p.method} was abandoned: the client was closed.`));
+      pending.fail('all', (method) => new AppError('CANCELLED', `${method} was abandoned: the client was closed.`));
     },
   };
 }
