@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four test tiers, each a vitest project. `npm test` runs them all; the inner loop runs
- * `npm run test:unit`, which starts no child process and no worker thread.
+ * Four test tiers as vitest projects (unit in two: shared and isolated module graphs). `npm test`
+ * runs them all; the inner loop runs `npm run test:unit`, which starts no child process and no
+ * worker thread.
  *
  * A test that starts processes is named here by its file name, not its folder, so it keeps its
  * tier when its folder moves.
@@ -24,6 +25,12 @@ const SPAWNING_UNIT_NEIGHBOURS = [
 
 const INTEGRATION = ['test/**/*.test.ts', ...SPAWNING_UNIT_NEIGHBOURS];
 
+/**
+ * Unit tests that replace a module (vi.mock): they need a module graph of their own, so they run
+ * isolated; the rest of the unit tier shares one graph per worker, which halves its time.
+ */
+const MODULE_MOCKING = ['src/**/storeErrors.test.ts'];
+
 export default defineConfig({
   test: {
     exclude: ['**/node_modules/**', 'out/**'],
@@ -34,10 +41,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...PARITY, ...SPAWNING_UNIT_NEIGHBOURS],
+          exclude: ['**/node_modules/**', ...PARITY, ...SPAWNING_UNIT_NEIGHBOURS, ...MODULE_MOCKING],
           setupFiles: ['test/support/noChildProcesses.ts'],
+          isolate: false,
           testTimeout: 30_000,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-isolated', include: MODULE_MOCKING, setupFiles: ['test/support/noChildProcesses.ts'], testTimeout: 30_000 },
       },
       { extends: true, test: { name: 'parity', include: PARITY, testTimeout: 120_000, hookTimeout: 120_000 } },
       {
