@@ -37,7 +37,7 @@ export function addTermsToRows(ll: Float64Array, values: Float32Array, rows: Int
     for (let p = 0; p < nBins; p++) {
       const v = values[src + p]!;
       // a floored term is float32(LOG_EPS) on the device; add the exact float64 floor instead. Without
-      // a branch (floors and terms interleave unpredictably: 7.8 → 2.3 ns per term measured): v + 1·Δ
+      // a branch (floors and terms interleave unpredictably, so a branch mispredicts): v + 1·Δ
       // is exactly LOG_EPS since Δ = LOG_EPS − float32(LOG_EPS) is exact (Sterbenz), and v + 0·Δ is v
       const onFloor = +(v <= LOG_EPS_F32); // a number, not a branch (a ternary compiles to one)
       floored += onFloor;
@@ -75,7 +75,7 @@ let compiled: WebAssembly.Module | undefined;
 
 /**
  * A released likelihood's module, kept for the next LikelihoodSum on this thread: a fresh one costs
- * its pages' first-touch faults (8 MB: ~9 ms here, more than the sum itself) and a major collection
+ * its pages' first-touch faults (more than the sum itself costs) and a major collection
  * for the external memory, on the thread that sums the pool's terms while the workers need the
  * cores. Only one, and none larger than this, so a huge decode does not keep its memory forever.
  */

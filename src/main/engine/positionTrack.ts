@@ -69,8 +69,8 @@ export function interpolatePosition(
       hint: 'provide a position track with two or more samples',
     });
   }
-  // spike times come in order: each search starts from the last answer (85 000 spikes against 600 000
-  // samples per production tetrode: a binary search from scratch cost ~95 ns a spike in cache misses)
+  // spike times come in order: each search starts from the last answer (a production tetrode has tens of
+  // thousands of spikes against hundreds of thousands of samples; a search from scratch misses the cache)
   let hint = 0;
   for (let k = 0; k < query.length; k++) {
     const t = query[k]!;

@@ -2,10 +2,9 @@
  * When the engine may set tiny kernel values to 0. Position-kernel and weight entries below 2^−63
  * (of their row's or column's maximum) are dropped where an electrode's bound shows that no J[k, p]
  * at or above the floor moves by more than FLUSH_TOLERANCE, relative: then no product in the
- * compensated matmul is subnormal (x86 cores slow down on every subnormal result: a
- * (100 × 4 096)·(4 096 × 100) product measured 3.1 ms with normal-range operands and 5.3 ms with
- * subnormal products on AMD Zen 4; Intel cores take a microcode assist of ~100 cycles each), and
- * the exp that forms them needs no subnormal path.
+ * compensated matmul is subnormal (x86 cores slow down on every subnormal result, Intel's with a
+ * microcode assist each; bench/kernels.ts shows the cost on the machine at hand), and the exp that
+ * forms them needs no subnormal path.
  */
 import { EPS } from './constants';
 

@@ -2,8 +2,8 @@
 ;; place in the backend's heap (the module imports that memory), four float32 lanes at a time.
 ;;
 ;; Why they exist: on the wasm backend the clusterless-KDE stages other than the GEMM are bound by
-;; TensorFlow.js's element-wise kernels, which evaluate exp and log one lane at a time (0.14 G exp/s
-;; per core measured by the engine's calibration, against ~31 GFLOP/s for its matmul), and build a
+;; TensorFlow.js's element-wise kernels, which evaluate exp and log one lane at a time (the engine's
+;; calibration measures how far below its matmul's rate), and build a
 ;; Gaussian kernel matrix from five separate passes over memory (broadcast difference, square, sum,
 ;; scale, shift). `bench/kernels.ts` measures each kernel here against the op graph it replaces.
 ;;
