@@ -36,8 +36,7 @@ export interface WsApi extends ProfilerApi {
 const SLOW_METHODS = new Set<ApiMethod>(['inspectData', 'exportRun', 'compareRuns', 'getLikelihood', 'scanData', 'exportDataAsNpz']);
 
 export function createWsClient(options: WsClientOptions): WsApi {
-  const WebSocketImpl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (!WebSocketImpl) throw new AppError('INTERNAL', 'this environment has no WebSocket: web mode needs a browser');
+  const WebSocketImpl = webSocketOf(options);
   const callTimeoutMs = options.callTimeoutMs ?? 120_000;
   const slowCallTimeoutMs = options.slowCallTimeoutMs ?? 600_000;
   const maxRefused = options.maxRefusedAttempts ?? 3;
@@ -48,18 +47,13 @@ export function createWsClient(options: WsClientOptions): WsApi {
     (runId) => socket.isOpen && sendSubscription('subscribe', runId),
     (runId) => socket.isOpen && sendSubscription('unsubscribe', runId),
   );
-  const stateListeners = new Set<(state: ConnectionState) => void>();
-  let state: ConnectionState = 'connecting';
+  const connection = new ConnectionStates();
   let nextId = 1;
   let refused = 0;
 
   const sendSubscription = (kind: 'subscribe' | 'unsubscribe', runId: string) => {
     const message: ClientMessage = { kind, id: nextId++, runId };
-    request(message, kind).catch((e: unknown) => {
-      // a lost link is renewed by the next onOpen; only the server's refusal is worth a word
-      const code = e instanceof AppError ? e.code : 'INTERNAL';
-      if (kind === 'subscribe' && code !== 'IO' && code !== 'CANCELLED') console.warn(`subscription to run ${runId} failed: ${(e as Error).message}`);
-    });
+    request(message, kind).catch((e: unknown) => warnOfRefusedSubscription(kind, runId, e));
   };
 
   const socket = new ReconnectingSocket({
@@ -72,30 +66,12 @@ export function createWsClient(options: WsClientOptions): WsApi {
       for (const runId of subscriptions.keys()) sendSubscription('subscribe', runId);
       pending.sendUnsent((text) => socket.send(text));
     },
-    onText(text) {
-      const message = parseServerMessage(text);
-      if (!message) return;
-      if (message.kind === 'event') {
-        subscriptions.deliver(message.runId, message.event);
-        return;
-      }
-      const p = pending.settle(message.id);
-      if (!p) return;
-      if (message.ok) p.resolve(message.result);
-      else p.reject(deserializeError(message.error));
-    },
+    onText: (text) => deliverServerText(text, pending, subscriptions),
     onDown(everOpened) {
-      pending.fail('sent', (method) => new AppError('IO', `the connection to the profiler server at ${host} was lost during ${method}; it may or may not have completed: check, then retry.`));
-      if (everOpened) return;
-      refused += 1;
-      if (refused >= maxRefused) {
-        pending.fail('all', (method) => new AppError('IO', `cannot reach the profiler server at ${host} for ${method} (${refused} attempts): check that \`kde-profiler serve\` is still running; if it was restarted, its token changed: open the new link it printed.`));
-      }
+      if (!everOpened) refused += 1;
+      failDroppedCalls(pending, host, !everOpened && refused >= maxRefused ? refused : null);
     },
-    onState(next) {
-      state = next;
-      for (const l of [...stateListeners]) l(next);
-    },
+    onState: (next) => connection.set(next),
   });
 
   function request(message: ClientMessage, method: string, timeoutMs = callTimeoutMs): Promise<unknown> {
@@ -117,17 +93,66 @@ export function createWsClient(options: WsClientOptions): WsApi {
     // no native dialog in a browser: the UI offers a path field instead
     pickDataFile: async () => null,
     get connectionState() {
-      return state;
+      return connection.state;
     },
-    onConnectionState(listener) {
-      stateListeners.add(listener);
-      return () => void stateListeners.delete(listener);
-    },
+    onConnectionState: (listener) => connection.on(listener),
     close() {
       socket.close();
       pending.fail('all', (method) => new AppError('CANCELLED', `${method} was abandoned: the client was closed.`));
     },
   };
+}
+
+/**
+ * The link went down: the calls already sent fail (they may or may not have run); after
+ * `refusedAttempts` connection attempts that never opened, every waiting call fails too.
+ */
+function failDroppedCalls(pending: PendingCalls, host: string, refusedAttempts: number | null): void {
+  pending.fail('sent', (method) => new AppError('IO', `the connection to the profiler server at ${host} was lost during ${method}; it may or may not have completed: check, then retry.`));
+  if (refusedAttempts === null) return;
+  pending.fail('all', (method) => new AppError('IO', `cannot reach the profiler server at ${host} for ${method} (${refusedAttempts} attempts): check that \`kde-profiler serve\` is still running; if it was restarted, its token changed: open the new link it printed.`));
+}
+
+function webSocketOf(options: WsClientOptions): WebSocketConstructor {
+  const WebSocketImpl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (!WebSocketImpl) throw new AppError('INTERNAL', 'this environment has no WebSocket: web mode needs a browser');
+  return WebSocketImpl;
+}
+
+/** The link's state and who listens to it. */
+class ConnectionStates {
+  state: ConnectionState = 'connecting';
+  private readonly listeners = new Set<(state: ConnectionState) => void>();
+
+  set(next: ConnectionState): void {
+    this.state = next;
+    for (const l of [...this.listeners]) l(next);
+  }
+
+  on(listener: (state: ConnectionState) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+}
+
+/** A server message: an event goes to the run's listeners, an answer to the call that waits for it. */
+function deliverServerText(text: string, pending: PendingCalls, subscriptions: RunListeners): void {
+  const message = parseServerMessage(text);
+  if (!message) return;
+  if (message.kind === 'event') {
+    subscriptions.deliver(message.runId, message.event);
+    return;
+  }
+  const p = pending.settle(message.id);
+  if (!p) return;
+  if (message.ok) p.resolve(message.result);
+  else p.reject(deserializeError(message.error));
+}
+
+/** A lost link is renewed by the next open; only the server's refusal of a subscription is worth a word. */
+function warnOfRefusedSubscription(kind: 'subscribe' | 'unsubscribe', runId: string, e: unknown): void {
+  const code = e instanceof AppError ? e.code : 'INTERNAL';
+  if (kind === 'subscribe' && code !== 'IO' && code !== 'CANCELLED') console.warn(`subscription to run ${runId} failed: ${(e as Error).message}`);
 }
 
 function hostOf(url: string): string {
