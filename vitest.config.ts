@@ -31,6 +31,9 @@ const INTEGRATION = ['test/**/*.test.ts', ...SPAWNING_UNIT_NEIGHBOURS];
  */
 const MODULE_MOCKING = ['src/**/storeErrors.test.ts'];
 
+/** What both halves of the unit tier share: the in-process guard and a unit test's time limit. */
+const UNIT = { setupFiles: ['test/support/noChildProcesses.ts'], testTimeout: 30_000 };
+
 export default defineConfig({
   test: {
     exclude: ['**/node_modules/**', 'out/**'],
@@ -42,14 +45,13 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...PARITY, ...SPAWNING_UNIT_NEIGHBOURS, ...MODULE_MOCKING],
-          setupFiles: ['test/support/noChildProcesses.ts'],
           isolate: false,
-          testTimeout: 30_000,
+          ...UNIT,
         },
       },
       {
         extends: true,
-        test: { name: 'unit-isolated', include: MODULE_MOCKING, setupFiles: ['test/support/noChildProcesses.ts'], testTimeout: 30_000 },
+        test: { name: 'unit-isolated', include: MODULE_MOCKING, ...UNIT },
       },
       { extends: true, test: { name: 'parity', include: PARITY, testTimeout: 120_000, hookTimeout: 120_000 } },
       {

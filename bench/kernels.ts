@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { electrodeFlushThreshold } from '../src/main/engine/kernelNormalisers';
 import { kernelDirect, logKernelDirect } from '../src/main/engine/gaussianKernel';
 import { run as linearPositionKernel } from '../src/main/engine/ops/linearPositionKernel';
-import { enableRelaxedSimd } from '../src/main/engineProcess/relaxedSimd';
+import { enableRelaxedSimd } from '../src/main/engineProcess';
 import { hasWasmKernels, installWasmKernels, relaxedSimdAvailable } from '../src/main/engine/simd';
 import { foldChunk as foldPackedChunk, pack as packFactor, type PackedFactor } from '../src/main/engine/ops/packedProduct';
 import { run as positionFactorChunks } from '../src/main/engine/ops/positionFactorRows';

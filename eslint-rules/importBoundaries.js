@@ -55,21 +55,23 @@ function breaks(constraint, target, typeOnly) {
   return constraint.deny.some((pattern) => matches(pattern, target));
 }
 
+/** The rows of the table that name a folder, longest first, so the first match is the deepest. */
+const FOLDER_ZONES = [...ZONES.entries()].filter(([zone, { key }]) => key === zone).map(([zone]) => zone).sort((a, b) => b.length - a.length);
+
 /** The folder of the table a path belongs to, leaving out the rows that name a single file. */
 function folderZoneOf(repoPath) {
   const bare = stripExtension(repoPath);
-  const folders = [...ZONES.entries()].filter(([zone, { key }]) => key === zone && (bare === zone || bare.startsWith(`${zone}/`)));
-  return folders.map(([zone]) => zone).sort((a, b) => b.length - a.length)[0] ?? null;
+  return FOLDER_ZONES.find((zone) => bare === zone || bare.startsWith(`${zone}/`)) ?? null;
 }
 
 /**
  * The folder whose index.ts an import should have gone through, or null when it did (or needs
  * none): the import leaves its own folder for one whose modules are not imported by name.
  */
-function skippedIndex(target, importerPath) {
+function skippedIndex(target, importerFolder) {
   if (target.kind !== 'path') return null;
   const to = folderZoneOf(target.path);
-  if (to === null || to === folderZoneOf(importerPath) || Object.hasOwn(IMPORTED_BY_MODULE, to)) return null;
+  if (to === null || to === importerFolder || Object.hasOwn(IMPORTED_BY_MODULE, to)) return null;
   if (target.path === to || target.path === `${to}/index`) return null;
   return to;
 }
@@ -110,6 +112,7 @@ export function importBoundariesRule(repoRoot) {
       const zone = zoneOf(importerPath);
       if (zone === null) return {};
       const { key, constraints } = ZONES.get(zone);
+      const importerFolder = folderZoneOf(importerPath);
       const debtList = context.options[0]?.debt ?? DEBT;
       const debts = debtList.filter((entry) => entry.file === importerPath);
       const debtsSeen = new Set();
@@ -128,7 +131,7 @@ export function importBoundariesRule(repoRoot) {
           context.report({ node: source, messageId: 'boundary', data: { zone: key, specifier, rule: broken.rule, instead: broken.instead } });
           return;
         }
-        const door = skippedIndex(target, importerPath);
+        const door = skippedIndex(target, importerFolder);
         if (door !== null) {
           context.report({ node: source, messageId: 'throughIndex', data: { zone: key, specifier, target: door, door: relativeSpecifier(importerPath, door) } });
         }

@@ -5,6 +5,8 @@
  * shrinks.
  */
 
+import path from 'node:path';
+
 /** Lines holding at least one token: blank lines and comment-only lines do not count. */
 function codeLines(sourceCode, node) {
   const lines = new Set();
@@ -64,7 +66,7 @@ function reportUnusedDebt(context, program, entries, seen, describe) {
 }
 
 function repoPathOf(context, repoRoot) {
-  return context.physicalFilename.slice(repoRoot.length + 1).split('\\').join('/');
+  return path.relative(repoRoot, context.physicalFilename).split(path.sep).join('/');
 }
 
 export function fileSizeRule(repoRoot) {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BINARY_MODULE_URL, binaryModuleText, compileKernels, lowerRelaxedMadd, type KernelBinaries } from '../scripts/kernelSource';
-import { enableRelaxedSimd } from '../src/main/engineProcess/relaxedSimd';
+import { enableRelaxedSimd } from '../src/main/engineProcess';
 
 /** packedProduct of one build on a memory of its own: a (m × k) · b (k × n), b packed as the engine packs it */
 function runProduct(bytes: Uint8Array, a: Float32Array, b: Float32Array, m: number, k: number, n: number): Float32Array {

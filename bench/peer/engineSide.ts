@@ -17,9 +17,7 @@ import type { Dataset } from '../../src/shared/dataset';
 import { AppError } from '../../src/shared/errors';
 import { loadDataset, parseNpy } from '../../src/main/data';
 import type { NonlocalResult } from '../../src/main/engine';
-import type { EngineDeps } from '../../src/main/engineProcess/engineDeps';
-import { fitOptionsFor } from '../../src/main/engineProcess/fitOptions';
-import { realEngineDeps } from '../../src/main/engineProcess/realDeps';
+import { fitOptionsFor, realEngineDeps, type EngineDeps } from '../../src/main/engineProcess';
 import { deviation, medianOrNull, type EngineResult } from './sideResults';
 
 const { values: args, positionals } = parseArgs({

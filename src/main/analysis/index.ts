@@ -35,8 +35,5 @@ export {
   compareResults, comparisonText, formatMedianCi, formatMedianWithCi, formatRatioCi, sameStrategy, withVsReference,
 } from './verdicts';
 export { datasetScale, type DatasetScale } from './datasetScale';
-export {
-  ACCURACY_MEDIAN_TOLERANCE_BINS, ACCURACY_RADIUS, ACCURACY_SHARE_TOLERANCE, accuracyFindings, decodingAccuracy, type DecodingGrid,
-  truePositionAtRows, type TruePositionSource,
-} from './accuracy';
-export { analyseSweep, logLogSlope, type SweepAnalysis, type SweepAnalysisInput } from './sweep';
+export { decodingAccuracy, truePositionAtRows } from './accuracy';
+export { analyseSweep } from './sweep';

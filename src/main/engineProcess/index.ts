@@ -5,7 +5,7 @@
  * relaxed-SIMD switch. Must not import the service side (host/, service/, cli/, server/, ipc/) or
  * electron.
  */
-export type { EngineDeps, FittedModel } from './engineDeps';
+export type { EngineDeps } from './engineDeps';
 export { fitOptionsFor } from './fitOptions';
 export { realEngineDeps } from './realDeps';
 export { enableRelaxedSimd } from './relaxedSimd';
