@@ -13,7 +13,7 @@ import { defineConfig } from 'vitest/config';
 const PARITY = ['src/main/engine/parity.*.test.ts', 'src/main/engine/edgeCases.test.ts'];
 
 /** A whole machine: browsers, the packed install, SLURM, faults staged with real processes. */
-const SYSTEM = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/pack.test.ts', 'test/slurm.test.ts', 'test/benchUiRun.test.ts'];
+const SYSTEM = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/pack.test.ts', 'test/slurm.test.ts', 'test/benchUiRun.test.ts', 'test/offlineBundle.test.ts'];
 
 /** Tests beside their code that start the engine process, the CLI, a server or worker threads. */
 const SPAWNING_UNIT_NEIGHBOURS = [

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need: Chromium (renderer end-to-end tests) and Mesa 25's
+# Installs the Debian packages the tests need: Chromium (renderer end-to-end tests), xz (the offline
+# bench bundle compresses Node and dawn.node with it) and Mesa 25's
 # software Vulkan driver from bookworm-backports (the WebGPU backend runs on it when no GPU is present).
 # The backports suite reuses whatever Debian mirror the machine's apt sources already name.
 set -euo pipefail
@@ -27,7 +28,7 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends chromium
+$SUDO apt-get install -y -q --no-install-recommends chromium xz-utils
 $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports mesa-vulkan-drivers libvulkan1
 # A one-node SLURM for the sharded-run test (test/slurm.test.ts starts and stops it itself). Optional:
 # where the packages cannot be installed, that test skips and says why.

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""non_local_detector (NLD) as a bench peer: times NLD's own clusterless KDE encoding fit and
+non-local likelihood predict on a clusterless-npz/1 file, on whatever device JAX runs on, and
+prints one JSON line in the shape kde_peer.py prints (plus the JAX device and compile counts).
+
+    python3 nld_peer.py FILE [--variant clusterless_kde|clusterless_kde_log] [--x64]
+        [--repeats 3] [--warmup 1] [--nld-src PATH] [--save-ll OUT.npy] [--peer-ll PEER.npy]
+
+NLD's code stays outside this project: give the folder that holds its `non_local_detector`
+package with --nld-src or KDE_PROFILER_NLD_SRC, or install it where python3 finds it. Its
+`track_linearization` dependency is needed only for track graphs; when it is missing a stand-in
+module that refuses track graphs is installed, since these files are 1-D without a graph.
+Exit 3 when NLD or JAX cannot be imported (the caller skips NLD and says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import resource
+import sys
+import time
+import types
+
+import numpy as np
+
+sys.dont_write_bytecode = True  # the sibling modules below must not leave __pycache__ in the tree
+from peer_data import PeerDataError, load_dataset  # noqa: E402
+
+NLD_SRC_ENV = "KDE_PROFILER_NLD_SRC"
+EXIT_UNAVAILABLE = 3
+
+
+class NldUnavailable(Exception):
+    """NLD or one of its imports is missing; the message says which and what to do."""
+
+
+def _install_track_linearization_stand_in() -> None:
+    try:
+        import track_linearization  # noqa: F401
+    except ImportError:
+        stand_in = types.ModuleType("track_linearization")
+
+        def refuse(*_args, **_kwargs):
+            raise NotImplementedError("track_linearization is not installed: this peer decodes 1-D positions without a track graph")
+
+        for name in ("get_linearized_position", "make_track_graph", "plot_track_graph", "plot_graph_as_1D"):
+            setattr(stand_in, name, refuse)
+        sys.modules["track_linearization"] = stand_in
+
+
+def import_nld(src: str | None, variant: str, x64: bool):
+    """(jax, Environment, fit, predict) for the variant, or NldUnavailable saying what is missing."""
+    if src:
+        if not os.path.isdir(os.path.join(src, "non_local_detector")):
+            raise NldUnavailable(f"{src} holds no non_local_detector package; give the src/ folder of an NLD checkout.")
+        sys.path.insert(0, src)
+    try:
+        import jax
+    except ImportError as e:
+        raise NldUnavailable(f"JAX is not importable ({e}); install jax in the Python that runs NLD.") from e
+    jax.config.update("jax_enable_x64", x64)
+    _install_track_linearization_stand_in()
+    try:
+        from non_local_detector.environment import Environment
+        module = __import__(f"non_local_detector.likelihoods.{variant}", fromlist=["fit_clusterless_kde_encoding_model"])
+    except ImportError as e:
+        raise NldUnavailable(
+            f"non_local_detector could not be imported ({e}); pass --nld-src or set {NLD_SRC_ENV} to NLD's src/ folder."
+        ) from e
+    return jax, Environment, module.fit_clusterless_kde_encoding_model, module.predict_clusterless_kde_log_likelihood
+
+
+def environment_for(Environment, ds: dict):
+    """NLD's Environment on the file's own place grid (every bin interior), so both decode the same bins."""
+    centers = np.asarray(ds["centers"], np.float64).reshape(-1, 1)
+    env = Environment(place_bin_size=float(centers[1, 0] - centers[0, 0]) if centers.shape[0] > 1 else 1.0)
+    env.place_bin_centers_ = centers
+    env.centers_shape_ = (centers.shape[0],)
+    env.is_track_interior_ = np.ones(centers.shape[0], dtype=bool)
+    env._is_fitted = True
+    return env
+
+
+class CompileCounter:
+    """Counts XLA compilations through JAX's monitoring events, so cold and warm calls can be told apart."""
+
+    def __init__(self, jax) -> None:
+        self.count = 0
+        try:
+            from jax import monitoring
+
+            def listener(event: str, *_args, **_kwargs) -> None:
+                if "backend_compile" in event:
+                    self.count += 1
+
+            monitoring.register_event_duration_secs_listener(listener)
+            self.available = True
+        except Exception:  # an older JAX without this hook: the count is reported as unknown
+            self.available = False
+
+
+def bench(args, jax, Environment, fit_fn, predict_fn) -> dict:
+    import jax.numpy as jnp
+
+    t0 = time.perf_counter()
+    ds = load_dataset(args.file)
+    load_ms = (time.perf_counter() - t0) * 1000.0
+    env = environment_for(Environment, ds)
+    els = ds["electrodes"]
+    enc_times = [jnp.asarray(e["enc_times"]) for e in els]
+    enc_marks = [jnp.asarray(e["enc_marks"]) for e in els]
+    dec_times = [jnp.asarray(e["dec_times"]) for e in els]
+    dec_marks = [jnp.asarray(e["dec_marks"]) for e in els]
+    position_time = jnp.asarray(ds["position_time"])
+    position = jnp.asarray(ds["position"]).reshape(position_time.shape[0], -1)
+    decode_time = jnp.asarray(ds["time"])
+    position_std = float(np.asarray(ds["position_std"]).reshape(-1)[0])
+    waveform_std = np.asarray(ds["waveform_std"], np.float64)
+    predict_params = set(inspect.signature(predict_fn).parameters)
+    compiles = CompileCounter(jax)
+
+    def fit_once():
+        model = fit_fn(position_time, position, enc_times, enc_marks, env, position_std=position_std,
+                       waveform_std=waveform_std, block_size=ds["block_size"], disable_progress_bar=True)
+        jax.block_until_ready(model["summed_ground_process_intensity"])
+        return model
+
+    def predict_once(model):
+        kwargs = {k: v for k, v in model.items() if k in predict_params}
+        ll = predict_fn(decode_time, position_time, position, dec_times, dec_marks, **kwargs)
+        return jax.block_until_ready(ll)
+
+    def timed(fn, *a):
+        s = time.perf_counter()
+        out = fn(*a)
+        return out, (time.perf_counter() - s) * 1000.0
+
+    model, first_fit = timed(fit_once)
+    ll, first_predict = timed(predict_once, model)
+    cold_compiles = compiles.count
+    fits, predicts = [], []
+    started = time.perf_counter()
+    for i in range(args.warmup + args.repeats):
+        if time.perf_counter() - started > args.cell_limit_s:
+            break  # a slow file runs fewer repeats rather than hours: the sample count says how many ran
+        model, fit_ms = timed(fit_once)
+        ll, predict_ms = timed(predict_once, model)
+        if i >= args.warmup:
+            fits.append(fit_ms)
+            predicts.append(predict_ms)
+    ll = np.asarray(ll, np.float64)
+    if args.save_ll:
+        np.save(args.save_ll, ll.astype(np.float32))
+    totals = [f + p for f, p in zip(fits, predicts)]
+    device = jax.devices()[0]
+    result = {
+        "peer": f"nld-{args.variant}-{'float64' if args.x64 else 'float32'}", "file": args.file, "loadMs": load_ms,
+        "firstFitMs": first_fit, "firstPredictMs": first_predict,
+        "fitMs": fits, "predictMs": predicts, "totalMs": totals,
+        "fitMedianMs": median(fits), "predictMedianMs": median(predicts), "totalMedianMs": median(totals),
+        "peakRssBytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "jaxVersion": jax.__version__, "jaxBackend": jax.default_backend(), "jaxDevice": str(getattr(device, "device_kind", device)),
+        "deviceMemory": device_memory(device),
+        "compiles": {"cold": cold_compiles, "warm": compiles.count - cold_compiles} if compiles.available else None,
+    }
+    if ds["expected"] is not None and "log_likelihood_nonlocal" in ds["expected"]:
+        result["vsExpected"] = deviation(ll, ds["expected"]["log_likelihood_nonlocal"])
+    if args.peer_ll:
+        result["vsPeer"] = deviation(ll, np.load(args.peer_ll).astype(np.float64))
+    return result
+
+
+def device_memory(device) -> dict | None:
+    try:
+        stats = device.memory_stats() or {}
+    except Exception:  # CPU devices answer nothing
+        return None
+    keep = ("peak_bytes_in_use", "bytes_in_use", "bytes_limit")
+    return {k: int(stats[k]) for k in keep if k in stats} or None
+
+
+def deviation(got: np.ndarray, want: np.ndarray) -> dict:
+    if got.size != want.size:
+        return {"error": f"shapes differ: {list(got.shape)} vs {list(want.shape)}"}
+    diff = np.abs(got.reshape(-1) - want.reshape(-1))
+    finite = np.isfinite(diff)
+    rel = diff / np.maximum(np.abs(want.reshape(-1)), 1.0)
+    return {"maxAbsDiff": float(diff[finite].max()) if finite.any() else None,
+            "maxRelDiff": float(rel[finite].max()) if finite.any() else None,
+            "over1e-3": int(np.count_nonzero(rel[finite] > 1e-3)), "entries": int(diff.size),
+            "nonFinite": int(np.count_nonzero(~finite))}
+
+
+def median(xs: list[float]) -> float | None:
+    return float(np.median(xs)) if xs else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="non_local_detector's clusterless KDE likelihood, timed as a bench peer")
+    ap.add_argument("file", help="clusterless-npz/1 file")
+    ap.add_argument("--variant", choices=("clusterless_kde", "clusterless_kde_log"), default="clusterless_kde")
+    ap.add_argument("--x64", action="store_true", help="JAX in float64 (jax_enable_x64); float32 otherwise, NLD's default")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--cell-limit-s", type=float, default=600.0, help="no new repeat starts after this long")
+    ap.add_argument("--nld-src", default=os.environ.get(NLD_SRC_ENV), help=f"NLD's src/ folder (default: ${NLD_SRC_ENV})")
+    ap.add_argument("--save-ll", default=None, help="write the last non-local log likelihood (float32 .npy)")
+    ap.add_argument("--peer-ll", default=None, help="another peer's likelihood (.npy) to compare with")
+    args = ap.parse_args(argv)
+    try:
+        jax, Environment, fit_fn, predict_fn = import_nld(args.nld_src, args.variant, args.x64)
+    except NldUnavailable as e:
+        print(f"nld_peer: {e}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    try:
+        print(json.dumps(bench(args, jax, Environment, fit_fn, predict_fn)))
+        return 0
+    except PeerDataError as e:
+        print(f"nld_peer: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+/**
+ * The offline bench bundle (bench/offline) builds and its check runs from a copy outside the
+ * repository, as it would on a machine without node_modules: the adapter report, data made by the
+ * float64 reference tool, the NumPy peer and the bundled engine on wasm and webgpu, every result
+ * agreeing with the float64 likelihood. A packaging mistake fails here rather than on a GPU
+ * machine lent for a few minutes. Needs python3 with NumPy, xz and ../shared's reference tool.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const REFERENCE_TOOL = join(ROOT, '..', 'shared', 'tools', 'kde_reference.py');
+
+interface Step {
+  kind: string;
+  name: string;
+  exitCode: number;
+  result?: Record<string, unknown>;
+  error?: string;
+  skipped?: string;
+}
+
+function missing(): string | null {
+  const py = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' });
+  if (py.error || py.status !== 0) return 'python3 with NumPy is not available';
+  if (spawnSync('xz', ['--version']).error) return 'xz is not installed';
+  if (!existsSync(REFERENCE_TOOL)) return `the reference tool ${REFERENCE_TOOL} is missing`;
+  return null;
+}
+
+describe('offline bench bundle', () => {
+  const work = mkdtempSync(join(tmpdir(), 'kde-bundle-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('builds, and its check runs the peer and the engine from the bundle alone', (ctx) => {
+    const why = missing();
+    if (why) ctx.skip(`skipped: ${why}`);
+    const bundle = join(work, 'bundle');
+    const built = spawnSync(process.execPath, ['--import', 'tsx', 'bench/offline/buildBundle.ts', '--out', bundle, '--nld-src', ''], {
+      cwd: ROOT, encoding: 'utf8',
+    });
+    expect(built.status, built.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as { totalBytes: number; nld: boolean };
+    expect(manifest.nld).toBe(false);
+    expect(manifest.totalBytes).toBeLessThan(46 * 2 ** 20);
+
+    const results = join(work, 'results');
+    const check = spawnSync('bash', [join(bundle, 'check.sh'), '--out', results, '--presets', 'tiny', '--backends', 'wasm,webgpu',
+      '--strategies', 'reference,series', '--repeats', '1', '--warmup', '0', '--step-timeout-s', '120'], {
+      cwd: work, encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? work },
+    });
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stderr).toContain('carries no non_local_detector');
+    const steps = (JSON.parse(readFileSync(join(results, 'check.json'), 'utf8')) as { steps: Step[] }).steps;
+    const adapter = steps.find((s) => s.kind === 'adapter')?.result as { active: Record<string, { name?: string; error?: string }> };
+    expect(adapter.active.wasm?.name).toBe('wasm');
+    const peer = steps.find((s) => s.kind === 'numpy');
+    expect(peer?.result?.parity).toMatchObject({ ok: true });
+    const webgpuRuns = adapter.active.webgpu?.name === 'webgpu';
+    const engines = steps.filter((s) => s.kind === 'engine' && (webgpuRuns || !s.name.endsWith('webgpu')));
+    expect(engines.map((s) => s.name)).toEqual(
+      webgpuRuns ? ['tiny reference wasm', 'tiny series wasm', 'tiny reference webgpu', 'tiny series webgpu'] : ['tiny reference wasm', 'tiny series wasm'],
+    );
+    for (const e of engines) {
+      expect(e.error, e.name).toBeUndefined();
+      expect(e.result?.vsExpected, e.name).toMatchObject({ ok: true });
+      expect(e.result?.vsPeer, e.name).toMatchObject({ ok: true });
+    }
+    expect(check.stdout).toMatch(/\| tiny \| series wasm \|/);
+  });
+});
