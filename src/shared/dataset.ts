@@ -39,6 +39,12 @@ export interface ExpectedOutputs {
   logLikelihoodLocal?: Float64Array;
 }
 
+/** A 1-D place grid: every bin's centre, and 1 where the bin is on the track (interior). */
+export interface PlaceGridBins {
+  centers: Float64Array;
+  interior: Uint8Array;
+}
+
 export interface Dataset {
   /** short name: preset name or file stem */
   name: string;
@@ -58,6 +64,12 @@ export interface Dataset {
   electrodes: ElectrodeData[];
   /** interior place-bin centres (P × positionDims) row-major, already restricted to the track interior */
   placeBinCenters: Float64Array;
+  /**
+   * The whole 1-D place grid with its interior mask, where it is known (built from place_bin_size, or
+   * place_bin_centers with is_track_interior): the posterior keeps non-interior bins in its state
+   * space and its output (posterior-spec §4, §12). Absent: every bin of placeBinCenters is interior.
+   */
+  placeGrid?: PlaceGridBins;
   params: KdeParams;
   expected?: ExpectedOutputs;
   /** where each default or derived value came from, for the report ("grid built from place_bin_size 0.2") */

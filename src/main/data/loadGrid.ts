@@ -2,6 +2,7 @@
  * The interior place-bin centres: from place_bin_centers + is_track_interior, or
  * interior_place_bin_centers, or built from place_bin_size as kde-spec §2.2 (1-D only).
  */
+import type { PlaceGridBins } from '../../shared/dataset';
 import type { ArrayReader } from './arrayReader';
 import { count, num, shapeText, type ValidationFindings } from './validationFindings';
 import { buildPlaceGrid1d } from './grid';
@@ -11,6 +12,12 @@ import { finiteRange, scanNonFinite } from './scan';
 
 /** a grid this large means a unit mistake, not a track */
 const MAX_BUILT_BINS = 1_000_000;
+
+/** The interior centres the likelihood runs on, and the whole 1-D grid where it is known. */
+export interface GridResult {
+  centers: Float64Array;
+  full?: PlaceGridBins;
+}
 
 export interface GridInput {
   position: Float64Array;
@@ -42,9 +49,10 @@ function interiorOf(centers: Float64Array, mask: Float64Array, dims: number): Fl
   return Float64Array.from(out);
 }
 
-export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInput, notes: string[]): Promise<Float64Array | null> {
+export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInput, notes: string[]): Promise<GridResult | null> {
   const dims = g.positionDims;
   let result: Float64Array | null = null;
+  let full: PlaceGridBins | undefined;
   if (r.has('place_bin_centers') && r.has('is_track_interior')) {
     const centers = await readCenters(r, f, 'place_bin_centers', dims);
     const mask = await r.numeric('is_track_interior', undefined, true);
@@ -55,6 +63,7 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
       return null;
     }
     result = interiorOf(centers, mask.data, dims);
+    if (dims === 1) full = { centers, interior: Uint8Array.from(mask.data, (v) => (v !== 0 ? 1 : 0)) };
     notes.push(`place grid from place_bin_centers + is_track_interior: ${count(result.length / dims)} of ${count(nBins)} bins interior`);
   } else if (r.has('interior_place_bin_centers')) {
     result = await readCenters(r, f, 'interior_place_bin_centers', dims);
@@ -65,13 +74,13 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
     if (!result) return null;
     notes.push(`place grid from place_bin_centers with no is_track_interior: all ${count(result.length / dims)} bins taken as interior`);
   } else {
-    return buildGrid(f, g, notes);
+    return buildGridBins(f, g, notes);
   }
   if (result.length === 0) {
     f.error('E011', 'the place grid has no interior bins; nothing can be decoded.', { key: 'is_track_interior' });
     return null;
   }
-  return result;
+  return full ? { centers: result, full } : { centers: result };
 }
 
 /**
@@ -79,6 +88,10 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
  * it (NWB import, whose files carry no grid), as a rectangle of visited bins.
  */
 export function buildGrid(f: ValidationFindings, g: GridInput, notes: string[], allow2d = false): Float64Array | null {
+  return buildGridBins(f, g, notes, allow2d)?.centers ?? null;
+}
+
+function buildGridBins(f: ValidationFindings, g: GridInput, notes: string[], allow2d = false): GridResult | null {
   if (g.positionDims !== 1 && !(allow2d && g.positionDims === 2)) {
     f.error('E011', `position is ${g.positionDims}-D and the file gives no place grid; add place_bin_centers (P, ${g.positionDims}) with is_track_interior, or interior_place_bin_centers. Only 1-D grids are built from place_bin_size.`,
       { key: 'place_bin_centers' });
@@ -102,10 +115,10 @@ export function buildGrid(f: ValidationFindings, g: GridInput, notes: string[], 
     const grid = buildPlaceGrid2d(g.position, h);
     const interior = grid.centers.filter((_, k) => grid.isInterior[k >> 1]);
     notes.push(`2-D place grid built from place_bin_size ${source}: ${grid.nx} × ${grid.ny} bins, ${count(interior.length / 2)} visited ones taken as interior`);
-    return interior;
+    return { centers: interior };
   }
   const grid = buildPlaceGrid1d(g.position, h);
   const interior = grid.centers.filter((_, j) => grid.isInterior[j]);
   notes.push(`place grid built from place_bin_size ${source}: ${count(grid.centers.length)} bins over [${num(grid.edges[0]!)}, ${num(grid.edges[grid.edges.length - 1]!)}], ${count(interior.length)} interior`);
-  return interior;
+  return { centers: interior, full: { centers: grid.centers, interior: Uint8Array.from(grid.isInterior, (v) => (v ? 1 : 0)) } };
 }

@@ -116,14 +116,14 @@ async function buildDataset(npz: NpzFile, path: string, f: ValidationFindings, o
   });
   const params = await readParams(r, f, notes);
   if (!enc) return null;
-  const centers = await readGrid(r, f, { position: enc.values, positionDims: enc.dims, placeBinSize: params.placeBinSize }, notes);
+  const gridBins = await readGrid(r, f, { position: enc.values, positionDims: enc.dims, placeBinSize: params.placeBinSize }, notes);
   if (electrodeSet) {
     checkParamShapes(f, params, enc.dims, electrodeSet.electrodes);
     if (!electrodeSet.separateDecoding) notes.push('no decoding_spike_times_<e>: the encoding spikes are decoded (restricted to the time window)');
   }
   const expected = await readExpected(r, notes);
   const time = grid?.time;
-  if (!time || !centers || !electrodeSet || f.errorCount() > 0) return null;
+  if (!time || !gridBins || !electrodeSet || f.errorCount() > 0) return null;
   const ds: Dataset = {
     name: basename(path).replace(/\.npz$/i, ''),
     source: path,
@@ -132,10 +132,11 @@ async function buildDataset(npz: NpzFile, path: string, f: ValidationFindings, o
     positionDims: enc.dims,
     time,
     electrodes: electrodeSet.electrodes,
-    placeBinCenters: centers,
+    placeBinCenters: gridBins.centers,
     params,
     notes,
   };
+  if (gridBins.full) ds.placeGrid = gridBins.full;
   if (decPos) {
     ds.decodingPositionTime = decPos.time;
     ds.decodingPosition = decPos.values;

@@ -210,6 +210,7 @@ export function simulatePlaceDataset(name: string, o: PlaceSimulationOptions): D
     decodingPosition: position.slice(split),
     electrodes,
     placeBinCenters: interior,
+    placeGrid: { centers: grid.centers, interior: Uint8Array.from(grid.isInterior, (v) => (v ? 1 : 0)) },
     params: { positionStd: PLACE_POSITION_STD_CM, waveformStd: PLACE_WAVEFORM_STD, blockSize: 100, placeBinSize: o.placeBinSize },
     notes: [
       `place-tuned simulation '${name}', seed ${o.seed}: laps on a ${TRACK_CM} cm track, ${o.electrodes} tetrodes, ` +

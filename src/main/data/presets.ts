@@ -184,6 +184,7 @@ export function makePreset(name: PresetName, options: PresetOptions = {}): Datas
     decodingPosition: linspace(POSITION_LO, POSITION_HI, info.nTimeDecoding),
     electrodes,
     placeBinCenters: interior,
+    placeGrid: { centers: grid.centers, interior: Uint8Array.from(grid.isInterior, (v) => (v ? 1 : 0)) },
     params: { positionStd: DEFAULT_POSITION_STD, waveformStd: DEFAULT_WAVEFORM_STD, blockSize: DEFAULT_BLOCK_SIZE, placeBinSize },
     notes: [
       `synthetic preset '${name}', seed ${seed}, ${nFeatures} features, feature scale ${featureScale}`,

@@ -132,11 +132,14 @@ function regrid(ds: Dataset, bins: number, where: string): Dataset {
   if (!(hi > lo)) throw new AppError('BAD_ARGUMENT', `--vary bins: ${where} has no range of positions to lay bins over.`, { key: 'vary' });
   const edges = linspace(lo, hi, bins + 1);
   const counts = histogramCounts(ds.position, edges);
+  const all = new Float64Array(bins);
   const centers: number[] = [];
   counts.forEach((c, j) => {
-    if (c > 0) centers.push((edges[j]! + edges[j + 1]!) / 2);
+    all[j] = (edges[j]! + edges[j + 1]!) / 2;
+    if (c > 0) centers.push(all[j]!);
   });
-  return { ...ds, placeBinCenters: Float64Array.from(centers), params: { ...ds.params, placeBinSize: (hi - lo) / bins } };
+  const placeGrid = { centers: all, interior: Uint8Array.from(counts, (c) => (c > 0 ? 1 : 0)) };
+  return { ...ds, placeBinCenters: Float64Array.from(centers), placeGrid, params: { ...ds.params, placeBinSize: (hi - lo) / bins } };
 }
 
 /** The largest value a file allows for the variable. */
