@@ -67,6 +67,20 @@ export interface StoppingRule {
 export const DEFAULT_STOPPING_RULE: StoppingRule = { relativeCi: 0.05, maxTimeS: 60, maxRepeats: 200 };
 
 /** how electrodes are dealt to shards */
+/**
+ * The state-space models a decode can end with (posterior-spec §3): `decoder` (one continuous
+ * state, random walk) and `detector` (Local, No-Spike, Non-Local Continuous, Non-Local Fragmented).
+ */
+export const POSTERIOR_MODELS = ['decoder', 'detector'] as const;
+export type PosteriorModel = (typeof POSTERIOR_MODELS)[number];
+
+/**
+ * How the filter and smoother apply the transition matrix: `dense` as non_local_detector does (N × N
+ * per time bin), `structured` through its blocks (banded random walk, rank-1 uniform, scalars).
+ */
+export const HMM_STRATEGIES = ['dense', 'structured'] as const;
+export type HmmStrategy = (typeof HMM_STRATEGIES)[number];
+
 export const SHARD_SPLITS = ['round-robin', 'spikes'] as const;
 export type ShardSplit = (typeof SHARD_SPLITS)[number];
 

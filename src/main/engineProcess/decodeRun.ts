@@ -19,19 +19,22 @@ import { PRESET_INFO } from '../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../engine/model';
 import type { WindowSummary } from '../engine';
 import {
-  DECODE_SUMMARY_FILE, likelihoodRelPath, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type StartMessage,
+  DECODE_SUMMARY_FILE, likelihoodRelPath, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type PosteriorSummary,
+  type StartMessage,
 } from '../engineProtocol';
 import type { EngineDeps, FittedModel } from './engineDeps';
 import { DecodeProgress, type DecodePhase } from './decodeProgress';
 import { writeAxes } from './likelihoodFiles';
 import { LikelihoodStream } from './likelihoodStream';
 import { notApplicableFor } from './notApplicable';
+import { decodePosterior } from './posterior';
 import { fitOptionsFor } from './fitOptions';
 import { startRunSession, type EngineRun, type RunInputs, type RunSession } from './runSession';
 
 /** What the decode learned on its way, for decode.json and the report. */
 interface Decoded {
   windows: WindowSummary;
+  posterior?: PosteriorSummary;
   fitMs: number;
   decodeMs: number;
   startUs: number;
@@ -39,7 +42,7 @@ interface Decoded {
 }
 
 export function startDecodeRun(start: StartMessage, request: DecodeRequest, deps: EngineDeps, send: (message: EngineToHost) => void): EngineRun {
-  const progress = new DecodeProgress();
+  const progress = new DecodeProgress(undefined, request.posterior !== undefined);
   return startRunSession(start, deps, send, (within, detail) => progress.snapshot(within, detail), (session) =>
     new DecodeRun(session, start, request, deps, progress).run(),
   );
@@ -72,6 +75,9 @@ class DecodeRun {
       onProgress: (p) => session.probe.progress(p.electrode / p.nElectrodes, `electrode ${p.electrode}/${p.nElectrodes}`),
     });
     const { dataset, backend, memory } = inputs;
+    if (inputs.shard && this.request.posterior) {
+      throw new AppError('BAD_ARGUMENT', 'a shard holds only some electrodes, and the posterior needs the likelihood of all of them: decode the shards without --model, merge them, then decode the posterior of the whole.', { key: 'posterior' });
+    }
     this.deps = inputs.deps;
     const summary = summarizeDataset(dataset);
     const options = this.deps.strategyOptionsFor(dataset, start.config);
@@ -125,7 +131,9 @@ class DecodeRun {
       const args = { strategy: this.strategy, rowsPerChunk: this.request.rowsPerChunk };
       const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options), args);
       this.session.emitProgress(1, `rows ${windows.nTime}/${windows.nTime}`);
-      return { windows, fitMs, decodeMs: performance.now() - t1, startUs, endUs: probe.nowUs() };
+      const decodeMs = performance.now() - t1;
+      const posterior = await this.posterior(model, dataset);
+      return { windows, fitMs, decodeMs, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}) };
     } finally {
       model.dispose();
     }
@@ -147,6 +155,27 @@ class DecodeRun {
       await stream.abandon();
       throw e;
     }
+  }
+
+  /** The state-space posterior on the likelihood just written, when the request asks for one. */
+  private async posterior(model: FittedModel, dataset: Dataset): Promise<PosteriorSummary | undefined> {
+    const wanted = this.request.posterior;
+    if (!wanted) return undefined;
+    const { probe } = this.session;
+    this.enter('posterior');
+    const local = wanted.model === 'detector' ? await probe.span('local', () => this.deps.predictLocal(model, dataset, probe)) : undefined;
+    return probe.span('posterior', () => decodePosterior({
+      runDir: this.start.runDir,
+      dataset,
+      model: wanted.model,
+      strategy: wanted.strategy,
+      likelihoodFile: join(this.start.runDir, likelihoodRelPath(this.strategy)),
+      ...(local ? { local } : {}),
+      rowsPerChunk: this.request.rowsPerChunk,
+      probe,
+      signal: this.session.signal,
+      onProgress: (fraction, detail) => this.session.emitProgress(fraction, detail),
+    }), { model: wanted.model, strategy: wanted.strategy });
   }
 
   private enter(phase: DecodePhase): void {
@@ -180,6 +209,7 @@ function summaryOf(
     fingerprint: inputs.fingerprint,
   };
   if (inputs.shard) summary.shard = inputs.shard;
+  if (decoded.posterior) summary.posterior = decoded.posterior;
   return summary;
 }
 

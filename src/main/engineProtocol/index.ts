@@ -11,5 +11,6 @@ export type {
 export { isEngineMessage, isHostMessage } from './messages';
 export { ENGINE_PROCESS_SPAN, isOpenSpanList, type OpenSpan } from './openSpans';
 export {
-  AXES_FILE, DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, type DecodeSummary, type LikelihoodAxes,
+  AXES_FILE, DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_FILES, type DecodeSummary, type LikelihoodAxes,
+  type PosteriorSummary,
 } from './runFolder';

@@ -4,7 +4,7 @@
  * typed arrays survive, but big arrays never travel here: likelihoods go to files in the run folder.
  */
 import type { BackendAvailability } from '../../shared/api';
-import type { RunConfig } from '../../shared/config';
+import type { HmmStrategy, PosteriorModel, RunConfig } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
@@ -16,6 +16,8 @@ import type { OpenSpan } from './openSpans';
 export interface DecodeRequest {
   /** output rows per window, at least 2 */
   rowsPerChunk: number;
+  /** the state-space posterior after the likelihood; absent: the decode ends at the likelihood */
+  posterior?: { model: PosteriorModel; strategy: HmmStrategy };
 }
 
 export interface StartMessage {

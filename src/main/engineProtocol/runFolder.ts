@@ -3,7 +3,7 @@
  * float32 .npy (n_time, n_bins) in C order, plus axes.json with what a heatmap needs to label them.
  * A decode run also leaves decode.json, what it measured, beside them.
  */
-import type { StrategyChoice, StrategyName } from '../../shared/config';
+import type { HmmStrategy, PosteriorModel, StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, ShardInfo } from '../../shared/report';
 
@@ -24,6 +24,37 @@ export function likelihoodRelPath(name: string): string {
 
 /** a likelihood still being written carries this suffix; it is renamed when the last row is in */
 export const PARTIAL_SUFFIX = '.partial';
+
+/**
+ * What a decode's posterior stage writes into the run folder (and `decode --out DIR`), as float32
+ * .npy in NLD's layout (posterior-spec §12): the posteriors T × state bins with NaN in non-interior
+ * bins, the state probabilities T × states, the MAP position per row.
+ */
+export const POSTERIOR_FILES = {
+  acausal: 'posterior/acausal_posterior.npy',
+  causal: 'posterior/causal_posterior.npy',
+  stateProbabilities: 'posterior/acausal_state_probabilities.npy',
+  mapPosition: 'posterior/map_position.npy',
+} as const;
+
+export interface PosteriorSummary {
+  model: PosteriorModel;
+  strategy: HmmStrategy;
+  /** state names in column order */
+  states: string[];
+  rows: number;
+  /** columns of the posterior files: every state bin, interior or not */
+  nStateBins: number;
+  /** the HMM's size N */
+  nInteriorStateBins: number;
+  marginalLogLikelihood: number;
+  filterMs: number;
+  smoothMs: number;
+  /** what NLD's dense N × N float32 transition matrix would take */
+  denseTransitionBytes: number;
+  /** relative to the folder holding decode.json */
+  files: typeof POSTERIOR_FILES;
+}
 
 /** decode.json: what a decode run measured (also copied to `kde-profiler decode --out DIR`) */
 export const DECODE_SUMMARY_FILE = 'decode.json';
@@ -54,4 +85,6 @@ export interface DecodeSummary {
   shard?: ShardInfo;
   /** hash of the whole dataset's inputs and likelihood parameters, taken before any shard split */
   fingerprint?: string;
+  /** the state-space posterior, when the decode asked for one */
+  posterior?: PosteriorSummary;
 }

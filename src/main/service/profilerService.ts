@@ -16,7 +16,7 @@ import { compareReports } from '../analysis';
 import type { DecodeRequest } from '../engineProtocol';
 import type { SpawnEngine } from '../host';
 import { dataCalls } from './dataCalls';
-import { decodeConfig, withReadableData } from './runRequests';
+import { decodeConfig, decodeRequestOf, withReadableData } from './runRequests';
 import { runViews } from './runViews';
 import { createServiceCore, type ServiceCore } from './serviceCore';
 import { entryOf, exportBytes, type OpenEventStream } from './store';
@@ -56,7 +56,7 @@ function runControl({ store, ready, bus, queue, runId }: ServiceCore): RunContro
   };
   return {
     startRun: async (raw) => enqueue(await withReadableData(raw)),
-    startDecode: async (raw, decode) => enqueue(decodeConfig(await withReadableData(raw), decode), { rowsPerChunk: decode.rowsPerChunk }),
+    startDecode: async (raw, decode) => enqueue(decodeConfig(await withReadableData(raw), decode), decodeRequestOf(decode)),
 
     async cancelRun(v) {
       const id = await runId(v);

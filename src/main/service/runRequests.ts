@@ -3,7 +3,7 @@
  * never a pipe the engine would wait on), and for a decode run the config a decode needs.
  */
 import { resolve } from 'node:path';
-import type { RunConfig } from '../../shared/config';
+import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import { regularFileStats } from '../data';
 import type { DecodeRequest } from '../engineProtocol';
@@ -34,7 +34,22 @@ export function decodeConfig(config: RunConfig, decode: DecodeRequest): RunConfi
   if (!Number.isInteger(rows) || rows < 2 || rows > MAX_ROWS_PER_CHUNK) {
     throw new AppError('BAD_ARGUMENT', `decode 'rowsPerChunk': expected an integer in [2, ${MAX_ROWS_PER_CHUNK}], got ${JSON.stringify(rows)}`, { key: 'rowsPerChunk' });
   }
-  const kind = `decode ${config.strategies[0]}, ${rows} rows per window`;
+  const posterior = decode.posterior ? `, ${decode.posterior.model} posterior (${decode.posterior.strategy})` : '';
+  const kind = `decode ${config.strategies[0]}, ${rows} rows per window${posterior}`;
   const label = (config.label === undefined ? kind : `${kind}: ${config.label}`).slice(0, MAX_LABEL_CHARS);
   return { ...config, repeats: 1, warmup: 0, local: false, saveLikelihood: true, label };
+}
+
+/** The decode request as the engine gets it: checked, and nothing else carried along. */
+export function decodeRequestOf(decode: DecodeRequest): DecodeRequest {
+  const p: unknown = decode.posterior;
+  if (p === undefined) return { rowsPerChunk: decode.rowsPerChunk };
+  const { model, strategy } = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
+  if (!(POSTERIOR_MODELS as readonly unknown[]).includes(model)) {
+    throw new AppError('BAD_ARGUMENT', `decode 'posterior.model': expected one of ${POSTERIOR_MODELS.join(', ')}, got ${JSON.stringify(model)}`, { key: 'posterior' });
+  }
+  if (!(HMM_STRATEGIES as readonly unknown[]).includes(strategy)) {
+    throw new AppError('BAD_ARGUMENT', `decode 'posterior.strategy': expected one of ${HMM_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`, { key: 'posterior' });
+  }
+  return { rowsPerChunk: decode.rowsPerChunk, posterior: { model: model as PosteriorModel, strategy: strategy as HmmStrategy } };
 }

@@ -1,0 +1,190 @@
+/**
+ * The posterior stage of a decode run (posterior-spec §8–§12), streamed window by window so no
+ * T × N array is ever whole in memory: the filter reads the non-local likelihood the decode wrote,
+ * adds the Local and No-Spike states, and writes the causal posterior to posterior/; the smoother
+ * then walks the windows last to first, reading the causal posterior back and writing the acausal
+ * posterior, the state probabilities and the MAP position into place. Each window is a span, so
+ * the filter and smoother show on the timeline like the likelihood's blocks.
+ */
+import { join } from 'node:path';
+import type { HmmStrategy, PosteriorModel } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { AppError } from '../../../shared/errors';
+import type { EngineProbe } from '../../engine';
+import {
+  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, mapPosition, maskedPosterior, noSpikeLogLikelihood,
+  stateProbabilities, type StateSpace,
+} from '../../engine/posterior';
+import { POSTERIOR_FILES, type PosteriorSummary } from '../../engineProtocol';
+import { missingRows, placeGridOf } from './posteriorInputs';
+import { RowFileReader, RowFileWriter } from './rowFiles';
+
+export interface PosteriorStageInputs {
+  runDir: string;
+  dataset: Dataset;
+  model: PosteriorModel;
+  strategy: HmmStrategy;
+  /** the non-local likelihood the decode wrote: T × P interior bins, float32 */
+  likelihoodFile: string;
+  /** the Local state's log likelihood per row (the detector only) */
+  local?: Float64Array;
+  rowsPerChunk: number;
+  probe: EngineProbe;
+  signal?: AbortSignal;
+  /** fraction of the stage (filter then smoother) and a short label */
+  onProgress: (fraction: number, detail: string) => void;
+}
+
+interface Windows {
+  starts: number[];
+  rows: number;
+}
+
+function windowsOf(rows: number, rowsPerChunk: number): Windows {
+  const size = Math.max(1, rowsPerChunk);
+  const starts: number[] = [];
+  for (let s = 0; s < rows; s += size) starts.push(s);
+  return { starts, rows };
+}
+
+function checkCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError('CANCELLED', 'the decode was cancelled during its posterior');
+}
+
+/** What the filter needs besides the non-local likelihood, for the whole recording's rows. */
+interface StateEvidence {
+  local?: Float32Array;
+  noSpike?: Float32Array;
+  missing?: Uint8Array;
+}
+
+function evidenceFor(space: StateSpace, inp: PosteriorStageInputs): StateEvidence {
+  const { dataset } = inp;
+  const evidence: StateEvidence = {};
+  if (space.stateKinds.includes('local')) {
+    if (!inp.local) throw new AppError('INTERNAL', 'the detector posterior needs the local likelihood');
+    evidence.local = Float32Array.from(inp.local);
+  }
+  if (space.stateKinds.includes('noSpike')) {
+    const spikes = dataset.electrodes.map((e) => e.decodingSpikeTimes ?? e.encodingSpikeTimes);
+    evidence.noSpike = noSpikeLogLikelihood(dataset.time, spikes, space.noSpikeRate);
+  }
+  const missing = missingRows(dataset);
+  if (missing) evidence.missing = missing;
+  return evidence;
+}
+
+async function filterPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, evidence: StateEvidence): Promise<number> {
+  const reader = await RowFileReader.open(inp.likelihoodFile);
+  if (reader.rows !== w.rows || reader.cols !== space.nInteriorBins) {
+    await reader.close();
+    throw new AppError('INTERNAL', `${inp.likelihoodFile} is ${reader.rows} × ${reader.cols}, the posterior expects ${w.rows} × ${space.nInteriorBins}`);
+  }
+  const writer = await RowFileWriter.create(join(inp.runDir, POSTERIOR_FILES.causal), w.rows, space.nStateBins);
+  const filter = new CausalFilter(space, inp.strategy);
+  const n = space.nInteriorStateBins;
+  try {
+    for (const [i, start] of w.starts.entries()) {
+      checkCancelled(inp.signal);
+      const rows = Math.min(inp.rowsPerChunk, w.rows - start);
+      await inp.probe.span('filter', async () => {
+        const nonLocal = await reader.read(start, rows);
+        const parts = {
+          nonLocal,
+          ...(evidence.local ? { local: evidence.local.subarray(start, start + rows) } : {}),
+          ...(evidence.noSpike ? { noSpike: evidence.noSpike.subarray(start, start + rows) } : {}),
+        };
+        const ll = assembleLogLikelihood(space, rows, parts, evidence.missing?.subarray(start, start + rows));
+        const causal = new Float32Array(rows * n);
+        filter.filterWindow(ll, rows, causal);
+        await writer.write(start, maskedPosterior(space, causal, rows));
+      }, { startRow: start, rows, states: n });
+      inp.onProgress((0.5 * (i + 1)) / w.starts.length, `filter rows ${start + rows}/${w.rows}`);
+    }
+    await writer.finish();
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  } finally {
+    await reader.close();
+  }
+  return filter.marginalLogLikelihood;
+}
+
+/** The interior state bins of masked rows (NLD's column order, NaN where not interior). */
+function interiorOf(space: StateSpace, masked: Float32Array, rows: number): Float32Array {
+  const n = space.nInteriorStateBins;
+  const out = new Float32Array(rows * n);
+  const cols = space.interiorStateBinColumn;
+  for (let t = 0; t < rows; t++) {
+    const from = t * space.nStateBins;
+    for (let k = 0; k < n; k++) out[t * n + k] = masked[from + cols[k]!]!;
+  }
+  return out;
+}
+
+interface SmootherOutputs {
+  acausal: RowFileWriter;
+  states: RowFileWriter;
+  map: RowFileWriter;
+}
+
+async function openOutputs(runDir: string, space: StateSpace, rows: number): Promise<SmootherOutputs> {
+  const acausal = await RowFileWriter.create(join(runDir, POSTERIOR_FILES.acausal), rows, space.nStateBins);
+  const states = await RowFileWriter.create(join(runDir, POSTERIOR_FILES.stateProbabilities), rows, space.stateNames.length);
+  const map = await RowFileWriter.create(join(runDir, POSTERIOR_FILES.mapPosition), rows, 1);
+  return { acausal, states, map };
+}
+
+async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows): Promise<void> {
+  const reader = await RowFileReader.open(join(inp.runDir, POSTERIOR_FILES.causal));
+  const out = await openOutputs(inp.runDir, space, w.rows);
+  const smoother = new AcausalSmoother(space, inp.strategy);
+  try {
+    for (let i = w.starts.length - 1; i >= 0; i--) {
+      checkCancelled(inp.signal);
+      const start = w.starts[i]!;
+      const rows = Math.min(inp.rowsPerChunk, w.rows - start);
+      await inp.probe.span('smooth', async () => {
+        const causal = interiorOf(space, await reader.read(start, rows), rows);
+        const acausal = new Float32Array(causal.length);
+        smoother.smoothWindow(causal, rows, acausal);
+        await out.acausal.write(start, maskedPosterior(space, acausal, rows));
+        await out.states.write(start, stateProbabilities(space, acausal, rows));
+        await out.map.write(start, Float32Array.from(mapPosition(space, acausal, rows)));
+      }, { startRow: start, rows, states: space.nInteriorStateBins });
+      inp.onProgress(0.5 + (0.5 * (w.starts.length - i)) / w.starts.length, `smooth rows ${start}/${w.rows}`);
+    }
+    for (const f of [out.acausal, out.states, out.map]) await f.finish();
+  } catch (e) {
+    for (const f of [out.acausal, out.states, out.map]) await f.abandon();
+    throw e;
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Filter, then smoother, over the decode's rows; what they made is in posterior/ of the run folder. */
+export async function decodePosterior(inp: PosteriorStageInputs): Promise<PosteriorSummary> {
+  const space = buildStateSpace(inp.model, placeGridOf(inp.dataset));
+  const w = windowsOf(inp.dataset.time.length, inp.rowsPerChunk);
+  const evidence = evidenceFor(space, inp);
+  const t0 = performance.now();
+  const marginalLogLikelihood = await filterPass(space, inp, w, evidence);
+  const t1 = performance.now();
+  await smoothPass(space, inp, w);
+  const n = space.nInteriorStateBins;
+  return {
+    model: inp.model,
+    strategy: inp.strategy,
+    states: space.stateNames,
+    rows: w.rows,
+    nStateBins: space.nStateBins,
+    nInteriorStateBins: n,
+    marginalLogLikelihood,
+    filterMs: t1 - t0,
+    smoothMs: performance.now() - t1,
+    denseTransitionBytes: n * n * 4,
+    files: POSTERIOR_FILES,
+  };
+}
