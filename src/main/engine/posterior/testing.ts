@@ -77,3 +77,18 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   }
   return worst;
 }
+
+/** The prediction window's times and every electrode's spike times of a golden protocol (§14). */
+export async function predictionInputs(model: 'decoder' | 'detector'): Promise<{ time: Float64Array; spikes: Float64Array[] }> {
+  const file = model === 'decoder' ? 'nld_clusterless_decoder_inputs.npz' : 'nld_nonlocal_detector_inputs.npz';
+  const spikes: Float64Array[] = [];
+  for (let e = 0; e < 4; e++) spikes.push((await readArray(file, `spike_times_${e}`)).data);
+  return { time: (await reference(`golden_${model}_time`)).data, spikes };
+}
+
+/** Columns [from, to) of a row-major rows × width array, as one rows × (to − from) array. */
+export function columns(data: Float64Array, rows: number, width: number, from: number, to: number): Float32Array {
+  const out = new Float32Array(rows * (to - from));
+  for (let t = 0; t < rows; t++) out.set(data.subarray(t * width + from, t * width + to), t * (to - from));
+  return out;
+}
