@@ -1,0 +1,65 @@
+/**
+ * The acausal (backward) smoother of posterior-spec §10, one window at a time from the last window
+ * to the first: the smoothed posterior of the row after the window is carried between calls.
+ */
+import { NORMALIZE_EPS } from './causalFilter';
+import type { StateSpace } from './stateSpaceTypes';
+import { transitionProduct, type TransitionProduct, type TransitionStrategy } from './transitionProducts';
+
+export class AcausalSmoother {
+  private readonly product: TransitionProduct;
+  private readonly n: number;
+  /** a_{t+1}: the smoothed posterior of the row after the next one to smooth, once there is one */
+  private readonly after: Float32Array;
+  private hasAfter = false;
+  private readonly predicted: Float64Array;
+  private readonly ratio: Float64Array;
+  private readonly back: Float64Array;
+
+  constructor(space: StateSpace, strategy: TransitionStrategy) {
+    this.n = space.nInteriorStateBins;
+    this.product = transitionProduct(space, strategy);
+    this.after = new Float32Array(this.n);
+    this.predicted = new Float64Array(this.n);
+    this.ratio = new Float64Array(this.n);
+    this.back = new Float64Array(this.n);
+  }
+
+  /**
+   * Smooths the causal posterior of one window (rows × N) into `outAcausal`. Windows come last
+   * first; the very last row of the recording is its own causal posterior, normalised.
+   */
+  smoothWindow(causal: Float32Array, rows: number, outAcausal: Float32Array): void {
+    const n = this.n;
+    if (causal.length < rows * n || outAcausal.length < rows * n) {
+      throw new RangeError(`smoothWindow needs ${rows} × ${n} values in and out`);
+    }
+    for (let t = rows - 1; t >= 0; t--) {
+      const base = t * n;
+      const filtered = causal.subarray(base, base + n);
+      if (this.hasAfter) this.smoothRow(filtered);
+      else this.back.fill(1);
+      let mass = 0;
+      for (let k = 0; k < n; k++) {
+        const s = filtered[k]! * this.back[k]!;
+        this.ratio[k] = s;
+        mass += s;
+      }
+      const inverse = 1 / (mass + NORMALIZE_EPS);
+      for (let k = 0; k < n; k++) this.after[k] = this.ratio[k]! * inverse;
+      outAcausal.set(this.after, base);
+      this.hasAfter = true;
+    }
+  }
+
+  /** back = A @ (a_{t+1} / p), p = f_t @ A in float32 and the ratio 0 where p is 0 (_divide_safe). */
+  private smoothRow(filtered: Float32Array): void {
+    const { n, predicted, ratio, after } = this;
+    this.product.forward(filtered, predicted);
+    for (let k = 0; k < n; k++) {
+      const p = Math.fround(predicted[k]!);
+      ratio[k] = p !== 0 ? after[k]! / p : 0;
+    }
+    this.product.backward(ratio, this.back);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The causal (forward) filter of posterior-spec §9, one window of rows at a time so a caller can
+ * stream a long recording: the prediction for the next row is carried from window to window.
+ * Posteriors are stored in float32 like upstream; sums and the scaling run in float64.
+ */
+import type { StateSpace } from './stateSpaceTypes';
+import { transitionProduct, type TransitionProduct, type TransitionStrategy } from './transitionProducts';
+
+/** core._normalize adds it to the denominator; a row with no mass stays zero instead of NaN. */
+export const NORMALIZE_EPS = 1e-15;
+
+export class CausalFilter {
+  private readonly product: TransitionProduct;
+  private readonly n: number;
+  /** the prediction for the next row to filter; the first row's is the initial distribution */
+  private readonly prediction: Float32Array;
+  private readonly scaled: Float64Array;
+  private readonly next: Float64Array;
+  private logLikelihood = 0;
+  private rowsFiltered = 0;
+
+  constructor(space: StateSpace, strategy: TransitionStrategy) {
+    this.n = space.nInteriorStateBins;
+    this.product = transitionProduct(space, strategy);
+    // no transition before the first row: pred_0 is the initial distribution itself (§15)
+    this.prediction = Float32Array.from(space.initial);
+    this.scaled = new Float64Array(this.n);
+    this.next = new Float64Array(this.n);
+  }
+
+  /** log p(all rows filtered so far) */
+  get marginalLogLikelihood(): number {
+    return this.logLikelihood;
+  }
+
+  get rows(): number {
+    return this.rowsFiltered;
+  }
+
+  /** The prediction the next row will start from (f_{t} @ A of the last row filtered). */
+  get lastPrediction(): Float32Array {
+    return this.prediction;
+  }
+
+  /**
+   * Filters `rows` rows of `ll` (rows × N, row-major) into `outCausal` (and, when given, the
+   * prediction each row started from into `outPredictive`).
+   */
+  filterWindow(ll: Float32Array, rows: number, outCausal: Float32Array, outPredictive?: Float32Array): void {
+    const n = this.n;
+    if (ll.length < rows * n || outCausal.length < rows * n || (outPredictive && outPredictive.length < rows * n)) {
+      throw new RangeError(`filterWindow needs ${rows} × ${n} values in and out`);
+    }
+    for (let t = 0; t < rows; t++) {
+      const base = t * n;
+      outPredictive?.set(this.prediction, base);
+      this.conditionRow(ll, base, outCausal);
+      this.product.forward(outCausal.subarray(base, base + n), this.next);
+      for (let k = 0; k < n; k++) this.prediction[k] = this.next[k]!;
+    }
+    this.rowsFiltered += rows;
+  }
+
+  /** f_t = u / (c + eps), u = pred ⊙ exp(LL − m), m the row's maximum (0 when not finite). */
+  private conditionRow(ll: Float32Array, base: number, out: Float32Array): void {
+    const { n, prediction, scaled } = this;
+    let max = -Infinity;
+    for (let k = 0; k < n; k++) if (ll[base + k]! > max) max = ll[base + k]!;
+    if (!Number.isFinite(max)) max = 0;
+    let mass = 0;
+    for (let k = 0; k < n; k++) {
+      const u = prediction[k]! * Math.exp(ll[base + k]! - max);
+      scaled[k] = u;
+      mass += u;
+    }
+    const inverse = 1 / (mass + NORMALIZE_EPS);
+    for (let k = 0; k < n; k++) out[base + k] = scaled[k]! * inverse;
+    this.logLikelihood += Math.log(mass) + max;
+  }
+}

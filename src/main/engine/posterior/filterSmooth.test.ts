@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { filterSmooth } from './filterSmooth';
+import { assembleOutputs, maskedPosterior } from './outputs';
+import { CASES, logLikelihoodOf, maxAbsDiff, reference, spaceOf, type ReferenceCase } from './testing';
+import type { TransitionStrategy } from './transitionProducts';
+
+/** posterior-spec §0: a float32 engine sits within about 1e-6 of the float64 reference. */
+const ATOL = 5e-6;
+const STRATEGIES: TransitionStrategy[] = ['dense', 'structured'];
+const RUNS = CASES.flatMap((name) => STRATEGIES.map((strategy) => [name, strategy] as [ReferenceCase, TransitionStrategy]));
+
+async function run(name: ReferenceCase, strategy: TransitionStrategy) {
+  const space = await spaceOf(name);
+  const { ll, rows } = await logLikelihoodOf(name);
+  const result = filterSmooth(space, ll, rows, strategy);
+  return { space, rows, result, outputs: assembleOutputs(space, result, rows) };
+}
+
+describe('filter and smoother against the float64 reference (posterior-spec §9–§12)', () => {
+  it.each(RUNS)('%s, %s: posteriors, state probabilities and marginal likelihood', async (name, strategy) => {
+    const { space, rows, result, outputs } = await run(name, strategy);
+    expect(maxAbsDiff(outputs.acausalPosterior, (await reference(`${name}_acausal_posterior`)).data)).toBeLessThan(ATOL);
+    expect(maxAbsDiff(result.causal, (await reference(`${name}_causal_posterior`)).data)).toBeLessThan(ATOL);
+    expect(maxAbsDiff(result.predictive, (await reference(`${name}_predictive_posterior`)).data)).toBeLessThan(ATOL);
+    const acausalStates = await reference(`${name}_acausal_state_probabilities`);
+    expect(maxAbsDiff(outputs.acausalStateProbabilities, acausalStates.data)).toBeLessThan(ATOL);
+    const causalStates = await reference(`${name}_causal_state_probabilities`);
+    expect(maxAbsDiff(outputs.causalStateProbabilities, causalStates.data)).toBeLessThan(ATOL);
+    const logMarginal = (await reference(`${name}_marginal_log_likelihood`)).data[0]!;
+    expect(Math.abs(result.marginalLogLikelihood - logMarginal)).toBeLessThan(1e-3 * Math.abs(logMarginal));
+    // NaN exactly in the non-interior columns
+    const nan = Array.from(outputs.acausalPosterior.subarray(0, space.nStateBins), Number.isNaN);
+    expect(nan).toEqual(Array.from(space.isInteriorStateBin, (v) => v === 0));
+    expect(outputs.acausalPosterior.length).toBe(rows * space.nStateBins);
+  });
+
+  it.each(['decoder', 'detector'] as const)('%s: within 1e-5 of NLD golden acausal posterior', async (name) => {
+    for (const strategy of STRATEGIES) {
+      const { outputs } = await run(name, strategy);
+      expect(maxAbsDiff(outputs.acausalPosterior, (await reference(`golden_${name}_acausal_posterior`)).data)).toBeLessThan(1e-5);
+      if (name === 'detector') {
+        const golden = await reference('golden_detector_acausal_state_probabilities');
+        expect(maxAbsDiff(outputs.acausalStateProbabilities, golden.data)).toBeLessThan(1e-5);
+      }
+    }
+  });
+
+  it('dense and structured agree to float32 rounding', async () => {
+    const dense = await run('detector_gaps', 'dense');
+    const structured = await run('detector_gaps', 'structured');
+    expect(maxAbsDiff(dense.result.acausal, structured.result.acausal)).toBeLessThan(1e-6);
+  });
+
+  it('the MAP position is the centre of the bin with most spatial mass', async () => {
+    const { space, rows, result, outputs } = await run('decoder', 'structured');
+    const masked = maskedPosterior(space, result.acausal, rows);
+    for (const t of [0, 17, rows - 1]) {
+      const row = Array.from(masked.subarray(t * space.nStateBins, (t + 1) * space.nStateBins));
+      const best = row.indexOf(Math.max(...row));
+      expect(outputs.mapPosition[t]).toBe(space.grid.centers[best]);
+    }
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The two products the filter and smoother need, p = f @ A (rows of A are "from") and A @ r,
+ * for the dense float32 matrix and for its structure. Sums are float64; nothing is allocated per
+ * call.
+ */
+import type { BandBlock, RankOneBlock, StructuredTransition } from './structuredTransition';
+import type { StateSpace } from './stateSpaceTypes';
+
+export type TransitionStrategy = 'dense' | 'structured';
+
+export interface TransitionProduct {
+  /** out = f @ A */
+  forward(f: Float32Array, out: Float64Array): void;
+  /** out = A @ r */
+  backward(r: Float64Array, out: Float64Array): void;
+}
+
+/** f @ A as rows of A scaled by f_i and added up: A is read once, row by row, in memory order. */
+class DenseProduct implements TransitionProduct {
+  constructor(private readonly a: Float32Array, private readonly n: number) {}
+
+  forward(f: Float32Array, out: Float64Array): void {
+    const { a, n } = this;
+    out.fill(0);
+    for (let i = 0; i < n; i++) {
+      const fi = f[i]!;
+      if (fi === 0) continue;
+      const base = i * n;
+      for (let j = 0; j < n; j++) out[j]! += fi * a[base + j]!;
+    }
+  }
+
+  backward(r: Float64Array, out: Float64Array): void {
+    const { a, n } = this;
+    for (let i = 0; i < n; i++) {
+      const base = i * n;
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += a[base + j]! * r[j]!;
+      out[i] = sum;
+    }
+  }
+}
+
+function bandForward(b: BandBlock, f: Float32Array, out: Float64Array): void {
+  for (let i = 0; i < b.rows; i++) {
+    const fi = f[b.rowStart + i]!;
+    if (fi === 0) continue;
+    const v0 = b.valueStart[i]!;
+    const col0 = b.colStart + b.first[i]! - v0;
+    const end = v0 + b.length[i]!;
+    for (let v = v0; v < end; v++) out[col0 + v]! += fi * b.values[v]!;
+  }
+}
+
+function bandBackward(b: BandBlock, r: Float64Array, out: Float64Array): void {
+  for (let i = 0; i < b.rows; i++) {
+    const v0 = b.valueStart[i]!;
+    const col0 = b.colStart + b.first[i]! - v0;
+    const end = v0 + b.length[i]!;
+    let sum = 0;
+    for (let v = v0; v < end; v++) sum += b.values[v]! * r[col0 + v]!;
+    out[b.rowStart + i]! += sum;
+  }
+}
+
+/** Σ_i f_i · row = (Σ_i f_i) · row. */
+function rankOneForward(b: RankOneBlock, f: Float32Array, out: Float64Array): void {
+  let mass = 0;
+  for (let i = b.rowStart; i < b.rowStart + b.rows; i++) mass += f[i]!;
+  if (mass === 0) return;
+  for (let j = 0; j < b.values.length; j++) out[b.colStart + j]! += mass * b.values[j]!;
+}
+
+/** Every row gives the same dot product. */
+function rankOneBackward(b: RankOneBlock, r: Float64Array, out: Float64Array): void {
+  let dot = 0;
+  for (let j = 0; j < b.values.length; j++) dot += b.values[j]! * r[b.colStart + j]!;
+  for (let i = b.rowStart; i < b.rowStart + b.rows; i++) out[i]! += dot;
+}
+
+class StructuredProduct implements TransitionProduct {
+  constructor(private readonly structure: StructuredTransition) {}
+
+  forward(f: Float32Array, out: Float64Array): void {
+    out.fill(0);
+    for (const b of this.structure.blocks) {
+      if (b.kind === 'band') bandForward(b, f, out);
+      else rankOneForward(b, f, out);
+    }
+  }
+
+  backward(r: Float64Array, out: Float64Array): void {
+    out.fill(0);
+    for (const b of this.structure.blocks) {
+      if (b.kind === 'band') bandBackward(b, r, out);
+      else rankOneBackward(b, r, out);
+    }
+  }
+}
+
+export function transitionProduct(space: StateSpace, strategy: TransitionStrategy): TransitionProduct {
+  if (strategy === 'dense') return new DenseProduct(space.transitions.dense, space.nInteriorStateBins);
+  if (strategy === 'structured') return new StructuredProduct(space.transitions.structured);
+  throw new RangeError(`unknown transition strategy ${String(strategy)}`);
+}
