@@ -10,11 +10,11 @@
  * `kde-profiler merge` to add up with the others.
  */
 import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { RunConfig, StrategyChoice } from '../../shared/config';
+import { dirname, join, resolve } from 'node:path';
+import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { formatBytes, formatMs } from '../../shared/format';
-import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, type DecodeSummary } from '../engineProtocol';
+import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary, type PosteriorSummary } from '../engineProtocol';
 import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
@@ -28,7 +28,12 @@ import { printRunLink } from './serverLink';
 const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
-                    [--shard I/N [--shard-by round-robin|spikes]] --out DIR [--runs-dir DIR]`;
+                    [--model decoder|detector|none] [--posterior-strategy structured|dense]
+                    [--shard I/N [--shard-by round-robin|spikes]] --out DIR [--runs-dir DIR]
+
+--model: the state-space posterior after the likelihood (default decoder; none with --shard, whose
+likelihoods are merged first): DIR/posterior/{acausal_posterior,causal_posterior,
+acausal_state_probabilities,map_position}.npy.`;
 
 const OPTIONS = {
   data: RUN_OPTIONS.data,
@@ -47,12 +52,29 @@ const OPTIONS = {
   shard: RUN_OPTIONS.shard,
   'shard-by': RUN_OPTIONS['shard-by'],
   'rows-per-chunk': { type: 'string' },
+  model: { type: 'string' },
+  'posterior-strategy': { type: 'string' },
   out: RUN_OPTIONS.out,
   'runs-dir': RUN_OPTIONS['runs-dir'],
   help: RUN_OPTIONS.help,
 } as const;
 
 const DEFAULT_ROWS_PER_CHUNK = 2000;
+
+/** The posterior the flags ask for; none for a shard unless one is named (which the engine refuses). */
+function posteriorOf(flags: ReturnType<typeof parseFlags>, sharded: boolean): DecodeRequest['posterior'] {
+  const model = stringFlag(flags, 'model') ?? (sharded ? 'none' : 'decoder');
+  const strategy = stringFlag(flags, 'posterior-strategy') ?? 'structured';
+  if (model !== 'none' && !(POSTERIOR_MODELS as readonly string[]).includes(model)) {
+    throw new UsageError(`--model ${model}: expected ${POSTERIOR_MODELS.join(', ')} or none`);
+  }
+  if (!(HMM_STRATEGIES as readonly string[]).includes(strategy)) throw new UsageError(`--posterior-strategy ${strategy}: expected ${HMM_STRATEGIES.join(' or ')}`);
+  if (model === 'none') {
+    if (stringFlag(flags, 'posterior-strategy') !== undefined) throw new UsageError('--posterior-strategy needs a posterior: drop it or give --model decoder|detector');
+    return undefined;
+  }
+  return { model: model as PosteriorModel, strategy: strategy as HmmStrategy };
+}
 
 /** A hard link (no second copy of a long likelihood) where the file system allows; a copy otherwise. */
 async function linkOrCopy(from: string, to: string): Promise<void> {
@@ -71,8 +93,13 @@ async function copyDecodeOutputs(runDir: string, outDir: string, strategy: Strat
   await linkOrCopy(join(runDir, rel), join(outDir, rel));
   // a partial file of an earlier attempt is superseded by the complete one
   await rm(join(outDir, `${rel}${PARTIAL_SUFFIX}`), { force: true });
+  const summary = JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
+  if (summary.posterior) {
+    await mkdir(join(outDir, 'posterior'), { recursive: true });
+    for (const rel of Object.values(POSTERIOR_FILES)) await linkOrCopy(join(runDir, rel), join(outDir, rel));
+  }
   await copyFile(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE));
-  return JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
+  return summary;
 }
 
 /** The rows a stopped decode wrote, into DIR beside where the whole file would have gone; undefined when none. */
@@ -84,6 +111,14 @@ async function keepPartial(runDir: string, outDir: string, strategy: StrategyCho
   return join(outDir, rel);
 }
 
+function posteriorText(p: PosteriorSummary, outDir: string): string {
+  return (
+    `${p.model} posterior (${p.strategy}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
+    `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${p.marginalLogLikelihood.toFixed(3)}\n` +
+    `posterior: ${join(outDir, 'posterior')}/ (acausal_posterior, causal_posterior, acausal_state_probabilities, map_position .npy)\n`
+  );
+}
+
 function summaryText(s: DecodeSummary, file: string): string {
   const d = s.dataset;
   return (
@@ -92,6 +127,7 @@ function summaryText(s: DecodeSummary, file: string): string {
     `load ${formatMs(s.loadMs)} · fit ${formatMs(s.fitMs)} · decode ${formatMs(s.decodeMs)} ` +
     `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${formatBytes(s.peakRssBytes)}\n` +
     `likelihood: ${file}\n` +
+    (s.posterior ? posteriorText(s.posterior, dirname(dirname(file))) : '') +
     (s.shard ? `shard ${s.shard.index}/${s.shard.count} (${s.shard.by}): electrodes ${s.shard.electrodes.join(', ')}; merge the shards with kde-profiler merge\n` : '') +
     (s.fingerprint ? `dataset fingerprint: ${s.fingerprint}\n` : '')
   );
@@ -110,14 +146,16 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_CHUNK;
+  const posterior = posteriorOf(flags, config.shard !== undefined);
+  const request: DecodeRequest = posterior ? { rowsPerChunk, posterior } : { rowsPerChunk };
   const outDir = resolve(io.cwd, outFlag);
 
-  return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, rowsPerChunk, outDir, io));
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, request, outDir, io));
 }
 
-async function decodeAndCopy(service: ProfilerService, config: RunConfig, rowsPerChunk: number, outDir: string, io: CliIo): Promise<number> {
+async function decodeAndCopy(service: ProfilerService, config: RunConfig, request: DecodeRequest, outDir: string, io: CliIo): Promise<number> {
   const strategy = config.strategies[0]!;
-  const { runId } = await service.startDecode(config, { rowsPerChunk });
+  const { runId } = await service.startDecode(config, request);
   const runDir = resolve(service.runsDir, runId);
   const { final, interrupted } = await followRun(service, runId, io, { infoLogs: true });
   if (final.status === 'completed') {

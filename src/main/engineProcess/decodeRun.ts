@@ -67,7 +67,11 @@ class DecodeRun {
     private readonly progress: DecodeProgress,
   ) {
     this.strategy = onlyStrategy(start);
+    this.baseDeps = deps;
   }
+
+  /** the engine thread's own deps, whatever pool the inputs bring */
+  private readonly baseDeps: EngineDeps;
 
   async run(): Promise<EngineOutcome> {
     const { session, start, strategy } = this;
@@ -163,7 +167,7 @@ class DecodeRun {
     if (!wanted) return undefined;
     const { probe } = this.session;
     this.enter('posterior');
-    const local = wanted.model === 'detector' ? await probe.span('local', () => this.deps.predictLocal(model, dataset, probe)) : undefined;
+    const local = wanted.model === 'detector' ? await probe.span('local', () => this.localLikelihood(model, dataset)) : undefined;
     return probe.span('posterior', () => decodePosterior({
       runDir: this.start.runDir,
       dataset,
@@ -176,6 +180,22 @@ class DecodeRun {
       signal: this.session.signal,
       onProgress: (fraction, detail) => this.session.emitProgress(fraction, detail),
     }), { model: wanted.model, strategy: wanted.strategy });
+  }
+
+  /**
+   * The Local state's log likelihood per row. Pool workers hold their electrodes' models, which the
+   * local likelihood cannot use: then the engine thread fits its own (a fit costs little beside a
+   * decode).
+   */
+  private async localLikelihood(model: FittedModel, dataset: Dataset): Promise<Float64Array> {
+    const { probe } = this.session;
+    if (this.deps === this.baseDeps) return this.deps.predictLocal(model, dataset, probe);
+    const own = await probe.span('encode', () => this.baseDeps.fitEncodingModel(dataset, probe));
+    try {
+      return await this.baseDeps.predictLocal(own, dataset, probe);
+    } finally {
+      own.dispose();
+    }
   }
 
   private enter(phase: DecodePhase): void {
