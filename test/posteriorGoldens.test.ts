@@ -1,0 +1,111 @@
+/**
+ * The whole decode against non_local_detector's own golden regression: `kde-profiler decode
+ * --model decoder|detector` on the golden protocols written as ordinary clusterless-npz/1 files
+ * (scripts/make-posterior-fixtures.py) reproduces the float64 reference posterior within 5e-6 and
+ * NLD's goldens within 1e-5 (posterior-spec §0: float32 lands about 1e-6 from them), whatever the
+ * backend, the filter's transition form, the window size or the number of workers.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listBackends } from '../src/main/engine';
+import { loadNpz, parseNpy } from '../src/main/data';
+
+const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
+const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const REFERENCE = fixture('posterior_reference.npz');
+let dir: string;
+let reference: Map<string, Float64Array>;
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: 240_000, env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? dir } },
+      (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+  });
+}
+
+async function npy(file: string): Promise<{ shape: number[]; data: Float64Array }> {
+  const a = parseNpy(new Uint8Array(await readFile(file)));
+  return { shape: a.shape, data: a.data as Float64Array };
+}
+
+/** max |a − b| over entries, NaN in both counting as equal and NaN in one as a miss */
+function maxDiff(a: Float64Array, b: Float64Array): number {
+  expect(a.length).toBe(b.length);
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (Number.isNaN(a[i]!) && Number.isNaN(b[i]!)) continue;
+    const d = Math.abs(a[i]! - b[i]!);
+    worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
+  }
+  return worst;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kde-posterior-'));
+  const npz = await loadNpzArrays(REFERENCE);
+  reference = npz;
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function loadNpzArrays(file: string): Promise<Map<string, Float64Array>> {
+  const { unzipSync } = await import('fflate');
+  const members = unzipSync(new Uint8Array(await readFile(file)));
+  const out = new Map<string, Float64Array>();
+  for (const [name, bytes] of Object.entries(members)) {
+    const a = parseNpy(bytes);
+    if (a.data instanceof Float64Array) out.set(name.replace(/\.npy$/, ''), a.data);
+  }
+  return out;
+}
+
+const CASES: { model: 'decoder' | 'detector'; backend: string; strategy: string; extra: string[] }[] = [
+  { model: 'decoder', backend: 'wasm', strategy: 'structured', extra: [] },
+  { model: 'decoder', backend: 'wasm', strategy: 'dense', extra: ['--rows-per-chunk', '7'] },
+  { model: 'decoder', backend: 'cpu', strategy: 'structured', extra: ['--workers', '1'] },
+  { model: 'decoder', backend: 'webgpu', strategy: 'structured', extra: [] },
+  { model: 'detector', backend: 'wasm', strategy: 'structured', extra: ['--workers', '2'] },
+  { model: 'detector', backend: 'wasm', strategy: 'dense', extra: ['--workers', '1', '--rows-per-chunk', '3'] },
+  { model: 'detector', backend: 'cpu', strategy: 'structured', extra: [] },
+  { model: 'detector', backend: 'webgpu', strategy: 'dense', extra: [] },
+];
+
+describe('the whole decode reproduces the NLD goldens', () => {
+  for (const c of CASES) {
+    it(`${c.model}, ${c.strategy} filter, ${c.backend} ${c.extra.join(' ')}`, async (ctx) => {
+      if (c.backend === 'webgpu' && !(await listBackends()).find((b) => b.name === 'webgpu')?.available) {
+        ctx.skip('skipped: no WebGPU adapter here (install Mesa lavapipe or a GPU driver)');
+      }
+      const out = join(dir, `${c.model}-${c.backend}-${c.strategy}-${c.extra.join('')}`);
+      const r = await cli(['decode', '--data', fixture(`nld_${c.model}_protocol.npz`), '--model', c.model, '--posterior-strategy', c.strategy,
+        '--backend', c.backend, '--strategy', 'reference', '--out', out, '--runs-dir', join(dir, 'runs'), ...c.extra]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`${c.model} posterior (${c.strategy}`);
+      const acausal = await npy(join(out, 'posterior', 'acausal_posterior.npy'));
+      const nStateBins = c.model === 'decoder' ? 88 : 170;
+      expect(acausal.shape).toEqual([50, nStateBins]);
+      expect(maxDiff(acausal.data, reference.get(`${c.model}_acausal_posterior`)!)).toBeLessThan(5e-6);
+      expect(maxDiff(acausal.data, reference.get(`golden_${c.model}_acausal_posterior`)!)).toBeLessThan(1e-5);
+      const states = await npy(join(out, 'posterior', 'acausal_state_probabilities.npy'));
+      expect(maxDiff(states.data, reference.get(`${c.model}_acausal_state_probabilities`)!)).toBeLessThan(5e-6);
+      if (c.model === 'detector') expect(maxDiff(states.data, reference.get('golden_detector_acausal_state_probabilities')!)).toBeLessThan(1e-5);
+      const causal = await npy(join(out, 'posterior', 'causal_posterior.npy'));
+      expect(causal.shape).toEqual([50, nStateBins]);
+      const summary = JSON.parse(await readFile(join(out, 'decode.json'), 'utf8'));
+      expect(summary.posterior.marginalLogLikelihood).toBeCloseTo(reference.get(`${c.model}_marginal_log_likelihood`)![0]!, 3);
+      expect((await readdir(join(out, 'posterior'))).some((f) => f.endsWith('.partial'))).toBe(false);
+    });
+  }
+
+  it('the protocol files load as ordinary clusterless-npz/1 data with the whole grid', async () => {
+    const ds = await loadNpz(fixture('nld_detector_protocol.npz'));
+    expect(ds.placeGrid?.centers.length).toBe(84);
+    expect(ds.isTraining?.reduce((a, b) => a + b, 0)).toBe(3500);
+    expect(ds.time.length).toBe(50);
+  });
+});
