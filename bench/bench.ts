@@ -7,7 +7,8 @@
  *                    [--strategies all|a,b] [--repeats 3] [--warmup 1] [--cell-limit-s 60]
  *                    [--out bench/results/bench.json] [--no-overhead]
  *
- * `npm run bench -- --peer` compares the engine with its NumPy peer instead (peerBench.ts).
+ * `npm run bench -- --peer` compares the engine with its NumPy peer instead (peerBench.ts);
+ * `npm run bench -- --posterior` times the filter and smoother (posteriorBench.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,7 +18,13 @@ import { makePreset } from '../src/main/data';
 import { fitEncodingModel, initBackend, listBackends, predictNonlocal, type EngineProbe } from '../src/main/engine';
 import { Recorder } from '../src/main/recorder';
 import { runPeerBench, wantsPeer } from './peerBench';
+import { runPosteriorBench, wantsPosterior } from './posteriorBench';
 import { median, printTable, type Cell } from './table';
+
+if (wantsPosterior(process.argv.slice(2))) {
+  await runPosteriorBench(process.argv.slice(2));
+  process.exit(0);
+}
 
 if (wantsPeer(process.argv.slice(2))) {
   await runPeerBench(process.argv.slice(2));

@@ -37,7 +37,7 @@ class NldUnavailable(Exception):
     """NLD or one of its imports is missing; the message says which and what to do."""
 
 
-def _install_track_linearization_stand_in() -> None:
+def install_track_linearization_stand_in() -> None:
     try:
         import track_linearization  # noqa: F401
     except ImportError:
@@ -62,7 +62,7 @@ def import_nld(src: str | None, variant: str, x64: bool):
     except ImportError as e:
         raise NldUnavailable(f"JAX is not importable ({e}); install jax in the Python that runs NLD.") from e
     jax.config.update("jax_enable_x64", x64)
-    _install_track_linearization_stand_in()
+    install_track_linearization_stand_in()
     try:
         from non_local_detector.environment import Environment
         module = __import__(f"non_local_detector.likelihoods.{variant}", fromlist=["fit_clusterless_kde_encoding_model"])

@@ -35,5 +35,5 @@ export {
   compareResults, comparisonText, formatMedianCi, formatMedianWithCi, formatRatioCi, sameStrategy, withVsReference,
 } from './verdicts';
 export { datasetScale, type DatasetScale } from './datasetScale';
-export { decodingAccuracy, truePositionAtRows } from './accuracy';
+export { ACCURACY_RADIUS, decodingAccuracy, truePositionAtRows } from './accuracy';
 export { analyseSweep } from './sweep';

@@ -111,11 +111,19 @@ async function keepPartial(runDir: string, outDir: string, strategy: StrategyCho
   return join(outDir, rel);
 }
 
+function accuracyText(p: PosteriorSummary): string {
+  const { likelihood, posterior } = p.accuracy ?? {};
+  if (!likelihood || !posterior) return '';
+  const text = (a: NonNullable<typeof likelihood>): string => `median error ${a.medianAbsError.toPrecision(3)}, ${(100 * a.shareWithin10).toFixed(1)} % of rows within 10`;
+  return `accuracy against the true position: posterior MAP ${text(posterior)}; likelihood argmax ${text(likelihood)}\n`;
+}
+
 function posteriorText(p: PosteriorSummary, outDir: string): string {
   return (
     `${p.model} posterior (${p.strategy}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
     `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${p.marginalLogLikelihood.toFixed(3)}\n` +
-    `posterior: ${join(outDir, 'posterior')}/ (acausal_posterior, causal_posterior, acausal_state_probabilities, map_position .npy)\n`
+    `posterior: ${join(outDir, 'posterior')}/ (acausal_posterior, causal_posterior, acausal_state_probabilities, map_position .npy)\n` +
+    accuracyText(p)
   );
 }
 

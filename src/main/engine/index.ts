@@ -27,3 +27,7 @@ export { predictLocal } from './local';
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';
 export type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';
+export {
+  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterSmooth, mapPosition, maskedPosterior, noSpikeLogLikelihood,
+  stateProbabilities, type PlaceGrid, type StateSpace,
+} from './posterior';

@@ -5,7 +5,7 @@
  */
 import type { HmmStrategy, PosteriorModel, StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
-import type { BackendInfo, ShardInfo } from '../../shared/report';
+import type { BackendInfo, DecodingAccuracy, ShardInfo } from '../../shared/report';
 
 export const LIKELIHOOD_DIR = 'likelihood';
 export const AXES_FILE = 'axes.json';
@@ -52,6 +52,11 @@ export interface PosteriorSummary {
   smoothMs: number;
   /** what NLD's dense N × N float32 transition matrix would take */
   denseTransitionBytes: number;
+  /**
+   * Where the data carry the true position: how far the likelihood's argmax and the posterior's MAP
+   * lie from it (a posterior should decode better than the likelihood alone).
+   */
+  accuracy?: { likelihood: DecodingAccuracy | undefined; posterior: DecodingAccuracy | undefined };
   /** relative to the folder holding decode.json */
   files: typeof POSTERIOR_FILES;
 }

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import type { HmmStrategy, PosteriorModel } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
-import type { EngineProbe } from '../../engine';
 import {
-  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, mapPosition, maskedPosterior, noSpikeLogLikelihood,
+  AcausalSmoother, type EngineProbe, assembleLogLikelihood, buildStateSpace, CausalFilter, mapPosition, maskedPosterior, noSpikeLogLikelihood,
   stateProbabilities, type StateSpace,
-} from '../../engine/posterior';
+} from '../../engine';
 import { POSTERIOR_FILES, type PosteriorSummary } from '../../engineProtocol';
+import { likelihoodArgmax, PositionErrors } from './positionErrors';
 import { missingRows, placeGridOf } from './posteriorInputs';
 import { RowFileReader, RowFileWriter } from './rowFiles';
 
@@ -58,6 +58,12 @@ interface StateEvidence {
   missing?: Uint8Array;
 }
 
+/** Decoded against true positions, where the data carry them: the likelihood's argmax and the posterior's MAP. */
+interface Accuracy {
+  likelihood?: PositionErrors;
+  posterior?: PositionErrors;
+}
+
 function evidenceFor(space: StateSpace, inp: PosteriorStageInputs): StateEvidence {
   const { dataset } = inp;
   const evidence: StateEvidence = {};
@@ -74,7 +80,7 @@ function evidenceFor(space: StateSpace, inp: PosteriorStageInputs): StateEvidenc
   return evidence;
 }
 
-async function filterPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, evidence: StateEvidence): Promise<number> {
+async function filterPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, evidence: StateEvidence, accuracy: Accuracy): Promise<number> {
   const reader = await RowFileReader.open(inp.likelihoodFile);
   if (reader.rows !== w.rows || reader.cols !== space.nInteriorBins) {
     await reader.close();
@@ -89,6 +95,7 @@ async function filterPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
       const rows = Math.min(inp.rowsPerChunk, w.rows - start);
       await inp.probe.span('filter', async () => {
         const nonLocal = await reader.read(start, rows);
+        accuracy.likelihood?.add(start, likelihoodArgmax(nonLocal, rows, inp.dataset.placeBinCenters));
         const parts = {
           nonLocal,
           ...(evidence.local ? { local: evidence.local.subarray(start, start + rows) } : {}),
@@ -136,7 +143,7 @@ async function openOutputs(runDir: string, space: StateSpace, rows: number): Pro
   return { acausal, states, map };
 }
 
-async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows): Promise<void> {
+async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, accuracy: Accuracy): Promise<void> {
   const reader = await RowFileReader.open(join(inp.runDir, POSTERIOR_FILES.causal));
   const out = await openOutputs(inp.runDir, space, w.rows);
   const smoother = new AcausalSmoother(space, inp.strategy);
@@ -151,7 +158,9 @@ async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
         smoother.smoothWindow(causal, rows, acausal);
         await out.acausal.write(start, maskedPosterior(space, acausal, rows));
         await out.states.write(start, stateProbabilities(space, acausal, rows));
-        await out.map.write(start, Float32Array.from(mapPosition(space, acausal, rows)));
+        const map = mapPosition(space, acausal, rows);
+        accuracy.posterior?.add(start, map);
+        await out.map.write(start, Float32Array.from(map));
       }, { startRow: start, rows, states: space.nInteriorStateBins });
       inp.onProgress(0.5 + (0.5 * (w.starts.length - i)) / w.starts.length, `smooth rows ${start}/${w.rows}`);
     }
@@ -169,12 +178,16 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
   const space = buildStateSpace(inp.model, placeGridOf(inp.dataset));
   const w = windowsOf(inp.dataset.time.length, inp.rowsPerChunk);
   const evidence = evidenceFor(space, inp);
+  const likelihood = PositionErrors.of(inp.dataset);
+  const accuracy: Accuracy = likelihood ? { likelihood, posterior: PositionErrors.of(inp.dataset)! } : {};
   const t0 = performance.now();
-  const marginalLogLikelihood = await filterPass(space, inp, w, evidence);
+  const marginalLogLikelihood = await filterPass(space, inp, w, evidence, accuracy);
   const t1 = performance.now();
-  await smoothPass(space, inp, w);
+  await smoothPass(space, inp, w, accuracy);
   const n = space.nInteriorStateBins;
+  const decodedAccuracy = likelihood ? { likelihood: likelihood.summary(), posterior: accuracy.posterior!.summary() } : undefined;
   return {
+    ...(decodedAccuracy ? { accuracy: decodedAccuracy } : {}),
     model: inp.model,
     strategy: inp.strategy,
     states: space.stateNames,
