@@ -12,6 +12,9 @@ export class AcausalSmoother {
   /** a_{t+1}: the smoothed posterior of the row after the next one to smooth, once there is one */
   private readonly after: Float32Array;
   private hasAfter = false;
+  /** the first predictive row of the window smoothed last, when the caller gave one */
+  private readonly carriedPrediction: Float32Array;
+  private hasCarriedPrediction = false;
   private readonly predicted: Float64Array;
   private readonly ratio: Float64Array;
   private readonly back: Float64Array;
@@ -20,6 +23,7 @@ export class AcausalSmoother {
     this.n = space.nInteriorStateBins;
     this.product = transitionProduct(space, strategy);
     this.after = new Float32Array(this.n);
+    this.carriedPrediction = new Float32Array(this.n);
     this.predicted = new Float64Array(this.n);
     this.ratio = new Float64Array(this.n);
     this.back = new Float64Array(this.n);
@@ -28,16 +32,20 @@ export class AcausalSmoother {
   /**
    * Smooths the causal posterior of one window (rows × N) into `outAcausal`. Windows come last
    * first; the very last row of the recording is its own causal posterior, normalised.
+   *
+   * With the filter's `predictive` posterior of the same window, f_t @ A is not recomputed: the
+   * prediction of row t + 1 is exactly that product, rounded to float32 as here, so the result
+   * is the same bit for bit with one matrix product per row fewer.
    */
-  smoothWindow(causal: Float32Array, rows: number, outAcausal: Float32Array): void {
+  smoothWindow(causal: Float32Array, rows: number, outAcausal: Float32Array, predictive?: Float32Array): void {
     const n = this.n;
-    if (causal.length < rows * n || outAcausal.length < rows * n) {
+    if (causal.length < rows * n || outAcausal.length < rows * n || (predictive && predictive.length < rows * n)) {
       throw new RangeError(`smoothWindow needs ${rows} × ${n} values in and out`);
     }
     for (let t = rows - 1; t >= 0; t--) {
       const base = t * n;
       const filtered = causal.subarray(base, base + n);
-      if (this.hasAfter) this.smoothRow(filtered);
+      if (this.hasAfter) this.smoothRow(filtered, this.knownPrediction(predictive, t, rows));
       else this.back.fill(1);
       let mass = 0;
       for (let k = 0; k < n; k++) {
@@ -50,12 +58,25 @@ export class AcausalSmoother {
       outAcausal.set(this.after, base);
       this.hasAfter = true;
     }
+    this.hasCarriedPrediction = predictive !== undefined && rows > 0;
+    if (predictive && rows > 0) this.carriedPrediction.set(predictive.subarray(0, n));
+  }
+
+  /** pred_{t+1}: the next row of this window's predictive, or the later window's first row. */
+  private knownPrediction(predictive: Float32Array | undefined, t: number, rows: number): Float32Array | null {
+    if (!predictive) return null;
+    if (t + 1 < rows) return predictive.subarray((t + 1) * this.n, (t + 2) * this.n);
+    return this.hasCarriedPrediction ? this.carriedPrediction : null;
   }
 
   /** back = A @ (a_{t+1} / p), p = f_t @ A in float32 and the ratio 0 where p is 0 (_divide_safe). */
-  private smoothRow(filtered: Float32Array): void {
+  private smoothRow(filtered: Float32Array, known: Float32Array | null): void {
     const { n, predicted, ratio, after } = this;
-    this.product.forward(filtered, predicted);
+    if (known) {
+      for (let k = 0; k < n; k++) predicted[k] = known[k]!;
+    } else {
+      this.product.forward(filtered, predicted);
+    }
     for (let k = 0; k < n; k++) {
       const p = Math.fround(predicted[k]!);
       ratio[k] = p !== 0 ? after[k]! / p : 0;
