@@ -44,12 +44,11 @@ export class AcausalSmoother {
     }
     for (let t = rows - 1; t >= 0; t--) {
       const base = t * n;
-      const filtered = causal.subarray(base, base + n);
-      if (this.hasAfter) this.smoothRow(filtered, this.knownPrediction(predictive, t, rows));
+      if (this.hasAfter) this.smoothRow(causal, base, predictive, t, rows);
       else this.back.fill(1);
       let mass = 0;
       for (let k = 0; k < n; k++) {
-        const s = filtered[k]! * this.back[k]!;
+        const s = causal[base + k]! * this.back[k]!;
         this.ratio[k] = s;
         mass += s;
       }
@@ -62,21 +61,25 @@ export class AcausalSmoother {
     if (predictive && rows > 0) this.carriedPrediction.set(predictive.subarray(0, n));
   }
 
-  /** pred_{t+1}: the next row of this window's predictive, or the later window's first row. */
-  private knownPrediction(predictive: Float32Array | undefined, t: number, rows: number): Float32Array | null {
-    if (!predictive) return null;
-    if (t + 1 < rows) return predictive.subarray((t + 1) * this.n, (t + 2) * this.n);
-    return this.hasCarriedPrediction ? this.carriedPrediction : null;
+  /**
+   * pred_{t+1} into `predicted`: copied from the next row of this window's predictive, or from the
+   * later window's first row, else computed as f_t @ A.
+   */
+  private predictionAfter(causal: Float32Array, base: number, predictive: Float32Array | undefined, t: number, rows: number): void {
+    const { n, predicted } = this;
+    const source = !predictive ? null : t + 1 < rows ? predictive : this.hasCarriedPrediction ? this.carriedPrediction : null;
+    if (!source) {
+      this.product.forward(causal, base, predicted);
+      return;
+    }
+    const offset = source === predictive ? (t + 1) * n : 0;
+    for (let k = 0; k < n; k++) predicted[k] = source[offset + k]!;
   }
 
   /** back = A @ (a_{t+1} / p), p = f_t @ A in float32 and the ratio 0 where p is 0 (_divide_safe). */
-  private smoothRow(filtered: Float32Array, known: Float32Array | null): void {
+  private smoothRow(causal: Float32Array, base: number, predictive: Float32Array | undefined, t: number, rows: number): void {
     const { n, predicted, ratio, after } = this;
-    if (known) {
-      for (let k = 0; k < n; k++) predicted[k] = known[k]!;
-    } else {
-      this.product.forward(filtered, predicted);
-    }
+    this.predictionAfter(causal, base, predictive, t, rows);
     for (let k = 0; k < n; k++) {
       const p = Math.fround(predicted[k]!);
       ratio[k] = p !== 0 ? after[k]! / p : 0;

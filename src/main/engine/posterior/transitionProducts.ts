@@ -9,8 +9,8 @@ import type { StateSpace } from './stateSpaceTypes';
 export type TransitionStrategy = 'dense' | 'structured';
 
 export interface TransitionProduct {
-  /** out = f @ A */
-  forward(f: Float32Array, out: Float64Array): void;
+  /** out = f @ A, f read from f[offset .. offset + N) (a row of a window, without a view per row) */
+  forward(f: Float32Array, offset: number, out: Float64Array): void;
   /** out = A @ r */
   backward(r: Float64Array, out: Float64Array): void;
 }
@@ -19,11 +19,11 @@ export interface TransitionProduct {
 class DenseProduct implements TransitionProduct {
   constructor(private readonly a: Float32Array, private readonly n: number) {}
 
-  forward(f: Float32Array, out: Float64Array): void {
+  forward(f: Float32Array, offset: number, out: Float64Array): void {
     const { a, n } = this;
     out.fill(0);
     for (let i = 0; i < n; i++) {
-      const fi = f[i]!;
+      const fi = f[offset + i]!;
       if (fi === 0) continue;
       const base = i * n;
       for (let j = 0; j < n; j++) out[j]! += fi * a[base + j]!;
@@ -41,9 +41,9 @@ class DenseProduct implements TransitionProduct {
   }
 }
 
-function bandForward(b: BandBlock, f: Float32Array, out: Float64Array): void {
+function bandForward(b: BandBlock, f: Float32Array, offset: number, out: Float64Array): void {
   for (let i = 0; i < b.rows; i++) {
-    const fi = f[b.rowStart + i]!;
+    const fi = f[offset + b.rowStart + i]!;
     if (fi === 0) continue;
     const v0 = b.valueStart[i]!;
     const col0 = b.colStart + b.first[i]! - v0;
@@ -64,9 +64,9 @@ function bandBackward(b: BandBlock, r: Float64Array, out: Float64Array): void {
 }
 
 /** Σ_i f_i · row = (Σ_i f_i) · row. */
-function rankOneForward(b: RankOneBlock, f: Float32Array, out: Float64Array): void {
+function rankOneForward(b: RankOneBlock, f: Float32Array, offset: number, out: Float64Array): void {
   let mass = 0;
-  for (let i = b.rowStart; i < b.rowStart + b.rows; i++) mass += f[i]!;
+  for (let i = offset + b.rowStart; i < offset + b.rowStart + b.rows; i++) mass += f[i]!;
   if (mass === 0) return;
   for (let j = 0; j < b.values.length; j++) out[b.colStart + j]! += mass * b.values[j]!;
 }
@@ -81,11 +81,11 @@ function rankOneBackward(b: RankOneBlock, r: Float64Array, out: Float64Array): v
 class StructuredProduct implements TransitionProduct {
   constructor(private readonly structure: StructuredTransition) {}
 
-  forward(f: Float32Array, out: Float64Array): void {
+  forward(f: Float32Array, offset: number, out: Float64Array): void {
     out.fill(0);
     for (const b of this.structure.blocks) {
-      if (b.kind === 'band') bandForward(b, f, out);
-      else rankOneForward(b, f, out);
+      if (b.kind === 'band') bandForward(b, f, offset, out);
+      else rankOneForward(b, f, offset, out);
     }
   }
 
