@@ -80,23 +80,26 @@ class DenseProduct implements TransitionProduct {
 }
 
 function bandForward(b: BandBlock, f: Float32Array, offset: number, out: Float64Array): void {
+  const { values, valueStart, length, first } = b;
+  const rowBase = offset + b.rowStart;
   for (let i = 0; i < b.rows; i++) {
-    const fi = f[offset + b.rowStart + i]!;
+    const fi = f[rowBase + i]!;
     if (fi === 0) continue;
-    const v0 = b.valueStart[i]!;
-    const col0 = b.colStart + b.first[i]! - v0;
-    const end = v0 + b.length[i]!;
-    for (let v = v0; v < end; v++) out[col0 + v]! += fi * b.values[v]!;
+    const v0 = valueStart[i]!;
+    const col0 = b.colStart + first[i]! - v0;
+    const end = v0 + length[i]!;
+    for (let v = v0; v < end; v++) out[col0 + v]! += fi * values[v]!;
   }
 }
 
 function bandBackward(b: BandBlock, r: Float64Array, out: Float64Array): void {
+  const { values, valueStart, length, first } = b;
   for (let i = 0; i < b.rows; i++) {
-    const v0 = b.valueStart[i]!;
-    const col0 = b.colStart + b.first[i]! - v0;
-    const end = v0 + b.length[i]!;
+    const v0 = valueStart[i]!;
+    const col0 = b.colStart + first[i]! - v0;
+    const end = v0 + length[i]!;
     let sum = 0;
-    for (let v = v0; v < end; v++) sum += b.values[v]! * r[col0 + v]!;
+    for (let v = v0; v < end; v++) sum += values[v]! * r[col0 + v]!;
     out[b.rowStart + i]! += sum;
   }
 }
