@@ -12,6 +12,9 @@ export class AcausalSmoother {
   /** a_{t+1}: the smoothed posterior of the row after the next one to smooth, once there is one */
   private readonly after: Float32Array;
   private hasAfter = false;
+  /** the first predictive row of the window smoothed last, when the caller gave one */
+  private readonly carriedPrediction: Float32Array;
+  private hasCarriedPrediction = false;
   private readonly predicted: Float64Array;
   private readonly ratio: Float64Array;
   private readonly back: Float64Array;
@@ -20,6 +23,7 @@ export class AcausalSmoother {
     this.n = space.nInteriorStateBins;
     this.product = transitionProduct(space, strategy);
     this.after = new Float32Array(this.n);
+    this.carriedPrediction = new Float32Array(this.n);
     this.predicted = new Float64Array(this.n);
     this.ratio = new Float64Array(this.n);
     this.back = new Float64Array(this.n);
@@ -28,20 +32,23 @@ export class AcausalSmoother {
   /**
    * Smooths the causal posterior of one window (rows × N) into `outAcausal`. Windows come last
    * first; the very last row of the recording is its own causal posterior, normalised.
+   *
+   * With the filter's `predictive` posterior of the same window, f_t @ A is not recomputed: the
+   * prediction of row t + 1 is exactly that product, rounded to float32 as here, so the result
+   * is the same bit for bit with one matrix product per row fewer.
    */
-  smoothWindow(causal: Float32Array, rows: number, outAcausal: Float32Array): void {
+  smoothWindow(causal: Float32Array, rows: number, outAcausal: Float32Array, predictive?: Float32Array): void {
     const n = this.n;
-    if (causal.length < rows * n || outAcausal.length < rows * n) {
+    if (causal.length < rows * n || outAcausal.length < rows * n || (predictive && predictive.length < rows * n)) {
       throw new RangeError(`smoothWindow needs ${rows} × ${n} values in and out`);
     }
     for (let t = rows - 1; t >= 0; t--) {
       const base = t * n;
-      const filtered = causal.subarray(base, base + n);
-      if (this.hasAfter) this.smoothRow(filtered);
+      if (this.hasAfter) this.smoothRow(causal, base, predictive, t, rows);
       else this.back.fill(1);
       let mass = 0;
       for (let k = 0; k < n; k++) {
-        const s = filtered[k]! * this.back[k]!;
+        const s = causal[base + k]! * this.back[k]!;
         this.ratio[k] = s;
         mass += s;
       }
@@ -50,12 +57,29 @@ export class AcausalSmoother {
       outAcausal.set(this.after, base);
       this.hasAfter = true;
     }
+    this.hasCarriedPrediction = predictive !== undefined && rows > 0;
+    if (predictive && rows > 0) this.carriedPrediction.set(predictive.subarray(0, n));
+  }
+
+  /**
+   * pred_{t+1} into `predicted`: copied from the next row of this window's predictive, or from the
+   * later window's first row, else computed as f_t @ A.
+   */
+  private predictionAfter(causal: Float32Array, base: number, predictive: Float32Array | undefined, t: number, rows: number): void {
+    const { n, predicted } = this;
+    const source = !predictive ? null : t + 1 < rows ? predictive : this.hasCarriedPrediction ? this.carriedPrediction : null;
+    if (!source) {
+      this.product.forward(causal, base, predicted);
+      return;
+    }
+    const offset = source === predictive ? (t + 1) * n : 0;
+    for (let k = 0; k < n; k++) predicted[k] = source[offset + k]!;
   }
 
   /** back = A @ (a_{t+1} / p), p = f_t @ A in float32 and the ratio 0 where p is 0 (_divide_safe). */
-  private smoothRow(filtered: Float32Array): void {
+  private smoothRow(causal: Float32Array, base: number, predictive: Float32Array | undefined, t: number, rows: number): void {
     const { n, predicted, ratio, after } = this;
-    this.product.forward(filtered, predicted);
+    this.predictionAfter(causal, base, predictive, t, rows);
     for (let k = 0; k < n; k++) {
       const p = Math.fround(predicted[k]!);
       ratio[k] = p !== 0 ? after[k]! / p : 0;

@@ -55,7 +55,7 @@ export class CausalFilter {
       const base = t * n;
       outPredictive?.set(this.prediction, base);
       this.conditionRow(ll, base, outCausal);
-      this.product.forward(outCausal.subarray(base, base + n), this.next);
+      this.product.forward(outCausal, base, this.next);
       for (let k = 0; k < n; k++) this.prediction[k] = this.next[k]!;
     }
     this.rowsFiltered += rows;

@@ -22,6 +22,6 @@ export function filterSmooth(space: StateSpace, ll: Float32Array, rows: number, 
   const acausal = new Float32Array(size);
   const filter = new CausalFilter(space, strategy);
   filter.filterWindow(ll, rows, causal, predictive);
-  new AcausalSmoother(space, strategy).smoothWindow(causal, rows, acausal);
+  new AcausalSmoother(space, strategy).smoothWindow(causal, rows, acausal, predictive);
   return { causal, predictive, acausal, marginalLogLikelihood: filter.marginalLogLikelihood };
 }

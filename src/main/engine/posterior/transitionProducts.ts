@@ -9,22 +9,38 @@ import type { StateSpace } from './stateSpaceTypes';
 export type TransitionStrategy = 'dense' | 'structured';
 
 export interface TransitionProduct {
-  /** out = f @ A */
-  forward(f: Float32Array, out: Float64Array): void;
+  /** out = f @ A, f read from f[offset .. offset + N) (a row of a window, without a view per row) */
+  forward(f: Float32Array, offset: number, out: Float64Array): void;
   /** out = A @ r */
   backward(r: Float64Array, out: Float64Array): void;
 }
 
-/** f @ A as rows of A scaled by f_i and added up: A is read once, row by row, in memory order. */
+/**
+ * f @ A as rows of A scaled by f_i and added up, and A @ r as dot products of rows: A is read in
+ * memory order. Four rows go together, so each pass over `out` (or `r`) serves four rows of A,
+ * which is what bounds these loops once A leaves the cache.
+ */
 class DenseProduct implements TransitionProduct {
   constructor(private readonly a: Float32Array, private readonly n: number) {}
 
-  forward(f: Float32Array, out: Float64Array): void {
+  forward(f: Float32Array, offset: number, out: Float64Array): void {
     const { a, n } = this;
     out.fill(0);
-    for (let i = 0; i < n; i++) {
-      const fi = f[i]!;
-      if (fi === 0) continue;
+    let i = 0;
+    for (; i + 3 < n; i += 4) {
+      const f0 = f[offset + i]!;
+      const f1 = f[offset + i + 1]!;
+      const f2 = f[offset + i + 2]!;
+      const f3 = f[offset + i + 3]!;
+      if (f0 === 0 && f1 === 0 && f2 === 0 && f3 === 0) continue;
+      const b0 = i * n;
+      const b1 = b0 + n;
+      const b2 = b1 + n;
+      const b3 = b2 + n;
+      for (let j = 0; j < n; j++) out[j]! += f0 * a[b0 + j]! + f1 * a[b1 + j]! + f2 * a[b2 + j]! + f3 * a[b3 + j]!;
+    }
+    for (; i < n; i++) {
+      const fi = f[offset + i]!;
       const base = i * n;
       for (let j = 0; j < n; j++) out[j]! += fi * a[base + j]!;
     }
@@ -32,7 +48,29 @@ class DenseProduct implements TransitionProduct {
 
   backward(r: Float64Array, out: Float64Array): void {
     const { a, n } = this;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    for (; i + 3 < n; i += 4) {
+      const b0 = i * n;
+      const b1 = b0 + n;
+      const b2 = b1 + n;
+      const b3 = b2 + n;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let j = 0; j < n; j++) {
+        const x = r[j]!;
+        s0 += a[b0 + j]! * x;
+        s1 += a[b1 + j]! * x;
+        s2 += a[b2 + j]! * x;
+        s3 += a[b3 + j]! * x;
+      }
+      out[i] = s0;
+      out[i + 1] = s1;
+      out[i + 2] = s2;
+      out[i + 3] = s3;
+    }
+    for (; i < n; i++) {
       const base = i * n;
       let sum = 0;
       for (let j = 0; j < n; j++) sum += a[base + j]! * r[j]!;
@@ -41,32 +79,35 @@ class DenseProduct implements TransitionProduct {
   }
 }
 
-function bandForward(b: BandBlock, f: Float32Array, out: Float64Array): void {
+function bandForward(b: BandBlock, f: Float32Array, offset: number, out: Float64Array): void {
+  const { values, valueStart, length, first } = b;
+  const rowBase = offset + b.rowStart;
   for (let i = 0; i < b.rows; i++) {
-    const fi = f[b.rowStart + i]!;
+    const fi = f[rowBase + i]!;
     if (fi === 0) continue;
-    const v0 = b.valueStart[i]!;
-    const col0 = b.colStart + b.first[i]! - v0;
-    const end = v0 + b.length[i]!;
-    for (let v = v0; v < end; v++) out[col0 + v]! += fi * b.values[v]!;
+    const v0 = valueStart[i]!;
+    const col0 = b.colStart + first[i]! - v0;
+    const end = v0 + length[i]!;
+    for (let v = v0; v < end; v++) out[col0 + v]! += fi * values[v]!;
   }
 }
 
 function bandBackward(b: BandBlock, r: Float64Array, out: Float64Array): void {
+  const { values, valueStart, length, first } = b;
   for (let i = 0; i < b.rows; i++) {
-    const v0 = b.valueStart[i]!;
-    const col0 = b.colStart + b.first[i]! - v0;
-    const end = v0 + b.length[i]!;
+    const v0 = valueStart[i]!;
+    const col0 = b.colStart + first[i]! - v0;
+    const end = v0 + length[i]!;
     let sum = 0;
-    for (let v = v0; v < end; v++) sum += b.values[v]! * r[col0 + v]!;
+    for (let v = v0; v < end; v++) sum += values[v]! * r[col0 + v]!;
     out[b.rowStart + i]! += sum;
   }
 }
 
 /** Σ_i f_i · row = (Σ_i f_i) · row. */
-function rankOneForward(b: RankOneBlock, f: Float32Array, out: Float64Array): void {
+function rankOneForward(b: RankOneBlock, f: Float32Array, offset: number, out: Float64Array): void {
   let mass = 0;
-  for (let i = b.rowStart; i < b.rowStart + b.rows; i++) mass += f[i]!;
+  for (let i = offset + b.rowStart; i < offset + b.rowStart + b.rows; i++) mass += f[i]!;
   if (mass === 0) return;
   for (let j = 0; j < b.values.length; j++) out[b.colStart + j]! += mass * b.values[j]!;
 }
@@ -81,11 +122,11 @@ function rankOneBackward(b: RankOneBlock, r: Float64Array, out: Float64Array): v
 class StructuredProduct implements TransitionProduct {
   constructor(private readonly structure: StructuredTransition) {}
 
-  forward(f: Float32Array, out: Float64Array): void {
+  forward(f: Float32Array, offset: number, out: Float64Array): void {
     out.fill(0);
     for (const b of this.structure.blocks) {
-      if (b.kind === 'band') bandForward(b, f, out);
-      else rankOneForward(b, f, out);
+      if (b.kind === 'band') bandForward(b, f, offset, out);
+      else rankOneForward(b, f, offset, out);
     }
   }
 

@@ -5,13 +5,15 @@ import { expandStructured } from './structuredTransition';
 import { CASES, gridOf, maxAbsDiff, reference, spaceOf } from './testing';
 
 describe('state space and transitions (posterior-spec §3–§6)', () => {
-  it.each(CASES)('%s: state_ind and the float64 transition match the reference within 1e-12', async (name) => {
+  it.each(CASES)('%s: state_ind and the float64 transition match the reference within 1e-12, its float32 cast exactly', async (name) => {
     const space = await spaceOf(name);
     const stateInd = await reference(`${name}_state_ind`);
     expect(Array.from(space.stateIndex)).toEqual(Array.from(stateInd.data));
     const a = await reference(`${name}_transition_matrix`);
     expect(a.shape).toEqual([space.nInteriorStateBins, space.nInteriorStateBins]);
     expect(maxAbsDiff(space.transitions.dense64, a.data)).toBeLessThan(1e-12);
+    // the float32 matrix the HMM uses is the reference's cast entry for entry, the band's edge included
+    expect(space.transitions.dense).toEqual(Float32Array.from(a.data));
   });
 
   it.each(CASES)('%s: the initial distribution is exactly the reference', async (name) => {

@@ -34,7 +34,7 @@ describe('§15 traps', () => {
     const space = await spaceOf(name);
     expect(await acausalMiss(name, space)).toBeLessThan(ATOL);
     const mistaken = new Float64Array(space.nInteriorStateBins);
-    transitionProduct(space, 'dense').forward(space.initial, mistaken);
+    transitionProduct(space, 'dense').forward(space.initial, 0, mistaken);
     expect(await acausalMiss(name, { ...space, initial: Float32Array.from(mistaken) })).toBeGreaterThan(10 * ATOL);
   });
 
