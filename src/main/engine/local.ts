@@ -73,6 +73,7 @@ export async function predictLocal(
       },
       { electrode: fitted.name },
     );
+    probe.progress((e + 1) / model.electrodes.length, `local likelihood, electrode ${e + 1}/${model.electrodes.length}`);
   }
   return ll;
 }

@@ -167,6 +167,7 @@ class DecodeRun {
     if (!wanted) return undefined;
     const { probe } = this.session;
     this.enter('posterior');
+    if (wanted.model === 'detector') this.session.emitProgress(0, "local likelihood (the detector's Local state)");
     const local = wanted.model === 'detector' ? await probe.span('local', () => this.localLikelihood(model, dataset)) : undefined;
     return probe.span('posterior', () => decodePosterior({
       runDir: this.start.runDir,
