@@ -11,8 +11,11 @@
  * does by default on CPU backends (one per core).
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { STRATEGIES, type BackendName, type StrategyChoice } from '../../src/shared/config';
+import { STRATEGY_CHOICES, type BackendName, type StrategyChoice } from '../../src/shared/config';
+import type { Calibration } from '../../src/main/engine/model';
 import type { Dataset } from '../../src/shared/dataset';
 import { AppError } from '../../src/shared/errors';
 import { loadDataset, parseNpy } from '../../src/main/data';
@@ -30,24 +33,26 @@ const { values: args, positionals } = parseArgs({
     'cell-limit-s': { type: 'string', default: '600' },
     'peer-ll': { type: 'string' },
     workers: { type: 'string', default: '1' },
+    // the backend calibration auto's cost model reads, kept as a run keeps it (measured once a week)
+    'calibration-dir': { type: 'string', default: join(tmpdir(), 'kde-profiler-bench-calibration') },
   },
 });
 
-const STRATEGY_CHOICES: readonly string[] = [...STRATEGIES, 'auto'];
-
 function strategyArg(): StrategyChoice {
   const s = args.strategy!;
-  if (!STRATEGY_CHOICES.includes(s)) {
+  if (!(STRATEGY_CHOICES as readonly string[]).includes(s)) {
     throw new AppError('BAD_ARGUMENT', `engineSide: --strategy ${s} is not one of ${STRATEGY_CHOICES.join(', ')}.`);
   }
   return s as StrategyChoice;
 }
 
-async function timeOnce(deps: EngineDeps, ds: Dataset, strategy: StrategyChoice): Promise<{ fitMs: number; predictMs: number; result: NonlocalResult }> {
+async function timeOnce(
+  deps: EngineDeps, ds: Dataset, strategy: StrategyChoice, calibration: Calibration,
+): Promise<{ fitMs: number; predictMs: number; result: NonlocalResult }> {
   const t0 = performance.now();
   const model = await deps.fitEncodingModel(ds, undefined, fitOptionsFor(strategy, undefined));
   const t1 = performance.now();
-  const result = await deps.predictNonlocal(model, ds, strategy, { blockSize: ds.params.blockSize });
+  const result = await deps.predictNonlocal(model, ds, strategy, { blockSize: ds.params.blockSize, calibration });
   const t2 = performance.now();
   model.dispose();
   return { fitMs: t1 - t0, predictMs: t2 - t1, result };
@@ -76,6 +81,7 @@ async function main(): Promise<void> {
   const cellLimitMs = Number(args['cell-limit-s']) * 1000;
   const base = await realEngineDeps();
   const backend = await base.initBackend(args.backend as BackendName);
+  const calibration = await base.calibrate(backend, args['calibration-dir']!, (m) => process.stderr.write(`${m}\n`));
   const workers = Number(args.workers);
   const pool = workers > 1
     ? await base.startWorkers!({ workers, backend: backend.name, originNs: '0', trace: false, onRecords: () => undefined })
@@ -85,7 +91,7 @@ async function main(): Promise<void> {
   const ds = await loadDataset({ kind: 'file', path: file });
   const loadMs = performance.now() - t0;
 
-  const first = await timeOnce(deps, ds, strategy);
+  const first = await timeOnce(deps, ds, strategy, calibration);
   let last = first.result;
   const fitMs: number[] = [];
   const predictMs: number[] = [];
@@ -94,7 +100,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < warmup + repeats && performance.now() - started < cellLimitMs; i++) {
     // only the last likelihood is compared: the one before hands its memory to this call
     last.release?.();
-    const r = await timeOnce(deps, ds, strategy);
+    const r = await timeOnce(deps, ds, strategy, calibration);
     last = r.result;
     if (i < warmup) continue;
     fitMs.push(r.fitMs);
@@ -106,6 +112,7 @@ async function main(): Promise<void> {
     backend: backend.name,
     device: backend.device,
     resolved: countResolved(last.resolved),
+    ...(last.resolvedReasons?.some(Boolean) ? { reasons: [...new Set(last.resolvedReasons.filter(Boolean))] } : {}),
     loadMs,
     firstFitMs: first.fitMs,
     firstPredictMs: first.predictMs,

@@ -57,6 +57,8 @@ export interface EngineResult extends SideTimings {
   device: string;
   /** strategies the electrodes actually ran, with counts (auto picks per electrode) */
   resolved: Record<string, number>;
+  /** why a dispatch chose what it chose, the distinct reasons over the electrodes */
+  reasons?: string[];
   /** the likelihood against the peer's, and against the file's float64 expected output */
   vsPeer?: Deviation;
   vsExpected?: Deviation;

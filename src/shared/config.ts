@@ -6,8 +6,21 @@ import { AppError } from './errors';
 
 export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming', 'series'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
-/** what a user may ask for: a concrete strategy or `auto` (resolved per electrode by the engine) */
-export type StrategyChoice = StrategyName | 'auto';
+/**
+ * Strategies resolved per electrode by the engine: `auto` picks the one the calibrated cost model
+ * predicts fastest among those whose accuracy bound holds for the data; `nld-dispatch` follows
+ * non_local_detector's heuristic (by feature count and memory budget), kept for comparison.
+ */
+export const DISPATCHES = ['auto', 'nld-dispatch'] as const;
+export type DispatchName = (typeof DISPATCHES)[number];
+/** what a user may ask for: a concrete strategy or a dispatch (resolved per electrode by the engine) */
+export type StrategyChoice = StrategyName | DispatchName;
+/** every name a run accepts as a strategy */
+export const STRATEGY_CHOICES: readonly StrategyChoice[] = [...STRATEGIES, ...DISPATCHES];
+
+export function isDispatch(strategy: StrategyChoice): strategy is DispatchName {
+  return (DISPATCHES as readonly string[]).includes(strategy);
+}
 
 export const BACKENDS = ['wasm', 'cpu', 'webgpu', 'tensorflow'] as const;
 export type BackendName = (typeof BACKENDS)[number];
@@ -190,7 +203,7 @@ export function parseRunConfig(raw: unknown): RunConfig {
     throw bad('strategies', 'expected a non-empty list of strategy names');
   }
   const strategies = [
-    ...new Set(strategiesRaw.map((s, i) => oneOf(s, `strategies[${i}]`, [...STRATEGIES, 'auto'] as const))),
+    ...new Set(strategiesRaw.map((s, i) => oneOf(s, `strategies[${i}]`, [...STRATEGIES, ...DISPATCHES] as const))),
   ];
   const budget = r.memoryBudgetBytes;
   if (budget !== undefined && (typeof budget !== 'number' || !(budget > 0) || !Number.isFinite(budget))) {

@@ -173,6 +173,8 @@ export interface StrategyResult {
   strategy: StrategyChoice;
   /** the strategy each electrode actually ran (differs from `strategy` only for auto) */
   resolved: StrategyName[];
+  /** per electrode, why a dispatch (auto, nld-dispatch) chose what it chose: the predicted times compared or why a candidate was left out */
+  resolvedReasons?: string[];
   status: 'ok' | 'failed';
   error?: SerializedError;
   encode?: TimingStats;

@@ -4,7 +4,7 @@
  * do. This file holds the performance, memory and device findings; numericFindings.ts the
  * numerical ones.
  */
-import type { BackendChoice } from '../../shared/config';
+import { isDispatch, type BackendChoice } from '../../shared/config';
 import type { BackendInfo, Finding, StrategyResult } from '../../shared/report';
 import { formatBytes, formatMs, formatShare, formatRatio } from '../../shared/format';
 import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../engine/model';
@@ -157,7 +157,7 @@ function memoryFindings(input: AnalysisInput): Finding[] {
         posTileSize: input.posTileSize,
         memoryBudgetBytes: budget,
       });
-      const advice = r.strategy === 'auto' || auto.deviceBytes > budget
+      const advice = isDispatch(r.strategy) || auto.deviceBytes > budget
         ? 'use a smaller --block-size or a larger memory budget'
         : `use --strategy auto (here it picks ${auto.strategy}, about ${formatBytes(auto.deviceBytes)}) ` +
           'or a smaller --block-size';

@@ -2,7 +2,7 @@
  * What the findings and the recommendation read from a run, and small views of a strategy's
  * result they share.
  */
-import type { BackendChoice, StrategyName } from '../../shared/config';
+import { isDispatch, type BackendChoice, type StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, MachineLoad, StrategyResult, TimingStats } from '../../shared/report';
 import { formatAbsDiff, formatShare } from '../../shared/format';
@@ -27,16 +27,16 @@ export interface AnalysisInput {
   cores?: number;
 }
 
-/** "compensated", or "auto (compensated)" when auto resolved to one strategy everywhere. */
+/** "compensated", or "auto (compensated)" when a dispatch resolved to one strategy everywhere. */
 export function strategyLabel(r: StrategyResult): string {
-  if (r.strategy !== 'auto') return r.strategy;
+  if (!isDispatch(r.strategy)) return r.strategy;
   const names = [...new Set(r.resolved)];
-  return names.length > 0 ? `auto (${names.join(', ')})` : 'auto';
+  return names.length > 0 ? `${r.strategy} (${names.join(', ')})` : r.strategy;
 }
 
-/** The one concrete strategy a result stands for; undefined for auto that mixed strategies. */
+/** The one concrete strategy a result stands for; undefined for a dispatch that mixed strategies. */
 export function concreteStrategy(r: StrategyResult): StrategyName | undefined {
-  if (r.strategy !== 'auto') return r.strategy;
+  if (!isDispatch(r.strategy)) return r.strategy;
   const names = [...new Set(r.resolved)];
   return names.length === 1 ? names[0] : undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * Builders of hand-made results, backends, datasets and reports for this folder's tests only.
  */
+import { isDispatch } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, Report, StrategyResult, TimingStats } from '../../shared/report';
 import { timingStats } from './stats';
@@ -13,7 +14,7 @@ export function timing(firstMs: number, samplesMs: number[]): TimingStats {
 export function okResult(strategy: StrategyResult['strategy'], ms: number, extra: Partial<StrategyResult> = {}): StrategyResult {
   return {
     strategy,
-    resolved: strategy === 'auto' ? ['compensated'] : [strategy],
+    resolved: isDispatch(strategy) ? ['compensated'] : [strategy],
     status: 'ok',
     total: timing(ms, [ms, ms, ms]),
     stages: [],

@@ -4,6 +4,7 @@
  * difference"). A strategy is never compared with itself: `auto` counts as the strategy it
  * resolved to.
  */
+import { isDispatch } from '../../shared/config';
 import type { StrategyComparison, StrategyResult, TimingStats } from '../../shared/report';
 import { formatMs } from '../../shared/format';
 import type { Interval } from './bootstrap';
@@ -23,7 +24,7 @@ export function compareResults(a: StrategyResult, b: StrategyResult): StrategyCo
   const ta = totalTiming(a);
   const tb = totalTiming(b);
   if (!ta || !tb || a.status !== 'ok' || b.status !== 'ok') return undefined;
-  return compareTimings(ta, tb, b.strategy === 'auto' ? (concreteStrategy(b) ?? 'auto') : b.strategy);
+  return compareTimings(ta, tb, isDispatch(b.strategy) ? (concreteStrategy(b) ?? b.strategy) : b.strategy);
 }
 
 /** Each strategy with `vsReference` where the run has the reference and an interval can be told. */

@@ -25,7 +25,7 @@ import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { printRunLink } from './serverLink';
 
-const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto]
+const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto|nld-dispatch]
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
                     [--model decoder|detector|none] [--posterior-strategy structured|dense]
@@ -150,7 +150,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const outFlag = stringFlag(flags, 'out');
   if (outFlag === undefined) throw new UsageError('--out DIR is required: the likelihood is written there');
   const config = runConfigFromFlags({ ...flags, values: { ...flags.values, strategy: flags.values.strategy ?? 'auto' } });
-  if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto)');
+  if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto, or nld-dispatch)');
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_CHUNK;

@@ -1,4 +1,4 @@
 import { STRATEGIES } from '../../shared/config';
 import { describeParity } from './testing/parity';
 
-describeParity('wasm', () => [...STRATEGIES]);
+describeParity('wasm', () => [...STRATEGIES], undefined, { calibratedAuto: true });

@@ -32,6 +32,11 @@ export class PositionCache {
     return { tensors, owned: false };
   }
 
+  /** Whether kernels are kept under key (the next get finds them). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** Keeps kernels built elsewhere (the fit) under key; their budget was checked by whoever built them. */
   put(key: string, tensors: tf.Tensor[]): void {
     this.entries.set(key, tensors);

@@ -17,7 +17,7 @@ import { spikeRows } from './positionTrack';
 import { gather, inBoundsIndices } from './rowSelection';
 import { LikelihoodSum } from './likelihoodSum';
 import { toTensor2d } from './gaussianKernel';
-import { STRATEGY_IMPLS, type ElectrodeContext } from './strategies';
+import { seriesReach, STRATEGY_IMPLS, type ElectrodeContext } from './strategies';
 import { makeStageTools } from './sync';
 import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions } from './types';
 
@@ -40,12 +40,24 @@ function biasOf(model: EncodingModel, fitted: FittedElectrode): Float32Array {
   return electrodeBias(fitted.meanRate, model.occupancy, model.logOccupancy);
 }
 
-/** What one electrode runs: the named strategy, or what `auto` picks for its sizes. */
+/**
+ * What one electrode runs: the named strategy, or what a dispatch picks for it; `auto` weighs series
+ * with what its bound proves for these marks (and whether the fit kept its factor).
+ */
 function strategyFor(
-  strategy: StrategyChoice, model: EncodingModel, fitted: FittedElectrode, nDec: number, nTime: number, options: StrategyOptions,
+  strategy: StrategyChoice, model: EncodingModel, e: number, dec: DecodingSpikes, nTime: number, options: StrategyOptions,
 ): TileChoice {
+  const fitted = model.electrodes[e]!;
+  const nDec = dec.times.length;
   const sizes = { nEnc: fitted.nEnc, nDec, nBins: model.nBins, nFeatures: fitted.nFeatures, positionDims: model.positionDims, nTime };
-  return electrodeStrategy(strategy, sizes, options);
+  const wantsReach = strategy === 'auto' && options.calibration !== undefined && fitted.nEnc > 0 && nDec > 0;
+  const reach = wantsReach
+    ? seriesReach({
+      encMarks: fitted.encFeatures, nEnc: fitted.nEnc, waveformStd: fitted.waveformStd, decMarks: dec.features, nDec,
+      factorKept: (kind) => model.positionCache.has(`electrode ${e} ${kind}`),
+    })
+    : undefined;
+  return electrodeStrategy(strategy, sizes, options, reach);
 }
 
 /** The strategy's inputs for electrode e: the model's tensors and position kernels, the tiles, and the caller's bias. */
@@ -103,10 +115,9 @@ export interface ElectrodePlan {
 export function planElectrode(
   model: EncodingModel, dataset: Dataset, e: number, strategy: StrategyChoice, options: StrategyOptions,
 ): ElectrodePlan {
-  const fitted = model.electrodes[e]!;
   const dec = decodingSpikes(dataset, e);
-  const choice = strategyFor(strategy, model, fitted, dec.times.length, dataset.time.length, options);
-  return { choice, dec, kind: electrodeTermsKind(dec.times.length, fitted.nEnc) };
+  const choice = strategyFor(strategy, model, e, dec, dataset.time.length, options);
+  return { choice, dec, kind: electrodeTermsKind(dec.times.length, model.electrodes[e]!.nEnc) };
 }
 
 /**
@@ -158,13 +169,16 @@ export async function predictNonlocal(
   const nTime = dataset.time.length;
   const nBins = model.nBins;
   const sum = new LikelihoodSum(model.summedGroundProcessIntensity, nTime);
-  const result: NonlocalResult = { logLikelihood: sum.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [], release: () => sum.release() };
+  const result: NonlocalResult = {
+    logLikelihood: sum.ll, nTime, nBins, resolved: [], resolvedReasons: [], floorShare: [], nTerms: [], release: () => sum.release(),
+  };
   const nElectrodes = model.electrodes.length;
   for (let e = 0; e < nElectrodes; e++) {
     throwIfCancelled(options.signal);
     const plan = planElectrode(model, dataset, e, strategy, options);
     const nDec = plan.dec.times.length;
     result.resolved.push(plan.choice.strategy);
+    result.resolvedReasons!.push(plan.choice.reason ?? '');
     result.nTerms.push(nDec * nBins);
     if (plan.kind === 'none') {
       result.floorShare.push(NaN);

@@ -6,9 +6,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES } from '../../shared/config';
 import { CancelledError, engineMemory, fitEncodingModel, initBackend, NULL_PROBE, predictNonlocal, predictNonlocalWindows } from './index';
-import { resolveAutoStrategy } from './model';
+import { resolveNldDispatch, type Calibration } from './model';
+import { seriesReach } from './strategies';
 import { countNotClose, smallDataset } from './testing/builders';
 import { oracle } from './testing/oracle';
+
+/** a made-up backend for auto's cost model: the figures only have to be positive and finite */
+const TEST_CALIBRATION: Calibration = {
+  backend: 'wasm', device: 'test', matmulGflops: 20, expGelemsPerS: 0.5, logGelemsPerS: 0.5, bandwidthGBps: 10,
+  measuredAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
+};
 
 beforeAll(async () => {
   await initBackend('wasm');
@@ -39,10 +46,13 @@ describe('strategies agree with the float64 oracle', () => {
         const o = oracle(d);
         const model = await fitEncodingModel(d);
         try {
-          for (const s of [...STRATEGIES, 'auto'] as const) {
+          for (const s of [...STRATEGIES, 'auto', 'nld-dispatch'] as const) {
             const r = await predictNonlocal(model, d, s, tiling);
             expect([s, countNotClose(r.logLikelihood, o.nonlocal)]).toEqual([s, 0]);
           }
+          // auto by the cost model, where it may pick series
+          const r = await predictNonlocal(model, d, 'auto', { ...tiling, calibration: TEST_CALIBRATION });
+          expect(['auto, calibrated', countNotClose(r.logLikelihood, o.nonlocal)]).toEqual(['auto, calibrated', 0]);
         } finally {
           model.dispose();
         }
@@ -51,21 +61,52 @@ describe('strategies agree with the float64 oracle', () => {
   }
 });
 
-describe('auto', () => {
+describe('nld-dispatch (what auto was before it weighed costs)', () => {
   it('follows the spec dispatch: compensated for D ≤ 8, logsumexp above, streaming when memory is short', () => {
     const sizes = { nEnc: 200, nDec: 100, nBins: 500, positionDims: 1 };
-    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 4 }, { blockSize: 100 }).strategy).toBe('compensated');
-    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 9 }, { blockSize: 100 }).strategy).toBe('logsumexp');
-    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 9 }, { blockSize: 100, memoryBudgetBytes: 8e6 }).strategy).toBe('logsumexp-tiled');
-    expect(resolveAutoStrategy({ ...sizes, nTime: 0, nFeatures: 4 }, { blockSize: 100, memoryBudgetBytes: 2e5 }).strategy).toBe('streaming');
+    expect(resolveNldDispatch({ ...sizes, nTime: 0, nFeatures: 4 }, { blockSize: 100 }).strategy).toBe('compensated');
+    expect(resolveNldDispatch({ ...sizes, nTime: 0, nFeatures: 9 }, { blockSize: 100 }).strategy).toBe('logsumexp');
+    expect(resolveNldDispatch({ ...sizes, nTime: 0, nFeatures: 9 }, { blockSize: 100, memoryBudgetBytes: 8e6 }).strategy).toBe('logsumexp-tiled');
+    expect(resolveNldDispatch({ ...sizes, nTime: 0, nFeatures: 4 }, { blockSize: 100, memoryBudgetBytes: 2e5 }).strategy).toBe('streaming');
   });
 
-  it('reports what each electrode ran', async () => {
+  it('reports what each electrode ran; auto without a calibration does the same', async () => {
     const d = smallDataset({ electrodes: [{ nEnc: 20, nDec: 5, nFeatures: 2 }, { nEnc: 20, nDec: 5, nFeatures: 9 }] });
     const model = await fitEncodingModel(d);
-    const r = await predictNonlocal(model, d, 'auto', { blockSize: 4 });
+    const r = await predictNonlocal(model, d, 'nld-dispatch', { blockSize: 4 });
+    const uncalibrated = await predictNonlocal(model, d, 'auto', { blockSize: 4 });
     model.dispose();
     expect(r.resolved).toEqual(['compensated', 'logsumexp']);
+    expect(uncalibrated.resolved).toEqual(['compensated', 'logsumexp']);
+    expect(uncalibrated.resolvedReasons?.every((why) => why.startsWith('no backend calibration'))).toBe(true);
+  });
+});
+
+describe('auto by the calibrated cost model', () => {
+  // e0: marks within a fraction of a kernel width, which the series covers; e1: marks spread over
+  // many widths, where no order's bound reaches a decoding spike
+  const d = smallDataset({
+    seed: 3,
+    electrodes: [{ nEnc: 200, nDec: 40, nFeatures: 2, markScale: 2 }, { nEnc: 200, nDec: 40, nFeatures: 3, markScale: 120 }],
+  });
+
+  it("picks series only where its bound holds, says why, and agrees with the oracle", async () => {
+    const model = await fitEncodingModel(d, undefined, { keepPositionKernelBytes: 1 << 24, keepOnlyForSeries: true });
+    try {
+      const reach = d.electrodes.map((el, e) => seriesReach({
+        encMarks: model.electrodes[e]!.encFeatures, nEnc: model.electrodes[e]!.nEnc, waveformStd: model.electrodes[e]!.waveformStd,
+        decMarks: el.decodingFeatures, nDec: el.decodingSpikeTimes.length, factorKept: () => false,
+      }));
+      expect(reach[0]!.nNear).toBeGreaterThan(0);
+      expect(reach[1]!.nNear).toBe(0);
+      const r = await predictNonlocal(model, d, 'auto', { blockSize: 4, calibration: TEST_CALIBRATION });
+      expect(r.resolved).toEqual(['series', 'compensated']);
+      expect(r.resolvedReasons![0]).toMatch(/^series .* vs compensated .* predicted/);
+      expect(r.resolvedReasons![1]).toContain('series excluded: its error bound covers none');
+      expect(countNotClose(r.logLikelihood, oracle(d).nonlocal)).toBe(0);
+    } finally {
+      model.dispose();
+    }
   });
 });
 

@@ -29,6 +29,8 @@ export interface NonlocalResult {
   nBins: number;
   /** strategy each electrode ran */
   resolved: StrategyName[];
+  /** per electrode, why a dispatch chose what it chose ('' for a named strategy); absent where nobody said */
+  resolvedReasons?: string[];
   /** share of spike terms on the LOG_EPS floor, per electrode (NaN when it had no spikes) */
   floorShare: number[];
   /** spike terms computed per electrode */
@@ -47,6 +49,8 @@ export interface WindowSummary {
   windows: number;
   /** the strategy each electrode ran, from the first window that decoded it */
   resolved: StrategyName[];
+  /** why a dispatch chose it, from the same window ('' where nobody said) */
+  resolvedReasons: string[];
   flooredTerms: number;
   totalTerms: number;
 }

@@ -98,6 +98,8 @@ function windowProbe(probe: EngineProbe, r0: number, r1: number, nTime: number):
 function addToSummary(summary: WindowSummary, result: NonlocalResult): void {
   result.resolved.forEach((s, e) => {
     summary.resolved[e] ??= s;
+    const reason = result.resolvedReasons?.[e];
+    if (reason) summary.resolvedReasons[e] ??= reason;
   });
   result.floorShare.forEach((share, e) => {
     if (Number.isFinite(share)) {
@@ -128,7 +130,7 @@ export async function predictNonlocalWindows<M = EncodingModel>(
   const spikes = sortedDecodingSpikes(dataset);
   const bounds = windowBounds(nTime, rowsPerWindow);
   const keptBudget = (options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES) * KEPT_KERNEL_BUDGET_SHARE;
-  const summary: WindowSummary = { nTime, nBins, windows: bounds.length, resolved: [], flooredTerms: 0, totalTerms: 0 };
+  const summary: WindowSummary = { nTime, nBins, windows: bounds.length, resolved: [], resolvedReasons: [], flooredTerms: 0, totalTerms: 0 };
   for (const [first, end] of windowBatches(bounds, nBins, options.windowBatchBytes)) {
     throwIfCancelled(options.signal);
     const [r0, r1] = [bounds[first]![0], bounds[end - 1]![1]];

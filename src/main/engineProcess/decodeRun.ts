@@ -9,7 +9,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StrategyChoice } from '../../shared/config';
+import { isDispatch, type StrategyChoice } from '../../shared/config';
 import { summarizeDataset, type Dataset, type DatasetSummary } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { formatBytes } from '../../shared/format';
@@ -84,7 +84,7 @@ class DecodeRun {
     }
     this.deps = inputs.deps;
     const summary = summarizeDataset(dataset);
-    const options = this.deps.strategyOptionsFor(dataset, start.config);
+    const options = { ...this.deps.strategyOptionsFor(dataset, start.config), calibration: inputs.calibration };
     const estimate = estimateDatasetPeak(strategy, summary, options);
     const scale = datasetScale(summary, PRESET_INFO).sentence;
     session.log('info', `${summary.name}: ${scale}`);
@@ -216,6 +216,7 @@ function summaryOf(
     backend: inputs.backend,
     strategy,
     resolved: windows.resolved,
+    ...(isDispatch(strategy) ? { resolvedReasons: Array.from(windows.resolved, (_s, e) => windows.resolvedReasons[e] ?? '') } : {}),
     estimatedPeakDeviceBytes: estimate.deviceBytes,
     estimateFormula: estimate.formula,
     rowsPerChunk: request.rowsPerChunk,
@@ -241,6 +242,7 @@ function strategyResult(
   const result: StrategyResult = {
     strategy: summary.strategy,
     resolved: summary.resolved,
+    ...(summary.resolvedReasons ? { resolvedReasons: summary.resolvedReasons } : {}),
     status: 'ok',
     encode: timingStats(decoded.fitMs, []),
     decode: timingStats(decoded.decodeMs, []),

@@ -44,7 +44,8 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   const { dataset, backend, memory, calibration, deps: compute, workers, tf32 } = await session.loadInputs();
   const ctx: MeasureContext = {
     deps: compute, dataset, config, tracker, memory, rec: session.probe, spans: session.spans, signal: session.signal,
-    options: deps.strategyOptionsFor(dataset, config),
+    // auto rates each electrode's candidates at this backend's calibrated throughput
+    options: { ...deps.strategyOptionsFor(dataset, config), calibration },
     emitProgress: () => session.emitProgress(),
   };
   // after each strategy the host gets what was measured so far: a run that fails or is cancelled keeps it

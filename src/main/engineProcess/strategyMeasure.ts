@@ -6,7 +6,7 @@
  * machine's load is read around each strategy. A strategy that throws becomes a failed result;
  * the run goes on.
  */
-import type { StrategyChoice } from '../../shared/config';
+import { isDispatch, type StrategyChoice } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
 import { serializeError } from '../../shared/errors';
 import type { LeakCheck, NumericalHealth, StageTime, StrategyResult, TimingStats } from '../../shared/report';
@@ -223,6 +223,7 @@ async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: str
   const result: StrategyResult = {
     strategy,
     resolved: last.result.resolved,
+    ...(isDispatch(strategy) && last.result.resolvedReasons ? { resolvedReasons: last.result.resolvedReasons } : {}),
     status: 'ok',
     encode: timingStats(cold.timing.encodeMs, warm.timings.map((t) => t.encodeMs)),
     decode: timingStats(cold.timing.decodeMs, warm.timings.map((t) => t.decodeMs)),

@@ -2,7 +2,7 @@
  * A stand-in engine for tests of the measurement loop and the host: no tfjs, deterministic
  * likelihoods, configurable failures, leaks and slowness. Not used by the product.
  */
-import type { StrategyChoice } from '../../shared/config';
+import { isDispatch, type StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import { loadDataset } from '../data';
@@ -88,7 +88,7 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
       for (let t = 0; t < nTime; t++) ll[t * nBins + (t % nBins)] = 1 + offset(strategy);
       return {
         logLikelihood: ll, nTime, nBins,
-        resolved: d.electrodes.map(() => (strategy === 'auto' ? 'compensated' : strategy)),
+        resolved: d.electrodes.map(() => (isDispatch(strategy) ? 'compensated' : strategy)),
         floorShare: d.electrodes.map(() => 0),
         nTerms: d.electrodes.map((e) => e.decodingSpikeTimes.length * nBins),
       };
@@ -97,7 +97,7 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
       const full = await deps.predictNonlocal(m, d, strategy, o);
       const windows = await inWindows(full, rowsPerWindow, onWindow, options.busyMsPerElectrode ?? 0, o.signal, probe);
       const totalTerms = full.nTerms.reduce((a, b) => a + b, 0);
-      return { nTime: full.nTime, nBins: full.nBins, windows, resolved: full.resolved, flooredTerms: 0, totalTerms };
+      return { nTime: full.nTime, nBins: full.nBins, windows, resolved: full.resolved, resolvedReasons: [], flooredTerms: 0, totalTerms };
     },
     predictLocal: async (_m, d) => new Float64Array(d.time.length).fill(-1),
     profileKernels: async (fn) => {

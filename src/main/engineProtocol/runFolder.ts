@@ -72,6 +72,8 @@ export interface DecodeSummary {
   strategy: StrategyChoice;
   /** the strategy each electrode ran */
   resolved: StrategyName[];
+  /** why a dispatch chose it, per electrode (from the first window that decoded it) */
+  resolvedReasons?: string[];
   estimatedPeakDeviceBytes: number;
   estimateFormula: string;
   rowsPerChunk: number;

@@ -80,6 +80,7 @@ export function timingsSection(report: Report): string {
       warm(s.encode), warm(s.decode), warm(s.total), ciText(s.total), repeatsText(s.total), speedupText(s, baseline), vsReferenceText(s),
     ]),
   ));
+  out.push(...dispatchReasons(report));
   out.push('', '### Cold first call vs warm repeats', '');
   const rows: string[][] = [];
   for (const s of report.strategies) {
@@ -104,6 +105,22 @@ export function timingsSection(report: Report): string {
     ));
   }
   return out.join('\n');
+}
+
+/** electrodes listed per dispatch in the Markdown; report.json holds every one */
+const REASONS_SHOWN = 16;
+
+/** Why each dispatch (auto, nld-dispatch) ran what it ran, electrode by electrode. */
+function dispatchReasons(report: Report): string[] {
+  const out: string[] = [];
+  for (const s of report.strategies) {
+    const reasons = s.resolvedReasons ?? [];
+    const lines = reasons.flatMap((why, e) => (why ? [`- ${report.dataset.electrodes[e]?.name ?? `electrode ${e}`}: ${s.resolved[e] ?? '?'} (${why})`] : []));
+    if (lines.length === 0) continue;
+    out.push('', `### Why \`${s.strategy}\` chose what it ran`, '', ...lines.slice(0, REASONS_SHOWN));
+    if (lines.length > REASONS_SHOWN) out.push(`- … and ${lines.length - REASONS_SHOWN} more electrodes (every one in report.json, \`resolvedReasons\`)`);
+  }
+  return out;
 }
 
 /** the outlying repeats by their values: "2 (240 ms, 251 ms)" */

@@ -95,6 +95,14 @@ describe('renderReportMarkdown', () => {
     r.strategies[2]!.error!.message = 'a | b';
     expect(renderReportMarkdown(r)).toContain('failed: a \\| b');
   });
+
+  it("says why a dispatch chose each electrode's strategy", () => {
+    const r = exampleReport();
+    r.strategies.push({ ...r.strategies[1]!, strategy: 'auto', resolved: ['series'], resolvedReasons: ['series 2 ms vs compensated 30 ms predicted on wasm'] });
+    const text = renderReportMarkdown(r);
+    expect(text).toContain('### Why `auto` chose what it ran');
+    expect(text).toContain('- e0: series (series 2 ms vs compensated 30 ms predicted on wasm)');
+  });
 });
 
 describe('renderReportCsv', () => {

@@ -14,8 +14,9 @@ export { NULL_PROBE, type EngineProbe } from './probe';
 export type { ProblemSizes, StrategyOptions } from './types';
 export { strategyOptionsFor } from './strategyOptions';
 export { electrodeStrategy, type TileChoice } from './electrodeStrategy';
+export { predictedSeconds, resolveFastestStrategy, seriesPredictWork, type SeriesReach } from './autoDispatch';
 export {
-  defaultEncTileSize, estimateDatasetPeak, estimatePeakBytes, resolveAutoStrategy, sizesOfElectrode, type AutoChoice, type PeakEstimate,
+  defaultEncTileSize, estimateDatasetPeak, estimatePeakBytes, resolveNldDispatch, sizesOfElectrode, type AutoChoice, type PeakEstimate,
 } from './memoryModel';
 export { rooflineOfResult, strategyRoofline, type Calibration, type RooflineInput } from './roofline';
 export {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StrategyName } from '../../../shared/config';
 import { dataset } from '../../analysis/testData';
-import { estimateDatasetPeak, estimatePeakBytes, type ProblemSizes, resolveAutoStrategy } from './index';
+import { estimateDatasetPeak, estimatePeakBytes, type ProblemSizes, resolveNldDispatch } from './index';
 
 // the medium preset's typical electrode: E = 200, S = 100, P = 500, B = 100, T = 500
 const medium: ProblemSizes = { nEnc: 200, nDec: 100, nBins: 500, nFeatures: 2, positionDims: 1, nTime: 500 };
@@ -67,9 +67,9 @@ describe('estimatePeakBytes at the medium sizes', () => {
   });
 });
 
-describe('resolveAutoStrategy', () => {
+describe('resolveNldDispatch', () => {
   it('takes compensated at D ≤ 8 when it fits the default 1 GiB', () => {
-    const c = resolveAutoStrategy(medium, B);
+    const c = resolveNldDispatch(medium, B);
     expect(c.strategy).toBe('compensated');
     expect(c.encTileSize).toBeUndefined();
     expect(c.estimatedPeakBytes).toBe(bytes('compensated', medium));
@@ -78,40 +78,40 @@ describe('resolveAutoStrategy', () => {
 
   it('streams with the largest chunk that fits a small budget', () => {
     // 100 000 floats: B·P = 50 000 leaves room for C·(P + B) = 600·C → C = 83
-    const c = resolveAutoStrategy(medium, { ...B, memoryBudgetBytes: 400_000 });
+    const c = resolveNldDispatch(medium, { ...B, memoryBudgetBytes: 400_000 });
     expect(c).toMatchObject({ strategy: 'streaming', encTileSize: 83 });
     expect(c.estimatedPeakBytes).toBeLessThanOrEqual(400_000);
     expect(bytes('streaming', medium, { encTileSize: 84 })).toBeGreaterThan(400_000);
   });
 
   it('honours a chunk the user asked for, as the spec dispatch does', () => {
-    expect(resolveAutoStrategy(medium, { ...B, encTileSize: 50 })).toMatchObject({ strategy: 'compensated', encTileSize: 50 });
-    expect(resolveAutoStrategy({ ...medium, nFeatures: 10 }, { ...B, encTileSize: 50 })).toMatchObject({
+    expect(resolveNldDispatch(medium, { ...B, encTileSize: 50 })).toMatchObject({ strategy: 'compensated', encTileSize: 50 });
+    expect(resolveNldDispatch({ ...medium, nFeatures: 10 }, { ...B, encTileSize: 50 })).toMatchObject({
       strategy: 'chunked', encTileSize: 50,
     });
   });
 
   it('takes logsumexp above 8 features, tiles positions, then streams as the budget shrinks', () => {
     const high = { ...medium, nFeatures: 10 };
-    expect(resolveAutoStrategy(high, B).strategy).toBe('logsumexp');
+    expect(resolveNldDispatch(high, B).strategy).toBe('logsumexp');
     // 5 000 000 floats: E·P = 100 000 leaves B·E·Tp = 20 000·Tp → Tp = 245
-    const tiled = resolveAutoStrategy(high, { ...B, memoryBudgetBytes: 20_000_000 });
+    const tiled = resolveNldDispatch(high, { ...B, memoryBudgetBytes: 20_000_000 });
     expect(tiled).toMatchObject({ strategy: 'logsumexp-tiled', posTileSize: 245, estimatedPeakBytes: 20_000_000 });
     // 75 000 floats < E·P: streaming with a 100-bin tile, C·10 600 + 50 000 ≤ 75 000 → C = 2
-    const streamed = resolveAutoStrategy(high, { ...B, posTileSize: 100, memoryBudgetBytes: 300_000 });
+    const streamed = resolveNldDispatch(high, { ...B, posTileSize: 100, memoryBudgetBytes: 300_000 });
     expect(streamed).toMatchObject({ strategy: 'streaming', encTileSize: 2, posTileSize: 100 });
     expect(streamed.estimatedPeakBytes).toBeLessThanOrEqual(300_000);
     expect(bytes('streaming', high, { encTileSize: 3, posTileSize: 100 })).toBeGreaterThan(300_000);
   });
 
   it('says so when even the smallest chunk does not fit', () => {
-    const c = resolveAutoStrategy({ ...medium, nFeatures: 10 }, { ...B, memoryBudgetBytes: 1000 });
+    const c = resolveNldDispatch({ ...medium, nFeatures: 10 }, { ...B, memoryBudgetBytes: 1000 });
     expect(c).toMatchObject({ strategy: 'streaming', encTileSize: 1 });
     expect(c.reason).toMatch(/lower the block size/);
   });
 
   it('falls back to logsumexp for an electrode without encoding spikes', () => {
-    expect(resolveAutoStrategy({ ...medium, nEnc: 0 }, B).strategy).toBe('logsumexp');
+    expect(resolveNldDispatch({ ...medium, nEnc: 0 }, B).strategy).toBe('logsumexp');
   });
 });
 

@@ -12,7 +12,7 @@
  * engine: `chunked` walks chunks in the outer loop and keeps every block's running logsumexp, so
  * its accumulators are S·P, not B·P.
  */
-import type { StrategyChoice, StrategyName } from '../../../shared/config';
+import { isDispatch, type StrategyChoice, type StrategyName } from '../../../shared/config';
 import type { DatasetSummary } from '../../../shared/dataset';
 import { formatBytes } from '../../../shared/format';
 import {
@@ -201,7 +201,8 @@ function autoHighD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoCho
 }
 
 /**
- * Spec §7.7's dispatch with a memory budget. A chunk smaller than E that the user asked for is
+ * Spec §7.7's dispatch with a memory budget, as non_local_detector dispatches (`nld-dispatch`;
+ * `auto` weighs its choice against series, autoDispatch.ts). A chunk smaller than E that the user asked for is
  * honoured as the spec does: chunked compensated (e′) at D ≤ 8, online-logsumexp chunks above.
  * Otherwise D ≤ 8 with encoding spikes: compensated, or streaming when E·P + E·B + B·P exceeds
  * the budget; D > 8: logsumexp, position-tiled when B·E·P does not fit, streaming when even the
@@ -210,7 +211,7 @@ function autoHighD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoCho
  * and its `chunked` keeps S·P accumulators, streaming holds neither. Chunk and tile sizes are the
  * largest that keep the estimate under the budget.
  */
-export function resolveAutoStrategy(s: ProblemSizes, o: StrategyOptions): AutoChoice {
+export function resolveNldDispatch(s: ProblemSizes, o: StrategyOptions): AutoChoice {
   const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
   if (s.nEnc === 0) {
     const why = 'no encoding spikes: every spike term is on the LOG_EPS floor, logsumexp handles E = 0';
@@ -235,8 +236,8 @@ export function sizesOfElectrode(
 
 /**
  * The largest electrode's estimate for a strategy (what MemoryStats.estimatedPeakBytes holds):
- * electrodes run one after another, so the peak is the maximum, not the sum. `auto` is resolved
- * per electrode first.
+ * electrodes run one after another, so the peak is the maximum, not the sum. A dispatch is resolved
+ * per electrode first (by NLD's rule: `auto`'s series needs the marks).
  */
 export function estimateDatasetPeak(
   strategy: StrategyChoice,
@@ -248,8 +249,9 @@ export function estimateDatasetPeak(
     const s = sizesOfElectrode(summary, e);
     let name: StrategyName;
     let tiles: TileOptions = o;
-    if (strategy === 'auto') {
-      const auto = resolveAutoStrategy(s, o);
+    // the marks decide whether auto runs series, and the summary has none: NLD's dispatch stands in
+    if (isDispatch(strategy)) {
+      const auto = resolveNldDispatch(s, o);
       name = auto.strategy;
       tiles = {
         ...o,
@@ -267,6 +269,6 @@ export function estimateDatasetPeak(
     deviceBytes: 0,
     hostBytes: FLOAT64_BYTES * summary.nTime * summary.nBins,
     formula: 'no electrodes',
-    strategy: strategy === 'auto' ? 'compensated' : strategy,
+    strategy: isDispatch(strategy) ? 'compensated' : strategy,
   };
 }

@@ -9,10 +9,10 @@
  * position sample. The engine drops out-of-bounds spikes and non-training samples first, so on
  * such data these counts are an upper bound.
  */
-import type { StrategyChoice, StrategyName } from '../../../shared/config';
+import { isDispatch, type StrategyChoice, type StrategyName } from '../../../shared/config';
 import type { DatasetSummary } from '../../../shared/dataset';
 import { COMPENSATED_MAX_FEATURES, DEFAULT_POS_TILE_SIZE } from './constants';
-import { defaultEncTileSize, resolveAutoStrategy, sizesOfElectrode } from './memoryModel';
+import { defaultEncTileSize, resolveNldDispatch, sizesOfElectrode } from './memoryModel';
 import {
   addWork, copy, epilogueWork, expOp, finishCompensatedWork, foldCompensatedWork, foldLogSumExpWork, gemm, hostScatter,
   logKdeWork, logKernelDirectWork, logOp, logSumExpJointWork, markKernelGemmWork, NO_WORK, pieces, positionFactorWork, scaleWork,
@@ -56,9 +56,12 @@ function overChunks(nEnc: number, chunk: number, fold: (length: number, first: b
   return addWork(...parts);
 }
 
-/** The strategy and tiles predict.ts gives one electrode (auto resolved per electrode). */
+/**
+ * The strategy and tiles predict.ts gives one electrode (a dispatch resolved per electrode by NLD's
+ * rule: whether `auto` runs series depends on the marks, which sizes do not show).
+ */
 export function electrodePlan(strategy: StrategyChoice, s: ProblemSizes, o: StrategyOptions): { strategy: StrategyName; tiles: ElectrodeTiles } {
-  const choice = strategy === 'auto' ? resolveAutoStrategy(s, o) : { strategy, encTileSize: undefined, posTileSize: undefined };
+  const choice = isDispatch(strategy) ? resolveNldDispatch(s, o) : { strategy, encTileSize: undefined, posTileSize: undefined };
   return {
     strategy: choice.strategy,
     tiles: {

@@ -1,6 +1,7 @@
 /**
  * The sizes and options every strategy, estimate and dispatch is expressed in, defined once.
  */
+import type { Calibration } from './calibrationTypes';
 
 /** Sizes of one electrode's problem: E encoding spikes, S decoding spikes, P bins, D features, T rows. */
 export interface ProblemSizes {
@@ -23,4 +24,6 @@ export interface StrategyOptions {
   posTileSize?: number;
   /** `auto`: keep each electrode's estimated peak under this many bytes */
   memoryBudgetBytes?: number;
+  /** `auto`: the backend's calibrated throughput its cost model rates work at; without it `auto` follows NLD's dispatch */
+  calibration?: Calibration;
 }

@@ -11,6 +11,7 @@ import { compensated } from './compensated';
 import { logsumexp, logsumexpTiled } from './logsumexp';
 import { reference } from './reference';
 import { series } from './series';
+export { seriesReach } from './series';
 import type { FitKeep, FitElectrode } from './types';
 import { streaming } from './streaming';
 import type { Strategy } from './types';

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { BackendName, StrategyName } from '../../../shared/config';
 import { loadNpz } from '../../data';
-import { engineMemory, fitEncodingModel, initBackend, predictLocal, predictNonlocal } from '../index';
+import { calibrateBackend, engineMemory, fitEncodingModel, initBackend, predictLocal, predictNonlocal } from '../index';
+import type { Calibration } from '../model';
 import { countNotClose } from './builders';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('../../../../test/fixtures/', import.meta.url));
@@ -16,21 +17,26 @@ export function referenceFixtures(): string[] {
 /**
  * For every reference fixture: fit outputs, each strategy's non-local likelihood and the local
  * likelihood allclose (rtol 1e-4, atol 1e-4) to the float64 values, and no tensor left behind.
- * Small encoding/position tiles make the chunked paths take several chunks and tiles.
+ * Small encoding/position tiles make the chunked paths take several chunks and tiles. With
+ * `calibratedAuto`, `auto` also runs by the cost model at the backend's measured calibration
+ * (where it may pick series), at the tiles a run uses.
  */
 export function describeParity(
   backend: BackendName,
   strategiesFor: (fixture: string) => StrategyName[],
   ready: () => Promise<boolean> = async () => true,
+  { calibratedAuto = false }: { calibratedAuto?: boolean } = {},
 ): void {
   describe(`parity on ${backend}`, () => {
+    let calibration: Calibration | undefined;
     for (const fixture of referenceFixtures()) {
       it(fixture, async (ctx) => {
         if (!(await ready())) {
           ctx.skip();
           return;
         }
-        await initBackend(backend);
+        const info = await initBackend(backend);
+        if (calibratedAuto) calibration ??= await calibrateBackend(info);
         const ds = await loadNpz(`${FIXTURE_DIR}${fixture}`);
         const exp = ds.expected!;
         const before = engineMemory().numTensors;
@@ -41,6 +47,10 @@ export function describeParity(
         for (const strategy of strategiesFor(fixture)) {
           const r = await predictNonlocal(model, ds, strategy, { blockSize: 100, encTileSize: 48, posTileSize: 96 });
           expect([strategy, countNotClose(r.logLikelihood, exp.logLikelihoodNonlocal!)]).toEqual([strategy, 0]);
+        }
+        if (calibration) {
+          const r = await predictNonlocal(model, ds, 'auto', { blockSize: 100, calibration });
+          expect([`auto (${[...new Set(r.resolved)].join(', ')})`, countNotClose(r.logLikelihood, exp.logLikelihoodNonlocal!)]).toEqual([`auto (${[...new Set(r.resolved)].join(', ')})`, 0]);
         }
         if (exp.logLikelihoodLocal) {
           const local = await predictLocal(model, ds);

@@ -12,7 +12,7 @@ import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
 import type { FitOptions, KdePart, PredictOptions } from '../../engine';
 import { CancelledError } from '../../engine/model';
-import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
+import type { DecodingShare, ElectrodeChoice, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
 import type { TermRelease } from './termRing';
 import { moduleWorkerEntry, startModuleWorker } from '../../workers';
 
@@ -211,15 +211,21 @@ export class EnginePool {
     return { model, fits };
   }
 
-  /** Predicts each worker's shares with the model it fitted; term blocks stream to `terms` as they arrive. */
+  /**
+   * Predicts each worker's shares with the model it fitted; term blocks stream to `terms` as they
+   * arrive. Answers each worker's profile and what every electrode ran.
+   */
   async predict(
     model: number, strategy: StrategyChoice, options: Omit<PredictOptions, 'signal'>, time: Float64Array, shares: DecodingShare[][],
     profile: boolean, terms: TermListener,
-  ): Promise<(WorkerProfile | undefined)[]> {
+  ): Promise<{ profiles: (WorkerProfile | undefined)[]; choices: ElectrodeChoice[] }> {
     const call = this.call();
     const answers = await Promise.all(this.workers.map((w, i) =>
       w.request({ type: 'predict', call, model, strategy, options, time, shares: shares[i] ?? [], profile }, terms)));
-    return answers.map((a) => (a.type === 'predicted' ? a.profile : undefined));
+    return {
+      profiles: answers.map((a) => (a.type === 'predicted' ? a.profile : undefined)),
+      choices: answers.flatMap((a) => (a.type === 'predicted' ? a.choices : [])),
+    };
   }
 
   /**

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../shared/dataset';
 import type { EngineDeps } from '../engineDeps';
-import { NULL_PROBE } from '../../engine/model';
+import { NULL_PROBE, type Calibration } from '../../engine/model';
+import { fitOptionsFor } from '../fitOptions';
 import { realEngineDeps } from '../realDeps';
 import { EnginePool } from './enginePool';
 import { poolEngineDeps } from './poolDeps';
@@ -47,6 +48,27 @@ describe('engine pool', () => {
       const one = await likelihood(base, strategy);
       for (const d of deps) expect(Buffer.from((await likelihood(d, strategy)).buffer).equals(Buffer.from(one.buffer))).toBe(true);
     }
+  }, 120_000);
+
+  it("reports the workers' own auto choices and reasons, the same as one thread's", async () => {
+    const calibration: Calibration = {
+      backend: 'wasm', device: 'test', matmulGflops: 20, expGelemsPerS: 0.5, logGelemsPerS: 0.5, bandwidthGBps: 10, measuredAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
+    };
+    const choices = async (deps: EngineDeps) => {
+      const model = await deps.fitEncodingModel(dataset, undefined, fitOptionsFor('auto', undefined));
+      try {
+        const r = await deps.predictNonlocal(model, dataset, 'auto', { blockSize: 7, calibration });
+        return { resolved: r.resolved, reasons: r.resolvedReasons, ll: Buffer.from(r.logLikelihood.buffer) };
+      } finally {
+        model.dispose();
+      }
+    };
+    const one = await choices(base);
+    const two = await choices(await pooled(2));
+    expect(one.resolved).toContain('series');
+    expect(two.resolved).toEqual(one.resolved);
+    expect(two.reasons).toEqual(one.reasons);
+    expect(two.ll.equals(one.ll)).toBe(true);
   }, 120_000);
 
   it('shares the occupancy between the workers part by part and still gives the same bits', async () => {

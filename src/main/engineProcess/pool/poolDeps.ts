@@ -102,13 +102,16 @@ async function poolPredict(
   answers.catch(() => undefined);
   const likelihood = new engine.LikelihoodSum(model.summedGroundProcessIntensity, nTime);
   const result: NonlocalResult = {
-    logLikelihood: likelihood.ll, nTime, nBins, resolved: [], floorShare: [], nTerms: [], release: () => likelihood.release(),
+    logLikelihood: likelihood.ll, nTime, nBins, resolved: [], resolvedReasons: [], floorShare: [], nTerms: [], release: () => likelihood.release(),
   };
   const electrodes: ElectrodeRows[] = dataset.electrodes.map((el, e) => {
     const dec = engine.decodingSpikes(dataset, e);
     const nDec = dec.times.length;
+    // what the worker chose replaces this once it answers (auto weighs the marks, which sizes do not show)
     const sizes = { nEnc: model.nEnc[e]!, nDec, nBins, nFeatures: el.nFeatures, positionDims: dataset.positionDims, nTime };
-    result.resolved.push(electrodeStrategy(strategy, sizes, options).strategy);
+    const choice = electrodeStrategy(strategy, sizes, options);
+    result.resolved.push(choice.strategy);
+    result.resolvedReasons!.push(choice.reason ?? '');
     result.nTerms.push(nDec * nBins);
     return { kind: engine.electrodeTermsKind(nDec, model.nEnc[e]!), rows: dec.rows };
   });
@@ -118,7 +121,12 @@ async function poolPredict(
     probe.progress(summedCount / electrodes.length, `electrode ${summedCount}/${electrodes.length}`);
   });
   route.sum = sum;
-  profiles.add(await answers);
+  const answered = await answers;
+  profiles.add(answered.profiles);
+  for (const c of answered.choices) {
+    result.resolved[c.electrode] = c.strategy;
+    result.resolvedReasons![c.electrode] = c.reason ?? '';
+  }
   electrodes.forEach((el, e) => {
     const nDec = el.rows.length;
     result.floorShare.push(el.kind === 'none' ? NaN : el.kind === 'floor' ? 1 : sum.floored[e]! / (nDec * nBins));

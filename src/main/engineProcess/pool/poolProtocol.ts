@@ -4,7 +4,7 @@
  * (datasets, term blocks) travel by structured clone, term blocks in the worker's shared term ring
  * (termRing.ts) or, when it has no slot free, transferred without a copy.
  */
-import type { BackendChoice, StrategyChoice } from '../../../shared/config';
+import type { BackendChoice, StrategyChoice, StrategyName } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import type { SerializedError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
@@ -53,6 +53,13 @@ export interface FitSummary {
 }
 
 /** A worker's tf.profile of its share of one call. */
+/** The strategy one electrode ran in a predict, and a dispatch's reason for it. */
+export interface ElectrodeChoice {
+  electrode: number;
+  strategy: StrategyName;
+  reason?: string;
+}
+
 export interface WorkerProfile {
   kernels: unknown[];
   peakBytes: number;
@@ -82,6 +89,7 @@ export type FromWorker =
    * blocks travel together: each message costs the worker time while the main thread is busy.
    */
   | { type: 'terms'; call: number; electrode: number; blocks: TermBlock[]; done: boolean }
-  | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number }
+  /** `choices`: what each of its electrodes ran, and why where a dispatch chose it */
+  | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number; choices: ElectrodeChoice[] }
   | { type: 'released'; call: number; tensors: number }
   | { type: 'failed'; call: number; error: SerializedError };

@@ -11,7 +11,7 @@ import { serializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { EncodingModel, FittedElectrode, TermReader } from '../../engine';
 import { Recorder } from '../../recorder';
-import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type TermBlock, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
+import { WORKER_TID_BASE, type DecodingShare, type ElectrodeChoice, type FromWorker, type TermBlock, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
 import { releaseTerms, TermRing, type TermRelease } from './termRing';
 
 const engine = await import('../../engine');
@@ -137,9 +137,11 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
     if (taken) releaseTerms(taken.release);
     return (await block.data()) as Float32Array;
   };
+  const choices: ElectrodeChoice[] = [];
   const { profile } = await profiled(message.profile, async () => {
     for (const { electrode: e } of shares) {
       const plan = engine.planElectrode(held.model, dataset, e, strategy, options);
+      choices.push({ electrode: e, strategy: plan.choice.strategy, ...(plan.choice.reason ? { reason: plan.choice.reason } : {}) });
       // blocks wait here until TERM_BATCH of them (or the electrode's end) go in one message
       let blocks: TermBlock[] = [];
       let transfer: ArrayBuffer[] = [];
@@ -165,7 +167,7 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
     }
   });
   rec.flush();
-  post({ type: 'predicted', call, profile, tensors: engine.engineMemory().numTensors });
+  post({ type: 'predicted', call, profile, tensors: engine.engineMemory().numTensors, choices });
 }
 
 async function handle(message: ToWorker): Promise<void> {

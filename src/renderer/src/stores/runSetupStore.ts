@@ -5,7 +5,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch, type ComputedRef, type Ref } from 'vue';
 import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
-import { DEFAULT_RUN_CONFIG, STRATEGIES, type BackendChoice, type DataSource, type RunConfig, type StrategyChoice } from '../../../shared/config';
+import { DEFAULT_RUN_CONFIG, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource, type RunConfig, type StrategyChoice } from '../../../shared/config';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
@@ -14,7 +14,7 @@ import { useDataStore } from './dataStore';
 import { useSystemStore } from './systemStore';
 
 export const ESTIMATE_DEBOUNCE_MS = 300;
-export const STRATEGY_CHOICES: readonly StrategyChoice[] = [...STRATEGIES, 'auto'];
+export const STRATEGY_CHOICES: readonly StrategyChoice[] = ALL_STRATEGY_CHOICES;
 
 export interface BackendOption {
   value: BackendChoice;

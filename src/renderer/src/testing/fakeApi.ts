@@ -5,7 +5,7 @@
 import type {
   Comparison, ExportFormat, ExportResult, MemoryEstimate, NpzExportOptions, ProfilerApi, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest,
 } from '../../../shared/api';
-import type { DataSource, RunConfig } from '../../../shared/config';
+import { isDispatch, type DataSource, type RunConfig } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import type { RunEvent } from '../../../shared/events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../shared/nwb';
@@ -56,7 +56,7 @@ export class FakeApi implements ProfilerApi {
   };
   estimateMemory = async (config: RunConfig): Promise<MemoryEstimate[]> => {
     this.record('estimateMemory', config);
-    return config.strategies.filter((s) => s !== 'auto').map((s, i) => ({ strategy: s, peakBytes: (i + 1) * 1024 * 1024, formula: `formula ${s}` }));
+    return config.strategies.filter((s) => !isDispatch(s)).map((s, i) => ({ strategy: s, peakBytes: (i + 1) * 1024 * 1024, formula: `formula ${s}` }));
   };
   startRun = async (config: RunConfig) => (this.record('startRun', config), { runId: this.nextRunId });
   cancelRun = async (runId: string) => void this.record('cancelRun', runId);

@@ -151,6 +151,8 @@ function coverageMarker(plan: SeriesPlan, nDec: number, nFar: number, directBy: 
   };
 }
 
+export { seriesReach } from './reach';
+
 export const series: Strategy = {
   fitKeep: seriesFitKeep,
 

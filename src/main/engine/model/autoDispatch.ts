@@ -1,0 +1,111 @@
+/**
+ * `auto`: per electrode, the strategy the calibrated cost model predicts fastest among those whose
+ * accuracy bound holds for its data. The candidates are NLD's dispatch (spec §7.7 under the memory
+ * budget: exact at any marks) and `series` where its truncation bound is proven for the electrode's
+ * decoding spikes. A candidate's time is its work per stage (stageWork.ts, opWork.ts) at the
+ * backend's calibrated rates (roofline.ts' ceilings, added as tfjs runs each op in its own pass):
+ * a lower bound of each, but one that ranks strategies whose work differs as much as these do.
+ *
+ * Whether the series reaches a spike depends on the marks, not the sizes, so the engine plans the
+ * series and hands the plan's reach in (SeriesReach); without it (the service's estimates, which
+ * see sizes only) and without a calibration, `auto` is NLD's dispatch.
+ */
+import { formatBytes, formatMs } from '../../../shared/format';
+import type { Calibration } from './calibrationTypes';
+import { COMPENSATED_MAX_FEATURES, DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE } from './constants';
+import { defaultEncTileSize, estimatePeakBytes, resolveNldDispatch, type AutoChoice } from './memoryModel';
+import { addWork, hostScatter, pieces, seriesFactorWork, seriesTermsWork, type Work } from './opWork';
+import { ceilingSeconds } from './roofline';
+import { linearPositionKernelWork, MODELLED_STAGES, predictStageWork } from './stageWork';
+import type { ProblemSizes, StrategyOptions } from './types';
+
+/** What the series' plan proves for one electrode's decoding spikes (strategies/series/plan.ts). */
+export interface SeriesReach {
+  /** decoding spikes within the series' proven reach */
+  nNear: number;
+  /** monomials F of the plan's order: the factor is F × P */
+  nFeatures: number;
+  /** the fit kept the factor for this electrode (the predict does not build it) */
+  factorKept: boolean;
+  /** the plan's order, for the reason */
+  order: number;
+}
+
+/** Seconds a piece of work needs at the calibrated rates. */
+export function predictedSeconds(w: Work, c: Calibration): number {
+  const s = ceilingSeconds(w, c);
+  return s.matmul + s.exp + s.log + s.memory;
+}
+
+function tilesOf(choice: AutoChoice, s: ProblemSizes, o: StrategyOptions) {
+  return {
+    blockSize: Math.max(1, o.blockSize),
+    encTileSize: choice.encTileSize ?? o.encTileSize ?? defaultEncTileSize(choice.strategy, s, o),
+    posTileSize: choice.posTileSize ?? o.posTileSize ?? DEFAULT_POS_TILE_SIZE,
+  };
+}
+
+/** The predict work of one electrode under NLD's choice. */
+function dispatchWork(choice: AutoChoice, s: ProblemSizes, o: StrategyOptions): Work {
+  const stages = predictStageWork(choice.strategy, s, tilesOf(choice, s, o));
+  return addWork(...MODELLED_STAGES.map((stage) => stages[stage]));
+}
+
+/**
+ * The series strategy's predict work: the factor (unless the fit kept it), the terms of the spikes
+ * in reach block by block, and compensated on the others (its interpolated form, where it runs, is
+ * cheaper: this is an upper bound for it), then the scatter of every term.
+ */
+export function seriesPredictWork(s: ProblemSizes, reach: SeriesReach, o: Pick<StrategyOptions, 'blockSize'>): Work {
+  const { nEnc: E, nBins: P, positionDims: Q } = s;
+  const F = reach.nFeatures;
+  const parts: Work[] = [hostScatter(s.nDec * P)];
+  if (reach.nNear > 0 && !reach.factorKept) parts.push(linearPositionKernelWork(E, P, Q), seriesFactorWork(F, E, P));
+  for (const { length: b, count } of pieces(reach.nNear, o.blockSize)) parts.push(...Array<Work>(count).fill(seriesTermsWork(b, F, P)));
+  const nFar = s.nDec - reach.nNear;
+  if (nFar > 0) {
+    const far = { ...s, nDec: nFar };
+    const stages = predictStageWork('compensated', far, { blockSize: Math.max(1, o.blockSize), encTileSize: E, posTileSize: DEFAULT_POS_TILE_SIZE });
+    // its scatter is in the one above
+    parts.push(...MODELLED_STAGES.filter((stage) => stage !== 'scatter').map((stage) => stages[stage]));
+  }
+  return addWork(...parts);
+}
+
+/** Why series cannot run on this electrode with its bound holding, or null when it can. */
+function seriesExclusion(s: ProblemSizes, reach: SeriesReach | undefined, o: StrategyOptions): string | null {
+  if (!reach) return 'series not planned (marks unknown)';
+  if (reach.nNear === 0) return `series excluded: its error bound covers none of the ${s.nDec} decoding spikes`;
+  if (s.nFeatures > COMPENSATED_MAX_FEATURES && reach.nNear < s.nDec) {
+    return `series excluded: its bound covers ${reach.nNear} of ${s.nDec} spikes, and above ${COMPENSATED_MAX_FEATURES} features the others would take the linear direct product, which has no bound`;
+  }
+  const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  const peak = estimatePeakBytes('series', s, o).deviceBytes;
+  if (peak > budget) return `series excluded: its estimated peak ${formatBytes(peak)} exceeds the budget of ${formatBytes(budget)}`;
+  return null;
+}
+
+const ms = (seconds: number): string => formatMs(seconds * 1e3);
+
+/**
+ * The fastest accurate strategy for one electrode: NLD's dispatch, or series where its bound
+ * covers the spikes and the model predicts it faster. The reason names the predicted times compared
+ * or why series was left out.
+ */
+export function resolveFastestStrategy(s: ProblemSizes, o: StrategyOptions, reach?: SeriesReach): AutoChoice {
+  const nld = resolveNldDispatch(s, o);
+  const calibration = o.calibration;
+  if (!calibration) return { ...nld, reason: `no backend calibration, so NLD's dispatch: ${nld.reason}` };
+  if (s.nEnc === 0 || s.nDec === 0) return { ...nld, reason: `nothing to compare (E = ${s.nEnc}, S = ${s.nDec}): ${nld.reason}` };
+  const nldSeconds = predictedSeconds(dispatchWork(nld, s, o), calibration);
+  const nldText = `${nld.strategy} ${ms(nldSeconds)}`;
+  const excluded = seriesExclusion(s, reach, o);
+  if (excluded !== null) return { ...nld, reason: `${nldText} predicted; ${excluded}` };
+  const seriesSeconds = predictedSeconds(seriesPredictWork(s, reach!, o), calibration);
+  const coverage = `order ${reach!.order}, ${reach!.nNear}/${s.nDec} spikes in reach`;
+  const compared = `series ${ms(seriesSeconds)} (${coverage}) vs ${nldText} predicted on ${calibration.backend}`;
+  if (seriesSeconds < nldSeconds) {
+    return { strategy: 'series', estimatedPeakBytes: estimatePeakBytes('series', s, o).deviceBytes, reason: compared };
+  }
+  return { ...nld, reason: compared };
+}
