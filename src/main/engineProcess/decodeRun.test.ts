@@ -6,7 +6,7 @@ import { parseRunConfig, type StrategyChoice } from '../../shared/config';
 import type { SpanRecord } from '../../shared/events';
 import { makePreset, parseNpy } from '../data';
 import { datasetFingerprint } from '../data/fingerprint';
-import type { DecodeSummary, EngineToHost } from '../engineProtocol';
+import { POSTERIOR_FILES, type DecodeRequest, type DecodeSummary, type EngineToHost } from '../engineProtocol';
 import { DecodeProgress } from './decodeProgress';
 import { startEngineRun } from './engineRun';
 import { fakeEngineDeps, type FakeEngineOptions } from './testing';
@@ -21,11 +21,12 @@ afterEach(async () => {
 
 function decode(
   strategies: StrategyChoice[], rowsPerChunk: number, options: FakeEngineOptions = {}, onMessage?: (m: EngineToHost) => void, extra: Record<string, unknown> = {},
+  posterior?: DecodeRequest['posterior'],
 ) {
   const messages: EngineToHost[] = [];
   const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats: 1, warmup: 0, ...extra });
   const run = startEngineRun(
-    { type: 'start', runId: 'dec', runDir: dir, config, originNs: process.hrtime.bigint().toString(), decode: { rowsPerChunk } },
+    { type: 'start', runId: 'dec', runDir: dir, config, originNs: process.hrtime.bigint().toString(), decode: { rowsPerChunk, ...(posterior ? { posterior } : {}) } },
     fakeEngineDeps(options),
     (m) => {
       messages.push(m);
@@ -66,6 +67,22 @@ describe('a decode run in the engine process', () => {
     for (const n of ['run', 'load-data', 'backend-init', 'encode', 'decode']) expect(names).toContain(n);
     const logs = messages.flatMap((m) => (m.type === 'log' ? [m.message] : []));
     expect(logs.some((l) => /estimated peak device memory/.test(l))).toBe(true);
+  });
+
+  it('ends with the posterior when asked: its summary in decode.json and in the outcome the report is built from', async () => {
+    const { run, messages } = decode(['reference'], 9, {}, undefined, {}, { model: 'decoder', strategy: 'structured' });
+    await run.done;
+    const result = messages.find((m) => m.type === 'result');
+    if (result?.type !== 'result') throw new Error(`no result: ${JSON.stringify(messages.filter((m) => m.type !== 'trace'))}`);
+    const summary = JSON.parse(await readFile(join(dir, 'decode.json'), 'utf8')) as DecodeSummary;
+    expect(summary.posterior).toMatchObject({ model: 'decoder', strategy: 'structured', rows: result.outcome.dataset.nTime, files: POSTERIOR_FILES });
+    expect(result.outcome.posterior).toEqual(summary.posterior);
+    expect((await readdir(join(dir, 'posterior'))).sort()).toEqual(Object.values(POSTERIOR_FILES).map((f) => f.split('/')[1]).sort());
+    // without --model the outcome has none
+    const plain = decode(['reference'], 9);
+    await plain.run.done;
+    const plainResult = plain.messages.find((m) => m.type === 'result');
+    expect(plainResult?.type === 'result' && plainResult.outcome.posterior).toBe(undefined);
   });
 
   it('reports progress through loading, fitting and decoding, ending at the whole bar', async () => {

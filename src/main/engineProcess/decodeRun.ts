@@ -117,6 +117,7 @@ class DecodeRun {
       tf32: inputs.tf32,
       fingerprint: inputs.fingerprint,
       ...(inputs.shard ? { shard: inputs.shard } : {}),
+      ...(decoded.posterior ? { posterior: decoded.posterior } : {}),
     };
   }
 

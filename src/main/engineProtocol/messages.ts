@@ -8,7 +8,7 @@ import type { HmmStrategy, PosteriorModel, RunConfig } from '../../shared/config
 import type { DatasetSummary } from '../../shared/dataset';
 import type { SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
-import type { AgreementMatrix, BackendInfo, Report, ShardInfo, StrategyResult } from '../../shared/report';
+import type { AgreementMatrix, BackendInfo, PosteriorReport, Report, ShardInfo, StrategyResult } from '../../shared/report';
 import type { Calibration } from '../../shared/roofline';
 import type { OpenSpan } from './openSpans';
 
@@ -75,6 +75,8 @@ export interface EngineOutcome {
   shard?: ShardInfo;
   /** hash of the whole dataset's inputs and likelihood parameters, taken before any shard split */
   fingerprint?: string;
+  /** a decode's state-space posterior, when it asked for one (the posteriors are files in the run folder) */
+  posterior?: PosteriorReport;
 }
 
 export type EngineToHost =

@@ -3,9 +3,9 @@
  * float32 .npy (n_time, n_bins) in C order, plus axes.json with what a heatmap needs to label them.
  * A decode run also leaves decode.json, what it measured, beside them.
  */
-import type { HmmStrategy, PosteriorModel, StrategyChoice, StrategyName } from '../../shared/config';
+import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
-import type { BackendInfo, DecodingAccuracy, ShardInfo } from '../../shared/report';
+import type { BackendInfo, PosteriorReport, ShardInfo } from '../../shared/report';
 
 export const LIKELIHOOD_DIR = 'likelihood';
 export const AXES_FILE = 'axes.json';
@@ -37,27 +37,8 @@ export const POSTERIOR_FILES = {
   mapPosition: 'posterior/map_position.npy',
 } as const;
 
-export interface PosteriorSummary {
-  model: PosteriorModel;
-  strategy: HmmStrategy;
-  /** state names in column order */
-  states: string[];
-  rows: number;
-  /** columns of the posterior files: every state bin, interior or not */
-  nStateBins: number;
-  /** the HMM's size N */
-  nInteriorStateBins: number;
-  marginalLogLikelihood: number;
-  filterMs: number;
-  smoothMs: number;
-  /** what NLD's dense N × N float32 transition matrix would take */
-  denseTransitionBytes: number;
-  /**
-   * Where the data carry the true position: how far the likelihood's argmax and the posterior's MAP
-   * lie from it (a posterior should decode better than the likelihood alone).
-   */
-  accuracy?: { likelihood: DecodingAccuracy | undefined; posterior: DecodingAccuracy | undefined };
-  /** relative to the folder holding decode.json */
+/** what decode.json and the report say of the posterior; the files are always POSTERIOR_FILES */
+export interface PosteriorSummary extends PosteriorReport {
   files: typeof POSTERIOR_FILES;
 }
 

@@ -2,7 +2,9 @@
  * report.csv: one row per strategy × phase (encode, decode, total; `local` when the local
  * likelihood ran), stable columns with a header row, numbers unformatted (ms, bytes) so a
  * spreadsheet or pandas reads them as they are. Each row carries its median's 95 % interval; the
- * total row the ratio to the reference with its interval and verdict.
+ * total row the ratio to the reference with its interval and verdict. A decode's posterior adds a
+ * row each for its filter and its smoother (strategy `posterior`, resolved: the model and the
+ * filter strategy), each one call.
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import { baselineOf, speedupOf } from './reportTimings';
@@ -78,6 +80,12 @@ export function renderReportCsv(report: Report): string {
       maxAbsDiffVsExpected: report.local.agreementWithExpected?.maxAbsDiff,
       allcloseVsExpected: report.local.agreementWithExpected?.allclose,
     });
+  }
+  const p = report.posterior;
+  if (p) {
+    for (const [phase, ms] of [['filter', p.filterMs], ['smooth', p.smoothMs]] as const) {
+      rows.push({ ...common, strategy: 'posterior', resolved: `${p.model} ${p.strategy}`, status: 'ok', phase, firstMs: ms, medianMs: ms, n: 1 });
+    }
   }
   const lines = [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvValue(r[c])).join(','))];
   return `${lines.join('\n')}\n`;

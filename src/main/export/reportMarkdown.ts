@@ -1,7 +1,7 @@
 /**
  * report.md, in the style of the profiling guides' baselines: what ran on what, then tables of
- * timings, speedups, agreement, memory, stages, kernels and numerical health, then findings and
- * the recommendation.
+ * timings, speedups, agreement, memory, stages, kernels and numerical health, a decode's posterior,
+ * then findings and the recommendation.
  */
 import type { MachineLoad, Report } from '../../shared/report';
 import { formatBytes, formatMs, formatShare } from '../../shared/format';
@@ -9,6 +9,7 @@ import { fmtInt, mdTable } from './format';
 import {
   findingsSection, healthSection, kernelsSection, memorySection, notApplicableSection, recommendationSection, stagesSection,
 } from './reportSections';
+import { posteriorSection } from './reportPosterior';
 import { agreementSection, timingsSection } from './reportTimings';
 
 function list(values: number[] | number): string {
@@ -83,9 +84,10 @@ export function renderReportMarkdown(report: Report): string {
     stagesSection(report),
     kernelsSection(report),
     healthSection(report),
+    posteriorSection(report),
     findingsSection(report),
     recommendationSection(report),
     notApplicableSection(report),
   ];
-  return `${sections.join('\n\n')}\n`;
+  return `${sections.filter((s) => s !== undefined).join('\n\n')}\n`;
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../../shared/config';
+import { HMM_STRATEGIES, parseRunConfig, POSTERIOR_MODELS } from '../../../shared/config';
 import { summarizeDataset } from '../../../shared/dataset';
 import { makePreset, PRESET_INFO } from '../../data';
-import { validateReport } from '../../export';
+import { renderReportCsv, renderReportMarkdown, validateReport } from '../../export';
 import { timingStats } from '../../analysis';
-import type { StrategyResult } from '../../../shared/report';
+import type { PosteriorReport, StrategyResult } from '../../../shared/report';
+import reportSchema from '../../../../resources/report.schema.json';
 import { buildReport } from './reportBuilder';
 
 describe('buildReport', () => {
@@ -52,5 +53,61 @@ describe('buildReport', () => {
     expect(report.recommendation?.runnerUp).toMatchObject({ strategy: 'reference', against: 'compensated', verdict: 'slower' });
     expect(report.strategies[1]!.total!.ci95).toBeDefined();
     expect(validateReport(report)).toEqual({ ok: true, errors: [] });
+  });
+
+  it('carries a decode\'s posterior into report.json, a Posterior section of report.md and rows of report.csv', () => {
+    const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
+    const posterior: PosteriorReport = {
+      model: 'detector', strategy: 'structured', states: ['Local', 'No-Spike', 'Non-Local Continuous', 'Non-Local Fragmented'],
+      rows: 1200, nStateBins: 124, nInteriorStateBins: 122, marginalLogLikelihood: -4321.98765, filterMs: 250, smoothMs: 1500,
+      denseTransitionBytes: 122 * 122 * 4,
+      files: {
+        acausal: 'posterior/acausal_posterior.npy', causal: 'posterior/causal_posterior.npy',
+        stateProbabilities: 'posterior/acausal_state_probabilities.npy', mapPosition: 'posterior/map_position.npy',
+      },
+      accuracy: {
+        likelihood: { rows: 1100, medianAbsError: 12.5, shareWithin10: 0.41, units: 'cm' },
+        posterior: { rows: 1100, medianAbsError: 4.25, shareWithin10: 0.83, units: 'cm' },
+      },
+    };
+    const report = buildReport({
+      runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed',
+      config: parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference'] }),
+      outcome: {
+        dataset,
+        backend: { name: 'cpu', device: 'CPU', isGpu: false, isFallback: false, reason: 'asked', tfjsVersion: '4.22.0', initMs: 1, warnings: [] },
+        strategies: [], notApplicable: [], windows: [], posterior,
+      },
+    });
+    expect(report.posterior).toEqual(posterior);
+    expect(validateReport(report)).toEqual({ ok: true, errors: [] });
+    // NaN travels as null, as the schema allows of every measure
+    expect(validateReport({ ...report, posterior: { ...posterior, marginalLogLikelihood: Number.NaN } }).ok).toBe(true);
+    expect(validateReport({ ...report, posterior: { ...posterior, model: 'hmm' } }).errors).toEqual(['/posterior/model: must be equal to one of the allowed values (decoder, detector)']);
+    expect(validateReport({ ...report, posterior: { ...posterior, states: [] } }).ok).toBe(false);
+
+    const md = renderReportMarkdown(report);
+    const section = md.slice(md.indexOf('## Posterior\n'), md.indexOf('\n## Findings'));
+    expect(section).toContain('| Model | detector |');
+    expect(section).toContain('| Filter strategy | structured |');
+    expect(section).toContain('| States | Local, No-Spike, Non-Local Continuous, Non-Local Fragmented |');
+    expect(section).toContain('| State bins | 122 inside the track, of 124 |');
+    expect(section).toContain('| Log marginal likelihood | -4321.988 |');
+    expect(section).toContain('| Filter | 250 ms |');
+    expect(section).toContain('| Smoother | 1.50 s |');
+    expect(section).toContain('| Posterior MAP | 1,100 | 4.25 cm | 83.0 % |');
+    expect(section).toContain('| Likelihood argmax | 1,100 | 12.5 cm | 41.0 % |');
+    expect(section).toContain('- `posterior/map_position.npy`: MAP position of each row');
+    expect(renderReportMarkdown({ ...report, posterior: { ...posterior, accuracy: undefined } })).toContain('The data carry no true position');
+    expect(renderReportMarkdown({ ...report, posterior: undefined })).not.toContain('## Posterior');
+
+    const csv = renderReportCsv(report).trimEnd().split('\n');
+    expect(csv.filter((l) => l.includes(',posterior,detector structured,ok,'))).toHaveLength(2);
+  });
+
+  it('names in the schema the models and filter strategies the config knows', () => {
+    const def = reportSchema.definitions.posteriorReport.properties;
+    expect(def.model.enum).toEqual([...POSTERIOR_MODELS]);
+    expect(def.strategy.enum).toEqual([...HMM_STRATEGIES]);
   });
 });

@@ -107,6 +107,7 @@ export function buildReport(input: ReportInput): Report {
   if (outcome.fingerprint) report.fingerprint = outcome.fingerprint;
   if (outcome.agreementMatrix) report.agreementMatrix = outcome.agreementMatrix;
   if (outcome.local) report.local = outcome.local;
+  if (outcome.posterior) report.posterior = outcome.posterior;
   const rec = recommend(analysis);
   if (rec) report.recommendation = rec;
   if (input.error) report.error = input.error;

@@ -1,0 +1,59 @@
+/**
+ * The Posterior section of report.md: what the state-space posterior a decode ended with costs and
+ * how well it decodes against the likelihood alone, and where its files are.
+ */
+import type { DecodingAccuracy, PosteriorReport, Report } from '../../shared/report';
+import { formatBytes, formatMs, formatShare, nonFiniteText } from '../../shared/format';
+import { fmtInt, mdTable } from './format';
+
+/** what each posterior file holds, in the order a lab opens them */
+const FILE_WORDS: Record<keyof PosteriorReport['files'], string> = {
+  acausal: 'acausal (smoothed) posterior, rows × state bins, NaN outside the track',
+  causal: 'causal (filtered) posterior, rows × state bins, NaN outside the track',
+  stateProbabilities: 'acausal probability of each state, rows × states',
+  mapPosition: 'MAP position of each row',
+};
+
+/** a log likelihood to three decimals; NaN (null once read back from JSON) in words */
+function logLikelihoodText(x: number | null): string {
+  return nonFiniteText(x) ?? x!.toFixed(3);
+}
+
+function accuracyRow(name: string, a: DecodingAccuracy | undefined): string[] {
+  if (!a) return [name, '0', 'n/a', 'n/a'];
+  const units = a.units ? ` ${a.units}` : '';
+  const error = nonFiniteText(a.medianAbsError) ?? `${a.medianAbsError.toPrecision(3)}${units}`;
+  return [name, fmtInt(a.rows), error, formatShare(a.shareWithin10)];
+}
+
+function accuracyTable(p: PosteriorReport): string[] {
+  const a = p.accuracy;
+  if (!a || (!a.posterior && !a.likelihood)) return ['The data carry no true position: no accuracy to report.'];
+  return [
+    'Against the true position: the posterior\'s MAP bin and the likelihood\'s argmax bin (a posterior should decode better than the likelihood alone).',
+    '',
+    mdTable(['Decoded by', 'Rows', 'Median error', 'Within 10'], [accuracyRow('Posterior MAP', a.posterior), accuracyRow('Likelihood argmax', a.likelihood)]),
+  ];
+}
+
+export function posteriorSection(report: Report): string | undefined {
+  const p = report.posterior;
+  if (!p) return undefined;
+  const rows: string[][] = [
+    ['Model', p.model],
+    ['Filter strategy', p.strategy],
+    ['States', p.states.join(', ')],
+    ['Rows', fmtInt(p.rows)],
+    ['State bins', `${fmtInt(p.nInteriorStateBins)} inside the track, of ${fmtInt(p.nStateBins)}`],
+    ['Log marginal likelihood', logLikelihoodText(p.marginalLogLikelihood)],
+    ['Filter', formatMs(p.filterMs)],
+    ['Smoother', formatMs(p.smoothMs)],
+    ['Dense transition matrix (N × N float32)', formatBytes(p.denseTransitionBytes)],
+  ];
+  const files = (Object.keys(FILE_WORDS) as (keyof PosteriorReport['files'])[]).map((k) => `- \`${p.files[k]}\`: ${FILE_WORDS[k]}`);
+  return [
+    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows),
+    '', '### Accuracy', '', ...accuracyTable(p),
+    '', '### Files', '', 'Float32 .npy in non_local_detector\'s layout, relative to the run folder:', '', ...files,
+  ].join('\n');
+}
