@@ -101,6 +101,11 @@ export function decodingAccuracy(likelihood: Values, grid: DecodingGrid, truePos
     for (let k = 0; k < q; k++) squared += (binCenters[bin * q + k]! - truePosition[r * q + k]!) ** 2;
     errors.push(Math.sqrt(squared));
   }
+  return accuracyOfErrors(errors, units);
+}
+
+/** The accuracy figures of per-row position errors: their median and the share within ACCURACY_RADIUS. */
+export function accuracyOfErrors(errors: number[], units?: string): DecodingAccuracy | undefined {
   if (errors.length === 0) return undefined;
   const accuracy: DecodingAccuracy = {
     rows: errors.length,

@@ -35,5 +35,5 @@ export {
   compareResults, comparisonText, formatMedianCi, formatMedianWithCi, formatRatioCi, sameStrategy, withVsReference,
 } from './verdicts';
 export { datasetScale, type DatasetScale } from './datasetScale';
-export { ACCURACY_RADIUS, decodingAccuracy, truePositionAtRows } from './accuracy';
+export { accuracyOfErrors, decodingAccuracy, truePositionAtRows } from './accuracy';
 export { analyseSweep } from './sweep';

@@ -2,11 +2,11 @@
  * Accuracy from the posterior (issue: the posterior should decode the animal better than the
  * likelihood alone): per row, how far the decoded position lies from the true one, gathered window
  * by window as the filter and smoother pass, then summarised as the report's accuracy figures
- * (median error, share of rows within ACCURACY_RADIUS).
+ * (median error, share of rows within the accuracy radius).
  */
 import type { Dataset } from '../../../shared/dataset';
 import type { DecodingAccuracy } from '../../../shared/report';
-import { ACCURACY_RADIUS, median, truePositionAtRows } from '../../analysis';
+import { accuracyOfErrors, truePositionAtRows } from '../../analysis';
 
 export class PositionErrors {
   private readonly errors: Float64Array;
@@ -28,15 +28,7 @@ export class PositionErrors {
   }
 
   summary(units?: string): DecodingAccuracy | undefined {
-    const errors = Array.from(this.errors).filter((e) => !Number.isNaN(e));
-    if (errors.length === 0) return undefined;
-    const accuracy: DecodingAccuracy = {
-      rows: errors.length,
-      medianAbsError: median(errors),
-      shareWithin10: errors.filter((e) => e <= ACCURACY_RADIUS).length / errors.length,
-    };
-    if (units !== undefined) accuracy.units = units;
-    return accuracy;
+    return accuracyOfErrors(Array.from(this.errors).filter((e) => !Number.isNaN(e)), units);
   }
 }
 
