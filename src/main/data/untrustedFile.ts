@@ -11,7 +11,7 @@ import { basename, dirname, relative, isAbsolute, sep } from 'node:path';
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { AppError } from '../../shared/errors';
-import { notAFileError } from './regularFile';
+import { notAFileError, type OpenedFile } from './regularFile';
 
 /** absent on Windows, where opening a pipe by path does not wait for a writer and links are rare */
 const NO_WAIT_NO_LINK = (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -56,8 +56,8 @@ async function checkPlace(path: string, within: string | undefined, fix: string)
   if (!inside(root, folder)) throw new AppError('BAD_ARGUMENT', `${path} lies outside ${within} once links are followed: ${fix}.`, { file: basename(path) });
 }
 
-/** The whole of a regular file at `path`, refused when it is a link, not a regular file, too large or outside `within`. */
-export async function readUntrustedFile(path: string, options: UntrustedReadOptions): Promise<Buffer> {
+/** Opens a regular file for reading as readUntrustedFile checks it (size cap aside); the caller closes it. */
+export async function openUntrustedFile(path: string, options: Omit<UntrustedReadOptions, 'maxBytes'> = {}): Promise<OpenedFile> {
   const fix = options.fix ?? FIX;
   try {
     await checkPlace(path, options.within, fix);
@@ -65,17 +65,29 @@ export async function readUntrustedFile(path: string, options: UntrustedReadOpti
     try {
       const s = await handle.stat();
       if (!s.isFile()) throw notAFileError(path, s, fix);
-      if (s.size > options.maxBytes) {
-        throw new AppError('BAD_ARGUMENT', `${path} holds ${s.size} bytes, more than the ${options.maxBytes} a file of its kind may: ${fix}.`, { file: basename(path) });
-      }
-      const buffer = Buffer.alloc(s.size);
-      const { bytesRead } = await handle.read(buffer, 0, s.size, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
+      return { handle, size: s.size };
+    } catch (e) {
       await handle.close();
+      throw e;
     }
   } catch (e) {
     throw ioError(path, e, fix);
+  }
+}
+
+/** The whole of a regular file at `path`, refused when it is a link, not a regular file, too large or outside `within`. */
+export async function readUntrustedFile(path: string, options: UntrustedReadOptions): Promise<Buffer> {
+  const fix = options.fix ?? FIX;
+  const { handle, size } = await openUntrustedFile(path, options);
+  try {
+    if (size > options.maxBytes) {
+      throw new AppError('BAD_ARGUMENT', `${path} holds ${size} bytes, more than the ${options.maxBytes} a file of its kind may: ${fix}.`, { file: basename(path) });
+    }
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 
