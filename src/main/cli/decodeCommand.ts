@@ -110,7 +110,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_CHUNK;
   const outDir = resolve(io.cwd, outFlag);
 
-  return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, rowsPerChunk, outDir, io));
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, rowsPerChunk, outDir, io), true);
 }
 
 async function decodeAndCopy(service: ProfilerService, config: RunConfig, rowsPerChunk: number, outDir: string, io: CliIo): Promise<number> {
