@@ -13,7 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeFifo, releaseFifo } from '../../src/main/data/testing';
 import { createProfilerService, type ProfilerService } from '../../src/main/service';
 import { finishedStatus } from '../../src/main/service/store/runStoreTesting.testdata';
-import { runCliCaptured } from '../../src/main/cli/testing';
+import { capturedIo, runCliCaptured } from '../../src/main/cli/testing';
+import { printRunLink, SERVE_INFO_FILE } from '../../src/main/cli/serverLink';
 import { presetRun, scratchFolder } from './faultKit';
 
 const ANSWER_WITHIN_MS = 5000;
@@ -114,4 +115,20 @@ describe('fault: hostile files in the runs folder', () => {
     expect(cli.stderr).toContain('symbolic link');
     expect(await readFile(secret, 'utf8')).toBe(SECRET);
   }, 120_000);
+});
+
+describe('fault: a named pipe where the CLI reads a file', () => {
+  it('compare refuses a pipe named as a report, and a pipe as .serve.json does not stop a run\'s link', async (ctx) => {
+    const pipe = join(folder.path, 'report.json');
+    if (!makeFifo(pipe)) return ctx.skip('no mkfifo on this system');
+    fifos.push(pipe);
+    const r = await within('compare', runCliCaptured(folder.path, ['compare', pipe, pipe, '--runs-dir', runsDir]));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('named pipe');
+    await mkdir(runsDir, { recursive: true });
+    await fifoAt(join(runsDir, SERVE_INFO_FILE));
+    const { io, err } = capturedIo(folder.path);
+    await within('printRunLink', printRunLink(io, runsDir, '20250101-000000-aaaaa0', 'results'));
+    expect(err()).not.toContain('http');
+  }, 60_000);
 });
