@@ -1,6 +1,7 @@
 /**
- * Flag parsing on node:util parseArgs, strict: an unknown flag, a missing value or a malformed
- * number is a UsageError naming the flag.
+ * Flag parsing on node:util parseArgs, strict: an unknown flag, a missing value, a malformed or
+ * out-of-range number, or a flag given twice is a UsageError naming the flag. A negative number
+ * after a flag that takes a value is that flag's value (so its range check can say what is wrong).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cliTypes';
@@ -12,19 +13,53 @@ export interface Parsed {
   positionals: string[];
 }
 
+/** `--flag -5` as `--flag=-5`, for flags that take a value: parseArgs would call it ambiguous */
+function joinNegativeValues(args: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    if (a === '--') return [...out, ...args.slice(i)];
+    const name = a.startsWith('--') ? a.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d|^-\.\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** Refuses a flag given twice (a flag that may repeat says so with `multiple`). */
+function refuseRepeats(tokens: NonNullable<ReturnType<typeof parseArgs>['tokens']>, options: Options): void {
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || options[t.name]?.multiple) continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given twice: give it once`);
+    seen.add(t.name);
+  }
+}
+
 export function parseFlags(args: string[], options: Options, maxPositionals = 0): Parsed {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals: maxPositionals > 0 });
+    parsed = parseArgs({ args: joinNegativeValues(args, options), options, strict: true, allowPositionals: maxPositionals > 0, tokens: true });
   } catch (e) {
     // parseArgs words its errors for programmers ("Unknown option '--x'. To specify a positional…"); keep the first sentence
     const text = (e as Error).message.split(/\.(?:\s|$)/)[0]!;
     throw new UsageError(text);
   }
+  refuseRepeats(parsed.tokens ?? [], options);
   if (parsed.positionals.length > maxPositionals) {
     throw new UsageError(`unexpected argument '${parsed.positionals[maxPositionals]}'`);
   }
   return { values: parsed.values as Parsed['values'], positionals: parsed.positionals };
+}
+
+/** Refuses flags that contradict each other: each pair given together. */
+export function refuseTogether(p: Parsed, pairs: ReadonlyArray<readonly [string, string, string]>): void {
+  for (const [a, b, why] of pairs) {
+    if (p.values[a] !== undefined && p.values[b] !== undefined) throw new UsageError(`--${a} and --${b} contradict each other: ${why}`);
+  }
 }
 
 export function stringFlag(p: Parsed, name: string): string | undefined {
@@ -32,12 +67,13 @@ export function stringFlag(p: Parsed, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-export function intFlag(p: Parsed, name: string, min: number): number | undefined {
+export function intFlag(p: Parsed, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   const v = stringFlag(p, name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!/^[+-]?\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) {
-    throw new UsageError(`--${name}: expected an integer ≥ ${min}, got '${v}'`);
+  if (!/^[+-]?\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`--${name}: expected an integer ${range}, got '${v}'`);
   }
   return n;
 }

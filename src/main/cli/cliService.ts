@@ -3,17 +3,42 @@
  * ends, however it ends, so nothing the service started (its runs folder's index, a queued run) is
  * still writing after the command has returned its exit code.
  */
-import { resolve } from 'node:path';
+import { mkdir, rmdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { createProfilerService, type ProfilerService } from '../service';
-import type { CliIo } from './cliTypes';
+import { UsageError, type CliIo } from './cliTypes';
 
 /** `--runs-dir`, or `runs` in the working folder. */
 export function defaultRunsDir(io: CliIo, flag: string | undefined): string {
   return resolve(io.cwd, flag ?? 'runs');
 }
 
-export async function withService<T>(io: CliIo, runsDirFlag: string | undefined, use: (service: ProfilerService) => Promise<T>): Promise<T> {
-  const service = createProfilerService({ runsDir: defaultRunsDir(io, runsDirFlag) });
+/**
+ * The runs folder a command names, checked: a file there is refused; with `writes`, a folder that
+ * cannot be made or written (/proc, a read-only disk) is refused too, before anything starts.
+ */
+export async function checkedRunsDir(io: CliIo, flag: string | undefined, writes: boolean): Promise<string> {
+  const dir = defaultRunsDir(io, flag);
+  const s = await stat(dir).catch(() => undefined);
+  if (s && !s.isDirectory()) throw new UsageError(`--runs-dir ${dir} is a file, not a folder: name a folder (it is made if missing)`);
+  if (!writes) return dir;
+  // the probe goes in the nearest folder that exists: a recursive mkdir under /proc never returns
+  let existing = dir;
+  while (!(await stat(existing).catch(() => undefined)) && dirname(existing) !== existing) existing = dirname(existing);
+  const probe = join(existing, `.kde-profiler-write-check-${process.pid}`);
+  try {
+    await mkdir(probe);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    throw new UsageError(`--runs-dir ${dir} cannot be written (${code} in ${existing}): name a folder you may write, or leave --runs-dir out for ./runs`);
+  }
+  await rmdir(probe).catch(() => undefined);
+  return dir;
+}
+
+/** `writes`: the command records runs (run, decode, sweep), so the runs folder must be writable */
+export async function withService<T>(io: CliIo, runsDirFlag: string | undefined, use: (service: ProfilerService) => Promise<T>, writes = false): Promise<T> {
+  const service = createProfilerService({ runsDir: await checkedRunsDir(io, runsDirFlag, writes) });
   try {
     return await use(service);
   } finally {

@@ -5,9 +5,11 @@
  * within noise and exits 0. A run is an id in the runs folder, a folder holding report.json (a
  * `run --out DIR`), or a report.json.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { parseBoundedJson } from '../../shared/boundedJson';
 import { AppError } from '../../shared/errors';
+import { readUntrustedText } from '../data';
 import type { Report } from '../../shared/report';
 import { compareReports, formatComparisonTable } from '../analysis';
 import { boolFlag, numberFlag, parseFlags, stringFlag } from './args';
@@ -18,6 +20,8 @@ import type { ProfilerService } from '../service';
 
 const USAGE = 'kde-profiler compare RUN_A RUN_B [--threshold PCT] [--runs-dir DIR] [--json]';
 export const DEFAULT_THRESHOLD_PCT = 10;
+/** the most a report.json named here may hold */
+const MAX_REPORT_BYTES = 32 * 2 ** 20;
 
 async function reportFile(path: string): Promise<Report> {
   let file = path;
@@ -28,8 +32,10 @@ async function reportFile(path: string): Promise<Report> {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
-  } catch {
+    parsed = parseBoundedJson(await readUntrustedText(file, { maxBytes: MAX_REPORT_BYTES, fix: 'name a run id, a run folder or its report.json' }), file);
+  } catch (e) {
+    // a pipe, a device, a link or an oversized file is refused in its own words
+    if (e instanceof AppError && e.code !== 'NOT_FOUND' && !/is not valid JSON/.test(e.message)) throw e;
     throw new AppError('NOT_FOUND', `${file} is missing or not JSON: the run may have failed before writing its report.`, { file });
   }
   const r = parsed as Partial<Report>;

@@ -9,7 +9,7 @@
  * With `--shard I/N` it decodes one shard of the electrodes (a SLURM array task), for
  * `kde-profiler merge` to add up with the others.
  */
-import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
@@ -21,6 +21,7 @@ import { withService } from './cliService';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { followRun } from './runCommand';
+import { commitAll, notCopiedMessage, stageCopy } from './outputFiles';
 import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { printRunLink } from './serverLink';
@@ -76,29 +77,24 @@ function posteriorOf(flags: ReturnType<typeof parseFlags>, sharded: boolean): De
   return { model: model as PosteriorModel, strategy: strategy as HmmStrategy };
 }
 
-/** A hard link (no second copy of a long likelihood) where the file system allows; a copy otherwise. */
-async function linkOrCopy(from: string, to: string): Promise<void> {
-  await rm(to, { force: true });
-  try {
-    await link(from, to);
-  } catch {
-    await copyFile(from, to);
-  }
-}
-
-/** The finished decode's likelihood and decode.json, from the run folder into DIR. */
+/**
+ * The finished decode's likelihood (a hard link where the file system allows: no second copy of a
+ * long likelihood) and decode.json, from the run folder into DIR. Both are written whole beside
+ * their targets before either replaces an earlier result.
+ */
 async function copyDecodeOutputs(runDir: string, outDir: string, strategy: StrategyChoice): Promise<DecodeSummary> {
   const rel = likelihoodRelPath(strategy);
+  const summary = JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
   await mkdir(join(outDir, 'likelihood'), { recursive: true });
-  await linkOrCopy(join(runDir, rel), join(outDir, rel));
+  const posterior = summary.posterior ? Object.values(POSTERIOR_FILES) : [];
+  if (posterior.length > 0) await mkdir(join(outDir, 'posterior'), { recursive: true });
+  await commitAll([
+    () => stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true }),
+    ...posterior.map((file) => () => stageCopy(join(runDir, file), join(outDir, file), { hardLink: true })),
+    () => stageCopy(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE)),
+  ]);
   // a partial file of an earlier attempt is superseded by the complete one
   await rm(join(outDir, `${rel}${PARTIAL_SUFFIX}`), { force: true });
-  const summary = JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
-  if (summary.posterior) {
-    await mkdir(join(outDir, 'posterior'), { recursive: true });
-    for (const rel of Object.values(POSTERIOR_FILES)) await linkOrCopy(join(runDir, rel), join(outDir, rel));
-  }
-  await copyFile(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE));
   return summary;
 }
 
@@ -107,7 +103,7 @@ async function keepPartial(runDir: string, outDir: string, strategy: StrategyCho
   const rel = `${likelihoodRelPath(strategy)}${PARTIAL_SUFFIX}`;
   if (!(await exists(join(runDir, rel)))) return undefined;
   await mkdir(join(outDir, 'likelihood'), { recursive: true });
-  await linkOrCopy(join(runDir, rel), join(outDir, rel));
+  await (await stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true })).commit();
   return join(outDir, rel);
 }
 
@@ -158,7 +154,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const request: DecodeRequest = posterior ? { rowsPerChunk, posterior } : { rowsPerChunk };
   const outDir = resolve(io.cwd, outFlag);
 
-  return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, request, outDir, io));
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, request, outDir, io), true);
 }
 
 async function decodeAndCopy(service: ProfilerService, config: RunConfig, request: DecodeRequest, outDir: string, io: CliIo): Promise<number> {
@@ -167,7 +163,13 @@ async function decodeAndCopy(service: ProfilerService, config: RunConfig, reques
   const runDir = resolve(service.runsDir, runId);
   const { final, interrupted } = await followRun(service, runId, io, { infoLogs: true });
   if (final.status === 'completed') {
-    const summary = await copyDecodeOutputs(runDir, outDir, strategy);
+    let summary: DecodeSummary;
+    try {
+      summary = await copyDecodeOutputs(runDir, outDir, strategy);
+    } catch (e) {
+      io.stderr.write(notCopiedMessage(runId, e, join(runDir, likelihoodRelPath(strategy))));
+      return EXIT.internal;
+    }
     io.stdout.write(summaryText(summary, join(outDir, likelihoodRelPath(strategy))));
     io.stderr.write(`run ${runId}: trace and report in ${runDir}\n`);
     await printRunLink(io, service.runsDir, runId, 'results');

@@ -3,10 +3,10 @@
  * `kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock]`: one ZIP
  * that ui.perfetto.dev opens as one timeline, each run a machine of its own.
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
+import { checkOutputTarget, writeOutputFile } from './outputFiles';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { buildPerfettoBundle, bundleRunOf, type BundleAlignment, type ProfilerService } from '../service';
@@ -61,11 +61,13 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const out = stringFlag(flags, 'out');
   if (format === 'perfetto-bundle') {
     const path = resolve(io.cwd, out ?? `kde-profiler-${runIds.join('_').slice(0, 120)}.perfetto.zip`);
-    await writeFile(path, await withService(io, stringFlag(flags, 'runs-dir'), (service) => perfettoBundle(service, runIds, align)));
+    await checkOutputTarget(path);
+    await writeOutputFile(path, await withService(io, stringFlag(flags, 'runs-dir'), (service) => perfettoBundle(service, runIds, align)));
     io.stderr.write(`wrote ${path}: open it at ui.perfetto.dev (${runIds.length} run${runIds.length === 1 ? '' : 's'}, each a machine of its own)\n`);
     return EXIT.ok;
   }
   const oneFormat = format as Exclude<(typeof FORMATS)[number], 'perfetto-bundle'>;
+  if (out !== undefined) await checkOutputTarget(resolve(io.cwd, out));
   const result = await withService(io, stringFlag(flags, 'runs-dir'), (service) => service.exportRun(runIds[0]!, oneFormat));
   const bytes = Buffer.from(result.base64 ?? '', 'base64');
   const isText = format === 'json' || format === 'md' || format === 'csv';
@@ -74,7 +76,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const path = resolve(io.cwd, out ?? result.fileName);
-  await writeFile(path, bytes);
+  await writeOutputFile(path, bytes);
   io.stderr.write(`wrote ${path}\n`);
   return EXIT.ok;
 }

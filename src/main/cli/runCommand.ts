@@ -73,7 +73,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const outFlag = stringFlag(flags, 'out');
   const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-  return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, boolFlag(flags, 'trace-json'), io));
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, boolFlag(flags, 'trace-json'), io), true);
 }
 
 async function runAndReport(service: ProfilerService, config: RunConfig, outDir: string | undefined, traceJson: boolean, io: CliIo): Promise<number> {

@@ -49,7 +49,7 @@ describe('run flags', () => {
 
   it.each([
     [['--data', 'preset:tiny', '--warmup=-1'], '--warmup: expected an integer ≥ 0'],
-    [['--data', 'preset:tiny', '--warmup', '-1'], "Option '--warmup' argument is ambiguous"],
+    [['--data', 'preset:tiny', '--warmup', '-1'], "--warmup: expected an integer ≥ 0, got '-1'"],
     [['--data', 'preset:tiny', '--repeats', '2000'], '--repeats: expected an integer in [1, 1000]'],
     [['--data', 'preset:tiny', '--feature-scale', '0'], '--feature-scale: expected a positive number'],
     [['--data', 'preset:tiny', '--features', '65'], '--features: expected an integer in [1, 64]'],

@@ -4,7 +4,7 @@
  */
 import { AppError, isAppError } from '../../shared/errors';
 import { DEFAULT_STOPPING_RULE, parseRunConfig, STRATEGIES, type RunConfig } from '../../shared/config';
-import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, type Parsed } from './args';
+import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, refuseTogether, type Parsed } from './args';
 import { UsageError } from './cliTypes';
 
 export const RUN_OPTIONS = {
@@ -136,6 +136,13 @@ export function runConfigFromFlags(p: Parsed): RunConfig {
   }
 }
 
+/** flags that cannot be given together, and why */
+const CONTRADICTIONS = [
+  ['no-trace', 'trace-json', '--trace-json asks for the trace that --no-trace turns off; give one of them'],
+] as const;
+
 export function parseRunFlags(args: string[]): Parsed {
-  return parseFlags(args, RUN_OPTIONS);
+  const flags = parseFlags(args, RUN_OPTIONS);
+  refuseTogether(flags, CONTRADICTIONS);
+  return flags;
 }

@@ -1,11 +1,12 @@
 /**
  * `run --out DIR`: the run's report, trace and likelihoods copied out of the run store into DIR,
- * where scripts expect them (DIR/report.json, DIR/likelihood/<strategy>.npy).
+ * where scripts expect them (DIR/report.json, DIR/likelihood/<strategy>.npy). Every file is
+ * written whole beside its target before any replaces an earlier result (see outputFiles.ts).
  */
-import { copyFile, cp, mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { readFile } from 'node:fs/promises';
+import { readTraceJson } from '../data';
+import { commitAll, stageBytes, stageCopy, type StagedFile } from './outputFiles';
 
 /** whether a file or folder is there (a missing one is not an error here) */
 export async function exists(path: string): Promise<boolean> {
@@ -22,30 +23,37 @@ export interface CopyOptions {
   traceJson: boolean;
 }
 
+type Stage = () => Promise<StagedFile>;
+
+async function traceStages(runDir: string, outDir: string, options: CopyOptions): Promise<{ stages: Stage[]; written: string[] }> {
+  const trace = join(runDir, 'trace.json.gz');
+  if (!(await exists(trace))) return { stages: [], written: [] };
+  if (options.traceJson) return { stages: [async () => stageBytes(join(outDir, 'trace.json'), await readTraceJson(trace))], written: ['trace.json'] };
+  return { stages: [() => stageCopy(trace, join(outDir, 'trace.json.gz'))], written: ['trace.json.gz'] };
+}
+
+async function likelihoodStages(runDir: string, outDir: string): Promise<Stage[]> {
+  const likelihood = join(runDir, 'likelihood');
+  if (!(await exists(likelihood))) return [];
+  await mkdir(join(outDir, 'likelihood'), { recursive: true });
+  const entries = await readdir(likelihood, { withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => () => stageCopy(join(likelihood, e.name), join(outDir, 'likelihood', e.name)));
+}
+
 /** Copies what the run left; returns the names written into outDir. */
 export async function copyRunOutputs(runDir: string, outDir: string, options: CopyOptions): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
+  const stages: Stage[] = [];
   const written: string[] = [];
   for (const name of ['report.json', 'report.md', 'report.csv']) {
     if (await exists(join(runDir, name))) {
-      await copyFile(join(runDir, name), join(outDir, name));
+      stages.push(() => stageCopy(join(runDir, name), join(outDir, name)));
       written.push(name);
     }
   }
-  const trace = join(runDir, 'trace.json.gz');
-  if (await exists(trace)) {
-    if (options.traceJson) {
-      await writeFile(join(outDir, 'trace.json'), gunzipSync(await readFile(trace)));
-      written.push('trace.json');
-    } else {
-      await copyFile(trace, join(outDir, 'trace.json.gz'));
-      written.push('trace.json.gz');
-    }
-  }
-  const likelihood = join(runDir, 'likelihood');
-  if (await exists(likelihood)) {
-    await cp(likelihood, join(outDir, 'likelihood'), { recursive: true });
-    written.push('likelihood/');
-  }
-  return written;
+  const trace = await traceStages(runDir, outDir, options);
+  const likelihood = await likelihoodStages(runDir, outDir);
+  if (likelihood.length > 0) written.push('likelihood/');
+  await commitAll([...stages, ...trace.stages, ...likelihood]);
+  return [...written.slice(0, 3), ...trace.written, ...written.slice(3)];
 }

@@ -13,7 +13,7 @@ import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { PRESETS } from '../../shared/config';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
-import { defaultRunsDir } from './cliService';
+import { checkedRunsDir } from './cliService';
 import { removeServeInfo, runLink, writeServeInfo } from './serverLink';
 
 const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET | --open RUN]';
@@ -82,14 +82,14 @@ export async function serveUntil(args: string[], io: CliIo, stopped: () => Promi
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  const port = intFlag(flags, 'port', 0);
+  const port = intFlag(flags, 'port', 0, 65535);
   const staticFlag = stringFlag(flags, 'static-dir');
   const staticDir = staticFlag === undefined ? defaultStaticDir() : resolve(io.cwd, staticFlag);
   if (!existsSync(join(staticDir, 'index.html'))) {
     io.stderr.write(`kde-profiler serve: the renderer is not built (no ${join(staticDir, 'index.html')}): run \`npm run build\` first.\n`);
     return EXIT.internal;
   }
-  const runsDir = defaultRunsDir(io, stringFlag(flags, 'runs-dir'));
+  const runsDir = await checkedRunsDir(io, stringFlag(flags, 'runs-dir'), true);
   const service = createProfilerService({ runsDir });
   // a link to a run that is not there would open on an error: say so before serving anything
   if (open !== undefined && !(await runExists(service, open))) {

@@ -5,8 +5,9 @@
  * `run` and `decode` read it to print the web link to the run they made. A file whose process is
  * gone (a serve that was killed) or that another user wrote is ignored.
  */
-import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readUntrustedText } from '../data';
 import { processAlive } from '../service';
 import type { CliIo } from './cliTypes';
 
@@ -32,9 +33,13 @@ function isServeInfo(v: unknown): v is ServeInfo {
   return typeof r === 'object' && r !== null && typeof r.url === 'string' && /^https?:\/\//.test(r.url) && Number.isSafeInteger(r.pid) && r.pid! > 0;
 }
 
+/** a serve's record is a URL and a pid */
+const MAX_INFO_BYTES = 64 * 1024;
+
 async function readInfoFile(file: string): Promise<ServeInfo | null> {
   try {
-    const [text, st] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+    // a pipe, a device or a link here is no serve's: refused without waiting on it
+    const [text, st] = await Promise.all([readUntrustedText(file, { maxBytes: MAX_INFO_BYTES }), stat(file)]);
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return null;
     const parsed: unknown = JSON.parse(text);
     return isServeInfo(parsed) ? parsed : null;

@@ -9,6 +9,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHARD_SPLITS, type ShardSplit } from '../../shared/config';
+import { openNpz, PRESET_INFO } from '../data';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './cliService';
@@ -60,6 +61,33 @@ function slurmTime(text: string | undefined): string | undefined {
   return text;
 }
 
+/** SLURM's own default MaxArraySize is 1001; no site allows arrays near this */
+const MAX_SHARDS = 100_000;
+
+/** The electrodes a data file holds, where that is cheap to know (a preset, an npz's keys); undefined otherwise. */
+async function electrodeCount(data: string): Promise<number | undefined> {
+  if (data.startsWith('preset:')) return PRESET_INFO.find((p) => p.name === data.slice('preset:'.length))?.nElectrodes;
+  if (!data.endsWith('.npz')) return undefined;
+  const npz = await openNpz(data).catch(() => undefined);
+  if (!npz) return undefined;
+  try {
+    if (npz.has('spike_times_index')) return (await npz.read('spike_times_index')).shape[0];
+    return npz.keys.filter((k) => /^spike_times_\d+$/.test(k)).length || undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await npz.close();
+  }
+}
+
+/** Refuses more shards than electrodes: each shard decodes whole electrodes, so the rest would have none. */
+async function checkShards(plan: SlurmPlan): Promise<void> {
+  const electrodes = await electrodeCount(plan.data);
+  if (electrodes !== undefined && plan.shards > electrodes) {
+    throw new UsageError(`--shards ${plan.shards}: ${plan.data} has ${electrodes} electrodes, and a shard decodes whole electrodes: give --shards ${electrodes} or fewer`);
+  }
+}
+
 function planFrom(args: string[], io: CliIo): { plan: SlurmPlan; submit: boolean } | null {
   const dash = args.indexOf('--');
   const own = dash < 0 ? args : args.slice(0, dash);
@@ -68,7 +96,7 @@ function planFrom(args: string[], io: CliIo): { plan: SlurmPlan; submit: boolean
   if (boolFlag(flags, 'help')) return null;
   const data = stringFlag(flags, 'data');
   if (!data) throw new UsageError('--data is required: the .npz or .nwb file every shard reads (on a folder the compute nodes share)');
-  const shards = intFlag(flags, 'shards', 1);
+  const shards = intFlag(flags, 'shards', 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError('--shards N is required');
   const out = stringFlag(flags, 'out');
   if (!out) throw new UsageError('--out DIR is required: a folder the compute nodes share, for the scripts, logs and shard outputs');
@@ -125,6 +153,7 @@ export const slurmCommand: CliCommand = {
       return EXIT.ok;
     }
     const { plan, submit } = asked;
+    await checkShards(plan);
     await mkdir(join(plan.outDir, 'logs'), { recursive: true });
     const arrayPath = join(plan.outDir, ARRAY_SCRIPT);
     const mergePath = join(plan.outDir, MERGE_SCRIPT);

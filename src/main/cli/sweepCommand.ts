@@ -175,7 +175,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const label = config.label;
   delete config.label;
   const outFlag = stringFlag(flags, 'out');
-  return withService(io, stringFlag(flags, 'runs-dir'), (service) => sweepAndReport(service, config, vary, label, outFlag, io));
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => sweepAndReport(service, config, vary, label, outFlag, io), true);
 }
 
 async function sweepAndReport(service: ProfilerService, config: RunConfig, vary: VarySpec, label: string | undefined, outFlag: string | undefined, io: CliIo): Promise<number> {

@@ -21,6 +21,8 @@ export interface ElectrodeSet {
 
 const PER_ELECTRODE = /^(decoding_)?(spike_times|spike_waveform_features)_(\d+)$/;
 const CONCAT_KEYS = ['spike_times', 'spike_times_index', 'spike_waveform_features'];
+/** the most electrodes a file may number (spike_times_0 … spike_times_<MAX - 1>); far beyond any probe */
+export const MAX_ELECTRODE_INDEX = 65_535;
 
 interface Slice {
   times: string;
@@ -36,8 +38,13 @@ function pairedIndices(keys: string[], prefix: string, f: ValidationFindings, se
   for (const k of keys) {
     const m = PER_ELECTRODE.exec(k);
     if (!m || (m[1] ?? '') !== prefix) continue;
-    (m[2] === 'spike_times' ? times : feats).add(Number(m[3]));
-    seen.add(Number(m[3]));
+    const e = Number(m[3]);
+    if (!(e <= MAX_ELECTRODE_INDEX)) {
+      f.error('E020', `'${k}' numbers electrode ${m[3]}, beyond the ${MAX_ELECTRODE_INDEX} electrode indices a file may use: number the electrodes 0, 1, 2, … without gaps.`, { key: k });
+      continue;
+    }
+    (m[2] === 'spike_times' ? times : feats).add(e);
+    seen.add(e);
   }
   for (const e of times) {
     if (!feats.has(e)) f.error('E020', `'${prefix}spike_times_${e}' exists but '${prefix}spike_waveform_features_${e}' does not.`, { key: `${prefix}spike_times_${e}` });
@@ -54,7 +61,8 @@ function perElectrodeSlices(keys: string[], f: ValidationFindings): { enc: Map<n
   const enc = pairedIndices(keys, '', f, encSeen);
   const dec = pairedIndices(keys, 'decoding_', f, decSeen);
   const seen = new Set([...encSeen, ...decSeen]);
-  const n = seen.size ? Math.max(...seen) + 1 : 0;
+  let n = 0;
+  for (const e of seen) if (e + 1 > n) n = e + 1;
   // indices with no key at all; half-present ones were reported as unpaired above
   const missing: number[] = [];
   for (let e = 0; e < n; e++) if (!seen.has(e)) missing.push(e);

@@ -150,3 +150,13 @@ describe('parseNpy on a Node Buffer', () => {
     expect(Array.from(parsed.data as Float64Array)).toEqual(Array.from(values));
   });
 });
+
+describe('declared sizes are checked before allocation', () => {
+  it('refuses a header declaring more data than the bytes hold, and huge string arrays', async () => {
+    const { checkNpyHeader, parseNpyHeader, MAX_NPY_STRINGS } = await import('./npy');
+    const big = makeNpy({ descr: '<f8', shape: [2, 100_000_000], values: [], header: "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 100000000), }" });
+    expect(() => parseNpy(big, { file: 'l.npy' })).toThrow(/l.npy: array is truncated: shape \(2, 100000000\) needs 1600000000 data bytes/);
+    const names = makeNpy({ descr: '<U1', shape: [0], values: [], header: `{'descr': '<U1', 'fortran_order': False, 'shape': (${MAX_NPY_STRINGS + 1},), }` });
+    expect(() => checkNpyHeader(parseNpyHeader(names), 2 ** 40, { file: 'd.npz', key: 'electrode_names' })).toThrow(/d.npz: 'electrode_names' is a string array of 1000001 items/);
+  });
+});

@@ -216,15 +216,34 @@ export function parseNpyHeader(bytes: Uint8Array, ctx: NpyContext = {}): NpyHead
   return { dtype, bigEndian, shape: header.shape, fortranOrder: header.fortranOrder, dataOffset: header.dataOffset };
 }
 
+/** the most strings a string array may hold (electrode names, labels), and the longest one */
+export const MAX_NPY_STRINGS = 1_000_000;
+export const MAX_NPY_STRING_CHARS = 4096;
+
+/**
+ * Checks what a header declares against the bytes that hold it (`available`: the member's or
+ * file's size) and the caps on string arrays, before anything is allocated for the data.
+ */
+export function checkNpyHeader(header: NpyHeader, available: number, ctx: NpyContext = {}): number {
+  const { dtype, shape } = header;
+  const count = shape.reduce((a, b) => a * b, 1);
+  const isText = dtype.kind === 'unicode' || dtype.kind === 'bytes';
+  const chars = dtype.kind === 'unicode' ? dtype.itemBytes / 4 : dtype.itemBytes;
+  if (isText && (count > MAX_NPY_STRINGS || chars > MAX_NPY_STRING_CHARS)) {
+    fail('E090', ctx, `is a string array of ${count} items of up to ${chars} characters, more than the ${MAX_NPY_STRINGS} items of ${MAX_NPY_STRING_CHARS} characters a data file may hold.`);
+  }
+  const needed = count * dtype.itemBytes;
+  if (header.dataOffset + needed > available) {
+    fail('E090', ctx, `is truncated: shape (${shape.join(', ')}) needs ${needed} data bytes but only ${Math.max(0, available - header.dataOffset)} are present.`);
+  }
+  return count;
+}
+
 /** Parses one .npy buffer; throws AppError E060 (object), E061 (dtype) or E090 (unreadable). */
 export function parseNpy(bytes: Uint8Array, ctx: NpyContext = {}): NpyArray {
-  const header = readHeader(bytes, ctx);
-  const { dtype, bigEndian } = parseDtype(header.descr, ctx);
-  const count = header.shape.reduce((a, b) => a * b, 1);
-  const needed = count * dtype.itemBytes;
-  if (header.dataOffset + needed > bytes.length) {
-    fail('E090', ctx, `is truncated: shape (${header.shape.join(', ')}) needs ${needed} data bytes but only ${bytes.length - header.dataOffset} are present.`);
-  }
+  const header = parseNpyHeader(bytes, ctx);
+  const { dtype, bigEndian } = header;
+  const count = checkNpyHeader(header, bytes.length, ctx);
   let data: Float64Array | string[] | Uint8Array;
   if (dtype.kind === 'unicode' || dtype.kind === 'bytes') {
     data = readStrings(bytes, header.dataOffset, count, dtype, bigEndian);

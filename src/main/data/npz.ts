@@ -4,7 +4,7 @@
  */
 import { basename } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { parseNpy, type NpyArray } from './npy';
+import { checkNpyHeader, parseNpy, parseNpyHeader, type NpyArray } from './npy';
 import { entryChunks, fileSource, memorySource, readCentralDirectory, readEntry, type ByteSource, type ZipEntry } from './zip';
 
 export interface NpzFile {
@@ -20,6 +20,22 @@ export interface NpzFile {
   /** a member's raw bytes in order, a chunk at a time, without holding it whole */
   chunks(key: string, chunkBytes?: number): AsyncGenerator<Uint8Array>;
   close(): Promise<void>;
+}
+
+/** members larger than this have their .npy header checked before they are inflated whole */
+const PEEK_ABOVE_BYTES = 1 << 20;
+const PEEK_CHUNK_BYTES = 4096;
+
+/** Checks a member's .npy header (shape, dtype, string caps) against its size, inflating only its first bytes. */
+async function checkDeclared(src: ByteSource, entry: ZipEntry, ctx: { file: string; key: string }): Promise<void> {
+  const chunks = entryChunks(src, entry, PEEK_CHUNK_BYTES);
+  try {
+    const first = await chunks.next();
+    if (first.done) return;
+    checkNpyHeader(parseNpyHeader(first.value, ctx), entry.uncompressedSize, ctx);
+  } finally {
+    await chunks.return(undefined);
+  }
 }
 
 async function openSource(src: ByteSource): Promise<NpzFile> {
@@ -43,6 +59,7 @@ async function openSource(src: ByteSource): Promise<NpzFile> {
     async read(key) {
       const entry = byKey.get(key);
       if (!entry) throw new AppError('E001', `${file}: required array '${key}' not found.`, { file, key });
+      if (entry.uncompressedSize > PEEK_ABOVE_BYTES) await checkDeclared(src, entry, { file, key });
       const bytes = await readEntry(src, entry);
       return parseNpy(bytes, { file, key });
     },

@@ -132,3 +132,28 @@ describe('npz failures are E090', () => {
   });
 
 });
+
+describe('member count', () => {
+  it('refuses a directory listing more members than a data file may hold', async () => {
+    const { MAX_ZIP_MEMBERS } = await import('./zip');
+    // the 16-bit count's maximum is below the cap: only a zip64 end record can list more
+    const zip64 = makeZip64Npz({ a: f8([1]) });
+    expect(MAX_ZIP_MEMBERS).toBeGreaterThan(0xffff - 1);
+    const e = await errorOf(readCentralDirectory(memorySource(patchZip64Count(zip64, MAX_ZIP_MEMBERS + 1), 'many.npz')));
+    expect(e.message).toMatch(/many.npz: lists 65537 arrays, more than the 65536/);
+  });
+});
+
+/** The archive with its zip64 end record's entry counts set to `count`. */
+function patchZip64Count(bytes: Uint8Array, count: number): Uint8Array {
+  const out = bytes.slice();
+  const v = new DataView(out.buffer);
+  for (let i = out.length - 22 - 20 - 56; i >= 0; i--) {
+    if (v.getUint32(i, true) === 0x06064b50) {
+      v.setBigUint64(i + 24, BigInt(count), true);
+      v.setBigUint64(i + 32, BigInt(count), true);
+      return out;
+    }
+  }
+  throw new Error('no zip64 end record');
+}

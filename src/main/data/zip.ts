@@ -28,6 +28,8 @@ export interface ZipEntry {
 
 /** one member read whole may not exceed this (larger ones are read in streaming mode only) */
 const MAX_MEMBER_BYTES = 2 ** 31 - 1;
+/** the most members an archive may list: a .npz holds a few arrays per electrode */
+export const MAX_ZIP_MEMBERS = 65_536;
 /** deflate cannot expand data by more than ~1032:1; a directory claiming more is corrupt */
 const MAX_DEFLATE_RATIO = 1032;
 
@@ -139,6 +141,9 @@ function readZip64Extra(view: DataView, start: number, length: number, entry: Zi
 export async function readCentralDirectory(src: ByteSource): Promise<ZipEntry[]> {
   const file = src.name;
   const dir = await findDirectory(src);
+  if (dir.count > MAX_ZIP_MEMBERS) {
+    throw zipError(file, `lists ${dir.count} arrays, more than the ${MAX_ZIP_MEMBERS} a data file may hold: save one array per electrode and kind (spike_times_<e>, spike_waveform_features_<e>).`);
+  }
   const bytes = await src.read(dir.offset, dir.size);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries: ZipEntry[] = [];

@@ -3,9 +3,9 @@
  * positioned reads, a bounded chunk at a time: a production decode's file runs to gigabytes, so the
  * service never holds more than one chunk of it. Only the header is parsed up front.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
-import { parseNpyHeader } from '../../data';
+import { openUntrustedFile, parseNpyHeader } from '../../data';
 
 /** bytes read at once: big enough that a read is cheap next to the work on its rows */
 export const ROW_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -14,6 +14,8 @@ const PREAMBLE_BYTES = 12;
 /** numpy writes headers of a few hundred bytes; far more means the file is not what it claims */
 const MAX_HEADER_BYTES = 1024 * 1024;
 const HOST_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** the most position bins one row may hold (a 2-D grid of 2000 × 2000): a row is read whole */
+export const MAX_LIKELIHOOD_BINS = 4_000_000;
 
 export interface LikelihoodLayout {
   file: string;
@@ -54,6 +56,9 @@ export async function likelihoodLayout(handle: FileHandle, file: string): Promis
     throw new AppError('IO', `${file} is not a 2-D float32/float64 array in C order (it is ${dtype.descr}, shape (${shape.join(', ')})).`, { file });
   }
   const [nTime, nBins] = shape as [number, number];
+  if (nBins > MAX_LIKELIHOOD_BINS) {
+    throw new AppError('IO', `${file} declares ${nBins} position bins per row, more than the ${MAX_LIKELIHOOD_BINS} a likelihood may hold: the file is damaged or not a likelihood.`, { file });
+  }
   const needed = header.dataOffset + nTime * nBins * dtype.itemBytes;
   if (size < needed) {
     throw new AppError('IO', `${file} is truncated: shape (${nTime}, ${nBins}) needs ${needed} bytes, the file has ${size}. Run the decode again.`, { file });
@@ -91,12 +96,15 @@ export async function forEachRowChunk(
   }
 }
 
-/** Opens a likelihood file for reading; null when there is none. */
+/**
+ * Opens a likelihood file for reading; null when there is none. A link, a named pipe or a device
+ * there is refused without waiting on it.
+ */
 export async function openLikelihood(file: string): Promise<FileHandle | null> {
   try {
-    return await open(file, 'r');
+    return (await openUntrustedFile(file, { fix: 'the run\'s likelihood is not one it wrote; delete the run or the file' })).handle;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((e as AppError).code === 'NOT_FOUND') return null;
     throw new AppError('IO', `cannot read ${file}: ${(e as Error).message}`, { file });
   }
 }

@@ -5,7 +5,8 @@
  * blocks the folder; waiting for a live owner is bounded.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, open, rename, rm, stat } from 'node:fs/promises';
+import { readUntrustedText } from '../../data';
 import { AppError } from '../../../shared/errors';
 
 export interface FileLockOptions {
@@ -43,9 +44,21 @@ function pause(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 3 + Math.random() * 12));
 }
 
+/** a lock holds a pid and a token: anything larger is not a lock */
+const MAX_LOCK_BYTES = 4096;
+
+/** What a lock file says; a link, a pipe or an oversized file there is no one's lock: stale at once. */
 async function readLock(path: string): Promise<SeenLock | undefined> {
+  let text: string;
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    text = await readUntrustedText(path, { maxBytes: MAX_LOCK_BYTES });
+  } catch (e) {
+    if ((e as AppError).code === 'NOT_FOUND') return undefined;
+    if ((e as AppError).code === 'BAD_ARGUMENT') return { text: '', pid: undefined, ageMs: Infinity };
+    throw e;
+  }
+  try {
+    const info = await stat(path);
     const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
     return { text, pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, ageMs: Date.now() - info.mtimeMs };
   } catch (e) {
@@ -93,7 +106,7 @@ async function takeOver(path: string, seen: SeenLock): Promise<void> {
     throw e;
   }
   try {
-    const moved = await readFile(aside, 'utf8');
+    const moved = await readUntrustedText(aside, { maxBytes: MAX_LOCK_BYTES }).catch(() => seen.text);
     if (moved !== seen.text) await link(aside, path).catch(() => undefined);
   } finally {
     await rm(aside, { force: true });

@@ -7,14 +7,22 @@
 import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { ExportFormat } from '../../../shared/api';
 import { AppError } from '../../../shared/errors';
 import type { Report } from '../../../shared/report';
+import { gunzipBounded, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, readUntrustedFile } from '../../data';
 import { renderReportCsv, renderReportMarkdown } from '../../export';
 import { buildTraceFile, writeTraceFromEvents } from './runFiles';
 import { RUN_FILES, type RunStore } from './runStore';
 import { writeProblemOf } from './storeErrors';
+
+/** the most a report file (.md, .csv, .json) may hold to be exported */
+const MAX_REPORT_BYTES = 32 * 2 ** 20;
+
+/** A file of the run's folder, refused when it is a link, not a regular file, or larger than `maxBytes`. */
+function runFileBytes(store: RunStore, runId: string, name: string, maxBytes: number): Promise<Uint8Array> {
+  return readUntrustedFile(store.file(runId, name), { maxBytes, within: store.runsDir, fix: `the run's ${name} is not one it wrote; delete the run or the file` });
+}
 
 export interface ExportBytes {
   fileName: string;
@@ -32,7 +40,7 @@ async function traceBytes(store: RunStore, runId: string): Promise<Uint8Array> {
     }
     return rebuiltTrace(store, runId);
   }
-  return readFile(store.file(runId, RUN_FILES.trace));
+  return runFileBytes(store, runId, RUN_FILES.trace, MAX_TRACE_GZ_BYTES);
 }
 
 async function writable(dir: string): Promise<boolean> {
@@ -50,7 +58,7 @@ async function rebuiltTrace(store: RunStore, runId: string): Promise<Uint8Array>
   if (await writable(store.dir(runId))) {
     try {
       await writeTraceFromEvents(events, store.file(runId, RUN_FILES.trace), meta, true);
-      return await readFile(store.file(runId, RUN_FILES.trace));
+      return await runFileBytes(store, runId, RUN_FILES.trace, MAX_TRACE_GZ_BYTES);
     } catch (e) {
       if (writeProblemOf(e) === undefined) throw e;
     }
@@ -76,7 +84,7 @@ async function reportOf(store: RunStore, runId: string): Promise<Report> {
 }
 
 async function textFile(store: RunStore, runId: string, name: string, render: (r: Report) => string): Promise<Uint8Array> {
-  if (await store.exists(runId, name)) return readFile(store.file(runId, name));
+  if (await store.exists(runId, name)) return runFileBytes(store, runId, name, MAX_REPORT_BYTES);
   return new TextEncoder().encode(render(await reportOf(store, runId)));
 }
 
@@ -86,10 +94,10 @@ export async function exportBytes(store: RunStore, runId: string, format: Export
     case 'trace':
       return { fileName: `${base}.trace.json.gz`, mime: 'application/gzip', bytes: await traceBytes(store, runId) };
     case 'trace-json':
-      return { fileName: `${base}.trace.json`, mime: 'application/json', bytes: gunzipSync(await traceBytes(store, runId)) };
+      return { fileName: `${base}.trace.json`, mime: 'application/json', bytes: await gunzipBounded(await traceBytes(store, runId), MAX_TRACE_JSON_BYTES, store.file(runId, RUN_FILES.trace)) };
     case 'json':
       await reportOf(store, runId);
-      return { fileName: `${base}.report.json`, mime: 'application/json', bytes: await readFile(store.file(runId, RUN_FILES.report)) };
+      return { fileName: `${base}.report.json`, mime: 'application/json', bytes: await runFileBytes(store, runId, RUN_FILES.report, MAX_REPORT_BYTES) };
     case 'md':
       return { fileName: `${base}.report.md`, mime: 'text/markdown', bytes: await textFile(store, runId, RUN_FILES.reportMd, renderReportMarkdown) };
     case 'csv':

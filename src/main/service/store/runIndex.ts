@@ -4,10 +4,12 @@
  * and several processes write it: each update re-reads the file under index.json.lock, applies its
  * own change and writes it back by rename, so no writer drops another writer's run.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunIndexEntry } from '../../../shared/api';
+import { parseBoundedJson } from '../../../shared/boundedJson';
 import { isRunId } from '../../../shared/runIds';
+import { readUntrustedText } from '../../data';
 import { withFileLock } from './indexLock';
 import { writeTextAtomic } from './jsonFiles';
 import { storeWrite } from './storeErrors';
@@ -51,7 +53,7 @@ function parseIndex(text: string | undefined): Map<string, RunIndexEntry> {
   const entries = new Map<string, RunIndexEntry>();
   if (text === undefined) return entries;
   try {
-    const runs = (JSON.parse(text) as { runs?: unknown }).runs;
+    const runs = (parseBoundedJson(text, INDEX_FILE) as { runs?: unknown } | null)?.runs;
     if (!Array.isArray(runs)) return entries;
     for (const r of runs as unknown[]) {
       const id = (r as { id?: unknown } | null)?.id;
@@ -63,9 +65,13 @@ function parseIndex(text: string | undefined): Map<string, RunIndexEntry> {
   return entries;
 }
 
+/** the most index.json may hold: a generous entry for each of a hundred thousand runs */
+const MAX_INDEX_BYTES = 64 * 2 ** 20;
+
+/** The index's text; undefined when it is missing, a link, not a regular file or too large (it is rebuilt). */
 async function readText(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return await readUntrustedText(path, { maxBytes: MAX_INDEX_BYTES });
   } catch {
     return undefined;
   }

@@ -8,15 +8,16 @@
  * are skipped there.
  */
 import { randomUUID } from 'node:crypto';
-import { access, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { access, constants, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunIndexEntry } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import type { Report } from '../../../shared/report';
 import { processAlive } from './indexLock';
-import { readJson, writeJsonAtomic } from './jsonFiles';
+import { readJson, readStoreJson, writeJsonAtomic } from './jsonFiles';
 import { compareEntries, updateIndex } from './runIndex';
+import { damagedEntry, statusProblem } from './statusCheck';
 import { storeWrite, writeProblemOf } from './storeErrors';
 import { isRunId } from '../../../shared/runIds';
 
@@ -78,6 +79,8 @@ export class RunStore {
   private entries = new Map<string, RunStatusFile>();
   /** runs this store's service is executing now */
   private readonly active = new Set<string>();
+  /** runs listed as damaged: their status is read again at each refresh, in case it was repaired */
+  private readonly damaged = new Set<string>();
 
   constructor(readonly runsDir: string) {}
 
@@ -124,10 +127,10 @@ export class RunStore {
     for (const id of [...this.entries.keys()]) if (!present.has(id)) this.entries.delete(id);
     for (const id of names) {
       const known = this.entries.get(id);
-      if (known && (!isUnfinished(known) || this.active.has(id))) continue;
-      const s = await readJson<RunStatusFile>(this.file(id, RUN_FILES.status));
-      if (!s || s.id !== id) continue;
-      if (this.isLive(s)) {
+      if (known && !this.damaged.has(id) && (!isUnfinished(known) || this.active.has(id))) continue;
+      const s = await this.readStatus(id);
+      if (!s) continue;
+      if (this.damaged.has(id) || this.isLive(s)) {
         this.entries.set(id, s);
         continue;
       }
@@ -137,6 +140,23 @@ export class RunStore {
     }
     // the listing above comes from the folders; the index file only follows it
     await tidyWrite(() => updateIndex(this.runsDir, { seen: this.list(), prune: true }));
+  }
+
+  /**
+   * A run's status from its folder: undefined while it has none (being created); a damaged entry
+   * (failed, with the reason) when the file is a link, a pipe, too large, too deep or of the wrong shape.
+   */
+  private async readStatus(id: string): Promise<RunStatusFile | undefined> {
+    const path = this.file(id, RUN_FILES.status);
+    const read = await readStoreJson<RunStatusFile>(path, this.runsDir);
+    if ('missing' in read) return undefined;
+    const problem = 'damaged' in read ? read.damaged.message : statusProblem(read.value, id);
+    if (problem === undefined && 'value' in read) {
+      this.damaged.delete(id);
+      return read.value;
+    }
+    this.damaged.add(id);
+    return damagedEntry(id, path, problem ?? 'unreadable');
   }
 
   list(): RunIndexEntry[] {
@@ -172,19 +192,27 @@ export class RunStore {
     return s;
   }
 
+  /** A JSON file of the run: undefined when there is none; AppError when it is damaged. */
+  private async runJson<T>(runId: string, name: string): Promise<T | undefined> {
+    const read = await readStoreJson<T>(this.file(runId, name), this.runsDir);
+    if ('damaged' in read) throw read.damaged;
+    return 'value' in read ? read.value : undefined;
+  }
+
   async config(runId: string): Promise<RunConfig> {
-    const c = await readJson<RunConfig>(this.file(runId, RUN_FILES.config));
+    const c = await this.runJson<RunConfig>(runId, RUN_FILES.config);
     if (!c) throw new AppError('NOT_FOUND', `run ${runId} has no readable ${RUN_FILES.config}.`, { file: this.file(runId, RUN_FILES.config) });
     return c;
   }
 
   async report(runId: string): Promise<Report | null> {
-    return (await readJson<Report>(this.file(runId, RUN_FILES.report))) ?? null;
+    return (await this.runJson<Report>(runId, RUN_FILES.report)) ?? null;
   }
 
+  /** whether the run's folder holds something by that name (a link counts: reading it is refused) */
   async exists(runId: string, name: string): Promise<boolean> {
     try {
-      await stat(this.file(runId, name));
+      await lstat(this.file(runId, name));
       return true;
     } catch {
       return false;
