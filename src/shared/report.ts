@@ -2,12 +2,16 @@
  * The run report (report.json): versioned, one schema (resources/report.schema.json) checked in
  * tests. Times in milliseconds, sizes in bytes, unless a name says otherwise.
  */
-import type { BackendName, HmmStrategy, PosteriorModel, RunConfig, StrategyChoice, StrategyName } from './config';
+import type { BackendName, RunConfig, StrategyChoice, StrategyName } from './config';
 import type { DatasetSummary } from './dataset';
 import type { Calibration, StrategyRoofline } from './roofline';
 import type { SerializedError } from './errors';
 
 export const REPORT_SCHEMA_VERSION = 1;
+
+import type { PosteriorReport } from './posteriorReport';
+
+export type { PosteriorReport } from './posteriorReport';
 
 export interface TimingStats {
   /** the first (cold) call: kernel initialization, shader/program compilation included */
@@ -51,36 +55,6 @@ export interface DecodingAccuracy {
   shareWithin10: number;
   /** the position units, when the data name them (e.g. cm) */
   units?: string;
-}
-
-/**
- * The state-space posterior a decode ended with (`decode --model`): what a lab reads of it. The
- * posteriors themselves are .npy files in the run folder.
- */
-export interface PosteriorReport {
-  model: PosteriorModel;
-  /** how the filter and smoother applied the transition matrix */
-  strategy: HmmStrategy;
-  /** state names in the posterior files' column order */
-  states: string[];
-  /** time rows decoded */
-  rows: number;
-  /** columns of the posterior files (every state bin), and the HMM's size N (those inside the track) */
-  nStateBins: number;
-  nInteriorStateBins: number;
-  /** log p(spikes) under the model, from the causal filter */
-  marginalLogLikelihood: number;
-  filterMs: number;
-  smoothMs: number;
-  /** what NLD's dense N × N float32 transition matrix would take */
-  denseTransitionBytes: number;
-  /** relative paths (from the folder holding the report or decode.json) of the .npy files */
-  files: { acausal: string; causal: string; stateProbabilities: string; mapPosition: string };
-  /**
-   * Where the data carry the true position: how far the posterior's MAP and the likelihood's argmax
-   * lie from it (a posterior should decode better than the likelihood alone).
-   */
-  accuracy?: { likelihood?: DecodingAccuracy | undefined; posterior?: DecodingAccuracy | undefined };
 }
 
 /** The machine's load while the run measured (other processes compete for the same cores). */

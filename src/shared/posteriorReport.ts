@@ -1,0 +1,36 @@
+/**
+ * The posterior part of a run's report (report.json, report.md, the Results view): what a decode's
+ * state-space posterior was and how well it decoded. Kept beside report.ts, which re-exports it.
+ */
+import type { HmmStrategy, PosteriorModel } from './config';
+import type { DecodingAccuracy } from './report';
+
+/**
+ * The state-space posterior a decode ended with (`decode --model`): what a lab reads of it. The
+ * posteriors themselves are .npy files in the run folder.
+ */
+export interface PosteriorReport {
+  model: PosteriorModel;
+  /** how the filter and smoother applied the transition matrix */
+  strategy: HmmStrategy;
+  /** state names in the posterior files' column order */
+  states: string[];
+  /** time rows decoded */
+  rows: number;
+  /** columns of the posterior files (every state bin), and the HMM's size N (those inside the track) */
+  nStateBins: number;
+  nInteriorStateBins: number;
+  /** log p(spikes) under the model, from the causal filter */
+  marginalLogLikelihood: number;
+  filterMs: number;
+  smoothMs: number;
+  /** what NLD's dense N × N float32 transition matrix would take */
+  denseTransitionBytes: number;
+  /** relative paths (from the folder holding the report or decode.json) of the .npy files */
+  files: { acausal: string; causal: string; stateProbabilities: string; mapPosition: string };
+  /**
+   * Where the data carry the true position: how far the posterior's MAP and the likelihood's argmax
+   * lie from it (a posterior should decode better than the likelihood alone).
+   */
+  accuracy?: { likelihood?: DecodingAccuracy | undefined; posterior?: DecodingAccuracy | undefined };
+}
