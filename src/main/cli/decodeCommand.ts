@@ -9,7 +9,7 @@
  * With `--shard I/N` it decodes one shard of the electrodes (a SLURM array task), for
  * `kde-profiler merge` to add up with the others.
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
@@ -87,12 +87,19 @@ async function copyDecodeOutputs(runDir: string, outDir: string, strategy: Strat
   const summary = JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
   await mkdir(join(outDir, 'likelihood'), { recursive: true });
   const posterior = summary.posterior ? Object.values(POSTERIOR_FILES) : [];
-  if (posterior.length > 0) await mkdir(join(outDir, 'posterior'), { recursive: true });
-  await commitAll([
-    () => stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true }),
-    ...posterior.map((file) => () => stageCopy(join(runDir, file), join(outDir, file), { hardLink: true })),
-    () => stageCopy(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE)),
-  ]);
+  // a folder made for this copy goes again if the copy fails: DIR is left as it was
+  const newFolder = posterior.length > 0 && !(await exists(join(outDir, 'posterior')));
+  if (newFolder) await mkdir(join(outDir, 'posterior'));
+  try {
+    await commitAll([
+      () => stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true }),
+      ...posterior.map((file) => () => stageCopy(join(runDir, file), join(outDir, file), { hardLink: true })),
+      () => stageCopy(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE)),
+    ]);
+  } catch (e) {
+    if (newFolder) await rmdir(join(outDir, 'posterior')).catch(() => undefined);
+    throw e;
+  }
   // a partial file of an earlier attempt is superseded by the complete one
   await rm(join(outDir, `${rel}${PARTIAL_SUFFIX}`), { force: true });
   return summary;
