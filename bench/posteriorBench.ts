@@ -58,8 +58,7 @@ function options(argv: string[]) {
 
 function grid(p: number) {
   const centers = Float64Array.from({ length: p }, (_, j) => 1 + 2 * j);
-  const edges = Float64Array.from({ length: p + 1 }, (_, j) => 2 * j);
-  return { centers, edges, interior: new Uint8Array(p).fill(1) };
+  return { centers, interior: new Uint8Array(p).fill(1) };
 }
 
 /** T × N: a Gaussian bump (σ 4 cm) following a position that sweeps the track; one-bin states flat. */

@@ -7,7 +7,7 @@
  * Plain TypeScript on the host in float32 storage: it must not import TensorFlow.js (a backend
  * version is a separate concern) nor anything outside src/shared.
  */
-export { placeGrid, type PlaceGrid } from './grid';
+export type { PlaceGrid } from './grid';
 export { buildStateSpace, DEFAULT_MOVEMENT_VAR, DEFAULT_NO_SPIKE_RATE } from './stateSpace';
 export type { PosteriorModel, StateKind, StateLayout, StateSpace, StateSpaceOptions, Transitions } from './stateSpaceTypes';
 export { denseTransition64 } from './transitions';

@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { openNpz, type NpzFile } from '../../data';
 import { npyAsFloat64 } from '../../data/npy';
-import { placeGrid, type PlaceGrid } from './grid';
+import { buildPlaceGrid1d } from '../../data';
+import type { PlaceGrid } from './grid';
 import { buildStateSpace } from './stateSpace';
 import type { StateSpace, StateSpaceOptions } from './stateSpaceTypes';
 
@@ -48,8 +49,10 @@ export async function fitPositions(name: ReferenceCase): Promise<Float64Array> {
   return positions;
 }
 
+/** The grid the data loaders build from the fit positions (place_bin_size 2, as NLD's default). */
 export async function gridOf(name: ReferenceCase): Promise<PlaceGrid> {
-  return placeGrid(await fitPositions(name));
+  const grid = buildPlaceGrid1d(await fitPositions(name), 2.0);
+  return { centers: grid.centers, interior: Uint8Array.from(grid.isInterior, (v) => (v ? 1 : 0)) };
 }
 
 export async function spaceOf(name: ReferenceCase, options?: StateSpaceOptions): Promise<StateSpace> {

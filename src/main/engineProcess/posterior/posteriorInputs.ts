@@ -13,14 +13,7 @@ export function placeGridOf(dataset: Dataset): PlaceGrid {
   if (dataset.positionDims !== 1) {
     throw new AppError('BAD_ARGUMENT', `the posterior runs on 1-D positions; ${dataset.name} has ${dataset.positionDims}-D positions. Decode without --model, or linearize the track first.`, { key: 'position' });
   }
-  const centers = dataset.placeGrid?.centers ?? dataset.placeBinCenters;
-  const interior = dataset.placeGrid?.interior ?? new Uint8Array(centers.length).fill(1);
-  const edges = new Float64Array(centers.length + 1);
-  for (let j = 1; j < centers.length; j++) edges[j] = (centers[j - 1]! + centers[j]!) / 2;
-  const half = centers.length > 1 ? (centers[1]! - centers[0]!) / 2 : 0.5;
-  edges[0] = centers[0]! - half;
-  edges[centers.length] = centers[centers.length - 1]! + half;
-  return { centers, interior, edges };
+  return dataset.placeGrid ?? { centers: dataset.placeBinCenters, interior: new Uint8Array(dataset.placeBinCenters.length).fill(1) };
 }
 
 /**
