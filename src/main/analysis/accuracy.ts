@@ -59,7 +59,7 @@ export interface DecodingGrid {
 }
 
 /** The row's most likely bin, or -1 when the row has a NaN or no finite maximum (no position is most likely). */
-function decodedBin(values: Values, row: number, nBins: number): number {
+export function decodedBin(values: Values, row: number, nBins: number): number {
   const off = row * nBins;
   let best = -1;
   let bestValue = -Infinity;

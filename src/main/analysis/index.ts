@@ -35,5 +35,5 @@ export {
   compareResults, comparisonText, formatMedianCi, formatMedianWithCi, formatRatioCi, sameStrategy, withVsReference,
 } from './verdicts';
 export { datasetScale, type DatasetScale } from './datasetScale';
-export { accuracyOfErrors, decodingAccuracy, truePositionAtRows } from './accuracy';
+export { accuracyOfErrors, decodedBin, decodingAccuracy, truePositionAtRows } from './accuracy';
 export { analyseSweep } from './sweep';

@@ -6,7 +6,7 @@
  */
 import type { Dataset } from '../../../shared/dataset';
 import type { DecodingAccuracy } from '../../../shared/report';
-import { accuracyOfErrors, truePositionAtRows } from '../../analysis';
+import { accuracyOfErrors, decodedBin, truePositionAtRows } from '../../analysis';
 
 export class PositionErrors {
   private readonly errors: Float64Array;
@@ -15,11 +15,15 @@ export class PositionErrors {
     this.errors = new Float64Array(truth.length).fill(NaN);
   }
 
-  /** Undefined when the positions are not 1-D or no row has a true position to compare with. */
-  static of(dataset: Dataset): PositionErrors | undefined {
+  /**
+   * One tally per name, all against the same true positions (interpolated once); undefined when the
+   * positions are not 1-D or no row has a true position to compare with.
+   */
+  static of<K extends string>(dataset: Dataset, names: readonly K[]): Record<K, PositionErrors> | undefined {
     if (dataset.positionDims !== 1) return undefined;
     const truth = truePositionAtRows(dataset);
-    return truth.some((v) => !Number.isNaN(v)) ? new PositionErrors(truth) : undefined;
+    if (!truth.some((v) => !Number.isNaN(v))) return undefined;
+    return Object.fromEntries(names.map((name) => [name, new PositionErrors(truth)])) as Record<K, PositionErrors>;
   }
 
   /** The decoded position of rows [start, start + decoded.length); NaN where nothing was decoded. */
@@ -34,19 +38,10 @@ export class PositionErrors {
 
 /** The centre of each row's most likely interior bin (its likelihood's argmax); NaN for a row with no finite maximum. */
 export function likelihoodArgmax(values: Float32Array, rows: number, centers: ArrayLike<number>): Float64Array {
-  const bins = centers.length;
   const out = new Float64Array(rows).fill(NaN);
   for (let t = 0; t < rows; t++) {
-    let best = -1;
-    let bestValue = -Infinity;
-    for (let p = 0; p < bins; p++) {
-      const v = values[t * bins + p]!;
-      if (v > bestValue) {
-        best = p;
-        bestValue = v;
-      }
-    }
-    if (best >= 0 && Number.isFinite(bestValue)) out[t] = centers[best]!;
+    const best = decodedBin(values, t, centers.length);
+    if (best >= 0) out[t] = centers[best]!;
   }
   return out;
 }

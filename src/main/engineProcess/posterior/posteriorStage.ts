@@ -17,7 +17,7 @@ import {
 import { POSTERIOR_FILES, type PosteriorSummary } from '../../engineProtocol';
 import { likelihoodArgmax, PositionErrors } from './positionErrors';
 import { missingRows, placeGridOf } from './posteriorInputs';
-import { RowFileReader, RowFileWriter } from './rowFiles';
+import { RowFileReader, RowFileWriter } from '../rowFiles';
 
 export interface PosteriorStageInputs {
   runDir: string;
@@ -178,14 +178,15 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
   const space = buildStateSpace(inp.model, placeGridOf(inp.dataset));
   const w = windowsOf(inp.dataset.time.length, inp.rowsPerChunk);
   const evidence = evidenceFor(space, inp);
-  const likelihood = PositionErrors.of(inp.dataset);
-  const accuracy: Accuracy = likelihood ? { likelihood, posterior: PositionErrors.of(inp.dataset)! } : {};
+  const accuracy: Accuracy = PositionErrors.of(inp.dataset, ['likelihood', 'posterior'] as const) ?? {};
   const t0 = performance.now();
   const marginalLogLikelihood = await filterPass(space, inp, w, evidence, accuracy);
   const t1 = performance.now();
   await smoothPass(space, inp, w, accuracy);
   const n = space.nInteriorStateBins;
-  const decodedAccuracy = likelihood ? { likelihood: likelihood.summary(), posterior: accuracy.posterior!.summary() } : undefined;
+  const decodedAccuracy = accuracy.likelihood && accuracy.posterior
+    ? { likelihood: accuracy.likelihood.summary(), posterior: accuracy.posterior.summary() }
+    : undefined;
   return {
     ...(decodedAccuracy ? { accuracy: decodedAccuracy } : {}),
     model: inp.model,
