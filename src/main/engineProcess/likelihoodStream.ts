@@ -7,14 +7,7 @@ import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { npyHeader } from '../data';
 import { PARTIAL_SUFFIX } from '../engineProtocol';
-
-async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.byteLength) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
-    offset += bytesWritten;
-  }
-}
+import { writeFully } from './rowFiles';
 
 export class LikelihoodStream {
   private constructor(
@@ -29,7 +22,7 @@ export class LikelihoodStream {
     const partialFile = `${file}${PARTIAL_SUFFIX}`;
     const handle = await open(partialFile, 'w');
     try {
-      await writeAll(handle, npyHeader('<f4', shape));
+      await writeFully(handle, npyHeader('<f4', shape), null);
     } catch (e) {
       await handle.close();
       throw e;
@@ -40,7 +33,7 @@ export class LikelihoodStream {
   /** Appends whole rows, row-major, as float32. */
   async append(values: ArrayLike<number>): Promise<void> {
     const f32 = Float32Array.from(values);
-    await writeAll(this.handle, new Uint8Array(f32.buffer, f32.byteOffset, f32.byteLength));
+    await writeFully(this.handle, new Uint8Array(f32.buffer, f32.byteOffset, f32.byteLength), null);
   }
 
   /** Every row is in: the file takes its final name. */

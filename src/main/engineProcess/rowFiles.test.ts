@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeNpyFloat64, parseNpy } from '../../data';
+import { encodeNpyFloat64, parseNpy } from '../data';
 import { RowFileReader, RowFileWriter } from './rowFiles';
 
 const dir = mkdtempSync(join(tmpdir(), 'kde-rowfiles-'));

@@ -7,17 +7,18 @@
  */
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AppError } from '../../../shared/errors';
-import { npyHeader, parseNpyHeader } from '../../data';
-import { PARTIAL_SUFFIX } from '../../engineProtocol';
+import { AppError } from '../../shared/errors';
+import { npyHeader, parseNpyHeader } from '../data';
+import { PARTIAL_SUFFIX } from '../engineProtocol';
 
 /** enough for any header this project or NumPy writes (v1 headers stop at 64 KiB) */
 const HEADER_PROBE_BYTES = 65_536 + 10;
 
-async function writeAt(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+/** Writes all of `bytes` at `position`, or at the file's current position when it is null. */
+export async function writeFully(handle: FileHandle, bytes: Uint8Array, position: number | null): Promise<void> {
   let done = 0;
   while (done < bytes.byteLength) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.byteLength - done, position + done);
+    const { bytesWritten } = await handle.write(bytes, done, bytes.byteLength - done, position === null ? null : position + done);
     done += bytesWritten;
   }
 }
@@ -50,7 +51,7 @@ export class RowFileWriter {
     const handle = await open(partialFile, 'w');
     try {
       const header = npyHeader('<f4', cols === 1 ? [rows] : [rows, cols]);
-      await writeAt(handle, header, 0);
+      await writeFully(handle, header, 0);
       await handle.truncate(header.byteLength + rows * cols * 4);
       return new RowFileWriter(file, partialFile, cols, header.byteLength, handle);
     } catch (e) {
@@ -61,7 +62,7 @@ export class RowFileWriter {
 
   /** Writes whole rows starting at `startRow`, row-major. */
   async write(startRow: number, values: Float32Array): Promise<void> {
-    await writeAt(this.handle, asBytes(values), this.dataOffset + startRow * this.cols * 4);
+    await writeFully(this.handle, asBytes(values), this.dataOffset + startRow * this.cols * 4);
   }
 
   /** Every row is in: the file takes its final name. */
