@@ -42,19 +42,23 @@ export class AcausalSmoother {
     if (causal.length < rows * n || outAcausal.length < rows * n || (predictive && predictive.length < rows * n)) {
       throw new RangeError(`smoothWindow needs ${rows} × ${n} values in and out`);
     }
+    const { back, ratio, after } = this;
     for (let t = rows - 1; t >= 0; t--) {
       const base = t * n;
       if (this.hasAfter) this.smoothRow(causal, base, predictive, t, rows);
-      else this.back.fill(1);
+      else back.fill(1);
       let mass = 0;
       for (let k = 0; k < n; k++) {
-        const s = causal[base + k]! * this.back[k]!;
-        this.ratio[k] = s;
+        const s = causal[base + k]! * back[k]!;
+        ratio[k] = s;
         mass += s;
       }
       const inverse = 1 / (mass + NORMALIZE_EPS);
-      for (let k = 0; k < n; k++) this.after[k] = this.ratio[k]! * inverse;
-      outAcausal.set(this.after, base);
+      for (let k = 0; k < n; k++) {
+        const a = ratio[k]! * inverse;
+        after[k] = a;
+        outAcausal[base + k] = a;
+      }
       this.hasAfter = true;
     }
     this.hasCarriedPrediction = predictive !== undefined && rows > 0;
