@@ -7,11 +7,12 @@
  * and all of them together at most (E − w)/E · peak · e^(−d_k²/2). A spike keeps its window's value
  * when that is below WINDOW_RELATIVE_ERROR of it, or when even with it the term stays under the
  * likelihood's EPS floor (the same floored term either way); any other spike is evaluated over every
- * encoding spike. On a 200 cm track with a 6 cm kernel a window holds about half the spikes.
+ * encoding spike. On a 200 cm track with a 6 cm kernel a window holds about half the spikes. On the
+ * wasm backend the window's sum takes one pass (logKdeBelowPeak), whose dropped terms join the bound.
  */
 import { EPS } from './model';
 import { logNormaliser } from './kernelNormalisers';
-import { logKde } from './logKde';
+import { BELOW_PEAK_DROPPED, logKde, logKdeBelowPeak } from './logKde';
 
 /** Position kernel widths either side of a block's spikes that its window takes. */
 export const WINDOW_WIDTHS = 7.5;
@@ -71,6 +72,12 @@ function lowerBound(values: Float64Array, x: number): number {
   return lo;
 }
 
+/** log(e^a + e^b) */
+function logAdd(a: number, b: number): number {
+  const top = Math.max(a, b);
+  return top === -Infinity ? -Infinity : top + Math.log(Math.exp(a - top) + Math.exp(b - top));
+}
+
 function allFinite(values: Float64Array): boolean {
   for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) return false;
   return true;
@@ -111,16 +118,21 @@ export async function jointLogKdeAtSpikes(inp: JointInputs): Promise<JointResult
     const i1 = lowerBound(encSorted, hi + Number.EPSILON * Math.abs(hi));
     const w = i1 - i0;
     pairs += w * block.length;
-    const near = w > 0 ? await logKde(encSortedJoint.subarray(i0 * width, i1 * width), spikeJoint(block), width, std) : new Float64Array(block.length).fill(-Infinity);
+    const windowSamples = encSortedJoint.subarray(i0 * width, i1 * width);
+    const points = spikeJoint(block);
+    const onePass = w > 0 ? logKdeBelowPeak(windowSamples, points, width, std) : null;
+    const near = onePass ?? (w > 0 ? await logKde(windowSamples, points, width, std) : new Float64Array(block.length).fill(-Infinity));
+    // the one-pass sums dropped terms below 2^−63 of the peak: at most w of them
+    const logDropped = onePass ? Math.log(w / nEnc) + logPeak + Math.log(BELOW_PEAK_DROPPED) : -Infinity;
     const logShare = Math.log(w / nEnc);
     const logOutShare = Math.log((nEnc - w) / nEnc);
     block.forEach((k, b) => {
       const x = inp.positions[k]!;
       const d = Math.min(x - lo, hi - x) / sigma;
       const logNear = near[b]! + logShare;
-      const logFar = logOutShare + logPeak - 0.5 * d * d;
+      const logFar = logAdd(logOutShare + logPeak - 0.5 * d * d, logDropped);
       const floored = Math.exp(logNear) + Math.exp(logFar) < inp.floorBelow[k]!;
-      if (nEnc === w || logFar - logNear <= Math.log(WINDOW_RELATIVE_ERROR) || floored) log[k] = logNear;
+      if (logFar - logNear <= Math.log(WINDOW_RELATIVE_ERROR) || floored) log[k] = logNear;
       else full.push(k);
     });
     start = end;

@@ -123,7 +123,7 @@ async function opGraphPart(part: Float64Array, points: Float64Array, m: number, 
  * than a 1 024 × 100 part itself), each kernel row formed in cache and summed without the
  * (samples × points) kernel in memory.
  */
-function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: number, std: number[]): KdePart[] {
+function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: number, std: number[], shiftByPeak = false): KdePart[] {
   if (parts.length === 0) return [];
   const rows = parts.map((p) => p.length / q);
   const [colMax, colSum] = tf.tidy(() => {
@@ -133,7 +133,7 @@ function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: 
       all.set(p, at);
       at += p.length;
     }
-    return kdeColumnSums.run(toTensor2d(all, all.length / q, q), toTensor2d(points, m, q), std, rows);
+    return kdeColumnSums.run(toTensor2d(all, all.length / q, q), toTensor2d(points, m, q), std, rows, shiftByPeak);
   });
   try {
     // the wasm backend reads synchronously: no await per part
@@ -205,4 +205,22 @@ export async function logKde(
   if (samples.some(Number.isNaN)) return new Float64Array(m).fill(NaN);
   const parts = await kdeParts(samples, evalPoints, q, std, Array.from({ length: kdePartCount(n) }, (_, i) => i));
   return mergeKdeParts(parts, evalPoints, q);
+}
+
+/** Terms below this share of the kernel's peak are left out of logKdeBelowPeak's sums. */
+export const BELOW_PEAK_DROPPED = 2 ** -63;
+
+/**
+ * logKde in one pass over the samples instead of two: every point's terms are scaled by the kernel's
+ * peak rather than by their own largest, so terms below BELOW_PEAK_DROPPED of the peak are dropped;
+ * at most n·2^−63 of the peak in all, which the caller must show to be negligible where it uses the
+ * value. Null where the fused kernel does not run (another backend, fewer than its smallest number
+ * of points) or a sample or point is NaN: use logKde there.
+ */
+export function logKdeBelowPeak(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[]): Float64Array | null {
+  const n = samples.length / q;
+  const m = evalPoints.length / q;
+  if (n === 0 || !kdeColumnSums.runsFused(m) || samples.some(Number.isNaN) || evalPoints.some(Number.isNaN)) return null;
+  const parts = Array.from({ length: kdePartCount(n) }, (_, i) => partSamples(samples, q, i));
+  return mergeKdeParts(kernelParts(parts, evalPoints, m, q, std, true), evalPoints, q);
 }

@@ -16,11 +16,12 @@ export function runsFused(nPoints: number): boolean {
 
 /**
  * Samples (n × q, the parts' rows one after another, partRows of them each) against points (m × q),
- * both host-side and already uploaded as tensors: [colMax, colSum], (parts × m) each.
+ * both host-side and already uploaded as tensors: [colMax, colSum], (parts × m) each. With
+ * `shiftByPeak` every column's maximum is the kernel's peak (see KdeColumnSumsAttrs).
  */
-export function run(samples: tf.Tensor2D, points: tf.Tensor2D, std: number[], partRows: number[]): [tf.Tensor2D, tf.Tensor2D] {
+export function run(samples: tf.Tensor2D, points: tf.Tensor2D, std: number[], partRows: number[], shiftByPeak = false): [tf.Tensor2D, tf.Tensor2D] {
   return tf.tidy(() => {
-    const attrs = { c: logNormaliser(std), partRows };
+    const attrs = { c: logNormaliser(std), partRows, shiftByPeak };
     const [colMax, colSum] = runFusedKernelOutputs(KDE_COLUMN_SUMS_KERNEL, overWidths(samples, points, std), attrs);
     return [colMax as tf.Tensor2D, colSum as tf.Tensor2D];
   });

@@ -172,7 +172,7 @@ export function tabulatedLogKde(samples: ArrayLike<number>, queries: ArrayLike<n
   const { spread, largestCount } = spreadSamples(samples, lattice);
   const queryCells = new Set<number>();
   for (let q = 0; q < m; q++) if (Number.isFinite(queries[q]!)) queryCells.add(cellOf(lattice, queries[q]!)[0]);
-  if (tabulationCost(n, m, queryCells, spread) * 4 > n * m) return null;
+  if (tabulationCost(n, m, queryCells, spread) > n * m) return null;
   const sums = nodeSums(queryCells, spread);
 
   const k = CELL_NODES;

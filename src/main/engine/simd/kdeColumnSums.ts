@@ -4,7 +4,7 @@ import { maximaAndGridPlan, runGridRows } from './columnMaxima';
 import { KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from './kernelNames';
 
 export const kdeColumnSumsKernel = wasmKernel<typeof KDE_COLUMN_SUMS_KERNEL, 'a' | 'bt'>(
-  KDE_COLUMN_SUMS_KERNEL, ({ backend, kernels, inputs: { a, bt }, attrs: { c, partRows }, at, output }) => {
+  KDE_COLUMN_SUMS_KERNEL, ({ backend, kernels, inputs: { a, bt }, attrs: { c, partRows, shiftByPeak }, at, output }) => {
     const [n, q] = a.shape as [number, number];
     const [qb, m] = bt.shape as [number, number];
     const rows = partRows ?? [n];
@@ -22,6 +22,12 @@ export const kdeColumnSumsKernel = wasmKernel<typeof KDE_COLUMN_SUMS_KERNEL, 'a'
       rows.forEach((count, k) => {
         const partAt = pa + first * q * 4;
         const [partMax, partSum] = [pMax + k * m * 4, pSum + k * m * 4];
+        if (shiftByPeak) {
+          backend.wasm.HEAPF32.fill(c, partMax / 4, partMax / 4 + m);
+          kernels.kdeColumnSums(partAt, count, q, pb, m, c, partMax, partSum, row!, shifted!, partial!, 1);
+          first += count;
+          return;
+        }
         const { given, grid } = maximaAndGridPlan(backend, partAt, count, q, pb, m, c, partMax);
         if (grid) runGridRows(backend, kernels, grid, count, m, partMax, partSum, 0, 0);
         else kernels.kdeColumnSums(partAt, count, q, pb, m, c, partMax, partSum, row!, shifted!, partial!, given ? 1 : 0);

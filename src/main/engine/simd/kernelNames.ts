@@ -101,6 +101,11 @@ export interface KdeColumnSumsAttrs {
   c: number;
   /** the samples' rows per part, in order (default: one part of all); one row of outputs per part */
   partRows?: number[];
+  /**
+   * Shift every column by the kernel's peak c instead of its own maximum: one pass over the rows
+   * instead of two, and terms below 2^−63 of the peak are dropped (the caller bounds what that leaves out).
+   */
+  shiftByPeak?: boolean;
 }
 
 export interface PositionFactorRowsAttrs {
