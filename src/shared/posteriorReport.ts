@@ -26,6 +26,19 @@ export interface PosteriorReport {
   smoothMs: number;
   /** what NLD's dense N × N float32 transition matrix would take */
   denseTransitionBytes: number;
+  /** the detector's Local-state likelihood, which runs before the filter */
+  localMs?: number;
+  /**
+   * The posterior stage's own memory: the estimate from the state space and the window size, beside
+   * the largest growth of the engine's typed-array memory measured during the stage (sampled at each
+   * window's fullest point).
+   */
+  memory?: { estimatedBytes: number; formula: string; measuredBytes: number };
+  /**
+   * The whole recording decoded at this decode's measured rates: its rows at this decode's row step
+   * over the position samples' time span, and each stage's time scaled by rows.
+   */
+  projection?: { recordingRows: number; likelihoodMs: number; localMs: number; posteriorMs: number };
   /** relative paths (from the folder holding the report or decode.json) of the .npy files */
   files: { acausal: string; causal: string; stateProbabilities: string; mapPosition: string };
   /**

@@ -54,7 +54,7 @@ export interface RooflineEntry {
 }
 
 export interface StageRoofline extends RooflineEntry {
-  /** the engine's stage (span) name: occupancy, ground-process, position-kernel, mark-kernel, reduce, scatter */
+  /** the engine's stage (span) name: occupancy, ground-process, position-kernel, mark-kernel, reduce, scatter; filter and smooth for a posterior */
   stage: string;
   /** measured calls of the stage (every electrode, block and chunk of the timed repeats) */
   calls: number;

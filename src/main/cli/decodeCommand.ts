@@ -126,8 +126,19 @@ function posteriorText(p: PosteriorSummary, outDir: string): string {
     `${p.model} posterior (${p.strategy}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
     `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${p.marginalLogLikelihood.toFixed(3)}\n` +
     `posterior: ${join(outDir, 'posterior')}/ (acausal_posterior, causal_posterior, acausal_state_probabilities, map_position .npy)\n` +
+    (p.localMs !== undefined ? `local likelihood (the Local state) ${formatMs(p.localMs)}\n` : '') +
+    (p.memory ? `posterior memory: estimated ${formatBytes(p.memory.estimatedBytes)}, measured ${formatBytes(p.memory.measuredBytes)}\n` : '') +
+    projectionText(p) +
     accuracyText(p)
   );
+}
+
+function projectionText(p: PosteriorSummary): string {
+  const j = p.projection;
+  if (!j) return '';
+  const total = j.likelihoodMs + j.localMs + j.posteriorMs;
+  return `whole recording (${j.recordingRows.toLocaleString('en-US')} rows) at these rates: ${formatMs(total)} (likelihood ${formatMs(j.likelihoodMs)}` +
+    `${j.localMs > 0 ? `, local ${formatMs(j.localMs)}` : ''}, posterior ${formatMs(j.posteriorMs)})\n`;
 }
 
 function summaryText(s: DecodeSummary, file: string): string {

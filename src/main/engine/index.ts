@@ -28,6 +28,6 @@ export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './wi
 export { NULL_PROBE } from './types';
 export type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';
 export {
-  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterSmooth, mapPosition, maskedPosterior, noSpikeLogLikelihood,
-  stateProbabilities, type PlaceGrid, type StateSpace,
+  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, filterSmooth, mapPosition, maskedPosterior,
+  noSpikeLogLikelihood, posteriorMemoryEstimate, smoothRowWork, stateProbabilities, type PlaceGrid, type StateSpace,
 } from './posterior';

@@ -27,7 +27,7 @@ import { DecodeProgress, type DecodePhase } from './decodeProgress';
 import { writeAxes } from './likelihoodFiles';
 import { LikelihoodStream } from './likelihoodStream';
 import { notApplicableFor } from './notApplicable';
-import { decodePosterior } from './posterior';
+import { decodePosterior, recordingProjection } from './posterior';
 import { fitOptionsFor } from './fitOptions';
 import { startRunSession, type EngineRun, type RunInputs, type RunSession } from './runSession';
 
@@ -137,7 +137,7 @@ class DecodeRun {
       const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options), args);
       this.session.emitProgress(1, `rows ${windows.nTime}/${windows.nTime}`);
       const decodeMs = performance.now() - t1;
-      const posterior = await this.posterior(model, dataset);
+      const posterior = await this.posterior(model, dataset, decodeMs);
       return { windows, fitMs, decodeMs, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}) };
     } finally {
       model.dispose();
@@ -163,14 +163,16 @@ class DecodeRun {
   }
 
   /** The state-space posterior on the likelihood just written, when the request asks for one. */
-  private async posterior(model: FittedModel, dataset: Dataset): Promise<PosteriorSummary | undefined> {
+  private async posterior(model: FittedModel, dataset: Dataset, decodeMs: number): Promise<PosteriorSummary | undefined> {
     const wanted = this.request.posterior;
     if (!wanted) return undefined;
     const { probe } = this.session;
     this.enter('posterior');
     if (wanted.model === 'detector') this.session.emitProgress(0, "local likelihood (the detector's Local state)");
+    const t0 = performance.now();
     const local = wanted.model === 'detector' ? await probe.span('local', () => this.localLikelihood(model, dataset)) : undefined;
-    return probe.span('posterior', () => decodePosterior({
+    const localMs = local ? performance.now() - t0 : 0;
+    const summary = await probe.span('posterior', () => decodePosterior({
       runDir: this.start.runDir,
       dataset,
       model: wanted.model,
@@ -182,6 +184,8 @@ class DecodeRun {
       signal: this.session.signal,
       onProgress: (fraction, detail) => this.session.emitProgress(fraction, detail),
     }), { model: wanted.model, strategy: wanted.strategy });
+    const projection = recordingProjection(dataset, { likelihoodMs: decodeMs, localMs, posteriorMs: summary.filterMs + summary.smoothMs });
+    return { ...summary, ...(local ? { localMs } : {}), ...(projection ? { projection } : {}) };
   }
 
   /**

@@ -36,6 +36,18 @@ function accuracyTable(p: PosteriorReport): string[] {
   ];
 }
 
+/** The whole recording at this decode's rates, when the decode was a window of it. */
+function projectionLines(p: PosteriorReport): string[] {
+  const j = p.projection;
+  if (!j) return [];
+  const total = j.likelihoodMs + j.localMs + j.posteriorMs;
+  return [
+    '', '### Whole recording, projected', '',
+    `At this decode's rates the recording's ${fmtInt(j.recordingRows)} rows would take ${formatMs(total)}: likelihood ${formatMs(j.likelihoodMs)}` +
+      `${j.localMs > 0 ? `, local likelihood ${formatMs(j.localMs)}` : ''}, filter and smoother ${formatMs(j.posteriorMs)}.`,
+  ];
+}
+
 export function posteriorSection(report: Report): string | undefined {
   const p = report.posterior;
   if (!p) return undefined;
@@ -49,10 +61,12 @@ export function posteriorSection(report: Report): string | undefined {
     ['Filter', formatMs(p.filterMs)],
     ['Smoother', formatMs(p.smoothMs)],
     ['Dense transition matrix (N × N float32)', formatBytes(p.denseTransitionBytes)],
+    ...(p.localMs !== undefined ? [['Local likelihood (the Local state)', formatMs(p.localMs)]] : []),
+    ...(p.memory ? [['Posterior memory: estimated / measured', `${formatBytes(p.memory.estimatedBytes)} / ${formatBytes(p.memory.measuredBytes)}`]] : []),
   ];
   const files = (Object.keys(FILE_WORDS) as (keyof PosteriorReport['files'])[]).map((k) => `- \`${p.files[k]}\`: ${FILE_WORDS[k]}`);
   return [
-    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows),
+    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows), ...projectionLines(p),
     '', '### Accuracy', '', ...accuracyTable(p),
     '', '### Files', '', 'Float32 .npy in non_local_detector\'s layout, relative to the run folder:', '', ...files,
   ].join('\n');

@@ -20,6 +20,6 @@ export {
 } from './memoryModel';
 export { rooflineOfResult, strategyRoofline, type Calibration, type RooflineInput } from './roofline';
 export {
-  addWork, gridKdeWork, logKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, seriesFactorWork, seriesTermsWork, stream, type Work,
+  addWork, gridKdeWork, logKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, scaleWork, seriesFactorWork, seriesTermsWork, stream, type Work,
 } from './opWork';
 export { linearMarkKernelWork, linearPositionKernelWork, linearReduceWork, MODELLED_STAGES } from './stageWork';

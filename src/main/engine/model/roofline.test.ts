@@ -226,3 +226,25 @@ describe('roofline', () => {
     expect(r.stages[0]!.flops).toBe(96);
   });
 });
+
+describe('counted stages', () => {
+  it('puts the posterior filter and smoother in the roofline with the work their spans counted', () => {
+    const work: Work = { ...NO_WORK, otherFlops: 4e6, exps: 1e4, bytes: 8e6, streamBytes: 6e6 };
+    const roofline = strategyRoofline({
+      strategy: 'reference',
+      stages: [
+        { name: 'decode', calls: 1, totalMs: 20, selfMs: 1 },
+        { name: 'filter', calls: 3, totalMs: 4, selfMs: 4, work },
+        { name: 'smooth', calls: 3, totalMs: 6, selfMs: 6 },
+      ],
+      dataset: dataset([{ nEnc: 2, nDec: 3, nFeatures: 1 }]),
+      options: { blockSize: 2, encTileSize: 2, posTileSize: 4 },
+      calibration,
+    })!;
+    const filter = roofline.stages.find((s) => s.stage === 'filter')!;
+    expect(filter.flops).toBe(totalFlops(work));
+    expect(filter.timeMs).toBe(4);
+    // a stage whose spans did not count their work has no formula to fall back on: it is left out
+    expect(roofline.stages.some((s) => s.stage === 'smooth')).toBe(false);
+  });
+});

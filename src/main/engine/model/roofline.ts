@@ -85,9 +85,20 @@ export function strategyRoofline(input: RooflineInput): StrategyRoofline | undef
     measured.push(work);
     timeMs += time.totalMs;
   }
+  // the posterior's filter and smoother have no formula here: their spans count their own work
+  for (const stage of COUNTED_STAGES) {
+    const time = input.stages.find((s) => s.name === stage);
+    if (!time?.work || totalFlops(time.work) === 0) continue;
+    stages.push({ stage, calls: time.calls, ...rooflineEntry(time.work, time.totalMs, input.calibration) });
+    measured.push(time.work);
+    timeMs += time.totalMs;
+  }
   if (stages.length === 0) return undefined;
   return { ...rooflineEntry(addWork(...measured), timeMs, input.calibration), stages };
 }
+
+/** Stages outside the likelihood's model that appear in the roofline when their spans counted their work. */
+export const COUNTED_STAGES = ['filter', 'smooth'] as const;
 
 /** The roofline of one report entry, with the options the engine ran it with; undefined for a failed strategy. */
 export function rooflineOfResult(

@@ -19,3 +19,6 @@ export { CausalFilter, NORMALIZE_EPS } from './causalFilter';
 export { AcausalSmoother } from './acausalSmoother';
 export { filterSmooth, type FilterSmoothResult } from './filterSmooth';
 export { assembleOutputs, mapPosition, maskedPosterior, stateProbabilities, type PosteriorOutputs } from './outputs';
+export {
+  filterRowWork, posteriorMemoryEstimate, smoothRowWork, transitionBytes, transitionProductWork, type PosteriorMemoryEstimate,
+} from './posteriorWork';

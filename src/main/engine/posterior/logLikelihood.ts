@@ -20,10 +20,11 @@ function partOf(space: StateSpace, s: number, parts: LikelihoodParts): { values:
   return { values, width: kind === 'spatial' ? space.nInteriorBins : 1 };
 }
 
-/** T × N, row-major; rows with a missing position are 0 for every state (no evidence). */
-export function assembleLogLikelihood(space: StateSpace, rows: number, parts: LikelihoodParts, isMissing?: Uint8Array): Float32Array {
+/** T × N, row-major (into `out` when given); rows with a missing position are 0 for every state (no evidence). */
+export function assembleLogLikelihood(
+  space: StateSpace, rows: number, parts: LikelihoodParts, isMissing?: Uint8Array, out = new Float32Array(rows * space.nInteriorStateBins),
+): Float32Array {
   const n = space.nInteriorStateBins;
-  const out = new Float32Array(rows * n);
   for (let s = 0; s < space.stateKinds.length; s++) {
     const { values, width } = partOf(space, s, parts);
     if (values.length !== rows * width) {

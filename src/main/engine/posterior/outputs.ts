@@ -4,11 +4,11 @@
  */
 import type { StateSpace } from './stateSpaceTypes';
 
-/** T × nStateBins float32: the interior values in their columns, NaN elsewhere. */
-export function maskedPosterior(space: StateSpace, interior: Float32Array, rows: number): Float32Array {
+/** T × nStateBins float32: the interior values in their columns, NaN elsewhere (into `out` when given, a streamed window's reused buffer). */
+export function maskedPosterior(space: StateSpace, interior: Float32Array, rows: number, out = new Float32Array(rows * space.nStateBins)): Float32Array {
   const n = space.nInteriorStateBins;
   const width = space.nStateBins;
-  const out = new Float32Array(rows * width).fill(NaN);
+  out.fill(NaN, 0, rows * width);
   const columns = space.interiorStateBinColumn;
   for (let t = 0; t < rows; t++) {
     for (let k = 0; k < n; k++) out[t * width + columns[k]!] = interior[t * n + k]!;
@@ -17,10 +17,11 @@ export function maskedPosterior(space: StateSpace, interior: Float32Array, rows:
 }
 
 /** T × S: each state's posterior mass (a one-hot product over interior state bins). */
-export function stateProbabilities(space: StateSpace, interior: Float32Array, rows: number): Float32Array {
+export function stateProbabilities(
+  space: StateSpace, interior: Float32Array, rows: number, out = new Float32Array(rows * space.stateKinds.length),
+): Float32Array {
   const n = space.nInteriorStateBins;
   const nStates = space.stateKinds.length;
-  const out = new Float32Array(rows * nStates);
   for (let t = 0; t < rows; t++) {
     for (let s = 0; s < nStates; s++) {
       let sum = 0;
@@ -35,11 +36,10 @@ export function stateProbabilities(space: StateSpace, interior: Float32Array, ro
  * Centre of the bin with the most posterior summed over the spatial states, per row; NaN when the
  * spatial states hold no mass (all the probability sits in Local or No-Spike, or the row is empty).
  */
-export function mapPosition(space: StateSpace, interior: Float32Array, rows: number): Float64Array {
+export function mapPosition(space: StateSpace, interior: Float32Array, rows: number, out = new Float64Array(rows)): Float64Array {
   const n = space.nInteriorStateBins;
   const p = space.nInteriorBins;
   const byBin = new Float64Array(p);
-  const out = new Float64Array(rows);
   const spatial = space.stateKinds.flatMap((kind, s) => (kind === 'spatial' ? [s] : []));
   for (let t = 0; t < rows; t++) {
     byBin.fill(0);

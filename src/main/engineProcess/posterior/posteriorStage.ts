@@ -11,9 +11,10 @@ import type { HmmStrategy, PosteriorModel } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import {
-  AcausalSmoother, type EngineProbe, assembleLogLikelihood, buildStateSpace, CausalFilter, mapPosition, maskedPosterior, noSpikeLogLikelihood,
-  stateProbabilities, type StateSpace,
+  AcausalSmoother, type EngineProbe, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, mapPosition, maskedPosterior,
+  noSpikeLogLikelihood, posteriorMemoryEstimate, smoothRowWork, stateProbabilities, type StateSpace,
 } from '../../engine';
+import { scaleWork } from '../../engine/model';
 import { POSTERIOR_FILES, type PosteriorSummary } from '../../engineProtocol';
 import { likelihoodArgmax, PositionErrors } from './positionErrors';
 import { missingRows, placeGridOf } from './posteriorInputs';
@@ -51,6 +52,24 @@ function checkCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AppError('CANCELLED', 'the decode was cancelled during its posterior');
 }
 
+/**
+ * The stage's memory as the engine sees it: typed arrays (process.memoryUsage().arrayBuffers, where
+ * every posterior buffer lives), sampled at each window's fullest point, less what was there when
+ * the stage began.
+ */
+class StageMemory {
+  private readonly base = process.memoryUsage().arrayBuffers;
+  private peak = 0;
+
+  sample(): void {
+    this.peak = Math.max(this.peak, process.memoryUsage().arrayBuffers - this.base);
+  }
+
+  get measuredBytes(): number {
+    return this.peak;
+  }
+}
+
 /** What the filter needs besides the non-local likelihood, for the whole recording's rows. */
 interface StateEvidence {
   local?: Float32Array;
@@ -80,7 +99,9 @@ function evidenceFor(space: StateSpace, inp: PosteriorStageInputs): StateEvidenc
   return evidence;
 }
 
-async function filterPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, evidence: StateEvidence, accuracy: Accuracy): Promise<number> {
+async function filterPass(
+  space: StateSpace, inp: PosteriorStageInputs, w: Windows, evidence: StateEvidence, accuracy: Accuracy, memory: StageMemory,
+): Promise<number> {
   const reader = await RowFileReader.open(inp.likelihoodFile);
   if (reader.rows !== w.rows || reader.cols !== space.nInteriorBins) {
     await reader.close();
@@ -89,23 +110,27 @@ async function filterPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
   const writer = await RowFileWriter.create(join(inp.runDir, POSTERIOR_FILES.causal), w.rows, space.nStateBins);
   const filter = new CausalFilter(space, inp.strategy);
   const n = space.nInteriorStateBins;
+  // one buffer of each kind for every window (views of them for a shorter last one): the stage's memory is one window's
+  const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), { nonLocal: space.nInteriorBins, ll: n, causal: n, masked: space.nStateBins });
   try {
     for (const [i, start] of w.starts.entries()) {
       checkCancelled(inp.signal);
       const rows = Math.min(inp.rowsPerChunk, w.rows - start);
       await inp.probe.span('filter', async () => {
-        const nonLocal = await reader.read(start, rows);
+        const b = buffers(rows);
+        const nonLocal = await reader.read(start, rows, b.nonLocal);
         accuracy.likelihood?.add(start, likelihoodArgmax(nonLocal, rows, inp.dataset.placeBinCenters));
         const parts = {
           nonLocal,
           ...(evidence.local ? { local: evidence.local.subarray(start, start + rows) } : {}),
           ...(evidence.noSpike ? { noSpike: evidence.noSpike.subarray(start, start + rows) } : {}),
         };
-        const ll = assembleLogLikelihood(space, rows, parts, evidence.missing?.subarray(start, start + rows));
-        const causal = new Float32Array(rows * n);
-        filter.filterWindow(ll, rows, causal);
-        await writer.write(start, maskedPosterior(space, causal, rows));
-      }, { startRow: start, rows, states: n });
+        const ll = assembleLogLikelihood(space, rows, parts, evidence.missing?.subarray(start, start + rows), b.ll);
+        filter.filterWindow(ll, rows, b.causal);
+        const masked = maskedPosterior(space, b.causal, rows, b.masked);
+        memory.sample();
+        await writer.write(start, masked);
+      }, { startRow: start, rows, states: n, work: scaleWork(filterRowWork(space, inp.strategy), rows) });
       inp.onProgress((0.5 * (i + 1)) / w.starts.length, `filter rows ${start + rows}/${w.rows}`);
     }
     await writer.finish();
@@ -118,10 +143,20 @@ async function filterPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
   return filter.marginalLogLikelihood;
 }
 
+/**
+ * Float32 buffers of `maxRows` rows for each named width, allocated once; `(rows)` gives views of
+ * the first `rows` rows of each.
+ */
+type Buffer32 = Float32Array<ArrayBuffer>;
+
+function windowBuffers<K extends string>(maxRows: number, widths: Record<K, number>): (rows: number) => Record<K, Buffer32> {
+  const whole = Object.fromEntries(Object.entries<number>(widths).map(([k, width]) => [k, new Float32Array(maxRows * width)])) as Record<K, Buffer32>;
+  return (rows) => Object.fromEntries(Object.entries<number>(widths).map(([k, width]) => [k, whole[k as K].subarray(0, rows * width)])) as Record<K, Buffer32>;
+}
+
 /** The interior state bins of masked rows (NLD's column order, NaN where not interior). */
-function interiorOf(space: StateSpace, masked: Float32Array, rows: number): Float32Array {
+function interiorOf(space: StateSpace, masked: Float32Array, rows: number, out: Float32Array): Float32Array {
   const n = space.nInteriorStateBins;
-  const out = new Float32Array(rows * n);
   const cols = space.interiorStateBinColumn;
   for (let t = 0; t < rows; t++) {
     const from = t * space.nStateBins;
@@ -143,25 +178,33 @@ async function openOutputs(runDir: string, space: StateSpace, rows: number): Pro
   return { acausal, states, map };
 }
 
-async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, accuracy: Accuracy): Promise<void> {
+async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, accuracy: Accuracy, memory: StageMemory): Promise<void> {
   const reader = await RowFileReader.open(join(inp.runDir, POSTERIOR_FILES.causal));
   const out = await openOutputs(inp.runDir, space, w.rows);
   const smoother = new AcausalSmoother(space, inp.strategy);
+  const n = space.nInteriorStateBins;
+  const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), {
+    read: space.nStateBins, causal: n, acausal: n, masked: space.nStateBins, states: space.stateNames.length, map: 1,
+  });
   try {
     for (let i = w.starts.length - 1; i >= 0; i--) {
       checkCancelled(inp.signal);
       const start = w.starts[i]!;
       const rows = Math.min(inp.rowsPerChunk, w.rows - start);
       await inp.probe.span('smooth', async () => {
-        const causal = interiorOf(space, await reader.read(start, rows), rows);
-        const acausal = new Float32Array(causal.length);
-        smoother.smoothWindow(causal, rows, acausal);
-        await out.acausal.write(start, maskedPosterior(space, acausal, rows));
-        await out.states.write(start, stateProbabilities(space, acausal, rows));
-        const map = mapPosition(space, acausal, rows);
+        const b = buffers(rows);
+        const causal = interiorOf(space, await reader.read(start, rows, b.read), rows, b.causal);
+        smoother.smoothWindow(causal, rows, b.acausal);
+        const masked = maskedPosterior(space, b.acausal, rows, b.masked);
+        const states = stateProbabilities(space, b.acausal, rows, b.states);
+        const map = mapPosition(space, b.acausal, rows);
+        b.map.set(map);
+        memory.sample();
+        await out.acausal.write(start, masked);
+        await out.states.write(start, states);
         accuracy.posterior?.add(start, map);
-        await out.map.write(start, Float32Array.from(map));
-      }, { startRow: start, rows, states: space.nInteriorStateBins });
+        await out.map.write(start, b.map);
+      }, { startRow: start, rows, states: space.nInteriorStateBins, work: scaleWork(smoothRowWork(space, inp.strategy), rows) });
       inp.onProgress(0.5 + (0.5 * (w.starts.length - i)) / w.starts.length, `smooth rows ${start}/${w.rows}`);
     }
     for (const f of [out.acausal, out.states, out.map]) await f.finish();
@@ -173,16 +216,22 @@ async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
   }
 }
 
+function estimateOf(space: StateSpace, inp: PosteriorStageInputs, rows: number): { estimatedBytes: number; formula: string } {
+  const { bytes, formula } = posteriorMemoryEstimate(space, inp.strategy, inp.rowsPerChunk, rows);
+  return { estimatedBytes: bytes, formula };
+}
+
 /** Filter, then smoother, over the decode's rows; what they made is in posterior/ of the run folder. */
 export async function decodePosterior(inp: PosteriorStageInputs): Promise<PosteriorSummary> {
+  const memory = new StageMemory();
   const space = buildStateSpace(inp.model, placeGridOf(inp.dataset));
   const w = windowsOf(inp.dataset.time.length, inp.rowsPerChunk);
   const evidence = evidenceFor(space, inp);
   const accuracy: Accuracy = PositionErrors.of(inp.dataset, ['likelihood', 'posterior'] as const) ?? {};
   const t0 = performance.now();
-  const marginalLogLikelihood = await filterPass(space, inp, w, evidence, accuracy);
+  const marginalLogLikelihood = await filterPass(space, inp, w, evidence, accuracy, memory);
   const t1 = performance.now();
-  await smoothPass(space, inp, w, accuracy);
+  await smoothPass(space, inp, w, accuracy, memory);
   const n = space.nInteriorStateBins;
   const decodedAccuracy = accuracy.likelihood && accuracy.posterior
     ? { likelihood: accuracy.likelihood.summary(), posterior: accuracy.posterior.summary() }
@@ -199,6 +248,7 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
     filterMs: t1 - t0,
     smoothMs: performance.now() - t1,
     denseTransitionBytes: n * n * 4,
+    memory: { ...estimateOf(space, inp, w.rows), measuredBytes: memory.measuredBytes },
     files: POSTERIOR_FILES,
   };
 }
