@@ -188,7 +188,7 @@ function imageSeries(view: LikelihoodView, options: LikelihoodOptions): CustomSe
 }
 
 /** an axis over cells with round ticks: only the listed positions get a tick and a label */
-function cellAxis(centers: readonly number[], options: CellTickOptions) {
+export function cellAxis(centers: readonly number[], options: CellTickOptions) {
   // 8 digits: a tick at 1748.5 s of a long recording must not read 1749 beside one at 1749 s
   const ticks = cellTicks(centers, fractionalIndex, (v) => formatNumber(v, 8), options);
   const labelAt = (v: number): string => {
