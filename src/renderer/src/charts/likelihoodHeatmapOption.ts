@@ -223,7 +223,7 @@ export function likelihoodHeatmapOption(view: LikelihoodView, options: Likelihoo
       ...cellAxis(view.time, { target: 10 }), splitLine: { show: false },
     },
     yAxis: {
-      type: 'value', name: 'position', min: -0.5, max: view.cols - 0.5,
+      type: 'value', name: 'position (cm)', min: -0.5, max: view.cols - 0.5,
       ...cellAxis(view.binCenters, { target: 10, halfCells: true }), splitLine: { show: false },
     },
     // a colour bar only: the colours are in the image, no series is mapped through it

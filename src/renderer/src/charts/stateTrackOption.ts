@@ -75,7 +75,8 @@ export function stateTrackOption(view: PosteriorView, options: StateTrackOptions
       type: 'value', name: 'time (s)', nameLocation: 'middle', nameGap: 30, min: -0.5, max: view.rows - 0.5,
       ...cellAxis(view.time, { target: 10 }), splitLine: { show: false },
     },
-    yAxis: { type: 'value', name: 'state probability', min: 0, max: 1, splitNumber: 4 },
+    // quarters: a tick at 0.9 beside the top one at 1 would print one label over the other
+    yAxis: { type: 'value', name: 'state probability', min: 0, max: 1, interval: 0.25 },
     series: [...lines, nonLocal],
   };
 }
