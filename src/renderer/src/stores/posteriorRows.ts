@@ -9,6 +9,11 @@ import { nonLocalPeriods, type NonLocalPeriod } from '../lib/nonLocalPeriods';
 
 /** displayed rows of the whole decode, which the period table is read from: the most the service sends */
 export const POSTERIOR_OVERVIEW_ROWS = 4000;
+/**
+ * The whole decode is asked for its state probabilities and times, not its raster: one column
+ * keeps that answer a few hundred kilobytes where 4000 rows × 500 columns would be tens of megabytes.
+ */
+export const POSTERIOR_OVERVIEW_COLS = 1;
 /** displayed rows of the range the charts show */
 export const POSTERIOR_DETAIL_ROWS = 2000;
 export const POSTERIOR_COLS = 500;

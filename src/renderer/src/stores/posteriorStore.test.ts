@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/errors';
 import type { PosteriorRequest, PosteriorView } from '../../../shared/posteriorView';
 import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { posteriorView, SAMPLE_POSTERIOR_ROWS } from '../testing/samplePosterior';
-import { bandsOf, periodsOf, POSTERIOR_DETAIL_ROWS, POSTERIOR_OVERVIEW_ROWS, rangeAroundPeriod, revivedPosterior, timeRowsOf } from './posteriorRows';
+import { bandsOf, periodsOf, POSTERIOR_DETAIL_ROWS, POSTERIOR_OVERVIEW_COLS, POSTERIOR_OVERVIEW_ROWS, rangeAroundPeriod, revivedPosterior, timeRowsOf } from './posteriorRows';
 import { usePosteriorStore } from './posteriorStore';
 
 const requests = (api: FakeApi): PosteriorRequest[] => api.callsOf('getPosterior').map((c) => c.args[1] as PosteriorRequest);
@@ -43,15 +43,18 @@ describe('usePosteriorStore', () => {
   it('a detector run: the whole decode once, the charts showing it, periods listed and drawn', async () => {
     const post = usePosteriorStore();
     await post.open('run-1');
-    expect(requests(api)).toEqual([{ source: 'acausal', maxRows: POSTERIOR_OVERVIEW_ROWS, maxCols: 500 }]);
-    expect(post.detail).toBe(post.overview);
+    expect(requests(api)).toEqual([
+      { source: 'acausal', maxRows: POSTERIOR_OVERVIEW_ROWS, maxCols: POSTERIOR_OVERVIEW_COLS },
+      { source: 'acausal', startRow: 0, endRow: SAMPLE_POSTERIOR_ROWS, maxRows: POSTERIOR_DETAIL_ROWS, maxCols: 500 },
+    ]);
+    expect([post.overview?.cols, post.detail?.cols]).toEqual([1, 4]);
     expect(post.range).toEqual([0, SAMPLE_POSTERIOR_ROWS]);
     expect(post.isDetector).toBe(true);
     expect(post.periods.map((p) => [p.firstRow, p.endTimeRow])).toEqual([[30, 40], [90, 100]]);
     expect(post.bands).toEqual([[30, 40], [90, 100]]);
     // the same run again asks nothing
     await post.open('run-1');
-    expect(requests(api)).toHaveLength(1);
+    expect(requests(api)).toHaveLength(2);
   });
 
   it('the threshold decides the periods and stays within [0, 1]', async () => {
@@ -71,7 +74,7 @@ describe('usePosteriorStore', () => {
     await post.open('run-1');
     await post.zoomToPeriod(post.periods[0]!);
     expect(post.range).toEqual([25, 45]);
-    expect(requests(api)[1]).toEqual({ source: 'acausal', startRow: 25, endRow: 45, maxRows: POSTERIOR_DETAIL_ROWS, maxCols: 500 });
+    expect(requests(api)[2]).toEqual({ source: 'acausal', startRow: 25, endRow: 45, maxRows: POSTERIOR_DETAIL_ROWS, maxCols: 500 });
     expect(post.detail?.startRow).toBe(25);
     expect(post.bands).toEqual([[5, 15]]);
     // the table still lists every period of the decode
@@ -84,6 +87,7 @@ describe('usePosteriorStore', () => {
     await post.zoom(10, 50);
     await post.setSource('causal');
     expect(requests(api).slice(-2).map((r) => [r.source, r.startRow, r.endRow])).toEqual([['causal', undefined, undefined], ['causal', 10, 50]]);
+    expect(requests(api).at(-2)?.maxCols).toBe(POSTERIOR_OVERVIEW_COLS);
     expect(post.detail?.source).toBe('causal');
   });
 

@@ -1,7 +1,7 @@
 /**
- * The posterior of a decode run, as the Decode view shows it: the whole decode once (the table of
- * non-local periods is read from it), and a range of rows for the charts (the whole decode until
- * the user zooms). A run without a posterior leaves `missing` saying how to get one, and the view
+ * The posterior of a decode run, as the Decode view shows it: the whole decode once, without its
+ * raster (the table of non-local periods is read from it), and a range of rows for the charts (the
+ * whole decode until the user zooms). A run without a posterior leaves `missing` saying how to get one, and the view
  * shows the likelihood instead.
  */
 import { defineStore } from 'pinia';
@@ -11,7 +11,7 @@ import { useLatestRequest, type LatestRequest } from '../composables/useLatestRe
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 import {
-  bandsOf, DEFAULT_NON_LOCAL_THRESHOLD, periodsOf, POSTERIOR_COLS, POSTERIOR_DETAIL_ROWS, POSTERIOR_OVERVIEW_ROWS, rangeAroundPeriod, revivedPosterior,
+  bandsOf, DEFAULT_NON_LOCAL_THRESHOLD, periodsOf, POSTERIOR_COLS, POSTERIOR_DETAIL_ROWS, POSTERIOR_OVERVIEW_COLS, POSTERIOR_OVERVIEW_ROWS, rangeAroundPeriod, revivedPosterior,
   type PeriodRow,
 } from './posteriorRows';
 
@@ -44,11 +44,6 @@ function usePosteriorZoom(s: PosteriorState, detailRequests: LatestRequest) {
     const to = Math.max(from + 1, Math.min(ov.nTime, Math.round(end)));
     s.range.value = [from, to];
     const ticket = detailRequests.next();
-    if (from === 0 && to === ov.nTime && ov.rowsPerRow <= 1) {
-      s.detail.value = ov;
-      s.detailLoading.value = false;
-      return;
-    }
     s.detailLoading.value = true;
     const request = { source: s.source.value, startRow: from, endRow: to, maxRows: POSTERIOR_DETAIL_ROWS, maxCols: POSTERIOR_COLS };
     await ticket.settle(async () => revivedPosterior(await useApi().getPosterior(id, request)), {
@@ -78,7 +73,7 @@ function usePosteriorLoad(s: PosteriorState, zoom: (start: number, end: number) 
     s.loading.value = true;
     s.error.value = null;
     s.missing.value = null;
-    const request = { source: s.source.value, maxRows: POSTERIOR_OVERVIEW_ROWS, maxCols: POSTERIOR_COLS };
+    const request = { source: s.source.value, maxRows: POSTERIOR_OVERVIEW_ROWS, maxCols: POSTERIOR_OVERVIEW_COLS };
     await ticket.settle(async () => revivedPosterior(await useApi().getPosterior(id, request)), {
       onAnswer: async (v) => {
         s.overview.value = v;

@@ -20,13 +20,17 @@ export function posteriorView(request: PosteriorRequest = {}, runId = 'run-1'): 
   const firstRows = Array.from({ length: rows }, (_, i) => startRow + Math.floor((i * (endRow - startRow)) / rows));
   const binCenters = [10, 30, 50, 70];
   const peakBin = (r: number): number => Math.floor(r / 25) % 4;
-  const values = firstRows.flatMap((r) => binCenters.map((_, b) => (b === peakBin(r) ? 0.7 : 0.1) * (decoder ? 1 : nonLocalAt(r))));
+  const perBin = firstRows.map((r) => binCenters.map((_, b) => (b === peakBin(r) ? 0.7 : 0.1) * (decoder ? 1 : nonLocalAt(r))));
+  // one column (what the whole-decode request asks for) holds each row's whole mass; more, every bin
+  const oneColumn = request.maxCols === 1;
+  const values = oneColumn ? perBin.map((bins) => bins.reduce((a, b) => a + b, 0)) : perBin.flat();
   const view: PosteriorView = {
     source: request.source ?? 'acausal',
     model: decoder ? 'decoder' : 'detector',
     states: decoder ? ['Continuous'] : ['Local', 'No-Spike', 'Non-Local Continuous', 'Non-Local Fragmented'],
     spatialStates: decoder ? ['Continuous'] : ['Non-Local Continuous', 'Non-Local Fragmented'],
-    nTime, nBins: 4, startRow, endRow, rowsPerRow: (endRow - startRow) / rows, values, rows, cols: 4, binCenters,
+    nTime, nBins: 4, startRow, endRow, rowsPerRow: (endRow - startRow) / rows, values, rows,
+    cols: oneColumn ? 1 : 4, binCenters: oneColumn ? [40] : binCenters,
     time: firstRows.map((r) => r / 10),
     mapPosition: firstRows.map((r) => binCenters[peakBin(r)]!),
     truePosition: firstRows.map((r) => binCenters[peakBin(r)]! + 2),
