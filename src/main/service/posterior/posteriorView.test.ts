@@ -152,4 +152,27 @@ describe('posteriorView of a detector decode', () => {
   it('a run without a posterior says how to get one', async () => {
     await expect(posteriorView(bare, 'run-x', posteriorRequest({}))).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('--model decoder or --model detector') });
   });
+
+  it('damaged files are IO errors naming the file, never a wrong picture', async () => {
+    const damaged = await mkdtemp(join(tmpdir(), 'posterior-damaged-'));
+    try {
+      await mkdir(join(damaged, 'posterior'));
+      const posterior = { model: 'detector', states: STATES, nStateBins: WIDTH, files: POSTERIOR_FILES };
+      await writeFile(join(damaged, 'decode.json'), JSON.stringify({ posterior }));
+      // cut short: the header promises more rows than the file holds
+      const whole = encodeNpyFloat32([N_TIME, WIDTH], post);
+      await writeFile(join(damaged, POSTERIOR_FILES.acausal), whole.subarray(0, whole.length - 100));
+      await expect(posteriorView(damaged, 'run', posteriorRequest({}))).rejects.toMatchObject({ code: 'IO', message: expect.stringContaining('truncated') });
+      // a width that does not fit the states
+      await writeFile(join(damaged, POSTERIOR_FILES.acausal), encodeNpyFloat32([2, 5], new Float32Array(10)));
+      await expect(posteriorView(damaged, 'run', posteriorRequest({}))).rejects.toMatchObject({ code: 'IO', message: expect.stringContaining('do not fit') });
+      // no MAP file beside a good posterior
+      await writeFile(join(damaged, POSTERIOR_FILES.acausal), encodeNpyFloat32([N_TIME, WIDTH], post));
+      await expect(posteriorView(damaged, 'run', posteriorRequest({}))).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('map_position') });
+      await writeFile(join(damaged, 'decode.json'), '{ not json');
+      await expect(posteriorView(damaged, 'run', posteriorRequest({}))).rejects.toMatchObject({ code: 'IO' });
+    } finally {
+      await rm(damaged, { recursive: true, force: true });
+    }
+  });
 });
