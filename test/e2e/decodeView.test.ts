@@ -82,6 +82,10 @@ describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ?
     await page.getByTestId('threshold-input').dispatchEvent('change');
     await page.getByTestId('decode-source-causal').click();
     await expect.poll(() => page.getByTestId('posterior-summary').textContent(), SOON).toContain('detector: causal posterior');
+    // the address says what is shown, so a link or a reload opens the same
+    expect(page.url()).toContain('show=causal');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('decode-source-causal').getAttribute('aria-pressed'), SOON).toBe('true');
     await page.getByTestId('decode-source-likelihood').click();
     await expect.poll(async () => (await canvasStats(page, 'likelihood-heatmap')).distinctColors, SOON).toBeGreaterThan(20);
     expect(problems).toEqual([]);

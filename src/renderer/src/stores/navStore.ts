@@ -29,7 +29,7 @@ export interface Route {
 }
 
 /** parameters a link may carry; anything else in an address is dropped */
-export const ROUTE_PARAMS = ['run', 'strategy', 'compare', 'sweep'] as const;
+export const ROUTE_PARAMS = ['run', 'strategy', 'compare', 'sweep', 'show'] as const;
 const MAX_PARAM_CHARS = 400;
 
 export function routeFromHash(hash: string): Route | null {
