@@ -8,6 +8,7 @@ import type { DatasetSummary } from './dataset';
 import type { SerializedError } from './errors';
 import type { RunEvent, RunStatus } from './events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
+import type { PosteriorRequest, PosteriorView } from './posteriorView';
 import type { Report } from './report';
 import type { SweepResult, SweepSummary } from './sweep';
 import type { CounterSeries, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest, TimelineView } from './timelineView';
@@ -215,6 +216,8 @@ export interface ProfilerApi {
   summarizeArea(runId: string, request: SpanAreaRequest): Promise<SpanAreaSummary>;
   /** a range of a saved likelihood, reduced for a heatmap; no request (service callers only): the whole decode */
   getLikelihood(runId: string, strategy: string, request?: LikelihoodRequest): Promise<LikelihoodView>;
+  /** a range of a decode run's posterior over position with its states and MAP, reduced for a heatmap; NOT_FOUND when the run has none */
+  getPosterior(runId: string, request?: PosteriorRequest): Promise<PosteriorView>;
   compareRuns(runA: string, runB: string, thresholdPct: number): Promise<Comparison>;
   exportRun(runId: string, format: ExportFormat): Promise<ExportResult>;
   /** events of one run, or of all runs with '*'; returns the unsubscribe function */
@@ -242,7 +245,7 @@ export interface ProfilerApi {
 /** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */
 export const API_METHODS = [
   'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'getRun',
-  'deleteRun', 'getTimeline', 'getCounters', 'findSpan', 'summarizeArea', 'getLikelihood', 'compareRuns', 'exportRun', 'pickDataFile',
+  'deleteRun', 'getTimeline', 'getCounters', 'findSpan', 'summarizeArea', 'getLikelihood', 'getPosterior', 'compareRuns', 'exportRun', 'pickDataFile',
   'scanData', 'saveRecipe', 'exportDataAsNpz', 'listSweeps', 'getSweep',
 ] as const;
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -27,6 +27,7 @@ export const API_ARGS: Record<ApiMethod, readonly ArgSpec[]> = {
   findSpan: ['runId', 'object'],
   summarizeArea: ['runId', 'object'],
   getLikelihood: ['runId', 'string', 'object'],
+  getPosterior: ['runId', 'object'],
   compareRuns: ['runId', 'runId', 'number'],
   exportRun: ['runId', 'string'],
   pickDataFile: [],

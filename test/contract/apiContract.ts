@@ -116,6 +116,15 @@ export function describeApiContract(name: string, open: () => Promise<Transport>
       expect(exported.base64 ?? exported.savedPath).toBeTruthy();
     });
 
+    it('getPosterior: a benchmark run has none and says how to get one; a bad request names its key', async () => {
+      const missing = await errorOf(t.api.getPosterior(runId, {}));
+      expect(missing.code).toBe('NOT_FOUND');
+      expect(missing.message).toContain('--model');
+      const bad = await errorOf(t.api.getPosterior(runId, { source: 'smoothed' } as never));
+      expect([bad.code, bad.location?.key]).toEqual(['BAD_ARGUMENT', 'request.source']);
+      expect((await errorOf(t.api.getPosterior(runId, 'all' as never))).code).toBe('BAD_ARGUMENT');
+    });
+
     it('a bad run config fails with BAD_ARGUMENT naming the key', async () => {
       const e = await errorOf(t.api.startRun({ data: { ...TINY, name: 'enormous' } } as never));
       expect(e.code).toBe('BAD_ARGUMENT');

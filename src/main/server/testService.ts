@@ -32,6 +32,7 @@ export function stubService(): StubService {
     findSpan: notFound,
     summarizeArea: notFound,
     getLikelihood: notFound,
+    getPosterior: notFound,
     compareRuns: notFound,
     exportRun: notFound,
     pickDataFile: async () => null,

@@ -1,16 +1,18 @@
 /**
  * The views of one run's recording: its timeline (a window, a span search, an area summary), its
- * counter series and its saved likelihoods. A running run answers from memory; a recorded one
+ * counter series, its saved likelihoods and its posterior. A running run answers from memory; a recorded one
  * from its files, read once and cached.
  */
 import type { CounterSeries, LikelihoodView, ProfilerApi, SpanAreaSummary, SpanSearchResult, TimelineView } from '../../shared/api';
+import { posteriorRequest, type PosteriorView } from '../../shared/posteriorView';
 import { likelihoodRequest, likelihoodView } from './likelihood';
+import { posteriorView } from './posterior';
 import type { ServiceCore } from './serviceCore';
 import { RUN_FILES } from './store';
 import { findSpan, queryTimeline, summarizeArea, type TimelineIndex } from './timeline';
 import { likelihoodName, spanAreaRequest, spanSearchRequest, timelineRequest } from './validate';
 
-type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' | 'getCounters' | 'getLikelihood'>;
+type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' | 'getCounters' | 'getLikelihood' | 'getPosterior'>;
 
 export function runViews({ store, queue, timelines, runId }: ServiceCore): RunViews {
   async function recordedTimelineIndex(id: string): Promise<TimelineIndex | null> {
@@ -69,6 +71,13 @@ export function runViews({ store, queue, timelines, runId }: ServiceCore): RunVi
       const req = likelihoodRequest(request);
       await store.status(id);
       return likelihoodView(store.dir(id), id, name, req);
+    },
+
+    async getPosterior(v, request = {}): Promise<PosteriorView> {
+      const id = await runId(v);
+      const req = posteriorRequest(request);
+      await store.status(id);
+      return posteriorView(store.dir(id), id, req);
     },
   };
 }

@@ -6,5 +6,5 @@
  * the caller hands in the run's folder.
  */
 export { likelihoodRequest, type CheckedLikelihoodRequest } from './likelihoodRequest';
-export { forEachRowChunk, likelihoodLayout, openLikelihood, ROW_CHUNK_BYTES, type LikelihoodLayout } from './likelihoodRows';
-export { likelihoodView, savedLikelihoods, type LikelihoodReadOptions } from './likelihoodView';
+export { forEachRowChunk, likelihoodLayout, openLikelihood, ROW_CHUNK_BYTES, type LayoutOptions, type LikelihoodLayout } from './likelihoodRows';
+export { blocks, likelihoodView, readAxes, savedLikelihoods, type LikelihoodReadOptions } from './likelihoodView';

@@ -39,8 +39,16 @@ async function readFully(handle: FileHandle, into: Uint8Array, position: number,
   }
 }
 
+export interface LayoutOptions {
+  /**
+   * Read a 1-D array of n values as n rows of one value: the decode writes a one-column file
+   * (the MAP position per row) without its second axis, as NLD does.
+   */
+  acceptVector?: boolean;
+}
+
 /** The layout of an open likelihood file; refuses anything but a 2-D float array in C order, whole. */
-export async function likelihoodLayout(handle: FileHandle, file: string): Promise<LikelihoodLayout> {
+export async function likelihoodLayout(handle: FileHandle, file: string, options: LayoutOptions = {}): Promise<LikelihoodLayout> {
   const { size } = await handle.stat();
   const preamble = new Uint8Array(Math.min(size, PREAMBLE_BYTES));
   await readFully(handle, preamble, 0, file);
@@ -51,7 +59,8 @@ export async function likelihoodLayout(handle: FileHandle, file: string): Promis
   const head = headerEnd > preamble.length && headerEnd <= MAX_HEADER_BYTES ? new Uint8Array(Math.min(size, headerEnd)) : preamble;
   if (head !== preamble) await readFully(handle, head, 0, file);
   const header = parseNpyHeader(head, { file });
-  const { dtype, shape } = header;
+  const { dtype } = header;
+  const shape = options.acceptVector && header.shape.length === 1 ? [header.shape[0]!, 1] : header.shape;
   if (dtype.kind !== 'float' || (dtype.itemBytes !== 4 && dtype.itemBytes !== 8) || shape.length !== 2 || header.fortranOrder) {
     throw new AppError('IO', `${file} is not a 2-D float32/float64 array in C order (it is ${dtype.descr}, shape (${shape.join(', ')})).`, { file });
   }

@@ -47,7 +47,8 @@ export async function savedLikelihoods(runDir: string): Promise<string[]> {
   }
 }
 
-async function readAxes(runDir: string): Promise<LikelihoodAxes | undefined> {
+/** axes.json beside the likelihoods: time, bin centres and true position, as a heatmap labels them */
+export async function readAxes(runDir: string): Promise<LikelihoodAxes | undefined> {
   try {
     const axes = JSON.parse(await readFile(join(runDir, LIKELIHOOD_DIR, AXES_FILE), 'utf8')) as Partial<LikelihoodAxes>;
     return Array.isArray(axes.time) && Array.isArray(axes.binCenters) ? (axes as LikelihoodAxes) : undefined;

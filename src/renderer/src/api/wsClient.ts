@@ -33,7 +33,7 @@ export interface WsApi extends ProfilerApi {
   close(): void;
 }
 
-const SLOW_METHODS = new Set<ApiMethod>(['inspectData', 'exportRun', 'compareRuns', 'getLikelihood', 'scanData', 'exportDataAsNpz']);
+const SLOW_METHODS = new Set<ApiMethod>(['inspectData', 'exportRun', 'compareRuns', 'getLikelihood', 'getPosterior', 'scanData', 'exportDataAsNpz']);
 
 export function createWsClient(options: WsClientOptions): WsApi {
   const WebSocketImpl = webSocketOf(options);

@@ -188,7 +188,7 @@ function imageSeries(view: LikelihoodView, options: LikelihoodOptions): CustomSe
 }
 
 /** an axis over cells with round ticks: only the listed positions get a tick and a label */
-function cellAxis(centers: readonly number[], options: CellTickOptions) {
+export function cellAxis(centers: readonly number[], options: CellTickOptions) {
   // 8 digits: a tick at 1748.5 s of a long recording must not read 1749 beside one at 1749 s
   const ticks = cellTicks(centers, fractionalIndex, (v) => formatNumber(v, 8), options);
   const labelAt = (v: number): string => {
@@ -223,7 +223,7 @@ export function likelihoodHeatmapOption(view: LikelihoodView, options: Likelihoo
       ...cellAxis(view.time, { target: 10 }), splitLine: { show: false },
     },
     yAxis: {
-      type: 'value', name: 'position', min: -0.5, max: view.cols - 0.5,
+      type: 'value', name: 'position (cm)', min: -0.5, max: view.cols - 0.5,
       ...cellAxis(view.binCenters, { target: 10, halfCells: true }), splitLine: { show: false },
     },
     // a colour bar only: the colours are in the image, no series is mapped through it

@@ -11,6 +11,7 @@ export { backendOptions, ESTIMATE_DEBOUNCE_MS, STRATEGY_CHOICES, useRunSetupStor
 export { TIMELINE_REFRESH_MS, useLiveRunStore, type LivePhase, type LogLine } from './liveRunStore';
 export { useResultsStore } from './resultsStore';
 export { useLikelihoodStore } from './likelihoodStore';
+export { usePosteriorStore } from './posteriorStore';
 export { useTimelineStore, windowAround, type AreaSelection } from './timelineStore';
 export { DEFAULT_THRESHOLD_PCT, useRunsStore } from './runsStore';
 export { EXPORT_CHOICES, useExportStore } from './exportStore';

@@ -11,7 +11,8 @@ export const VIEWS = [
   { id: 'setup', label: 'Run setup' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
-  { id: 'likelihood', label: 'Likelihood' },
+  // the route keeps its name so links to the likelihood from before still open; the view shows the posterior too
+  { id: 'likelihood', label: 'Decode' },
   { id: 'runs', label: 'Runs' },
   { id: 'sweeps', label: 'Sweeps' },
   { id: 'export', label: 'Export' },
@@ -28,7 +29,7 @@ export interface Route {
 }
 
 /** parameters a link may carry; anything else in an address is dropped */
-export const ROUTE_PARAMS = ['run', 'strategy', 'compare', 'sweep'] as const;
+export const ROUTE_PARAMS = ['run', 'strategy', 'compare', 'sweep', 'show'] as const;
 const MAX_PARAM_CHARS = 400;
 
 export function routeFromHash(hash: string): Route | null {

@@ -9,11 +9,13 @@ import { isDispatch, type DataSource, type RunConfig } from '../../../shared/con
 import { AppError } from '../../../shared/errors';
 import type { RunEvent } from '../../../shared/events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../shared/nwb';
+import type { PosteriorRequest } from '../../../shared/posteriorView';
 import { sweepSummaryOf, type SweepResult, type SweepSummary } from '../../../shared/sweep';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { setApiForTests } from '../stores/apiAccess';
 import * as sample from './sampleData';
+import * as samplePosterior from './samplePosterior';
 import { ambiguousView } from './sampleNwb';
 import { sampleSweep } from './sampleSweep';
 
@@ -87,6 +89,10 @@ export class FakeApi implements ProfilerApi {
   getLikelihood = async (runId: string, strategy: string, request: Parameters<ProfilerApi['getLikelihood']>[2] = {}) => {
     this.record('getLikelihood', runId, strategy, request);
     return { ...sample.likelihoodView(request, runId), strategy };
+  };
+  getPosterior = async (runId: string, request: PosteriorRequest = {}) => {
+    this.record('getPosterior', runId, request);
+    return samplePosterior.posteriorView(request, runId);
   };
   compareRuns = async (a: string, b: string, thresholdPct: number): Promise<Comparison> => {
     this.record('compareRuns', a, b, thresholdPct);

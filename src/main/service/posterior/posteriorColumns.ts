@@ -1,0 +1,82 @@
+/**
+ * Where each state's columns lie in a run's posterior files, from what decode.json says of the
+ * posterior: NLD's order (posterior-spec §3, §12), a one-bin state (Local, No-Spike) one column, a
+ * spatial state one column per position bin. Checked against the file's width, so a summary and
+ * files that disagree are refused rather than drawn wrong.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '../../../shared/errors';
+import { NON_LOCAL_STATES, ONE_BIN_STATES } from '../../../shared/posteriorView';
+import { DECODE_SUMMARY_FILE, type DecodeSummary, type PosteriorSummary } from '../../engineProtocol';
+
+/** decode.json is a few kilobytes; far more is not one the decode wrote */
+const MAX_SUMMARY_BYTES = 4 * 1024 * 1024;
+
+export interface PosteriorColumns {
+  model: string;
+  states: string[];
+  /** position bins of one spatial state */
+  nBins: number;
+  /**
+   * The spatial states whose bins the view adds up, with the column their first bin is in. For the
+   * detector only the two non-local states: the Local state is the animal where it is, and a lab
+   * reads the detector's map for where the non-local content points.
+   */
+  shown: { state: string; firstColumn: number }[];
+  /** column index (in the state probabilities file) of each non-local state; empty for the decoder */
+  nonLocalStateIndices: number[];
+}
+
+/** the posterior part of decode.json; null when the run has none (not a decode, or --model none) */
+export async function readPosteriorSummary(runDir: string): Promise<PosteriorSummary | null> {
+  const file = join(runDir, DECODE_SUMMARY_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  if (text.length > MAX_SUMMARY_BYTES) throw new AppError('IO', `${file} is ${text.length} bytes, not a summary the decode wrote.`, { file });
+  let summary: Partial<DecodeSummary>;
+  try {
+    summary = JSON.parse(text) as Partial<DecodeSummary>;
+  } catch (e) {
+    throw new AppError('IO', `${file} is not JSON (${(e as Error).message}); run the decode again.`, { file });
+  }
+  const p = summary.posterior;
+  if (!p || typeof p !== 'object') return null;
+  const statesOk = Array.isArray(p.states) && p.states.length > 0 && p.states.length <= 64 && p.states.every((s) => typeof s === 'string' && s.length <= 80);
+  if (!statesOk || !Number.isInteger(p.nStateBins) || typeof p.model !== 'string') {
+    throw new AppError('IO', `${file}: its posterior does not say its states and state bins; run the decode again.`, { file, key: 'posterior' });
+  }
+  return p;
+}
+
+/** The columns of each state, given the width of the posterior files; throws IO where they do not fit. */
+export function posteriorColumns(summary: PosteriorSummary, fileColumns: number, file: string): PosteriorColumns {
+  const { states } = summary;
+  const oneBin = states.filter((s) => ONE_BIN_STATES.includes(s)).length;
+  const spatial = states.length - oneBin;
+  const nBins = spatial > 0 ? (fileColumns - oneBin) / spatial : 0;
+  if (spatial === 0 || !Number.isInteger(nBins) || nBins < 1 || fileColumns !== summary.nStateBins) {
+    throw new AppError('IO', `${file} has ${fileColumns} columns, which do not fit the states ${states.join(', ')} ` +
+      `(${summary.nStateBins} state bins in decode.json); run the decode again.`, { file });
+  }
+  const firstColumns: number[] = [];
+  let column = 0;
+  for (const s of states) {
+    firstColumns.push(column);
+    column += ONE_BIN_STATES.includes(s) ? 1 : nBins;
+  }
+  const nonLocalStateIndices = states.flatMap((s, i) => (NON_LOCAL_STATES.includes(s) ? [i] : []));
+  const spatialIndices = states.flatMap((s, i) => (ONE_BIN_STATES.includes(s) ? [] : [i]));
+  const shownIndices = nonLocalStateIndices.length > 0 ? nonLocalStateIndices : spatialIndices;
+  return {
+    model: summary.model,
+    states,
+    nBins,
+    shown: shownIndices.map((i) => ({ state: states[i]!, firstColumn: firstColumns[i]! })),
+    nonLocalStateIndices,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The Decode view in web mode, in Debian's Chromium, on a real detector decode: `kde-profiler
+ * decode --model detector` on the small place preset writes a run into a throwaway runs folder,
+ * the page opens it from a link and shows the posterior heatmap with the MAP and true position,
+ * the state-probability track under it and the non-local periods listed; a period's row zooms both
+ * charts to it. Screenshots go to test-artifacts/ for a look by eye.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunId } from '../../src/shared/runIds';
+import { chromiumExists, rendererEntryExists, startWebSession } from './harness';
+import { canvasStats } from './webModeChecks';
+
+const reason = !chromiumExists() ? 'no /usr/bin/chromium' : !rendererEntryExists() ? 'the renderer entry does not exist' : null;
+if (reason) console.warn(`test/e2e/decodeView.test.ts skipped: ${reason}`);
+
+const BIN = fileURLToPath(new URL('../../bin/kde-profiler.mjs', import.meta.url));
+const SOON = { timeout: 15_000 };
+
+function decode(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, 'decode', ...args], { timeout: 240_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
+  });
+}
+
+describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ? ` (skipped: ${reason})` : ''}`, () => {
+  let workDir: string;
+  let runId: string;
+  let web: Awaited<ReturnType<typeof startWebSession>>;
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'kde-e2e-decode-'));
+    const runsDir = join(workDir, 'runs');
+    await decode(['--data', 'preset:place', '--model', 'detector', '--backend', 'wasm', '--out', join(workDir, 'out'), '--runs-dir', runsDir]);
+    runId = (await readdir(runsDir)).find((f) => isRunId(f))!;
+    web = await startWebSession({ runsDir });
+  }, 300_000);
+
+  afterAll(async () => {
+    await web?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('shows the posterior heatmap, the state track and the non-local periods', async () => {
+    const { page, problems } = web.session;
+    await page.goto(`${web.serve.url}#/likelihood?run=${runId}`);
+    await expect.poll(async () => (await page.getByTestId('nav-likelihood').textContent())?.trim(), SOON).toBe('Decode');
+    const drawn = async (testid: string, colours: number) => {
+      const s = await canvasStats(page, testid);
+      return s.distinctColors > colours && s.paintedFraction > 0.05 ? 'drawn' : `${s.distinctColors} colours, ${(s.paintedFraction * 100).toFixed(0)} % painted`;
+    };
+    await expect.poll(() => drawn('posterior-heatmap', 20), SOON).toBe('drawn');
+    await expect.poll(() => drawn('state-track', 4), SOON).toBe('drawn');
+    expect(await page.getByTestId('decode-source-acausal').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('posterior-summary').textContent()).toContain('detector');
+    await expect.poll(() => page.getByTestId('period-row').count(), SOON).toBeGreaterThan(0);
+    await web.session.screenshot('decode-view');
+    expect(problems).toEqual([]);
+  });
+
+  it('a period row zooms both charts to it; a higher threshold lists fewer periods', async () => {
+    const { page, problems } = web.session;
+    const before = await page.getByTestId('posterior-heatmap').getAttribute('data-end-row');
+    const listed = await page.getByTestId('period-row').count();
+    await page.getByTestId('period-row').first().click();
+    await expect.poll(() => page.getByTestId('posterior-heatmap').getAttribute('data-end-row'), SOON).not.toBe(before);
+    await expect.poll(() => page.getByTestId('posterior-whole').isEnabled(), SOON).toBe(true);
+    await page.getByTestId('threshold-input').fill('0.999');
+    await page.getByTestId('threshold-input').dispatchEvent('change');
+    await expect.poll(async () => (await page.getByTestId('period-row').count()) <= listed, SOON).toBe(true);
+    await web.session.screenshot('decode-view-zoomed');
+    expect(problems).toEqual([]);
+  });
+
+  it('switches to the causal posterior and to the likelihood, which stays available', async () => {
+    const { page, problems } = web.session;
+    await page.getByTestId('threshold-input').fill('0.8');
+    await page.getByTestId('threshold-input').dispatchEvent('change');
+    await page.getByTestId('decode-source-causal').click();
+    await expect.poll(() => page.getByTestId('posterior-summary').textContent(), SOON).toContain('detector: causal posterior');
+    // the address says what is shown, so a link or a reload opens the same
+    expect(page.url()).toContain('show=causal');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('decode-source-causal').getAttribute('aria-pressed'), SOON).toBe('true');
+    await page.getByTestId('decode-source-likelihood').click();
+    await expect.poll(async () => (await canvasStats(page, 'likelihood-heatmap')).distinctColors, SOON).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+});
