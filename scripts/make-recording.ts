@@ -5,10 +5,14 @@
  * generated and written on its own, so memory stays bounded whatever the spike count.
  *
  *   node --import tsx scripts/make-recording.ts OUT.npz [--spikes 2100000] [--electrodes 32]
- *     [--features 4] [--duration 1200] [--position-hz 500] [--seed 1] [--decode-last 0.05]
+ *     [--features 4] [--duration 1200] [--position-hz 500] [--seed 1] [--decode-last 0.05] [--replay-rate 0.5]
  *
  * --decode-last F writes `time` as the position timestamps of the recording's last fraction F, so the
  * decoding rows cover only that window (encoding still uses every sample).
+ *
+ * --replay-rate R: replay events per second the animal waits at a track end (0 for none): the
+ * spikes then represent a fast sweep along the track (placeSimulation.ts replayTrajectory), which the
+ * detector should decode as non-local. meta_json lists the events.
  *
  * The output is large (about 100 MB at the defaults); keep it out of the repository.
  */
@@ -17,7 +21,7 @@ import {
   encodeNpyBytes, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, NPZ_FORMAT, npyHeader, Rng, ZipWriter,
 } from '../src/main/data';
 import {
-  lapTrajectory, PLACE_POSITION_STD_CM, PLACE_WAVEFORM_STD, spikeCountsPerElectrode, tetrodeSpikes, TRACK_CM,
+  lapTrajectory, PLACE_POSITION_STD_CM, PLACE_WAVEFORM_STD, replayTrajectory, spikeCountsPerElectrode, tetrodeSpikes, TRACK_CM,
 } from '../src/main/data/placeSimulation';
 
 interface Options {
@@ -41,6 +45,7 @@ function options(): Options {
       duration: { type: 'string', default: '1200' },
       'position-hz': { type: 'string', default: '500' },
       seed: { type: 'string', default: '1' },
+      'replay-rate': { type: 'string', default: '0.5' },
       'decode-last': { type: 'string' },
     },
   });
@@ -50,7 +55,7 @@ function options(): Options {
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`);
     return n;
   };
-  if (!out) throw new Error('usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F]');
+  if (!out) throw new Error('usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F] [--replay-rate R]');
   return {
     out,
     spikes: Math.floor(int('spikes', values.spikes, 1)),
@@ -60,6 +65,7 @@ function options(): Options {
     positionHz: int('position-hz', values['position-hz'], 1),
     seed: Math.floor(int('seed', values.seed, 0)),
     decodeLast: values['decode-last'] === undefined ? null : Math.min(1, int('decode-last', values['decode-last'], 1e-6)),
+    replayRate: int('replay-rate', values['replay-rate'], 0),
   };
 }
 
@@ -68,6 +74,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const rng = new Rng(o.seed);
   const { time, position } = lapTrajectory(o.durationS, o.positionHz, rng);
+  const { represented, events } = replayTrajectory(position, o.positionHz, o.replayRate, rng);
   const counts = spikeCountsPerElectrode(o.spikes, o.electrodes, rng);
   const zip = await ZipWriter.create(o.out);
   try {
@@ -85,12 +92,12 @@ async function main(): Promise<void> {
     await zip.add('waveform_std.npy', [encodeNpyFloat64([], Float64Array.of(PLACE_WAVEFORM_STD))]);
     await zip.add('params.npy', [encodeNpyBytes(new TextEncoder().encode(JSON.stringify({ place_bin_size: 2, block_size: 100 })))]);
     for (let e = 0; e < o.electrodes; e++) {
-      const { times, marks } = tetrodeSpikes(counts[e]!, o.features, o.positionHz, position, rng);
+      const { times, marks } = tetrodeSpikes(counts[e]!, o.features, o.positionHz, represented, rng);
       await zip.add(`spike_times_${e}.npy`, [npyHeader('<f8', [times.length]), float64Bytes(times)]);
       await zip.add(`spike_waveform_features_${e}.npy`, [npyHeader('<f4', [times.length, o.features]), float32Bytes(marks)]);
       process.stderr.write(`electrode ${e + 1}/${o.electrodes}: ${times.length} spikes\n`);
     }
-    const meta = { generator: 'scripts/make-recording.ts', ...o, out: undefined, track_cm: TRACK_CM };
+    const meta = { generator: 'scripts/make-recording.ts', ...o, out: undefined, track_cm: TRACK_CM, replay_events: events };
     await zip.add('meta_json.npy', [encodeNpyStrings([JSON.stringify(meta)], true)]);
     await zip.finish();
   } catch (e) {

@@ -48,6 +48,64 @@ export function lapTrajectory(durationS: number, positionHz: number, rng: Rng): 
   return { time, position };
 }
 
+/** A stretch of time in which the spikes represent a sweep along the track, not the animal's position. */
+export interface ReplayEvent {
+  startS: number;
+  endS: number;
+  fromCm: number;
+  toCm: number;
+}
+
+/** How fast a replayed trajectory sweeps the track (about 20× running speed, as in sharp-wave ripples). */
+const REPLAY_CM_PER_S = 600;
+
+/** The runs of samples in which the animal waits at an end of the track: [first, end) indices. */
+function pausesAtEnds(position: Float64Array): [number, number][] {
+  const runs: [number, number][] = [];
+  let i = 1;
+  while (i < position.length) {
+    const x = position[i]!;
+    if (x !== position[i - 1] || (x !== 0 && x !== TRACK_CM)) {
+      i++;
+      continue;
+    }
+    const first = i - 1;
+    while (i < position.length && position[i] === x) i++;
+    runs.push([first, i]);
+  }
+  return runs;
+}
+
+/**
+ * Replay on top of laps: while the animal waits at an end, now and then (at `ratePerS` events per
+ * second of waiting) its place cells fire for 100–250 ms as if it were sweeping from that end along
+ * the track. Returns the position the spikes represent (the true one outside events) and the
+ * events, so a decode can be checked against them: the detector should call them non-local.
+ */
+export function replayTrajectory(position: Float64Array, positionHz: number, ratePerS: number, rng: Rng): { represented: Float64Array; events: ReplayEvent[] } {
+  const represented = Float64Array.from(position);
+  const events: ReplayEvent[] = [];
+  if (!(ratePerS > 0)) return { represented, events };
+  for (const [first, end] of pausesAtEnds(position)) {
+    const from = position[first]!;
+    const direction = from === 0 ? 1 : -1;
+    let i = first + Math.floor(rng.uniform(0.2, 0.6) * positionHz);
+    while (i < end) {
+      const length = Math.floor(rng.uniform(0.1, 0.25) * positionHz);
+      if (i + length > end) break;
+      // each half second of waiting starts an event with probability rate × 0.5 s
+      if (rng.random() < Math.min(1, ratePerS * 0.5)) {
+        for (let k = 0; k < length; k++) represented[i + k] = from + (direction * REPLAY_CM_PER_S * k) / positionHz;
+        events.push({ startS: i / positionHz, endS: (i + length) / positionHz, fromCm: from, toCm: represented[i + length - 1]! });
+        i += length + Math.floor(0.3 * positionHz);
+      } else {
+        i += Math.floor(0.5 * positionHz);
+      }
+    }
+  }
+  return { represented, events };
+}
+
 interface PlaceUnit {
   center: number;
   width: number;
