@@ -110,7 +110,7 @@ export async function predictLocal(
       const ground = await groundAt(model, fitted, xt, probe);
       for (let t = 0; t < nTime; t++) ll[t] = ll[t]! - rateRatio(fitted.meanRate, ground[t]!, occT[t]!);
     }, { electrode: fitted.name });
-    probe.progress((e + 1) / model.electrodes.length, `local likelihood, electrode ${e + 1}/${model.electrodes.length}`);
+    probe.progress((e + 1) / model.electrodes.length, `electrode ${e + 1}/${model.electrodes.length}`);
   }
   return ll;
 }

@@ -146,4 +146,17 @@ describe('DecodeProgress', () => {
     const s = p.snapshot(0.25, 'rows 25/100');
     expect(s).toMatchObject({ fraction: 0.4, label: 'decoding rows 25/100', elapsedMs: 3000, etaMs: 6000 });
   });
+
+  it("gives the detector's local likelihood its own part of the bar between decoding and the filter, with its own ETA", () => {
+    let now = 0;
+    const p = new DecodeProgress(() => now, 'detector');
+    p.enter('decoding');
+    expect(p.snapshot(1).fraction).toBeCloseTo(0.6);
+    p.enter('local');
+    now = 1000;
+    expect(p.snapshot(0.5, 'electrode 16/32')).toMatchObject({ fraction: 0.75, label: 'local electrode 16/32', etaMs: 1000 });
+    p.enter('posterior');
+    expect(p.snapshot(0).fraction).toBeCloseTo(0.9);
+    expect(new DecodeProgress(() => now, 'decoder').snapshot().fraction).toBe(0);
+  });
 });

@@ -42,7 +42,7 @@ interface Decoded {
 }
 
 export function startDecodeRun(start: StartMessage, request: DecodeRequest, deps: EngineDeps, send: (message: EngineToHost) => void): EngineRun {
-  const progress = new DecodeProgress(undefined, request.posterior !== undefined);
+  const progress = new DecodeProgress(undefined, request.posterior?.model);
   return startRunSession(start, deps, send, (within, detail) => progress.snapshot(within, detail), (session) =>
     new DecodeRun(session, start, request, deps, progress).run(),
   );
@@ -167,11 +167,15 @@ class DecodeRun {
     const wanted = this.request.posterior;
     if (!wanted) return undefined;
     const { probe } = this.session;
-    this.enter('posterior');
-    if (wanted.model === 'detector') this.session.emitProgress(0, "local likelihood (the detector's Local state)");
     const t0 = performance.now();
-    const local = wanted.model === 'detector' ? await probe.span('local', () => this.localLikelihood(model, dataset)) : undefined;
+    let local: Float64Array | undefined;
+    if (wanted.model === 'detector') {
+      this.enter('local');
+      this.session.emitProgress(0, "(the detector's Local state)");
+      local = await probe.span('local', () => this.localLikelihood(model, dataset));
+    }
     const localMs = local ? performance.now() - t0 : 0;
+    this.enter('posterior');
     const summary = await probe.span('posterior', () => decodePosterior({
       runDir: this.start.runDir,
       dataset,

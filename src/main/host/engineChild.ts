@@ -51,7 +51,8 @@ export interface ForkOptions {
 /** Starts an engine process under plain Node: structured-clone IPC, stderr kept for crash reasons. */
 export function forkEngine(options: ForkOptions = {}): EngineChild {
   const child = fork(options.entry ?? defaultEngineEntry(), [], {
-    execArgv: ['--import', tsxLoaderUrl()],
+    // --expose-gc: the posterior stage collects garbage once before it takes its memory baseline
+    execArgv: ['--import', tsxLoaderUrl(), '--expose-gc'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: options.env ?? process.env,

@@ -55,11 +55,18 @@ function checkCancelled(signal: AbortSignal | undefined): void {
 /**
  * The stage's memory as the engine sees it: typed arrays (process.memoryUsage().arrayBuffers, where
  * every posterior buffer lives), sampled at each window's fullest point, less what was there when
- * the stage began.
+ * the stage began. The baseline is taken after a collection where the process exposes one (the
+ * engine process does): otherwise buffers the likelihood left for the collector would be freed
+ * during the stage and hide what it holds.
  */
 class StageMemory {
-  private readonly base = process.memoryUsage().arrayBuffers;
+  private readonly base: number;
   private peak = 0;
+
+  constructor() {
+    (globalThis as { gc?: () => void }).gc?.();
+    this.base = process.memoryUsage().arrayBuffers;
+  }
 
   sample(): void {
     this.peak = Math.max(this.peak, process.memoryUsage().arrayBuffers - this.base);
