@@ -1,0 +1,81 @@
+/**
+ * posteriorKernels.wat on this thread: one instance with its own memory, compiled and
+ * instantiated synchronously on first use, and the one structure whose plan sits in that memory
+ * now with the vectors the products read and write. The filter and the smoother of a decode share
+ * the structure, so it is copied in once; another structure takes its place when a product of it
+ * runs (a copy, not a rebuild: the plan stays with its structure).
+ */
+import type { KernelPlan } from './kernelPlan';
+import { POSTERIOR_KERNELS_WASM_BASE64 } from './posteriorKernelsBinary';
+
+/** Byte offsets into the module's memory, counts and scalars. */
+export interface PosteriorKernelExports {
+  memory: WebAssembly.Memory;
+  bandForward(acc: number, f: number, diag: number, strideBytes: number, width: number, dMin: number, count: number): void;
+  bandBackward(out: number, r: number, diag: number, strideBytes: number, width: number, dMin: number, count: number): void;
+  sumF32(x: number, n: number): number;
+  dotF32F64(values: number, r: number, n: number): number;
+  addScaled(acc: number, values: number, n: number, scale: number): void;
+  addConstant(out: number, n: number, c: number): void;
+}
+
+const PAGE_BYTES = 65_536;
+const ALIGN = 16;
+const alignUp = (bytes: number) => Math.ceil(bytes / ALIGN) * ALIGN;
+
+/**
+ * The memory's layout for one plan: the source vector f (float32), the vector r (float64) and the
+ * accumulator (float64), each with the plan's margin of elements around it, then the image.
+ * Views are exactly N long, so a copy in or out is one set() with nothing allocated.
+ */
+export class KernelWorkspace {
+  /** byte offsets of element 0 of f, r and the accumulator, and of the image */
+  fAt = 0;
+  rAt = 0;
+  accAt = 0;
+  imageAt = 0;
+  f = new Float32Array(0);
+  r = new Float64Array(0);
+  acc = new Float64Array(0);
+  private resident: KernelPlan | null = null;
+
+  constructor(readonly kernels: PosteriorKernelExports) {}
+
+  /** Puts the plan's numbers in memory unless they are there already. */
+  hold(plan: KernelPlan): void {
+    if (plan === this.resident) return;
+    const { size: n, margin } = plan;
+    const fBytes = alignUp((2 * margin + n) * 4);
+    const vectorBytes = alignUp((2 * margin + n) * 8);
+    const total = fBytes + 2 * vectorBytes + plan.image.byteLength;
+    const memory = this.kernels.memory;
+    if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / PAGE_BYTES));
+    // the margins must read as zeros: clear all that the last plan used before laying this one out
+    new Uint8Array(memory.buffer, 0, total).fill(0);
+    this.fAt = margin * 4;
+    this.rAt = fBytes + margin * 8;
+    this.accAt = fBytes + vectorBytes + margin * 8;
+    this.imageAt = fBytes + 2 * vectorBytes;
+    this.f = new Float32Array(memory.buffer, this.fAt, n);
+    this.r = new Float64Array(memory.buffer, this.rAt, n);
+    this.acc = new Float64Array(memory.buffer, this.accAt, n);
+    new Float32Array(memory.buffer, this.imageAt, plan.image.length).set(plan.image);
+    this.resident = plan;
+  }
+}
+
+let workspace: KernelWorkspace | null | undefined;
+
+function load(): KernelWorkspace | null {
+  const bytes = Uint8Array.from(atob(POSTERIOR_KERNELS_WASM_BASE64), (c) => c.charCodeAt(0));
+  // an engine without WebAssembly SIMD rejects the module; the products then keep their plain loops
+  if (typeof WebAssembly === 'undefined' || !WebAssembly.validate(bytes)) return null;
+  const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as PosteriorKernelExports;
+  return new KernelWorkspace(exports);
+}
+
+/** The thread's workspace, or null where WebAssembly SIMD is not available. */
+export function kernelWorkspace(): KernelWorkspace | null {
+  if (workspace === undefined) workspace = load();
+  return workspace;
+}

@@ -1,0 +1,154 @@
+;; The structured transition's products for the posterior's filter and smoother
+;; (transitionProducts.ts is the definition). A module of its own with its own memory: the posterior
+;; does not run on TensorFlow.js, so it has no backend heap to borrow.
+;;
+;; A random-walk band is stored by diagonals: diagonal k holds A[i, i + dMin + k] at element i of
+;; its row, zero where row i has no entry there, with zero padding before and after
+;; (bandLayout.ts). Then f @ A and A @ r are both elementwise along the diagonals: four outputs go
+;; together in float64 lanes and every output adds its terms in the order the plain loops do
+;; (f @ A by ascending source row, A @ r by ascending destination column), so each sum has the same
+;; bits as the row-by-row definition. A padded zero adds an exact zero, which changes no sum.
+;; Every multiply is float32 promoted to float64 as in JavaScript, and there is no fused
+;; multiply-add, which would round differently.
+(module
+  (memory (export "memory") 1)
+
+  ;; acc[j] += Σ_k f[j − d_k] · diag_k[j − d_k] for j = 0 … count − 1 rounded up to a multiple of
+  ;; four, d_k = dMin + k, taken from the top diagonal down (ascending source row). acc points at
+  ;; the block's first destination (float64), f at its first source (float32), diag at element 0 of
+  ;; diagonal 0 (float32, diagonals strideBytes apart). A lane past count meets only padded zeros
+  ;; and keeps its value.
+  (func (export "bandForward") (param $acc i32) (param $f i32) (param $diag i32) (param $strideBytes i32)
+    (param $width i32) (param $dMin i32) (param $count i32)
+    (local $j i32) (local $k i32) (local $pf i32) (local $pv i32) (local $step i32) (local $dMax i32) (local $top i32)
+    (local $lo v128) (local $hi v128) (local $x v128) (local $v v128)
+    (local.set $dMax (i32.add (local.get $dMin) (i32.sub (local.get $width) (i32.const 1))))
+    ;; one diagonal down: the source row and the element within the diagonal move on by one
+    (local.set $step (i32.sub (i32.const 4) (local.get $strideBytes)))
+    (local.set $top (i32.add (local.get $diag) (i32.mul (i32.sub (local.get $width) (i32.const 1)) (local.get $strideBytes))))
+    (block $done
+      (loop $group
+        (br_if $done (i32.ge_s (local.get $j) (local.get $count)))
+        (local.set $lo (v128.load (local.get $acc)))
+        (local.set $hi (v128.load offset=16 (local.get $acc)))
+        (local.set $pf (i32.add (local.get $f) (i32.shl (i32.sub (local.get $j) (local.get $dMax)) (i32.const 2))))
+        (local.set $pv (i32.add (local.get $top) (i32.shl (i32.sub (local.get $j) (local.get $dMax)) (i32.const 2))))
+        (local.set $k (local.get $width))
+        (loop $diagonal
+          (local.set $x (v128.load (local.get $pf)))
+          (local.set $v (v128.load (local.get $pv)))
+          (local.set $lo (f64x2.add (local.get $lo)
+            (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (f64x2.promote_low_f32x4 (local.get $v)))))
+          (local.set $hi (f64x2.add (local.get $hi)
+            (f64x2.mul
+              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))
+              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))))
+          (local.set $pf (i32.add (local.get $pf) (i32.const 4)))
+          (local.set $pv (i32.add (local.get $pv) (local.get $step)))
+          (br_if $diagonal (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
+        (v128.store (local.get $acc) (local.get $lo))
+        (v128.store offset=16 (local.get $acc) (local.get $hi))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 32)))
+        (local.set $j (i32.add (local.get $j) (i32.const 4)))
+        (br $group))))
+
+  ;; out[i] += Σ_k diag_k[i] · r[i + d_k] for i = 0 … count − 1 rounded up to a multiple of four,
+  ;; each sum started at zero and taken from the lowest diagonal up (ascending destination column)
+  ;; before it is added, as the row's dot product is. out points at the block's first source row
+  ;; (float64), r at its first destination (float64).
+  (func (export "bandBackward") (param $out i32) (param $r i32) (param $diag i32) (param $strideBytes i32)
+    (param $width i32) (param $dMin i32) (param $count i32)
+    (local $i i32) (local $k i32) (local $pr i32) (local $pv i32)
+    (local $lo v128) (local $hi v128) (local $v v128)
+    (block $done
+      (loop $group
+        (br_if $done (i32.ge_s (local.get $i) (local.get $count)))
+        (local.set $lo (v128.const f64x2 0 0))
+        (local.set $hi (v128.const f64x2 0 0))
+        (local.set $pr (i32.add (local.get $r) (i32.shl (i32.add (local.get $i) (local.get $dMin)) (i32.const 3))))
+        (local.set $pv (i32.add (local.get $diag) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $k (local.get $width))
+        (loop $diagonal
+          (local.set $v (v128.load (local.get $pv)))
+          (local.set $lo (f64x2.add (local.get $lo) (f64x2.mul (f64x2.promote_low_f32x4 (local.get $v)) (v128.load (local.get $pr)))))
+          (local.set $hi (f64x2.add (local.get $hi)
+            (f64x2.mul
+              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
+              (v128.load offset=16 (local.get $pr)))))
+          (local.set $pr (i32.add (local.get $pr) (i32.const 8)))
+          (local.set $pv (i32.add (local.get $pv) (local.get $strideBytes)))
+          (br_if $diagonal (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
+        (v128.store (local.get $out) (f64x2.add (v128.load (local.get $out)) (local.get $lo)))
+        (v128.store offset=16 (local.get $out) (f64x2.add (v128.load offset=16 (local.get $out)) (local.get $hi)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $group))))
+
+  ;; Σ x[0 … n) of float32 values in float64, one after the other (the order is the definition's)
+  (func (export "sumF32") (param $x i32) (param $n i32) (result f64)
+    (local $end i32) (local $sum f64)
+    (local.set $end (i32.add (local.get $x) (i32.shl (local.get $n) (i32.const 2))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $x) (local.get $end)))
+        (local.set $sum (f64.add (local.get $sum) (f64.promote_f32 (f32.load (local.get $x)))))
+        (local.set $x (i32.add (local.get $x) (i32.const 4)))
+        (br $next)))
+    (local.get $sum))
+
+  ;; Σ values[j] · r[j], values float32 and r float64, one term after the other
+  (func (export "dotF32F64") (param $values i32) (param $r i32) (param $n i32) (result f64)
+    (local $end i32) (local $sum f64)
+    (local.set $end (i32.add (local.get $values) (i32.shl (local.get $n) (i32.const 2))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $values) (local.get $end)))
+        (local.set $sum (f64.add (local.get $sum) (f64.mul (f64.promote_f32 (f32.load (local.get $values))) (f64.load (local.get $r)))))
+        (local.set $values (i32.add (local.get $values) (i32.const 4)))
+        (local.set $r (i32.add (local.get $r) (i32.const 8)))
+        (br $next)))
+    (local.get $sum))
+
+  ;; acc[j] += scale · values[j] for j = 0 … n − 1 (float64 acc, float32 values)
+  (func (export "addScaled") (param $acc i32) (param $values i32) (param $n i32) (param $scale f64)
+    (local $end i32) (local $vectorEnd i32) (local $s v128) (local $v v128)
+    (local.set $s (f64x2.splat (local.get $scale)))
+    (local.set $end (i32.add (local.get $values) (i32.shl (local.get $n) (i32.const 2))))
+    (local.set $vectorEnd (i32.add (local.get $values) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
+    (block $vectorsDone
+      (loop $vector
+        (br_if $vectorsDone (i32.ge_u (local.get $values) (local.get $vectorEnd)))
+        (local.set $v (v128.load (local.get $values)))
+        (v128.store (local.get $acc)
+          (f64x2.add (v128.load (local.get $acc)) (f64x2.mul (local.get $s) (f64x2.promote_low_f32x4 (local.get $v)))))
+        (v128.store offset=16 (local.get $acc)
+          (f64x2.add (v128.load offset=16 (local.get $acc))
+            (f64x2.mul (local.get $s)
+              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))))
+        (local.set $values (i32.add (local.get $values) (i32.const 16)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 32)))
+        (br $vector)))
+    (block $done
+      (loop $lane
+        (br_if $done (i32.ge_u (local.get $values) (local.get $end)))
+        (f64.store (local.get $acc)
+          (f64.add (f64.load (local.get $acc)) (f64.mul (local.get $scale) (f64.promote_f32 (f32.load (local.get $values))))))
+        (local.set $values (i32.add (local.get $values) (i32.const 4)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (br $lane))))
+
+  ;; out[i] += c for i = 0 … n − 1 (float64)
+  (func (export "addConstant") (param $out i32) (param $n i32) (param $c f64)
+    (local $end i32) (local $vectorEnd i32) (local $s v128)
+    (local.set $s (f64x2.splat (local.get $c)))
+    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))))
+    (local.set $vectorEnd (i32.add (local.get $out) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
+    (block $vectorsDone
+      (loop $vector
+        (br_if $vectorsDone (i32.ge_u (local.get $out) (local.get $vectorEnd)))
+        (v128.store (local.get $out) (f64x2.add (v128.load (local.get $out)) (local.get $s)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (br $vector)))
+    (if (i32.lt_u (local.get $out) (local.get $end))
+      (then (f64.store (local.get $out) (f64.add (f64.load (local.get $out)) (local.get $c))))))
+)
