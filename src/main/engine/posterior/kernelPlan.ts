@@ -1,7 +1,7 @@
 /**
  * A structured transition laid out for posteriorKernels.wat: every block's numbers in one float32
  * image, a random-walk band by diagonals (diagonal k holds A[i, i + dMin + k] at element i, zero
- * where row i has no entry, padded with zeros on both sides so four lanes may read past a block's
+ * where row i has no entry, padded with zeros on both sides so eight lanes may read past a block's
  * edge), a rank-one block as its row. Built once per structure and kept with it.
  */
 import type { BandBlock, StructuredTransition } from './structuredTransition';
@@ -42,7 +42,7 @@ export interface KernelPlan {
 }
 
 /** Lanes the kernels handle together: outputs past a block's end are computed on padded zeros. */
-const LANES = 4;
+const LANES = 8;
 /**
  * A band whose diagonals hold more than this many times its stored entries (rows whose first
  * entry wanders far from the diagonal) is left to the row-by-row loops: the padded zeros would

@@ -1,7 +1,7 @@
 /**
  * The structured products on posteriorKernels.wat: the same blocks in the same order as the plain
  * loops of transitionProducts.ts, each output adding the same terms in the same order, so the
- * results have the same bits; only the band's inner loops run four outputs at a time. A block's
+ * results have the same bits; only the band's inner loops run eight outputs at a time. A block's
  * row mass (f @ A) is summed once for all the blocks that leave the same rows.
  */
 import type { KernelPlan } from './kernelPlan';

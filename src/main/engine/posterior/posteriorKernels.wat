@@ -4,7 +4,7 @@
 ;;
 ;; A random-walk band is stored by diagonals: diagonal k holds A[i, i + dMin + k] at element i of
 ;; its row, zero where row i has no entry there, with zero padding before and after
-;; (bandLayout.ts). Then f @ A and A @ r are both elementwise along the diagonals: four outputs go
+;; (kernelPlan.ts). Then f @ A and A @ r are both elementwise along the diagonals: eight outputs go
 ;; together in float64 lanes and every output adds its terms in the order the plain loops do
 ;; (f @ A by ascending source row, A @ r by ascending destination column), so each sum has the same
 ;; bits as the row-by-row definition. A padded zero adds an exact zero, which changes no sum.
@@ -13,15 +13,28 @@
 (module
   (memory (export "memory") 1)
 
+  ;; Whether any of the bytes [p, p + bytes) rounded up to 16 is not zero. A group of outputs whose
+  ;; inputs are all zero would only add zeros, which leave every sum as it is, so the bands skip it:
+  ;; posteriors are exactly zero far from their mass.
+  (func $anyBits (param $p i32) (param $bytes i32) (result i32)
+    (local $end i32) (local $bits v128)
+    (local.set $end (i32.add (local.get $p) (local.get $bytes)))
+    (loop $next
+      (local.set $bits (v128.or (local.get $bits) (v128.load (local.get $p))))
+      (local.set $p (i32.add (local.get $p) (i32.const 16)))
+      (br_if $next (i32.lt_u (local.get $p) (local.get $end))))
+    (v128.any_true (local.get $bits)))
+
   ;; acc[j] += Σ_k f[j − d_k] · diag_k[j − d_k] for j = 0 … count − 1 rounded up to a multiple of
-  ;; four, d_k = dMin + k, taken from the top diagonal down (ascending source row). acc points at
+  ;; eight, d_k = dMin + k, taken from the top diagonal down (ascending source row). acc points at
   ;; the block's first destination (float64), f at its first source (float32), diag at element 0 of
   ;; diagonal 0 (float32, diagonals strideBytes apart). A lane past count meets only padded zeros
-  ;; and keeps its value.
+  ;; and keeps its value. Eight outputs at a time: each output's sum is a chain of dependent adds,
+  ;; so four chains run side by side. The group reads f[j − dMax … j + 7 − dMin].
   (func (export "bandForward") (param $acc i32) (param $f i32) (param $diag i32) (param $strideBytes i32)
     (param $width i32) (param $dMin i32) (param $count i32)
     (local $j i32) (local $k i32) (local $pf i32) (local $pv i32) (local $step i32) (local $dMax i32) (local $top i32)
-    (local $lo v128) (local $hi v128) (local $x v128) (local $v v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
     (local.set $dMax (i32.add (local.get $dMin) (i32.sub (local.get $width) (i32.const 1))))
     ;; one diagonal down: the source row and the element within the diagonal move on by one
     (local.set $step (i32.sub (i32.const 4) (local.get $strideBytes)))
@@ -29,59 +42,73 @@
     (block $done
       (loop $group
         (br_if $done (i32.ge_s (local.get $j) (local.get $count)))
-        (local.set $lo (v128.load (local.get $acc)))
-        (local.set $hi (v128.load offset=16 (local.get $acc)))
+        (local.set $a0 (v128.load (local.get $acc)))
+        (local.set $a1 (v128.load offset=16 (local.get $acc)))
+        (local.set $a2 (v128.load offset=32 (local.get $acc)))
+        (local.set $a3 (v128.load offset=48 (local.get $acc)))
         (local.set $pf (i32.add (local.get $f) (i32.shl (i32.sub (local.get $j) (local.get $dMax)) (i32.const 2))))
         (local.set $pv (i32.add (local.get $top) (i32.shl (i32.sub (local.get $j) (local.get $dMax)) (i32.const 2))))
         (local.set $k (local.get $width))
+        (if (call $anyBits (local.get $pf) (i32.shl (i32.add (local.get $width) (i32.const 7)) (i32.const 2)))
+          (then
         (loop $diagonal
-          (local.set $x (v128.load (local.get $pf)))
-          (local.set $v (v128.load (local.get $pv)))
-          (local.set $lo (f64x2.add (local.get $lo)
-            (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (f64x2.promote_low_f32x4 (local.get $v)))))
-          (local.set $hi (f64x2.add (local.get $hi)
-            (f64x2.mul
-              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))
-              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))))
+          (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul
+            (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $pf))) (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $pv))))))
+          (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul
+            (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $pf))) (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $pv))))))
+          (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul
+            (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $pf))) (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $pv))))))
+          (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul
+            (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $pf))) (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $pv))))))
           (local.set $pf (i32.add (local.get $pf) (i32.const 4)))
           (local.set $pv (i32.add (local.get $pv) (local.get $step)))
           (br_if $diagonal (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
-        (v128.store (local.get $acc) (local.get $lo))
-        (v128.store offset=16 (local.get $acc) (local.get $hi))
-        (local.set $acc (i32.add (local.get $acc) (i32.const 32)))
-        (local.set $j (i32.add (local.get $j) (i32.const 4)))
+        (v128.store (local.get $acc) (local.get $a0))
+        (v128.store offset=16 (local.get $acc) (local.get $a1))
+        (v128.store offset=32 (local.get $acc) (local.get $a2))
+        (v128.store offset=48 (local.get $acc) (local.get $a3))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 64)))
+        (local.set $j (i32.add (local.get $j) (i32.const 8)))
         (br $group))))
 
-  ;; out[i] += Σ_k diag_k[i] · r[i + d_k] for i = 0 … count − 1 rounded up to a multiple of four,
+  ;; out[i] += Σ_k diag_k[i] · r[i + d_k] for i = 0 … count − 1 rounded up to a multiple of eight,
   ;; each sum started at zero and taken from the lowest diagonal up (ascending destination column)
   ;; before it is added, as the row's dot product is. out points at the block's first source row
-  ;; (float64), r at its first destination (float64).
+  ;; (float64), r at its first destination (float64). The group reads r[i + dMin … i + 7 + dMax].
   (func (export "bandBackward") (param $out i32) (param $r i32) (param $diag i32) (param $strideBytes i32)
     (param $width i32) (param $dMin i32) (param $count i32)
     (local $i i32) (local $k i32) (local $pr i32) (local $pv i32)
-    (local $lo v128) (local $hi v128) (local $v v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
     (block $done
       (loop $group
         (br_if $done (i32.ge_s (local.get $i) (local.get $count)))
-        (local.set $lo (v128.const f64x2 0 0))
-        (local.set $hi (v128.const f64x2 0 0))
+        (local.set $a0 (v128.const f64x2 0 0))
+        (local.set $a1 (v128.const f64x2 0 0))
+        (local.set $a2 (v128.const f64x2 0 0))
+        (local.set $a3 (v128.const f64x2 0 0))
         (local.set $pr (i32.add (local.get $r) (i32.shl (i32.add (local.get $i) (local.get $dMin)) (i32.const 3))))
         (local.set $pv (i32.add (local.get $diag) (i32.shl (local.get $i) (i32.const 2))))
         (local.set $k (local.get $width))
+        (if (call $anyBits (local.get $pr) (i32.shl (i32.add (local.get $width) (i32.const 7)) (i32.const 3)))
+          (then
         (loop $diagonal
-          (local.set $v (v128.load (local.get $pv)))
-          (local.set $lo (f64x2.add (local.get $lo) (f64x2.mul (f64x2.promote_low_f32x4 (local.get $v)) (v128.load (local.get $pr)))))
-          (local.set $hi (f64x2.add (local.get $hi)
-            (f64x2.mul
-              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
-              (v128.load offset=16 (local.get $pr)))))
+          (local.set $a0 (f64x2.add (local.get $a0)
+            (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $pv))) (v128.load (local.get $pr)))))
+          (local.set $a1 (f64x2.add (local.get $a1)
+            (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $pv))) (v128.load offset=16 (local.get $pr)))))
+          (local.set $a2 (f64x2.add (local.get $a2)
+            (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $pv))) (v128.load offset=32 (local.get $pr)))))
+          (local.set $a3 (f64x2.add (local.get $a3)
+            (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $pv))) (v128.load offset=48 (local.get $pr)))))
           (local.set $pr (i32.add (local.get $pr) (i32.const 8)))
           (local.set $pv (i32.add (local.get $pv) (local.get $strideBytes)))
           (br_if $diagonal (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
-        (v128.store (local.get $out) (f64x2.add (v128.load (local.get $out)) (local.get $lo)))
-        (v128.store offset=16 (local.get $out) (f64x2.add (v128.load offset=16 (local.get $out)) (local.get $hi)))
-        (local.set $out (i32.add (local.get $out) (i32.const 32)))
-        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (v128.store (local.get $out) (f64x2.add (v128.load (local.get $out)) (local.get $a0)))
+        (v128.store offset=16 (local.get $out) (f64x2.add (v128.load offset=16 (local.get $out)) (local.get $a1)))
+        (v128.store offset=32 (local.get $out) (f64x2.add (v128.load offset=32 (local.get $out)) (local.get $a2)))
+        (v128.store offset=48 (local.get $out) (f64x2.add (v128.load offset=48 (local.get $out)) (local.get $a3)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 64)))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
         (br $group))))
 
   ;; Σ x[0 … n) of float32 values in float64, one after the other (the order is the definition's)
