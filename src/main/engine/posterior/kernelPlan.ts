@@ -28,11 +28,33 @@ export interface RankOneStep {
   cols: number;
   /** image index of the block's row */
   valuesAt: number;
+  /** which row mass (f @ A) and which dot product (A @ r) the block uses */
+  massSlot: number;
+  dotSlot: number;
+}
+
+/** Two row masses summed side by side (the same slot twice when there is one) */
+export interface MassPair {
+  rowStarts: [number, number];
+  rows: number;
+  slots: [number, number];
+}
+
+/** Up to four dot products with the same stretch of r, side by side */
+export interface DotQuad {
+  colStart: number;
+  cols: number;
+  /** image indices of the blocks' rows, the last repeated to make four */
+  valuesAt: [number, number, number, number];
+  slots: number[];
 }
 
 export interface KernelPlan {
   size: number;
   steps: (BandStep | RankOneStep)[];
+  massPairs: MassPair[];
+  masses: number;
+  dotQuads: DotQuad[];
   image: Float32Array;
   /**
    * Elements a band may read or write before and after the state vectors: the kernels' vectors
@@ -104,7 +126,7 @@ export function buildKernelPlan(structure: StructuredTransition): KernelPlan | n
     const { rowStart, rows, colStart } = b;
     if (b.kind === 'rankOne') {
       const valuesAt = floats;
-      steps.push({ kind: 'rankOne', rowStart, rows, colStart, cols: b.values.length, valuesAt });
+      steps.push({ kind: 'rankOne', rowStart, rows, colStart, cols: b.values.length, valuesAt, massSlot: -1, dotSlot: -1 });
       floats = roundUp(floats + b.values.length, LANES);
       fills.push(() => image.set(b.values, valuesAt));
       continue;
@@ -122,7 +144,57 @@ export function buildKernelPlan(structure: StructuredTransition): KernelPlan | n
   }
   image = new Float32Array(floats);
   for (const fill of fills) fill();
-  return { size: structure.size, steps, image, margin: roundUp(margin + LANES, LANES) };
+  const rankOnes = steps.filter((s): s is RankOneStep => s.kind === 'rankOne');
+  const { massPairs, masses } = pairMasses(rankOnes);
+  return { size: structure.size, steps, massPairs, masses, dotQuads: quadDots(rankOnes), image, margin: roundUp(margin + LANES, LANES) };
+}
+
+/** One mass per distinct block of source rows; blocks of as many rows go in pairs. */
+function pairMasses(steps: RankOneStep[]): { massPairs: MassPair[]; masses: number } {
+  const slotOf = new Map<string, number>();
+  const ranges: { rowStart: number; rows: number; slot: number }[] = [];
+  for (const s of steps) {
+    const key = `${s.rowStart}:${s.rows}`;
+    if (!slotOf.has(key)) {
+      slotOf.set(key, ranges.length);
+      ranges.push({ rowStart: s.rowStart, rows: s.rows, slot: ranges.length });
+    }
+    s.massSlot = slotOf.get(key)!;
+  }
+  const massPairs: MassPair[] = [];
+  const waiting = new Map<number, (typeof ranges)[number]>();
+  for (const r of ranges) {
+    const other = waiting.get(r.rows);
+    if (!other) {
+      waiting.set(r.rows, r);
+      continue;
+    }
+    waiting.delete(r.rows);
+    massPairs.push({ rowStarts: [other.rowStart, r.rowStart], rows: r.rows, slots: [other.slot, r.slot] });
+  }
+  for (const r of waiting.values()) massPairs.push({ rowStarts: [r.rowStart, r.rowStart], rows: r.rows, slots: [r.slot, r.slot] });
+  return { massPairs, masses: ranges.length };
+}
+
+/** The blocks that end in the same destination bins, four at a time; every block has its own dot product. */
+function quadDots(steps: RankOneStep[]): DotQuad[] {
+  const byColumns = new Map<string, RankOneStep[]>();
+  for (const s of steps) {
+    const key = `${s.colStart}:${s.cols}`;
+    byColumns.set(key, [...(byColumns.get(key) ?? []), s]);
+  }
+  const quads: DotQuad[] = [];
+  let slot = 0;
+  for (const group of byColumns.values()) {
+    for (let q = 0; q < group.length; q += 4) {
+      const four = group.slice(q, q + 4);
+      for (const s of four) s.dotSlot = slot++;
+      const at = four.map((s) => s.valuesAt);
+      while (at.length < 4) at.push(at[at.length - 1]!);
+      quads.push({ colStart: four[0]!.colStart, cols: four[0]!.cols, valuesAt: at as DotQuad['valuesAt'], slots: four.map((s) => s.dotSlot) });
+    }
+  }
+  return quads;
 }
 
 const plans = new WeakMap<StructuredTransition, KernelPlan | null>();

@@ -13,30 +13,34 @@ export interface PosteriorKernelExports {
   memory: WebAssembly.Memory;
   bandForward(acc: number, f: number, diag: number, strideBytes: number, width: number, dMin: number, count: number): void;
   bandBackward(out: number, r: number, diag: number, strideBytes: number, width: number, dMin: number, count: number): void;
-  sumF32(x: number, n: number): number;
-  dotF32F64(values: number, r: number, n: number): number;
+  sumPairF32(x: number, y: number, n: number, dst: number): void;
+  dotQuadF32F64(r: number, n: number, v0: number, v1: number, v2: number, v3: number, dst: number): void;
   addScaled(acc: number, values: number, n: number, scale: number): void;
   addConstant(out: number, n: number, c: number): void;
 }
 
 const PAGE_BYTES = 65_536;
 const ALIGN = 16;
+const RESULTS_BYTES = 32;
 const alignUp = (bytes: number) => Math.ceil(bytes / ALIGN) * ALIGN;
 
 /**
  * The memory's layout for one plan: the source vector f (float32), the vector r (float64) and the
- * accumulator (float64), each with the plan's margin of elements around it, then the image.
+ * accumulator (float64), each with the plan's margin of elements around it, four float64 results
+ * (masses, dot products), then the image.
  * Views are exactly N long, so a copy in or out is one set() with nothing allocated.
  */
 export class KernelWorkspace {
-  /** byte offsets of element 0 of f, r and the accumulator, and of the image */
+  /** byte offsets of element 0 of f, r and the accumulator, of four float64 results, and of the image */
   fAt = 0;
   rAt = 0;
   accAt = 0;
+  resultsAt = 0;
   imageAt = 0;
   f = new Float32Array(0);
   r = new Float64Array(0);
   acc = new Float64Array(0);
+  results = new Float64Array(0);
   private resident: KernelPlan | null = null;
 
   constructor(readonly kernels: PosteriorKernelExports) {}
@@ -47,7 +51,7 @@ export class KernelWorkspace {
     const { size: n, margin } = plan;
     const fBytes = alignUp((2 * margin + n) * 4);
     const vectorBytes = alignUp((2 * margin + n) * 8);
-    const total = fBytes + 2 * vectorBytes + plan.image.byteLength;
+    const total = fBytes + 2 * vectorBytes + RESULTS_BYTES + plan.image.byteLength;
     const memory = this.kernels.memory;
     if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / PAGE_BYTES));
     // the margins must read as zeros: clear all that the last plan used before laying this one out
@@ -55,10 +59,12 @@ export class KernelWorkspace {
     this.fAt = margin * 4;
     this.rAt = fBytes + margin * 8;
     this.accAt = fBytes + vectorBytes + margin * 8;
-    this.imageAt = fBytes + 2 * vectorBytes;
+    this.resultsAt = fBytes + 2 * vectorBytes;
+    this.imageAt = this.resultsAt + RESULTS_BYTES;
     this.f = new Float32Array(memory.buffer, this.fAt, n);
     this.r = new Float64Array(memory.buffer, this.rAt, n);
     this.acc = new Float64Array(memory.buffer, this.accAt, n);
+    this.results = new Float64Array(memory.buffer, this.resultsAt, 4);
     new Float32Array(memory.buffer, this.imageAt, plan.image.length).set(plan.image);
     this.resident = plan;
   }

@@ -111,30 +111,77 @@
         (local.set $i (i32.add (local.get $i) (i32.const 8)))
         (br $group))))
 
-  ;; Σ x[0 … n) of float32 values in float64, one after the other (the order is the definition's)
-  (func (export "sumF32") (param $x i32) (param $n i32) (result f64)
-    (local $end i32) (local $sum f64)
-    (local.set $end (i32.add (local.get $x) (i32.shl (local.get $n) (i32.const 2))))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $x) (local.get $end)))
-        (local.set $sum (f64.add (local.get $sum) (f64.promote_f32 (f32.load (local.get $x)))))
-        (local.set $x (i32.add (local.get $x) (i32.const 4)))
-        (br $next)))
-    (local.get $sum))
+  ;; The row masses of two blocks of n source rows each, Σ x[0 … n) and Σ y[0 … n) of float32 values
+  ;; in float64, into dst[0] and dst[1]: two sums side by side in one pair of lanes, each one term
+  ;; after the other as the definition adds them. Eight terms that are all zero are skipped (adding
+  ;; zero leaves a sum as it is).
+  (func (export "sumPairF32") (param $x i32) (param $y i32) (param $n i32) (param $dst i32)
+    (local $j i32) (local $chunkEnd i32) (local $acc v128)
+    (local.set $chunkEnd (i32.and (local.get $n) (i32.const -8)))
+    (block $chunksDone
+      (loop $chunk
+        (br_if $chunksDone (i32.ge_u (local.get $j) (local.get $chunkEnd)))
+        (if (i32.or (call $anyBits (local.get $x) (i32.const 32)) (call $anyBits (local.get $y) (i32.const 32)))
+          (then
+            (local.set $acc (call $addPairs (local.get $acc) (local.get $x) (local.get $y) (i32.const 8)))))
+        (local.set $x (i32.add (local.get $x) (i32.const 32)))
+        (local.set $y (i32.add (local.get $y) (i32.const 32)))
+        (local.set $j (i32.add (local.get $j) (i32.const 8)))
+        (br $chunk)))
+    (v128.store (local.get $dst) (call $addPairs (local.get $acc) (local.get $x) (local.get $y) (i32.sub (local.get $n) (local.get $j)))))
 
-  ;; Σ values[j] · r[j], values float32 and r float64, one term after the other
-  (func (export "dotF32F64") (param $values i32) (param $r i32) (param $n i32) (result f64)
-    (local $end i32) (local $sum f64)
-    (local.set $end (i32.add (local.get $values) (i32.shl (local.get $n) (i32.const 2))))
+  ;; acc + (x[t], y[t]) for t = 0 … count − 1, in order
+  (func $addPairs (param $acc v128) (param $x i32) (param $y i32) (param $count i32) (result v128)
     (block $done
       (loop $next
-        (br_if $done (i32.ge_u (local.get $values) (local.get $end)))
-        (local.set $sum (f64.add (local.get $sum) (f64.mul (f64.promote_f32 (f32.load (local.get $values))) (f64.load (local.get $r)))))
-        (local.set $values (i32.add (local.get $values) (i32.const 4)))
-        (local.set $r (i32.add (local.get $r) (i32.const 8)))
+        (br_if $done (i32.le_s (local.get $count) (i32.const 0)))
+        (local.set $acc (f64x2.add (local.get $acc)
+          (f64x2.promote_low_f32x4 (f32x4.replace_lane 1 (f32x4.splat (f32.load (local.get $x))) (f32.load (local.get $y))))))
+        (local.set $x (i32.add (local.get $x) (i32.const 4)))
+        (local.set $y (i32.add (local.get $y) (i32.const 4)))
+        (local.set $count (i32.sub (local.get $count) (i32.const 1)))
         (br $next)))
-    (local.get $sum))
+    (local.get $acc))
+
+  ;; Four dot products with the same float64 vector r, Σ v_q[j] · r[j] over j = 0 … n − 1 for the
+  ;; float32 rows v0 … v3, into dst[0 … 3]: four sums side by side in two pairs of lanes, each one
+  ;; term after the other. (Fewer rows: repeat one.) Eight zeros of r in a row are skipped.
+  (func (export "dotQuadF32F64") (param $r i32) (param $n i32) (param $v0 i32) (param $v1 i32) (param $v2 i32) (param $v3 i32)
+    (param $dst i32)
+    (local $j i32) (local $chunkEnd i32) (local $count i32) (local $rj v128) (local $a01 v128) (local $a23 v128)
+    (local.set $chunkEnd (i32.and (local.get $n) (i32.const -8)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
+        ;; a whole chunk of zeros is passed over; otherwise the chunk (or the tail) term by term
+        (if (i32.and (i32.lt_u (local.get $j) (local.get $chunkEnd)) (i32.eqz (call $anyBits (local.get $r) (i32.const 64))))
+          (then (local.set $count (i32.const 8)))
+          (else
+            (local.set $count (select (i32.const 8) (i32.sub (local.get $n) (local.get $j)) (i32.lt_u (local.get $j) (local.get $chunkEnd))))
+            (loop $term
+              (local.set $rj (f64x2.splat (f64.load (local.get $r))))
+              (local.set $a01 (f64x2.add (local.get $a01) (f64x2.mul (local.get $rj)
+                (f64x2.promote_low_f32x4 (f32x4.replace_lane 1 (f32x4.splat (f32.load (local.get $v0))) (f32.load (local.get $v1)))))))
+              (local.set $a23 (f64x2.add (local.get $a23) (f64x2.mul (local.get $rj)
+                (f64x2.promote_low_f32x4 (f32x4.replace_lane 1 (f32x4.splat (f32.load (local.get $v2))) (f32.load (local.get $v3)))))))
+              (local.set $r (i32.add (local.get $r) (i32.const 8)))
+              (local.set $v0 (i32.add (local.get $v0) (i32.const 4)))
+              (local.set $v1 (i32.add (local.get $v1) (i32.const 4)))
+              (local.set $v2 (i32.add (local.get $v2) (i32.const 4)))
+              (local.set $v3 (i32.add (local.get $v3) (i32.const 4)))
+              (local.set $j (i32.add (local.get $j) (i32.const 1)))
+              (br_if $term (local.tee $count (i32.sub (local.get $count) (i32.const 1)))))
+            (local.set $count (i32.const 0))))
+        ;; after a skipped chunk, every pointer moves on by the chunk
+        (local.set $r (i32.add (local.get $r) (i32.shl (local.get $count) (i32.const 3))))
+        (local.set $v0 (i32.add (local.get $v0) (i32.shl (local.get $count) (i32.const 2))))
+        (local.set $v1 (i32.add (local.get $v1) (i32.shl (local.get $count) (i32.const 2))))
+        (local.set $v2 (i32.add (local.get $v2) (i32.shl (local.get $count) (i32.const 2))))
+        (local.set $v3 (i32.add (local.get $v3) (i32.shl (local.get $count) (i32.const 2))))
+        (local.set $j (i32.add (local.get $j) (local.get $count)))
+        (br $next)))
+    (v128.store (local.get $dst) (local.get $a01))
+    (v128.store offset=16 (local.get $dst) (local.get $a23)))
 
   ;; acc[j] += scale · values[j] for j = 0 … n − 1 (float64 acc, float32 values)
   (func (export "addScaled") (param $acc i32) (param $values i32) (param $n i32) (param $scale f64)

@@ -65,21 +65,33 @@ function sameBits(actual: Float64Array, expected: Float64Array, what: string): v
   expect(mismatches, `${what}: first at ${first}, ${actual[first]} vs ${expected[first]}`).toBe(0);
 }
 
-/** Both products on random vectors, a zero f row and a row read at an offset. */
+/** A vector that is zero but for a few entries: the kernels pass over whole groups of zeros. */
+function sparse(n: number, rand: () => number): number[] {
+  const out = new Array<number>(n).fill(0);
+  const at = Math.floor(rand() * n);
+  for (let k = Math.max(0, at - 3); k < Math.min(n, at + 3); k++) out[k] = rand();
+  out[n - 1] = rand();
+  return out;
+}
+
+/** Both products on random vectors, a zero row, a sparse row and rows read at an offset. */
 function expectSameProducts(kernel: TransitionProduct, plain: TransitionProduct, n: number, seed: number): void {
   const rand = random(seed);
-  const rows = 3;
+  const rows = 4;
   const f = Float32Array.from({ length: rows * n }, (_, k) => (k < n ? 0 : rand() < 0.3 ? 0 : rand()));
-  const r = Float64Array.from({ length: n }, () => (rand() < 0.2 ? 0 : rand() * 10));
+  f.set(sparse(n, rand), 3 * n);
   const [a, b] = [new Float64Array(n).fill(NaN), new Float64Array(n).fill(NaN)];
   for (let t = 0; t < rows; t++) {
     kernel.forward(f, t * n, a);
     plain.forward(f, t * n, b);
     sameBits(a, b, `f @ A, row ${t}`);
   }
-  kernel.backward(r, a);
-  plain.backward(r, b);
-  sameBits(a, b, 'A @ r');
+  const dense = Float64Array.from({ length: n }, () => (rand() < 0.2 ? 0 : rand() * 10));
+  for (const [what, r] of [['dense', dense], ['sparse', Float64Array.from(sparse(n, rand))], ['zero', new Float64Array(n)]] as const) {
+    kernel.backward(r, a);
+    plain.backward(r, b);
+    sameBits(a, b, `A @ r, ${what} r`);
+  }
 }
 
 function spaceWith(structured: StructuredTransition): StateSpace {
