@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildKernelPlan, kernelPlanFor } from './kernelPlan';
 import { KernelProduct } from './kernelProduct';
 import { kernelWorkspace } from './posteriorKernels';
@@ -144,6 +144,22 @@ describe('structured products on the SIMD kernels', () => {
     const space = spaceWith(structure);
     expect(transitionProduct(space, 'structured')).not.toBeInstanceOf(KernelProduct);
     expect(kernelPlanFor(mixedStructure(1))).not.toBeNull();
+  });
+
+  it('keep the plain loops where WebAssembly SIMD is missing', async () => {
+    vi.resetModules();
+    const validate = vi.spyOn(WebAssembly, 'validate').mockReturnValue(false);
+    try {
+      const fresh = await import('./transitionProducts');
+      expect((await import('./posteriorKernels')).kernelWorkspace()).toBeNull();
+      const space = spaceWith(mixedStructure(3));
+      const product = fresh.transitionProduct(space, 'structured');
+      expect(product).not.toBeInstanceOf((await import('./kernelProduct')).KernelProduct);
+      expectSameProducts(product, transitionProduct(space, 'structured'), 77, 3);
+    } finally {
+      validate.mockRestore();
+      vi.resetModules();
+    }
   });
 
   it('lay a band out by diagonals, zeros where a row has no entry', () => {
