@@ -24,6 +24,15 @@ const ALIGN = 16;
 const RESULTS_BYTES = 32;
 const alignUp = (bytes: number) => Math.ceil(bytes / ALIGN) * ALIGN;
 
+/** a structure whose layout is larger than this keeps the plain loops (a 32-bit module addresses at most 4 GiB) */
+const MAX_MEMORY_BYTES = 2 ** 31;
+
+function layoutBytes({ size: n, margin, image }: KernelPlan): { fBytes: number; vectorBytes: number; total: number } {
+  const fBytes = alignUp((2 * margin + n) * 4);
+  const vectorBytes = alignUp((2 * margin + n) * 8);
+  return { fBytes, vectorBytes, total: fBytes + 2 * vectorBytes + RESULTS_BYTES + image.byteLength };
+}
+
 /**
  * The memory's layout for one plan: the source vector f (float32), the vector r (float64) and the
  * accumulator (float64), each with the plan's margin of elements around it, four float64 results
@@ -45,16 +54,19 @@ export class KernelWorkspace {
 
   constructor(readonly kernels: PosteriorKernelExports) {}
 
+  /** Whether the plan's layout fits the module's memory (a 32-bit address space). */
+  static fits(plan: KernelPlan): boolean {
+    return layoutBytes(plan).total <= MAX_MEMORY_BYTES;
+  }
+
   /** Puts the plan's numbers in memory unless they are there already. */
   hold(plan: KernelPlan): void {
     if (plan === this.resident) return;
     const { size: n, margin } = plan;
-    const fBytes = alignUp((2 * margin + n) * 4);
-    const vectorBytes = alignUp((2 * margin + n) * 8);
-    const total = fBytes + 2 * vectorBytes + RESULTS_BYTES + plan.image.byteLength;
+    const { fBytes, vectorBytes, total } = layoutBytes(plan);
     const memory = this.kernels.memory;
     if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / PAGE_BYTES));
-    // the margins must read as zeros: clear all that the last plan used before laying this one out
+    // the margins must read as zeros, whatever the last plan left there
     new Uint8Array(memory.buffer, 0, total).fill(0);
     this.fAt = margin * 4;
     this.rAt = fBytes + margin * 8;

@@ -6,7 +6,7 @@
  */
 import { kernelPlanFor } from './kernelPlan';
 import { KernelProduct } from './kernelProduct';
-import { kernelWorkspace } from './posteriorKernels';
+import { KernelWorkspace, kernelWorkspace } from './posteriorKernels';
 import type { BandBlock, RankOneBlock, StructuredTransition } from './structuredTransition';
 import type { StateSpace } from './stateSpaceTypes';
 
@@ -148,7 +148,7 @@ class StructuredProduct implements TransitionProduct {
 function structuredProduct(structure: StructuredTransition, kernels: ProductKernels): TransitionProduct {
   const workspace = kernels === 'auto' ? kernelWorkspace() : null;
   const plan = workspace ? kernelPlanFor(structure) : null;
-  return workspace && plan ? new KernelProduct(plan, workspace) : new StructuredProduct(structure);
+  return workspace && plan && KernelWorkspace.fits(plan) ? new KernelProduct(plan, workspace) : new StructuredProduct(structure);
 }
 
 export function transitionProduct(space: StateSpace, strategy: TransitionStrategy, kernels: ProductKernels = 'auto'): TransitionProduct {
