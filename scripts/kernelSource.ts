@@ -4,13 +4,17 @@
  * into kdeKernelsBinary.ts, and a test compiles the sources again and fails when they differ, so
  * the text stays the truth. kdeKernels.wat and kdeProduct.wat are each built twice: as written
  * (relaxed SIMD's fused multiply-add) and with every relaxed_madd lowered to an add of a multiply,
- * for engines without relaxed SIMD.
+ * for engines without relaxed SIMD. The posterior's products (src/main/engine/posterior/posteriorKernels.wat)
+ * go to a generated module of their own beside it, since the posterior imports nothing outside its
+ * folder.
  */
 import { readFile } from 'node:fs/promises';
 import wabtInit from 'wabt';
 
 const SIMD_DIR = new URL('../src/main/engine/simd/', import.meta.url);
 export const BINARY_MODULE_URL = new URL('kdeKernelsBinary.ts', SIMD_DIR);
+const POSTERIOR_DIR = new URL('../src/main/engine/posterior/', import.meta.url);
+export const POSTERIOR_BINARY_MODULE_URL = new URL('posteriorKernelsBinary.ts', POSTERIOR_DIR);
 
 export interface KernelBinaries {
   /** exp, log, the KDE kernels and the rest, with fused multiply-adds in the exp and log polynomials (needs relaxed SIMD) */
@@ -97,6 +101,20 @@ export function binaryModuleText(b: KernelBinaries): string {
     base64Constant('KDE_PRODUCT_RELAXED_WASM_BASE64', b.productRelaxed),
     base64Constant('KDE_PRODUCT_PLAIN_WASM_BASE64', b.productPlain),
     base64Constant('LIKELIHOOD_SUM_WASM_BASE64', b.likelihoodSum),
+    '',
+  ].join('\n');
+}
+
+/** The posterior's band and rank-one products (plain SIMD, float64 sums), a module with its own memory. */
+export async function compilePosteriorKernels(): Promise<Uint8Array> {
+  return compile('posteriorKernels.wat', await readFile(new URL('posteriorKernels.wat', POSTERIOR_DIR)), false);
+}
+
+/** The generated posterior module's text for its binary. */
+export function posteriorBinaryModuleText(bytes: Uint8Array): string {
+  return [
+    '// Generated from posteriorKernels.wat by `npm run build:kernels`; do not edit. test/kernelsBinary.test.ts checks it matches the source.',
+    base64Constant('POSTERIOR_KERNELS_WASM_BASE64', bytes),
     '',
   ].join('\n');
 }

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BINARY_MODULE_URL, binaryModuleText, compileKernels, lowerRelaxedMadd, type KernelBinaries } from '../scripts/kernelSource';
+import {
+  BINARY_MODULE_URL, binaryModuleText, compileKernels, compilePosteriorKernels, lowerRelaxedMadd, POSTERIOR_BINARY_MODULE_URL, posteriorBinaryModuleText,
+  type KernelBinaries,
+} from '../scripts/kernelSource';
 import { enableRelaxedSimd } from '../src/main/engineProcess';
 
 /** packedProduct of one build on a memory of its own: a (m × k) · b (k × n), b packed as the engine packs it */
@@ -52,6 +55,11 @@ describe("the engine's SIMD kernels", () => {
   it('ship the binaries their WebAssembly text compiles to (run npm run build:kernels after editing a .wat)', async () => {
     const committed = await readFile(BINARY_MODULE_URL, 'utf8');
     expect(committed).toBe(binaryModuleText(binaries));
+  });
+
+  it("ship the posterior's binary its WebAssembly text compiles to (run npm run build:kernels after editing posteriorKernels.wat)", async () => {
+    const committed = await readFile(POSTERIOR_BINARY_MODULE_URL, 'utf8');
+    expect(committed).toBe(posteriorBinaryModuleText(await compilePosteriorKernels()));
   });
 
   it('lower a fused multiply-add to an add of a multiply, nested operands included', () => {

@@ -66,27 +66,25 @@ export class AcausalSmoother {
   }
 
   /**
-   * pred_{t+1} into `predicted`: copied from the next row of this window's predictive, or from the
-   * later window's first row, else computed as f_t @ A.
+   * back = A @ (a_{t+1} / p), p = pred_{t+1} = f_t @ A in float32 and the ratio 0 where p is 0
+   * (_divide_safe). p is read from the next row of this window's predictive, or the later window's
+   * first row, where the caller gave them (already float32, so read in place); else computed.
    */
-  private predictionAfter(causal: Float32Array, base: number, predictive: Float32Array | undefined, t: number, rows: number): void {
-    const { n, predicted } = this;
-    const source = !predictive ? null : t + 1 < rows ? predictive : this.hasCarriedPrediction ? this.carriedPrediction : null;
-    if (!source) {
-      this.product.forward(causal, base, predicted);
-      return;
-    }
-    const offset = source === predictive ? (t + 1) * n : 0;
-    for (let k = 0; k < n; k++) predicted[k] = source[offset + k]!;
-  }
-
-  /** back = A @ (a_{t+1} / p), p = f_t @ A in float32 and the ratio 0 where p is 0 (_divide_safe). */
   private smoothRow(causal: Float32Array, base: number, predictive: Float32Array | undefined, t: number, rows: number): void {
     const { n, predicted, ratio, after } = this;
-    this.predictionAfter(causal, base, predictive, t, rows);
-    for (let k = 0; k < n; k++) {
-      const p = Math.fround(predicted[k]!);
-      ratio[k] = p !== 0 ? after[k]! / p : 0;
+    const source = !predictive ? null : t + 1 < rows ? predictive : this.hasCarriedPrediction ? this.carriedPrediction : null;
+    if (source) {
+      const offset = source === predictive ? (t + 1) * n : 0;
+      for (let k = 0; k < n; k++) {
+        const p = source[offset + k]!;
+        ratio[k] = p !== 0 ? after[k]! / p : 0;
+      }
+    } else {
+      this.product.forward(causal, base, predicted);
+      for (let k = 0; k < n; k++) {
+        const p = Math.fround(predicted[k]!);
+        ratio[k] = p !== 0 ? after[k]! / p : 0;
+      }
     }
     this.product.backward(ratio, this.back);
   }

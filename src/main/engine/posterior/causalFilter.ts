@@ -8,6 +8,8 @@ import { transitionProduct, type TransitionProduct, type TransitionStrategy } fr
 
 /** core._normalize adds it to the denominator; a row with no mass stays zero instead of NaN. */
 export const NORMALIZE_EPS = 1e-15;
+/** below this, Math.exp returns +0 (its underflow threshold is −745.1332…) */
+const EXP_UNDERFLOW = -746;
 
 export class CausalFilter {
   private readonly product: TransitionProduct;
@@ -69,7 +71,10 @@ export class CausalFilter {
     if (!Number.isFinite(max)) max = 0;
     let mass = 0;
     for (let k = 0; k < n; k++) {
-      const u = prediction[k]! * Math.exp(ll[base + k]! - max);
+      const d = ll[base + k]! - max;
+      // exp is exactly 0 below about −745.13 (it underflows past the smallest subnormal): the same
+      // u without the call, which is most of this loop's time where the likelihood is peaked
+      const u = prediction[k]! * (d < EXP_UNDERFLOW ? 0 : Math.exp(d));
       scaled[k] = u;
       mass += u;
     }

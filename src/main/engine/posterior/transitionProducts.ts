@@ -1,12 +1,18 @@
 /**
  * The two products the filter and smoother need, p = f @ A (rows of A are "from") and A @ r,
  * for the dense float32 matrix and for its structure. Sums are float64; nothing is allocated per
- * call.
+ * call. The loops here define the structured products; where WebAssembly SIMD runs, the same sums
+ * run in posteriorKernels.wat (kernelProduct.ts), bit for bit.
  */
+import { kernelPlanFor } from './kernelPlan';
+import { KernelProduct } from './kernelProduct';
+import { KernelWorkspace, kernelWorkspace } from './posteriorKernels';
 import type { BandBlock, RankOneBlock, StructuredTransition } from './structuredTransition';
 import type { StateSpace } from './stateSpaceTypes';
 
 export type TransitionStrategy = 'dense' | 'structured';
+/** 'auto': the SIMD kernels where they run; 'plain': these loops (the definition, and the fallback) */
+export type ProductKernels = 'auto' | 'plain';
 
 export interface TransitionProduct {
   /** out = f @ A, f read from f[offset .. offset + N) (a row of a window, without a view per row) */
@@ -139,8 +145,14 @@ class StructuredProduct implements TransitionProduct {
   }
 }
 
-export function transitionProduct(space: StateSpace, strategy: TransitionStrategy): TransitionProduct {
+function structuredProduct(structure: StructuredTransition, kernels: ProductKernels): TransitionProduct {
+  const workspace = kernels === 'auto' ? kernelWorkspace() : null;
+  const plan = workspace ? kernelPlanFor(structure) : null;
+  return workspace && plan && KernelWorkspace.fits(plan) ? new KernelProduct(plan, workspace) : new StructuredProduct(structure);
+}
+
+export function transitionProduct(space: StateSpace, strategy: TransitionStrategy, kernels: ProductKernels = 'auto'): TransitionProduct {
   if (strategy === 'dense') return new DenseProduct(space.transitions.dense, space.nInteriorStateBins);
-  if (strategy === 'structured') return new StructuredProduct(space.transitions.structured);
+  if (strategy === 'structured') return structuredProduct(space.transitions.structured, kernels);
   throw new RangeError(`unknown transition strategy ${String(strategy)}`);
 }
