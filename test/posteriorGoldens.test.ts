@@ -98,6 +98,9 @@ describe('the whole decode reproduces the NLD goldens', () => {
       expect(causal.shape).toEqual([50, nStateBins]);
       const summary = JSON.parse(await readFile(join(out, 'decode.json'), 'utf8'));
       expect(summary.posterior.marginalLogLikelihood).toBeCloseTo(reference.get(`${c.model}_marginal_log_likelihood`)![0]!, 3);
+      // the stage measured its own memory beside the estimate (their agreement is a bench figure: at 50 rows it is noise)
+      expect(summary.posterior.memory.measuredBytes).toBeGreaterThan(0);
+      expect(summary.posterior.memory.estimatedBytes).toBeGreaterThan(0);
       expect((await readdir(join(out, 'posterior'))).some((f) => f.endsWith('.partial'))).toBe(false);
     });
   }

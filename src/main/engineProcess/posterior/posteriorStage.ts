@@ -54,18 +54,28 @@ function checkCancelled(signal: AbortSignal | undefined): void {
 
 /**
  * The stage's memory as the engine sees it: typed arrays (process.memoryUsage().arrayBuffers, where
- * every posterior buffer lives), sampled at each window's fullest point, less what was there when
- * the stage began. The baseline is taken after a collection where the process exposes one (the
- * engine process does): otherwise buffers the likelihood left for the collector would be freed
- * during the stage and hide what it holds.
+ * every posterior buffer lives), sampled at each window's fullest point, less the lowest level seen
+ * before the stage allocated. The process collects first where it exposes a collector (the engine
+ * process does), and the level is read again just before each pass allocates its buffers: a
+ * collection frees backing stores concurrently, so a level read right after it can still hold
+ * buffers the likelihood left behind, which would hide what the stage holds.
  */
 class StageMemory {
-  private readonly base: number;
+  private base = Infinity;
   private peak = 0;
 
   constructor() {
+    StageMemory.collect();
+    this.beforeAllocating();
+  }
+
+  /** A full collection, where the process exposes one. */
+  static collect(): void {
     (globalThis as { gc?: () => void }).gc?.();
-    this.base = process.memoryUsage().arrayBuffers;
+  }
+
+  beforeAllocating(): void {
+    this.base = Math.min(this.base, process.memoryUsage().arrayBuffers);
   }
 
   sample(): void {
@@ -118,6 +128,7 @@ async function filterPass(
   const filter = new CausalFilter(space, inp.strategy);
   const n = space.nInteriorStateBins;
   // one buffer of each kind for every window (views of them for a shorter last one): the stage's memory is one window's
+  memory.beforeAllocating();
   const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), { nonLocal: space.nInteriorBins, ll: n, causal: n, masked: space.nStateBins });
   try {
     for (const [i, start] of w.starts.entries()) {
@@ -190,6 +201,7 @@ async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
   const out = await openOutputs(inp.runDir, space, w.rows);
   const smoother = new AcausalSmoother(space, inp.strategy);
   const n = space.nInteriorStateBins;
+  memory.beforeAllocating();
   const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), {
     read: space.nStateBins, causal: n, acausal: n, masked: space.nStateBins, states: space.stateNames.length, map: 1,
   });
@@ -238,6 +250,9 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
   const t0 = performance.now();
   const marginalLogLikelihood = await filterPass(space, inp, w, evidence, accuracy, memory);
   const t1 = performance.now();
+  // the filter's window buffers are garbage now: collected before the smoother allocates its own, the
+  // stage holds one window at a time, as the estimate says (and not both passes' until the collector runs)
+  StageMemory.collect();
   await smoothPass(space, inp, w, accuracy, memory);
   const n = space.nInteriorStateBins;
   const decodedAccuracy = accuracy.likelihood && accuracy.posterior
