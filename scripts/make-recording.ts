@@ -6,6 +6,7 @@
  *
  *   node --import tsx scripts/make-recording.ts OUT.npz [--spikes 2100000] [--electrodes 32]
  *     [--features 4] [--duration 1200] [--position-hz 500] [--seed 1] [--decode-last 0.05] [--replay-rate 0.5]
+ *     [--bin-cm 2]
  *
  * --decode-last F writes `time` as the position timestamps of the recording's last fraction F, so the
  * decoding rows cover only that window (encoding still uses every sample).
@@ -13,6 +14,9 @@
  * --replay-rate R: replay events per second the animal waits at a track end (0 for none): the
  * spikes then represent a fast sweep along the track (placeSimulation.ts replayTrajectory), which the
  * detector should decode as non-local. meta_json lists the events.
+ *
+ * --bin-cm B: the place grid's bin size (params.place_bin_size): 0.2 gives the 200 cm track 1 000
+ * bins, for posteriors of a few thousand state bins.
  *
  * The output is large (about 100 MB at the defaults); keep it out of the repository.
  */
@@ -46,6 +50,7 @@ function options(): Options {
       'position-hz': { type: 'string', default: '500' },
       seed: { type: 'string', default: '1' },
       'replay-rate': { type: 'string', default: '0.5' },
+      'bin-cm': { type: 'string', default: '2' },
       'decode-last': { type: 'string' },
     },
   });
@@ -55,7 +60,7 @@ function options(): Options {
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`);
     return n;
   };
-  if (!out) throw new Error('usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F] [--replay-rate R]');
+  if (!out) throw new Error('usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F] [--replay-rate R] [--bin-cm B]');
   return {
     out,
     spikes: Math.floor(int('spikes', values.spikes, 1)),
@@ -66,6 +71,7 @@ function options(): Options {
     seed: Math.floor(int('seed', values.seed, 0)),
     decodeLast: values['decode-last'] === undefined ? null : Math.min(1, int('decode-last', values['decode-last'], 1e-6)),
     replayRate: int('replay-rate', values['replay-rate'], 0),
+    binCm: int('bin-cm', values['bin-cm'], 0.01),
   };
 }
 
@@ -90,7 +96,7 @@ async function main(): Promise<void> {
     await zip.add('feature_names.npy', [encodeNpyStrings(Array.from({ length: o.features }, (_, j) => `amp_ch${j}`))]);
     await zip.add('position_std.npy', [encodeNpyFloat64([], Float64Array.of(PLACE_POSITION_STD_CM))]);
     await zip.add('waveform_std.npy', [encodeNpyFloat64([], Float64Array.of(PLACE_WAVEFORM_STD))]);
-    await zip.add('params.npy', [encodeNpyBytes(new TextEncoder().encode(JSON.stringify({ place_bin_size: 2, block_size: 100 })))]);
+    await zip.add('params.npy', [encodeNpyBytes(new TextEncoder().encode(JSON.stringify({ place_bin_size: o.binCm, block_size: 100 })))]);
     for (let e = 0; e < o.electrodes; e++) {
       const { times, marks } = tetrodeSpikes(counts[e]!, o.features, o.positionHz, represented, rng);
       await zip.add(`spike_times_${e}.npy`, [npyHeader('<f8', [times.length]), float64Bytes(times)]);
