@@ -84,6 +84,20 @@ export function serializeError(e: unknown): SerializedError {
   return { name: 'AppError', code: 'INTERNAL', message: String(e) };
 }
 
+/**
+ * The wire form a page gets: the coded error without a stack. A stack describes the service's
+ * files and code, which is nothing a page can act on; the transport logs it instead.
+ */
+export function pageError(e: unknown): SerializedError {
+  const { stack: _stack, ...wire } = serializeError(e);
+  return wire;
+}
+
+/** Whether an error is the program's fault (unknown, INTERNAL or BUG): the transport logs its stack. */
+export function isUnexpected(e: unknown): boolean {
+  return !(e instanceof AppError) || e.code === 'INTERNAL' || e.code === 'BUG';
+}
+
 const KNOWN_CODES = new Set<string>([
   'E001', 'E010', 'E011', 'E012', 'E013', 'E020', 'E021', 'E022', 'E023', 'E025', 'E026', 'E027',
   'E030', 'E032', 'E043', 'E050', 'E060', 'E061', 'E064', 'E065', 'E090',

@@ -37,3 +37,18 @@ export function checkSubscriptionKey(v: unknown): string {
   if (typeof v === 'string' && v.length > 0 && v.length <= MAX_RUN_ID_CHARS) return v;
   throw new AppError('BAD_ARGUMENT', `subscribe: expected a run id or '*', got ${JSON.stringify(v)?.slice(0, 120)}`, { key: 'runId' });
 }
+
+/**
+ * Runs one page may follow at once (the run list's '*' counts as one). A page follows the run it
+ * shows and perhaps a comparison's two; without a cap a page could register listeners until the
+ * service ran out of memory.
+ */
+export const MAX_SUBSCRIPTIONS_PER_PAGE = 64;
+
+/** Refuses a page's subscription past MAX_SUBSCRIPTIONS_PER_PAGE. */
+export function checkSubscriptionRoom(held: number): void {
+  if (held < MAX_SUBSCRIPTIONS_PER_PAGE) return;
+  throw new AppError(
+    'BAD_ARGUMENT', `subscribe: this page already follows ${held} runs, the most one page may; unsubscribe from one it no longer shows first`, { key: 'runId' },
+  );
+}

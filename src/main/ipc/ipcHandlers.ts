@@ -5,10 +5,10 @@
  * and forwards run events to the subscribing webContents on EVENT_CHANNEL.
  */
 import { API_METHODS, EVENT_CHANNEL, channelOf, type ApiMethod, type ExportResult, type ProfilerApi } from '../../shared/api';
-import { AppError, serializeError } from '../../shared/errors';
+import { AppError, isUnexpected, pageError } from '../../shared/errors';
 import { callApi } from '../../shared/apiArgs';
 import { SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, type IpcResult } from '../../shared/ipcChannels';
-import { checkSubscriptionKey } from '../../shared/runIds';
+import { checkSubscriptionKey, checkSubscriptionRoom } from '../../shared/runIds';
 import type { SenderEventLike } from './senderCheck';
 
 export interface IpcSenderLike {
@@ -39,6 +39,14 @@ export interface IpcHandlerOptions {
    * path nor bytes when the user cancels); absent, the bytes go back as base64 as in web mode.
    */
   saveExport?(result: ExportResult): Promise<ExportResult>;
+  /** where an unexpected error's stack goes instead of the page (console.error when absent) */
+  log?: (line: string) => void;
+}
+
+/** The page's form of an error; an unexpected one's stack goes to the log instead. */
+function answerError(e: unknown, log: ((line: string) => void) | undefined): ReturnType<typeof pageError> {
+  if (isUnexpected(e)) (log ?? console.error)(`profiler call failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return pageError(e);
 }
 
 /** Registers every handler; the returned function removes them and ends all subscriptions. */
@@ -54,7 +62,7 @@ export function registerIpcHandlers(options: IpcHandlerOptions): () => void {
         }
         return { ok: true, result: await fn(event, args) };
       } catch (e) {
-        return { ok: false, error: serializeError(e) };
+        return { ok: false, error: answerError(e, options.log) };
       }
     };
 
@@ -86,6 +94,7 @@ export function registerIpcHandlers(options: IpcHandlerOptions): () => void {
       sender.once('destroyed', () => dropSender(sender.id));
     }
     if (subs.has(key)) return null;
+    checkSubscriptionRoom(subs.size);
     subs.set(key, api.subscribe(key, (runEvent) => {
       if (!sender.isDestroyed()) sender.send(EVENT_CHANNEL, key, runEvent);
     }));

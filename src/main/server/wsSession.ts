@@ -5,10 +5,10 @@
  */
 import type { RawData, WebSocket } from 'ws';
 import type { ProfilerApi } from '../../shared/api';
-import { AppError, serializeError } from '../../shared/errors';
+import { AppError, isUnexpected, pageError } from '../../shared/errors';
 import { MAX_MESSAGE_BYTES, readClientMessage, type ServerMessage } from '../../shared/wire';
 import { callApi } from '../../shared/apiArgs';
-import { checkSubscriptionKey } from '../../shared/runIds';
+import { checkSubscriptionKey, checkSubscriptionRoom } from '../../shared/runIds';
 
 /** A page that stops reading (a frozen tab) is dropped before its backlog eats the server's memory. */
 const MAX_BUFFERED_BYTES = 2 * MAX_MESSAGE_BYTES;
@@ -46,7 +46,18 @@ export function messageText(message: ServerMessage): string {
   return JSON.stringify(message);
 }
 
-export function attachSession(ws: WebSocket, api: ProfilerApi): void {
+/** Where a session reports what a page is not told (an unexpected error's stack). */
+const logToStderr = (line: string): void => {
+  process.stderr.write(`kde-profiler serve: ${line}\n`);
+};
+
+/** The page's form of an error; an unexpected one's stack goes to the log instead. */
+function answerError(e: unknown, what: string, log: (line: string) => void): ReturnType<typeof pageError> {
+  if (isUnexpected(e)) log(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return pageError(e);
+}
+
+export function attachSession(ws: WebSocket, api: ProfilerApi, log: (line: string) => void = logToStderr): void {
   const subscriptions = new Map<string, () => void>();
 
   const send = (message: ServerMessage): void => {
@@ -64,12 +75,12 @@ export function attachSession(ws: WebSocket, api: ProfilerApi): void {
   };
 
   /** `work` may return a value or a promise of one: both answer the call. */
-  const answer = (id: number, work: () => unknown): void => {
+  const answer = (id: number, work: () => unknown, what: string): void => {
     Promise.resolve()
       .then(work)
       .then(
         (result) => send({ kind: 'result', id, ok: true, result: result ?? null }),
-        (e: unknown) => send({ kind: 'result', id, ok: false, error: serializeError(e) }),
+        (e: unknown) => send({ kind: 'result', id, ok: false, error: answerError(e, what, log) }),
       );
   };
 
@@ -84,22 +95,23 @@ export function attachSession(ws: WebSocket, api: ProfilerApi): void {
     const message = reading.message;
     switch (message.kind) {
       case 'call':
-        answer(message.id, () => callApi(api, message.method, message.params));
+        answer(message.id, () => callApi(api, message.method, message.params), message.method);
         return;
       case 'subscribe':
         answer(message.id, () => {
           const key = checkSubscriptionKey(message.runId);
           if (subscriptions.has(key)) return null;
+          checkSubscriptionRoom(subscriptions.size);
           subscriptions.set(key, api.subscribe(key, (event) => send({ kind: 'event', runId: key, event })));
           return null;
-        });
+        }, 'subscribe');
         return;
       case 'unsubscribe':
         answer(message.id, () => {
           subscriptions.get(message.runId)?.();
           subscriptions.delete(message.runId);
           return null;
-        });
+        }, 'unsubscribe');
         return;
     }
   });
