@@ -46,4 +46,18 @@ export interface PosteriorReport {
    * lie from it (a posterior should decode better than the likelihood alone).
    */
   accuracy?: { likelihood?: DecodingAccuracy | undefined; posterior?: DecodingAccuracy | undefined };
+  /**
+   * A profiling run (`run --model`) times the filter and smoother once per HMM strategy on the same
+   * likelihood, in the order they ran; the fields above are those of the structured one.
+   */
+  strategies?: PosteriorStrategyTiming[];
+}
+
+/** One HMM strategy's pass over the run's likelihood. */
+export interface PosteriorStrategyTiming {
+  strategy: HmmStrategy;
+  filterMs: number;
+  smoothMs: number;
+  /** largest |Δ| of its acausal posterior against the first strategy's (0 for the first itself; NaN where only one is NaN) */
+  maxAbsDiffToFirst: number;
 }
