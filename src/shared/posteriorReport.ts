@@ -61,3 +61,31 @@ export interface PosteriorStrategyTiming {
   /** largest |Δ| of its acausal posterior against the first strategy's (0 for the first itself; NaN where only one is NaN) */
   maxAbsDiffToFirst: number;
 }
+
+/** One HMM strategy's times against another's (`ratio` < 1: `strategy` is the faster). */
+export interface HmmTimeRatio {
+  strategy: HmmStrategy;
+  against: HmmStrategy;
+  filter: number;
+  smooth: number;
+  /** filter and smoother together */
+  total: number;
+}
+
+/**
+ * Structured's filter and smoother times ÷ dense's when a run timed both, for report.md and the
+ * CLI summary alike; undefined otherwise.
+ */
+export function structuredToDense(p: Pick<PosteriorReport, 'strategies'>): HmmTimeRatio | undefined {
+  const of = (s: HmmStrategy) => p.strategies?.find((t) => t.strategy === s);
+  const structured = of('structured');
+  const dense = of('dense');
+  if (!structured || !dense) return undefined;
+  return {
+    strategy: 'structured',
+    against: 'dense',
+    filter: structured.filterMs / dense.filterMs,
+    smooth: structured.smoothMs / dense.smoothMs,
+    total: (structured.filterMs + structured.smoothMs) / (dense.filterMs + dense.smoothMs),
+  };
+}

@@ -1,13 +1,15 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRunConfig, type StrategyChoice } from '../../shared/config';
 import type { SpanRecord } from '../../shared/events';
+import { encodeNpyFloat32 } from '../data';
 import { validateReport } from '../export';
 import { buildReport } from '../service/report';
 import { POSTERIOR_FILES, type EngineOutcome, type EngineToHost } from '../engineProtocol';
 import { startEngineRun } from './engineRun';
+import { maxAbsDiff } from './runPosterior';
 import { fakeEngineDeps, type FakeEngineOptions } from './testing';
 
 const dirs: string[] = [];
@@ -119,5 +121,27 @@ describe('a profiling run with a posterior', () => {
     expect(messages.at(-1)).toEqual({ type: 'cancelled' });
     expect(messages.some((m) => m.type === 'partial' && m.outcome.strategies[0]!.status === 'ok')).toBe(true);
     expect(await readdir(runDir)).not.toContain('posterior-work');
+  });
+});
+
+describe('maxAbsDiff of two posterior files', () => {
+  it('reads them a window at a time, skips columns NaN in both, and is NaN where only one is NaN', async () => {
+    const runDir = await mkdtemp(join(tmpdir(), 'run-posterior-'));
+    dirs.push(runDir);
+    const rows = 4500;
+    const write = async (name: string, edit: (v: Float64Array) => void) => {
+      const v = new Float64Array(rows * 3).map((_x, k) => (k % 3 === 0 ? Number.NaN : k / (rows * 3)));
+      edit(v);
+      await writeFile(join(runDir, name), encodeNpyFloat32([rows, 3], v));
+      return join(runDir, name);
+    };
+    const a = await write('a.npy', () => undefined);
+    // the difference lies in the third window of rows
+    const b = await write('b.npy', (v) => { v[4200 * 3 + 1] = v[4200 * 3 + 1]! + 0.25; });
+    const c = await write('c.npy', (v) => { v[7] = Number.NaN; });
+    expect(await maxAbsDiff(a, a, rows)).toBe(0);
+    expect(await maxAbsDiff(a, b, rows)).toBeCloseTo(0.25, 6);
+    expect(await maxAbsDiff(a, c, rows)).toBeNaN();
+    await expect(maxAbsDiff(a, b, rows + 1)).rejects.toThrow('cannot be compared');
   });
 });
