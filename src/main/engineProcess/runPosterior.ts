@@ -6,18 +6,17 @@
  * The last strategy's outputs stay in posterior/ of the run folder; what the others wrote, and the
  * likelihood file written only for this stage, go when it ends.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HmmStrategy, PosteriorRequest } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import type { PosteriorReport, PosteriorStrategyTiming } from '../../shared/posteriorReport';
-import { encodeNpyFloat32 } from '../data';
 import { POSTERIOR_FILES, type PosteriorSummary } from '../engineProtocol';
 import type { EngineDeps } from './engineDeps';
 import { nextStep, type MeasureContext } from './measureContext';
 import { decodePosterior } from './posterior';
-import { RowFileReader } from './rowFiles';
+import { RowFileReader, RowFileWriter } from './rowFiles';
 import type { StrategyMeasurement } from './strategyMeasure';
 
 export const POSTERIOR_GROUP = 'posterior';
@@ -54,13 +53,25 @@ function sourceOf(measured: readonly StrategyMeasurement[], size: number): Strat
   return source;
 }
 
-/** The float32 row file the posterior stage reads: the one --save-likelihood wrote, else one written for the stage. */
+/**
+ * The float32 row file the posterior stage reads: the one --save-likelihood wrote, else one written
+ * for the stage a window of rows at a time, so a big run holds no second whole copy of its likelihood.
+ */
 async function likelihoodFileOf(inp: RunPosteriorInputs, source: StrategyMeasurement, nTime: number, nBins: number): Promise<string> {
   if (source.result.likelihoodFile) return join(inp.runDir, source.result.likelihoodFile);
-  const file = join(inp.runDir, WORK_DIR, 'likelihood.npy');
-  await mkdir(join(inp.runDir, WORK_DIR), { recursive: true });
-  await writeFile(file, encodeNpyFloat32([nTime, nBins], source.likelihood!));
-  return file;
+  const writer = await RowFileWriter.create(join(inp.runDir, WORK_DIR, 'likelihood.npy'), nTime, nBins);
+  try {
+    const values = source.likelihood!;
+    for (let start = 0; start < nTime; start += ROWS_PER_WINDOW) {
+      const end = Math.min(nTime, start + ROWS_PER_WINDOW);
+      await writer.write(start, Float32Array.from(values.subarray(start * nBins, end * nBins)));
+    }
+    await writer.finish();
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+  return writer.file;
 }
 
 async function localLikelihood(inp: RunPosteriorInputs): Promise<{ values: Float64Array; ms?: number }> {

@@ -157,5 +157,9 @@ describe('buildReport', () => {
     expect(alone).toContain('| dense | 200 ms | 300 ms | 500 ms | - |');
     expect(alone).not.toContain('Structured ÷ dense');
     expect(renderReportMarkdown({ ...report, posterior: { ...posterior, strategies: undefined } })).not.toContain('### HMM strategies');
+
+    const csv = renderReportCsv(report).trimEnd().split('\n');
+    expect(csv.filter((l) => l.includes(',posterior,decoder dense,ok,'))).toHaveLength(2);
+    expect(csv.filter((l) => l.includes(',posterior,decoder structured,ok,'))).toHaveLength(2);
   });
 });
