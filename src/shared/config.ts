@@ -67,6 +67,18 @@ export interface RunConfig {
   label?: string;
   /** compute only this share of the electrodes (a SLURM array task), to be merged with the others */
   shard?: ShardSpec;
+  /** after the likelihood, the state-space posterior on it, timed once per HMM strategy; absent: none */
+  posterior?: PosteriorRequest;
+}
+
+/** The posterior a profiling run ends with: one model, its filter and smoother timed per HMM strategy. */
+export interface PosteriorRequest {
+  model: PosteriorModel;
+  /**
+   * In HMM_STRATEGIES order whatever order was asked: dense (non_local_detector's way) runs first and
+   * is what the others are compared with; structured runs last, so posterior/ holds its outputs
+   */
+  strategies: HmmStrategy[];
 }
 
 export interface StoppingRule {
@@ -191,6 +203,16 @@ function parseData(v: unknown): DataSource {
   throw bad('data.kind', `expected 'preset' or 'file', got ${JSON.stringify(d.kind)}`);
 }
 
+function parsePosterior(v: unknown): PosteriorRequest | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad('posterior', 'expected an object { model, strategies }');
+  const r = v as Record<string, unknown>;
+  const asked = r.strategies ?? HMM_STRATEGIES;
+  if (!Array.isArray(asked) || asked.length === 0) throw bad('posterior.strategies', `expected a non-empty list of ${HMM_STRATEGIES.join(', ')}`);
+  const named = new Set(asked.map((s, i) => oneOf(s, `posterior.strategies[${i}]`, HMM_STRATEGIES)));
+  return { model: oneOf(r.model, 'posterior.model', POSTERIOR_MODELS), strategies: HMM_STRATEGIES.filter((s) => named.has(s)) };
+}
+
 /** more engine workers than this would only share the same cores */
 export const MAX_WORKERS = 64;
 
@@ -213,6 +235,11 @@ export function parseRunConfig(raw: unknown): RunConfig {
   if (label !== undefined && (typeof label !== 'string' || label.length > 200)) {
     throw bad('label', 'expected a string of at most 200 characters');
   }
+  const shard = parseShard(r.shard);
+  const posterior = parsePosterior(r.posterior);
+  if (posterior && shard) {
+    throw bad('posterior', 'a shard holds only some electrodes and the posterior needs the likelihood of all of them; run the posterior without a shard');
+  }
   return {
     data: parseData(r.data),
     backend: oneOf(r.backend ?? DEFAULT_RUN_CONFIG.backend, 'backend', [...BACKENDS, 'auto'] as const),
@@ -231,6 +258,7 @@ export function parseRunConfig(raw: unknown): RunConfig {
     saveLikelihood: bool(r.saveLikelihood, 'saveLikelihood', DEFAULT_RUN_CONFIG.saveLikelihood),
     trace: bool(r.trace, 'trace', DEFAULT_RUN_CONFIG.trace),
     label: label as string | undefined,
-    shard: parseShard(r.shard),
+    shard,
+    ...(posterior ? { posterior } : {}),
   };
 }

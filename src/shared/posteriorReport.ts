@@ -46,4 +46,46 @@ export interface PosteriorReport {
    * lie from it (a posterior should decode better than the likelihood alone).
    */
   accuracy?: { likelihood?: DecodingAccuracy | undefined; posterior?: DecodingAccuracy | undefined };
+  /**
+   * A profiling run (`run --model`) times the filter and smoother once per HMM strategy on the same
+   * likelihood, in the order they ran; the fields above are those of the structured one.
+   */
+  strategies?: PosteriorStrategyTiming[];
+}
+
+/** One HMM strategy's pass over the run's likelihood. */
+export interface PosteriorStrategyTiming {
+  strategy: HmmStrategy;
+  filterMs: number;
+  smoothMs: number;
+  /** largest |Δ| of its acausal posterior against the first strategy's (0 for the first itself; NaN where only one is NaN) */
+  maxAbsDiffToFirst: number;
+}
+
+/** One HMM strategy's times against another's (`ratio` < 1: `strategy` is the faster). */
+export interface HmmTimeRatio {
+  strategy: HmmStrategy;
+  against: HmmStrategy;
+  filter: number;
+  smooth: number;
+  /** filter and smoother together */
+  total: number;
+}
+
+/**
+ * Structured's filter and smoother times ÷ dense's when a run timed both, for report.md and the
+ * CLI summary alike; undefined otherwise.
+ */
+export function structuredToDense(p: Pick<PosteriorReport, 'strategies'>): HmmTimeRatio | undefined {
+  const of = (s: HmmStrategy) => p.strategies?.find((t) => t.strategy === s);
+  const structured = of('structured');
+  const dense = of('dense');
+  if (!structured || !dense) return undefined;
+  return {
+    strategy: 'structured',
+    against: 'dense',
+    filter: structured.filterMs / dense.filterMs,
+    smooth: structured.smoothMs / dense.smoothMs,
+    total: (structured.filterMs + structured.smoothMs) / (dense.filterMs + dense.smoothMs),
+  };
 }

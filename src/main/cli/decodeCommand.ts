@@ -163,7 +163,9 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   }
   const outFlag = stringFlag(flags, 'out');
   if (outFlag === undefined) throw new UsageError('--out DIR is required: the likelihood is written there');
-  const config = runConfigFromFlags({ ...flags, values: { ...flags.values, strategy: flags.values.strategy ?? 'auto' } });
+  // decode's --model and --posterior-strategy ask for its one posterior (posteriorOf), not for run's timed pair
+  const values = { ...flags.values, strategy: flags.values.strategy ?? 'auto', model: undefined, 'posterior-strategy': undefined };
+  const config = runConfigFromFlags({ ...flags, values });
   if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto, or nld-dispatch)');
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);

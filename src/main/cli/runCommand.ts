@@ -24,6 +24,8 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                  [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB]
                  [--repeats N] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
                  [--workers N] [--no-kernel-profile] [--allow-tf32]
+                 [--model decoder|detector|none] (the state-space posterior after the likelihood; default none)
+                 [--posterior-strategy structured|dense|both] (HMM strategies timed; default both)
                  [--out DIR] [--runs-dir DIR] [--no-trace] [--trace-json]`;
 
 export interface FollowedRun {

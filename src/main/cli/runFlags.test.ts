@@ -60,4 +60,23 @@ describe('run flags', () => {
     expect(() => config(args)).toThrow(UsageError);
     expect(() => config(args)).toThrow(message);
   });
+
+  it('asks for no posterior unless --model names one, and times both HMM strategies by default', () => {
+    expect(config(['--data', 'preset:tiny'])).not.toHaveProperty('posterior');
+    expect(config(['--data', 'preset:tiny', '--model', 'none'])).not.toHaveProperty('posterior');
+    expect(config(['--data', 'preset:tiny', '--model', 'detector']).posterior).toEqual({ model: 'detector', strategies: ['dense', 'structured'] });
+    expect(config(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'both']).posterior!.strategies).toEqual(['dense', 'structured']);
+    expect(config(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'dense']).posterior).toEqual({ model: 'decoder', strategies: ['dense'] });
+  });
+
+  it.each([
+    [['--data', 'preset:tiny', '--model', 'hmm'], '--model hmm: expected decoder, detector or none'],
+    [['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'sparse'], '--posterior-strategy sparse: expected structured, dense or both'],
+    [['--data', 'preset:tiny', '--posterior-strategy', 'dense'], '--posterior-strategy needs a posterior: drop it or give --model decoder|detector'],
+    [['--data', 'preset:tiny', '--model', 'none', '--posterior-strategy', 'both'], '--posterior-strategy needs a posterior'],
+    [['--data', 'preset:tiny', '--model', 'detector', '--shard', '0/2'], '--model: a shard holds only some electrodes'],
+  ])('refuses the posterior flags %j with a message naming the flag', (args, message) => {
+    expect(() => config(args)).toThrow(UsageError);
+    expect(() => config(args)).toThrow(message);
+  });
 });

@@ -3,7 +3,7 @@
  * config keys, so they are reworded to name the flag the user typed.
  */
 import { AppError, isAppError } from '../../shared/errors';
-import { DEFAULT_STOPPING_RULE, parseRunConfig, STRATEGIES, type RunConfig } from '../../shared/config';
+import { DEFAULT_STOPPING_RULE, HMM_STRATEGIES, parseRunConfig, POSTERIOR_MODELS, STRATEGIES, type RunConfig } from '../../shared/config';
 import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, refuseTogether, type Parsed } from './args';
 import { UsageError } from './cliTypes';
 
@@ -56,6 +56,8 @@ const FLAG_OF_KEY: [RegExp, string][] = [
   [/^warmup$/, '--warmup'],
   [/^label$/, '--label'],
   [/^workers$/, '--workers'],
+  [/^posterior\.strategies/, '--posterior-strategy'],
+  [/^posterior/, '--model'],
 ];
 
 function reword(e: AppError): UsageError {
@@ -89,6 +91,30 @@ function repeatsFrom(p: Parsed): { repeats?: number; untilStable?: unknown } {
   if (text === 'auto') return { repeats: 5, untilStable: { ...DEFAULT_STOPPING_RULE, ...(maxTimeS === undefined ? {} : { maxTimeS }) } };
   if (maxTimeS !== undefined) throw new UsageError('--max-time applies to --repeats auto');
   return { repeats: intFlag(p, 'repeats', 1) };
+}
+
+/**
+ * `run`'s own posterior flags. Not in RUN_OPTIONS: decode has flags of the same names that mean one
+ * posterior, and sweep takes RUN_OPTIONS whole.
+ */
+export const RUN_POSTERIOR_OPTIONS = {
+  model: { type: 'string' },
+  'posterior-strategy': { type: 'string' },
+} as const;
+
+/** `--model decoder|detector|none` (none by default) with `--posterior-strategy structured|dense|both` (both by default) */
+function posteriorFrom(p: Parsed): unknown {
+  const model = stringFlag(p, 'model') ?? 'none';
+  const strategy = stringFlag(p, 'posterior-strategy');
+  if (model === 'none') {
+    if (strategy !== undefined) throw new UsageError('--posterior-strategy needs a posterior: drop it or give --model decoder|detector');
+    return undefined;
+  }
+  if (!(POSTERIOR_MODELS as readonly string[]).includes(model)) throw new UsageError(`--model ${model}: expected ${POSTERIOR_MODELS.join(', ')} or none`);
+  if (strategy !== undefined && strategy !== 'both' && !(HMM_STRATEGIES as readonly string[]).includes(strategy)) {
+    throw new UsageError(`--posterior-strategy ${strategy}: expected structured, dense or both`);
+  }
+  return { model, strategies: strategy === undefined || strategy === 'both' ? [...HMM_STRATEGIES] : [strategy] };
 }
 
 /** `--shard I/N` (0 ≤ I < N, as SLURM_ARRAY_TASK_ID) with `--shard-by round-robin|spikes` */
@@ -127,6 +153,7 @@ export function runConfigFromFlags(p: Parsed): RunConfig {
     kernelProfile: boolFlag(p, 'no-kernel-profile') ? false : undefined,
     allowTf32: boolFlag(p, 'allow-tf32') ? true : undefined,
     shard: shardFrom(p),
+    posterior: posteriorFrom(p),
   };
   try {
     return parseRunConfig(raw);
@@ -142,7 +169,7 @@ const CONTRADICTIONS = [
 ] as const;
 
 export function parseRunFlags(args: string[]): Parsed {
-  const flags = parseFlags(args, RUN_OPTIONS);
+  const flags = parseFlags(args, { ...RUN_OPTIONS, ...RUN_POSTERIOR_OPTIONS });
   refuseTogether(flags, CONTRADICTIONS);
   return flags;
 }

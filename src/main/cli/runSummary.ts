@@ -2,9 +2,10 @@
  * The few lines `run` prints on stdout when it finishes: per strategy its warm medians with their
  * intervals, how many repeats and why they stopped, its time against the reference with the
  * verdict, and its agreement with the reference; then the headline findings and the
- * recommendation with its runner-up.
+ * recommendation with its runner-up; with a posterior, each HMM strategy's filter and smoother times.
  */
-import type { Recommendation, Report, StrategyResult } from '../../shared/report';
+import { structuredToDense } from '../../shared/posteriorReport';
+import type { PosteriorReport, Recommendation, Report, StrategyResult } from '../../shared/report';
 import { formatMs } from '../../shared/format';
 import { comparisonText, formatMedianCi } from '../analysis';
 import { table } from './table';
@@ -42,6 +43,19 @@ function localRow(report: Report): string[] | null {
   return ['local', 'ok', '-', formatMedianCi(local.timing), formatMedianCi(local.timing), String(local.timing.n), formatMs(local.timing.firstMs), versus, '-', '-'];
 }
 
+/** "posterior (detector): dense filter 1.2 s · smoother 0.9 s; structured … (0.11× dense, max |diff| 3e-7)" */
+function posteriorLine(p: PosteriorReport): string | null {
+  const timed = p.strategies;
+  if (!timed || timed.length === 0) return null;
+  const ratio = structuredToDense(p);
+  const parts = timed.map((t, i) => {
+    const diff = i > 0 && t.maxAbsDiffToFirst !== null ? `, max |diff| ${t.maxAbsDiffToFirst.toExponential(1)} vs ${timed[0]!.strategy}` : '';
+    const versus = ratio && t.strategy === ratio.strategy ? ` (${ratio.total.toFixed(2)}× ${ratio.against}${diff})` : diff ? ` (${diff.slice(2)})` : '';
+    return `${t.strategy} filter ${formatMs(t.filterMs)} · smoother ${formatMs(t.smoothMs)}${versus}`;
+  });
+  return `posterior (${p.model}): ${parts.join('; ')}`;
+}
+
 function recommendationLine(r: Recommendation): string {
   const runnerUp = r.runnerUp ? `; runner-up ${r.runnerUp.strategy}: ${comparisonText(r.runnerUp)}` : '';
   return `recommendation: ${r.strategy}, block size ${r.blockSize}${runnerUp}`;
@@ -70,6 +84,8 @@ export function runSummary(report: Report): string {
       `${report.backend.name} (${report.backend.device})${(report.workers ?? 1) > 1 ? ` × ${report.workers} workers` : ''}`,
     table(rows),
   ];
+  const posterior = report.posterior ? posteriorLine(report.posterior) : null;
+  if (posterior) lines.push(posterior);
   const notable = report.findings.filter((f) => f.severity !== 'info');
   for (const f of notable.slice(0, 5)) lines.push(`${f.severity}: ${f.message}`);
   if (report.recommendation) lines.push(recommendationLine(report.recommendation));

@@ -1,7 +1,8 @@
 /**
  * The runs of the engine process. A profiling run loads the data, initializes the backend,
  * measures each strategy (strategyMeasure.ts), the local likelihood when asked, then the agreement
- * between strategies and, where the data carry the true position, how well each decodes; a decode
+ * between strategies and, where the data carry the true position, how well each decodes, and last the
+ * state-space posterior when asked, timed per HMM strategy (runPosterior.ts); a decode
  * run (decodeRun.ts) decodes a long recording in windows. Both record through a RunSession: trace
  * records stream out in batches as they are made, the outcome is sent once at the end, likelihood
  * arrays go to files. Cancellation is checked between steps.
@@ -18,6 +19,7 @@ import { LOCAL_GROUP, localRatioToNonlocal, measureLocal, type LocalMeasurement 
 import type { MeasureContext } from './measureContext';
 import { notApplicableFor } from './notApplicable';
 import { ProgressTracker, type ProgressGroup } from './progressTracker';
+import { POSTERIOR_GROUP, posteriorUnits, runPosterior } from './runPosterior';
 import { startRunSession, type EngineRun, type RunSession } from './runSession';
 import { measureStrategy, type StrategyMeasurement } from './strategyMeasure';
 
@@ -30,13 +32,15 @@ export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (mes
   );
 }
 
-/** One group per strategy (cold, warm-ups, repeats, kernel profile), plus local when asked. */
+/** One group per strategy (cold, warm-ups, repeats, kernel profile), plus local and the posterior when asked. */
 function progressGroups({ config }: StartMessage): ProgressGroup[] {
   const timedCalls = 1 + config.warmup + config.repeats;
   // the kernel profile takes the last warmup's place; without a warmup it is one call more
   const profileCalls = config.kernelProfile !== false && config.warmup === 0 ? 1 : 0;
-  const groups = config.strategies.map((s) => ({ name: s, units: timedCalls + profileCalls }));
-  return config.local ? [...groups, { name: LOCAL_GROUP, units: timedCalls }] : groups;
+  const groups: ProgressGroup[] = config.strategies.map((s) => ({ name: s, units: timedCalls + profileCalls }));
+  if (config.local) groups.push({ name: LOCAL_GROUP, units: timedCalls });
+  if (config.posterior) groups.push({ name: POSTERIOR_GROUP, units: posteriorUnits(config.posterior, config.local) });
+  return groups;
 }
 
 async function profile(session: RunSession, start: StartMessage, deps: EngineDeps, tracker: ProgressTracker): Promise<EngineOutcome> {
@@ -61,6 +65,14 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   outcome.tf32 = tf32;
   if (local) outcome.local = await localEntry(ctx, local, runDir, measured);
   if (config.saveLikelihood) await writeAxes(runDir, dataset);
+  if (config.posterior) {
+    // the likelihood's results are whole now: a posterior that fails or is cancelled leaves them in the report
+    session.sendPartial(outcome);
+    outcome.posterior = await runPosterior({
+      ctx, engineDeps: deps, runDir, request: config.posterior, measured, ...(local ? { local: local.likelihood } : {}),
+      onProgress: (within, detail) => session.emitProgress(within, detail),
+    });
+  }
   return outcome;
 }
 

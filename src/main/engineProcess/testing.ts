@@ -18,6 +18,8 @@ export interface FakeEngineOptions {
   leaking?: StrategyChoice[];
   /** busy-waits this long per electrode in predict, holding the event loop like wasm compute */
   busyMsPerElectrode?: number;
+  /** predictLocal throws (the detector posterior's Local state cannot be computed) */
+  failingLocal?: boolean;
 }
 
 function busyWait(ms: number): void {
@@ -99,7 +101,10 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
       const totalTerms = full.nTerms.reduce((a, b) => a + b, 0);
       return { nTime: full.nTime, nBins: full.nBins, windows, resolved: full.resolved, resolvedReasons: [], flooredTerms: 0, totalTerms };
     },
-    predictLocal: async (_m, d) => new Float64Array(d.time.length).fill(-1),
+    predictLocal: async (_m, d) => {
+      if (options.failingLocal) throw new AppError('INTERNAL', 'the local likelihood is broken in this test');
+      return new Float64Array(d.time.length).fill(-1);
+    },
     profileKernels: async (fn) => {
       const result = await fn();
       return { result, kernels: [{ name: 'Exp', kernelTimeMs: 0.5, bytesAdded: 16 }], peakBytes: 64 };

@@ -1,7 +1,9 @@
 /**
  * The Posterior section of report.md: what the state-space posterior a decode ended with costs and
- * how well it decodes against the likelihood alone, and where its files are.
+ * how well it decodes against the likelihood alone, and where its files are; for a profiling run
+ * that timed both HMM strategies, each one's times, their ratio and how far their posteriors differ.
  */
+import { structuredToDense } from '../../shared/posteriorReport';
 import type { DecodingAccuracy, PosteriorReport, Report } from '../../shared/report';
 import { formatBytes, formatMs, formatShare, nonFiniteText } from '../../shared/format';
 import { fmtInt, mdTable } from './format';
@@ -48,6 +50,33 @@ function projectionLines(p: PosteriorReport): string[] {
   ];
 }
 
+/** a ratio of times, two decimals */
+function timesText(ratio: number): string {
+  return nonFiniteText(ratio) ?? `${ratio.toFixed(2)}×`;
+}
+
+/** Each HMM strategy's filter and smoother on the same likelihood, when a profiling run timed them. */
+function strategyLines(p: PosteriorReport): string[] {
+  const timed = p.strategies;
+  if (!timed || timed.length === 0) return [];
+  const first = timed[0]!;
+  const rows = timed.map((t) => [
+    t.strategy, formatMs(t.filterMs), formatMs(t.smoothMs), formatMs(t.filterMs + t.smoothMs),
+    t === first ? '-' : nonFiniteText(t.maxAbsDiffToFirst) ?? t.maxAbsDiffToFirst.toExponential(2),
+  ]);
+  const ratio = structuredToDense(p);
+  const ratioLine = ratio
+    ? ['', `Structured ÷ dense: filter ${timesText(ratio.filter)}, smoother ${timesText(ratio.smooth)}, both ${timesText(ratio.total)}.`]
+    : [];
+  return [
+    '', '### HMM strategies', '',
+    `The filter and smoother on the same likelihood, once per strategy; the table above is ${p.strategy}'s, and its files are in posterior/.`,
+    '',
+    mdTable(['Strategy', 'Filter', 'Smoother', 'Filter + smoother', `Max abs diff of the acausal posterior vs ${first.strategy}`], rows),
+    ...ratioLine,
+  ];
+}
+
 export function posteriorSection(report: Report): string | undefined {
   const p = report.posterior;
   if (!p) return undefined;
@@ -66,7 +95,7 @@ export function posteriorSection(report: Report): string | undefined {
   ];
   const files = (Object.keys(FILE_WORDS) as (keyof PosteriorReport['files'])[]).map((k) => `- \`${p.files[k]}\`: ${FILE_WORDS[k]}`);
   return [
-    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows), ...projectionLines(p),
+    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows), ...strategyLines(p), ...projectionLines(p),
     '', '### Accuracy', '', ...accuracyTable(p),
     '', '### Files', '', 'Float32 .npy in non_local_detector\'s layout, relative to the run folder:', '', ...files,
   ].join('\n');

@@ -46,6 +46,13 @@ describe('paths and export options from a client', () => {
     expect(message(() => runConfig({ data: { kind: 'file', path: 'x.npz' } }))).toMatch(/^data\.path: 'x\.npz' is a relative path/);
   });
 
+  it('checks the posterior request of a run config as it arrives from the page or a WebSocket client', () => {
+    const data = { kind: 'file', path: '/d/x.npz' };
+    expect(runConfig({ data, posterior: { model: 'detector', strategies: ['structured'] } }).posterior).toEqual({ model: 'detector', strategies: ['structured'] });
+    expect(message(() => runConfig({ data, posterior: { model: 'both' } }))).toMatch(/'posterior\.model': expected one of decoder, detector/);
+    expect(message(() => runConfig({ data, posterior: { model: 'decoder', strategies: ['fast'] } }))).toMatch(/'posterior\.strategies\[0\]'/);
+  });
+
   it('reads exportDataAsNpz options strictly: absent, or { overwrite?: boolean } and nothing else', () => {
     expect(npzExportOptions(undefined)).toEqual({ overwrite: false });
     expect(npzExportOptions({})).toEqual({ overwrite: false });

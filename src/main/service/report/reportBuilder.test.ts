@@ -109,5 +109,57 @@ describe('buildReport', () => {
     const def = reportSchema.definitions.posteriorReport.properties;
     expect(def.model.enum).toEqual([...POSTERIOR_MODELS]);
     expect(def.strategy.enum).toEqual([...HMM_STRATEGIES]);
+    expect(def.strategies.items.properties.strategy.enum).toEqual([...HMM_STRATEGIES]);
+    const asked = reportSchema.definitions.runConfig.properties.posterior.properties;
+    expect(asked.model.enum).toEqual([...POSTERIOR_MODELS]);
+    expect(asked.strategies.items.enum).toEqual([...HMM_STRATEGIES]);
+  });
+
+  it('shows a profiling run\'s HMM strategies side by side in report.md, structured against dense', () => {
+    const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
+    const posterior: PosteriorReport = {
+      model: 'decoder', strategy: 'structured', states: ['Continuous'], rows: 100, nStateBins: 50, nInteriorStateBins: 50,
+      marginalLogLikelihood: -12.5, filterMs: 20, smoothMs: 30, denseTransitionBytes: 50 * 50 * 4,
+      files: {
+        acausal: 'posterior/acausal_posterior.npy', causal: 'posterior/causal_posterior.npy',
+        stateProbabilities: 'posterior/acausal_state_probabilities.npy', mapPosition: 'posterior/map_position.npy',
+      },
+      strategies: [
+        { strategy: 'dense', filterMs: 200, smoothMs: 300, maxAbsDiffToFirst: 0 },
+        { strategy: 'structured', filterMs: 20, smoothMs: 30, maxAbsDiffToFirst: 2.5e-7 },
+      ],
+    };
+    const report = buildReport({
+      runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed',
+      config: parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference'], posterior: { model: 'decoder' } }),
+      outcome: {
+        dataset,
+        backend: { name: 'cpu', device: 'CPU', isGpu: false, isFallback: false, reason: 'asked', tfjsVersion: '4.22.0', initMs: 1, warnings: [] },
+        strategies: [], notApplicable: [], windows: [], posterior,
+      },
+    });
+    expect(validateReport(report)).toEqual({ ok: true, errors: [] });
+    expect(validateReport({ ...report, posterior: { ...posterior, strategies: [{ strategy: 'dense', filterMs: 1, smoothMs: 1 }] } }).ok).toBe(false);
+    expect(validateReport({ ...report, config: { ...report.config, posterior: { model: 'decoder', strategies: ['sparse'] } } }).ok).toBe(false);
+
+    const md = renderReportMarkdown(report);
+    const section = md.slice(md.indexOf('### HMM strategies'), md.indexOf('\n### Accuracy'));
+    expect(section).toContain("the table above is structured's");
+    expect(section).toContain('| Strategy | Filter | Smoother | Filter + smoother | Max abs diff of the acausal posterior vs dense |');
+    expect(section).toContain('| dense | 200 ms | 300 ms | 500 ms | - |');
+    expect(section).toContain('| structured | 20 ms | 30 ms | 50 ms | 2.50e-7 |');
+    expect(section).toContain('Structured ÷ dense: filter 0.10×, smoother 0.10×, both 0.10×.');
+    // a NaN read back from report.json is null
+    const nullDiff = { ...posterior, strategies: [posterior.strategies![0]!, { ...posterior.strategies![1]!, maxAbsDiffToFirst: null as unknown as number }] };
+    expect(renderReportMarkdown({ ...report, posterior: nullDiff })).toContain('| structured | 20 ms | 30 ms | 50 ms | n/a |');
+    const one = { ...posterior, strategy: 'dense' as const, strategies: [posterior.strategies![0]!] };
+    const alone = renderReportMarkdown({ ...report, posterior: one });
+    expect(alone).toContain('| dense | 200 ms | 300 ms | 500 ms | - |');
+    expect(alone).not.toContain('Structured ÷ dense');
+    expect(renderReportMarkdown({ ...report, posterior: { ...posterior, strategies: undefined } })).not.toContain('### HMM strategies');
+
+    const csv = renderReportCsv(report).trimEnd().split('\n');
+    expect(csv.filter((l) => l.includes(',posterior,decoder dense,ok,'))).toHaveLength(2);
+    expect(csv.filter((l) => l.includes(',posterior,decoder structured,ok,'))).toHaveLength(2);
   });
 });

@@ -50,6 +50,18 @@ describe('useRunSetupStore', () => {
     expect(c.data).toEqual(useDataStore().source);
   });
 
+  it('asks for no posterior by default, else the chosen model timed with both HMM strategies, without a new estimate', async () => {
+    const setup = useRunSetupStore();
+    expect(setup.config).not.toHaveProperty('posterior');
+    setup.posterior = 'detector';
+    await nextTick();
+    expect(setup.config.posterior).toEqual({ model: 'detector', strategies: ['dense', 'structured'] });
+    await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
+    expect(api.callsOf('estimateMemory')).toHaveLength(0);
+    setup.posterior = 'none';
+    expect(setup.config).not.toHaveProperty('posterior');
+  });
+
   it('blocks start until the data was inspected, and for an unavailable backend', async () => {
     const setup = useRunSetupStore();
     expect(setup.blocker).toMatch(/Data view/);

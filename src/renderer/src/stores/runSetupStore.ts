@@ -5,7 +5,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch, type ComputedRef, type Ref } from 'vue';
 import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
-import { DEFAULT_RUN_CONFIG, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource, type RunConfig, type StrategyChoice } from '../../../shared/config';
+import {
+  DEFAULT_RUN_CONFIG, HMM_STRATEGIES, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
+  type PosteriorModel, type RunConfig, type StrategyChoice,
+} from '../../../shared/config';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
@@ -15,6 +18,8 @@ import { useSystemStore } from './systemStore';
 
 export const ESTIMATE_DEBOUNCE_MS = 300;
 export const STRATEGY_CHOICES: readonly StrategyChoice[] = ALL_STRATEGY_CHOICES;
+/** the run's state-space posterior after the likelihood: none, or a model timed with both HMM strategies */
+export const POSTERIOR_CHOICES: readonly (PosteriorModel | 'none')[] = ['none', ...POSTERIOR_MODELS];
 
 export interface BackendOption {
   value: BackendChoice;
@@ -48,6 +53,7 @@ function runChoices() {
     posTileSize: ref<number | null>(null),
     local: ref(DEFAULT_RUN_CONFIG.local),
     saveLikelihood: ref(true),
+    posterior: ref<PosteriorModel | 'none'>('none'),
     label: ref(''),
   };
 }
@@ -73,6 +79,7 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
   if (e !== undefined) c.encTileSize = e;
   if (p !== undefined) c.posTileSize = p;
   if (choices.label.value.trim()) c.label = choices.label.value.trim();
+  if (choices.posterior.value !== 'none') c.posterior = { model: choices.posterior.value, strategies: [...HMM_STRATEGIES] };
   return c;
 }
 
@@ -112,9 +119,9 @@ function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<Strat
   }
 
   const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);
-  // the label and repeat counts do not change memory; everything else may
+  // the label, repeat counts and the posterior (which the estimate does not cover) do not change it; everything else may
   const estimateKey = computed(() => {
-    const { label: _l, repeats: _r, warmup: _w, ...rest } = config.value;
+    const { label: _l, repeats: _r, warmup: _w, posterior: _p, ...rest } = config.value;
     return JSON.stringify(rest);
   });
   watch(estimateKey, () => scheduleEstimate());

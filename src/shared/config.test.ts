@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunConfig } from './config';
+
+const base = { data: { kind: 'preset', name: 'tiny' } };
+
+const message = (raw: unknown): string => {
+  try {
+    parseRunConfig(raw);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return 'no error';
+};
+
+describe('run config: the posterior request', () => {
+  it('is absent unless asked, and times both HMM strategies by default, dense first', () => {
+    expect(parseRunConfig(base)).not.toHaveProperty('posterior');
+    expect(parseRunConfig({ ...base, posterior: null })).not.toHaveProperty('posterior');
+    expect(parseRunConfig({ ...base, posterior: { model: 'detector' } }).posterior).toEqual({ model: 'detector', strategies: ['dense', 'structured'] });
+  });
+
+  it('runs the strategies asked in one order whatever order they came in, each once', () => {
+    const asked = parseRunConfig({ ...base, posterior: { model: 'decoder', strategies: ['structured', 'dense', 'structured'] } });
+    expect(asked.posterior).toEqual({ model: 'decoder', strategies: ['dense', 'structured'] });
+    expect(parseRunConfig({ ...base, posterior: { model: 'decoder', strategies: ['structured'] } }).posterior!.strategies).toEqual(['structured']);
+  });
+
+  it.each([
+    [{ model: 'hmm' }, "run config 'posterior.model': expected one of decoder, detector, got \"hmm\""],
+    [{}, "run config 'posterior.model': expected one of decoder, detector, got undefined"],
+    [{ model: 'decoder', strategies: [] }, "run config 'posterior.strategies': expected a non-empty list of dense, structured"],
+    [{ model: 'decoder', strategies: 'dense' }, "run config 'posterior.strategies': expected a non-empty list"],
+    [{ model: 'decoder', strategies: ['sparse'] }, "run config 'posterior.strategies[0]': expected one of dense, structured, got \"sparse\""],
+    ['detector', "run config 'posterior': expected an object { model, strategies }"],
+    [['detector'], "run config 'posterior': expected an object"],
+  ])('refuses %j naming the key', (posterior, expected) => {
+    expect(message({ ...base, posterior })).toContain(expected);
+  });
+
+  it('refuses a posterior on a shard, which holds only some electrodes', () => {
+    const raw = { ...base, posterior: { model: 'decoder' }, shard: { index: 0, count: 2 } };
+    expect(message(raw)).toMatch(/^run config 'posterior': a shard holds only some electrodes/);
+  });
+});
