@@ -64,7 +64,8 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   outcome.workers = workers;
   outcome.tf32 = tf32;
   if (local) outcome.local = await localEntry(ctx, local, runDir, measured);
-  if (config.saveLikelihood) await writeAxes(runDir, dataset);
+  // the axes (time, bins, true position) are what the Decode view draws a posterior against too
+  if (config.saveLikelihood || config.posterior) await writeAxes(runDir, dataset);
   if (config.posterior) {
     // the likelihood's results are whole now: a posterior that fails or is cancelled leaves them in the report
     session.sendPartial(outcome);

@@ -1,17 +1,22 @@
 /**
- * Where each state's columns lie in a run's posterior files, from what decode.json says of the
- * posterior: NLD's order (posterior-spec §3, §12), a one-bin state (Local, No-Spike) one column, a
+ * Where each state's columns lie in a run's posterior files, from what decode.json (a decode) or
+ * report.json (a profiling run with a posterior) says of the posterior: NLD's order (posterior-spec §3, §12), a one-bin state (Local, No-Spike) one column, a
  * spatial state one column per position bin. Checked against the file's width, so a summary and
  * files that disagree are refused rather than drawn wrong.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseBoundedJson } from '../../../shared/boundedJson';
 import { AppError } from '../../../shared/errors';
+import { readUntrustedText } from '../../data';
 import { NON_LOCAL_STATES, ONE_BIN_STATES } from '../../../shared/posteriorView';
 import { DECODE_SUMMARY_FILE, type DecodeSummary, type PosteriorSummary } from '../../engineProtocol';
 
 /** decode.json is a few kilobytes; far more is not one the decode wrote */
 const MAX_SUMMARY_BYTES = 4 * 1024 * 1024;
+/** a run's report.json: stage tables and findings, megabytes at most */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+const REPORT_FILE = 'report.json';
 
 export interface PosteriorColumns {
   model: string;
@@ -28,8 +33,20 @@ export interface PosteriorColumns {
   nonLocalStateIndices: number[];
 }
 
-/** the posterior part of decode.json; null when the run has none (not a decode, or --model none) */
-export async function readPosteriorSummary(runDir: string): Promise<PosteriorSummary | null> {
+/** A posterior summary as a file holds it, checked for what the view reads; null when there is none. */
+function checkedPosterior(p: unknown, file: string): PosteriorSummary | null {
+  if (!p || typeof p !== 'object') return null;
+  const summary = p as Partial<PosteriorSummary>;
+  const states = summary.states;
+  const statesOk = Array.isArray(states) && states.length > 0 && states.length <= 64 && states.every((s) => typeof s === 'string' && s.length <= 80);
+  if (!statesOk || !Number.isInteger(summary.nStateBins) || typeof summary.model !== 'string') {
+    throw new AppError('IO', `${file}: its posterior does not say its states and state bins; run the decode again.`, { file, key: 'posterior' });
+  }
+  return p as PosteriorSummary;
+}
+
+/** decode.json's posterior (a decode run); null when there is no such file or it has none. */
+async function decodePosterior(runDir: string): Promise<PosteriorSummary | null> {
   const file = join(runDir, DECODE_SUMMARY_FILE);
   let text: string;
   try {
@@ -44,13 +61,29 @@ export async function readPosteriorSummary(runDir: string): Promise<PosteriorSum
   } catch (e) {
     throw new AppError('IO', `${file} is not JSON (${(e as Error).message}); run the decode again.`, { file });
   }
-  const p = summary.posterior;
-  if (!p || typeof p !== 'object') return null;
-  const statesOk = Array.isArray(p.states) && p.states.length > 0 && p.states.length <= 64 && p.states.every((s) => typeof s === 'string' && s.length <= 80);
-  if (!statesOk || !Number.isInteger(p.nStateBins) || typeof p.model !== 'string') {
-    throw new AppError('IO', `${file}: its posterior does not say its states and state bins; run the decode again.`, { file, key: 'posterior' });
+  return checkedPosterior(summary.posterior, file);
+}
+
+/** report.json's posterior (a profiling run with `--model`); null when the report is absent or has none. */
+async function reportPosterior(runDir: string): Promise<PosteriorSummary | null> {
+  const file = join(runDir, REPORT_FILE);
+  let text: string;
+  try {
+    text = await readUntrustedText(file, { maxBytes: MAX_REPORT_BYTES, within: runDir });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'NOT_FOUND') return null;
+    throw e;
   }
-  return p;
+  const report = parseBoundedJson(text, file) as { posterior?: unknown } | null;
+  return checkedPosterior(report?.posterior, file);
+}
+
+/**
+ * The run's posterior summary: from decode.json for a decode, else from report.json for a profiling
+ * run that computed one; null when the run has none (not asked for, or --model none).
+ */
+export async function readPosteriorSummary(runDir: string): Promise<PosteriorSummary | null> {
+  return (await decodePosterior(runDir)) ?? (await reportPosterior(runDir));
 }
 
 /** The columns of each state, given the width of the posterior files; throws IO where they do not fit. */

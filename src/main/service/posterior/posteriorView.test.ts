@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +147,23 @@ describe('posteriorView of a detector decode', () => {
   it('refuses rows past the decode, naming the key', async () => {
     await expect(view({ startRow: N_TIME })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', location: { key: 'request.startRow' } });
     await expect(view({ endRow: N_TIME + 1 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', location: { key: 'request.endRow' } });
+  });
+
+  it("a profiling run's posterior is found in its report.json when there is no decode.json", async () => {
+    const profiled = await mkdtemp(join(tmpdir(), 'posterior-run-'));
+    try {
+      await mkdir(join(profiled, 'posterior'));
+      await mkdir(join(profiled, 'likelihood'));
+      for (const f of Object.values(POSTERIOR_FILES)) await cp(join(dir, f), join(profiled, f));
+      await cp(join(dir, 'likelihood', 'axes.json'), join(profiled, 'likelihood', 'axes.json'));
+      const posterior = { model: 'detector', strategy: 'structured', states: STATES, rows: N_TIME, nStateBins: WIDTH, nInteriorStateBins: WIDTH - 4, files: POSTERIOR_FILES };
+      await writeFile(join(profiled, 'report.json'), JSON.stringify({ schemaVersion: 1, posterior }));
+      const v = await posteriorView(profiled, 'run', posteriorRequest({ startRow: 100, endRow: 110, maxRows: 100 }));
+      expect([v.rows, v.model, v.source]).toEqual([10, 'detector', 'acausal']);
+      expect(v.mapPosition).toEqual(Array.from({ length: 10 }, (_, i) => map[100 + i]));
+    } finally {
+      await rm(profiled, { recursive: true, force: true });
+    }
   });
 
   it('a run without a posterior says how to get one', async () => {
