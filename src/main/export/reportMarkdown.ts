@@ -9,6 +9,7 @@ import { fmtInt, fmtSig, mdTable } from './format';
 import {
   findingsSection, healthSection, kernelsSection, memorySection, notApplicableSection, recommendationSection, stagesSection,
 } from './reportSections';
+import { accuracySection } from './reportAccuracy';
 import { posteriorSection } from './reportPosterior';
 import { rooflineSection } from './reportRoofline';
 import { agreementSection, timingsSection } from './reportTimings';
@@ -86,6 +87,7 @@ export function renderReportMarkdown(report: Report): string {
     datasetSection(report),
     timingsSection(report),
     agreementSection(report),
+    accuracySection(report),
     memorySection(report),
     stagesSection(report),
     kernelsSection(report),
