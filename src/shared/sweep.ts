@@ -53,6 +53,12 @@ export interface LogLogSlope {
   /** share of the variance of log(time) the line explains; null with two points (a line fits any two) */
   r2: number | null;
   points: number;
+  /**
+   * true when the line is no scaling law: the exponent is negative, the fitted time barely changes
+   * across the swept range, or a straight line time = fixed + rate · value puts most of the time
+   * in its fixed part. Absent in sweeps saved before the judgement existed.
+   */
+  fixedCostDominates?: boolean;
 }
 
 export interface SweepSeries {
@@ -184,4 +190,15 @@ export function sweepPointText(p: SweepPoint | null | undefined): string {
   if (!p.ci95) return formatMs(p.ms);
   const half = (p.ci95[1] - p.ci95[0]) / 2 / p.ms;
   return `${formatMs(p.ms)} ±${(half * 100).toFixed(half < 0.1 ? 1 : 0)} %`;
+}
+
+/** The sentence a sweep prints instead of a scaling law when the fixed cost dominates. */
+export function fixedCostText(vary: SweepVariable): string {
+  return `fixed cost dominates: time does not grow with ${SWEEP_VARIABLE_TEXT[vary]} over this range`;
+}
+
+/** "1.02" for a scaling law; "fixed cost" where the exponent would read as one and is not */
+export function slopeExponentText(slope: LogLogSlope | null | undefined): string {
+  if (!slope) return '-';
+  return slope.fixedCostDominates ? 'fixed cost' : slope.exponent.toFixed(2);
 }

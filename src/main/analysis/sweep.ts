@@ -7,9 +7,10 @@
  * that swaps two equal strategies is not sold as a crossover.
  */
 import { MODELLED_STAGES } from '../engine/model';
+import { fixedCostDominates } from './sweepScaling';
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import {
-  formatSweepValue, SWEEP_VARIABLE_TEXT, totalSeries, type LogLogSlope, type SweepCrossover, type SweepPoint, type SweepSeries, type SweepResult, type SweepStrategy, type SweepVariable,
+  fixedCostText, formatSweepValue, SWEEP_VARIABLE_TEXT, totalSeries, type LogLogSlope, type SweepCrossover, type SweepPoint, type SweepSeries, type SweepResult, type SweepStrategy, type SweepVariable,
 } from '../../shared/sweep';
 
 export interface SweepAnalysisInput {
@@ -21,7 +22,7 @@ export interface SweepAnalysisInput {
 }
 
 /** the part of a sweep's result the analysis computes (the fields are described on SweepResult) */
-export type SweepAnalysis = Pick<SweepResult, 'strategies' | 'metrics' | 'fastest' | 'clearlyFastest' | 'crossovers' | 'conclusion'>;
+export type SweepAnalysis = Pick<SweepResult, 'strategies' | 'metrics' | 'fastest' | 'clearlyFastest' | 'crossovers' | 'conclusion' | 'warnings'>;
 
 const TIMED_METRICS = ['total', 'encode', 'decode'] as const;
 type TimedMetric = (typeof TIMED_METRICS)[number];
@@ -104,7 +105,19 @@ function stageNames(reports: readonly (Report | null)[], strategy: string): stri
 }
 
 function series(metric: string, statistic: SweepSeries['statistic'], values: readonly number[], points: (SweepPoint | null)[]): SweepSeries {
-  return { metric, statistic, points, slope: logLogSlope(values, points.map((p) => p?.ms ?? null)) };
+  const ms = points.map((p) => p?.ms ?? null);
+  const slope = logLogSlope(values, ms);
+  if (slope) slope.fixedCostDominates = fixedCostDominates(slope, values, ms);
+  return { metric, statistic, points, slope };
+}
+
+/** One warning per strategy whose total is no scaling law, so its exponent is not read as one. */
+function fixedCostWarnings(vary: SweepVariable, strategies: readonly SweepStrategy[]): string[] {
+  return strategies.flatMap((s) => {
+    const slope = totalSeries(s).slope;
+    if (!slope?.fixedCostDominates) return [];
+    return [`${s.strategy}: ${fixedCostText(vary)} (fitted log-log slope ${slope.exponent.toFixed(2)} is not a scaling law)`];
+  });
 }
 
 function strategySeries(input: SweepAnalysisInput, strategy: string): SweepStrategy {
@@ -239,5 +252,5 @@ export function analyseSweep(input: SweepAnalysisInput): SweepAnalysis {
   const first = crossovers.length > 0 ? crossovers.map((c) => c.text).join('; ') + '.' : noCrossoverText(input, strategies, fastest);
   const conclusion = several ? `${first} ${significanceText(input, fastest, clearlyFastest)}` : first;
   const stages = inStageOrder(strategies.flatMap((s) => s.series.map((x) => x.metric)).filter((m) => !(TIMED_METRICS as readonly string[]).includes(m)));
-  return { strategies, metrics: [...TIMED_METRICS, ...stages], fastest, clearlyFastest, crossovers, conclusion };
+  return { strategies, metrics: [...TIMED_METRICS, ...stages], fastest, clearlyFastest, crossovers, conclusion, warnings: fixedCostWarnings(input.vary, strategies) };
 }

@@ -3,7 +3,7 @@
  * its interval (the fastest named, each value's run beside it), the log-log slopes per strategy
  * and stage, and the crossovers or their absence.
  */
-import { formatSweepValue, sweepPointText, totalSeries } from '../../shared/sweep';
+import { formatSweepValue, slopeExponentText, sweepPointText, totalSeries } from '../../shared/sweep';
 import { SWEEP_VARIABLE_TEXT, type SweepResult, type SweepSeries } from '../../shared/sweep';
 import { table } from './table';
 
@@ -33,8 +33,7 @@ function valueTable(s: SweepResult): string {
 }
 
 function slopeCell(series: SweepSeries | undefined): string {
-  const slope = series?.slope;
-  return slope ? slope.exponent.toFixed(2) : '-';
+  return slopeExponentText(series?.slope);
 }
 
 function slopeTable(s: SweepResult): string {
@@ -43,7 +42,7 @@ function slopeTable(s: SweepResult): string {
   for (const x of s.strategies) {
     const cells = metrics.map((m) => {
       const series = x.series.find((y) => y.metric === m);
-      if (m !== 'total' || !series?.slope) return slopeCell(series);
+      if (m !== 'total' || !series?.slope || series.slope.fixedCostDominates) return slopeCell(series);
       const r2 = series.slope.r2;
       return `${slopeCell(series)}${r2 === null ? '' : ` (${r2.toFixed(2)})`}`;
     });
@@ -58,7 +57,7 @@ export function sweepText(s: SweepResult): string {
       (s.status === 'completed' ? '' : ` (${s.status})`),
     valueTable(s),
     '',
-    'log-log slopes (time ∝ value^slope; stages are means per repeat, summed over the engine\'s workers):',
+    'log-log slopes (time ∝ value^slope; "fixed cost" where time does not grow with the value; stages are means per repeat, summed over the engine\'s workers):',
     slopeTable(s),
     '',
     `crossovers: ${s.conclusion}`,

@@ -29,3 +29,31 @@ export function ratioWithCi(ratio: number, ci: readonly [number, number]): strin
   const end = (x: number): string => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
   return `${end(ratio)}× (95 % CI ${end(ci[0])}–${end(ci[1])})`;
 }
+
+/**
+ * A measured figure to `digits` significant digits, so a float's representation noise
+ * (3.5355339059327378) never reaches a reader: 3.54, 0.117, 1,235.
+ */
+export function fmtSig(x: MaybeNumber, digits = 3): string {
+  const word = nonFiniteText(x);
+  if (word !== undefined) return word;
+  const rounded = Number(x!.toPrecision(digits));
+  if (Math.abs(rounded) >= 1000) return rounded.toLocaleString('en-US');
+  return String(rounded);
+}
+
+const SI_PREFIXES = ['', 'k', 'M', 'G', 'T', 'P'] as const;
+
+/** A large count with an SI prefix to three digits, for FLOPs: 903.6 k → "904 k", 1.67e7 → "16.7 M". */
+export function fmtSi(x: MaybeNumber): string {
+  const word = nonFiniteText(x);
+  if (word !== undefined) return word;
+  let value = x!;
+  let prefix = 0;
+  while (Math.abs(Number(value.toPrecision(3))) >= 1000 && prefix < SI_PREFIXES.length - 1) {
+    value /= 1000;
+    prefix++;
+  }
+  const unit = SI_PREFIXES[prefix]!;
+  return unit === '' ? fmtSig(value) : `${fmtSig(value)} ${unit}`;
+}

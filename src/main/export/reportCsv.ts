@@ -1,12 +1,15 @@
 /**
  * report.csv: one row per strategy × phase (encode, decode, total; `local` when the local
- * likelihood ran), stable columns with a header row, numbers unformatted (ms, bytes) so a
- * spreadsheet or pandas reads them as they are. Each row carries its median's 95 % interval; the
- * total row the ratio to the reference with its interval and verdict. A decode's posterior adds a
- * row each for its filter and its smoother (strategy `posterior`, resolved: the model and the
- * filter strategy), each one call.
+ * likelihood ran), stable columns with a header row, numbers in plain units (ms, bytes) without
+ * unit text so a spreadsheet or pandas reads them as they are, fractional ones rounded to
+ * CSV_SIGNIFICANT_DIGITS (timer noise is far above the digits a float prints). Each row carries
+ * its median's 95 % interval; the total row the ratio to the reference with its interval and
+ * verdict. A decode's posterior adds a row each for its filter and its smoother (strategy
+ * `posterior`, resolved: the model and the filter strategy), each one call. A strategy with a
+ * roofline adds a row per modelled stage and one for all of them (phase `roofline`).
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
+import type { RooflineEntry } from '../../shared/roofline';
 import { baselineOf, speedupOf } from './reportTimings';
 
 export const CSV_COLUMNS = [
@@ -18,13 +21,22 @@ export const CSV_COLUMNS = [
   // appended, so the columns above keep their places
   'medianCi95LowMs', 'medianCi95HighMs', 'outlierCount', 'stoppedBy',
   'ratioVsReference', 'ratioVsReferenceCi95Low', 'ratioVsReferenceCi95High', 'verdictVsReference',
+  'rooflineStage', 'rooflineCalls', 'rooflineTimeMs', 'flops', 'bytes', 'arithmeticIntensity', 'achievedGflops',
+  'peakGflops', 'fractionOfPeak', 'ceiling',
 ] as const;
+
+/** enough to tell apart any two figures a repeat can tell apart; whole numbers (bytes, counts) stay whole */
+export const CSV_SIGNIFICANT_DIGITS = 4;
 
 type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | boolean | undefined | null>>;
 
+function csvNumber(x: number): string {
+  return String(Number.isInteger(x) ? x : Number(x.toPrecision(CSV_SIGNIFICANT_DIGITS)));
+}
+
 function csvValue(v: string | number | boolean | undefined | null): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  if (typeof v === 'number') return Number.isFinite(v) ? csvNumber(v) : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
   const s = String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -61,6 +73,24 @@ function strategyCells(s: StrategyResult): Row {
   };
 }
 
+function rooflineCells(e: RooflineEntry): Row {
+  return {
+    rooflineTimeMs: e.timeMs, flops: e.flops, bytes: e.bytes, arithmeticIntensity: e.arithmeticIntensity,
+    achievedGflops: e.achievedGflops, peakGflops: e.peakGflops, fractionOfPeak: e.fractionOfPeak, ceiling: e.ceiling,
+  };
+}
+
+/** each modelled stage's work against its time, then the strategy's stages together (stage `all`) */
+function rooflineRows(common: Row, s: StrategyResult): Row[] {
+  const r = s.roofline;
+  if (!r) return [];
+  const head: Row = { ...common, strategy: s.strategy, resolved: [...new Set(s.resolved)].join(' '), status: s.status, phase: 'roofline' };
+  return [
+    ...r.stages.map((st) => ({ ...head, rooflineStage: st.stage, rooflineCalls: st.calls, ...rooflineCells(st) })),
+    { ...head, rooflineStage: 'all', ...rooflineCells(r) },
+  ];
+}
+
 export function renderReportCsv(report: Report): string {
   const common: Row = { runId: report.runId, dataset: report.dataset.name, backend: report.backend.name, device: report.backend.device };
   const baseline = baselineOf(report);
@@ -81,6 +111,7 @@ export function renderReportCsv(report: Report): string {
       allcloseVsExpected: report.local.agreementWithExpected?.allclose,
     });
   }
+  for (const s of report.strategies) rows.push(...rooflineRows(common, s));
   const p = report.posterior;
   if (p) {
     // a profiling run timed each HMM strategy: a pair of rows each, so a spreadsheet compares them like strategies

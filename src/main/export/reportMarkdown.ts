@@ -5,15 +5,22 @@
  */
 import type { MachineLoad, Report } from '../../shared/report';
 import { formatBytes, formatMs, formatShare } from '../../shared/format';
-import { fmtInt, mdTable } from './format';
+import { fmtInt, fmtSig, mdTable } from './format';
 import {
   findingsSection, healthSection, kernelsSection, memorySection, notApplicableSection, recommendationSection, stagesSection,
 } from './reportSections';
+import { accuracySection } from './reportAccuracy';
 import { posteriorSection } from './reportPosterior';
+import { rooflineSection } from './reportRoofline';
 import { agreementSection, timingsSection } from './reportTimings';
 
-function list(values: number[] | number): string {
-  return Array.isArray(values) ? values.join(', ') : String(values);
+/** σ, ranges and spans come from float arithmetic on the data: rounded, they read as measured figures */
+function list(values: readonly number[] | number): string {
+  return (typeof values === 'number' ? [values] : values).map((v) => fmtSig(v)).join(', ');
+}
+
+function span(range: readonly [number, number]): string {
+  return `${fmtSig(range[0])} … ${fmtSig(range[1])}`;
 }
 
 /** "load average 0.52 → 1.10 (1 min), other processes 3.2 % of the CPU time: quiet" */
@@ -59,8 +66,8 @@ function datasetSection(report: Report): string {
     ['Decoding spikes', fmtInt(d.nDecodingSpikes)],
     ['Position samples', fmtInt(d.nPositionSamples)],
     ['Position dimensions', String(d.positionDims)],
-    ['Position range', `${d.positionRange[0]} … ${d.positionRange[1]}`],
-    ['Time span (s)', `${d.timeSpan[0]} … ${d.timeSpan[1]}`],
+    ['Position range', span(d.positionRange)],
+    ['Time span (s)', span(d.timeSpan)],
     ['Decoding time bins', fmtInt(d.nTime)],
     ['Position bins', fmtInt(d.nBins)],
     ['Waveform feature dimensions', d.featureDims.join(', ')],
@@ -80,9 +87,11 @@ export function renderReportMarkdown(report: Report): string {
     datasetSection(report),
     timingsSection(report),
     agreementSection(report),
+    accuracySection(report),
     memorySection(report),
     stagesSection(report),
     kernelsSection(report),
+    rooflineSection(report),
     healthSection(report),
     posteriorSection(report),
     findingsSection(report),

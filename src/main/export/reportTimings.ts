@@ -24,12 +24,26 @@ export function speedupOf(s: StrategyResult, baseline: StrategyResult | undefine
   return base / mine;
 }
 
+/**
+ * The speedup with a word only where the row has no other verdict or its interval backs the word:
+ * when the comparison against the baseline holds 1, the ratio stands alone and the next column
+ * says "no significant difference", so one row never reads both faster and not different.
+ */
 function speedupText(s: StrategyResult, baseline: StrategyResult | undefined): string {
   if (s === baseline) return '1.00× (baseline)';
   const x = speedupOf(s, baseline);
   if (x === undefined) return 'n/a';
+  const judged = s.vsReference && baseline && s.vsReference.against === baseline.strategy ? s.vsReference.verdict : undefined;
+  if (judged === 'no significant difference') return formatRatio(x);
   if (x >= 1) return `${formatRatio(x)} (faster)`;
   return `${formatRatio(x)} (${formatRatio(1 / x)} slower)`;
+}
+
+/** "auto → series, compensated": what a strategy resolved to, left out when it ran as itself */
+export function strategyLabel(s: StrategyResult): string {
+  const resolved = [...new Set(s.resolved)];
+  const asItself = resolved.length === 0 || (resolved.length === 1 && resolved[0] === s.strategy);
+  return asItself ? s.strategy : `${s.strategy} → ${resolved.join(', ')}`;
 }
 
 function warm(t: TimingStats | undefined): string {
@@ -75,7 +89,7 @@ export function timingsSection(report: Report): string {
   out.push(mdTable(
     ['Strategy', 'Status', 'Encode', 'Decode', 'Total', 'Total median 95 % CI', 'Repeats', `Speedup vs ${baseline?.strategy ?? 'baseline'}`, 'Time vs reference'],
     report.strategies.map((s) => [
-      s.strategy + (s.resolved.length > 0 && (s.resolved.length > 1 || s.resolved[0] !== s.strategy) ? ` → ${[...new Set(s.resolved)].join(', ')}` : ''),
+      strategyLabel(s),
       s.status === 'ok' ? 'ok' : `failed: ${s.error?.message ?? 'unknown error'}`,
       warm(s.encode), warm(s.decode), warm(s.total), ciText(s.total), repeatsText(s.total), speedupText(s, baseline), vsReferenceText(s),
     ]),

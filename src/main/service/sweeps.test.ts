@@ -51,7 +51,7 @@ describe('sweeps on disk', () => {
     expect(await readSweep(runsDir, newer.id)).toEqual(newer);
     expect(newer.runIds).toEqual(['20260101-000001-aaaaaa', null]);
     const csv = await readFile(join(sweepDir(runsDir, newer.id), SWEEP_FILES.csv), 'utf8');
-    expect(csv.split('\n')[0]).toBe('vary,value,run_id,strategy,metric,statistic,ms,ci95_lo_ms,ci95_hi_ms,n,loglog_slope,slope_r2,fastest,fastest_beyond_noise');
+    expect(csv.split('\n')[0]).toBe('vary,value,run_id,strategy,metric,statistic,ms,ci95_lo_ms,ci95_hi_ms,n,loglog_slope,slope_r2,fastest,fastest_beyond_noise,fixed_cost_dominates');
     const list = await listSweeps(runsDir);
     expect(list.map((s) => [s.id, s.status, s.label])).toEqual([[newer.id, 'completed', 'mine'], [older.id, 'running', undefined]]);
     expect(list[0]).toMatchObject({ vary: 'encoding-spikes', values: [20, 40], data: 'preset:tiny', crossovers: 0 });
@@ -63,8 +63,8 @@ describe('sweeps on disk', () => {
     const rows = sweepCsv(s).trim().split('\n').slice(1).map((r) => r.split(','));
     const first = rows.find((r) => r[1] === '20' && r[3] === 'reference' && r[4] === 'total')!;
     expect(first.slice(0, 7)).toEqual(['encoding-spikes', '20', '20260101-000001-aaaaaa', 'reference', 'total', 'median', '20']);
-    // three equal samples: an interval of zero width, a slope of 1, fastest beyond the noise
-    expect(first.slice(7)).toEqual(['20', '20', '3', '1', '', 'true', 'true']);
+    // three equal samples: an interval of zero width, a slope of 1 (a scaling law), fastest beyond the noise
+    expect(first.slice(7)).toEqual(['20', '20', '3', '1', '', 'true', 'true', 'false']);
     expect(rows.find((r) => r[1] === '40' && r[3] === 'compensated')![2]).toBe('');
   });
 

@@ -88,7 +88,7 @@ export function sweepResultOf(plan: SweepPlan, runs: readonly SweepRun[], report
     data: plan.data,
     config: plan.config,
     ...analysis,
-    warnings: busyWarning(plan, reports),
+    warnings: [...analysis.warnings, ...busyWarning(plan, reports)],
     notes: [...plan.notes],
   };
   if (plan.label !== undefined) result.label = plan.label;
@@ -105,7 +105,7 @@ function csvCell(v: string | number | null): string {
 export function sweepCsv(s: SweepResult): string {
   const rows: (string | number | null)[][] = [[
     'vary', 'value', 'run_id', 'strategy', 'metric', 'statistic', 'ms', 'ci95_lo_ms', 'ci95_hi_ms', 'n', 'loglog_slope', 'slope_r2', 'fastest',
-    'fastest_beyond_noise',
+    'fastest_beyond_noise', 'fixed_cost_dominates',
   ]];
   s.values.forEach((value, i) => {
     for (const strategy of s.strategies) {
@@ -117,6 +117,7 @@ export function sweepCsv(s: SweepResult): string {
           s.vary, value, s.runIds[i] ?? null, strategy.strategy, series.metric, series.statistic, p.ms, p.ci95?.[0] ?? null, p.ci95?.[1] ?? null, p.n,
           series.slope?.exponent ?? null, series.slope?.r2 ?? null,
           total ? String(s.fastest[i] === strategy.strategy) : null, total ? String(s.clearlyFastest[i] === strategy.strategy) : null,
+          series.slope?.fixedCostDominates === undefined ? null : String(series.slope.fixedCostDominates),
         ]);
       }
     }

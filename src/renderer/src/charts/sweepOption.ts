@@ -179,7 +179,8 @@ function extent(points: SweepChartPoint[], pick: (p: SweepChartPoint) => [number
 
 function slopeText(sweep: SweepResult, strategy: string, metric: string): string {
   const slope = sweep.strategies.find((s) => s.strategy === strategy)?.series.find((x) => x.metric === metric)?.slope;
-  return slope ? `${strategy} · slope ${slope.exponent.toFixed(2)}` : strategy;
+  if (!slope) return strategy;
+  return slope.fixedCostDominates ? `${strategy} · fixed cost` : `${strategy} · slope ${slope.exponent.toFixed(2)}`;
 }
 
 /** The chart of one metric of a sweep; null when no point of it can be drawn. */
