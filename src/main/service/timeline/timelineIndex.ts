@@ -7,7 +7,7 @@
  * live timeline (liveTimeline.ts) feeds it batch by batch, a finished run's file feeds it once.
  * Between builds it keeps each lane's spans sorted in place, so a rebuild sorts little.
  *
- * Lanes per process and electrode: what runs inside an "electrode N" span (the stages of one
+ * Lanes per process and electrode: what runs inside an electrode span (the stages of one
  * electrode's fit or decode) goes on a lane of its own, "engine · electrode N"; the loop's spans
  * (run, strategy, repeat, encode, decode) and the electrode spans themselves stay on the process
  * lane. A live run's open spans (begun, not yet ended, so not in the trace) are drawn from their
