@@ -52,8 +52,8 @@ describe('UI bench synthetic run', () => {
     expect(view.totalEvents).toBe(run.events);
     expect(view.totalUs).toBeCloseTo(run.durationUs, 3);
     const names = view.lanes.map((l) => l.name);
-    expect(names.slice(0, 4)).toEqual(['service', 'engine', 'engine · worker 0', 'engine · worker 0 · electrode 0']);
-    expect(names).toContain('engine · worker 1 · electrode 7');
+    expect(names.slice(0, 4)).toEqual(['service', 'engine', 'engine · worker 0', 'engine · worker 0 · e0']);
+    expect(names).toContain('engine · worker 1 · e7');
     expect(names).toHaveLength(4 + ELECTRODES);
     expect(view.spans.length).toBeGreaterThan(0);
     expect(view.spans.find((s) => s.name === 'engine process')?.lane).toBe('service:1');

@@ -37,6 +37,14 @@ export function electrodeNameOf(args: Record<string, unknown> | undefined): stri
   return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
+/**
+ * What a person reads for electrode `index`: the dataset's name for it, as Results and Data show
+ * it; "electrode 3" only where the trace did not carry the name (runs recorded before it did).
+ */
+export function electrodeLabel(index: number, name: string | undefined): string {
+  return name ?? `electrode ${index}`;
+}
+
 /** The args of electrode e's span: its index and the dataset's name for it, with whatever else the caller adds. */
 export function electrodeArgs(index: number, name: string, more: Record<string, unknown> = {}): Record<string, unknown> {
   return { [ELECTRODE_INDEX_ARG]: index, [ELECTRODE_NAME_ARG]: name, ...more };

@@ -26,12 +26,12 @@ function decodeTrace(): TraceRecord[] {
 const all = (records: TraceRecord[], open: { open?: OpenSpan[] } = {}) => queryTimeline(buildTimelineIndex(records, open), { startUs: 0, endUs: 1000, widthPx: 10_000 });
 
 describe('timeline lanes per process and electrode', () => {
-  it('puts what runs inside each electrode span on a lane of that electrode', () => {
+  it('puts what runs inside each electrode span on a lane of that electrode, named as the dataset names it', () => {
     const view = all(decodeTrace());
     expect(view.lanes).toEqual([
       { id: 'engine:1', name: 'engine' },
-      { id: 'engine:1/electrode 0', name: 'engine · electrode 0' },
-      { id: 'engine:1/electrode 1', name: 'engine · electrode 1' },
+      { id: 'engine:1/electrode 0', name: 'engine · tet1', electrode: { index: 0, name: 'tet1' } },
+      { id: 'engine:1/electrode 1', name: 'engine · tet2', electrode: { index: 1, name: 'tet2' } },
     ]);
     const on = (lane: string) => view.spans.filter((s) => s.lane === lane).map((s) => `${s.depth}:${s.name}`);
     expect(on('engine:1')).toEqual(['0:run', '1:decode', '2:electrode', '2:electrode']);
@@ -47,6 +47,7 @@ describe('timeline lanes per process and electrode', () => {
   it('still splits the numbered electrode spans of runs recorded before the names were stable', () => {
     const recs: TraceRecord[] = [span('electrode 3', 0, 10), span('block', 1, 5), span('electrode 0', 20, 10), span('block', 21, 5)];
     expect(all(recs).lanes.map((l) => l.id)).toEqual(['engine:1', 'engine:1/electrode 0', 'engine:1/electrode 3']);
+    expect(all(recs).lanes[2]).toEqual({ id: 'engine:1/electrode 3', name: 'engine · electrode 3', electrode: { index: 3 } });
   });
 
   it('leaves an electrode span without an index on its process lane', () => {

@@ -5,7 +5,7 @@
  * by start, longer first on ties, a stack of ends). Shared by the index built from a file and the
  * live one.
  */
-import { electrodeIndexOf, ELECTRODE_SPAN } from '../../../shared/traceSpans';
+import { electrodeIndexOf, electrodeNameOf, ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import type { DepthRow } from './timelineIndex';
 
 /** one complete (or drawn-open) span of a lane, its name and category interned */
@@ -22,6 +22,8 @@ export interface LaneRows {
   main: DepthRow[];
   /** what nests inside electrode spans, by electrode index in first-seen order */
   electrodes: Map<number, DepthRow[]>;
+  /** the dataset's name of each electrode, from its spans' args, where they carry one */
+  electrodeNames: Map<number, string>;
 }
 
 /** "inside no electrode span" on the nesting stack (electrode indices are ≥ 0) */
@@ -126,5 +128,12 @@ export function laneRows(spans: readonly RawSpan[], strings: readonly string[]):
     row.cat[j] = s.cat;
     row.args[j] = s.args;
   });
-  return { main: rows[0]!, electrodes: new Map([...laneOfElectrode].map(([electrode, lane]) => [electrode, rows[lane]!])) };
+  const electrodeNames = new Map<number, string>();
+  spans.forEach((s, i) => {
+    if (laneOf[i] !== 0) return;
+    const e = electrodeNumber(s);
+    const name = e === NO_ELECTRODE || electrodeNames.has(e) ? undefined : electrodeNameOf(s.args);
+    if (name !== undefined) electrodeNames.set(e, name);
+  });
+  return { main: rows[0]!, electrodes: new Map([...laneOfElectrode].map(([electrode, lane]) => [electrode, rows[lane]!])), electrodeNames };
 }
