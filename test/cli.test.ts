@@ -64,7 +64,7 @@ describe('kde-profiler run', () => {
     const local = await readFile(join(out, 'likelihood', 'local.npy'));
     expect(parseNpy(new Uint8Array(local)).shape).toEqual([nTime, 1]);
     const trace = JSON.parse(gunzipSync(await readFile(join(out, 'trace.json.gz'))).toString('utf8'));
-    expect(trace.traceEvents.some((e: { name: string }) => e.name === 'strategy compensated')).toBe(true);
+    expect(trace.traceEvents.some((e: { name: string; args?: Record<string, unknown> }) => e.name === 'strategy' && e.args?.strategy === 'compensated')).toBe(true);
     expect((await stat(join(out, 'report.md'))).size).toBeGreaterThan(0);
     expect((await stat(join(runsDir, runId, 'report.json'))).isFile()).toBe(true);
   });

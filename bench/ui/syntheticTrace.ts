@@ -143,7 +143,7 @@ class SyntheticEngine {
   private async strategies(): Promise<void> {
     const { main, shape } = this;
     for (const strategy of shape.strategies) {
-      await this.span(main, `strategy ${strategy}`, async () => {
+      await this.span(main, 'strategy', async () => {
         main.rec.instant('strategy resolved', { strategy, electrodes: shape.electrodes });
         for (let r = 0; r < shape.passes; r++) {
           await this.span(main, 'repeat', async () => {
@@ -157,12 +157,12 @@ class SyntheticEngine {
 
   private async encode(strategy: string): Promise<void> {
     await this.stage(this.main, 'occupancy', 800);
-    await this.onWorkers((l, e) => this.span(l, `electrode ${e}`, async () => {
+    await this.onWorkers((l, e) => this.span(l, 'electrode', async () => {
       await this.stage(l, 'ground-process', 400);
       await this.stage(l, 'kernel', 250);
       await this.stage(l, 'kernel', 250);
       await this.stage(l, 'gemm', 300);
-    }, { electrode: `e${e}`, strategy, nEnc: 2000 + Math.round(this.random() * 6000) }));
+    }, { electrodeIndex: e, electrode: `e${e}`, strategy, nEnc: 2000 + Math.round(this.random() * 6000) }));
     this.mainMemory();
   }
 
@@ -171,16 +171,16 @@ class SyntheticEngine {
     this.decodeIndex += this.shape.electrodes;
     await this.onWorkers((l, e) => {
       const n = this.blocks[first + e]!;
-      return this.span(l, `electrode ${e}`, async () => {
+      return this.span(l, 'electrode', async () => {
         for (let b = 0; b < n; b++) {
-          await this.span(l, `block ${b}`, async () => {
+          await this.span(l, 'block', async () => {
             await this.stage(l, 'kernel', 60);
             await this.stage(l, 'gemm', 90);
             await this.stage(l, 'logsumexp', 30);
             l.clock.advanceUs(this.jitter(4));
-          });
+          }, { block: b });
         }
-      }, { electrode: `e${e}`, strategy, nEnc: 4000, nDec: n * 100 });
+      }, { electrodeIndex: e, electrode: `e${e}`, strategy, nEnc: 4000, nDec: n * 100 });
     });
     this.mainMemory();
   }

@@ -101,6 +101,13 @@ export interface Agreement {
   argmaxAgreement: number;
 }
 
+export interface ElectrodeStageTime {
+  /** the electrode's index in the dataset */
+  electrode: number;
+  calls: number;
+  totalMs: number;
+}
+
 export interface StageTime {
   name: string;
   calls: number;
@@ -114,6 +121,11 @@ export interface StageTime {
    * Present only when every span of the stage counted its work.
    */
   work?: CountedWork;
+  /**
+   * For the electrode stage: its time per electrode (by index in the dataset, in index order). The
+   * electrode spans share one name, so this is where the time of each electrode is kept.
+   */
+  byElectrode?: ElectrodeStageTime[];
 }
 
 /** Work as the roofline counts it (its rules: engine/model/opWork.ts). */

@@ -13,8 +13,10 @@ export interface TimelineRequest {
 
 export interface TimelineLane {
   id: string;
-  /** "engine · main", "service" */
+  /** "engine · main", "service", "engine · worker 0 · tet03" */
   name: string;
+  /** on a lane split off for one electrode: its index in the dataset and the dataset's name for it, where the trace says */
+  electrode?: { index: number; name?: string };
 }
 
 export interface TimelineSpan {

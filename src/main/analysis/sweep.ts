@@ -9,6 +9,7 @@
 import { MODELLED_STAGES } from '../engine/model';
 import { fixedCostDominates } from './sweepScaling';
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
+import { BLOCK_SPAN, CHUNK_SPAN, ELECTRODE_SPAN, WINDOWS_SPAN } from '../../shared/traceSpans';
 import {
   fixedCostText, formatSweepValue, SWEEP_VARIABLE_TEXT, totalSeries, type LogLogSlope, type SweepCrossover, type SweepPoint, type SweepSeries, type SweepResult, type SweepStrategy, type SweepVariable,
 } from '../../shared/sweep';
@@ -81,13 +82,17 @@ function strategyNames(reports: readonly (Report | null)[]): string[] {
   return names;
 }
 
+/** spans that group an electrode's, a block's or a batch of windows' work: their stages are inside */
+const GROUPING_SPANS: ReadonlySet<string> = new Set([ELECTRODE_SPAN, BLOCK_SPAN, CHUNK_SPAN, WINDOWS_SPAN]);
+
 /**
  * Whether a span name of the report is a stage to follow across the sweep: not encode and decode
- * (timed on their own, with intervals), not one electrode's or one block's span ("electrode 3",
- * "block 0"), whose number and size change with the data.
+ * (timed on their own, with intervals), not the spans that group electrodes, blocks or windows,
+ * whose number and size change with the data (nor their numbered names in older reports:
+ * "electrode 3", "block 0").
  */
 function isSweptStage(name: string): boolean {
-  return name !== 'encode' && name !== 'decode' && !/\s\d+$/.test(name);
+  return name !== 'encode' && name !== 'decode' && !GROUPING_SPANS.has(name) && !/\s\d+$/.test(name);
 }
 
 /** Stage names in the order to show them: the engine's modelled stages in their order, then any other as it came. */

@@ -6,6 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Dataset, ElectrodeData } from '../../shared/dataset';
+import { electrodeArgs, ELECTRODE_SPAN } from '../../shared/traceSpans';
 import { EPS } from './model';
 import { stdVector } from './kernelWidths';
 import { dropNanRows, interpolatePosition, trainingSelection } from './positionTrack';
@@ -129,16 +130,16 @@ interface ElectrodeFits {
 }
 
 /**
- * Electrode e's fit in its `electrode e` span, with its device copies (also pushed to `tensors`).
+ * Electrode e's fit in its `electrode` span, with its device copies (also pushed to `tensors`).
  * Electrodes are independent given the shared context, so any process or worker may fit any of them.
  */
 export async function fitElectrodeAt(ctx: FitContext, e: number, tensors: tf.Tensor[]): Promise<FittedElectrode> {
   const el = ctx.dataset.electrodes[e]!;
-  return ctx.probe.span(`electrode ${e}`, async () => {
+  return ctx.probe.span(ELECTRODE_SPAN, async () => {
     const fitted = await fitElectrode(ctx, el, tensors);
     if (fitted.encPositionsTensor === null) tensors.push(...uploadElectrode(fitted, ctx.q));
     return fitted;
-  }, { electrode: el.name });
+  }, electrodeArgs(e, el.name));
 }
 
 /** Σ_e Λ_e per bin, added in electrode order: the one order every way of fitting sums in. */

@@ -11,6 +11,7 @@
  * the encoding spikes near the spike's position (localJointKde.ts).
  */
 import type { Dataset } from '../../shared/dataset';
+import { electrodeArgs, ELECTRODE_SPAN } from '../../shared/traceSpans';
 import { LOG_EPS } from './model';
 import type { EncodingModel, FittedElectrode } from './fit';
 import { safeLog } from './logSpace';
@@ -103,13 +104,13 @@ export async function predictLocal(
     const s = electrode.rows.length;
     const occK = occupancy.subarray(occAt, occAt + s);
     occAt += s;
-    await probe.span(`electrode ${e}`, async () => {
+    await probe.span(ELECTRODE_SPAN, async () => {
       const logJ = await jointAtSpikes(model, fitted, electrode, occK, probe);
       for (let k = 0; k < s; k++) ll[electrode.rows[k]!] = ll[electrode.rows[k]!]! + safeLog(rateRatio(fitted.meanRate, logJ[k]!, occK[k]!), LOG_EPS);
       if (fitted.nEnc === 0) return;
       const ground = await groundAt(model, fitted, xt, probe);
       for (let t = 0; t < nTime; t++) ll[t] = ll[t]! - rateRatio(fitted.meanRate, ground[t]!, occT[t]!);
-    }, { electrode: fitted.name });
+    }, electrodeArgs(e, fitted.name));
     probe.progress((e + 1) / model.electrodes.length, `electrode ${e + 1}/${model.electrodes.length}`);
   }
   return ll;

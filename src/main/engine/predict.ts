@@ -8,6 +8,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
+import { electrodeArgs, ELECTRODE_SPAN } from '../../shared/traceSpans';
 import {
   DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, throwIfCancelled, type StrategyOptions, type TileChoice,
 } from './model';
@@ -156,7 +157,7 @@ export async function electrodeTerms(
 /** The span electrode e's terms are computed in, with what a reader of the trace needs to know. */
 export function electrodeSpanArgs(model: EncodingModel, e: number, plan: ElectrodePlan): Record<string, unknown> {
   const fitted = model.electrodes[e]!;
-  return { electrode: fitted.name, strategy: plan.choice.strategy, nEnc: fitted.nEnc, nDec: plan.dec.times.length };
+  return electrodeArgs(e, fitted.name, { strategy: plan.choice.strategy, nEnc: fitted.nEnc, nDec: plan.dec.times.length });
 }
 
 export async function predictNonlocal(
@@ -191,7 +192,7 @@ export async function predictNonlocal(
     }
     let floored = 0;
     await probe.span(
-      `electrode ${e}`,
+      ELECTRODE_SPAN,
       () => electrodeTerms(model, e, plan, options, probe, (start, values) => {
         floored += sum.addTerms(values, plan.dec.rows, start);
       }),

@@ -181,8 +181,8 @@ describe('position kernels kept across the windows of a decode', () => {
       let electrode = '';
       const probe = {
         ...NULL_PROBE,
-        span: async <T>(name: string, fn: () => Promise<T> | T) => {
-          if (/^electrode \d+$/.test(name)) electrode = name;
+        span: async <T>(name: string, fn: () => Promise<T> | T, args?: Record<string, unknown>) => {
+          if (name === 'electrode') electrode = String(args?.electrodeIndex);
           if (name === 'position-kernel') builtFor.push(electrode);
           return fn();
         },
@@ -220,7 +220,7 @@ describe('windows decoded in batches', () => {
         const summary = await predictNonlocalWindows(model, d, 'reference', { blockSize: 4, windowBatchBytes }, 7, (start, rows, values) => {
           got.push({ start, rows, values: Array.from(values) });
         }, probe);
-        return { got, summary, predicts: spans.filter((n) => n.startsWith('window')) };
+        return { got, summary, predicts: spans.filter((n) => n === 'windows') };
       };
       const single = await run(1);
       const batched = await run(undefined);

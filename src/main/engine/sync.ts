@@ -47,7 +47,7 @@ export function makeStageTools(probe: EngineProbe): StageTools {
         await waitForDevice(out);
         return out;
       }, args),
-    span: (name, fn) => probe.span(name, fn),
+    span: (name, fn, args) => probe.span(name, fn, args),
     instant: (name, args) => probe.instant(name, args),
   };
 }

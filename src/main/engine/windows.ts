@@ -9,6 +9,7 @@
 import type { StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { lowerBound, upperBound } from '../../shared/sortedSearch';
+import { WINDOWS_SPAN } from '../../shared/traceSpans';
 import type { EncodingModel } from './fit';
 import { DEFAULT_MEMORY_BUDGET_BYTES, KEPT_KERNEL_BUDGET_SHARE, throwIfCancelled } from './model';
 import { predictNonlocal } from './predict';
@@ -135,9 +136,9 @@ export async function predictNonlocalWindows<M = EncodingModel>(
     throwIfCancelled(options.signal);
     const [r0, r1] = [bounds[first]![0], bounds[end - 1]![1]];
     const result = await probe.span(
-      end - first === 1 ? `window ${first}` : `windows ${first}–${end - 1}`,
+      WINDOWS_SPAN,
       () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, { ...options, keepPositionKernels: true, positionKernelBudgetBytes: options.positionKernelBudgetBytes ?? keptBudget }, windowProbe(probe, r0, r1, nTime)),
-      { rows: r1 - r0, startRow: r0, windows: end - first },
+      { firstWindow: first, lastWindow: end - 1, windows: end - first, rows: r1 - r0, startRow: r0 },
     );
     addToSummary(summary, result);
     for (let w = first; w < end; w++) {

@@ -64,12 +64,16 @@ describe('startEngineRun', () => {
 
     const spans = messages.flatMap((m) => (m.type === 'trace' ? m.records : [])).filter((r): r is SpanRecord => r.ph === 'X');
     const names = spans.map((s) => s.name);
-    for (const n of ['run', 'load-data', 'backend-init', 'strategy reference', 'cold', 'warmup 1', 'repeat 3', 'kernel-profile', 'encode', 'decode']) {
+    for (const n of ['run', 'load-data', 'backend-init', 'strategy', 'cold', 'warmup', 'repeat', 'kernel-profile', 'encode', 'decode', 'electrode']) {
       expect(names).toContain(n);
     }
+    // the loop's and the engine's repeated spans keep one name; which call or electrode was which is in their args
+    expect(spans.filter((s) => s.name === 'repeat').map((s) => s.args?.repeat)).toEqual([1, 2, 3, 1, 2, 3]);
+    expect(spans.find((s) => s.name === 'strategy')!.args).toEqual({ strategy: 'reference' });
+    expect(names.every((n) => !/\d/.test(n))).toBe(true);
     // repeats' stages come from the engine's own spans, not the loop's
     expect(ref!.stages.map((s) => s.name)).toContain('decode');
-    expect(ref!.stages.map((s) => s.name)).not.toContain('repeat 1');
+    expect(ref!.stages.map((s) => s.name)).not.toContain('repeat');
     expect(ref!.stages.find((s) => s.name === 'decode')!.calls).toBe(3);
   });
 
@@ -87,7 +91,7 @@ describe('startEngineRun', () => {
     const { run, messages } = await runFake(['reference'], { busyMsPerElectrode: 5 }, { repeats: 1, warmup: 0 });
     await run.done;
     const lists = messages.flatMap((m) => (m.type === 'open-spans' ? [m.spans.map((s) => s.name)] : []));
-    expect(lists.some((names) => names[0] === 'run' && names.includes('strategy reference'))).toBe(true);
+    expect(lists.some((names) => names[0] === 'run' && names.includes('strategy'))).toBe(true);
     expect(lists[lists.length - 1]).toEqual([]);
     const open = messages.find((m) => m.type === 'open-spans' && m.spans.length > 0);
     expect(open && open.type === 'open-spans' && open.spans[0]).toMatchObject({ proc: 'engine', tid: 1, name: 'run', args: { runId: 'test' } });

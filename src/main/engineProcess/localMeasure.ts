@@ -4,6 +4,7 @@
  * non-local decode of the same run.
  */
 import type { Agreement, Report, StrategyResult, TimingStats } from '../../shared/report';
+import { REPEAT_SPAN, WARMUP_SPAN } from '../../shared/traceSpans';
 import { compareArrays, timingStats } from '../analysis';
 import { nextStep, type MeasureContext } from './measureContext';
 
@@ -21,25 +22,26 @@ export async function measureLocal(ctx: MeasureContext): Promise<LocalMeasuremen
   return rec.span(LOCAL_GROUP, async () => {
     const model = await rec.span('encode', () => deps.fitEncodingModel(dataset, rec));
     try {
-      const timed = async (label: string): Promise<{ ms: number; values: Float64Array }> => {
+      // the span keeps one name per kind of call; which call it was goes in its args
+      const timed = async (span: string, i?: number): Promise<{ ms: number; values: Float64Array }> => {
         await nextStep(ctx.signal);
-        ctx.tracker.beginUnit(LOCAL_GROUP, label);
+        ctx.tracker.beginUnit(LOCAL_GROUP, i === undefined ? span : `${span} ${i}`);
         ctx.emitProgress();
-        const out = await rec.span(label, async () => {
+        const out = await rec.span(span, async () => {
           const t0 = performance.now();
           const values = await rec.span('decode', () => deps.predictLocal(model, dataset, rec));
           return { ms: performance.now() - t0, values };
-        });
+        }, i === undefined ? undefined : { [span]: i });
         ctx.tracker.endUnit();
         ctx.emitProgress();
         return out;
       };
       const cold = await timed('cold');
-      for (let i = 1; i <= config.warmup; i++) await timed(`warmup ${i}`);
+      for (let i = 1; i <= config.warmup; i++) await timed(WARMUP_SPAN, i);
       const samples: number[] = [];
       let last = cold;
       for (let i = 1; i <= config.repeats; i++) {
-        last = await timed(`repeat ${i}`);
+        last = await timed(REPEAT_SPAN, i);
         samples.push(last.ms);
       }
       const out: LocalMeasurement = { timing: timingStats(cold.ms, samples), likelihood: last.values };

@@ -7,6 +7,7 @@ import type { RunConfig } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import type { SpanRecord, TraceRecord } from '../../shared/events';
 import type { StageTime } from '../../shared/report';
+import { REPEAT_SPAN, STRATEGY_SPAN, WARMUP_SPAN } from '../../shared/traceSpans';
 import { RunningStageTimes } from '../recorder';
 import { throwIfCancelled, type StrategyOptions } from '../engine/model';
 import type { EngineProbe } from '../engine';
@@ -64,7 +65,9 @@ export async function nextStep(signal: AbortSignal): Promise<void> {
 }
 
 /** Spans named after the loop's own structure, which are not stages of the engine. */
-const LOOP_SPAN = /^(cold|warmup \d+|repeat \d+|kernel-profile|profiled call|strategy .*|local|run|load-data|backend-init|calibrate)$/;
+const LOOP_SPANS: ReadonlySet<string> = new Set([
+  'cold', WARMUP_SPAN, REPEAT_SPAN, 'kernel-profile', 'profiled call', STRATEGY_SPAN, 'local', 'run', 'load-data', 'backend-init', 'calibrate',
+]);
 
 /**
  * Keeps the engine's spans that close while collecting is on (a run's timed repeats), or, while
@@ -79,7 +82,7 @@ export class SpanCollector {
   observe(records: readonly TraceRecord[]): void {
     if (!this.collecting && !this.tally) return;
     for (const r of records) {
-      if (r.ph !== 'X' || LOOP_SPAN.test(r.name)) continue;
+      if (r.ph !== 'X' || LOOP_SPANS.has(r.name)) continue;
       if (this.collecting) this.spans.push(r);
       this.tally?.add(r);
     }

@@ -10,6 +10,7 @@ import { isDispatch, type StrategyChoice } from '../../shared/config';
 import { summarizeDataset } from '../../shared/dataset';
 import { serializeError } from '../../shared/errors';
 import type { LeakCheck, NumericalHealth, StageTime, StrategyResult, TimingStats } from '../../shared/report';
+import { REPEAT_SPAN, STRATEGY_SPAN, WARMUP_SPAN } from '../../shared/traceSpans';
 import { compareArrays, judgeRepeats, machineLoadBetween, numericalHealth, timingStats, type StopReason } from '../analysis';
 import { estimateDatasetPeak, isCancellation } from '../engine/model';
 import type { NonlocalResult } from '../engine';
@@ -70,13 +71,25 @@ async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap
   }
 }
 
-/** One call under its span (`label`); `shown` is what progress says instead, when it says more. */
-async function unit<T>(ctx: MeasureContext, group: string, label: string, fn: () => Promise<T>, shown = label): Promise<T> {
+/**
+ * One step of the loop (cold, a warmup, a repeat, the profiled call): its span keeps one name on
+ * every call and says which call it was in its args; `shown` is what progress says.
+ */
+interface LoopStep {
+  span: string;
+  args?: Record<string, unknown>;
+  shown: string;
+}
+
+const numberedStep = (span: string, i: number, shown = `${span} ${i}`): LoopStep => ({ span, args: { [span]: i }, shown });
+
+/** One call under its step's span. */
+async function unit<T>(ctx: MeasureContext, group: string, step: LoopStep, fn: () => Promise<T>): Promise<T> {
   await nextStep(ctx.signal);
-  ctx.tracker.beginUnit(group, shown);
+  ctx.tracker.beginUnit(group, step.shown);
   ctx.emitProgress();
   ctx.memory.sampleNow();
-  const out = await ctx.rec.span(label, fn);
+  const out = await ctx.rec.span(step.span, fn, step.args);
   ctx.memory.sampleNow();
   ctx.tracker.endUnit();
   ctx.emitProgress();
@@ -136,7 +149,7 @@ async function warmRepeats(ctx: MeasureContext, strategy: StrategyChoice, group:
     const shown = repeatLabel(ctx, i, precision, now() - startMs);
     // only the last call's likelihood is kept: the one before hands its memory to this call
     last.result.release?.();
-    last = await unit(ctx, group, `repeat ${i}`, () => fitAndPredict(ctx, strategy), shown);
+    last = await unit(ctx, group, numberedStep(REPEAT_SPAN, i, shown), () => fitAndPredict(ctx, strategy));
     perRepeat.push(deps.engineMemory().numTensors - before);
     timings.push(last.timing);
     peakHeapBytes = Math.max(peakHeapBytes, process.memoryUsage().heapUsed);
@@ -168,7 +181,8 @@ async function kernelProfile(ctx: MeasureContext, strategy: StrategyChoice, grou
       return p.result;
     }));
   const { warmup } = ctx.config;
-  const out = warmup > 0 ? await unit(ctx, group, `warmup ${warmup}`, call) : await unit(ctx, group, 'profiled call', call);
+  const step = warmup > 0 ? numberedStep(WARMUP_SPAN, warmup) : { span: 'profiled call', shown: 'profiled call' };
+  const out = await unit(ctx, group, step, call);
   out.result.release?.();
   return profiled;
 }
@@ -209,11 +223,11 @@ function addExpectedAgreement(result: StrategyResult, ctx: MeasureContext, last:
 }
 
 async function measure(ctx: MeasureContext, strategy: StrategyChoice, group: string): Promise<{ result: StrategyResult; last: CallOutput }> {
-  const cold = await unit(ctx, group, 'cold', () => fitAndPredict(ctx, strategy));
+  const cold = await unit(ctx, group, { span: 'cold', shown: 'cold' }, () => fitAndPredict(ctx, strategy));
   const profiling = ctx.config.kernelProfile !== false;
   const plainWarmups = profiling ? Math.max(0, ctx.config.warmup - 1) : ctx.config.warmup;
   for (let i = 1; i <= plainWarmups; i++) {
-    (await unit(ctx, group, `warmup ${i}`, () => fitAndPredict(ctx, strategy))).result.release?.();
+    (await unit(ctx, group, numberedStep(WARMUP_SPAN, i), () => fitAndPredict(ctx, strategy))).result.release?.();
   }
   const profiled = profiling ? await kernelProfile(ctx, strategy, group) : { kernels: [], peakBytes: Number.NaN };
   const warm = await warmRepeats(ctx, strategy, group, cold);
@@ -260,7 +274,7 @@ export async function measureStrategy(ctx: MeasureContext, strategy: StrategyCho
   const loadAtStart = readLoad();
   ctx.memory.markStage(strategy);
   try {
-    const { last, result } = await ctx.rec.span(`strategy ${strategy}`, () => measure(ctx, strategy, group), { strategy });
+    const { last, result } = await ctx.rec.span(STRATEGY_SPAN, () => measure(ctx, strategy, group), { strategy });
     result.load = machineLoadBetween(loadAtStart, readLoad());
     ctx.memory.markStage(undefined);
     const peaks = ctx.memory.summary().stages[strategy];

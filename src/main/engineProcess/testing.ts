@@ -5,6 +5,7 @@
 import { isDispatch, type StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
+import { electrodeArgs, ELECTRODE_SPAN, WINDOWS_SPAN } from '../../shared/traceSpans';
 import { loadDataset } from '../data';
 import { throwIfCancelled } from '../engine/model';
 import type { EngineProbe, NonlocalResult } from '../engine/types';
@@ -38,7 +39,7 @@ async function inWindows(
   for (let r0 = 0; r0 < full.nTime; r0 += step) {
     throwIfCancelled(signal);
     const r1 = Math.min(full.nTime, r0 + step);
-    await probe?.span(`window ${windows}`, () => busyWait(busyMs));
+    await probe?.span(WINDOWS_SPAN, () => busyWait(busyMs), { firstWindow: windows, lastWindow: windows, windows: 1, rows: r1 - r0, startRow: r0 });
     await onWindow(r0, r1 - r0, full.logLikelihood.subarray(r0 * full.nBins, r1 * full.nBins));
     probe?.progress(r1 / full.nTime, `rows ${r1}/${full.nTime}`);
     windows++;
@@ -83,7 +84,7 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
       const nBins = d.placeBinCenters.length / d.positionDims;
       for (let e = 0; e < d.electrodes.length; e++) {
         throwIfCancelled(o.signal);
-        await probe?.span(`electrode ${e}`, () => busyWait(options.busyMsPerElectrode ?? 0));
+        await probe?.span(ELECTRODE_SPAN, () => busyWait(options.busyMsPerElectrode ?? 0), electrodeArgs(e, d.electrodes[e]!.name));
         probe?.progress((e + 1) / d.electrodes.length, `electrode ${e + 1}/${d.electrodes.length}`);
       }
       const ll = new Float64Array(nTime * nBins);

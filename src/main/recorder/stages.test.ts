@@ -6,6 +6,13 @@ import { RunningStageTimes, stageTimes } from './stages';
 const span = (name: string, ts: number, dur: number, tid = 1, proc: SpanRecord['proc'] = 'engine', args?: Record<string, unknown>): SpanRecord =>
   ({ ph: 'X', proc, tid, name, cat: 'engine', ts, dur, ...(args ? { args } : {}) });
 
+/** the running table fed the spans in the order they close, as the recorder emits them */
+function running(spans: readonly SpanRecord[]) {
+  const table = new RunningStageTimes();
+  for (const s of [...spans].sort((a, b) => a.ts + a.dur - (b.ts + b.dur))) table.add(s);
+  return table.table();
+}
+
 describe('stageTimes', () => {
   it('computes calls, total and self time from nesting', () => {
     // decode [0,100] › electrode [10,60] › block [10,30], block [30,55]; electrode [60,95] › block [70,80]
@@ -18,6 +25,21 @@ describe('stageTimes', () => {
     expect(byName.electrode).toMatchObject({ calls: 2, totalMs: expect.closeTo(0.085, 12), selfMs: expect.closeTo(0.03, 12) });
     expect(byName.block).toMatchObject({ calls: 3, totalMs: expect.closeTo(0.055, 12), selfMs: expect.closeTo(0.055, 12) });
     expect(stageTimes(spans).map((s) => s.name)).toEqual(['decode', 'electrode', 'block']);
+  });
+
+  it('counts the electrode spans as one stage and keeps each electrode\'s time from the index in their args', () => {
+    const e = (index: number, ts: number, dur: number, tid = 1) => span('electrode', ts, dur, tid, 'engine', { electrodeIndex: index, electrode: `tet${index}` });
+    const spans = [e(2, 0, 10), e(0, 10, 20), e(2, 30, 30, 2), span('block', 31, 5, 2, 'engine', { block: 0 }), span('decode', 0, 100)];
+    for (const table of [stageTimes(spans), running(spans)]) {
+      expect(table.filter((s) => s.name.startsWith('electrode')).map((s) => s.name)).toEqual(['electrode']);
+      const electrode = table.find((s) => s.name === 'electrode')!;
+      expect(electrode.calls).toBe(3);
+      expect(electrode.byElectrode).toEqual([
+        { electrode: 0, calls: 1, totalMs: expect.closeTo(0.02, 12) },
+        { electrode: 2, calls: 2, totalMs: expect.closeTo(0.04, 12) },
+      ]);
+      expect(table.find((s) => s.name === 'decode')!.byElectrode).toBeUndefined();
+    }
   });
 
   it('keeps lanes and processes apart', () => {

@@ -3,10 +3,12 @@
  * direct children), and the work its spans say they did (args.work, added up) when every one of them
  * says so: a stage where some spans counted and others did not would otherwise look as if it did
  * less work than it did. Nesting is rebuilt per (process, lane) from the times in integer ns, the
- * way trace viewers see it, so the numbers match what the timeline shows.
+ * way trace viewers see it, so the numbers match what the timeline shows. The electrode spans all
+ * share one name; their stage also keeps its time per electrode, read from the spans' args.
  */
 import type { SpanRecord } from '../../shared/events';
-import type { CountedWork, StageTime } from '../../shared/report';
+import type { CountedWork, ElectrodeStageTime, StageTime } from '../../shared/report';
+import { electrodeIndexOf } from '../../shared/traceSpans';
 
 interface Open {
   stat: StageTime;
@@ -38,6 +40,8 @@ class StageTally {
   private readonly byName = new Map<string, StageTime>();
   /** stages with a span that did not count its work */
   private readonly uncounted = new Set<string>();
+  /** per stage name, time per electrode index, for spans that stand for one electrode */
+  private readonly perElectrode = new Map<string, Map<number, ElectrodeStageTime>>();
 
   /** One span of `durNs`: its stage's row, for the caller to add the span's self time to. */
   record(s: SpanRecord, durNs: number): StageTime {
@@ -48,7 +52,18 @@ class StageTally {
     const counted = countedWork(s.args?.work);
     if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
     else this.uncounted.add(s.name);
+    const electrode = electrodeIndexOf(s.name, s.args);
+    if (electrode >= 0) this.addElectrode(s.name, electrode, durNs);
     return stat;
+  }
+
+  private addElectrode(name: string, electrode: number, durNs: number): void {
+    let byIndex = this.perElectrode.get(name);
+    if (!byIndex) this.perElectrode.set(name, (byIndex = new Map<number, ElectrodeStageTime>()));
+    let row = byIndex.get(electrode);
+    if (!row) byIndex.set(electrode, (row = { electrode, calls: 0, totalMs: 0 }));
+    row.calls++;
+    row.totalMs += durNs / 1e6;
   }
 
   /** The stages so far, by total time, largest first; work only where every span counted it. */
@@ -56,6 +71,8 @@ class StageTally {
     const out = [...this.byName.values()].map((st) => {
       const copy = { ...st };
       if (this.uncounted.has(st.name)) delete copy.work;
+      const byIndex = this.perElectrode.get(st.name);
+      if (byIndex) copy.byElectrode = [...byIndex.values()].map((r) => ({ ...r })).sort((a, b) => a.electrode - b.electrode);
       return copy;
     });
     return out.sort((a, b) => b.totalMs - a.totalMs || a.name.localeCompare(b.name));

@@ -71,7 +71,11 @@ describe('profiler service with the engine process', () => {
     const view = await service.getTimeline(runId, { startUs: 0, endUs: totalUs, widthPx: 1200 });
     // a lane per process, then one per electrode for what runs inside its spans
     expect(view.lanes.map((l) => l.id)).toEqual(['service:1', 'engine:1', ...detail.report!.dataset.electrodes.map((_, e) => `engine:1/electrode ${e}`)]);
-    expect(view.spans.some((s) => s.name === 'strategy compensated')).toBe(true);
+    // each electrode lane named as Results and Data name the electrode, its index beside the name
+    expect(view.lanes.slice(2).map((l) => [l.name, l.electrode])).toEqual(
+      detail.report!.dataset.electrodes.map((e, index) => [`${view.lanes[1]!.name} · ${e.name}`, { index, name: e.name }]),
+    );
+    expect(view.spans.some((s) => s.name === 'strategy' && s.args?.strategy === 'compensated')).toBe(true);
     const counters = await service.getCounters(runId);
     expect(counters.map((c) => `${c.name}/${c.key}`)).toContain('engine memory (MB)/rss');
 

@@ -9,6 +9,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussianKernel';
 import { blockRanges, epilogue, logSumExpJoint, markKernelStage, sliceRows } from './common';
 import { foldLogSumExp } from './online';
+import { BLOCK_SPAN, CHUNK_SPAN } from '../../../shared/traceSpans';
 import type { Strategy } from './types';
 
 export const chunked: Strategy = {
@@ -20,13 +21,13 @@ export const chunked: Strategy = {
       const chunks = blockRanges(ctx.nEnc, ctx.encTileSize);
       for (let c = 0; c < chunks.length; c++) {
         const [c0, c1] = chunks[c]!;
-        await span(`chunk ${c}`, () => foldChunk(c0, c1));
+        await span(CHUNK_SPAN, () => foldChunk(c0, c1), { chunk: c, encodingSpikes: c1 - c0, firstEncodingSpike: c0 });
       }
       for (let b = 0; b < blocks.length; b++) {
         const terms = tf.tidy(() => epilogue(ctx, tf.sub(acc[b]!, logE) as tf.Tensor2D));
         acc[b]!.dispose();
         acc[b] = null;
-        await span(`block ${b}`, () => emit(blocks[b]![0], terms));
+        await span(BLOCK_SPAN, () => emit(blocks[b]![0], terms), { block: b, spikes: blocks[b]![1] - blocks[b]![0], firstSpike: blocks[b]![0] });
       }
     } finally {
       tf.dispose(acc.filter((t): t is tf.Tensor2D => t !== null));

@@ -4,6 +4,7 @@ import { maxFinite } from '../logSpace';
 import { electrodeFlushIsSafe } from '../kernelNormalisers';
 import { logMarkKernelGemm, type PreparedMarks } from '../gaussianKernel';
 import { biasFloor, linearPositionKernel } from '../ops';
+import { BLOCK_SPAN } from '../../../shared/traceSpans';
 import type { ElectrodeContext, StageFn, StageTools } from './types';
 
 export function blockRanges(total: number, size: number): [number, number][] {
@@ -53,7 +54,8 @@ export function logSumExpJoint(logKmark: tf.Tensor2D, logKpos: tf.Tensor2D, posT
   }
 }
 
-/** Runs body for each decoding block [s0, s1) in order, each inside its `block b` span. */
+/** Runs body for each decoding block [s0, s1) in order, each inside a `block` span
+ * whose args say which block and which decoding spikes. */
 export async function forEachBlock(
   nDec: number,
   blockSize: number,
@@ -63,7 +65,7 @@ export async function forEachBlock(
   const blocks = blockRanges(nDec, blockSize);
   for (let b = 0; b < blocks.length; b++) {
     const [s0, s1] = blocks[b]!;
-    await span(`block ${b}`, () => body(s0, s1));
+    await span(BLOCK_SPAN, () => body(s0, s1), { block: b, spikes: s1 - s0, firstSpike: s0 });
   }
 }
 

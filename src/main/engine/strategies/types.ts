@@ -14,8 +14,8 @@ export type StageFn = <T extends tf.TensorContainer>(name: string, fn: () => T, 
 
 export interface StageTools {
   stage: StageFn;
-  /** a grouping span (block b, chunk c) around asynchronous work */
-  span: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  /** a grouping span (a block, a chunk) around asynchronous work; which one it was goes in args */
+  span: <T>(name: string, fn: () => Promise<T>, args?: Record<string, unknown>) => Promise<T>;
   /** a marker in the trace with what a strategy decided (the series' order and coverage) */
   instant: (name: string, args: Record<string, unknown>) => void;
 }

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Dataset } from '../../../shared/dataset';
 import { serializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
+import { ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import type { EncodingModel, FittedElectrode, TermReader } from '../../engine';
 import { Recorder } from '../../recorder';
 import { WORKER_TID_BASE, type DecodingShare, type ElectrodeChoice, type FromWorker, type TermBlock, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
@@ -150,7 +151,7 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
         [blocks, transfer] = [[], []];
       };
       if (plan.kind === 'terms') {
-        await rec.span(`electrode ${e}`, () =>
+        await rec.span(ELECTRODE_SPAN, () =>
           engine.electrodeTerms(held.model, e, plan, options, rec, (start, values) => {
             const release = inRing.get(values);
             if (release) blocks.push({ start, values, release });

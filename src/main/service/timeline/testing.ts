@@ -5,6 +5,7 @@
  * Used only by the service's tests (the timeline's and the run store's) and bench/service.ts.
  */
 import type { TraceRecord } from '../../../shared/events';
+import { electrodeArgs, ELECTRODE_SPAN, STRATEGY_SPAN } from '../../../shared/traceSpans';
 import type { OpenSpan } from '../../engineProtocol';
 import { seededRandom } from '../../analysis';
 
@@ -55,16 +56,16 @@ export function simulateRun(seed: number, options: { electrodes?: number; maxBlo
   const stage = (name: string) =>
     span(name, () => {
       for (let e = 0; e < electrodes; e++) {
-        span(`electrode ${e}`, () => {
+        span(ELECTRODE_SPAN, () => {
           for (let b = 1 + Math.floor(random() * maxBlocks); b > 0; b--) span('block', kernels, { b });
-        });
+        }, electrodeArgs(e, `tet${String(e + 1).padStart(2, '0')}`));
       }
     });
   span('run', () => {
     for (const strategy of ['reference', 'compensated']) {
-      span(`strategy ${strategy}`, () => {
+      span(STRATEGY_SPAN, () => {
         for (let r = 0; r < 2; r++) span('repeat', () => (stage('encode'), stage('decode')), { r });
-      });
+      }, { strategy });
     }
   }, { runId: 'sim' });
   pending.push({ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: nowUs + 1 });

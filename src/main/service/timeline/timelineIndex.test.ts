@@ -4,8 +4,10 @@ import type { OpenSpan } from '../../engineProtocol';
 import { buildTimelineIndex, IN_PROGRESS_ARG } from './timelineIndex';
 import { queryTimeline } from './timelineQuery';
 
-const span = (name: string, ts: number, dur: number, proc: 'engine' | 'service' = 'engine'): TraceRecord =>
-  ({ ph: 'X', proc, tid: 1, name, cat: proc, ts, dur });
+const span = (name: string, ts: number, dur: number, proc: 'engine' | 'service' = 'engine', args?: Record<string, unknown>): TraceRecord =>
+  ({ ph: 'X', proc, tid: 1, name, cat: proc, ts, dur, ...(args ? { args } : {}) });
+const electrode = (index: number, ts: number, dur: number): TraceRecord =>
+  span('electrode', ts, dur, 'engine', { electrodeIndex: index, electrode: `tet${index + 1}` });
 
 /** decode › electrode 0 › (block › mark-kernel), electrode 1 › block */
 function decodeTrace(): TraceRecord[] {
@@ -13,33 +15,44 @@ function decodeTrace(): TraceRecord[] {
     { ph: 'M', proc: 'engine', tid: 1, name: 'thread_name', args: { name: 'engine' } },
     span('run', 0, 100),
     span('decode', 10, 80),
-    span('electrode 0', 10, 40),
-    span('block', 12, 30),
+    electrode(0, 10, 40),
+    span('block', 12, 30, 'engine', { block: 0 }),
     span('mark-kernel', 13, 10),
-    span('electrode 1', 50, 40),
-    span('block', 52, 30),
+    electrode(1, 50, 40),
+    span('block', 52, 30, 'engine', { block: 0 }),
   ];
 }
 
 const all = (records: TraceRecord[], open: { open?: OpenSpan[] } = {}) => queryTimeline(buildTimelineIndex(records, open), { startUs: 0, endUs: 1000, widthPx: 10_000 });
 
 describe('timeline lanes per process and electrode', () => {
-  it('puts what runs inside each electrode span on a lane of that electrode', () => {
+  it('puts what runs inside each electrode span on a lane of that electrode, named as the dataset names it', () => {
     const view = all(decodeTrace());
     expect(view.lanes).toEqual([
       { id: 'engine:1', name: 'engine' },
-      { id: 'engine:1/electrode 0', name: 'engine · electrode 0' },
-      { id: 'engine:1/electrode 1', name: 'engine · electrode 1' },
+      { id: 'engine:1/electrode 0', name: 'engine · tet1', electrode: { index: 0, name: 'tet1' } },
+      { id: 'engine:1/electrode 1', name: 'engine · tet2', electrode: { index: 1, name: 'tet2' } },
     ]);
     const on = (lane: string) => view.spans.filter((s) => s.lane === lane).map((s) => `${s.depth}:${s.name}`);
-    expect(on('engine:1')).toEqual(['0:run', '1:decode', '2:electrode 0', '2:electrode 1']);
+    expect(on('engine:1')).toEqual(['0:run', '1:decode', '2:electrode', '2:electrode']);
     expect(on('engine:1/electrode 0')).toEqual(['0:block', '1:mark-kernel']);
     expect(on('engine:1/electrode 1')).toEqual(['0:block']);
   });
 
   it('orders electrode lanes by number after their process lane, the service first', () => {
-    const recs: TraceRecord[] = [span('engine process', 0, 200, 'service'), span('electrode 10', 0, 10), span('x', 1, 1), span('electrode 2', 20, 10), span('y', 21, 1)];
+    const recs: TraceRecord[] = [span('engine process', 0, 200, 'service'), electrode(10, 0, 10), span('x', 1, 1), electrode(2, 20, 10), span('y', 21, 1)];
     expect(all(recs).lanes.map((l) => l.id)).toEqual(['service:1', 'engine:1', 'engine:1/electrode 2', 'engine:1/electrode 10']);
+  });
+
+  it('still splits the numbered electrode spans of runs recorded before the names were stable', () => {
+    const recs: TraceRecord[] = [span('electrode 3', 0, 10), span('block', 1, 5), span('electrode 0', 20, 10), span('block', 21, 5)];
+    expect(all(recs).lanes.map((l) => l.id)).toEqual(['engine:1', 'engine:1/electrode 0', 'engine:1/electrode 3']);
+    expect(all(recs).lanes[2]).toEqual({ id: 'engine:1/electrode 3', name: 'engine · electrode 3', electrode: { index: 3 } });
+  });
+
+  it('leaves an electrode span without an index on its process lane', () => {
+    const recs: TraceRecord[] = [span('electrode', 0, 10), span('block', 1, 5)];
+    expect(all(recs).lanes.map((l) => l.id)).toEqual(['engine:1']);
   });
 });
 

@@ -7,8 +7,9 @@
  * live timeline (liveTimeline.ts) feeds it batch by batch, a finished run's file feeds it once.
  * Between builds it keeps each lane's spans sorted in place, so a rebuild sorts little.
  *
- * Lanes per process and electrode: what runs inside an "electrode N" span (the stages of one
- * electrode's fit or decode) goes on a lane of its own, "engine · electrode N"; the loop's spans
+ * Lanes per process and electrode: what runs inside an electrode span (the stages of one
+ * electrode's fit or decode) goes on a lane of its own, named with the dataset's name for the
+ * electrode ("engine · tet03") that its spans carry; the loop's spans
  * (run, strategy, repeat, encode, decode) and the electrode spans themselves stay on the process
  * lane. A live run's open spans (begun, not yet ended, so not in the trace) are drawn from their
  * start to the newest event and marked `inProgress`.
@@ -16,6 +17,7 @@
 import { IN_PROGRESS_ARG, type TimelineLane } from '../../../shared/api';
 import type { TraceRecord } from '../../../shared/events';
 import type { OpenSpan } from '../../engineProtocol';
+import { electrodeLabel } from '../../../shared/traceSpans';
 import { bySpanStart, electrodeLaneId, laneRows, type RawSpan } from './timelineRows';
 
 export interface DepthRow {
@@ -180,10 +182,12 @@ export class TimelineIndexBuilder {
     const proc = lane?.proc ?? drawnOpen!.proc;
     const thread = this.threadNames.get(id);
     const name = thread && thread !== proc ? `${proc} · ${thread}` : proc;
-    const { main, electrodes } = laneRows(spans, this.strings);
+    const { main, electrodes, electrodeNames } = laneRows(spans, this.strings);
     const out: LaneIndex[] = [{ lane: { id, name }, rows: main }];
-    for (const [electrode, rows] of electrodes) {
-      out.push({ lane: { id: electrodeLaneId(id, electrode), name: `${name} · electrode ${electrode}` }, rows });
+    for (const [index, rows] of electrodes) {
+      const electrodeName = electrodeNames.get(index);
+      const electrode = electrodeName === undefined ? { index } : { index, name: electrodeName };
+      out.push({ lane: { id: electrodeLaneId(id, index), name: `${name} · ${electrodeLabel(index, electrodeName)}`, electrode }, rows });
     }
     return out;
   }

@@ -1,10 +1,11 @@
 /**
  * Turns one lane's spans into the timeline's rows, in one pass without a temporary object per span
- * (a live run's index is rebuilt from a million spans): what nests inside an "electrode N" span
- * moves to a lane of its own, and each lane's spans get depths the way a viewer nests them (sorted
+ * (a live run's index is rebuilt from a million spans): what nests inside an electrode span (named
+ * `electrode`, its index in the args; "electrode N" in older runs) moves to a lane of its own, and each lane's spans get depths the way a viewer nests them (sorted
  * by start, longer first on ties, a stack of ends). Shared by the index built from a file and the
  * live one.
  */
+import { electrodeIndexOf, electrodeNameOf, ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import type { DepthRow } from './timelineIndex';
 
 /** one complete (or drawn-open) span of a lane, its name and category interned */
@@ -19,12 +20,13 @@ export interface RawSpan {
 export interface LaneRows {
   /** the spans outside any electrode span, and the electrode spans themselves */
   main: DepthRow[];
-  /** what nests inside "electrode N" spans, by N in first-seen order */
+  /** what nests inside electrode spans, by electrode index in first-seen order */
   electrodes: Map<number, DepthRow[]>;
+  /** the dataset's name of each electrode, from its spans' args, where they carry one */
+  electrodeNames: Map<number, string>;
 }
 
-const ELECTRODE_SPAN = /^electrode (\d+)$/;
-/** "inside no electrode span" on the nesting stack (electrode numbers are ≥ 0) */
+/** "inside no electrode span" on the nesting stack (electrode indices are ≥ 0) */
 const NO_ELECTRODE = -1;
 
 /** by start, longer first on ties; Array.prototype.sort is stable, so equal keys keep arrival order */
@@ -76,14 +78,16 @@ function emptyRow(depth: number, n: number): DepthRow {
  * all spans; depths with one stack per output lane, over that lane's spans in the same order.
  */
 export function laneRows(spans: readonly RawSpan[], strings: readonly string[]): LaneRows {
-  const electrodeOfName = new Map<number, number>();
-  const electrodeNumber = (name: number): number => {
-    let n = electrodeOfName.get(name);
+  // most names are never electrode spans: decide that once per interned name, and read the args
+  // only of the spans named `electrode`
+  const electrodeOfName = new Map<number, number | 'args'>();
+  const electrodeNumber = (s: RawSpan): number => {
+    let n = electrodeOfName.get(s.name);
     if (n === undefined) {
-      const m = ELECTRODE_SPAN.exec(strings[name]!);
-      electrodeOfName.set(name, (n = m ? Number(m[1]) : NO_ELECTRODE));
+      const text = strings[s.name]!;
+      electrodeOfName.set(s.name, (n = text === ELECTRODE_SPAN ? 'args' : electrodeIndexOf(text, undefined)));
     }
-    return n;
+    return n === 'args' ? electrodeIndexOf(ELECTRODE_SPAN, s.args) : n;
   };
   // output lane 0 is the main lane, k + 1 the k-th electrode seen
   const lanes: Nesting[] = [{ ends: [], counts: [] }];
@@ -104,7 +108,7 @@ export function laneRows(spans: readonly RawSpan[], strings: readonly string[]):
       laneOfElectrode.set(inside, lane);
     }
     splitEnds.push(s.start + s.dur);
-    splitElectrode.push(inside === NO_ELECTRODE ? electrodeNumber(s.name) : inside);
+    splitElectrode.push(inside === NO_ELECTRODE ? electrodeNumber(s) : inside);
     laneOf[i] = lane;
     depthOf[i] = nest(lanes[lane]!, s.start, s.start + s.dur);
   });
@@ -124,5 +128,12 @@ export function laneRows(spans: readonly RawSpan[], strings: readonly string[]):
     row.cat[j] = s.cat;
     row.args[j] = s.args;
   });
-  return { main: rows[0]!, electrodes: new Map([...laneOfElectrode].map(([electrode, lane]) => [electrode, rows[lane]!])) };
+  const electrodeNames = new Map<number, string>();
+  spans.forEach((s, i) => {
+    if (laneOf[i] !== 0) return;
+    const e = electrodeNumber(s);
+    const name = e === NO_ELECTRODE || electrodeNames.has(e) ? undefined : electrodeNameOf(s.args);
+    if (name !== undefined) electrodeNames.set(e, name);
+  });
+  return { main: rows[0]!, electrodes: new Map([...laneOfElectrode].map(([electrode, lane]) => [electrode, rows[lane]!])), electrodeNames };
 }

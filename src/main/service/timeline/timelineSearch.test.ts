@@ -41,6 +41,19 @@ describe('span search over the whole run', () => {
     expect(findSpan(index, { text: 'KERNEL', fromUs: -1, direction: 'next' }).total).toBe(200);
   });
 
+  it('finds a span by which one it was, from its args, though its name is the same for all', () => {
+    const electrodes: TraceRecord[] = [0, 1, 2].flatMap((e) => [
+      { ph: 'X', proc: 'engine', tid: 1, name: 'electrode', cat: 'engine', ts: e * 10, dur: 8, args: { electrodeIndex: e, electrode: `tet0${e + 1}` } },
+      { ph: 'X', proc: 'engine', tid: 1, name: 'block', cat: 'engine', ts: e * 10 + 1, dur: 2, args: { block: 0 } },
+      { ph: 'X', proc: 'engine', tid: 1, name: 'block', cat: 'engine', ts: e * 10 + 4, dur: 2, args: { block: 1 } },
+    ]);
+    const byArgs = buildTimelineIndex(electrodes);
+    const tet02 = findSpan(byArgs, { text: 'tet02', fromUs: -1, direction: 'next' });
+    expect(tet02).toMatchObject({ total: 1, ordinal: 1, match: { name: 'electrode', startUs: 10 } });
+    expect(findSpan(byArgs, { text: 'Block 1', fromUs: -1, direction: 'next' })).toMatchObject({ total: 3, match: { startUs: 4 } });
+    expect(findSpan(byArgs, { text: 'electrode', fromUs: -1, direction: 'next' }).total).toBe(3);
+  });
+
   it('says so when nothing lies in that direction or nothing matches', () => {
     expect(findSpan(index, { text: 'block', fromUs: 1e9, direction: 'next' })).toEqual({ total: 100, match: null, ordinal: 0 });
     expect(findSpan(index, { text: 'block', fromUs: 0, direction: 'previous' }).match).toBeNull();

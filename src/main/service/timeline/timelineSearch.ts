@@ -6,16 +6,32 @@
  */
 import type { SpanAreaRequest, SpanAreaRow, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineSpan } from '../../../shared/api';
 import { upperBound } from '../../../shared/sortedSearch';
+import { isLabelledSpan, spanLabel } from '../../../shared/traceSpans';
 import type { DepthRow, LaneIndex, TimelineIndex } from './timelineIndex';
 
-/** name ids whose text contains the query, case-insensitive */
+const NO_MATCH = 0;
+const MATCH = 1;
+/** a name that does not contain the query but whose spans' labels may ("electrode tet03") */
+const BY_LABEL = 2;
+
+/**
+ * Per name id: whether its spans match the query (case-insensitive), don't, or match by their label,
+ * which names which block or electrode a span was; only those spans' args are read.
+ */
 function matchingNames(index: TimelineIndex, text: string): Uint8Array {
   const needle = text.toLowerCase();
   const matches = new Uint8Array(index.strings.length);
   index.strings.forEach((s, i) => {
-    if (s.toLowerCase().includes(needle)) matches[i] = 1;
+    if (s.toLowerCase().includes(needle)) matches[i] = MATCH;
+    else if (isLabelledSpan(s)) matches[i] = BY_LABEL;
   });
   return matches;
+}
+
+function spanMatches(index: TimelineIndex, names: Uint8Array, row: DepthRow, i: number, needle: string): boolean {
+  const kind = names[row.name[i]!];
+  if (kind === NO_MATCH) return false;
+  return kind === MATCH || spanLabel(index.strings[row.name[i]!]!, row.args[i]).toLowerCase().includes(needle);
 }
 
 function spanAt(index: TimelineIndex, lane: LaneIndex, row: DepthRow, i: number): TimelineSpan {
@@ -33,13 +49,14 @@ function spanAt(index: TimelineIndex, lane: LaneIndex, row: DepthRow, i: number)
  */
 export function findSpan(index: TimelineIndex, request: SpanSearchRequest): SpanSearchResult {
   const names = matchingNames(index, request.text);
+  const needle = request.text.toLowerCase();
   const next = request.direction === 'next';
   let total = 0;
   let best: { lane: LaneIndex; row: DepthRow; i: number; start: number } | null = null;
   for (const lane of index.lanes) {
     for (const row of lane.rows) {
       for (let i = 0; i < row.start.length; i++) {
-        if (names[row.name[i]!] !== 1) continue;
+        if (!spanMatches(index, names, row, i, needle)) continue;
         total++;
         const s = row.start[i]!;
         const better = next
@@ -54,7 +71,7 @@ export function findSpan(index: TimelineIndex, request: SpanSearchRequest): Span
   let ordinal = 1;
   for (const lane of index.lanes) {
     for (const row of lane.rows) {
-      for (let i = 0; i < row.start.length && row.start[i]! < best.start; i++) if (names[row.name[i]!] === 1) ordinal++;
+      for (let i = 0; i < row.start.length && row.start[i]! < best.start; i++) if (spanMatches(index, names, row, i, needle)) ordinal++;
     }
   }
   return { total, match: spanAt(index, best.lane, best.row, best.i), ordinal };

@@ -105,11 +105,12 @@ describe('sorting and calling out', () => {
   });
 
   it('names the three slowest electrodes of a 64-electrode run and their share', () => {
-    const stages = Array.from({ length: 64 }, (_, i) => ({ name: `electrode ${i}`, calls: 1, totalMs: i === 40 ? 90 : i === 7 ? 80 : i === 63 ? 70 : 10, selfMs: 1 }));
+    const byElectrode = Array.from({ length: 64 }, (_, i) => ({ electrode: i, calls: 1, totalMs: i === 40 ? 90 : i === 7 ? 80 : i === 63 ? 70 : 10 }));
+    const stages = [{ name: 'electrode', calls: 64, totalMs: 850, selfMs: 64, byElectrode }];
     const electrodes = Array.from({ length: 64 }, (_, i) => ({ name: `t${i}`, nFeatures: 4, nEncodingSpikes: 10, nDecodingSpikes: 5 }));
     const r = report({
       dataset: datasetSummary({ nElectrodes: 64, electrodes }),
-      strategies: [strategyResult('reference', 1, { stages }), strategyResult('compensated', 1, { stages: stages.map((s) => ({ ...s, totalMs: s.totalMs / 2 })) })],
+      strategies: [strategyResult('reference', 1, { stages }), strategyResult('compensated', 1, { stages: [{ ...stages[0]!, byElectrode: byElectrode.map((b) => ({ ...b, totalMs: b.totalMs / 2 })) }] })],
     });
     const table = electrodeRows(r);
     expect(table.rows).toHaveLength(64);
@@ -121,8 +122,15 @@ describe('sorting and calling out', () => {
 
   it('singles out one electrode of two, and none of one', () => {
     expect(electrodeCallout(electrodeRows(report()), 0)).toBe('Slowest electrode under reference: e0 (60 ms), 60.0 % of its time on electrodes.');
-    const one = report({ strategies: [strategyResult('reference', 10, { stages: [{ name: 'electrode 0', calls: 1, totalMs: 5, selfMs: 5 }] })] });
+    const one = report({ strategies: [strategyResult('reference', 10, { stages: [{ name: 'electrode', calls: 1, totalMs: 5, selfMs: 5, byElectrode: [{ electrode: 0, calls: 1, totalMs: 5 }] }] })] });
     expect(electrodeCallout(electrodeRows(one), 0)).toBe('');
+  });
+
+  it('reads the numbered electrode stages of reports saved before the names were stable', () => {
+    const stages = [{ name: 'electrode 1', calls: 2, totalMs: 30, selfMs: 3 }, { name: 'electrode 0', calls: 2, totalMs: 10, selfMs: 1 }];
+    expect(electrodeRows(report({ strategies: [strategyResult('reference', 10, { stages })] })).rows).toEqual([
+      { electrode: 'e0', totalMs: [10] }, { electrode: 'e1', totalMs: [30] },
+    ]);
   });
 });
 

@@ -3,7 +3,8 @@
  * out. Pure; times in milliseconds.
  */
 import type { ComparisonRow, RunIndexEntry } from '../../../shared/api';
-import type { Finding, Report, StrategyComparison, StrategyResult, TimingStats } from '../../../shared/report';
+import type { Finding, Report, StageTime, StrategyComparison, StrategyResult, TimingStats } from '../../../shared/report';
+import { electrodeIndexOf, ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import { formatBytes, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../../shared/format';
 import { formatNumber } from '../lib/format';
 import { slowestIndices, type SortValue } from './tableSort';
@@ -149,23 +150,25 @@ export interface ElectrodeRow {
   totalMs: (number | null)[];
 }
 
-const ELECTRODE_STAGE = /^electrode (\d+)$/;
-
-/** per-electrode time from the report's stages ("electrode 3" spans); empty when none were recorded */
-export function electrodeRows(report: Report): { strategies: string[]; rows: ElectrodeRow[] } {
-  const withStages = report.strategies.filter((s) => s.stages.some((st) => ELECTRODE_STAGE.test(st.name)));
-  const indices = new Set<number>();
-  const byStrategy = withStages.map((s) => {
-    const m = new Map<number, number>();
-    for (const st of s.stages) {
-      const hit = ELECTRODE_STAGE.exec(st.name);
-      if (!hit) continue;
-      const idx = Number(hit[1]);
-      indices.add(idx);
-      m.set(idx, (m.get(idx) ?? 0) + st.totalMs);
+/** A strategy's time per electrode index: the electrode stage's breakdown, or the numbered stages of older reports. */
+function electrodeTimes(stages: readonly StageTime[]): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const st of stages) {
+    if (st.name === ELECTRODE_SPAN) for (const row of st.byElectrode ?? []) m.set(row.electrode, (m.get(row.electrode) ?? 0) + row.totalMs);
+    else {
+      const legacy = electrodeIndexOf(st.name, undefined);
+      if (legacy >= 0) m.set(legacy, (m.get(legacy) ?? 0) + st.totalMs);
     }
-    return m;
-  });
+  }
+  return m;
+}
+
+/** per-electrode time from the report's electrode stage; empty when none was recorded */
+export function electrodeRows(report: Report): { strategies: string[]; rows: ElectrodeRow[] } {
+  const timed = report.strategies.map((s) => ({ s, m: electrodeTimes(s.stages) })).filter(({ m }) => m.size > 0);
+  const withStages = timed.map(({ s }) => s);
+  const byStrategy = timed.map(({ m }) => m);
+  const indices = new Set(byStrategy.flatMap((m) => [...m.keys()]));
   const rows = [...indices].sort((a, b) => a - b).map((idx) => ({
     electrode: report.dataset.electrodes[idx]?.name ?? `e${idx}`,
     totalMs: byStrategy.map((m) => m.get(idx) ?? null),

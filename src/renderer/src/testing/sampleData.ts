@@ -71,8 +71,10 @@ export function strategyResult(strategy: StrategyResult['strategy'], totalMs: nu
     decode: timing(totalMs, totalMs * 0.75, 2),
     total: timing(totalMs * 2, totalMs, 3),
     stages: [
-      { name: 'electrode 0', calls: 4, totalMs: totalMs * 0.6, selfMs: totalMs * 0.5 },
-      { name: 'electrode 1', calls: 4, totalMs: totalMs * 0.4, selfMs: totalMs * 0.3 },
+      {
+        name: 'electrode', calls: 8, totalMs, selfMs: totalMs * 0.8,
+        byElectrode: [{ electrode: 0, calls: 4, totalMs: totalMs * 0.6 }, { electrode: 1, calls: 4, totalMs: totalMs * 0.4 }],
+      },
       { name: 'encode', calls: 2, totalMs: totalMs * 0.25, selfMs: 0 },
     ],
     kernels: [

@@ -5,6 +5,7 @@
  * on their row are skipped, so a dense row costs one rectangle per pixel column at most.
  */
 import { IN_PROGRESS_ARG, type TimelineSpan } from '../../../shared/api';
+import { spanMatches, spanText } from '../lib/spanText';
 import { colorForName } from '../charts/palette';
 import { rulerTicks, xOf, type TimeScale } from './timeScale';
 import { ROW_PX, TRACK_PAD_PX, type Track } from './trackLayout';
@@ -78,13 +79,13 @@ function drawSpans(ctx: CanvasRenderingContext2D, t: Track, y: number, input: Dr
       if (w < 1 && Math.floor(x0) <= lastPx[s.depth]!) continue;
       lastPx[s.depth] = Math.max(lastPx[s.depth]!, Math.floor(x0 + Math.max(w, 1)) - 1);
       const top = y + TRACK_PAD_PX + s.depth * ROW_PX;
-      const matches = search !== '' && s.name.toLowerCase().includes(search);
+      const matches = search !== '' && spanMatches(s, search);
       ctx.globalAlpha = (search !== '' && !matches ? 0.22 : s.merged > 1 ? 0.6 : 1) * (isOpen(s) ? 0.75 : 1);
       ctx.fillStyle = colorForName(s.merged > 1 ? s.cat || s.name : s.name);
       ctx.fillRect(x0, top + 1, Math.max(w, 1), ROW_PX - 2);
       const isSelected = sameSpan(selected, s);
       if (matches || isOpen(s) || isSelected) outlines.push([x0, top + 1, Math.max(w, 1), ROW_PX - 2, isSelected]);
-      if (w >= MIN_LABEL_PX) labels.push([isOpen(s) ? `${s.name} …` : s.name, x0, top + ROW_PX / 2, w]);
+      if (w >= MIN_LABEL_PX) labels.push([isOpen(s) ? `${spanText(s)} …` : spanText(s), x0, top + ROW_PX / 2, w]);
     }
   }
   ctx.globalAlpha = 1;

@@ -6,6 +6,7 @@ import {
   contentHeight, defaultCollapsed, depthAt, electrodeGroupId, HEADER_PX, laneTree, lanesBetween, layoutTracks, processGroupId, ROW_PX, trackAt, TRACK_PAD_PX,
 } from './trackLayout';
 import { parentChain, spanAtTime, spansByLane } from './trackSpans';
+import { spanMatches, spanText } from '../lib/spanText';
 
 /** an engine with a main thread and one worker, each with `n` electrode lanes, and the service */
 function lanes(n: number): TimelineLane[] {
@@ -29,6 +30,19 @@ describe('track layout', () => {
   it('gives an electrode lane whose thread drew nothing a thread track of its own', () => {
     const tree = laneTree([{ id: 'engine:5/electrode 0', name: 'engine · worker 4 · electrode 0' }]);
     expect(tree[0]!.threads[0]!.lane).toEqual({ id: 'engine:5', name: 'engine · worker 4' });
+  });
+
+  it('labels an electrode track with the dataset\'s name for it, its index in the tooltip, and finds its thread', () => {
+    const named: TimelineLane[] = [
+      { id: 'engine:2', name: 'engine · worker 1' },
+      { id: 'engine:2/electrode 2', name: 'engine · worker 1 · tet03', electrode: { index: 2, name: 'tet03' } },
+      { id: 'engine:3/electrode 0', name: 'engine · worker 2 · tet01', electrode: { index: 0, name: 'tet01' } },
+    ];
+    const tracks = layoutTracks({ lanes: named, depthOf: () => 1, isCollapsed: () => false });
+    expect(tracks.filter((t) => t.kind === 'electrode').map((t) => [t.label, t.title])).toEqual([
+      ['tet03', 'tet03: electrode index 2 in the dataset'], ['tet01', 'tet01: electrode index 0 in the dataset'],
+    ]);
+    expect(tracks.filter((t) => t.kind === 'thread').map((t) => [t.id, t.label])).toEqual([['engine:2', 'worker 1'], ['engine:3', 'worker 2']]);
   });
 
   it('stacks fixed-height tracks: headers, threads with a row per depth, electrodes under their group', () => {
@@ -181,5 +195,21 @@ describe('painting', () => {
     expect(shown.length).toBeGreaterThan(3);
     expect(shown.length).toBeLessThan(20);
     expect(shown.every((t) => t.top + t.height > 500 && t.top < 500 + 300 - RULER_PX)).toBe(true);
+  });
+});
+
+describe('span text', () => {
+  it('writes a span by its stable name and which one it was, the electrode by the dataset\'s name', () => {
+    const electrode = { name: 'electrode', args: { electrodeIndex: 2, electrode: 'tet03', strategy: 'compensated' } };
+    expect(spanText(electrode)).toBe('electrode tet03');
+    expect(spanText({ name: 'block', args: { block: 4, spikes: 100 } })).toBe('block 4');
+    expect(spanText({ name: 'windows', args: { firstWindow: 0, lastWindow: 14 } })).toBe('windows 0–14');
+    expect(spanText({ name: 'windows', args: { firstWindow: 3, lastWindow: 3 } })).toBe('window 3');
+    expect(spanText({ name: 'repeat', args: { repeat: 2 } })).toBe('repeat 2');
+    expect(spanText({ name: 'electrode 3', args: undefined })).toBe('electrode 3');
+    expect(spanText({ name: 'mark-kernel', args: { work: 1 } })).toBe('mark-kernel');
+    expect(spanMatches(electrode, 'tet03')).toBe(true);
+    expect(spanMatches(electrode, 'electrode')).toBe(true);
+    expect(spanMatches(electrode, 'tet04')).toBe(false);
   });
 });

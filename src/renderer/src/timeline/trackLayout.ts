@@ -5,6 +5,7 @@
  * fixed heights and are stacked top to bottom; the canvas scrolls through them.
  */
 import type { TimelineLane } from '../../../shared/api';
+import { electrodeLabel } from '../../../shared/traceSpans';
 
 /** one nesting depth inside a track */
 export const ROW_PX = 18;
@@ -20,6 +21,8 @@ export interface Track {
   id: string;
   kind: TrackKind;
   label: string;
+  /** the label's tooltip where it says more than the label (an electrode's index in the dataset) */
+  title?: string;
   /** nesting in the tree, for the label's indent */
   indent: number;
   /** lanes whose spans this track draws (a collapsed electrode group draws all its lanes' depth 0) */
@@ -55,7 +58,7 @@ export function laneTree(lanes: readonly TimelineLane[]): LaneTree[] {
     let t = threads.get(threadId);
     if (!t) {
       // an electrode lane whose thread drew nothing itself still gets its thread's track
-      t = { lane: isElectrodeLane(lane.id) ? { id: threadId, name: lane.name.replace(/ · electrode .*$/, '') } : lane, electrodes: [] };
+      t = { lane: isElectrodeLane(lane.id) ? { id: threadId, name: threadName(lane) } : lane, electrodes: [] };
       threads.set(threadId, t);
       p.threads.push(t);
     }
@@ -68,9 +71,32 @@ export function laneTree(lanes: readonly TimelineLane[]): LaneTree[] {
 export const processGroupId = (proc: string): string => `process:${proc}`;
 export const electrodeGroupId = (threadLane: string): string => `electrodes:${threadLane}`;
 
-/** the label without the names its headers already say ("engine · main · electrode 3" → "electrode 3") */
+/** the label without the names its headers already say ("engine · main" → "main") */
 function shortName(name: string, parent: string): string {
   return name.startsWith(`${parent} · `) ? name.slice(parent.length + 3) : name;
+}
+
+/** An electrode lane's label: the dataset's name for it where the trace gave one. */
+export function electrodeLaneLabel(lane: TimelineLane): string {
+  if (lane.electrode) return electrodeLabel(lane.electrode.index, lane.electrode.name);
+  // lanes of a service that did not say which electrode: the name after the thread's
+  const cut = lane.name.lastIndexOf(' · ');
+  return cut >= 0 ? lane.name.slice(cut + 3) : lane.name;
+}
+
+/** The thread an electrode lane was split from, by name: its own name without the electrode's label. */
+function threadName(lane: TimelineLane): string {
+  const label = electrodeLaneLabel(lane);
+  return lane.name.endsWith(` · ${label}`) ? lane.name.slice(0, -(label.length + 3)) : lane.name;
+}
+
+const titleOf = (title: string | undefined): { title?: string } => (title === undefined ? {} : { title });
+
+/** The tooltip of an electrode's track: where it sits in the dataset, which the name alone does not say. */
+function electrodeLaneTitle(lane: TimelineLane): string | undefined {
+  if (!lane.electrode) return undefined;
+  const { index, name } = lane.electrode;
+  return name === undefined ? `electrode index ${index} in the dataset` : `${name}: electrode index ${index} in the dataset`;
 }
 
 export interface LayoutInput {
@@ -113,7 +139,7 @@ export function layoutTracks(input: LayoutInput): Track[] {
       if (collapsed) continue;
       for (const e of thread.electrodes) {
         push({
-          id: e.id, kind: 'electrode', label: shortName(e.name, thread.lane.name), indent: 3, lanes: [e.id], areaLanes: [e.id],
+          id: e.id, kind: 'electrode', label: electrodeLaneLabel(e), ...titleOf(electrodeLaneTitle(e)), indent: 3, lanes: [e.id], areaLanes: [e.id],
           depths: Math.max(1, input.depthOf(e.id)), collapsible: false, collapsed: false,
         });
       }
