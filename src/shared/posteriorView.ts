@@ -3,7 +3,7 @@
  * (PosteriorRequest, checked at runtime here, once, for every front door), and the thinned answer
  * (PosteriorView). The posterior files themselves are the engine's (posterior/*.npy in a run).
  */
-import { AppError } from './errors';
+import { badRequest, wholeNumberIn } from './requestChecks';
 
 export const POSTERIOR_SOURCES = ['acausal', 'causal'] as const;
 /** the smoother's posterior (every row seen, what a lab reads afterwards) or the filter's (past rows only) */
@@ -79,37 +79,27 @@ export type CheckedPosteriorRequest = Required<Omit<PosteriorRequest, 'endRow'>>
 
 const KEYS: readonly string[] = ['source', 'startRow', 'endRow', 'maxRows', 'maxCols'] satisfies (keyof PosteriorRequest)[];
 
-function bad(key: string, message: string): AppError {
-  return new AppError('BAD_ARGUMENT', `${key}: ${message}`, { key });
-}
-
-function wholeNumber(v: unknown, key: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw bad(key, `expected a whole number in [${min}, ${max}], got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
 
 /** Checks a PosteriorRequest from the other side of a process boundary; the error names the key. */
 export function posteriorRequest(v: unknown): CheckedPosteriorRequest {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw bad('request', `expected { ${KEYS.join('?, ')}? } (an empty object shows the whole decode)`);
+    throw badRequest('request', `expected { ${KEYS.join('?, ')}? } (an empty object shows the whole decode)`);
   }
   const r = v as Record<string, unknown>;
   const unknown = Object.keys(r).filter((k) => !KEYS.includes(k));
-  if (unknown.length > 0) throw bad(`request.${unknown[0]!.slice(0, 40)}`, `is not a posterior request key; expected one of ${KEYS.join(', ')}`);
+  if (unknown.length > 0) throw badRequest(`request.${unknown[0]!.slice(0, 40)}`, `is not a posterior request key; expected one of ${KEYS.join(', ')}`);
   if (r.source !== undefined && !(POSTERIOR_SOURCES as readonly unknown[]).includes(r.source)) {
-    throw bad('request.source', `expected ${POSTERIOR_SOURCES.join(' or ')}, got ${JSON.stringify(r.source).slice(0, 60)}`);
+    throw badRequest('request.source', `expected ${POSTERIOR_SOURCES.join(' or ')}, got ${JSON.stringify(r.source).slice(0, 60)}`);
   }
-  const startRow = r.startRow === undefined ? 0 : wholeNumber(r.startRow, 'request.startRow', 0, MAX_POSTERIOR_ROW_INDEX);
-  const endRow = r.endRow === undefined ? undefined : wholeNumber(r.endRow, 'request.endRow', 1, MAX_POSTERIOR_ROW_INDEX);
-  if (endRow !== undefined && endRow <= startRow) throw bad('request.endRow', `must be after startRow (${startRow}), got ${endRow}`);
+  const startRow = r.startRow === undefined ? 0 : wholeNumberIn(r.startRow, 'request.startRow', 0, MAX_POSTERIOR_ROW_INDEX);
+  const endRow = r.endRow === undefined ? undefined : wholeNumberIn(r.endRow, 'request.endRow', 1, MAX_POSTERIOR_ROW_INDEX);
+  if (endRow !== undefined && endRow <= startRow) throw badRequest('request.endRow', `must be after startRow (${startRow}), got ${endRow}`);
   return {
     source: (r.source as PosteriorSource | undefined) ?? 'acausal',
     startRow,
     endRow,
-    maxRows: r.maxRows === undefined ? DEFAULT_POSTERIOR_ROWS : wholeNumber(r.maxRows, 'request.maxRows', 1, MAX_POSTERIOR_ROWS),
-    maxCols: r.maxCols === undefined ? DEFAULT_POSTERIOR_COLS : wholeNumber(r.maxCols, 'request.maxCols', 1, MAX_POSTERIOR_COLS),
+    maxRows: r.maxRows === undefined ? DEFAULT_POSTERIOR_ROWS : wholeNumberIn(r.maxRows, 'request.maxRows', 1, MAX_POSTERIOR_ROWS),
+    maxCols: r.maxCols === undefined ? DEFAULT_POSTERIOR_COLS : wholeNumberIn(r.maxCols, 'request.maxCols', 1, MAX_POSTERIOR_COLS),
   };
 }
 

@@ -11,6 +11,7 @@
  * the pair can take, e^(−(D + w)²/2): `near`. Cells farther apart have every distance beyond REACH,
  * where the error is at most `far` in units of the kernel's peak, whatever the relative size.
  */
+import { hermite } from '../hermite';
 import { FLUSH_BELOW } from '../model';
 import { CELL_NODES, CELL_WIDTH, lebesgueConstant } from './chebyshevCells';
 
@@ -23,13 +24,6 @@ export interface TabulationBounds {
   /** absolute error bound, in units of the kernel's peak, for any farther sample */
   far: number;
   lebesgue: number;
-}
-
-function hermite(n: number, u: number): number {
-  if (n === 0) return 1;
-  let [previous, current] = [1, u];
-  for (let k = 1; k < n; k++) [previous, current] = [current, u * current - k * previous];
-  return current;
 }
 
 /** |d^n/du^n e^(−u²/2)| */

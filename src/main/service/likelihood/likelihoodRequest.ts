@@ -5,7 +5,7 @@
  * checked against the file (likelihoodView.ts), which this check has not opened.
  */
 import type { LikelihoodRequest } from '../../../shared/api';
-import { AppError } from '../../../shared/errors';
+import { badRequest, wholeNumberIn } from '../../../shared/requestChecks';
 
 /** displayed rows when the request names none: about one per pixel of a wide heatmap */
 export const DEFAULT_LIKELIHOOD_ROWS = 1000;
@@ -20,29 +20,19 @@ export type CheckedLikelihoodRequest = Required<Omit<LikelihoodRequest, 'endRow'
 
 const KEYS: readonly string[] = ['startRow', 'endRow', 'maxRows', 'maxCols', 'relative'];
 
-function bad(key: string, message: string): AppError {
-  return new AppError('BAD_ARGUMENT', `${key}: ${message}`, { key });
-}
-
-function wholeNumber(v: unknown, key: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw bad(key, `expected a whole number in [${min}, ${max}], got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
 
 export function likelihoodRequest(v: unknown): CheckedLikelihoodRequest {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw bad('request', 'expected { startRow?, endRow?, maxRows?, maxCols?, relative? } (an empty object shows the whole decode)');
+    throw badRequest('request', 'expected { startRow?, endRow?, maxRows?, maxCols?, relative? } (an empty object shows the whole decode)');
   }
   const r = v as Record<string, unknown>;
   const unknown = Object.keys(r).filter((k) => !KEYS.includes(k));
-  if (unknown.length > 0) throw bad(`request.${unknown[0]}`, `is not a likelihood request key; expected one of ${KEYS.join(', ')}`);
-  const startRow = r.startRow === undefined ? 0 : wholeNumber(r.startRow, 'request.startRow', 0, MAX_LIKELIHOOD_ROW_INDEX);
-  const endRow = r.endRow === undefined ? undefined : wholeNumber(r.endRow, 'request.endRow', 1, MAX_LIKELIHOOD_ROW_INDEX);
-  if (endRow !== undefined && endRow <= startRow) throw bad('request.endRow', `must be after startRow (${startRow}), got ${endRow}`);
-  const maxRows = r.maxRows === undefined ? DEFAULT_LIKELIHOOD_ROWS : wholeNumber(r.maxRows, 'request.maxRows', 1, MAX_LIKELIHOOD_ROWS);
-  const maxCols = r.maxCols === undefined ? DEFAULT_LIKELIHOOD_COLS : wholeNumber(r.maxCols, 'request.maxCols', 1, MAX_LIKELIHOOD_COLS);
-  if (r.relative !== undefined && typeof r.relative !== 'boolean') throw bad('request.relative', `expected true or false, got ${JSON.stringify(r.relative)}`);
+  if (unknown.length > 0) throw badRequest(`request.${unknown[0]}`, `is not a likelihood request key; expected one of ${KEYS.join(', ')}`);
+  const startRow = r.startRow === undefined ? 0 : wholeNumberIn(r.startRow, 'request.startRow', 0, MAX_LIKELIHOOD_ROW_INDEX);
+  const endRow = r.endRow === undefined ? undefined : wholeNumberIn(r.endRow, 'request.endRow', 1, MAX_LIKELIHOOD_ROW_INDEX);
+  if (endRow !== undefined && endRow <= startRow) throw badRequest('request.endRow', `must be after startRow (${startRow}), got ${endRow}`);
+  const maxRows = r.maxRows === undefined ? DEFAULT_LIKELIHOOD_ROWS : wholeNumberIn(r.maxRows, 'request.maxRows', 1, MAX_LIKELIHOOD_ROWS);
+  const maxCols = r.maxCols === undefined ? DEFAULT_LIKELIHOOD_COLS : wholeNumberIn(r.maxCols, 'request.maxCols', 1, MAX_LIKELIHOOD_COLS);
+  if (r.relative !== undefined && typeof r.relative !== 'boolean') throw badRequest('request.relative', `expected true or false, got ${JSON.stringify(r.relative)}`);
   return { startRow, endRow, maxRows, maxCols, relative: r.relative === true };
 }

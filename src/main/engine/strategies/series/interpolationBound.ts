@@ -7,6 +7,7 @@
  * relative (the terms are positive). Also how far, for a flush threshold τ, the handoff looks along
  * positions and along the marks' principal axis.
  */
+import { hermite } from '../../hermite';
 import { FLUSH_BELOW } from '../../model';
 
 /** Chebyshev nodes per cell: the kernel keeps one accumulator per node. */
@@ -15,14 +16,6 @@ export const INTERPOLATION_NODES = 8;
 export const INTERPOLATION_WIDTH = 0.2;
 /** Widths beyond a cell at which every kernel entry is below FLUSH_BELOW (e^(−R²/2) = 2^−63): farther bins get no term. */
 export const INTERPOLATION_REACH = Math.sqrt(-2 * Math.log(FLUSH_BELOW));
-
-/** Probabilists' Hermite polynomial He_n(z): d^n/dz^n e^(−z²/2) = (−1)^n He_n(z) e^(−z²/2). */
-function hermite(n: number, z: number): number {
-  let [prev, cur] = [1, z];
-  if (n === 0) return 1;
-  for (let k = 1; k < n; k++) [prev, cur] = [cur, z * cur - k * prev];
-  return cur;
-}
 
 /**
  * The largest relative interpolation error of e^(−z²/2) over a cell `width` wide (in kernel widths)
