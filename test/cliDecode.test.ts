@@ -94,4 +94,21 @@ describe('kde-profiler decode', () => {
     expect(shard.code).toBe(2);
     expect(shard.stderr).toMatch(/the posterior needs the likelihood of all of them/);
   });
+
+  it("takes the model's parameters a lab changes, reports them, and refuses ones that do not fit the model, exit 2", async () => {
+    const out = join(dir, 'params');
+    const ok = await cli(['decode', '--data', FIXTURE, '--model', 'decoder', '--movement-var', '12.5', '--discrete-transition', '[[1]]', '--out', out, '--runs-dir', join(dir, 'param-runs')]);
+    expect(ok.code).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'decode.json'), 'utf8'));
+    expect(summary.posterior.parameters).toEqual({ movementVar: 12.5, noSpikeRate: 1e-10, discreteTransition: [[1]] });
+    const matrix = await cli(['decode', '--data', FIXTURE, '--model', 'detector', '--discrete-transition', '[[1]]', '--out', join(dir, 'p2')]);
+    expect(matrix.code).toBe(2);
+    expect(matrix.stderr).toMatch(/--discrete-transition: expected a 4 × 4 array/);
+    const variance = await cli(['decode', '--data', FIXTURE, '--movement-var', '-1', '--out', join(dir, 'p3')]);
+    expect(variance.code).toBe(2);
+    expect(variance.stderr).toMatch(/--movement-var: expected a positive number, got -1/);
+    const none = await cli(['decode', '--data', FIXTURE, '--model', 'none', '--no-spike-rate', '1', '--out', join(dir, 'p4')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--no-spike-rate needs a posterior/);
+  });
 });

@@ -26,6 +26,8 @@ export interface PosteriorReport {
   smoothMs: number;
   /** what NLD's dense N × N float32 transition matrix would take */
   denseTransitionBytes: number;
+  /** the model's parameters as the decode used them (NLD's defaults where none was given) */
+  parameters?: { movementVar: number; noSpikeRate: number; discreteTransition: number[][] };
   /** the detector's Local-state likelihood, which runs before the filter */
   localMs?: number;
   /**

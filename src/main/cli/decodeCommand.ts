@@ -13,6 +13,7 @@ import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
+import { checkPosteriorParameters, type PosteriorParameters } from '../../shared/posteriorParameters';
 import { formatBytes, formatMs } from '../../shared/format';
 import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary, type PosteriorSummary } from '../engineProtocol';
 import type { ProfilerService } from '../service';
@@ -30,11 +31,16 @@ const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
                     [--model decoder|detector|none] [--posterior-strategy structured|dense]
+                    [--movement-var CM2] [--no-spike-rate HZ] [--discrete-transition JSON]
                     [--shard I/N [--shard-by round-robin|spikes]] --out DIR [--runs-dir DIR]
 
 --model: the state-space posterior after the likelihood (default decoder; none with --shard, whose
 likelihoods are merged first): DIR/posterior/{acausal_posterior,causal_posterior,
-acausal_state_probabilities,map_position}.npy.`;
+acausal_state_probabilities,map_position}.npy.
+--movement-var, --no-spike-rate, --discrete-transition: the model's random-walk variance (position
+units², default 6), No-Spike rate (per s, default 1e-10) and state-to-state transition (JSON rows
+from, columns to, in the model's state order: the detector's Local, No-Spike, Non-Local Continuous,
+Non-Local Fragmented), non_local_detector's defaults where absent.`;
 
 const OPTIONS = {
   data: RUN_OPTIONS.data,
@@ -55,6 +61,9 @@ const OPTIONS = {
   'rows-per-chunk': { type: 'string' },
   model: { type: 'string' },
   'posterior-strategy': { type: 'string' },
+  'movement-var': { type: 'string' },
+  'no-spike-rate': { type: 'string' },
+  'discrete-transition': { type: 'string' },
   out: RUN_OPTIONS.out,
   'runs-dir': RUN_OPTIONS['runs-dir'],
   help: RUN_OPTIONS.help,
@@ -71,10 +80,37 @@ function posteriorOf(flags: ReturnType<typeof parseFlags>, sharded: boolean): De
   }
   if (!(HMM_STRATEGIES as readonly string[]).includes(strategy)) throw new UsageError(`--posterior-strategy ${strategy}: expected ${HMM_STRATEGIES.join(' or ')}`);
   if (model === 'none') {
-    if (stringFlag(flags, 'posterior-strategy') !== undefined) throw new UsageError('--posterior-strategy needs a posterior: drop it or give --model decoder|detector');
+    const given = ['posterior-strategy', ...PARAMETER_FLAGS].find((f) => stringFlag(flags, f) !== undefined);
+    if (given) throw new UsageError(`--${given} needs a posterior: drop it or give --model decoder|detector`);
     return undefined;
   }
-  return { model: model as PosteriorModel, strategy: strategy as HmmStrategy };
+  const parameters = parametersOf(flags, model as PosteriorModel);
+  return { model: model as PosteriorModel, strategy: strategy as HmmStrategy, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
+}
+
+const PARAMETER_FLAGS = ['movement-var', 'no-spike-rate', 'discrete-transition'] as const;
+
+/** --movement-var, --no-spike-rate and --discrete-transition (JSON rows), checked against the model. */
+function parametersOf(flags: ReturnType<typeof parseFlags>, model: PosteriorModel): PosteriorParameters {
+  const number = (flag: string): number | undefined => {
+    const text = stringFlag(flags, flag);
+    return text === undefined ? undefined : Number(text);
+  };
+  const transitionText = stringFlag(flags, 'discrete-transition');
+  let discreteTransition: unknown;
+  if (transitionText !== undefined) {
+    try {
+      discreteTransition = JSON.parse(transitionText);
+    } catch {
+      throw new UsageError(`--discrete-transition: expected JSON rows such as '[[0.98,0.02],[0.02,0.98]]', got ${transitionText.slice(0, 80)}`);
+    }
+  }
+  const raw = { movementVar: number('movement-var'), noSpikeRate: number('no-spike-rate'), discreteTransition };
+  try {
+    return checkPosteriorParameters(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)), model);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /**

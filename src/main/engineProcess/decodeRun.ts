@@ -181,6 +181,7 @@ class DecodeRun {
       dataset,
       model: wanted.model,
       strategy: wanted.strategy,
+      ...(wanted.parameters ? { parameters: wanted.parameters } : {}),
       likelihoodFile: join(this.start.runDir, likelihoodRelPath(this.strategy)),
       ...(local ? { local } : {}),
       rowsPerChunk: this.request.rowsPerChunk,

@@ -3,6 +3,7 @@
  * structured clone (`serialization: 'advanced'` under Node, utilityProcess under Electron), so
  * typed arrays survive, but big arrays never travel here: likelihoods go to files in the run folder.
  */
+import type { PosteriorParameters } from '../../shared/posteriorParameters';
 import type { BackendAvailability } from '../../shared/api';
 import type { HmmStrategy, PosteriorModel, RunConfig } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
@@ -17,7 +18,7 @@ export interface DecodeRequest {
   /** output rows per window, at least 2 */
   rowsPerChunk: number;
   /** the state-space posterior after the likelihood; absent: the decode ends at the likelihood */
-  posterior?: { model: PosteriorModel; strategy: HmmStrategy };
+  posterior?: { model: PosteriorModel; strategy: HmmStrategy; parameters?: PosteriorParameters };
 }
 
 export interface StartMessage {

@@ -90,6 +90,8 @@ export function posteriorSection(report: Report): string | undefined {
     ['Filter', formatMs(p.filterMs)],
     ['Smoother', formatMs(p.smoothMs)],
     ['Dense transition matrix (N × N float32)', formatBytes(p.denseTransitionBytes)],
+    ...(p.parameters ? [['Movement variance', `${p.parameters.movementVar}`], ['No-spike rate', `${p.parameters.noSpikeRate} per s`],
+      ['Discrete transition (rows from, columns to)', p.parameters.discreteTransition.map((row) => `[${row.join(', ')}]`).join(' ')]] : []),
     ...(p.localMs !== undefined ? [['Local likelihood (the Local state)', formatMs(p.localMs)]] : []),
     ...(p.memory ? [['Posterior memory: estimated / measured', `${formatBytes(p.memory.estimatedBytes)} / ${formatBytes(p.memory.measuredBytes)}`]] : []),
   ];

@@ -2,6 +2,7 @@
  * The checks a run request passes before it is queued: its data file readable (a regular file,
  * never a pipe the engine would wait on), and for a decode run the config a decode needs.
  */
+import { checkPosteriorParameters } from '../../shared/posteriorParameters';
 import { resolve } from 'node:path';
 import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
@@ -44,12 +45,14 @@ export function decodeConfig(config: RunConfig, decode: DecodeRequest): RunConfi
 export function decodeRequestOf(decode: DecodeRequest): DecodeRequest {
   const p: unknown = decode.posterior;
   if (p === undefined) return { rowsPerChunk: decode.rowsPerChunk };
-  const { model, strategy } = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
+  const { model, strategy, parameters } = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
   if (!(POSTERIOR_MODELS as readonly unknown[]).includes(model)) {
     throw new AppError('BAD_ARGUMENT', `decode 'posterior.model': expected one of ${POSTERIOR_MODELS.join(', ')}, got ${JSON.stringify(model)}`, { key: 'posterior' });
   }
   if (!(HMM_STRATEGIES as readonly unknown[]).includes(strategy)) {
     throw new AppError('BAD_ARGUMENT', `decode 'posterior.strategy': expected one of ${HMM_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`, { key: 'posterior' });
   }
-  return { rowsPerChunk: decode.rowsPerChunk, posterior: { model: model as PosteriorModel, strategy: strategy as HmmStrategy } };
+  const checked = checkPosteriorParameters(parameters, model as PosteriorModel);
+  const posterior = { model: model as PosteriorModel, strategy: strategy as HmmStrategy, ...(Object.keys(checked).length > 0 ? { parameters: checked } : {}) };
+  return { rowsPerChunk: decode.rowsPerChunk, posterior };
 }

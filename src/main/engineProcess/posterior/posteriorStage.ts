@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import type { HmmStrategy, PosteriorModel } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
+import type { PosteriorParameters } from '../../../shared/posteriorParameters';
 import { AppError } from '../../../shared/errors';
 import {
   AcausalSmoother, type EngineProbe, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, mapPosition, maskedPosterior,
@@ -25,6 +26,8 @@ export interface PosteriorStageInputs {
   dataset: Dataset;
   model: PosteriorModel;
   strategy: HmmStrategy;
+  /** the model's parameters a lab changed; the rest take NLD's defaults */
+  parameters?: PosteriorParameters;
   /** the non-local likelihood the decode wrote: T × P interior bins, float32 */
   likelihoodFile: string;
   /** the Local state's log likelihood per row (the detector only) */
@@ -243,7 +246,7 @@ function estimateOf(space: StateSpace, inp: PosteriorStageInputs, rows: number):
 /** Filter, then smoother, over the decode's rows; what they made is in posterior/ of the run folder. */
 export async function decodePosterior(inp: PosteriorStageInputs): Promise<PosteriorSummary> {
   const memory = new StageMemory();
-  const space = buildStateSpace(inp.model, placeGridOf(inp.dataset));
+  const space = buildStateSpace(inp.model, placeGridOf(inp.dataset), inp.parameters);
   const w = windowsOf(inp.dataset.time.length, inp.rowsPerChunk);
   const evidence = evidenceFor(space, inp);
   const accuracy: Accuracy = PositionErrors.of(inp.dataset, ['likelihood', 'posterior'] as const) ?? {};
@@ -270,6 +273,7 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
     filterMs: t1 - t0,
     smoothMs: performance.now() - t1,
     denseTransitionBytes: n * n * 4,
+    parameters: { movementVar: space.movementVar, noSpikeRate: space.noSpikeRate, discreteTransition: space.discreteTransition },
     memory: { ...estimateOf(space, inp, w.rows), measuredBytes: memory.measuredBytes },
     files: POSTERIOR_FILES,
   };
