@@ -178,7 +178,7 @@ describe('rooflineOption', () => {
     });
 
     it('names every point above a ceiling with why it can be there, and only those', () => {
-      expect(opt.yAxis[1].min).toBe(0.1);
+      expect(opt.yAxis[1]).toMatchObject({ min: 0.1, max: 10 });
       const points = opt.series.filter((s: AnyObj) => s.type === 'scatter').flatMap((s: AnyObj) => s.data);
       const labelled = points.filter((d: AnyObj) => d.label?.show);
       expect(labelled.map((d: AnyObj) => d.name).sort()).toEqual(['position-kernel', 'scatter']);

@@ -250,8 +250,8 @@ export function rooflineOption(report: RooflineReportPart): EChartsOption | null
   if (elements.length) {
     grids.push({ left: 70, right: 40, top: '70%', bottom: 48 });
     xAxes.push(logAxis('arithmetic intensity (FLOP/byte), exp- and log-bound stages', [xMin, xMax], 1));
-    // from 10 % at least, so the roof at 100 % has room under it
-    yAxes.push(logAxis('% of own ceiling', decadeRange(...minMax([...elements.map((p) => p.y), 0.1, 1].filter(positive))), 1, true));
+    // from 10 % at least and up to 1000 %, so the roof at 100 % has room on both sides for points and its name
+    yAxes.push(logAxis('% of own ceiling', decadeRange(...minMax([...elements.map((p) => p.y), 0.1, 2].filter(positive))), 1, true));
     const own = { name: 'own ceiling: the exp/log rate of the stage\u2019s mix', color: CEILING_COLORS.own, dashed: true };
     series.push(ceilingLine(own, [{ value: [xMin, 1], label: { show: true, position: 'top', align: 'left', formatter: own.name, color: own.color } }, [xMax, 1]], 1));
     series.push(...strategySeries(elements, key, 1));
