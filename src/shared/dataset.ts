@@ -4,6 +4,8 @@
  * to float32 when it moves data to a device. Matrices are row-major with their column count beside.
  */
 
+import { chanceAccuracy, positionsWithin, type ChanceAccuracy } from './chanceAccuracy';
+
 export interface ElectrodeData {
   /** label shown to people: electrode_names[e] or "e<e>" */
   name: string;
@@ -103,6 +105,8 @@ export interface DatasetSummary {
   blockSize: number;
   hasExpected: boolean;
   notes: string[];
+  /** what guessing a bin uniformly would score against the true positions over the decoded span, where the data know them */
+  chanceAccuracy?: ChanceAccuracy;
 }
 
 /**
@@ -154,5 +158,12 @@ export function summarizeDataset(d: Dataset): DatasetSummary {
     blockSize: d.params.blockSize,
     hasExpected: d.expected !== undefined,
     notes: d.notes.slice(),
+    ...chanceOf(d),
   };
+}
+
+function chanceOf(d: Dataset): { chanceAccuracy?: ChanceAccuracy } {
+  if (d.time.length === 0) return {};
+  const chance = chanceAccuracy(d.placeBinCenters, positionsWithin(d, d.time[0]!, d.time[d.time.length - 1]!), d.positionDims);
+  return chance ? { chanceAccuracy: chance } : {};
 }

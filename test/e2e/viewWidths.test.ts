@@ -1,0 +1,67 @@
+/**
+ * Every view fits a laptop's window: in web mode, in Debian's Chromium, at 1280 × 800 and at
+ * 1400 × 900, with a finished run to show (the small place preset, its likelihood saved so the
+ * Decode view has rows), no view makes the page scroll sideways. Wide tables scroll inside their
+ * own box instead. Screenshots of Results go to test-artifacts/ for a look by eye.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunId } from '../../src/shared/runIds';
+import { chromiumExists, rendererEntryExists, startWebSession } from './harness';
+
+const reason = !chromiumExists() ? 'no /usr/bin/chromium' : !rendererEntryExists() ? 'the renderer entry does not exist' : null;
+if (reason) console.warn(`test/e2e/viewWidths.test.ts skipped: ${reason}`);
+
+const BIN = fileURLToPath(new URL('../../bin/kde-profiler.mjs', import.meta.url));
+const SOON = { timeout: 15_000 };
+const VIEWS = ['data', 'setup', 'live', 'results', 'likelihood', 'runs', 'sweeps', 'export'] as const;
+const SIZES = [{ width: 1280, height: 800 }, { width: 1400, height: 900 }] as const;
+
+function run(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, 'run', ...args], { timeout: 240_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
+  });
+}
+
+describe.skipIf(reason !== null)(`views at laptop widths${reason ? ` (skipped: ${reason})` : ''}`, () => {
+  let workDir: string;
+  let runId: string;
+  let web: Awaited<ReturnType<typeof startWebSession>>;
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'kde-e2e-widths-'));
+    const runsDir = join(workDir, 'runs');
+    await run(['--data', 'preset:place', '--strategy', 'reference,nld-dispatch', '--repeats', '2', '--warmup', '0', '--save-likelihood', '--runs-dir', runsDir]);
+    runId = (await readdir(runsDir)).find((f) => isRunId(f))!;
+    web = await startWebSession({ runsDir });
+  }, 300_000);
+
+  afterAll(async () => {
+    await web?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  for (const size of SIZES) {
+    it(`no view scrolls the page sideways at ${size.width} × ${size.height}`, async () => {
+      const { page, problems } = web.session;
+      await page.setViewportSize(size);
+      const overflowing: string[] = [];
+      for (const view of VIEWS) {
+        await page.goto(`${web.serve.url}#/${view}?run=${runId}`);
+        await expect.poll(async () => page.getByTestId(`nav-${view}`).getAttribute('aria-current'), SOON).toBeTruthy();
+        if (view === 'results') await expect.poll(() => page.getByTestId('accuracy-table').count(), SOON).toBe(1);
+        // charts size themselves after the first frame; give them one
+        await page.waitForTimeout(500);
+        const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+        if (widths.scroll > widths.inner) overflowing.push(`${view}: scrollWidth ${widths.scroll} > innerWidth ${widths.inner}`);
+        if (view === 'results') await web.session.screenshot(`results-${size.width}x${size.height}`);
+      }
+      expect(overflowing).toEqual([]);
+      expect(problems).toEqual([]);
+    }, 120_000);
+  }
+});
