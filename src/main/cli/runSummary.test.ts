@@ -21,6 +21,15 @@ describe('runSummary', () => {
     expect(withAccuracy.find((l) => l.startsWith('local '))).toMatch(/^local\s+ok\s+-\s+3\.2 ms ±4\.7 %.*decode 3\.25× reference's non-local decode/);
   });
 
+  it('never prints a bare decoding error: the unit, or "position units" where the data name none, and the chance level beside it', () => {
+    const report = exampleReport();
+    report.strategies[0]!.accuracy = { rows: 100, medianAbsError: 40.6, shareWithin10: 0.11 };
+    report.dataset.chanceAccuracy = { rows: 100, medianAbsError: 29.3, shareWithin10: 0.19 };
+    const lines = runSummary(report).split('\n');
+    expect(lines.find((l) => l.startsWith('reference '))).toMatch(/40\.6 position units, 11 % within 10$/);
+    expect(lines).toContain('decoding error at chance (a bin guessed uniformly): 29.3, 19 % within 10');
+  });
+
   it('names the runner-up with its verdict', () => {
     expect(text).toContain('recommendation: compensated, block size 100; runner-up reference: 2.12× (95 % CI 1.99–2.30): slower');
   });

@@ -27,11 +27,21 @@ function agreementCell(s: StrategyResult): string {
   return s.error ? s.error.message.slice(0, 60) : '-';
 }
 
-/** "5.0 cm, 75 % within 10": how well it decodes, where the data carry the true position */
+/**
+ * "5.0 cm, 75 % within 10": how well it decodes, where the data carry the true position; "position
+ * units" where the data name none, so a bare number is never read as centimetres
+ */
 function accuracyCell(s: StrategyResult): string {
   const a = s.accuracy;
   if (!a) return '-';
-  return `${a.medianAbsError.toFixed(1)}${a.units ? ` ${a.units}` : ''}, ${Math.round(a.shareWithin10 * 100)} % within 10`;
+  return `${a.medianAbsError.toFixed(1)} ${a.units ?? 'position units'}, ${Math.round(a.shareWithin10 * 100)} % within 10`;
+}
+
+/** What guessing a bin at random scores on these data, to read the decoding error against. */
+function chanceLine(report: Report): string | null {
+  const c = report.dataset.chanceAccuracy;
+  if (!c || !report.strategies.some((s) => s.accuracy)) return null;
+  return `decoding error at chance (a bin guessed uniformly): ${c.medianAbsError.toFixed(1)}, ${Math.round(c.shareWithin10 * 100)} % within 10`;
 }
 
 /** the local likelihood's timing, beside the non-local ones, with its cost against a non-local decode */
@@ -84,6 +94,8 @@ export function runSummary(report: Report): string {
       `${report.backend.name} (${report.backend.device})${(report.workers ?? 1) > 1 ? ` × ${report.workers} workers` : ''}`,
     table(rows),
   ];
+  const chance = chanceLine(report);
+  if (chance) lines.push(chance);
   const posterior = report.posterior ? posteriorLine(report.posterior) : null;
   if (posterior) lines.push(posterior);
   const notable = report.findings.filter((f) => f.severity !== 'info');
