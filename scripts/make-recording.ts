@@ -37,7 +37,11 @@ interface Options {
   positionHz: number;
   seed: number;
   decodeLast: number | null;
+  replayRate: number;
+  binCm: number;
 }
+
+const USAGE = 'usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F] [--replay-rate R] [--bin-cm B]';
 
 function options(): Options {
   const { values, positionals } = parseArgs({
@@ -52,15 +56,20 @@ function options(): Options {
       'replay-rate': { type: 'string', default: '0.5' },
       'bin-cm': { type: 'string', default: '2' },
       'decode-last': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
   const out = positionals[0];
   const int = (name: string, v: string | undefined, min: number): number => {
     const n = Number(v);
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`);
     return n;
   };
-  if (!out) throw new Error('usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F] [--replay-rate R] [--bin-cm B]');
+  if (!out) throw new Error(USAGE);
   return {
     out,
     spikes: Math.floor(int('spikes', values.spikes, 1)),
