@@ -30,9 +30,22 @@ describe('useRunsStore', () => {
     runs.toggleSelected('run-1');
     runs.thresholdPct = 5;
     await runs.compare();
-    expect(api.callsOf('compareRuns')[0]!.args).toEqual(['run-2', 'run-1', 5]);
+    // the sample runs share one creation time: the pair is then in id order, as run ids sort by time
+    expect(api.callsOf('compareRuns')[0]!.args).toEqual(['run-1', 'run-2', 5]);
     expect(runs.comparison?.regressed).toBe(true);
     expect(runs.comparison?.rows[0]?.deltaPct).toBe(30);
+  });
+
+  it('compares the older ticked run as A (the baseline) and the newer as B, whichever was ticked first, as the CLI does', async () => {
+    api.listRuns = async () => [runEntry('old', { createdAt: '2026-01-01T00:00:00Z' }), runEntry('new', { createdAt: '2026-02-01T00:00:00Z' })];
+    const runs = useRunsStore();
+    await runs.refresh();
+    // the list shows the newest first, so a top-down tick picks the newer run first
+    runs.toggleSelected('new');
+    runs.toggleSelected('old');
+    expect(runs.baselineFirst).toEqual(['old', 'new']);
+    await runs.compare();
+    expect(api.callsOf('compareRuns')[0]!.args.slice(0, 2)).toEqual(['old', 'new']);
   });
 
   it('asks for two runs before comparing, and shows the service error', async () => {

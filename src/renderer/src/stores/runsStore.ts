@@ -24,7 +24,7 @@ export function parseCompareParam(text: string): [string, string] | null {
 }
 
 /** the comparison shown: asked for two runs, the latest request winning */
-function useRunComparison(selected: Ref<string[]>, thresholdPct: Ref<number>) {
+function useRunComparison(selected: Ref<string[]>, ticked: Ref<[string, string] | null>, thresholdPct: Ref<number>) {
   const comparison = shallowRef<Comparison | null>(null);
   const comparing = ref(false);
   const compareError = ref<string | null>(null);
@@ -35,7 +35,7 @@ function useRunComparison(selected: Ref<string[]>, thresholdPct: Ref<number>) {
   /** compares the two ticked runs, or the two given (which become the ticked ones) */
   async function compare(a?: string, b?: string): Promise<void> {
     const given = a !== undefined && b !== undefined;
-    const [ra, rb] = given ? [a, b] : selected.value;
+    const [ra, rb] = given ? [a, b] : (ticked.value ?? []);
     if (ra === undefined || rb === undefined) {
       compareError.value = 'Select two runs to compare.';
       return;
@@ -89,7 +89,6 @@ export const useRunsStore = defineStore('runs', () => {
   /** ids ticked for comparison, oldest tick first; at most two */
   const selected = ref<string[]>([]);
   const thresholdPct = ref(DEFAULT_THRESHOLD_PCT);
-  const compared = useRunComparison(selected, thresholdPct);
   const canCompare = computed(() => selected.value.length === 2);
 
   async function refresh(): Promise<void> {
@@ -122,11 +121,26 @@ export const useRunsStore = defineStore('runs', () => {
     }
   }
 
+  /**
+   * The ticked pair as a comparison reads it, as the CLI's `compare A B` does: A the baseline (the
+   * older run), B the candidate (the newer), whichever was ticked first; null until two are ticked.
+   */
+  const baselineFirst = computed((): [string, string] | null => {
+    const [x, y] = selected.value;
+    if (x === undefined || y === undefined) return null;
+    const created = (id: string) => runs.value.find((r) => r.id === id)?.createdAt ?? id;
+    // run ids begin with their creation time, so they break a tie the same way
+    const order = created(x).localeCompare(created(y)) || x.localeCompare(y);
+    return order <= 0 ? [x, y] : [y, x];
+  });
+
+  const compared = useRunComparison(selected, baselineFirst, thresholdPct);
+
   /** ticking a third run drops the oldest tick, so two stay selected */
   function toggleSelected(id: string): void {
     if (selected.value.includes(id)) selected.value = selected.value.filter((s) => s !== id);
     else selected.value = [...selected.value, id].slice(-2);
   }
 
-  return { runs, loading, error, selected, thresholdPct, canCompare, ...compared, refresh, remove, toggleSelected };
+  return { runs, loading, error, selected, baselineFirst, thresholdPct, canCompare, ...compared, refresh, remove, toggleSelected };
 });
