@@ -94,7 +94,16 @@ describe('kde-profiler run', () => {
         t.meanMs *= 2;
       }
     }
-    await writeFile(join(runsDir, slowId, 'report.json'), JSON.stringify(report));
+    // both runs as measured on a quiet machine (this one may have run under load): a busy run makes a
+    // timing change inconclusive, exit 4, tested below
+    const quiet = async (id: string, r: Report) => {
+      if (r.environment.load) r.environment.load.busy = false;
+      await writeFile(join(runsDir, id, 'report.json'), JSON.stringify(r));
+    };
+    const original = JSON.parse(await readFile(join(runsDir, runId, 'report.json'), 'utf8')) as Report;
+    await quiet(runId, original);
+    await writeFile(join(dir, 'out', 'report.json'), JSON.stringify(original));
+    await quiet(slowId, report);
     const status = JSON.parse(await readFile(join(runsDir, slowId, 'status.json'), 'utf8'));
     await writeFile(join(runsDir, slowId, 'status.json'), JSON.stringify({ ...status, id: slowId }));
 
@@ -107,6 +116,12 @@ describe('kde-profiler run', () => {
     // an --out folder compares as well as a run id
     const byPath = await cli(['compare', join(dir, 'out'), slowId, '--threshold', '20', '--runs-dir', runsDir]);
     expect(byPath.code).toBe(3);
+    // the same change, B measured on a busy machine: inconclusive, exit 4
+    report.environment.load = { loadAverageStart: [6.1], loadAverageEnd: [7.4], busy: true };
+    await writeFile(join(runsDir, slowId, 'report.json'), JSON.stringify(report));
+    const busy = await cli(['compare', runId, slowId, '--threshold', '20', '--runs-dir', runsDir]);
+    expect(busy.code).toBe(4);
+    expect(busy.stdout).toMatch(/^Inconclusive \(machine busy\)/m);
   });
 });
 

@@ -180,6 +180,11 @@ export interface Comparison {
   thresholdPct: number;
   rows: ComparisonRow[];
   regressed: boolean;
+  /**
+   * A timing would regress, but A or B was measured on a busy machine: the change may come from the
+   * load, so the comparison says neither regression nor none (the CLI exits 4, not 3)
+   */
+  inconclusive?: boolean;
   verdict: string;
 }
 

@@ -118,6 +118,22 @@ describe('compareReports against noise', () => {
     expect(compareReports(a, a, 10).verdict).not.toContain('busy');
   });
 
+  it('calls a slower timing between runs of which one was measured busy inconclusive, not a regression; memory still regresses', () => {
+    const quiet = report([run(100)]);
+    const busySlower = report([run(120)]);
+    busySlower.environment = { ...busySlower.environment, cpus: 2, load: { loadAverageStart: [6.5], loadAverageEnd: [7.9], otherCpuShare: 0.64, busy: true } };
+    const c = compareReports(quiet, busySlower, 10);
+    expect([c.regressed, c.inconclusive]).toEqual([false, true]);
+    expect(c.verdict).toMatch(/^Inconclusive \(machine busy\): B looks slower beyond 10 % \(reference decode median \+20\.0 %/);
+    // the same change between quiet runs is a regression, as before
+    expect(compareReports(quiet, report([run(120)]), 10)).toMatchObject({ regressed: true });
+    expect(compareReports(quiet, report([run(120)]), 10).inconclusive).toBeUndefined();
+    // memory does not depend on the load: its growth regresses whatever the machine did
+    const busyBigger = report([run(100, { memory: { estimatedPeakBytes: 1e6, measuredPeakTensorBytes: 6e6, peakRssBytes: 200e6 } })]);
+    busyBigger.environment = busySlower.environment;
+    expect(compareReports(quiet, busyBigger, 10)).toMatchObject({ regressed: true });
+  });
+
     it('never flags a single sample: first calls, the backend start, a run of one repeat', () => {
     const one = (ms: number): StrategyResult => run(0, { decode: timing(ms * 3, [ms]) });
     const a = report([one(100)]);

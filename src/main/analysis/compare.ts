@@ -1,7 +1,8 @@
 /**
  * Comparison of two runs' reports for `kde-profiler compare` and the UI: warm medians, first
  * calls and peak memory side by side, with the change in percent and a regression flag for a
- * lab's own CI (the CLI exits 3 when `regressed`).
+ * lab's own CI (the CLI exits 3 when `regressed`, 4 when a timing change is inconclusive because a
+ * run was measured on a busy machine).
  *
  * A warm median regresses only when it rose beyond the threshold AND the bootstrap interval of
  * B ÷ A excludes 1; a rise whose interval holds 1 is "within noise". A single sample (first calls,
@@ -160,14 +161,21 @@ export function compareReports(a: Report, b: Report, thresholdPct: number): Judg
       if (va.value !== undefined || vb.value !== undefined) rows.push(row(`${ra.strategy} ${name}`, va, vb, judge, thresholdPct));
     }
   }
-  const regressed = rows.some((r) => r.regression);
-  let verdict = verdictOf(rows, thresholdPct);
+  // a timing regression between runs of which one was measured busy may be the load's doing;
+  // memory is judged by the threshold alone and does not depend on the load
+  const busy = busyWords(a, b) !== undefined;
+  const timingRegressions = rows.filter((r) => r.regression && r.judgedBy === 'interval');
+  const inconclusive = busy && timingRegressions.length > 0;
+  const regressed = rows.some((r) => r.regression && !(inconclusive && r.judgedBy === 'interval'));
+  let verdict = inconclusive && !regressed
+    ? `Inconclusive (machine busy): B looks slower beyond ${thresholdPct} % (${named(timingRegressions.sort(byRise))}), but a run was measured on a busy machine.`
+    : verdictOf(rows, thresholdPct);
   const notes = differences(a, b);
   if (!a.strategies.some((ra) => b.strategies.some((rb) => rb.strategy === ra.strategy))) {
     notes.unshift('no strategy ran in both');
   }
   if (notes.length > 0) verdict += ` Note: ${notes.join('; ')}.`;
-  return { thresholdPct, rows, regressed, verdict };
+  return { thresholdPct, rows, regressed, ...(inconclusive && !regressed ? { inconclusive: true } : {}), verdict };
 }
 
 /** What the last column says: REGRESSION, within noise, or nothing. */

@@ -4,7 +4,7 @@
  * 3 regression found by `compare`, 130 interrupted.
  */
 
-export const EXIT = { ok: 0, internal: 1, usage: 2, regression: 3, interrupted: 130 } as const;
+export const EXIT = { ok: 0, internal: 1, usage: 2, regression: 3, inconclusive: 4, interrupted: 130 } as const;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };

@@ -18,8 +18,9 @@ afterAll(async () => {
 });
 
 /** the example run with every warm timing drawn from `samples(phase)`, scaled by `factor` */
-async function reportFile(name: string, samples: (base: number) => number[], factor = 1): Promise<string> {
+async function reportFile(name: string, samples: (base: number) => number[], factor = 1, busy = false): Promise<string> {
   const r: Report = exampleReport();
+  if (busy) r.environment = { ...r.environment, load: { loadAverageStart: [6.4], loadAverageEnd: [7.1], otherCpuShare: 0.6, busy: true } };
   const redraw = (t: TimingStats | undefined): TimingStats | undefined =>
     t && timingStats(t.firstMs, samples(t.medianMs).map((x) => x * factor));
   r.strategies = r.strategies.map((s) => ({ ...s, encode: redraw(s.encode), decode: redraw(s.decode), total: redraw(s.total) }));
@@ -56,5 +57,11 @@ describe('kde-profiler compare', () => {
     expect(code).toBe(3);
     expect(stdout).toMatch(/^B regresses beyond 10 %: .*B\/A 2\.00× \(95 % CI 1\.\d\d–2\.\d\d\)/m);
     expect(stdout).toMatch(/reference total median ms .*\[1\.\d\d, 2\.\d\d\]\s+REGRESSION$/m);
+  });
+
+  it('calls the same change inconclusive and exits 4 when a run was measured on a busy machine', async () => {
+    const { code, stdout } = await compare(await reportFile('a3', drawA), await reportFile('busy', drawB, 2, true));
+    expect(code).toBe(4);
+    expect(stdout).toMatch(/^Inconclusive \(machine busy\): B looks slower beyond 10 %/m);
   });
 });

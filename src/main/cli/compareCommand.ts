@@ -75,11 +75,11 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   } else {
     io.stdout.write(`A: ${a.label}\nB: ${b.label}\n\n${formatComparisonTable(result.rows)}\n\n${result.verdict}\n`);
   }
-  return result.regressed ? EXIT.regression : EXIT.ok;
+  return result.regressed ? EXIT.regression : result.inconclusive ? EXIT.inconclusive : EXIT.ok;
 }
 
 export const compareCommand: CliCommand = {
-  summary: 'compare two runs; exit 3 when B regresses beyond the threshold and beyond noise',
+  summary: 'compare two runs; exit 3 when B regresses beyond the threshold and beyond noise, 4 when a run was measured busy and the change is inconclusive',
   usage: USAGE,
   run: execute,
 };
