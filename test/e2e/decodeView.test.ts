@@ -5,27 +5,19 @@
  * the state-probability track under it and the non-local periods listed; a period's row zooms both
  * charts to it. Screenshots go to test-artifacts/ for a look by eye.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunId } from '../../src/shared/runIds';
-import { chromiumExists, rendererEntryExists, startWebSession } from './harness';
+import { chromiumExists, rendererEntryExists, runCli, startWebSession } from './harness';
 import { canvasStats } from './webModeChecks';
 
 const reason = !chromiumExists() ? 'no /usr/bin/chromium' : !rendererEntryExists() ? 'the renderer entry does not exist' : null;
 if (reason) console.warn(`test/e2e/decodeView.test.ts skipped: ${reason}`);
 
-const BIN = fileURLToPath(new URL('../../bin/kde-profiler.mjs', import.meta.url));
 const SOON = { timeout: 15_000 };
 
-function decode(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, 'decode', ...args], { timeout: 240_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
-  });
-}
 
 describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ? ` (skipped: ${reason})` : ''}`, () => {
   let workDir: string;
@@ -35,7 +27,7 @@ describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ?
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'kde-e2e-decode-'));
     const runsDir = join(workDir, 'runs');
-    await decode(['--data', 'preset:place', '--model', 'detector', '--backend', 'wasm', '--out', join(workDir, 'out'), '--runs-dir', runsDir]);
+    await runCli(['decode', '--data', 'preset:place', '--model', 'detector', '--backend', 'wasm', '--out', join(workDir, 'out'), '--runs-dir', runsDir]);
     runId = (await readdir(runsDir)).find((f) => isRunId(f))!;
     web = await startWebSession({ runsDir });
   }, 300_000);

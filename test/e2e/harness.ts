@@ -3,7 +3,7 @@
  * free port with a throwaway runs folder, and drives Debian's Chromium through playwright-core,
  * collecting every console error, page error and failed request so a test can insist on none.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -156,4 +156,13 @@ export async function startWebSession(options: { runsDir?: string; staticDir?: s
     await serve.stop();
     throw e;
   }
+}
+
+const CLI = join(REPO_ROOT, 'bin', 'kde-profiler.mjs');
+
+/** `kde-profiler ARGS…` as its own process, for a test's data: resolves when it exits 0, else fails with its stderr. */
+export function runCli(args: string[], timeoutMs = 240_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [CLI, ...args], { timeout: timeoutMs }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
+  });
 }

@@ -4,28 +4,20 @@
  * Decode view has rows), no view makes the page scroll sideways. Wide tables scroll inside their
  * own box instead. Screenshots of Results go to test-artifacts/ for a look by eye.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunId } from '../../src/shared/runIds';
-import { chromiumExists, rendererEntryExists, startWebSession } from './harness';
+import { chromiumExists, rendererEntryExists, runCli, startWebSession } from './harness';
 
 const reason = !chromiumExists() ? 'no /usr/bin/chromium' : !rendererEntryExists() ? 'the renderer entry does not exist' : null;
 if (reason) console.warn(`test/e2e/viewWidths.test.ts skipped: ${reason}`);
 
-const BIN = fileURLToPath(new URL('../../bin/kde-profiler.mjs', import.meta.url));
 const SOON = { timeout: 15_000 };
 const VIEWS = ['data', 'setup', 'live', 'results', 'likelihood', 'runs', 'sweeps', 'export'] as const;
 const SIZES = [{ width: 1280, height: 800 }, { width: 1400, height: 900 }] as const;
 
-function run(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, 'run', ...args], { timeout: 240_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
-  });
-}
 
 describe.skipIf(reason !== null)(`views at laptop widths${reason ? ` (skipped: ${reason})` : ''}`, () => {
   let workDir: string;
@@ -35,7 +27,7 @@ describe.skipIf(reason !== null)(`views at laptop widths${reason ? ` (skipped: $
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'kde-e2e-widths-'));
     const runsDir = join(workDir, 'runs');
-    await run(['--data', 'preset:place', '--strategy', 'reference,nld-dispatch', '--repeats', '2', '--warmup', '0', '--save-likelihood', '--runs-dir', runsDir]);
+    await runCli(['run', '--data', 'preset:place', '--strategy', 'reference,nld-dispatch', '--repeats', '2', '--warmup', '0', '--save-likelihood', '--runs-dir', runsDir]);
     runId = (await readdir(runsDir)).find((f) => isRunId(f))!;
     web = await startWebSession({ runsDir });
   }, 300_000);
