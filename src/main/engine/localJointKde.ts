@@ -94,7 +94,7 @@ export async function jointLogKdeAtSpikes(inp: JointInputs): Promise<JointResult
     return { log: await logKde(encJoint(allEncoding), spikeJoint(everySpike), q + nFeatures, std), pairs: nEnc * nSpikes, fullSpikes: nSpikes };
   }
   const sigma = inp.positionStd[0]!;
-  const encOrder = allEncoding.sort((a, b) => inp.encPositions[a]! - inp.encPositions[b]!);
+  const encOrder = [...allEncoding].sort((a, b) => inp.encPositions[a]! - inp.encPositions[b]!);
   const encSorted = Float64Array.from(encOrder, (i) => inp.encPositions[i]!);
   const encSortedJoint = encJoint(encOrder);
   const width = q + nFeatures;
@@ -138,7 +138,8 @@ export async function jointLogKdeAtSpikes(inp: JointInputs): Promise<JointResult
     start = end;
   }
   if (full.length > 0) {
-    const values = await logKde(encJoint(allEncoding), spikeJoint(full), width, std);
+    // every encoding spike, in the position order already laid out for the windows
+    const values = await logKde(encSortedJoint, spikeJoint(full), width, std);
     full.forEach((k, r) => (log[k] = values[r]!));
     pairs += full.length * nEnc;
   }
