@@ -6,7 +6,7 @@
  * machine lent for a few minutes. Needs python3 with NumPy, xz and ../shared's reference tool.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,25 @@ function missing(): string | null {
   return null;
 }
 
+/**
+ * A Debian package holding this machine's own Vulkan loader, the way `apt-get download libvulkan1`
+ * would give one, so the bundle's carried-libraries path runs for real; null where the machine has
+ * no loader or no dpkg-deb to pack it.
+ */
+function loaderDeb(work: string): string | null {
+  const found = /\s(\/\S*libvulkan\.so\.1)$/m.exec(spawnSync('ldconfig', ['-p'], { encoding: 'utf8' }).stdout ?? '');
+  if (!found || spawnSync('dpkg-deb', ['--version']).error) return null;
+  const tree = join(work, 'deb-tree');
+  mkdirSync(join(tree, 'DEBIAN'), { recursive: true });
+  mkdirSync(join(tree, 'usr/lib/x86_64-linux-gnu'), { recursive: true });
+  copyFileSync(found[1], join(tree, 'usr/lib/x86_64-linux-gnu/libvulkan.so.1'));
+  writeFileSync(join(tree, 'DEBIAN/control'), 'Package: test-vulkan-loader\nVersion: 1.0\nArchitecture: amd64\nMaintainer: test <test@localhost>\nDescription: loader copy\n');
+  const debs = join(work, 'debs');
+  mkdirSync(debs);
+  const packed = spawnSync('dpkg-deb', ['--build', '--root-owner-group', tree, join(debs, 'libvulkan1.deb')], { encoding: 'utf8' });
+  return packed.status === 0 ? debs : null;
+}
+
 describe('offline bench bundle', () => {
   const work = mkdtempSync(join(tmpdir(), 'kde-bundle-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -40,20 +59,24 @@ describe('offline bench bundle', () => {
     const why = missing();
     if (why) ctx.skip(`skipped: ${why}`);
     const bundle = join(work, 'bundle');
-    const built = spawnSync(process.execPath, ['--import', 'tsx', 'bench/offline/buildBundle.ts', '--out', bundle, '--nld-src', ''], {
+    const debs = loaderDeb(work);
+    const built = spawnSync(process.execPath, ['--import', 'tsx', 'bench/offline/buildBundle.ts', '--out', bundle, '--nld-src', '', ...(debs ? ['--debs', debs] : [])], {
       cwd: ROOT, encoding: 'utf8',
     });
     expect(built.status, built.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as { totalBytes: number; nld: boolean };
+    const manifest = JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as { totalBytes: number; nld: boolean; debs: string[] };
     expect(manifest.nld).toBe(false);
+    expect(manifest.debs).toEqual(debs ? ['libvulkan1.deb'] : []);
     expect(manifest.totalBytes).toBeLessThan(46 * 2 ** 20);
 
     const results = join(work, 'results');
     const check = spawnSync('bash', [join(bundle, 'check.sh'), '--out', results, '--presets', 'tiny', '--backends', 'wasm,webgpu',
       '--strategies', 'reference,series', '--repeats', '1', '--warmup', '0', '--step-timeout-s', '120'], {
-      cwd: work, encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? work },
+      cwd: work, encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? work, KDE_BUNDLE_USE_LIBS: '1' },
     });
     expect(check.status, check.stderr).toBe(0);
+    // the carried loader is the one Dawn opened the adapter through (webgpu's result is checked below)
+    if (debs) expect(check.stderr).toContain('using the Vulkan loader and GL libraries the bundle carries (libvulkan1.deb)');
     expect(check.stderr).toContain('carries no non_local_detector');
     const steps = (JSON.parse(readFileSync(join(results, 'check.json'), 'utf8')) as { steps: Step[] }).steps;
     const adapter = steps.find((s) => s.kind === 'adapter')?.result as { active: Record<string, { name?: string; error?: string }> };

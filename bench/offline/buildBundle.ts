@@ -6,15 +6,20 @@
  * the Python peers (NumPy, and non_local_detector when its source is given); the float64 reference
  * tool that makes the data there; and check.sh, which runs it all and writes one JSON.
  *
- *   npm run bench:bundle -- --out DIR [--nld-src PATH] [--reference-tool PATH] [--max-mib 46]
+ *   npm run bench:bundle -- --out DIR [--nld-src PATH] [--debs DIR] [--reference-tool PATH] [--max-mib 46]
  *
  * --nld-src (default $KDE_PROFILER_NLD_SRC) is the src/ folder of a non_local_detector checkout:
  * its package is copied without its tests; it never enters this repository. The folder is
  * replaced as a whole, so a rebuild leaves nothing stale in it.
+ *
+ * --debs DIR carries the Debian packages in DIR (the Vulkan loader libvulkan1 and the GL vendor
+ * libraries libglvnd0, libglx0, libegl1, from `apt-get download`) for a machine whose image lacks
+ * them: check.sh unpacks them beside its work files when the machine has no Vulkan loader, since
+ * Dawn cannot open the GPU without one.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -42,6 +47,7 @@ function options() {
       out: { type: 'string' },
       'nld-src': { type: 'string', default: process.env[NLD_SRC_ENV] },
       'reference-tool': { type: 'string', default: resolve(REPO_ROOT, '..', 'shared', 'tools', 'kde_reference.py') },
+      debs: { type: 'string' },
       'max-mib': { type: 'string', default: '46' },
     },
   });
@@ -53,9 +59,18 @@ function options() {
   if (nldSrc && !existsSync(join(nldSrc, 'non_local_detector', '__init__.py'))) {
     throw new AppError('NOT_FOUND', `bench:bundle: ${nldSrc} holds no non_local_detector package; give the src/ folder of an NLD checkout, or leave --nld-src out.`);
   }
+  const debs = values.debs ? debFiles(values.debs) : [];
   const maxMib = Number(values['max-mib']);
   if (!(maxMib > 0)) throw new AppError('BAD_ARGUMENT', `bench:bundle: --max-mib must be a positive number, got ${values['max-mib']}.`);
-  return { out: resolve(values.out), nldSrc, referenceTool: values['reference-tool']!, maxMib };
+  return { out: resolve(values.out), nldSrc, debs, referenceTool: values['reference-tool']!, maxMib };
+}
+
+function debFiles(dir: string): string[] {
+  const found = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.deb')) : [];
+  if (found.length === 0) {
+    throw new AppError('NOT_FOUND', `bench:bundle: --debs ${dir} holds no .deb files; fill it with \`apt-get download libvulkan1 libglvnd0 libglx0 libegl1\` or leave --debs out.`);
+  }
+  return found.map((name) => join(dir, name));
 }
 
 function xz(from: string, to: string): void {
@@ -121,13 +136,17 @@ async function main(): Promise<void> {
   xz(process.execPath, join(o.out, 'node.xz'));
   copyPeers(join(o.out, 'peer'), o.referenceTool);
   if (o.nldSrc) copyNld(o.nldSrc, join(o.out, 'nld'));
+  if (o.debs.length > 0) {
+    mkdirSync(join(o.out, 'libs'));
+    for (const deb of o.debs) copyFileSync(deb, join(o.out, 'libs', basename(deb)));
+  }
   copyFileSync(join(REPO_ROOT, 'bench/offline/check.sh'), join(o.out, 'check.sh'));
   copyFileSync(join(REPO_ROOT, 'bench/offline/summarize.py'), join(o.out, 'peer', 'summarize.py'));
   const parts = Object.fromEntries(readdirSync(o.out).map((name) => [name, sizeOf(join(o.out, name))]));
   const total = Object.values(parts).reduce((a, b) => a + b, 0);
   writeFileSync(
     join(o.out, 'manifest.json'),
-    JSON.stringify({ createdAt: new Date().toISOString(), node: process.version, nld: o.nldSrc !== null, bytes: parts, totalBytes: total }, null, 2),
+    JSON.stringify({ createdAt: new Date().toISOString(), node: process.version, nld: o.nldSrc !== null, debs: o.debs.map((d) => basename(d)), bytes: parts, totalBytes: total }, null, 2),
   );
   const mib = total / 2 ** 20;
   console.log(`bundle ${o.out}: ${mib.toFixed(1)} MiB${o.nldSrc ? ', with non_local_detector' : ', without non_local_detector (no --nld-src)'}`);

@@ -67,11 +67,32 @@ NODE="$WORK/node"
 unpack "$HERE/node.xz" "$NODE" && chmod +x "$NODE" || { echo "check.sh: could not unpack node.xz" >&2; exit 1; }
 DAWN="$HERE/engine/node_modules/webgpu/dist/linux-x64/dawn.node"
 [ -f "$DAWN" ] || unpack "$DAWN.xz" "$DAWN" || echo "check.sh: could not unpack dawn.node: webgpu will be unavailable" >&2
-# Dawn needs a Vulkan driver manifest; where none is configured, use NVIDIA's if it is at a usual place
+# Dawn opens the GPU through the Vulkan loader. A machine image without one (containers often lack
+# it) gets the loader and GL vendor libraries the bundle carries (bench:bundle --debs), unpacked
+# here; KDE_BUNDLE_USE_LIBS=1 uses them even where the machine has its own.
+if ls "$HERE"/libs/*.deb >/dev/null 2>&1 && { [ "${KDE_BUNDLE_USE_LIBS:-0}" = 1 ] || ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; }; then
+  LIBS="$WORK/libs"
+  mkdir -p "$LIBS"
+  for deb in "$HERE"/libs/*.deb; do
+    if command -v dpkg-deb >/dev/null; then dpkg-deb -x "$deb" "$LIBS"
+    else (cd "$LIBS" && ar x "$deb" && tar xf data.tar.* && rm -f data.tar.* control.tar.* debian-binary); fi || echo "check.sh: could not unpack $deb" >&2
+  done
+  export LD_LIBRARY_PATH="$LIBS/usr/lib/x86_64-linux-gnu:$LIBS/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "check.sh: using the Vulkan loader and GL libraries the bundle carries ($(cd "$HERE/libs" && echo *.deb))" >&2
+fi
+# Dawn needs a Vulkan driver manifest; where none is configured, use NVIDIA's if it is at a usual
+# place, else write one for the NVIDIA driver library the machine has (its Vulkan entry points are
+# in libGLX_nvidia)
 if [ -z "${VK_DRIVER_FILES:-}" ] && [ -z "${VK_ICD_FILENAMES:-}" ]; then
   for icd in /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json; do
     if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; break; fi
   done
+  glx=$(ldconfig -p 2>/dev/null | grep -o '/[^ ]*libGLX_nvidia\.so\.0$' | head -1)
+  if [ -z "${VK_DRIVER_FILES:-}" ] && [ -n "$glx" ]; then
+    printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s","api_version":"1.3.0"}}\n' "$glx" >"$WORK/nvidia_icd.json"
+    export VK_DRIVER_FILES="$WORK/nvidia_icd.json"
+    echo "check.sh: no NVIDIA Vulkan manifest installed; wrote one for $glx" >&2
+  fi
 fi
 
 step() { # KIND NAME COMMAND…: runs it under the time limit, keeps its JSON line (or why not)
