@@ -39,11 +39,12 @@ function missing(): string | null {
  */
 function loaderDeb(work: string): string | null {
   const found = /\s(\/\S*libvulkan\.so\.1)$/m.exec(spawnSync('ldconfig', ['-p'], { encoding: 'utf8' }).stdout ?? '');
-  if (!found || spawnSync('dpkg-deb', ['--version']).error) return null;
+  const library = found?.[1];
+  if (!library || spawnSync('dpkg-deb', ['--version']).error) return null;
   const tree = join(work, 'deb-tree');
   mkdirSync(join(tree, 'DEBIAN'), { recursive: true });
   mkdirSync(join(tree, 'usr/lib/x86_64-linux-gnu'), { recursive: true });
-  copyFileSync(found[1], join(tree, 'usr/lib/x86_64-linux-gnu/libvulkan.so.1'));
+  copyFileSync(library, join(tree, 'usr/lib/x86_64-linux-gnu/libvulkan.so.1'));
   writeFileSync(join(tree, 'DEBIAN/control'), 'Package: test-vulkan-loader\nVersion: 1.0\nArchitecture: amd64\nMaintainer: test <test@localhost>\nDescription: loader copy\n');
   const debs = join(work, 'debs');
   mkdirSync(debs);
