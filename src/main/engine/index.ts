@@ -23,7 +23,7 @@ export {
 export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
 export { CancelledError } from './model';
 export { copyFloat32Into, relaxedSimdAvailable } from './simd';
-export { predictLocal } from './local';
+export { addLocalTerms, localTerms, predictLocal, type LocalElectrodeTerms } from './local';
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';
 export type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';

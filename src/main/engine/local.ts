@@ -78,40 +78,67 @@ async function groundAt(model: EncodingModel, fitted: FittedElectrode, xt: Float
   }, args);
 }
 
-export async function predictLocal(
+/** One electrode's share of the local likelihood: its spike terms in their rows, its ground term (null with no encoding spikes) in every row. */
+export interface LocalElectrodeTerms {
+  electrode: number;
+  rows: Int32Array;
+  spikeTerms: Float64Array;
+  ground: Float64Array | null;
+}
+
+/** Adds electrodes' terms to a local likelihood in the order given: the same order gives the same bits. */
+export function addLocalTerms(ll: Float64Array, terms: LocalElectrodeTerms): void {
+  const { rows, spikeTerms, ground } = terms;
+  for (let k = 0; k < rows.length; k++) ll[rows[k]!] = ll[rows[k]!]! + spikeTerms[k]!;
+  if (ground) for (let t = 0; t < ll.length; t++) ll[t] = ll[t]! - ground[t]!;
+}
+
+/**
+ * The local likelihood's terms of electrodes `only` (every electrode by default), handed to `each`
+ * in that order as each is done: a pool worker computes its own electrodes' terms.
+ */
+export async function localTerms(
   model: EncodingModel,
   dataset: Dataset,
-  probe: EngineProbe = NULL_PROBE,
-): Promise<Float64Array> {
+  probe: EngineProbe,
+  only: readonly number[],
+  each: (terms: LocalElectrodeTerms) => void,
+): Promise<void> {
   const q = model.positionDims;
-  const time = dataset.time;
-  const nTime = time.length;
+  const nTime = dataset.time.length;
+  if (nTime === 0) return;
   const posTime = dataset.decodingPositionTime ?? dataset.positionTime;
   const pos = dataset.decodingPosition ?? dataset.position;
-  const ll = new Float64Array(nTime);
-  if (nTime === 0) return ll;
-  const xt = interpolatePosition(posTime, pos, q, time);
-  const spikes: ElectrodeSpikes[] = model.electrodes.map((_, e) => {
+  const xt = interpolatePosition(posTime, pos, q, dataset.time);
+  const spikes: ElectrodeSpikes[] = only.map((e) => {
     const dec = decodingSpikes(dataset, e);
     return { rows: dec.rows, features: dec.features, positions: interpolatePosition(posTime, pos, q, dec.times) };
   });
   const occupancy = await occupancyAt(model, xt, spikes, probe);
   const occT = occupancy.subarray(0, nTime);
   let occAt = nTime;
-  for (let e = 0; e < model.electrodes.length; e++) {
+  for (const [i, e] of only.entries()) {
     const fitted = model.electrodes[e]!;
-    const electrode = spikes[e]!;
-    const s = electrode.rows.length;
-    const occK = occupancy.subarray(occAt, occAt + s);
-    occAt += s;
+    const { rows } = spikes[i]!;
+    const occK = occupancy.subarray(occAt, occAt + rows.length);
+    occAt += rows.length;
     await probe.span(ELECTRODE_SPAN, async () => {
-      const logJ = await jointAtSpikes(model, fitted, electrode, occK, probe);
-      for (let k = 0; k < s; k++) ll[electrode.rows[k]!] = ll[electrode.rows[k]!]! + safeLog(rateRatio(fitted.meanRate, logJ[k]!, occK[k]!), LOG_EPS);
-      if (fitted.nEnc === 0) return;
-      const ground = await groundAt(model, fitted, xt, probe);
-      for (let t = 0; t < nTime; t++) ll[t] = ll[t]! - rateRatio(fitted.meanRate, ground[t]!, occT[t]!);
+      const logJ = await jointAtSpikes(model, fitted, spikes[i]!, occK, probe);
+      const spikeTerms = logJ.map((logj, k) => safeLog(rateRatio(fitted.meanRate, logj, occK[k]!), LOG_EPS));
+      let ground: Float64Array | null = null;
+      if (fitted.nEnc > 0) {
+        const logGround = await groundAt(model, fitted, xt, probe);
+        ground = logGround.map((logg, t) => rateRatio(fitted.meanRate, logg, occT[t]!));
+      }
+      each({ electrode: e, rows, spikeTerms, ground });
     }, electrodeArgs(e, fitted.name));
-    probe.progress((e + 1) / model.electrodes.length, `electrode ${e + 1}/${model.electrodes.length}`);
+    probe.progress((i + 1) / only.length, `electrode ${i + 1}/${only.length}`);
   }
+}
+
+/** The local log likelihood per row, every electrode's terms added in electrode order. */
+export async function predictLocal(model: EncodingModel, dataset: Dataset, probe: EngineProbe = NULL_PROBE): Promise<Float64Array> {
+  const ll = new Float64Array(dataset.time.length);
+  await localTerms(model, dataset, probe, model.electrodes.map((_, e) => e), (terms) => addLocalTerms(ll, terms));
   return ll;
 }

@@ -55,6 +55,12 @@ function cleanEvalPoints(evalPoints: Float64Array, q: number): { clean: Float64A
 }
 
 /** The samples of part `index` (rows of samples (n × q)). */
+/** Whether any value is NaN: a plain loop, as `some(Number.isNaN)` costs a call per value. */
+function hasNaN(values: Float64Array): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) return true;
+  return false;
+}
+
 function partSamples(samples: Float64Array, q: number, index: number): Float64Array {
   const n = samples.length / q;
   const first = index * KDE_PART_SAMPLES;
@@ -71,7 +77,7 @@ export async function kdeParts(samples: Float64Array, evalPoints: Float64Array, 
   const points = cleanEvalPoints(evalPoints, q).clean;
   const ofParts = indices.map((i) => partSamples(samples, q, i));
   const nanPart = (part: Float64Array): KdePart => ({ max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: part.length / q, nan: true });
-  const hasNan = ofParts.map((part) => part.some(Number.isNaN));
+  const hasNan = ofParts.map(hasNaN);
   if (kdeColumnSums.runsFused(m)) {
     const computed = kernelParts(ofParts.filter((_, k) => !hasNan[k]), points, m, q, std);
     let next = 0;
@@ -202,7 +208,7 @@ export async function logKde(
   const n = samples.length / q;
   const m = evalPoints.length / q;
   if (m === 0 || n === 0) return new Float64Array(m).fill(-Infinity);
-  if (samples.some(Number.isNaN)) return new Float64Array(m).fill(NaN);
+  if (hasNaN(samples)) return new Float64Array(m).fill(NaN);
   const parts = await kdeParts(samples, evalPoints, q, std, Array.from({ length: kdePartCount(n) }, (_, i) => i));
   return mergeKdeParts(parts, evalPoints, q);
 }
@@ -220,7 +226,7 @@ export const BELOW_PEAK_DROPPED = 2 ** -63;
 export function logKdeBelowPeak(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[]): Float64Array | null {
   const n = samples.length / q;
   const m = evalPoints.length / q;
-  if (n === 0 || !kdeColumnSums.runsFused(m) || samples.some(Number.isNaN) || evalPoints.some(Number.isNaN)) return null;
+  if (n === 0 || !kdeColumnSums.runsFused(m) || hasNaN(samples) || hasNaN(evalPoints)) return null;
   const parts = Array.from({ length: kdePartCount(n) }, (_, i) => partSamples(samples, q, i));
   return mergeKdeParts(kernelParts(parts, evalPoints, m, q, std, true), evalPoints, q);
 }

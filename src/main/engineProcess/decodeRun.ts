@@ -67,11 +67,7 @@ class DecodeRun {
     private readonly progress: DecodeProgress,
   ) {
     this.strategy = onlyStrategy(start);
-    this.baseDeps = deps;
   }
-
-  /** the engine thread's own deps, whatever pool the inputs bring */
-  private readonly baseDeps: EngineDeps;
 
   async run(): Promise<EngineOutcome> {
     const { session, start, strategy } = this;
@@ -193,20 +189,9 @@ class DecodeRun {
     return { ...summary, ...(local ? { localMs } : {}), ...(projection ? { projection } : {}) };
   }
 
-  /**
-   * The Local state's log likelihood per row. Pool workers hold their electrodes' models, which the
-   * local likelihood cannot use: then the engine thread fits its own (a fit costs little beside a
-   * decode).
-   */
+  /** The Local state's log likelihood per row, with the model the decode fitted (in the workers where there is a pool). */
   private async localLikelihood(model: FittedModel, dataset: Dataset): Promise<Float64Array> {
-    const { probe } = this.session;
-    if (this.deps === this.baseDeps) return this.deps.predictLocal(model, dataset, probe);
-    const own = await probe.span('encode', () => this.baseDeps.fitEncodingModel(dataset, probe));
-    try {
-      return await this.baseDeps.predictLocal(own, dataset, probe);
-    } finally {
-      own.dispose();
-    }
+    return this.deps.predictLocal(model, dataset, this.session.probe);
   }
 
   private enter(phase: DecodePhase): void {

@@ -10,7 +10,7 @@ import type { Dataset } from '../../../shared/dataset';
 import { AppError, deserializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { FitOptions, KdePart, PredictOptions } from '../../engine';
+import type { FitOptions, KdePart, LocalElectrodeTerms, PredictOptions } from '../../engine';
 import { CancelledError } from '../../engine/model';
 import type { DecodingShare, ElectrodeChoice, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
 import type { TermRelease } from './termRing';
@@ -42,6 +42,8 @@ interface Pending {
   resolve(message: FromWorker): void;
   reject(error: Error): void;
   terms?: TermListener;
+  /** a local call's terms, one electrode at a time */
+  onLocal?: (terms: LocalElectrodeTerms) => void;
 }
 
 const EMPTY = new Float64Array(0);
@@ -65,10 +67,10 @@ class PoolWorker {
 
   constructor(readonly index: number, readonly thread: Worker) {}
 
-  request(message: ToWorker, terms?: TermListener): Promise<FromWorker> {
+  request(message: ToWorker, terms?: TermListener, onLocal?: (terms: LocalElectrodeTerms) => void): Promise<FromWorker> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      if ('call' in message) this.pending.set(message.call, { resolve, reject, terms });
+      if ('call' in message) this.pending.set(message.call, { resolve, reject, terms, onLocal });
       this.thread.postMessage(message);
     });
   }
@@ -133,6 +135,7 @@ export class EnginePool {
       if (m.done) pending.terms?.onElectrodeDone(m.electrode);
       return;
     }
+    if (m.type === 'local-electrode') return pending.onLocal?.(m.terms);
     worker.pending.delete(m.call);
     if ('tensors' in m) worker.tensors = m.tensors;
     if (m.type === 'failed') pending.reject(deserializeError(m.error));
@@ -193,6 +196,13 @@ export class EnginePool {
       profiles.push(a.profile);
     }
     return { parts, profiles };
+  }
+
+  /** The local likelihood's terms of each worker's shares with the model it fitted, to `onLocal` as each electrode is done. */
+  async local(model: number, time: Float64Array, shares: DecodingShare[][], onLocal: (terms: LocalElectrodeTerms) => void): Promise<void> {
+    const call = this.call();
+    const answers = await Promise.all(this.workers.map((w, i) => w.request({ type: 'local', call, model, time, shares: shares[i] ?? [] }, undefined, onLocal)));
+    for (const a of answers) if (a.type !== 'local-done') throw new AppError('BUG', `engine worker answered ${a.type} to a local likelihood`);
   }
 
   /** Fits electrodes assignment[w] on worker w; answers per worker, and the call that names the model. */

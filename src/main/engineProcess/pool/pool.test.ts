@@ -135,6 +135,25 @@ describe('engine pool', () => {
     got.forEach((w, i) => expect(Array.from(w)).toEqual(Array.from(expected[i]!)));
   }, 120_000);
 
+  it("gives bitwise the same local likelihood as one thread, each worker on the electrodes it fitted, with progress to the end", async () => {
+    const local = async (deps: EngineDeps, fractions: number[] = []) => {
+      const model = await deps.fitEncodingModel(dataset);
+      const probe = { ...NULL_PROBE, progress: (f: number) => void fractions.push(f) };
+      try {
+        return await deps.predictLocal(model, dataset, probe);
+      } finally {
+        model.dispose();
+      }
+    };
+    const one = await local(base);
+    expect(one.some((v) => v !== 0)).toBe(true);
+    const fractions: number[] = [];
+    const two = await local(await pooled(2), fractions);
+    expect(Buffer.from(two.buffer).equals(Buffer.from(one.buffer))).toBe(true);
+    expect(fractions.at(-1)).toBe(1);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+  }, 120_000);
+
   it("frees the workers' tensors with the model and counts them meanwhile", async () => {
     const deps = await pooled(2);
     const before = deps.engineMemory().numTensors;

@@ -1,13 +1,14 @@
 /**
- * EngineDeps over a pool of workers: fit and predict spread the electrodes over the workers,
- * everything else (data, backend on the main thread, the local likelihood, aggregations) stays with
+ * EngineDeps over a pool of workers: fit, predict and the local likelihood spread the electrodes
+ * over the workers, everything else (data, backend on the main thread, aggregations) stays with
  * the engine process's own deps. The measurement loop, the decode loop and their traces do not
  * know which they were given.
  */
 import type { StrategyChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { DEFAULT_MEMORY_BUDGET_BYTES, electrodeStrategy, type EngineProbe } from '../../engine/model';
-import type { NonlocalResult, PredictOptions } from '../../engine';
+import type { LocalElectrodeTerms, NonlocalResult, PredictOptions } from '../../engine';
+import { AppError } from '../../../shared/errors';
 import type { EngineDeps, FittedModel, KernelProfile } from '../engineDeps';
 import { assignElectrodes } from './assignment';
 import type { EnginePool, TermListener, WorkerFit } from './enginePool';
@@ -134,6 +135,29 @@ async function poolPredict(
   return result;
 }
 
+/**
+ * The local likelihood with the workers' own electrodes (no second fit on the main thread). Their
+ * terms are added in electrode order, those that come early held until their turn, so the result
+ * is bitwise what one thread computes.
+ */
+async function poolLocal(pool: EnginePool, engine: Engine, model: PoolModel, dataset: Dataset, probe: EngineProbe): Promise<Float64Array> {
+  const ll = new Float64Array(dataset.time.length);
+  const waiting = new Map<number, LocalElectrodeTerms>();
+  let next = 0;
+  const total = dataset.electrodes.length;
+  await pool.local(model.id, dataset.time.slice(), sharesOf(dataset, model.assignment), (terms) => {
+    waiting.set(terms.electrode, terms);
+    for (let t = waiting.get(next); t; t = waiting.get(next)) {
+      engine.addLocalTerms(ll, t);
+      waiting.delete(next++);
+    }
+    probe.progress(next / total, `electrode ${next}/${total}`);
+  });
+  // electrodes no worker holds (none: the assignment covers them all) would leave the order waiting
+  if (next < total) throw new AppError('BUG', `local likelihood: electrode ${next} never came back from the pool`);
+  return ll;
+}
+
 export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promise<EngineDeps> {
   const engine = await import('../../engine');
   const profiles = new ProfileCollector();
@@ -158,6 +182,7 @@ export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promis
       return assembleModel(pool, engine, dataset, model, assignment, fits);
     },
     predictNonlocal,
+    predictLocal: (model, dataset, probe = engine.NULL_PROBE) => poolLocal(pool, engine, asPoolModel(model), dataset, probe),
     predictNonlocalWindows: (model, dataset, strategy, options, rowsPerWindow, onWindow, probe) =>
       engine.predictNonlocalWindows(model, dataset, strategy, options, rowsPerWindow, onWindow, probe, predictNonlocal),
     async profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>> {

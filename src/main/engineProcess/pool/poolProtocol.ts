@@ -9,7 +9,7 @@ import type { Dataset } from '../../../shared/dataset';
 import type { SerializedError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { FitOptions, KdePart, PredictOptions } from '../../engine';
+import type { FitOptions, KdePart, LocalElectrodeTerms, PredictOptions } from '../../engine';
 import type { TermRelease } from './termRing';
 
 /** worker i records on lane WORKER_TID_BASE + i, after the engine process's own lane (1) */
@@ -41,6 +41,8 @@ export type ToWorker =
       type: 'predict'; call: number; model: number; strategy: StrategyChoice; options: Omit<PredictOptions, 'signal'>;
       time: Float64Array; shares: DecodingShare[]; profile: boolean;
     }
+  /** the local likelihood's terms of this worker's electrodes (in `shares`' order) with the model fitted by call `model`, on this grid */
+  | { type: 'local'; call: number; model: number; time: Float64Array; shares: DecodingShare[] }
   /** dispose the tensors of the model fitted by call `model` (the caller's FittedModel.dispose) */
   | { type: 'release'; call: number; model: number };
 
@@ -91,5 +93,8 @@ export type FromWorker =
   | { type: 'terms'; call: number; electrode: number; blocks: TermBlock[]; done: boolean }
   /** `choices`: what each of its electrodes ran, and why where a dispatch chose it */
   | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number; choices: ElectrodeChoice[] }
+  /** one of the worker's electrodes' local likelihood terms, as each is done; `local-done` after the last */
+  | { type: 'local-electrode'; call: number; terms: LocalElectrodeTerms }
+  | { type: 'local-done'; call: number }
   | { type: 'released'; call: number; tensors: number }
   | { type: 'failed'; call: number; error: SerializedError };

@@ -171,6 +171,18 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
   post({ type: 'predicted', call, profile, tensors: engine.engineMemory().numTensors, choices });
 }
 
+async function local(message: Extract<ToWorker, { type: 'local' }>): Promise<void> {
+  const { call, shares } = message;
+  const held = models.get(message.model)!;
+  const dataset = callDataset(held.dataset, message.time, shares);
+  await engine.localTerms(held.model, dataset, rec, shares.map((s) => s.electrode), (terms) => {
+    const transfer = [terms.spikeTerms.buffer as ArrayBuffer, ...(terms.ground ? [terms.ground.buffer as ArrayBuffer] : [])];
+    post({ type: 'local-electrode', call, terms }, transfer);
+  });
+  rec.flush();
+  post({ type: 'local-done', call });
+}
+
 async function handle(message: ToWorker): Promise<void> {
   switch (message.type) {
     case 'dataset':
@@ -183,6 +195,8 @@ async function handle(message: ToWorker): Promise<void> {
       return fit(message);
     case 'predict':
       return predict(message);
+    case 'local':
+      return local(message);
     case 'release': {
       models.get(message.model)?.model.dispose();
       models.delete(message.model);
