@@ -101,6 +101,10 @@ describe('kde-profiler decode', () => {
     expect(ok.code).toBe(0);
     const summary = JSON.parse(await readFile(join(out, 'decode.json'), 'utf8'));
     expect(summary.posterior.parameters).toEqual({ movementVar: 12.5, noSpikeRate: 1e-10, discreteTransition: [[1]] });
+    // the decoder has no Local state: the whole decode is the likelihood, the filter and the smoother
+    const whole = /whole decode: likelihood \S+ \S+ \+ filter and smoother \S+ \S+ = \S+ \S+, (\d+\.\d\d)× the likelihood alone/.exec(ok.stdout);
+    expect(whole, ok.stdout).not.toBeNull();
+    expect(Number(whole![1])).toBeGreaterThanOrEqual(1);
     const matrix = await cli(['decode', '--data', FIXTURE, '--model', 'detector', '--discrete-transition', '[[1]]', '--out', join(dir, 'p2')]);
     expect(matrix.code).toBe(2);
     expect(matrix.stderr).toMatch(/--discrete-transition: expected a 4 × 4 array/);

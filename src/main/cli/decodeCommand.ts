@@ -157,12 +157,22 @@ function accuracyText(p: PosteriorSummary): string {
   return `accuracy against the true position: posterior MAP ${text(posterior)}; likelihood argmax ${text(likelihood)}\n`;
 }
 
-function posteriorText(p: PosteriorSummary, outDir: string): string {
+/** What the posterior adds to the likelihood's time: the whole decode against the likelihood alone. */
+function wholeDecodeText(p: PosteriorSummary, decodeMs: number): string {
+  const posteriorMs = p.filterMs + p.smoothMs;
+  const total = decodeMs + (p.localMs ?? 0) + posteriorMs;
+  if (!(decodeMs > 0)) return '';
+  return `whole decode: likelihood ${formatMs(decodeMs)}${p.localMs !== undefined ? ` + local ${formatMs(p.localMs)}` : ''} + filter and smoother ` +
+    `${formatMs(posteriorMs)} = ${formatMs(total)}, ${(total / decodeMs).toFixed(2)}× the likelihood alone\n`;
+}
+
+function posteriorText(p: PosteriorSummary, outDir: string, decodeMs: number): string {
   return (
     `${p.model} posterior (${p.strategy}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
     `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${p.marginalLogLikelihood.toFixed(3)}\n` +
     `posterior: ${join(outDir, 'posterior')}/ (acausal_posterior, causal_posterior, acausal_state_probabilities, map_position .npy)\n` +
     (p.localMs !== undefined ? `local likelihood (the Local state) ${formatMs(p.localMs)}\n` : '') +
+    wholeDecodeText(p, decodeMs) +
     (p.memory ? `posterior memory: estimated ${formatBytes(p.memory.estimatedBytes)}, measured ${formatBytes(p.memory.measuredBytes)}\n` : '') +
     projectionText(p) +
     accuracyText(p)
@@ -185,7 +195,7 @@ function summaryText(s: DecodeSummary, file: string): string {
     `load ${formatMs(s.loadMs)} · fit ${formatMs(s.fitMs)} · decode ${formatMs(s.decodeMs)} ` +
     `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${formatBytes(s.peakRssBytes)}\n` +
     `likelihood: ${file}\n` +
-    (s.posterior ? posteriorText(s.posterior, dirname(dirname(file))) : '') +
+    (s.posterior ? posteriorText(s.posterior, dirname(dirname(file)), s.decodeMs) : '') +
     (s.shard ? `shard ${s.shard.index}/${s.shard.count} (${s.shard.by}): electrodes ${s.shard.electrodes.join(', ')}; merge the shards with kde-profiler merge\n` : '') +
     (s.fingerprint ? `dataset fingerprint: ${s.fingerprint}\n` : '')
   );
