@@ -138,8 +138,12 @@ def bench(args, jax, Environment, fit_fn, predict_fn) -> dict:
         out = fn(*a)
         return out, (time.perf_counter() - s) * 1000.0
 
+    # each phase says when it ends: where a step limit stops a slow cold call (JAX compiling op by
+    # op on a GPU), its log still shows how far NLD got
     model, first_fit = timed(fit_once)
+    progress(f"cold fit {first_fit:.0f} ms", compiles)
     ll, first_predict = timed(predict_once, model)
+    progress(f"cold predict {first_predict:.0f} ms", compiles)
     cold_compiles = compiles.count
     fits, predicts = [], []
     started = time.perf_counter()
@@ -171,6 +175,11 @@ def bench(args, jax, Environment, fit_fn, predict_fn) -> dict:
     if args.peer_ll:
         result["vsPeer"] = deviation(ll, np.load(args.peer_ll).astype(np.float64))
     return result
+
+
+def progress(what: str, compiles) -> None:
+    so_far = f" ({compiles.count} XLA compilations so far)" if compiles.available else ""
+    print(f"nld_peer: {what}{so_far}", file=sys.stderr, flush=True)
 
 
 def device_memory(device) -> dict | None:
