@@ -1,7 +1,7 @@
 /**
  * The report of a merged run, from its shards' reports. The shards ran side by side, so a
  * strategy's time is its critical path: each repeat as long as the slowest shard's, and its stage
- * and kernel breakdown the slowest shard's. The dataset is the whole one again, electrodes in
+ * and kernel breakdown the slowest shard's (but for each electrode's time, from the shard that ran it). The dataset is the whole one again, electrodes in
  * their order; likelihood agreements are measured on the merged likelihoods, not taken from the
  * shards (a shard's partial sums agree or disagree with nothing). Per-shard timings, the critical
  * path and the cluster's CPU time are findings here and numbers in merge.json.
@@ -9,7 +9,7 @@
 import type { RunConfig, ShardSplit } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import { formatMs } from '../../shared/format';
-import type { Finding, MemoryStats, NumericalHealth, Report, StrategyResult, TimingStats } from '../../shared/report';
+import type { ElectrodeStageTime, Finding, MemoryStats, NumericalHealth, Report, StageTime, StrategyResult, TimingStats } from '../../shared/report';
 import { datasetScale, deriveFindings, recommend, timingStats, type AnalysisInput } from '../analysis';
 import { PRESET_INFO } from '../data';
 import type { MergedLikelihoods } from './mergeLikelihood';
@@ -60,6 +60,23 @@ export function criticalTiming(parts: readonly (TimingStats | undefined)[]): Tim
   return timingStats(firstMs, slowest.samplesMs);
 }
 
+/**
+ * The slowest shard's stages, with the electrode stage's time per electrode taken from every shard
+ * (each electrode ran in one) and indexed in the whole dataset: a shard's spans count its
+ * electrodes from 0.
+ */
+function mergedStages(shards: readonly ShardRun[], parts: readonly (StrategyResult | undefined)[], slowest: StrategyResult): StageTime[] {
+  const by = shards[0]!.shard.by;
+  const places = inElectrodeOrder(shards.map((s, i) => s.report.dataset.electrodes.map((_, j) => `${i}:${j}`)), by);
+  const globalIndex = new Map(places.map((key, g) => [key, g]));
+  return slowest.stages.map((stage) => {
+    if (!stage.byElectrode) return stage;
+    const byElectrode: ElectrodeStageTime[] = parts.flatMap((p, i) =>
+      (p?.stages.find((x) => x.name === stage.name)?.byElectrode ?? []).map((t) => ({ ...t, electrode: globalIndex.get(`${i}:${t.electrode}`) ?? -1 })));
+    return { ...stage, byElectrode: byElectrode.filter((t) => t.electrode >= 0).sort((a, b) => a.electrode - b.electrode) };
+  });
+}
+
 function maxMemory(parts: readonly StrategyResult[]): MemoryStats | undefined {
   const mems = parts.map((p) => p.memory).filter((m): m is MemoryStats => m !== undefined);
   if (mems.length === 0) return undefined;
@@ -107,7 +124,7 @@ function mergedStrategy(strategy: StrategyResult['strategy'], shards: readonly S
     strategy,
     resolved: inElectrodeOrder(parts.map((p) => p?.resolved ?? []), by),
     status: 'ok',
-    stages: slowest.stages,
+    stages: mergedStages(shards, parts, slowest),
     kernels: slowest.kernels,
   };
   const error = failureOf(shards, parts, strategy);

@@ -132,6 +132,9 @@ describe('merge', () => {
       if (by === 'round-robin') expect(report.dataset.electrodes).toEqual(unshardedReport.dataset.electrodes);
       expect(report.strategies.map((s) => [s.strategy, s.status, s.resolved.length])).toEqual([['reference', 'ok', 8], ['compensated', 'ok', 8]]);
       expect(report.strategies[1]!.agreementWithReference!.allclose).toBe(true);
+      // every electrode's time, indexed in the whole dataset (a shard's spans count its own from 0)
+      const perElectrode = report.strategies[0]!.stages.find((st) => st.byElectrode)!.byElectrode!;
+      expect(perElectrode.map((t) => t.electrode)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
       expect(report.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['shard-critical-path', 'shard-cpu-time', 'shard-time']));
 
       const summary = JSON.parse(await readFile(join(result.runDir, MERGE_SUMMARY_FILE), 'utf8')) as MergeSummary;
