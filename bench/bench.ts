@@ -19,10 +19,16 @@ import { fitEncodingModel, initBackend, listBackends, predictNonlocal, type Engi
 import { Recorder } from '../src/main/recorder';
 import { runPeerBench, wantsPeer } from './peerBench';
 import { runPosteriorBench, wantsPosterior } from './posteriorBench';
+import { runWholeDecodeBench, wantsWholeDecode } from './wholeDecodeBench';
 import { median, printTable, type Cell } from './table';
 
 if (wantsPosterior(process.argv.slice(2))) {
   await runPosteriorBench(process.argv.slice(2));
+  process.exit(0);
+}
+
+if (wantsWholeDecode(process.argv.slice(2))) {
+  await runWholeDecodeBench(process.argv.slice(2));
   process.exit(0);
 }
 
