@@ -100,7 +100,7 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
     await expect.poll(() => connectedToServer(page), SOON).toBe(true);
     expect(await tokenTraces(page)).toEqual({ address: `${origin}/#/runs`, ...noTraces });
 
-    // a reload has no token in the address bar: it finds the one this tab stored
+    // a reload has no token in the address bar: it finds the one the page stored
     await page.reload({ waitUntil: 'load' });
     await expect.poll(() => page.locator('[data-testid="nav-runs"][aria-current="page"]').count(), SOON).toBe(1);
     await expect.poll(() => connectedToServer(page), SOON).toBe(true);
@@ -110,6 +110,18 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
     await page.goBack({ waitUntil: 'load' });
     expect(page.url()).toBe(`${origin}/`);
     await expect.poll(() => connectedToServer(page), SOON).toBe(true);
+  });
+
+  it('a link copied into a new tab of the same browser works without the token (the origin keeps it)', async () => {
+    const tab = await page.context().newPage();
+    try {
+      await tab.goto(`${web.serve.origin}/#/runs`, { waitUntil: 'load' });
+      await expect.poll(() => tab.locator('[data-testid="nav-runs"][aria-current="page"]').count(), SOON).toBe(1);
+      await expect.poll(() => connectedToServer(tab), SOON).toBe(true);
+      expect(await tokenTraces(tab)).toEqual({ address: `${web.serve.origin}/#/runs`, documentCookie: '', browserCookies: [], storedToken: web.serve.token });
+    } finally {
+      await tab.close();
+    }
   });
 
   it('a tab that never had the token loads the page and says which link to open', async () => {

@@ -150,14 +150,14 @@ export interface TokenTraces {
   documentCookie: string;
   /** every cookie the browser holds, HttpOnly ones included: any would ride to every port of the host */
   browserCookies: string[];
-  /** where the page keeps its token for reloads: this tab's sessionStorage, under a key with the port */
+  /** where the page keeps its token for reloads and new tabs: the origin's localStorage, under a key with the port */
   storedToken: string | null;
 }
 
-/** Where the page's token can be found after load: only sessionStorage should have it. */
+/** Where the page's token can be found after load: only localStorage should have it. */
 export async function tokenTraces(page: Page): Promise<TokenTraces> {
   const port = new URL(page.url()).port;
-  const inPage = await page.evaluate((key) => ({ documentCookie: document.cookie, storedToken: sessionStorage.getItem(key) }), `kde-profiler-token:${port}`);
+  const inPage = await page.evaluate((key) => ({ documentCookie: document.cookie, storedToken: localStorage.getItem(key) }), `kde-profiler-token:${port}`);
   const cookies = await page.context().cookies();
   return { address: page.url(), ...inPage, browserCookies: cookies.map((c) => `${c.name} (${c.domain}${c.path})`) };
 }

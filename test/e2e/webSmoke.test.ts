@@ -27,8 +27,8 @@ describe.skipIf(reason !== null)(`web mode in Chromium${reason ? ` (skipped: ${r
     await page.waitForLoadState('networkidle');
     // the page's own origin may open its WebSocket (CSP connect-src 'self' covers ws: of the same host)
     const info = await page.evaluate(async () => {
-      // the page moved its token from the address bar into this tab's sessionStorage
-      const token = sessionStorage.getItem(`kde-profiler-token:${location.port}`);
+      // the page moved its token from the address bar into the origin's localStorage
+      const token = localStorage.getItem(`kde-profiler-token:${location.port}`);
       const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
       return new Promise<string>((resolve) => {
         ws.onopen = () => ws.send(JSON.stringify({ kind: 'call', id: 1, method: 'listPresets', params: [] }));

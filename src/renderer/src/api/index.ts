@@ -21,10 +21,13 @@ export type { ConnectionState, WebSocketConstructor, WebSocketLike } from './soc
 
 let current: ProfilerApi | undefined;
 
-/** Reading sessionStorage itself may throw where the browser forbids storage. */
-function sessionStorageOrNull(): TokenStorage | null {
+/**
+ * The origin's localStorage, shared by the browser's tabs of this page, so a run link copied into a
+ * new tab works; reading it may throw where the browser forbids storage.
+ */
+function originStorageOrNull(): TokenStorage | null {
   try {
-    return globalThis.sessionStorage ?? null;
+    return globalThis.localStorage ?? null;
   } catch {
     return null;
   }
@@ -33,7 +36,7 @@ function sessionStorageOrNull(): TokenStorage | null {
 /** Web mode: the token leaves the address bar here, once, before the app reads its route. */
 function webApi(): ProfilerApi {
   const { location, history } = globalThis;
-  const token = takePageToken(location, sessionStorageOrNull(), history);
+  const token = takePageToken(location, originStorageOrNull(), history);
   return token === null ? missingTokenClient() : createWsClient({ url: wsUrlFor(location, token) });
 }
 

@@ -3,14 +3,18 @@ import type { AppError } from '../../../shared/errors';
 import { MISSING_TOKEN_MESSAGE } from './missingTokenClient';
 import { addressWithoutToken, takePageToken, tokenFromSearch, tokenStorageKey, wsUrlFor, type TokenStorage } from './wsUrl';
 
-/** One browser tab: its address (location and history move together) and its sessionStorage. */
+/** One browser tab: its address (location and history move together) and the origin's storage, shared with the tabs opened beside it. */
 class FakeTab {
   href: string;
-  readonly stored = new Map<string, string>();
   readonly replaced: string[] = [];
 
-  constructor(href: string) {
+  constructor(href: string, readonly stored = new Map<string, string>()) {
     this.href = href;
+  }
+
+  /** another tab of the same browser at `href`: its own address, the same origin storage */
+  besideAt(href: string): FakeTab {
+    return new FakeTab(href, this.stored);
   }
 
   get location() {
@@ -32,7 +36,7 @@ class FakeTab {
     setItem: (key, value) => void this.stored.set(key, value),
   };
 
-  /** a reload keeps the address and the tab's sessionStorage */
+  /** a reload keeps the address and the storage */
   take(): string | null {
     return takePageToken(this.location, this.storage, this.history);
   }
@@ -52,7 +56,7 @@ describe('the page token', () => {
     expect(addressWithoutToken({ pathname: '/', search: '?token=t', hash: '' })).toBe('/');
   });
 
-  it('comes from sessionStorage on a reload, when the address bar no longer has it', () => {
+  it('comes from storage on a reload, when the address bar no longer has it', () => {
     const tab = new FakeTab('http://127.0.0.1:5123/?token=first#/runs');
     tab.take();
     expect(tab.take()).toBe('first');
@@ -116,7 +120,7 @@ describe('getApi in web mode', () => {
     const opened: string[] = [];
     vi.stubGlobal('location', tab.location);
     vi.stubGlobal('history', tab.history);
-    vi.stubGlobal('sessionStorage', tab.storage);
+    vi.stubGlobal('localStorage', tab.storage);
     vi.stubGlobal('WebSocket', class {
       readyState = 0;
       onopen = null;
@@ -134,7 +138,21 @@ describe('getApi in web mode', () => {
     return { api, opened };
   }
 
-  it('connects with the token from the link, then from sessionStorage after a reload', async () => {
+  it('connects in a new tab of the same browser from a run link without the token (the origin keeps it)', async () => {
+    const tab = new FakeTab('http://127.0.0.1:5123/?token=tok#/runs');
+    const first = await loadIn(tab);
+    first.api.getWsApi()!.close();
+    const copied = await loadIn(tab.besideAt('http://127.0.0.1:5123/#/results?run=r'));
+    expect(copied.api.getWsApi()).not.toBeNull();
+    expect(copied.opened).toEqual(['ws://127.0.0.1:5123/ws?token=tok']);
+    copied.api.getWsApi()!.close();
+    // another port is another origin's server: its page has no token from this one
+    const other = await loadIn(new FakeTab('http://127.0.0.1:5124/#/runs', tab.stored));
+    expect(other.api.getWsApi()).toBeNull();
+    expect(other.opened).toEqual([]);
+  });
+
+  it('connects with the token from the link, then from storage after a reload', async () => {
     const tab = new FakeTab('http://127.0.0.1:5123/?token=tok#/results?run=r');
     const first = await loadIn(tab);
     expect(first.api.getWsApi()).not.toBeNull();

@@ -1,8 +1,9 @@
 /**
  * Where the page's WebSocket goes and with which token. `kde-profiler serve` prints the page URL
- * with `?token=`; on load the page moves the token into this tab's sessionStorage and out of the
+ * with `?token=`; on load the page moves the token into the origin's localStorage and out of the
  * address bar (so it is not left in history, bookmarks or a shared screen), keeping the path and
- * the hash, which is the app's route. A reload finds it in sessionStorage. No cookie is used:
+ * the hash, which is the app's route. A reload, or a run link copied into another tab of the same
+ * browser, finds it there (localStorage is per origin: scheme, host and port). No cookie is used:
  * cookies are per host, not per port, so every other server on 127.0.0.1 would receive one.
  */
 
@@ -16,7 +17,7 @@ export interface LocationLike {
   hash: string;
 }
 
-/** The part of the Web Storage API used here (sessionStorage in the page). */
+/** The part of the Web Storage API used here (localStorage in the page). */
 export interface TokenStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
@@ -50,7 +51,7 @@ export function addressWithoutToken(location: Pick<LocationLike, 'pathname' | 's
 /**
  * The page's token, or null when it has none. A token in the address bar wins (a server
  * restarted on the same port prints a new one), is stored for reloads, and is removed from the
- * address bar; otherwise the token stored by an earlier load of this tab is used.
+ * address bar; otherwise the token stored by an earlier load of this page, in any tab, is used.
  */
 export function takePageToken(location: LocationLike, storage: TokenStorage | null, history: HistoryLike): string | null {
   const key = tokenStorageKey(location);
