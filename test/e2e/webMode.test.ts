@@ -156,6 +156,9 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
     for (const p of await peaks()) expect(p).toMatch(/^\d[\d.]* (B|KiB|MiB|GiB)$/);
     expect(await page.getByTestId('estimate-reference').textContent()).toMatch(/\d/);
     expect(await page.getByTestId('start-blocker').count()).toBe(0);
+    // the app repeats until stable by default, as `--repeats auto`; this run takes its 3 repeats only
+    expect(await page.getByTestId('repeats-auto').isChecked()).toBe(true);
+    await page.getByTestId('repeats-auto').uncheck();
     await shot('setup');
     runIds.push(await startRun());
     await expect.poll(status, { timeout: 60_000, interval: 250 }).toBe('completed');
@@ -215,6 +218,7 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
     await loadPreset('medium', 16);
     await go('setup');
     await chooseStrategies(LIVE_STRATEGIES);
+    await page.getByTestId('repeats-auto').uncheck();
     await page.getByTestId('repeats').fill('12');
     await page.getByTestId('warmup').fill('1');
     runIds.push(await startRun());
@@ -277,6 +281,7 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
   it('Cancel: a long run (medium, every strategy, 5 repeats) shows cancelled within seconds and is listed so', async () => {
     await go('setup');
     await chooseStrategies(ALL_STRATEGIES);
+    await page.getByTestId('repeats-auto').uncheck();
     await page.getByTestId('repeats').fill('5');
     const id = await startRun();
     await expect.poll(async () => Number(await page.getByTestId('timeline').getAttribute('data-total-events')), { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);

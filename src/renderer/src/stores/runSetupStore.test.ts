@@ -50,6 +50,25 @@ describe('useRunSetupStore', () => {
     expect(c.data).toEqual(useDataStore().source);
   });
 
+  it('repeats until stable by default within a time per strategy, and passes workers and a memory budget the person sets', () => {
+    const setup = useRunSetupStore();
+    expect(setup.config.untilStable).toEqual({ relativeCi: 0.05, maxTimeS: 60, maxRepeats: 200 });
+    expect(setup.config).not.toHaveProperty('workers');
+    expect(setup.config).not.toHaveProperty('memoryBudgetBytes');
+    setup.maxTimeS = 20;
+    setup.workers = 2;
+    setup.memoryBudgetMiB = 512;
+    expect(setup.config).toMatchObject({ untilStable: { maxTimeS: 20 }, workers: 2, memoryBudgetBytes: 512 * 2 ** 20 });
+    setup.repeatsAuto = false;
+    expect(setup.config).not.toHaveProperty('untilStable');
+    setup.repeatsAuto = true;
+    setup.maxTimeS = 0;
+    expect(setup.blocker).toMatch(/time per strategy/);
+    setup.maxTimeS = 20;
+    setup.workers = 1.5;
+    expect(setup.blocker).toMatch(/Workers must be a whole number/);
+  });
+
   it('asks for no posterior by default, else the chosen model timed with both HMM strategies, without a new estimate', async () => {
     const setup = useRunSetupStore();
     expect(setup.config).not.toHaveProperty('posterior');

@@ -6,7 +6,7 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch, type ComputedRef, type Ref } from 'vue';
 import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
 import {
-  DEFAULT_RUN_CONFIG, HMM_STRATEGIES, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
+  DEFAULT_RUN_CONFIG, DEFAULT_STOPPING_RULE, HMM_STRATEGIES, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
   type PosteriorModel, type RunConfig, type StrategyChoice,
 } from '../../../shared/config';
 import { useLatestRequest } from '../composables/useLatestRequest';
@@ -47,7 +47,14 @@ function runChoices() {
     strategies: ref<StrategyChoice[]>([...DEFAULT_RUN_CONFIG.strategies]),
     backend: ref<BackendChoice>(DEFAULT_RUN_CONFIG.backend),
     repeats: ref(DEFAULT_RUN_CONFIG.repeats),
+    /** repeat past `repeats` until the median is stable (the CLI's --repeats auto), within maxTimeS per strategy */
+    repeatsAuto: ref(true),
+    maxTimeS: ref<number>(DEFAULT_STOPPING_RULE.maxTimeS),
     warmup: ref(DEFAULT_RUN_CONFIG.warmup),
+    /** blank: one per core on CPU backends, one on a GPU */
+    workers: ref<number | null>(null),
+    /** MiB that auto keeps each strategy's estimated peak under; blank: the engine's default */
+    memoryBudgetMiB: ref<number | null>(null),
     blockSize: ref<number | null>(null),
     encTileSize: ref<number | null>(null),
     posTileSize: ref<number | null>(null),
@@ -72,6 +79,11 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
     saveLikelihood: choices.saveLikelihood.value,
     trace: true,
   };
+  if (choices.repeatsAuto.value) c.untilStable = { ...DEFAULT_STOPPING_RULE, maxTimeS: choices.maxTimeS.value };
+  const workers = optionalSize(choices.workers.value);
+  if (workers !== undefined) c.workers = workers;
+  const budget = choices.memoryBudgetMiB.value;
+  if (typeof budget === 'number' && budget > 0) c.memoryBudgetBytes = Math.round(budget * 2 ** 20);
   const b = optionalSize(choices.blockSize.value);
   const e = optionalSize(choices.encTileSize.value);
   const p = optionalSize(choices.posTileSize.value);
@@ -121,7 +133,7 @@ function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<Strat
   const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);
   // the label, repeat counts and the posterior (which the estimate does not cover) do not change it; everything else may
   const estimateKey = computed(() => {
-    const { label: _l, repeats: _r, warmup: _w, posterior: _p, ...rest } = config.value;
+    const { label: _l, repeats: _r, warmup: _w, posterior: _p, untilStable: _u, ...rest } = config.value;
     return JSON.stringify(rest);
   });
   watch(estimateKey, () => scheduleEstimate());
@@ -133,7 +145,7 @@ export const useRunSetupStore = defineStore('runSetup', () => {
   const data = useDataStore();
   const system = useSystemStore();
   const choices = runChoices();
-  const { strategies, backend, repeats, warmup } = choices;
+  const { strategies, backend, repeats, warmup, repeatsAuto, maxTimeS, workers } = choices;
 
   const backends = computed(() => backendOptions(system.info?.backends ?? []));
   const selectedBackend = computed(() => backends.value.find((b) => b.value === backend.value));
@@ -145,6 +157,8 @@ export const useRunSetupStore = defineStore('runSetup', () => {
     if (strategies.value.length === 0) return 'Choose at least one strategy.';
     if (!Number.isInteger(repeats.value) || repeats.value < 1) return 'Repeats must be a whole number of at least 1.';
     if (!Number.isInteger(warmup.value) || warmup.value < 0) return 'Warm-ups must be a whole number of 0 or more.';
+    if (repeatsAuto.value && !(maxTimeS.value > 0)) return 'The time per strategy of repeats until stable must be a positive number of seconds.';
+    if (workers.value !== null && workers.value !== 0 && !(Number.isInteger(workers.value) && workers.value >= 1)) return 'Workers must be a whole number of at least 1, or blank.';
     if (selectedBackend.value && !selectedBackend.value.available) return `Backend ${backend.value} is not available here: ${selectedBackend.value.detail}.`;
     if (!data.ready) return data.hasErrors ? 'The data has validation errors; see the Data view.' : 'Load a preset or a data file in the Data view first.';
     return null;
