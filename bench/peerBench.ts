@@ -4,7 +4,7 @@
  * own process, so its peak RSS is its own; per data set the engine's best strategy is compared with
  * the peer (fit, predict, total, peak RSS), and everything is saved as JSON.
  *
- *   npm run bench -- --peer [--peer-data large,realistic] [--peer-production] [--decode-last 0.01]
+ *   npm run bench -- --peer [nld] [--peer-data large,realistic] [--peer-production] [--decode-last 0.01]
  *     [--strategies reference,compensated,series,auto] [--backend wasm] [--repeats 3] [--warmup 1]
  *     [--production-repeats 1] [--production-warmup 0] [--cell-limit-s 600]
  *     [--cache-dir DIR] [--python python3] [--peer-threads N] [--reference-tool PATH]
@@ -15,6 +15,11 @@
  * --decode-last fraction. Files are cached in --cache-dir (default: the system temp folder) and
  * made only when missing. The peer's OpenBLAS uses every core unless --peer-threads sets
  * OPENBLAS_NUM_THREADS.
+ *
+ * `--peer nld` adds non_local_detector on JAX (bench/peer/nld_peer.py) per --nld-variants
+ * (default clusterless_kde), from --nld-src (default $KDE_PROFILER_NLD_SRC) with --nld-python
+ * (default $KDE_PROFILER_NLD_PYTHON, else --python); where NLD is not importable it is skipped
+ * with one line saying why.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -24,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../src/shared/errors';
 import { presetFile, recordingFile, type DataTools } from './peer/peerData';
 import { printDataset, printSummary, type DatasetOutcome } from './peer/peerTable';
-import { runEngine, runPeer, type SideOptions } from './peer/runSides';
+import { runEngine, runNld, runPeer, type NldOptions, type SideOptions } from './peer/runSides';
 import { isFailure, type EngineResult } from './peer/sideResults';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,10 +40,14 @@ export function wantsPeer(argv: string[]): boolean {
 }
 
 function options(argv: string[]) {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: argv,
+    allowPositionals: true,
     options: {
       peer: { type: 'boolean', default: false },
+      'nld-variants': { type: 'string', default: 'clusterless_kde' },
+      'nld-src': { type: 'string', default: process.env.KDE_PROFILER_NLD_SRC },
+      'nld-python': { type: 'string', default: process.env.KDE_PROFILER_NLD_PYTHON },
       'peer-production': { type: 'boolean', default: false },
       'peer-data': { type: 'string', default: 'large,realistic' },
       'decode-last': { type: 'string', default: '0.01' },
@@ -64,7 +73,13 @@ function options(argv: string[]) {
   };
   const decodeLast = Number(values['decode-last']);
   if (!(decodeLast > 0 && decodeLast <= 1)) throw new AppError('BAD_ARGUMENT', `--decode-last must be in (0, 1], got ${values['decode-last']}.`);
+  const unknown = positionals.filter((p) => p !== 'nld');
+  if (unknown.length > 0) throw new AppError('BAD_ARGUMENT', `--peer: the only other peer is nld (non_local_detector), got ${unknown.join(', ')}.`);
+  const nld: NldOptions | null = positionals.includes('nld')
+    ? { src: values['nld-src'], python: values['nld-python'] ?? values.python!, variants: values['nld-variants']!.split(',').filter(Boolean) }
+    : null;
   return {
+    nld,
     presets: values['peer-data']!.split(',').filter(Boolean),
     production: values['peer-production']!,
     decodeLast,
@@ -106,6 +121,25 @@ function compare(o: Omit<DatasetOutcome, 'best' | 'ratios'>): DatasetOutcome {
   };
 }
 
+/** NLD said once why it cannot run: the other data sets skip it without asking again */
+let nldSkipped: string | null = null;
+
+function nldSide(name: string, file: string, peerLl: string | null, sides: SideOptions, nld: NldOptions): DatasetOutcome['nld'] {
+  if (nldSkipped !== null) return [];
+  const out: DatasetOutcome['nld'] = [];
+  for (const variant of nld.variants) {
+    process.stderr.write(`${name}: nld ${variant}…\n`);
+    const r = runNld(file, variant, peerLl, sides, nld);
+    if ('skipped' in r && r.skipped) {
+      nldSkipped = r.error;
+      console.log(`NLD skipped: ${r.error} (give --nld-src PATH and --nld-python PATH, or set KDE_PROFILER_NLD_SRC and KDE_PROFILER_NLD_PYTHON)`);
+      return [];
+    }
+    out.push(isFailure(r) ? { ...r, variant } : r);
+  }
+  return out;
+}
+
 function benchDataset(name: string, file: string, sides: SideOptions, opts: Options): DatasetOutcome {
   const llPath = join(opts.tools.cacheDir, `${name.replace(/[^\w.-]+/g, '_')}.peer-ll.npy`);
   const loadBefore = loadavg()[0]!;
@@ -125,7 +159,8 @@ function benchDataset(name: string, file: string, sides: SideOptions, opts: Opti
       engine.push({ strategy, error: errorText(e) });
     }
   }
-  const outcome = compare({ name, file, peer, engine, loadAverage: { before: loadBefore, after: loadavg()[0]! } });
+  const nld = opts.nld ? nldSide(name, file, isFailure(peer) ? null : llPath, sides, opts.nld) : [];
+  const outcome = compare({ name, file, peer, engine, nld, loadAverage: { before: loadBefore, after: loadavg()[0]! } });
   printDataset(outcome);
   return outcome;
 }

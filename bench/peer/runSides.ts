@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { AppError } from '../../src/shared/errors';
-import type { EngineResult, PeerResult } from './sideResults';
+import type { EngineResult, NldResult, PeerResult, SideFailure } from './sideResults';
 
 export interface SideOptions {
   repoRoot: string;
@@ -48,4 +48,31 @@ export function runEngine(file: string, strategy: string, peerLl: string | null,
     ...(peerLl ? ['--peer-ll', peerLl] : []),
   ];
   return runJson<EngineResult>(`the engine (${strategy}, ${o.backend}, ${o.workers} worker(s))`, process.execPath, args, o.repoRoot);
+}
+
+/** Where the bench finds non_local_detector: its src/ folder and a Python that has JAX and NLD's imports. */
+export interface NldOptions {
+  src: string | undefined;
+  python: string;
+  variants: string[];
+}
+
+/** nld_peer.py's exit status when JAX or NLD cannot be imported: a skip, not a failure */
+const NLD_UNAVAILABLE = 3;
+
+/**
+ * NLD's fit and non-local predict on `file` (bench/peer/nld_peer.py), compared with the NumPy
+ * peer's likelihood at `peerLl`; `{ skipped }` with nld_peer's reason where NLD is not importable.
+ */
+export function runNld(file: string, variant: string, peerLl: string | null, o: SideOptions, nld: NldOptions): NldResult | (SideFailure & { skipped?: boolean }) {
+  const script = join(o.repoRoot, 'bench', 'peer', 'nld_peer.py');
+  const args = [script, file, '--variant', variant, '--repeats', String(o.repeats), '--warmup', String(o.warmup), '--cell-limit-s', String(o.cellLimitS),
+    ...(nld.src ? ['--nld-src', nld.src] : []), ...(peerLl ? ['--peer-ll', peerLl] : [])];
+  const r = spawnSync(nld.python, args, { cwd: o.repoRoot, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, encoding: 'utf8' });
+  if (r.error) return { error: `could not start ${nld.python} for NLD (${r.error.message}); pass --nld-python PATH`, skipped: true };
+  process.stderr.write(r.stderr);
+  if (r.status === NLD_UNAVAILABLE) return { error: r.stderr.trim().split('\n').at(-1) ?? 'NLD is not importable', skipped: true };
+  const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  if (r.status !== 0 || !line) return { error: `NLD ${variant} ${r.signal ? `was killed by ${r.signal}` : `exited with code ${r.status}`}; see its output above` };
+  return JSON.parse(line) as NldResult;
 }

@@ -64,6 +64,27 @@ export interface EngineResult extends SideTimings {
   vsExpected?: Deviation;
 }
 
+/** nld_peer.py's agreement figures: maxAbsDiff null where nothing was finite */
+export interface NldDeviation {
+  maxAbsDiff: number | null;
+  maxRelDiff: number | null;
+  'over1e-3': number;
+  entries: number;
+  nonFinite: number;
+  error?: string;
+}
+
+/** non_local_detector on JAX (nld_peer.py): the same timings, its JIT compilations and JAX's device */
+export interface NldResult extends SideTimings {
+  peer: string;
+  jaxVersion: string;
+  jaxBackend: string;
+  jaxDevice: string;
+  compiles: { cold: number; warm: number } | null;
+  vsExpected?: NldDeviation;
+  vsPeer?: NldDeviation;
+}
+
 /** a side that did not run to the end: its message says why */
 export interface SideFailure {
   error: string;
