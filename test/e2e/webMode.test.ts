@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES } from '../../src/shared/config';
 import { ARTIFACTS_DIR, chromiumExists, startWebSession } from './harness';
+import { LABEL_PX } from '../../src/renderer/src/timeline/drawTracks';
 import { canvasStats, checkGzipTrace, connectedToServer, settleCharts, tokenTraces } from './webModeChecks';
 
 const reason = chromiumExists() ? null : 'no Chromium at /usr/bin/chromium (Debian package "chromium")';
@@ -258,6 +259,16 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
     expect({ changed, first, last }).toMatchObject({ changed: { events: true, progress: true, memory: true } });
     expect(screenshotTaken).toBe(true);
     expect(Number(await page.getByTestId('timeline').getAttribute('data-spans'))).toBeGreaterThan(0);
+    // memory and tensors as counter tracks above the spans, their plot on the spans' left edge and axis
+    expect(Number(await page.getByTestId('counter-tracks').getAttribute('data-tracks'))).toBeGreaterThan(1);
+    await expect.poll(async () => (await canvasStats(page, 'counter-tracks')).paintedFraction, SOON).toBeGreaterThan(0.01);
+    const plotOffset = await page.evaluate(() => {
+      const counter = document.querySelector('[data-testid="counter-track"] canvas')!.getBoundingClientRect().left;
+      return counter - document.querySelector('[data-testid="timeline"]')!.getBoundingClientRect().left;
+    });
+    expect(plotOffset).toBe(LABEL_PX);
+    await page.getByTestId('counter-track').first().locator('canvas').hover();
+    expect(await page.getByTestId('counter-value').first().textContent()).toMatch(/\d/);
     await expect.poll(status, { timeout: 90_000, interval: 500 }).toBe('completed');
   }, 150_000);
 

@@ -92,12 +92,17 @@ function redundant(s: MemorySeriesInput, all: readonly MemorySeriesInput[]): boo
 const AXIS_INDEX: Record<MemoryAxis, number> = { MB: 0, tensorMB: 1, count: 2 };
 const SIDE_PX = 64;
 
-export function memoryOption(series: readonly MemorySeriesInput[]): EChartsOption {
-  const shown = series
+/** The series memory views show, each with its axis, by label: the chart's lines and the timeline's counter tracks. */
+export function shownMemorySeries(series: readonly MemorySeriesInput[]): { s: MemorySeriesInput; axis: MemoryAxis }[] {
+  return series
     .filter((s) => !redundant(s, series))
     .map((s) => ({ s, axis: memoryAxisOf(s) }))
     .filter((x): x is { s: MemorySeriesInput; axis: MemoryAxis } => x.axis !== null)
     .sort((a, b) => memoryLabel(a.s).localeCompare(memoryLabel(b.s)));
+}
+
+export function memoryOption(series: readonly MemorySeriesInput[]): EChartsOption {
+  const shown = shownMemorySeries(series);
   // tensors get a panel of their own under the process memory, on the same time axis
   const split = shown.some((x) => x.axis !== 'MB');
   let maxS = 0;

@@ -13,6 +13,8 @@ import type { SpansByLane } from './trackSpans';
 
 export const RULER_PX = 26;
 export const LABEL_PX = 200;
+/** room right of the plot, so the last tick's label fits */
+export const RIGHT_PAD_PX = 12;
 /** boxes at least this wide carry their name */
 const MIN_LABEL_PX = 34;
 /** the 11 px font's average glyph width, to cut names without measuring each one */

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { counterText, counterTracksOf, trackShape, valueAt } from './counterTracks';
+import { scaleOf } from './timeScale';
+
+const points: [number, number][] = [[0, 100], [1_000, 300], [2_000, 200], [3_000, 400]];
+
+describe('counter tracks', () => {
+  it('reads a counter as the last sample at or before a moment, nothing before the first', () => {
+    expect(valueAt(points, -1)).toBeNull();
+    expect(valueAt(points, 0)).toBe(100);
+    expect(valueAt(points, 1_500)).toBe(300);
+    expect(valueAt(points, 9_999)).toBe(400);
+  });
+
+  it('draws steps over the visible window on its own scale, from the sample in force at its start', () => {
+    const shape = trackShape(points, scaleOf({ startUs: 1_500, endUs: 2_500 }, 0, 100), 30)!;
+    // 300 is in force at 1.5 ms, 200 from 2 ms: the window's own maximum (300) fills the track
+    expect(shape.max).toBe(300);
+    expect(shape.corners[0]).toEqual([0, 3]);
+    expect(shape.corners.at(-1)![0]).toBe(100);
+    const ys = shape.corners.map(([, y]) => y);
+    expect(Math.min(...ys)).toBe(3);
+    expect(Math.max(...ys)).toBeCloseTo(30 - 3 - (200 / 300) * 24 + 0, 6);
+  });
+
+  it('keeps one rise per pixel column, at its largest value, so a peak between samples survives', () => {
+    const dense: [number, number][] = Array.from({ length: 1_000 }, (_, i) => [i, i === 500 ? 1_000 : 10]);
+    const shape = trackShape(dense, scaleOf({ startUs: 0, endUs: 1_000 }, 0, 10), 30)!;
+    expect(shape.corners.length).toBeLessThanOrEqual(2 * 11 + 1);
+    expect(Math.min(...shape.corners.map(([, y]) => y))).toBe(3);
+  });
+
+  it('shows memory and tensor series by their labels, leaving out the engine RSS the service samples better', () => {
+    const tracks = counterTracksOf([
+      { name: 'engine memory (MB)', key: 'rss', points: [[0, 500]] },
+      { name: 'memory (MB)', key: 'rss', proc: 'engine', points: [[0, 480]] },
+      { name: 'tensors', key: 'count', points: [[0, 12]] },
+      { name: 'tensors', key: 'MB', points: [] },
+    ]);
+    expect(tracks.map((t) => [t.label, t.unit])).toEqual([['engine RSS (sampled by service)', 'MB'], ['tensor count', '']]);
+    expect(counterText(512.345, 'MB')).toBe('512 MB');
+    expect(counterText(1234, '')).toBe('1,234');
+    expect(counterText(null, 'MB')).toBe('–');
+  });
+});
