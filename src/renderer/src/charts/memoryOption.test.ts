@@ -40,6 +40,10 @@ describe('memoryOption', () => {
     const odd = memoryOption([{ name: 'engine memory (MB)', key: 'rss', proc: 'engine', points: [[0, 1], [2_413_014, 2]] }]) as AnyObj;
     expect(odd.xAxis[0]).toMatchObject({ max: 2.5, interval: 0.5 });
     expect(opt.xAxis[1].name).toBe('time (s)');
+    // with the run's length known, the axis ends where the run (and the timeline above) ends
+    const run = memoryOption([{ name: 'engine memory (MB)', key: 'rss', proc: 'engine', points: [[0, 1], [2_413_014, 2]] }], 2.6) as AnyObj;
+    expect(run.xAxis[0]).toMatchObject({ min: 0, max: 2.6 });
+    expect(run.xAxis[0].interval).toBeUndefined();
     const single = memoryOption([{ name: 'engine memory (MB)', key: 'rss', proc: 'engine', points: [[0, 1]] }]) as AnyObj;
     expect(single.grid).toHaveLength(1);
     expect(single.series[0].yAxisIndex).toBe(0);

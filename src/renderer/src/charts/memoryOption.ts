@@ -101,7 +101,11 @@ export function shownMemorySeries(series: readonly MemorySeriesInput[]): { s: Me
     .sort((a, b) => memoryLabel(a.s).localeCompare(memoryLabel(b.s)));
 }
 
-export function memoryOption(series: readonly MemorySeriesInput[]): EChartsOption {
+/**
+ * `runS`: the run's length in seconds, when known: the time axis then ends there, as the timeline
+ * above it does, instead of at a round number past the last sample.
+ */
+export function memoryOption(series: readonly MemorySeriesInput[], runS?: number): EChartsOption {
   const shown = shownMemorySeries(series);
   // tensors get a panel of their own under the process memory, on the same time axis
   const split = shown.some((x) => x.axis !== 'MB');
@@ -122,11 +126,8 @@ export function memoryOption(series: readonly MemorySeriesInput[]): EChartsOptio
   // one round end and step for both panels, so their ticks line up and the last one reads well
   const ticks = maxS > 0 ? niceTicks(0, maxS, 6) : [];
   const stepS = ticks.length > 1 ? ticks[1]! - ticks[0]! : undefined;
-  const time = {
-    type: 'value' as const,
-    min: 0,
-    ...(stepS !== undefined ? { max: Number((Math.ceil(maxS / stepS - 1e-9) * stepS).toPrecision(12)), interval: stepS } : {}),
-  };
+  const roundEnd = stepS !== undefined ? { max: Number((Math.ceil(maxS / stepS - 1e-9) * stepS).toPrecision(12)), interval: stepS } : {};
+  const time = { type: 'value' as const, min: 0, ...(runS !== undefined && runS >= maxS && runS > 0 ? { max: runS } : roundEnd) };
   const timeName = { name: 'time (s)', nameLocation: 'middle' as const, nameGap: 26 };
   return {
     backgroundColor: 'transparent',
