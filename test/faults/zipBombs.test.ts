@@ -4,7 +4,9 @@
  * 6 GB), a member whose deflate stream runs on past its declared size, a directory declaring a member
  * far larger than the array its header describes, a string array of tens of megabytes from a few KB,
  * a directory naming a member its local header does not. Each is refused with an error naming the
- * file and the member, within a second and without inflating more than a piece of the member.
+ * file and the member, within a second and without inflating more than a piece of the member. A tiny
+ * member declaring a huge shape and an electrode numbered 10^15 were already refused; they stay here
+ * so that the reader's new paths keep refusing them.
  */
 import { describe, expect, it } from 'vitest';
 import { inspectNpzBytes, openNpzBytes } from '../../src/main/data';
@@ -86,6 +88,19 @@ describe('fault: zip directories and npy headers that promise too much', () => {
     const zip = hostileZip([deflatedMember('likelihood.npy', header)]);
     const r = await refused(() => readAll(zip, 'sparse.npz'));
     expect(r.message).toMatch(/^sparse\.npz: 'likelihood' is truncated: shape \(2, 100000000\) needs 1600000000 data bytes/);
+    expectBounded(r);
+  });
+
+  it('refuses an electrode numbered 10^15 without counting up to it', async () => {
+    const { bytes } = zeroNpy('<f8', [10]);
+    const features = zeroNpy('<f8', [10, 2]).bytes;
+    const key = 'spike_times_1000000000000000';
+    const zip = hostileZip([deflatedMember(`${key}.npy`, bytes), deflatedMember('spike_waveform_features_1000000000000000.npy', features)]);
+    const r = await refused(async () => {
+      const inspected = await inspectNpzBytes(zip, 'far.npz');
+      throw new Error(JSON.stringify(inspected.findings));
+    });
+    expect(r.message).toContain(`'${key}' numbers electrode 1000000000000000, beyond the 65535`);
     expectBounded(r);
   });
 
