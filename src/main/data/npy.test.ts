@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { parseNpy } from './npy';
 import { encodeNpyFloat32 } from './npyEncode';
-import { makeNpy } from './testing';
+import { f8, makeNpy } from './testing';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -158,5 +158,15 @@ describe('declared sizes are checked before allocation', () => {
     expect(() => parseNpy(big, { file: 'l.npy' })).toThrow(/l.npy: array is truncated: shape \(2, 100000000\) needs 1600000000 data bytes/);
     const names = makeNpy({ descr: '<U1', shape: [0], values: [], header: `{'descr': '<U1', 'fortran_order': False, 'shape': (${MAX_NPY_STRINGS + 1},), }` });
     expect(() => checkNpyHeader(parseNpyHeader(names), 2 ** 40, { file: 'd.npz', key: 'electrode_names' })).toThrow(/d.npz: 'electrode_names' is a string array of 1000001 items/);
+  });
+
+  it('caps a string array\'s total size, and with exact refuses bytes beyond the declared array', async () => {
+    const { checkNpyHeader, parseNpyHeader, MAX_NPY_STRING_BYTES } = await import('./npy');
+    const wide = makeNpy({ descr: '<U4096', shape: [0], values: [], header: "{'descr': '<U4096', 'fortran_order': False, 'shape': (5000,), }" });
+    expect(5000 * 4096 * 4).toBeGreaterThan(MAX_NPY_STRING_BYTES);
+    expect(() => checkNpyHeader(parseNpyHeader(wide), 2 ** 40, { file: 'd.npz', key: 'labels' })).toThrow(/d.npz: 'labels' is a string array of 5000 items of <U4096 \(81920000 bytes\)/);
+    const three = f8([1, 2, 3]);
+    expect(checkNpyHeader(parseNpyHeader(three), three.length, {}, true)).toBe(3);
+    expect(() => checkNpyHeader(parseNpyHeader(three), three.length + 8, { file: 'p.npz', key: 'x' }, true)).toThrow(/p.npz: 'x' holds \d+ bytes but its header \(<f8, shape \(3\)\) declares/);
   });
 });

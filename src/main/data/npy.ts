@@ -216,34 +216,47 @@ export function parseNpyHeader(bytes: Uint8Array, ctx: NpyContext = {}): NpyHead
   return { dtype, bigEndian, shape: header.shape, fortranOrder: header.fortranOrder, dataOffset: header.dataOffset };
 }
 
-/** the most strings a string array may hold (electrode names, labels), and the longest one */
+/** the most strings a string array may hold (electrode names, labels), the longest one, and their total size */
 export const MAX_NPY_STRINGS = 1_000_000;
 export const MAX_NPY_STRING_CHARS = 4096;
+export const MAX_NPY_STRING_BYTES = 64 * 2 ** 20;
+
+function checkStrings(dtype: NpyDtype, count: number, ctx: NpyContext): void {
+  const chars = dtype.kind === 'unicode' ? dtype.itemBytes / 4 : dtype.itemBytes;
+  if (count > MAX_NPY_STRINGS || chars > MAX_NPY_STRING_CHARS) {
+    fail('E090', ctx, `is a string array of ${count} items of up to ${chars} characters, more than the ${MAX_NPY_STRINGS} items of ${MAX_NPY_STRING_CHARS} characters a data file may hold.`);
+  }
+  // Each item is turned into a JavaScript string, so the total is what costs memory and time.
+  if (count * dtype.itemBytes > MAX_NPY_STRING_BYTES) {
+    fail('E090', ctx, `is a string array of ${count} items of ${dtype.descr} (${count * dtype.itemBytes} bytes), more than the ${MAX_NPY_STRING_BYTES} bytes of strings a data file may hold; names and labels need far less — store them as shorter strings or drop the array.`);
+  }
+}
 
 /**
  * Checks what a header declares against the bytes that hold it (`available`: the member's or
- * file's size) and the caps on string arrays, before anything is allocated for the data.
+ * file's size) and the caps on string arrays, before anything is allocated for the data. With
+ * `exact`, the bytes must be exactly header + shape × item size, as NumPy writes them: a member
+ * declared larger than its array would be inflated for nothing.
  */
-export function checkNpyHeader(header: NpyHeader, available: number, ctx: NpyContext = {}): number {
+export function checkNpyHeader(header: NpyHeader, available: number, ctx: NpyContext = {}, exact = false): number {
   const { dtype, shape } = header;
   const count = shape.reduce((a, b) => a * b, 1);
-  const isText = dtype.kind === 'unicode' || dtype.kind === 'bytes';
-  const chars = dtype.kind === 'unicode' ? dtype.itemBytes / 4 : dtype.itemBytes;
-  if (isText && (count > MAX_NPY_STRINGS || chars > MAX_NPY_STRING_CHARS)) {
-    fail('E090', ctx, `is a string array of ${count} items of up to ${chars} characters, more than the ${MAX_NPY_STRINGS} items of ${MAX_NPY_STRING_CHARS} characters a data file may hold.`);
-  }
+  if (dtype.kind === 'unicode' || dtype.kind === 'bytes') checkStrings(dtype, count, ctx);
   const needed = count * dtype.itemBytes;
   if (header.dataOffset + needed > available) {
     fail('E090', ctx, `is truncated: shape (${shape.join(', ')}) needs ${needed} data bytes but only ${Math.max(0, available - header.dataOffset)} are present.`);
+  }
+  if (exact && header.dataOffset + needed !== available) {
+    fail('E090', ctx, `holds ${available} bytes but its header (${dtype.descr}, shape (${shape.join(', ')})) declares ${header.dataOffset + needed}: the member carries bytes its array does not, so it was not inflated. The file is corrupt or crafted; re-save it with numpy.savez.`);
   }
   return count;
 }
 
 /** Parses one .npy buffer; throws AppError E060 (object), E061 (dtype) or E090 (unreadable). */
-export function parseNpy(bytes: Uint8Array, ctx: NpyContext = {}): NpyArray {
+export function parseNpy(bytes: Uint8Array, ctx: NpyContext = {}, exact = false): NpyArray {
   const header = parseNpyHeader(bytes, ctx);
   const { dtype, bigEndian } = header;
-  const count = checkNpyHeader(header, bytes.length, ctx);
+  const count = checkNpyHeader(header, bytes.length, ctx, exact);
   let data: Float64Array | string[] | Uint8Array;
   if (dtype.kind === 'unicode' || dtype.kind === 'bytes') {
     data = readStrings(bytes, header.dataOffset, count, dtype, bigEndian);

@@ -22,7 +22,12 @@ export interface NpzFile {
   close(): Promise<void>;
 }
 
-/** members larger than this have their .npy header checked before they are inflated whole */
+/**
+ * Members larger than this have their .npy header checked before they are inflated whole; smaller
+ * ones are checked the same way once read. Either way a member must be exactly what its header
+ * declares, and inflation stops at its declared size, so what a file inflates to is bounded by the
+ * arrays it declares.
+ */
 const PEEK_ABOVE_BYTES = 1 << 20;
 const PEEK_CHUNK_BYTES = 4096;
 
@@ -32,7 +37,7 @@ async function checkDeclared(src: ByteSource, entry: ZipEntry, ctx: { file: stri
   try {
     const first = await chunks.next();
     if (first.done) return;
-    checkNpyHeader(parseNpyHeader(first.value, ctx), entry.uncompressedSize, ctx);
+    checkNpyHeader(parseNpyHeader(first.value, ctx), entry.uncompressedSize, ctx, true);
   } finally {
     await chunks.return(undefined);
   }
@@ -61,7 +66,7 @@ async function openSource(src: ByteSource): Promise<NpzFile> {
       if (!entry) throw new AppError('E001', `${file}: required array '${key}' not found.`, { file, key });
       if (entry.uncompressedSize > PEEK_ABOVE_BYTES) await checkDeclared(src, entry, { file, key });
       const bytes = await readEntry(src, entry);
-      return parseNpy(bytes, { file, key });
+      return parseNpy(bytes, { file, key }, true);
     },
     size: (key) => byKey.get(key)?.uncompressedSize ?? 0,
     chunks(key, chunkBytes) {

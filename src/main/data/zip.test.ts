@@ -87,8 +87,8 @@ describe('npz failures are E090', () => {
     const cd = patched.length - 22 - (46 + 'a.npy'.length);
     expect(view.getUint32(cd, true)).toBe(0x02014b50);
     view.setUint32(cd + 20, 1 << 20, true);
-    const opened = await openNpzBytes(patched, 'short.npz');
-    const e = await errorOf(opened.read('a'));
+    // refused from the directory alone, before the member is read
+    const e = await errorOf(openNpzBytes(patched, 'short.npz'));
     expect(e.code).toBe('E090');
     expect(e.message).toMatch(/member 'a\.npy' is truncated/);
     expect(e.location?.key).toBe('a');
@@ -157,3 +157,41 @@ function patchZip64Count(bytes: Uint8Array, count: number): Uint8Array {
   }
   throw new Error('no zip64 end record');
 }
+
+/** The offset of the central directory record of member `name` (stored, no extra field). */
+function centralAt(bytes: Uint8Array, name: string): number {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const encoded = new TextEncoder().encode(name);
+  for (let i = bytes.length - 22 - 46; i >= 0; i--) {
+    if (v.getUint32(i, true) === 0x02014b50 && encoded.every((b, k) => bytes[i + 46 + k] === b)) return i;
+  }
+  throw new Error(`no directory record for ${name}`);
+}
+
+describe('the directory against the members', () => {
+  it('refuses a name listed twice', async () => {
+    const patched = makeNpz({ a: f8([1]), b: f8([2]) }, 0).slice();
+    patched[centralAt(patched, 'b.npy') + 46] = 'a'.charCodeAt(0);
+    const e = await errorOf(openNpzBytes(patched, 'twice.npz'));
+    expect(e.message).toMatch(/^twice\.npz: lists member 'a\.npy' twice/);
+  });
+
+  it('refuses two records pointing at one member', async () => {
+    const patched = makeNpz({ a: f8([1]), b: f8([2]) }, 0).slice();
+    new DataView(patched.buffer).setUint32(centralAt(patched, 'b.npy') + 42, 0, true);
+    const e = await errorOf(openNpzBytes(patched, 'shared.npz'));
+    expect(e.message).toMatch(/^shared\.npz: member '[ab]\.npy' overlaps member '[ab]\.npy'/);
+  });
+
+  it('refuses a member whose local header gives another CRC or size than the directory', async () => {
+    const bytes = makeNpz({ a: f8([1, 2, 3]) }, 0);
+    const crc = bytes.slice();
+    new DataView(crc.buffer).setUint32(14, 0x12345678, true);
+    const opened = await openNpzBytes(crc, 'crc.npz');
+    expect((await errorOf(opened.read('a'))).message).toMatch(/member 'a\.npy' disagrees with its local header \(a different CRC-32\)/);
+    const size = bytes.slice();
+    new DataView(size.buffer).setUint32(22, 7, true);
+    const sized = await openNpzBytes(size, 'size.npz');
+    expect((await errorOf(sized.read('a'))).message).toMatch(/member 'a\.npy' disagrees with its local header \(a different uncompressed size\)/);
+  });
+});

@@ -3,10 +3,13 @@
  * and then each member by offset, so a large file is never loaded whole. Sizes come from the central
  * directory (NumPy writes zip64 local headers whose sizes are placeholders). Stored and deflated members.
  */
-import { Inflate, inflateSync } from 'fflate';
-import { AppError } from '../../shared/errors';
+import type { AppError } from '../../shared/errors';
 import { crc32 } from './crc32';
+import { inflateBounded } from './inflate';
 import { openRegularFile } from './regularFile';
+import { checkLayout, checkLocalHeader, localHeaderLength, zipError, type ZipEntry } from './zipLayout';
+
+export type { ZipEntry } from './zipLayout';
 
 /** Random access to bytes, from a file or from memory. */
 export interface ByteSource {
@@ -14,16 +17,6 @@ export interface ByteSource {
   readonly size: number;
   read(offset: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
-}
-
-export interface ZipEntry {
-  name: string;
-  method: number;
-  flags: number;
-  crc: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  localHeaderOffset: number;
 }
 
 /** one member read whole may not exceed this (larger ones are read in streaming mode only) */
@@ -37,11 +30,6 @@ const EOCD_SIG = 0x06054b50;
 const ZIP64_LOCATOR_SIG = 0x07064b50;
 const ZIP64_EOCD_SIG = 0x06064b50;
 const CENTRAL_SIG = 0x02014b50;
-const LOCAL_SIG = 0x04034b50;
-
-function zipError(file: string, what: string, key?: string): AppError {
-  return new AppError('E090', `${file}: ${what}`, { file, key, hint: 'Re-save the file with numpy.savez (or savez_compressed).' });
-}
 
 export function memorySource(bytes: Uint8Array, name = 'memory.npz'): ByteSource {
   return {
@@ -157,17 +145,20 @@ export async function readCentralDirectory(src: ByteSource): Promise<ZipEntry[]>
     const commentLength = view.getUint16(p + 32, true);
     const entry: ZipEntry = {
       name: new TextDecoder().decode(bytes.subarray(p + 46, p + 46 + nameLength)),
+      nameLength,
       flags: view.getUint16(p + 8, true),
       method: view.getUint16(p + 10, true),
       crc: view.getUint32(p + 16, true),
       compressedSize: view.getUint32(p + 20, true),
       uncompressedSize: view.getUint32(p + 24, true),
       localHeaderOffset: view.getUint32(p + 42, true),
+      end: dir.offset,
     };
     readZip64Extra(view, p + 46 + nameLength, extraLength, entry, file);
     entries.push(entry);
     p += 46 + nameLength + extraLength + commentLength;
   }
+  checkLayout(file, entries, dir.offset);
   return entries;
 }
 
@@ -185,10 +176,10 @@ async function entryDataStart(src: ByteSource, entry: ZipEntry): Promise<number>
   if (entry.method === 8 && entry.uncompressedSize > entry.compressedSize * MAX_DEFLATE_RATIO + 1024) {
     throw bad(`claims ${entry.uncompressedSize} bytes from ${entry.compressedSize} compressed ones, more than deflate can produce; the file is corrupt.`);
   }
-  const local = await src.read(entry.localHeaderOffset, 30);
-  const lv = new DataView(local.buffer, local.byteOffset, local.byteLength);
-  if (local.length < 30 || lv.getUint32(0, true) !== LOCAL_SIG) throw bad('has a corrupt or missing local header (file truncated?).');
-  const dataStart = entry.localHeaderOffset + 30 + lv.getUint16(26, true) + lv.getUint16(28, true);
+  if (entry.localHeaderOffset + 30 > src.size) throw bad('has a corrupt or missing local header (file truncated?).');
+  const fixed = await src.read(entry.localHeaderOffset, 30);
+  const local = await src.read(entry.localHeaderOffset, localHeaderLength(fixed));
+  const dataStart = checkLocalHeader(local, entry, bad);
   if (dataStart + entry.compressedSize > src.size) throw bad('is truncated: its data runs past the end of the file.');
   if (entry.method === 0 && entry.compressedSize !== entry.uncompressedSize) {
     throw bad(`is stored but the zip directory gives ${entry.compressedSize} stored and ${entry.uncompressedSize} uncompressed bytes; the file is corrupt.`);
@@ -196,65 +187,63 @@ async function entryDataStart(src: ByteSource, entry: ZipEntry): Promise<number>
   return dataStart;
 }
 
+function inflated(src: ByteSource, entry: ZipEntry, dataStart: number): AsyncGenerator<Uint8Array> {
+  const bad = entryError(src, entry);
+  return inflateBounded((at, n) => src.read(dataStart + at, n), entry.compressedSize, entry.uncompressedSize, {
+    tooMuch: (limit) => bad(`inflates to more than the ${limit} bytes its zip directory declares; inflation was stopped there. The file is corrupt or crafted.`),
+    corrupt: (message) => bad(`cannot be inflated (${message}); the file is corrupt.`),
+  });
+}
+
+/** A member read whole; a deflated one is inflated into a buffer of its declared size and never past it. */
 export async function readEntry(src: ByteSource, entry: ZipEntry): Promise<Uint8Array> {
   const bad = entryError(src, entry);
   if (entry.uncompressedSize > MAX_MEMBER_BYTES) {
     throw bad(`holds ${entry.uncompressedSize} bytes, more than one array may take (2 GiB); save one array per electrode (spike_times_<e>, spike_waveform_features_<e>).`);
   }
   const dataStart = await entryDataStart(src, entry);
-  const raw = await src.read(dataStart, entry.compressedSize);
   let data: Uint8Array;
   if (entry.method === 0) {
-    data = raw;
+    data = await src.read(dataStart, entry.compressedSize);
   } else {
-    try {
-      data = inflateSync(raw, { out: new Uint8Array(entry.uncompressedSize) });
-    } catch (e) {
-      throw bad(`cannot be inflated (${(e as Error).message}); the file is corrupt.`);
+    data = new Uint8Array(entry.uncompressedSize);
+    let filled = 0;
+    for await (const piece of inflated(src, entry, dataStart)) {
+      data.set(piece, filled);
+      filled += piece.length;
     }
+    data = data.subarray(0, filled);
   }
-  if (data.length !== entry.uncompressedSize) {
-    throw bad(`has ${data.length} bytes but the zip directory says ${entry.uncompressedSize}; the file is corrupt.`);
-  }
-  if (crc32(data) !== entry.crc) throw bad('fails its CRC-32 check; the file is corrupt.');
+  checkComplete(bad, data.length, crc32(data), entry);
   return data;
+}
+
+function checkComplete(bad: (what: string) => AppError, total: number, crc: number, entry: ZipEntry): void {
+  if (total !== entry.uncompressedSize) throw bad(`has ${total} bytes but the zip directory says ${entry.uncompressedSize}; the file is corrupt.`);
+  if (crc !== entry.crc) throw bad('fails its CRC-32 check; the file is corrupt.');
 }
 
 /**
  * A member's bytes in order, a chunk at a time (stored: read by offset; deflated: inflated as it
- * streams), so a member larger than memory can be converted. The CRC is checked at the end.
+ * streams, never past its declared size), so a member larger than memory can be converted. The CRC
+ * is checked at the end.
  */
 export async function* entryChunks(src: ByteSource, entry: ZipEntry, chunkBytes = 8 << 20): AsyncGenerator<Uint8Array> {
   const bad = entryError(src, entry);
   const dataStart = await entryDataStart(src, entry);
   let crc = 0;
   let total = 0;
-  if (entry.method === 0) {
-    for (let at = 0; at < entry.compressedSize; at += chunkBytes) {
-      const part = await src.read(dataStart + at, Math.min(chunkBytes, entry.compressedSize - at));
-      crc = crc32(part, crc);
-      total += part.length;
-      yield part;
-    }
-  } else {
-    const out: Uint8Array[] = [];
-    const inflater = new Inflate((chunk) => { out.push(chunk); });
-    for (let at = 0; at < entry.compressedSize; at += chunkBytes) {
-      const part = await src.read(dataStart + at, Math.min(chunkBytes, entry.compressedSize - at));
-      try {
-        inflater.push(part, at + part.length >= entry.compressedSize);
-      } catch (e) {
-        throw bad(`cannot be inflated (${(e as Error).message}); the file is corrupt.`);
-      }
-      while (out.length > 0) {
-        const chunk = out.shift()!;
-        crc = crc32(chunk, crc);
-        total += chunk.length;
-        if (total > entry.uncompressedSize) throw bad(`inflates to more than the ${entry.uncompressedSize} bytes its directory gives; the file is corrupt.`);
-        yield chunk;
-      }
-    }
+  const pieces = entry.method === 0 ? storedChunks(src, entry, dataStart, chunkBytes) : inflated(src, entry, dataStart);
+  for await (const piece of pieces) {
+    crc = crc32(piece, crc);
+    total += piece.length;
+    yield piece;
   }
-  if (total !== entry.uncompressedSize) throw bad(`has ${total} bytes but the zip directory says ${entry.uncompressedSize}; the file is corrupt.`);
-  if (crc !== entry.crc) throw bad('fails its CRC-32 check; the file is corrupt.');
+  checkComplete(bad, total, crc, entry);
+}
+
+async function* storedChunks(src: ByteSource, entry: ZipEntry, dataStart: number, chunkBytes: number): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < entry.compressedSize; at += chunkBytes) {
+    yield await src.read(dataStart + at, Math.min(chunkBytes, entry.compressedSize - at));
+  }
 }
