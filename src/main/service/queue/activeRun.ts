@@ -14,7 +14,7 @@ import { startEngine, type EngineEnd, type EngineHandle, type RssSampler, type S
 import type { DecodeRequest, EngineOutcome, OpenSpan, StartMessage } from '../../engineProtocol';
 import { Recorder } from '../../recorder';
 import { buildReport, headlineOf } from '../report';
-import { EventLog, eventLogError, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf } from '../store';
+import { EventLog, eventLogError, ownerStamp, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf } from '../store';
 import { LiveTimeline } from '../timeline';
 import { sampleEngineRss, type EngineRss } from './engineRss';
 import { writeRunEndFiles } from './runEndFiles';
@@ -154,7 +154,7 @@ export class ActiveRun {
       onLog: (level, message) => this.o.emit({ type: 'log', runId: id, level, message }),
     });
     this.attachEngine(handle);
-    this.status = { ...this.status, status: 'running', ownerPid: process.pid, ownerStore: store.storeId, enginePid: handle.pid };
+    this.status = { ...this.status, status: 'running', ...ownerStamp(), ownerStore: store.storeId, enginePid: handle.pid };
     try {
       await store.writeStatus(this.status);
     } catch (e) {
