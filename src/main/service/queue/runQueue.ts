@@ -23,6 +23,8 @@ export interface RunQueueOptions {
   onEnded: (run: ActiveRun) => void;
   readRssBytes?: (pid: number) => Promise<number | null>;
   openEventStream?: OpenEventStream;
+  /** see ActiveRunOptions.engineTimeoutMs */
+  engineTimeoutMs?: number;
 }
 
 function datasetLabel(config: RunConfig): string {
@@ -59,6 +61,7 @@ export class RunQueue {
     await store.create(status, config);
     const run = new ActiveRun({
       status, config, store, spawn: this.o.spawn, decode, readRssBytes: this.o.readRssBytes, openEventStream: this.o.openEventStream, emit: this.o.emit,
+      engineTimeoutMs: this.o.engineTimeoutMs,
     });
     this.active.set(id, run);
     this.waiting.push(run);

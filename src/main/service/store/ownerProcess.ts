@@ -7,6 +7,8 @@
  * for a process, and two processes with one pid in turn cannot share it. Elsewhere there is no cheap
  * way to read it, so the start time is left out and liveness falls back to the pid alone (a reused
  * pid can still keep such a run "running" there; deleting it by hand is the way out).
+ *
+ * The same file gives a process's CPU time, which the run queue uses to tell a hung engine from a busy one.
  */
 import { readFileSync } from 'node:fs';
 import { processAlive } from './indexLock';
@@ -35,6 +37,17 @@ function statFields(pid: number): string[] | undefined {
 /** The start time of process `pid` in clock ticks since boot; undefined off Linux or when it is gone. */
 export function processStartTicks(pid: number): number | undefined {
   const ticks = Number(statFields(pid)?.[22 - 3]);
+  return Number.isSafeInteger(ticks) && ticks >= 0 ? ticks : undefined;
+}
+
+/**
+ * The CPU time process `pid` has used, all its threads (user + system, fields 14 and 15 of
+ * /proc/PID/stat, in clock ticks); undefined off Linux or when it is gone. A stopped process's does
+ * not advance; a busy one's does even while its event loop is held.
+ */
+export function processCpuTicks(pid: number): number | undefined {
+  const fields = statFields(pid);
+  const ticks = Number(fields?.[14 - 3]) + Number(fields?.[15 - 3]);
   return Number.isSafeInteger(ticks) && ticks >= 0 ? ticks : undefined;
 }
 
