@@ -19,7 +19,7 @@ import type { Report } from '../../shared/report';
 import { ndjsonLine } from '../export';
 import { LIKELIHOOD_DIR } from '../engineProtocol';
 import {
-  headlineOf, newRunId, RUN_FILES, type RunStatusFile, RunStore, storeWrite, toolVersion, writeJsonAtomic, writeReportFiles,
+  headlineOf, newRunId, ownerStamp, RUN_FILES, type RunStatusFile, RunStore, storeWrite, toolVersion, writeJsonAtomic, writeReportFiles,
 } from '../service';
 import { mergeShardLikelihoods } from './mergeLikelihood';
 import { criticalShard, mergedReport, totalCpuMs } from './mergeReport';
@@ -166,7 +166,7 @@ async function recordMergedRun(store: RunStore, shards: readonly ShardRun[], tim
   const createdAt = new Date().toISOString();
   const status: RunStatusFile = {
     id: runId, status: 'running', createdAt, label: config.label, dataset: datasetLabel(config), backend: shards[0]!.report.backend.name,
-    strategies: [...config.strategies], headline: [], ownerPid: process.pid, ownerStore: store.storeId,
+    strategies: [...config.strategies], headline: [], ...ownerStamp(), ownerStore: store.storeId,
   };
   await store.create(status, config);
   store.markActive(runId, true);

@@ -3,13 +3,14 @@
  * (process.send); under Electron's utilityProcess over process.parentPort. It waits for one start
  * message, runs the run it asks for (the profiling loop, or a decode), and exits once its last
  * message has left (or, for a probe message, answers what it can compute on and exits). If the
- * service goes away, so does it.
+ * service goes away, so does it. While a run goes it sends a heartbeat every HEARTBEAT_INTERVAL_MS,
+ * so the service can tell a hung or stopped engine from a busy one.
  */
 import { serializeError } from '../../shared/errors';
 import type { EngineDeps } from './engineDeps';
 import { startEngineRun } from './engineRun';
 import type { EngineRun } from './runSession';
-import { isHostMessage, type EngineToHost } from '../engineProtocol';
+import { HEARTBEAT_INTERVAL_MS, isHostMessage, type EngineToHost } from '../engineProtocol';
 
 interface ParentPortLike {
   on(event: 'message', listener: (e: { data: unknown }) => void): void;
@@ -52,6 +53,10 @@ export function serveEngine(loadDeps: () => Promise<EngineDeps>): void {
     }
     if (started) return;
     started = true;
+    // from the start message on, loading the backend included; unref'd, it never keeps a finished
+    // engine alive. While wasm compute holds the event loop it pauses: the service then sees the
+    // engine's CPU time advance instead.
+    if (raw.type === 'start') setInterval(() => enqueue({ type: 'heartbeat' }), HEARTBEAT_INTERVAL_MS).unref();
     try {
       const deps = await loadDeps();
       if (raw.type === 'probe') {

@@ -8,7 +8,7 @@
 export type {
   CancelMessage, DecodeRequest, EngineOutcome, EngineToHost, HostToEngine, ProbeMessage, ProbeResult, StartMessage, StrategyWindow,
 } from './messages';
-export { isEngineMessage, isHostMessage } from './messages';
+export { HEARTBEAT_INTERVAL_MS, isEngineMessage, isHostMessage } from './messages';
 export { ENGINE_PROCESS_SPAN, isOpenSpanList, type OpenSpan } from './openSpans';
 export {
   AXES_FILE, DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_FILES, type DecodeSummary, type LikelihoodAxes,

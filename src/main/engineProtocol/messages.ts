@@ -80,7 +80,15 @@ export interface EngineOutcome {
   posterior?: PosteriorReport;
 }
 
+/**
+ * How often a running engine says it is alive ('heartbeat'), whatever it is computing: a host that
+ * hears nothing from it for much longer than this (no heartbeat, no progress) takes it for hung.
+ */
+export const HEARTBEAT_INTERVAL_MS = 2000;
+
 export type EngineToHost =
+  /** the engine process is alive and its event loop turns (sent every HEARTBEAT_INTERVAL_MS during a run) */
+  | { type: 'heartbeat' }
   | { type: 'trace'; records: TraceRecord[] }
   | { type: 'progress'; progress: ProgressInfo }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
@@ -94,7 +102,7 @@ export type EngineToHost =
   | { type: 'cancelled' }
   | { type: 'probe-result'; probe: ProbeResult };
 
-const ENGINE_TYPES = new Set(['trace', 'progress', 'log', 'open-spans', 'result', 'partial', 'error', 'cancelled', 'probe-result']);
+const ENGINE_TYPES = new Set(['heartbeat', 'trace', 'progress', 'log', 'open-spans', 'result', 'partial', 'error', 'cancelled', 'probe-result']);
 
 /** A message from the engine process is trusted code, but a crash mid-send or a stray print must not throw. */
 export function isEngineMessage(raw: unknown): raw is EngineToHost {

@@ -17,6 +17,8 @@ export interface EngineListeners {
   onTrace(records: TraceRecord[]): void;
   onProgress(progress: ProgressInfo): void;
   onLog(level: 'info' | 'warn' | 'error', message: string): void;
+  /** any message from the engine (a heartbeat, progress, a trace batch …): it is alive and not hung */
+  onAlive?(): void;
 }
 
 export type EngineEnd =
@@ -118,6 +120,7 @@ class RunningEngine implements EngineHandle {
 
   private onMessage(raw: unknown): void {
     if (!isEngineMessage(raw)) return;
+    this.listeners.onAlive?.();
     switch (raw.type) {
       case 'open-spans':
         if (isOpenSpanList(raw.spans)) this.engineOpen = raw.spans;

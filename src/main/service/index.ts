@@ -13,7 +13,7 @@
  */
 export { createProfilerService, type ProfilerService, type ProfilerServiceOptions } from './profilerService';
 export { processAlive, RunStore, RUN_FILES, INDEX_FILE, type RunStatusFile } from './store';
-export { newRunId } from './store';
+export { newRunId, ownerStamp } from './store';
 export { ENGINE_RSS_COUNTER } from './queue';
 export { buildTimelineIndex, type TimelineIndex } from './timeline';
 export { queryTimeline, MAX_TIMELINE_SPANS } from './timeline';

@@ -29,6 +29,11 @@ export interface ProfilerServiceOptions {
   readRssBytes?: (pid: number) => Promise<number | null>;
   /** opens a run's events.ndjson for appending (tests inject one that fails like a full disk); default: the file */
   openEventStream?: OpenEventStream;
+  /**
+   * A run fails ("engine stopped responding") when its engine sends no heartbeat or progress (and,
+   * on Linux, uses no CPU) for this long; default KDE_PROFILER_ENGINE_TIMEOUT_S seconds, else 120 s.
+   */
+  engineTimeoutMs?: number;
 }
 
 export interface ProfilerService extends ProfilerApi {

@@ -34,6 +34,7 @@ export function createServiceCore(options: ProfilerServiceOptions): ServiceCore 
   const timelines = new TimelineCache();
   const queue = new RunQueue({
     store, spawn, emit: (e) => bus.emit(e), readRssBytes: options.readRssBytes, openEventStream: options.openEventStream,
+    engineTimeoutMs: options.engineTimeoutMs,
     onEnded: (run) => {
       if (run.timeline && run.recordedEverything) timelines.adopt(run.id, run.timeline.settled());
     },

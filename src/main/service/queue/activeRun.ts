@@ -14,11 +14,12 @@ import { startEngine, type EngineEnd, type EngineHandle, type RssSampler, type S
 import type { DecodeRequest, EngineOutcome, OpenSpan, StartMessage } from '../../engineProtocol';
 import { Recorder } from '../../recorder';
 import { buildReport, headlineOf } from '../report';
-import { EventLog, eventLogError, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf } from '../store';
+import { EventLog, eventLogError, ownerStamp, type OpenEventStream, RUN_FILES, type RunStatusFile, type RunStore, writeProblemOf } from '../store';
 import { LiveTimeline } from '../timeline';
 import { sampleEngineRss, type EngineRss } from './engineRss';
 import { writeRunEndFiles } from './runEndFiles';
-import { startNotRecordedError, unsavedFilesMessage } from './runEndMessages';
+import { engineTimeoutFromEnv, watchEngine } from './engineWatchdog';
+import { engineStalledError, startNotRecordedError, unsavedFilesMessage } from './runEndMessages';
 import { hasEngine, type RunPhase } from './runPhase';
 
 export interface ActiveRunOptions {
@@ -32,6 +33,8 @@ export interface ActiveRunOptions {
   readRssBytes?: (pid: number) => Promise<number | null>;
   /** opens the run's events.ndjson for appending (tests inject a failing one); default: the file */
   openEventStream?: OpenEventStream;
+  /** an engine silent (no heartbeat, no progress, on Linux no CPU used) this long fails the run; default engineWatchdog.ts */
+  engineTimeoutMs?: number;
 }
 
 export class ActiveRun {
@@ -145,7 +148,11 @@ export class ActiveRun {
     const rec = new Recorder({ proc: 'service', originNs, disabled: !config.trace, laneName: 'service', onBatch: onRecords });
     const start: StartMessage = { type: 'start', runId: id, runDir: store.dir(id), config, originNs: originNs.toString() };
     if (this.o.decode) start.decode = this.o.decode;
+    const watchdog = watchEngine({
+      pid: () => this.engine()?.pid, timeoutMs: this.o.engineTimeoutMs ?? engineTimeoutFromEnv(), onStalled: (ms) => this.stall(ms),
+    });
     const handle = startEngine(this.o.spawn, start, {
+      onAlive: () => watchdog.alive(),
       onTrace: onRecords,
       onProgress: (progress) => {
         this.progress = progress;
@@ -154,7 +161,8 @@ export class ActiveRun {
       onLog: (level, message) => this.o.emit({ type: 'log', runId: id, level, message }),
     });
     this.attachEngine(handle);
-    this.status = { ...this.status, status: 'running', ownerPid: process.pid, ownerStore: store.storeId, enginePid: handle.pid };
+    void handle.done.then(() => watchdog.stop());
+    this.status = { ...this.status, status: 'running', ...ownerStamp(), ownerStore: store.storeId, enginePid: handle.pid };
     try {
       await store.writeStatus(this.status);
     } catch (e) {
@@ -187,10 +195,23 @@ export class ActiveRun {
     if (phase.engine && !phase.engineGone) void phase.engine.cancel();
   }
 
+  /**
+   * The engine stopped responding: the run fails saying so, and the engine is stopped (the cancel
+   * path: its kill lands even on a stopped process), so the queue moves on. What it recorded stays.
+   */
+  private stall(silentMs: number): void {
+    const phase = this.phase;
+    if (phase.phase !== 'running' || phase.engineGone || phase.stopFailure) return;
+    phase.stopFailure = engineStalledError(silentMs, phase.engine?.pid);
+    this.o.emit({ type: 'log', runId: this.id, level: 'error', message: phase.stopFailure.message });
+    void phase.engine?.cancel();
+  }
+
   private async conclude(end: EngineEnd, rss: RssSampler | undefined): Promise<void> {
-    const recordingFailure = hasEngine(this.phase) ? this.phase.recordingFailure : undefined;
-    if (recordingFailure) {
-      const error = recordingFailure.toJSON();
+    const phase = this.phase;
+    const stopFailure = hasEngine(phase) ? phase.recordingFailure ?? phase.stopFailure : undefined;
+    if (stopFailure) {
+      const error = stopFailure.toJSON();
       // the run fails for its disk either way; a report that cannot be assembled is not a second error
       const partial = end.outcome ? this.reportOf(end.outcome, rss, error) : undefined;
       return this.finish('failed', error, partial instanceof Error ? undefined : partial);

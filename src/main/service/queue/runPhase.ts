@@ -4,7 +4,8 @@
  *
  * queued → running → ended, or queued → ended (cancelled before it started), or
  * running → cancelling → ended. A run that cannot record its events stays running or cancelling
- * with `recordingFailure` set until its engine is gone, then ends failed.
+ * with `recordingFailure` set until its engine is gone, then ends failed; so does one whose engine
+ * stopped responding, with `stopFailure`.
  */
 import type { AppError } from '../../../shared/errors';
 import type { EngineHandle } from '../../host';
@@ -18,6 +19,8 @@ interface EnginePhase {
   engineGone: boolean;
   /** events.ndjson could not be written: the run is being stopped and ends failed */
   recordingFailure?: AppError;
+  /** the engine stopped responding (engineWatchdog.ts): it is being killed and the run ends failed */
+  stopFailure?: AppError;
 }
 
 export type RunPhase =

@@ -9,7 +9,7 @@ import { AppError } from '../../../shared/errors';
 import type { RunEvent } from '../../../shared/events';
 import type { SpawnEngine } from '../../host';
 import type { DecodeRequest } from '../../engineProtocol';
-import { newRunId, type OpenEventStream, type RunStatusFile, type RunStore } from '../store';
+import { newRunId, ownerStamp, type OpenEventStream, type RunStatusFile, type RunStore } from '../store';
 import { ActiveRun } from './activeRun';
 
 /** runs waiting behind the current one: a script gone wrong cannot fill the runs folder with queued runs */
@@ -23,6 +23,8 @@ export interface RunQueueOptions {
   onEnded: (run: ActiveRun) => void;
   readRssBytes?: (pid: number) => Promise<number | null>;
   openEventStream?: OpenEventStream;
+  /** see ActiveRunOptions.engineTimeoutMs */
+  engineTimeoutMs?: number;
 }
 
 function datasetLabel(config: RunConfig): string {
@@ -53,12 +55,13 @@ export class RunQueue {
     const id = newRunId();
     const status: RunStatusFile = {
       id, status: 'queued', createdAt: new Date().toISOString(), dataset: datasetLabel(config), backend: config.backend,
-      strategies: [...config.strategies], headline: [], ownerPid: process.pid, ownerStore: store.storeId,
+      strategies: [...config.strategies], headline: [], ...ownerStamp(), ownerStore: store.storeId,
     };
     if (config.label !== undefined) status.label = config.label;
     await store.create(status, config);
     const run = new ActiveRun({
       status, config, store, spawn: this.o.spawn, decode, readRssBytes: this.o.readRssBytes, openEventStream: this.o.openEventStream, emit: this.o.emit,
+      engineTimeoutMs: this.o.engineTimeoutMs,
     });
     this.active.set(id, run);
     this.waiting.push(run);

@@ -11,6 +11,7 @@
 export { EventLog, eventLogError, openEventFile, type EventLogOptions, type OpenEventStream } from './eventLog';
 export { processAlive, withFileLock, type FileLockOptions } from './indexLock';
 export { readJson, writeJsonAtomic, writeTextAtomic } from './jsonFiles';
+export { ownerAlive, ownerStamp, processCpuTicks, processStartTicks, type OwnerRecord } from './ownerProcess';
 export { exportBytes, type ExportBytes } from './runExport';
 export { buildTraceFile, writeReportFiles, writeTraceFromEvents, type TraceWriteResult } from './runFiles';
 export { newRunId } from './runIds';

@@ -1,8 +1,9 @@
 /**
  * The run store: one folder per run under the runs directory, and runs/index.json listing them.
  * Each folder's status.json holds the run's index entry (plus the pid of the process that owns the
- * run), so runs are listed from the folders themselves, and a run that says "running" but whose
- * owner is gone is listed as failed, "interrupted". Several processes may share one runs folder:
+ * run, and when it started), so runs are listed from the folders themselves, and a run that says
+ * "running" but whose owner is gone (or whose pid now belongs to another process) is listed as
+ * failed, "interrupted". Several processes may share one runs folder:
  * index.json is merged under a lock (runIndex.ts), and a run another live process owns is not
  * deleted from here. Reading works on a read-only runs folder: the writes that only keep it tidy
  * are skipped there.
@@ -14,9 +15,9 @@ import type { RunIndexEntry } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import type { Report } from '../../../shared/report';
-import { processAlive } from './indexLock';
 import { readJson, readStoreJson, writeJsonAtomic } from './jsonFiles';
 import { compareEntries, updateIndex } from './runIndex';
+import { ownerAlive } from './ownerProcess';
 import { damagedEntry, statusProblem } from './statusCheck';
 import { storeWrite, writeProblemOf } from './storeErrors';
 import { isRunId } from '../../../shared/runIds';
@@ -37,6 +38,8 @@ export const RUN_FILES = {
 export interface RunStatusFile extends RunIndexEntry {
   /** the process that runs it; a run whose owner is gone cannot still be running */
   ownerPid?: number;
+  /** that process's start time (ownerProcess.ts), so a later process given the same pid is not taken for it */
+  ownerStart?: number;
   /** the run store (one per service) that runs it, so two services in one process tell their runs apart */
   ownerStore?: string;
   enginePid?: number;
@@ -44,7 +47,7 @@ export interface RunStatusFile extends RunIndexEntry {
 
 /** What a page sees of a status file: the owning processes are the store's business. */
 export function entryOf(s: RunStatusFile): RunIndexEntry {
-  const { ownerPid: _o, ownerStore: _s, enginePid: _e, ...entry } = s;
+  const { ownerPid: _o, ownerStart: _t, ownerStore: _s, enginePid: _e, ...entry } = s;
   return entry;
 }
 
@@ -93,7 +96,7 @@ export class RunStore {
     if (!isUnfinished(s)) return true;
     if (s.ownerPid === undefined) return false;
     if (this.ownsRun(s)) return this.active.has(s.id);
-    return processAlive(s.ownerPid);
+    return ownerAlive(s);
   }
 
   private ownsRun(s: RunStatusFile): boolean {
@@ -237,7 +240,7 @@ export class RunStore {
   }
 
   private refuseIfRunElsewhere(s: RunStatusFile): void {
-    if (!isUnfinished(s) || s.ownerPid === undefined || this.ownsRun(s) || !processAlive(s.ownerPid)) return;
+    if (!isUnfinished(s) || s.ownerPid === undefined || this.ownsRun(s) || !ownerAlive(s)) return;
     const owner = s.ownerPid === process.pid ? `another service in this process (pid ${s.ownerPid})` : `process ${s.ownerPid}`;
     throw new AppError('BAD_ARGUMENT', `run ${s.id} is ${s.status} in ${owner}: stop it there (or wait for it to finish), then delete it.`, {
       key: s.id, hint: `stop the run in process ${s.ownerPid}, or wait for it to finish`,

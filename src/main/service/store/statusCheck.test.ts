@@ -15,6 +15,8 @@ describe('statusProblem', () => {
     expect(statusProblem({ ...finishedStatus(ID), status: 'done' }, ID)).toMatch(/status is "done"/);
     expect(statusProblem({ ...finishedStatus(ID), headline: [{ strategy: 3 }] }, ID)).toMatch(/headline/);
     expect(statusProblem({ ...finishedStatus(ID), ownerPid: -1 }, ID)).toMatch(/ownerPid/);
+    expect(statusProblem({ ...finishedStatus(ID), ownerStart: '12' }, ID)).toMatch(/ownerStart/);
+    expect(statusProblem(finishedStatus(ID, { ownerPid: 12, ownerStart: 0 }), ID)).toBeUndefined();
   });
 
   it('refuses what is not an object of this run', () => {

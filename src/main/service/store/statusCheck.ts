@@ -12,6 +12,7 @@ type Check = (v: unknown) => boolean;
 const str: Check = (v) => typeof v === 'string';
 const optStr: Check = (v) => v === undefined || typeof v === 'string';
 const optInt: Check = (v) => v === undefined || (Number.isInteger(v) && (v as number) > 0);
+const optTicks: Check = (v) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 0);
 const strings: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const optNum: Check = (v) => v === undefined || typeof v === 'number';
 const headline: Check = (v) => Array.isArray(v) && v.every((h: unknown) =>
@@ -22,7 +23,7 @@ const error: Check = (v) => v === undefined || (typeof v === 'object' && v !== n
 
 const FIELDS: Record<string, Check> = {
   status: (v) => STATUSES.has(v as string), createdAt: str, finishedAt: optStr, label: optStr, dataset: str, backend: str,
-  strategies: strings, headline, error, ownerPid: optInt, ownerStore: optStr, enginePid: optInt,
+  strategies: strings, headline, error, ownerPid: optInt, ownerStart: optTicks, ownerStore: optStr, enginePid: optInt,
 };
 
 /** Why `value` is not a usable status of run `id`; undefined when it is. */
