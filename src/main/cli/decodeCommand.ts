@@ -22,6 +22,7 @@ import { withService } from './cliService';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { followRun } from './runCommand';
+import { checkOutputFolder, type FolderOutputs } from './outputChecks';
 import { commitAll, notCopiedMessage, stageCopy } from './outputFiles';
 import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
@@ -141,6 +142,15 @@ async function copyDecodeOutputs(runDir: string, outDir: string, strategy: Strat
   return summary;
 }
 
+/** What a decode may write into DIR (the partial file too, where it stops early), checked before it starts. */
+function decodeOutputsOf(strategy: StrategyChoice, posterior: boolean): FolderOutputs {
+  const rel = likelihoodRelPath(strategy);
+  return {
+    files: [rel, `${rel}${PARTIAL_SUFFIX}`, DECODE_SUMMARY_FILE, ...(posterior ? Object.values(POSTERIOR_FILES) : [])],
+    folders: ['likelihood', ...(posterior ? ['posterior'] : [])],
+  };
+}
+
 /** The rows a stopped decode wrote, into DIR beside where the whole file would have gone; undefined when none. */
 async function keepPartial(runDir: string, outDir: string, strategy: StrategyChoice): Promise<string | undefined> {
   const rel = `${likelihoodRelPath(strategy)}${PARTIAL_SUFFIX}`;
@@ -219,6 +229,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const posterior = posteriorOf(flags, config.shard !== undefined);
   const request: DecodeRequest = posterior ? { rowsPerChunk, posterior } : { rowsPerChunk };
   const outDir = resolve(io.cwd, outFlag);
+  await checkOutputFolder(outDir, decodeOutputsOf(config.strategies[0]!, posterior !== undefined));
 
   return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, request, outDir, io), true);
 }

@@ -11,7 +11,9 @@ import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { ProgressLine } from './progressLine';
-import { copyRunOutputs } from './runOutputs';
+import { checkOutputFolder } from './outputChecks';
+import { notCopiedMessage } from './outputFiles';
+import { copyRunOutputs, runOutputsOf } from './runOutputs';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
 import { printRunLink } from './serverLink';
@@ -75,14 +77,25 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   const outFlag = stringFlag(flags, 'out');
   const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-  return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, boolFlag(flags, 'trace-json'), io), true);
+  const traceJson = boolFlag(flags, 'trace-json');
+  if (outDir) await checkOutputFolder(outDir, runOutputsOf(config, { traceJson }));
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, traceJson, io), true);
 }
 
 async function runAndReport(service: ProfilerService, config: RunConfig, outDir: string | undefined, traceJson: boolean, io: CliIo): Promise<number> {
   const { runId } = await service.startRun(config);
   const { final, interrupted } = await followRun(service, runId, io);
   const runDir = resolve(service.runsDir, runId);
-  if (outDir) await copyRunOutputs(runDir, outDir, { traceJson });
+  if (outDir) {
+    try {
+      await copyRunOutputs(runDir, outDir, { traceJson });
+    } catch (e) {
+      if (final.status !== 'completed') throw e;
+      // the run itself is complete in the store: say where, rather than only why the copy failed
+      io.stderr.write(notCopiedMessage(runId, e, runDir));
+      return EXIT.internal;
+    }
+  }
   const where = outDir ?? runDir;
   if (final.status === 'completed') {
     const detail = await service.getRun(runId);
