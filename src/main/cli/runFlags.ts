@@ -139,7 +139,7 @@ function strategiesFrom(p: Parsed): string[] | undefined {
   const names = text.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = names.find((s) => !(STRATEGY_CHOICES as readonly string[]).includes(s));
   if (unknown !== undefined) {
-    throw new UsageError(`--strategy: expected one of ${STRATEGY_CHOICES.join(', ')} or all, got '${unknown}'${didYouMean(unknown, [...STRATEGY_CHOICES, 'all'])}`);
+    throw new UsageError(`--strategy: expected one of ${STRATEGY_CHOICES.join(', ')} or all, got "${unknown}"${didYouMean(unknown, [...STRATEGY_CHOICES, 'all'])}`);
   }
   return names;
 }
