@@ -6,6 +6,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../src/main/cli/testing';
 
@@ -74,6 +75,27 @@ describe('outputs are checked before any work', () => {
   });
 });
 
+describe('a data file the loader would refuse', () => {
+  it('that is no zip archive is refused before a run is made (it used to leave a failed run, its line prefixed "error:")', async () => {
+    const text = join(dir, 'notes.npz');
+    await writeFile(text, 'position_time,spikes\n');
+    await refused(['run', '--data', text], /--data .*notes\.npz is not a \.npz file \(a \.npz is a zip archive/);
+    await refused(['decode', '--data', text, '--out', join(dir, 'never')], /is not a \.npz file/);
+  });
+
+  it('that is a zip without the arrays is refused in the command error form, its run marked failed', async () => {
+    const store = join(dir, 'refused-store');
+    const junk = join(dir, 'junk.npz');
+    await writeFile(junk, zipSync({ 'hello.txt': strToU8('hi') }));
+    const r = await runCliCaptured(dir, ['run', '--data', junk, '--runs-dir', store]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^kde-profiler run: junk\.npz: Required array 'position_time' not found/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const list = await runCliCaptured(dir, ['list', '--runs-dir', store]);
+    expect(list.stdout).toMatch(/\bfailed\b.*junk\.npz/);
+  }, 60_000);
+});
+
 describe('"did you mean"', () => {
   it('names the nearest flag for an unknown one', async () => {
     await refused(['run', '--data', 'preset:tiny', '--repeat', '3'], /unknown flag --repeat; did you mean --repeats\?$/m);
@@ -82,7 +104,7 @@ describe('"did you mean"', () => {
   });
 
   it('names the nearest strategy for an unknown one', async () => {
-    await refused(['run', '--data', 'preset:tiny', '--strategy', 'reference,compansated'], /got 'compansated'; did you mean compensated\?/);
+    await refused(['run', '--data', 'preset:tiny', '--strategy', 'reference,compansated'], /got "compansated"; did you mean compensated\?/);
     await refused(['run', '--data', 'preset:tiny', '--strategy', 'logsumexp-tield'], /did you mean logsumexp-tiled\?/);
   });
 

@@ -9,6 +9,7 @@ import type { RunConfig } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { checkNpzStart } from './dataFile';
 import { resolveNwbData } from './nwbData';
 import { ProgressLine } from './progressLine';
 import { checkOutputFolder } from './outputChecks';
@@ -75,6 +76,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const config = runConfigFromFlags(flags);
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
+  await checkNpzStart(config.data);
   const outFlag = stringFlag(flags, 'out');
   const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
   const traceJson = boolFlag(flags, 'trace-json');
@@ -113,12 +115,12 @@ async function runAndReport(service: ProfilerService, config: RunConfig, outDir:
   }
   const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the run failed' });
   const code = exitCodeFor(error);
-  // bad input deserves its one clear line; a crash also says where its partial trace is
+  // refused input: one line in the command's own error form, as any other refusal
+  if (code === EXIT.usage) throw error;
+  // a crash also says where its partial trace is
   io.stderr.write(`error: ${error.message}\n`);
-  if (code !== EXIT.usage) {
-    io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);
-    await printRunLink(io, service.runsDir, runId, 'live');
-  }
+  io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);
+  await printRunLink(io, service.runsDir, runId, 'live');
   return code;
 }
 
