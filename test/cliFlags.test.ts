@@ -58,6 +58,12 @@ describe('outputs are checked before any work', () => {
     await refused(['decode', '--data', 'preset:tiny', '--out', file], /--out: .*decode-file is a file/);
   });
 
+  it('sweep --out onto a file is refused before the first run (it used to run every value, then fail)', async () => {
+    const file = join(dir, 'sweep-file');
+    await writeFile(file, 'kept\n');
+    await refused(['sweep', '--data', 'preset:tiny', '--vary', 'bins=50,100', '--out', file], /--out: .*sweep-file is a file/);
+  });
+
   it('export --out keeps an existing file, refuses a link and a missing folder, and says what to do', async () => {
     const id = '20250101-000000-aaaaaa';
     const kept = join(dir, 'kept.md');
