@@ -102,6 +102,15 @@ describe('a data file the loader would refuse', () => {
   }, 60_000);
 });
 
+describe('numbers, repeats and contradictions', () => {
+  it('are refused with a line naming the flag, the range and what was given', async () => {
+    await refused(['run', '--data', 'preset:tiny', '--repeats', '-3'], /--repeats: expected an integer ≥ 1, got '-3'$/m);
+    await refused(['run', '--data', 'preset:tiny', '--repeats', '2', '--repeats', '3'], /--repeats is given twice: give it once/);
+    await refused(['run', '--data', 'preset:tiny', '--no-trace', '--trace-json'], /--no-trace and --trace-json contradict each other/);
+    await refused(['serve', '--port', '70000'], /--port: expected an integer from 0 to 65535, got '70000'/);
+  });
+});
+
 describe('"did you mean"', () => {
   it('names the nearest flag for an unknown one', async () => {
     await refused(['run', '--data', 'preset:tiny', '--repeat', '3'], /unknown flag --repeat; did you mean --repeats\?$/m);
