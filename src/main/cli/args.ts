@@ -5,6 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cliTypes';
+import { didYouMean } from './suggest';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -39,14 +40,24 @@ function refuseRepeats(tokens: NonNullable<ReturnType<typeof parseArgs>['tokens'
   }
 }
 
+/**
+ * parseArgs words its errors for programmers ("Unknown option '--x'. To specify a positional…"):
+ * an unknown flag is named with the nearest known one, anything else keeps its first sentence.
+ */
+function usageOf(e: Error & { code?: string }, options: Options): UsageError {
+  const typed = /'(-[^']*)'/.exec(e.message)?.[1];
+  if (e.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || typed === undefined) return new UsageError(e.message.split(/\.(?:\s|$)/)[0]!);
+  const names = Object.keys(options);
+  const near = didYouMean(typed.replace(/^-+/, ''), names, (n) => `--${n}`);
+  return new UsageError(`unknown flag ${typed}${near || ` (--help lists the flags)`}`);
+}
+
 export function parseFlags(args: string[], options: Options, maxPositionals = 0): Parsed {
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: joinNegativeValues(args, options), options, strict: true, allowPositionals: maxPositionals > 0, tokens: true });
   } catch (e) {
-    // parseArgs words its errors for programmers ("Unknown option '--x'. To specify a positional…"); keep the first sentence
-    const text = (e as Error).message.split(/\.(?:\s|$)/)[0]!;
-    throw new UsageError(text);
+    throw usageOf(e as Error & { code?: string }, options);
   }
   refuseRepeats(parsed.tokens ?? [], options);
   if (parsed.positionals.length > maxPositionals) {

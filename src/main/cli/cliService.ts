@@ -3,10 +3,11 @@
  * ends, however it ends, so nothing the service started (its runs folder's index, a queued run) is
  * still writing after the command has returned its exit code.
  */
-import { mkdir, rmdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createProfilerService, type ProfilerService } from '../service';
 import { UsageError, type CliIo } from './cliTypes';
+import { cannotWriteIn, nearestExisting } from './outputChecks';
 
 /** `--runs-dir`, or `runs` in the working folder. */
 export function defaultRunsDir(io: CliIo, flag: string | undefined): string {
@@ -23,16 +24,9 @@ export async function checkedRunsDir(io: CliIo, flag: string | undefined, writes
   if (s && !s.isDirectory()) throw new UsageError(`--runs-dir ${dir} is a file, not a folder: name a folder (it is made if missing)`);
   if (!writes) return dir;
   // the probe goes in the nearest folder that exists: a recursive mkdir under /proc never returns
-  let existing = dir;
-  while (!(await stat(existing).catch(() => undefined)) && dirname(existing) !== existing) existing = dirname(existing);
-  const probe = join(existing, `.kde-profiler-write-check-${process.pid}`);
-  try {
-    await mkdir(probe);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? String(e);
-    throw new UsageError(`--runs-dir ${dir} cannot be written (${code} in ${existing}): name a folder you may write, or leave --runs-dir out for ./runs`);
-  }
-  await rmdir(probe).catch(() => undefined);
+  const existing = await nearestExisting(dir);
+  const reason = await cannotWriteIn(existing);
+  if (reason !== undefined) throw new UsageError(`--runs-dir ${dir} cannot be written (${reason} in ${existing}): name a folder you may write, or leave --runs-dir out for ./runs`);
   return dir;
 }
 

@@ -20,8 +20,10 @@ import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
+import { checkNpzStart } from './dataFile';
 import { resolveNwbData } from './nwbData';
 import { followRun } from './runCommand';
+import { checkOutputFolder, type FolderOutputs } from './outputChecks';
 import { commitAll, notCopiedMessage, stageCopy } from './outputFiles';
 import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
@@ -141,6 +143,15 @@ async function copyDecodeOutputs(runDir: string, outDir: string, strategy: Strat
   return summary;
 }
 
+/** What a decode may write into DIR (the partial file too, where it stops early), checked before it starts. */
+function decodeOutputsOf(strategy: StrategyChoice, posterior: boolean): FolderOutputs {
+  const rel = likelihoodRelPath(strategy);
+  return {
+    files: [rel, `${rel}${PARTIAL_SUFFIX}`, DECODE_SUMMARY_FILE, ...(posterior ? Object.values(POSTERIOR_FILES) : [])],
+    folders: ['likelihood', ...(posterior ? ['posterior'] : [])],
+  };
+}
+
 /** The rows a stopped decode wrote, into DIR beside where the whole file would have gone; undefined when none. */
 async function keepPartial(runDir: string, outDir: string, strategy: StrategyChoice): Promise<string | undefined> {
   const rel = `${likelihoodRelPath(strategy)}${PARTIAL_SUFFIX}`;
@@ -215,10 +226,12 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto, or nld-dispatch)');
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
+  await checkNpzStart(config.data);
   const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_CHUNK;
   const posterior = posteriorOf(flags, config.shard !== undefined);
   const request: DecodeRequest = posterior ? { rowsPerChunk, posterior } : { rowsPerChunk };
   const outDir = resolve(io.cwd, outFlag);
+  await checkOutputFolder(outDir, decodeOutputsOf(config.strategies[0]!, posterior !== undefined));
 
   return withService(io, stringFlag(flags, 'runs-dir'), (service) => decodeAndCopy(service, config, request, outDir, io), true);
 }
@@ -251,11 +264,11 @@ async function decodeAndCopy(service: ProfilerService, config: RunConfig, reques
   }
   const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the decode failed' });
   const code = exitCodeFor(error);
+  // refused input: one line in the command's own error form, as any other refusal
+  if (code === EXIT.usage) throw error;
   io.stderr.write(`error: ${error.message}\n`);
-  if (code !== EXIT.usage) {
-    io.stderr.write(`run ${runId} failed; what was recorded is in ${runDir}\n`);
-    await printRunLink(io, service.runsDir, runId, 'live');
-  }
+  io.stderr.write(`run ${runId} failed; what was recorded is in ${runDir}\n`);
+  await printRunLink(io, service.runsDir, runId, 'live');
   return code;
 }
 

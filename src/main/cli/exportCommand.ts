@@ -6,13 +6,16 @@
 import { resolve } from 'node:path';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
-import { checkOutputTarget, writeOutputFile } from './outputFiles';
+import { checkNewOutputFile } from './outputChecks';
+import { writeOutputFile } from './outputFiles';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { buildPerfettoBundle, bundleRunOf, type BundleAlignment, type ProfilerService } from '../service';
 
-const USAGE = `kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE] [--runs-dir DIR]
-kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock] [--out FILE.zip] [--runs-dir DIR]`;
+const USAGE = `kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE [--force]] [--runs-dir DIR]
+kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock] [--out FILE.zip [--force]] [--runs-dir DIR]
+
+--out FILE: a file that exists is not replaced unless --force; a link is never written through.`;
 const FORMATS = ['trace', 'trace-json', 'json', 'md', 'csv', 'perfetto-bundle'] as const;
 const ALIGNMENTS: readonly BundleAlignment[] = ['start', 'wall-clock'];
 /** runs one bundle may hold: each is a whole trace in memory */
@@ -47,7 +50,7 @@ function alignmentOf(text: string | undefined, format: string): BundleAlignment 
 
 async function execute(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, {
-    format: { type: 'string' }, out: { type: 'string' }, 'runs-dir': { type: 'string' }, align: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, 'runs-dir': { type: 'string' }, align: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   }, MAX_BUNDLE_RUNS);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
@@ -59,15 +62,16 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (format !== 'perfetto-bundle' && runIds.length > 1) throw new UsageError(`unexpected argument '${runIds[1]}': only --format perfetto-bundle takes several runs`);
   const align = alignmentOf(stringFlag(flags, 'align'), format);
   const out = stringFlag(flags, 'out');
+  const force = boolFlag(flags, 'force');
   if (format === 'perfetto-bundle') {
     const path = resolve(io.cwd, out ?? `kde-profiler-${runIds.join('_').slice(0, 120)}.perfetto.zip`);
-    await checkOutputTarget(path);
-    await writeOutputFile(path, await withService(io, stringFlag(flags, 'runs-dir'), (service) => perfettoBundle(service, runIds, align)));
+    await checkNewOutputFile(path, force, out === undefined ? '' : '--out');
+    await writeOutputFile(path, await withService(io, stringFlag(flags, 'runs-dir'), (service) => perfettoBundle(service, runIds, align)), force);
     io.stderr.write(`wrote ${path}: open it at ui.perfetto.dev (${runIds.length} run${runIds.length === 1 ? '' : 's'}, each a machine of its own)\n`);
     return EXIT.ok;
   }
   const oneFormat = format as Exclude<(typeof FORMATS)[number], 'perfetto-bundle'>;
-  if (out !== undefined) await checkOutputTarget(resolve(io.cwd, out));
+  if (out !== undefined) await checkNewOutputFile(resolve(io.cwd, out), force);
   const result = await withService(io, stringFlag(flags, 'runs-dir'), (service) => service.exportRun(runIds[0]!, oneFormat));
   const bytes = Buffer.from(result.base64 ?? '', 'base64');
   const isText = format === 'json' || format === 'md' || format === 'csv';
@@ -76,7 +80,8 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const path = resolve(io.cwd, out ?? result.fileName);
-  await writeOutputFile(path, bytes);
+  if (out === undefined) await checkNewOutputFile(path, force, '');
+  await writeOutputFile(path, bytes, force);
   io.stderr.write(`wrote ${path}\n`);
   return EXIT.ok;
 }

@@ -5,6 +5,7 @@
 import { deserializeError, exitCodeFor, isAppError, serializeError } from '../../shared/errors';
 import { EXIT, UsageError, type CliIo } from './cliTypes';
 import { COMMANDS } from './commands';
+import { didYouMean } from './suggest';
 
 function help(): string {
   const names = Object.keys(COMMANDS);
@@ -30,7 +31,7 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr.write(`kde-profiler: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    io.stderr.write(`kde-profiler: unknown command '${name}'${didYouMean(name, Object.keys(COMMANDS))} (commands: ${Object.keys(COMMANDS).join(', ')})\n`);
     return EXIT.usage;
   }
   try {

@@ -21,6 +21,14 @@ describe('output files', () => {
     expect(await readdir(dir)).toEqual(['a.txt']);
   });
 
+  it('unless told to replace, keep a file already at the target and leave no temporary file', async () => {
+    const target = join(dir, 'a.txt');
+    await writeOutputFile(target, 'first', false);
+    await expect(writeOutputFile(target, 'second', false)).rejects.toThrow(/EEXIST/);
+    expect(await readFile(target, 'utf8')).toBe('first');
+    expect(await readdir(dir)).toEqual(['a.txt']);
+  });
+
   it('refuse a link or a folder at the target, and write nothing through it', async () => {
     await writeFile(join(dir, 'victim'), 'kept');
     await symlink(join(dir, 'victim'), join(dir, 'link'));

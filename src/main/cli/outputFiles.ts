@@ -32,7 +32,7 @@ export async function checkOutputTarget(target: string): Promise<void> {
 export function writeError(target: string, e: unknown): AppError {
   if (e instanceof AppError) return e;
   const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC)' : code ? `${code}` : String(e);
+  const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC)' : code === 'EEXIST' ? 'a file of that name appeared meanwhile (EEXIST)' : code ? `${code}` : String(e);
   return new AppError('IO', `${target} could not be written: ${why}; whatever was there before is unchanged.`, { file: basename(target) });
 }
 
@@ -45,7 +45,7 @@ export interface StagedFile {
 }
 
 /** Fills a temporary file beside `target` with `fill`; on failure removes it and says why. */
-async function stage(target: string, fill: (tmp: string) => Promise<void>): Promise<StagedFile> {
+async function stage(target: string, fill: (tmp: string) => Promise<void>, replace = true): Promise<StagedFile> {
   await checkOutputTarget(target);
   const tmp = temporaryBeside(target);
   const discard = (): Promise<void> => rm(tmp, { force: true }).catch(() => undefined);
@@ -57,11 +57,14 @@ async function stage(target: string, fill: (tmp: string) => Promise<void>): Prom
   }
   const commit = async (): Promise<void> => {
     try {
-      await rename(tmp, target);
+      // a link fails on a name that exists, where rename would replace it: a file made meanwhile is kept
+      if (replace) await rename(tmp, target);
+      else await link(tmp, target);
     } catch (e) {
       await discard();
       throw writeError(target, e);
     }
+    if (!replace) await discard();
   };
   return { commit, discard };
 }
@@ -98,9 +101,9 @@ export function stageCopy(from: string, target: string, options: { hardLink?: bo
   });
 }
 
-/** Writes `bytes` to `target` atomically. */
-export async function writeOutputFile(target: string, bytes: Uint8Array | string): Promise<void> {
-  await (await stageBytes(target, bytes)).commit();
+/** Writes `bytes` to `target` atomically; unless `replace`, a file already at `target` is kept and the write fails. */
+export async function writeOutputFile(target: string, bytes: Uint8Array | string, replace = true): Promise<void> {
+  await (await stage(target, (tmp) => writeFile(tmp, bytes, { flag: 'wx' }), replace)).commit();
 }
 
 /** The message of a run that completed but whose result could not be written where asked. */

@@ -9,9 +9,12 @@ import type { RunConfig } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
+import { checkNpzStart } from './dataFile';
 import { resolveNwbData } from './nwbData';
 import { ProgressLine } from './progressLine';
-import { copyRunOutputs } from './runOutputs';
+import { checkOutputFolder } from './outputChecks';
+import { notCopiedMessage } from './outputFiles';
+import { copyRunOutputs, runOutputsOf } from './runOutputs';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
 import { printRunLink } from './serverLink';
@@ -73,16 +76,28 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const config = runConfigFromFlags(flags);
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
+  await checkNpzStart(config.data);
   const outFlag = stringFlag(flags, 'out');
   const outDir = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-  return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, boolFlag(flags, 'trace-json'), io), true);
+  const traceJson = boolFlag(flags, 'trace-json');
+  if (outDir) await checkOutputFolder(outDir, runOutputsOf(config, { traceJson }));
+  return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, traceJson, io), true);
 }
 
 async function runAndReport(service: ProfilerService, config: RunConfig, outDir: string | undefined, traceJson: boolean, io: CliIo): Promise<number> {
   const { runId } = await service.startRun(config);
   const { final, interrupted } = await followRun(service, runId, io);
   const runDir = resolve(service.runsDir, runId);
-  if (outDir) await copyRunOutputs(runDir, outDir, { traceJson });
+  if (outDir) {
+    try {
+      await copyRunOutputs(runDir, outDir, { traceJson });
+    } catch (e) {
+      if (final.status !== 'completed') throw e;
+      // the run itself is complete in the store: say where, rather than only why the copy failed
+      io.stderr.write(notCopiedMessage(runId, e, runDir));
+      return EXIT.internal;
+    }
+  }
   const where = outDir ?? runDir;
   if (final.status === 'completed') {
     const detail = await service.getRun(runId);
@@ -100,12 +115,12 @@ async function runAndReport(service: ProfilerService, config: RunConfig, outDir:
   }
   const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the run failed' });
   const code = exitCodeFor(error);
-  // bad input deserves its one clear line; a crash also says where its partial trace is
+  // refused input: one line in the command's own error form, as any other refusal
+  if (code === EXIT.usage) throw error;
+  // a crash also says where its partial trace is
   io.stderr.write(`error: ${error.message}\n`);
-  if (code !== EXIT.usage) {
-    io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);
-    await printRunLink(io, service.runsDir, runId, 'live');
-  }
+  io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);
+  await printRunLink(io, service.runsDir, runId, 'live');
   return code;
 }
 

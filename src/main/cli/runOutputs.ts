@@ -5,7 +5,10 @@
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RunConfig } from '../../shared/config';
 import { readTraceJson } from '../data';
+import { likelihoodRelPath } from '../engineProtocol';
+import type { FolderOutputs } from './outputChecks';
 import { commitAll, stageBytes, stageCopy, type StagedFile } from './outputFiles';
 
 /** whether a file or folder is there (a missing one is not an error here) */
@@ -56,4 +59,14 @@ export async function copyRunOutputs(runDir: string, outDir: string, options: Co
   if (likelihood.length > 0) written.push('likelihood/');
   await commitAll([...stages, ...trace.stages, ...likelihood]);
   return [...written.slice(0, 3), ...trace.written, ...written.slice(3)];
+}
+
+/** What copyRunOutputs may write for a run of `config`, so that `--out` is checked before the run. */
+export function runOutputsOf(config: RunConfig, options: CopyOptions): FolderOutputs {
+  const likelihoods = config.saveLikelihood ? [...config.strategies, ...(config.local ? ['local'] : [])].map(likelihoodRelPath) : [];
+  if (likelihoods.length > 0) likelihoods.push('likelihood/axes.json');
+  return {
+    files: ['report.json', 'report.md', 'report.csv', options.traceJson ? 'trace.json' : 'trace.json.gz', ...likelihoods],
+    folders: ['likelihood'],
+  };
 }

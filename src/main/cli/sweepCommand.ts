@@ -19,6 +19,7 @@ import { boolFlag, parseFlags, stringFlag, type Parsed } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { withService } from './cliService';
+import { checkOutputFolder } from './outputChecks';
 import { followRun } from './runCommand';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { runningServer } from './serverLink';
@@ -175,6 +176,8 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const label = config.label;
   delete config.label;
   const outFlag = stringFlag(flags, 'out');
+  // a sweep is many runs: an --out it could not write is found before the first
+  if (outFlag !== undefined) await checkOutputFolder(resolve(io.cwd, outFlag), { files: [SWEEP_FILES.json, SWEEP_FILES.csv], folders: [] });
   return withService(io, stringFlag(flags, 'runs-dir'), (service) => sweepAndReport(service, config, vary, label, outFlag, io), true);
 }
 
