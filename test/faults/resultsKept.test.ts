@@ -72,10 +72,13 @@ describe('fault: export --out names a link', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${link} is a symbolic link`);
     expect(await readFile(victim, 'utf8')).toBe('not a report\n');
-    // a plain file at the target is replaced whole
+    // a plain file at the target is kept unless --force, and then replaced whole
     const plain = join(folder.path, 'plain.md');
     await writeFile(plain, 'old\n');
-    const ok = await runCliCaptured(folder.path, ['export', runId!, '--format', 'md', '--out', plain, '--runs-dir', runsDir]);
+    const refused = await runCliCaptured(folder.path, ['export', runId!, '--format', 'md', '--out', plain, '--runs-dir', runsDir]);
+    expect(refused.code).toBe(2);
+    expect(await readFile(plain, 'utf8')).toBe('old\n');
+    const ok = await runCliCaptured(folder.path, ['export', runId!, '--format', 'md', '--out', plain, '--force', '--runs-dir', runsDir]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(await readFile(plain, 'utf8')).toContain('#');
     expect((await readdir(folder.path)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
