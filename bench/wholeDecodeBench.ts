@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AppError } from '../src/shared/errors';
+import { wholeDecodeTime, type WholeDecodeTime } from '../src/shared/posteriorReport';
 import type { DecodeSummary } from '../src/main/engineProtocol/runFolder';
 import { recordingFile } from './peer/peerData';
 import { median, printColumns } from './table';
@@ -48,13 +49,8 @@ function options(argv: string[]) {
   return { decodeLast, repeats, model: values.model, cacheDir: values['cache-dir']!, out: values.out! };
 }
 
-interface Repeat {
+interface Repeat extends WholeDecodeTime {
   wallMs: number;
-  likelihoodMs: number;
-  localMs: number;
-  posteriorMs: number;
-  wholeMs: number;
-  ratio: number;
   peakRssBytes: number;
 }
 
@@ -70,10 +66,7 @@ function decodeOnce(file: string, model: string): Repeat {
     const s = JSON.parse(readFileSync(join(outDir, 'out', 'decode.json'), 'utf8')) as DecodeSummary;
     const p = s.posterior;
     if (!p) throw new AppError('BUG', `decode.json of ${file} has no posterior though --model ${model} was given`);
-    const localMs = p.localMs ?? 0;
-    const posteriorMs = p.filterMs + p.smoothMs;
-    const wholeMs = s.decodeMs + localMs + posteriorMs;
-    return { wallMs, likelihoodMs: s.decodeMs, localMs, posteriorMs, wholeMs, ratio: wholeMs / s.decodeMs, peakRssBytes: s.peakRssBytes };
+    return { wallMs, ...wholeDecodeTime(s.decodeMs, p), peakRssBytes: s.peakRssBytes };
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

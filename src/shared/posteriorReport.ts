@@ -91,3 +91,21 @@ export function structuredToDense(p: Pick<PosteriorReport, 'strategies'>): HmmTi
     total: (structured.filterMs + structured.smoothMs) / (dense.filterMs + dense.smoothMs),
   };
 }
+
+/** A decode from the likelihood to the posterior: each part's time, their sum and its ratio to the likelihood alone. */
+export interface WholeDecodeTime {
+  likelihoodMs: number;
+  /** the detector's Local state; 0 for the decoder */
+  localMs: number;
+  /** filter and smoother */
+  posteriorMs: number;
+  wholeMs: number;
+  ratio: number;
+}
+
+export function wholeDecodeTime(likelihoodMs: number, p: Pick<PosteriorReport, 'filterMs' | 'smoothMs' | 'localMs'>): WholeDecodeTime {
+  const localMs = p.localMs ?? 0;
+  const posteriorMs = p.filterMs + p.smoothMs;
+  const wholeMs = likelihoodMs + localMs + posteriorMs;
+  return { likelihoodMs, localMs, posteriorMs, wholeMs, ratio: wholeMs / likelihoodMs };
+}

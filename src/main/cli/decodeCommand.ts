@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { checkPosteriorParameters, type PosteriorParameters } from '../../shared/posteriorParameters';
+import { wholeDecodeTime } from '../../shared/posteriorReport';
 import { formatBytes, formatMs } from '../../shared/format';
 import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary, type PosteriorSummary } from '../engineProtocol';
 import type { ProfilerService } from '../service';
@@ -170,11 +171,10 @@ function accuracyText(p: PosteriorSummary): string {
 
 /** What the posterior adds to the likelihood's time: the whole decode against the likelihood alone. */
 function wholeDecodeText(p: PosteriorSummary, decodeMs: number): string {
-  const posteriorMs = p.filterMs + p.smoothMs;
-  const total = decodeMs + (p.localMs ?? 0) + posteriorMs;
   if (!(decodeMs > 0)) return '';
-  return `whole decode: likelihood ${formatMs(decodeMs)}${p.localMs !== undefined ? ` + local ${formatMs(p.localMs)}` : ''} + filter and smoother ` +
-    `${formatMs(posteriorMs)} = ${formatMs(total)}, ${(total / decodeMs).toFixed(2)}× the likelihood alone\n`;
+  const t = wholeDecodeTime(decodeMs, p);
+  return `whole decode: likelihood ${formatMs(t.likelihoodMs)}${p.localMs !== undefined ? ` + local ${formatMs(t.localMs)}` : ''} + filter and smoother ` +
+    `${formatMs(t.posteriorMs)} = ${formatMs(t.wholeMs)}, ${t.ratio.toFixed(2)}× the likelihood alone\n`;
 }
 
 function posteriorText(p: PosteriorSummary, outDir: string, decodeMs: number): string {
