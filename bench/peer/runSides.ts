@@ -21,10 +21,15 @@ export interface SideOptions {
   cellLimitS: number;
 }
 
+/** The last line of a side's stdout that is a JSON object: its result (anything printed before it is not). */
+function lastJsonLine(stdout: string): string | undefined {
+  return stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+}
+
 function runJson<T>(what: string, command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): T {
   const r = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20, encoding: 'utf8' });
   if (r.error) throw new AppError('IO', `could not start ${command} for ${what} (${r.error.message}); check that it is installed and on PATH.`);
-  const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  const line = lastJsonLine(r.stdout);
   if (r.status !== 0 || !line) {
     const how = r.signal ? `was killed by ${r.signal}` : `exited with code ${r.status}`;
     throw new AppError('RUN_FAILED', `${what} ${how}${line ? '' : ' without printing its JSON result'}; see its output above.`);
@@ -72,7 +77,7 @@ export function runNld(file: string, variant: string, peerLl: string | null, o: 
   if (r.error) return { error: `could not start ${nld.python} for NLD (${r.error.message}); pass --nld-python PATH`, skipped: true };
   process.stderr.write(r.stderr);
   if (r.status === NLD_UNAVAILABLE) return { error: r.stderr.trim().split('\n').at(-1) ?? 'NLD is not importable', skipped: true };
-  const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  const line = lastJsonLine(r.stdout);
   if (r.status !== 0 || !line) return { error: `NLD ${variant} ${r.signal ? `was killed by ${r.signal}` : `exited with code ${r.status}`}; see its output above` };
   return JSON.parse(line) as NldResult;
 }
