@@ -23,6 +23,10 @@ describe('counter tracks', () => {
     expect(Math.max(...ys)).toBeCloseTo(30 - 3 - (200 / 300) * 24 + 0, 6);
   });
 
+  it('draws nothing of a counter whose samples all come after the window', () => {
+    expect(trackShape(points, scaleOf({ startUs: -2_000, endUs: -1 }, 0, 100), 30)).toBeNull();
+  });
+
   it('keeps one rise per pixel column, at its largest value, so a peak between samples survives', () => {
     const dense: [number, number][] = Array.from({ length: 1_000 }, (_, i) => [i, i === 500 ? 1_000 : 10]);
     const shape = trackShape(dense, scaleOf({ startUs: 0, endUs: 1_000 }, 0, 10), 30)!;

@@ -42,15 +42,16 @@ export function valueAt(points: readonly [number, number][], us: number): number
 
 /** The samples that shape the visible window: the one in force at its start, those inside it. */
 function visible(points: readonly [number, number][], s: TimeScale): [number, number][] {
-  const first = Math.max(0, lastAtOrBefore(points, s.startUs));
   const last = lastAtOrBefore(points, s.endUs);
-  return points.slice(first, Math.max(first, last) + 1) as [number, number][];
+  // every sample after the window: nothing of this counter is in it yet
+  if (last < 0) return [];
+  return points.slice(Math.max(0, lastAtOrBefore(points, s.startUs)), last + 1) as [number, number][];
 }
 
 export interface TrackShape {
   /** the step line's corners, canvas px (x right of the scale's x0, y down from the track's top) */
   corners: [number, number][];
-  min: number;
+  /** the largest value shown: the track's top (its bottom is 0) */
   max: number;
 }
 
@@ -83,7 +84,7 @@ export function trackShape(points: readonly [number, number][], s: TimeScale, he
     corners.push([x, y]);
   }
   corners.push([s.x0 + s.widthPx, corners[corners.length - 1]![1]]);
-  return { corners, min: 0, max };
+  return { corners, max };
 }
 
 /** A value as the track's label reads it: megabytes to 3 significant digits, counts whole. */
