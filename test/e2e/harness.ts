@@ -26,6 +26,12 @@ export function chromiumExists(): boolean {
   return existsSync(CHROMIUM_PATH);
 }
 
+/** Why a Chromium test against web mode cannot run here, or null when it can. */
+export function webTestSkipReason(): string | null {
+  if (!chromiumExists()) return `no ${CHROMIUM_PATH}`;
+  return rendererEntryExists() ? null : 'the renderer entry src/renderer/src/main.ts does not exist';
+}
+
 function newestMtimeMs(path: string): number {
   if (!existsSync(path)) return 0;
   const info = statSync(path);

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRun, type SyntheticRun } from '../../bench/ui/syntheticRun';
-import { ARTIFACTS_DIR, chromiumExists, rendererEntryExists, startWebSession } from './harness';
+import { ARTIFACTS_DIR, startWebSession, webTestSkipReason } from './harness';
 
-const reason = !chromiumExists() ? 'no /usr/bin/chromium' : !rendererEntryExists() ? 'the renderer entry does not exist' : null;
+const reason = webTestSkipReason();
 if (reason) console.warn(`test/e2e/timelineTracks.test.ts skipped: ${reason}`);
 
 const attr = async (page: Page, selector: string, name: string): Promise<number> => Number(await page.getAttribute(selector, name));

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunId } from '../../src/shared/runIds';
-import { chromiumExists, rendererEntryExists, runCli, startWebSession } from './harness';
+import { runCli, startWebSession, webTestSkipReason } from './harness';
 
-const reason = !chromiumExists() ? 'no /usr/bin/chromium' : !rendererEntryExists() ? 'the renderer entry does not exist' : null;
+const reason = webTestSkipReason();
 if (reason) console.warn(`test/e2e/viewWidths.test.ts skipped: ${reason}`);
 
 const SOON = { timeout: 15_000 };

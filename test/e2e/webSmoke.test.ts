@@ -4,9 +4,9 @@
  * exists, or where Chromium is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumExists, rendererEntryExists, startWebSession } from './harness';
+import { startWebSession, webTestSkipReason } from './harness';
 
-const reason = !chromiumExists() ? 'no /usr/bin/chromium' : !rendererEntryExists() ? 'the renderer entry src/renderer/src/main.ts does not exist yet' : null;
+const reason = webTestSkipReason();
 if (reason) console.warn(`test/e2e/webSmoke.test.ts skipped: ${reason}`);
 
 describe.skipIf(reason !== null)(`web mode in Chromium${reason ? ` (skipped: ${reason})` : ''}`, () => {
