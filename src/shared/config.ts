@@ -3,6 +3,7 @@
  * the UI's run setup and the WebSocket API; parseRunConfig is the one gate all of them pass.
  */
 import { AppError } from './errors';
+import { DEFAULT_ENGINE_TIMEOUT_S, MAX_ENGINE_TIMEOUT_S, parseEnginePython, parseEngines, type ExternalEngineName } from './externalEngines';
 
 export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming', 'series'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -18,7 +19,7 @@ export type StrategyChoice = StrategyName | DispatchName;
 /** every name a run accepts as a strategy */
 export const STRATEGY_CHOICES: readonly StrategyChoice[] = [...STRATEGIES, ...DISPATCHES];
 
-export function isDispatch(strategy: StrategyChoice): strategy is DispatchName {
+export function isDispatch(strategy: string): strategy is DispatchName {
   return (DISPATCHES as readonly string[]).includes(strategy);
 }
 
@@ -69,6 +70,12 @@ export interface RunConfig {
   shard?: ShardSpec;
   /** after the likelihood, the state-space posterior on it, timed once per HMM strategy; absent: none */
   posterior?: PosteriorRequest;
+  /** other implementations profiled beside the strategies, each as a child process (docs/external-engines.md) */
+  engines?: ExternalEngineName[];
+  /** the Python the numpy and nld adapters run under; default KDE_PROFILER_PYTHON, else python3 */
+  enginePython?: string;
+  /** an external engine still running after this many seconds is stopped; default DEFAULT_ENGINE_TIMEOUT_S */
+  engineTimeoutS?: number;
 }
 
 /** The posterior a profiling run ends with: one model, its filter and smoother timed per HMM strategy. */
@@ -237,6 +244,10 @@ export function parseRunConfig(raw: unknown): RunConfig {
   }
   const shard = parseShard(r.shard);
   const posterior = parsePosterior(r.posterior);
+  const engines = parseEngines(r.engines);
+  if (engines && shard) throw bad('engines', 'external engines decode every electrode; run them without a shard');
+  const enginePython = parseEnginePython(r.enginePython);
+  const engineTimeoutS = optInt(r.engineTimeoutS, 'engineTimeoutS', 1, MAX_ENGINE_TIMEOUT_S);
   if (posterior && shard) {
     throw bad('posterior', 'a shard holds only some electrodes and the posterior needs the likelihood of all of them; run the posterior without a shard');
   }
@@ -260,5 +271,8 @@ export function parseRunConfig(raw: unknown): RunConfig {
     label: label as string | undefined,
     shard,
     ...(posterior ? { posterior } : {}),
+    ...(engines ? { engines } : {}),
+    ...(enginePython ? { enginePython } : {}),
+    ...(engineTimeoutS !== undefined && engineTimeoutS !== DEFAULT_ENGINE_TIMEOUT_S ? { engineTimeoutS } : {}),
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { SerializedError } from './errors';
 
-export type ProcessRole = 'service' | 'engine';
+/** `external`: the external engines a run starts (docs/external-engines.md), a thread lane each */
+export type ProcessRole = 'service' | 'engine' | 'external';
 
 export interface SpanRecord {
   ph: 'X';

@@ -6,6 +6,7 @@ import type { BackendName, RunConfig, StrategyChoice, StrategyName } from './con
 import type { DatasetSummary } from './dataset';
 import type { Calibration, StrategyRoofline } from './roofline';
 import type { SerializedError } from './errors';
+import type { ExternalEngineInfo, ExternalEngineName } from './externalEngines';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -36,7 +37,7 @@ export type Verdict = 'faster' | 'slower' | 'no significant difference';
 
 /** One strategy's total time against another's, with the interval of the ratio of medians. */
 export interface StrategyComparison {
-  against: StrategyChoice;
+  against: MeasuredName;
   /** this strategy's median ÷ the other's (> 1: slower) */
   ratio: number;
   /** bootstrap 95 % interval of that ratio */
@@ -185,8 +186,13 @@ export interface NumericalHealth {
   electrodes: ElectrodeHealth[];
 }
 
+/** what a row of the results measured: one of the engine's strategies, or an external engine */
+export type MeasuredName = StrategyChoice | ExternalEngineName;
+
 export interface StrategyResult {
-  strategy: StrategyChoice;
+  strategy: MeasuredName;
+  /** set for an external engine's row (docs/external-engines.md): what ran and how it ended */
+  external?: ExternalEngineInfo;
   /** the strategy each electrode actually ran (differs from `strategy` only for auto) */
   resolved: StrategyName[];
   /** per electrode, why a dispatch (auto, nld-dispatch) chose what it chose: the predicted times compared or why a candidate was left out */
@@ -243,7 +249,7 @@ export interface Recommendation {
   encTileSize?: number;
   reason: string;
   /** the next-best strategy measured, against the recommended one (against = the recommended) */
-  runnerUp?: StrategyComparison & { strategy: StrategyChoice };
+  runnerUp?: StrategyComparison & { strategy: MeasuredName };
 }
 
 export interface Report {

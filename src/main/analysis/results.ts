@@ -5,6 +5,7 @@
 import { isDispatch, type BackendChoice, type StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, MachineLoad, StrategyResult, TimingStats } from '../../shared/report';
+import { isExternalEngineName } from '../../shared/externalEngines';
 import { formatAbsDiff, formatShare } from '../../shared/format';
 import { addTimings } from './stats';
 import { ARGMAX_AGREEMENT_MIN } from './thresholds';
@@ -36,6 +37,7 @@ export function strategyLabel(r: StrategyResult): string {
 
 /** The one concrete strategy a result stands for; undefined for a dispatch that mixed strategies. */
 export function concreteStrategy(r: StrategyResult): StrategyName | undefined {
+  if (isExternalEngineName(r.strategy)) return undefined;
   if (!isDispatch(r.strategy)) return r.strategy;
   const names = [...new Set(r.resolved)];
   return names.length === 1 ? names[0] : undefined;

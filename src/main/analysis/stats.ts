@@ -3,8 +3,7 @@
  * repeats, as the seeds measure it: it carries kernel initialization and shader/program
  * compilation, which the warm statistics must not include.
  */
-import type { StrategyChoice } from '../../shared/config';
-import type { StrategyComparison, TimingStats } from '../../shared/report';
+import type { MeasuredName, StrategyComparison, TimingStats } from '../../shared/report';
 import { medianCi95, ratioOfMediansCi95, tukeyOutliers, verdictOf, type BootstrapOptions } from './bootstrap';
 
 /** Middle value; the mean of the two middle values for an even count; NaN for no values. */
@@ -66,7 +65,7 @@ export function timingStats(firstMs: number, samplesMs: readonly number[]): Timi
  * ratio and its verdict. Undefined when either side has fewer than two warm samples: a single
  * repeat has no spread, so no interval and no verdict can be told honestly.
  */
-export function compareTimings(a: TimingStats, b: TimingStats, against: StrategyChoice, options?: BootstrapOptions): StrategyComparison | undefined {
+export function compareTimings(a: TimingStats, b: TimingStats, against: MeasuredName, options?: BootstrapOptions): StrategyComparison | undefined {
   const ratioCi95 = ratioOfMediansCi95(a.samplesMs, b.samplesMs, options);
   if (!ratioCi95 || !(b.medianMs > 0)) return undefined;
   return { against, ratio: a.medianMs / b.medianMs, ratioCi95, verdict: verdictOf(ratioCi95) };

@@ -1,7 +1,8 @@
 /**
  * Builders of hand-made results, backends, datasets and reports for this folder's tests only.
  */
-import { isDispatch } from '../../shared/config';
+import { isDispatch, type StrategyChoice } from '../../shared/config';
+import { isExternalEngineName, type ExternalEngineName } from '../../shared/externalEngines';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, Report, StrategyResult, TimingStats } from '../../shared/report';
 import { timingStats } from './stats';
@@ -14,7 +15,7 @@ export function timing(firstMs: number, samplesMs: number[]): TimingStats {
 export function okResult(strategy: StrategyResult['strategy'], ms: number, extra: Partial<StrategyResult> = {}): StrategyResult {
   return {
     strategy,
-    resolved: isDispatch(strategy) ? ['compensated'] : [strategy],
+    resolved: isDispatch(strategy) ? ['compensated'] : isExternalEngineName(strategy) ? [] : [strategy],
     status: 'ok',
     total: timing(ms, [ms, ms, ms]),
     stages: [],
@@ -75,7 +76,8 @@ export function report(strategies: StrategyResult[], extra: Partial<Report> = {}
     config: {
       data: { kind: 'preset', name: 'medium', seed: 42, features: 2, featureScale: 1 },
       backend: 'wasm',
-      strategies: strategies.map((s) => s.strategy),
+      strategies: strategies.flatMap((s): StrategyChoice[] => (isExternalEngineName(s.strategy) ? [] : [s.strategy])),
+      engines: strategies.flatMap((s): ExternalEngineName[] => (isExternalEngineName(s.strategy) ? [s.strategy] : [])),
       repeats: 3,
       warmup: 1,
       local: false,

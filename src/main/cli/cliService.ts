@@ -32,7 +32,7 @@ export async function checkedRunsDir(io: CliIo, flag: string | undefined, writes
 
 /** `writes`: the command records runs (run, decode, sweep), so the runs folder must be writable */
 export async function withService<T>(io: CliIo, runsDirFlag: string | undefined, use: (service: ProfilerService) => Promise<T>, writes = false): Promise<T> {
-  const service = createProfilerService({ runsDir: await checkedRunsDir(io, runsDirFlag, writes) });
+  const service = createProfilerService({ runsDir: await checkedRunsDir(io, runsDirFlag, writes), commandEngines: true });
   try {
     return await use(service);
   } finally {

@@ -29,6 +29,10 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                  [--workers N] [--no-kernel-profile] [--allow-tf32]
                  [--model decoder|detector|none] (the state-space posterior after the likelihood; default none)
                  [--posterior-strategy structured|dense|both] (HMM strategies timed; default both)
+                 [--engine numpy|nld:clusterless_kde|nld:clusterless_kde_log[:x64]|'cmd:COMMAND'] … (other implementations
+                  profiled beside the strategies, each as a child process; docs/external-engines.md)
+                 [--python PATH] (the Python of the numpy and nld engines; default KDE_PROFILER_PYTHON, else python3)
+                 [--engine-timeout S] (an engine still running after S seconds is stopped; default 1800)
                  [--out DIR] [--runs-dir DIR] [--no-trace] [--trace-json]`;
 
 export interface FollowedRun {

@@ -4,6 +4,7 @@
  */
 import { AppError, isAppError } from '../../shared/errors';
 import { DEFAULT_STOPPING_RULE, HMM_STRATEGIES, parseRunConfig, POSTERIOR_MODELS, STRATEGIES, STRATEGY_CHOICES, type RunConfig } from '../../shared/config';
+import { OFFERED_ENGINES } from '../../shared/externalEngines';
 import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, refuseTogether, type Parsed } from './args';
 import { UsageError } from './cliTypes';
 import { didYouMean } from './suggest';
@@ -35,6 +36,9 @@ export const RUN_OPTIONS = {
   workers: { type: 'string' },
   'no-kernel-profile': { type: 'boolean' },
   'allow-tf32': { type: 'boolean' },
+  engine: { type: 'string', multiple: true },
+  python: { type: 'string' },
+  'engine-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -59,6 +63,9 @@ const FLAG_OF_KEY: [RegExp, string][] = [
   [/^workers$/, '--workers'],
   [/^posterior\.strategies/, '--posterior-strategy'],
   [/^posterior/, '--model'],
+  [/^engines/, '--engine'],
+  [/^enginePython$/, '--python'],
+  [/^engineTimeoutS$/, '--engine-timeout'],
 ];
 
 function reword(e: AppError): UsageError {
@@ -144,6 +151,18 @@ function strategiesFrom(p: Parsed): string[] | undefined {
   return names;
 }
 
+/** `--engine NAME`, as often as there are engines; a bare word no engine has gets the nearest one */
+function enginesFrom(p: Parsed): string[] | undefined {
+  const given = (p.values as Record<string, unknown>).engine;
+  if (given === undefined) return undefined;
+  const names = (Array.isArray(given) ? given : [given]).map(String);
+  const offered = [...OFFERED_ENGINES, 'cmd:COMMAND'];
+  for (const n of names) {
+    if (!/^(numpy|nld:|cmd:)/.test(n)) throw new UsageError(`--engine: expected ${offered.join(', ')}, got "${n}"${didYouMean(n, offered)}`);
+  }
+  return names;
+}
+
 export function runConfigFromFlags(p: Parsed): RunConfig {
   const strategies = strategiesFrom(p);
   const budgetMb = numberFlag(p, 'memory-budget-mb');
@@ -166,6 +185,9 @@ export function runConfigFromFlags(p: Parsed): RunConfig {
     allowTf32: boolFlag(p, 'allow-tf32') ? true : undefined,
     shard: shardFrom(p),
     posterior: posteriorFrom(p),
+    engines: enginesFrom(p),
+    enginePython: stringFlag(p, 'python'),
+    engineTimeoutS: intFlag(p, 'engine-timeout', 1),
   };
   try {
     return parseRunConfig(raw);

@@ -8,11 +8,13 @@
  * arrays go to files. Cancellation is checked between steps.
  */
 import type { StrategyChoice } from '../../shared/config';
+import { engineSlug } from '../../shared/externalEngines';
 import { summarizeDataset, type DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, Report } from '../../shared/report';
 import { agreementMatrix, compareArrays, decodingAccuracy, truePositionAtRows } from '../analysis';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
 import { startDecodeRun } from './decodeRun';
+import { externalUnits, measureExternalEngines, type ExternalSink } from './external';
 import type { EngineDeps } from './engineDeps';
 import { writeAxes, writeLikelihood } from './likelihoodFiles';
 import { LOCAL_GROUP, localRatioToNonlocal, measureLocal, type LocalMeasurement } from './localMeasure';
@@ -38,6 +40,7 @@ function progressGroups({ config }: StartMessage): ProgressGroup[] {
   // the kernel profile takes the last warmup's place; without a warmup it is one call more
   const profileCalls = config.kernelProfile !== false && config.warmup === 0 ? 1 : 0;
   const groups: ProgressGroup[] = config.strategies.map((s) => ({ name: s, units: timedCalls + profileCalls }));
+  for (const e of config.engines ?? []) groups.push({ name: e, units: externalUnits(config) });
   if (config.local) groups.push({ name: LOCAL_GROUP, units: timedCalls });
   if (config.posterior) groups.push({ name: POSTERIOR_GROUP, units: posteriorUnits(config.posterior, config.local) });
   return groups;
@@ -54,7 +57,8 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   };
   // after each strategy the host gets what was measured so far: a run that fails or is cancelled keeps it
   const summary = summarizeDataset(dataset);
-  const measured = await measureStrategies(ctx, runDir, (so) =>
+  const external: ExternalSink = { records: (r) => session.sendRecords(r), log: (level, message) => session.log(level, message) };
+  const measured = await measureStrategies(ctx, runDir, external, (so) =>
     session.sendPartial({ ...partialOutcome(summary, backend, so), calibration, workers, tf32 }),
   );
   // the local likelihood is one pass over time rows, on this thread
@@ -77,20 +81,24 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   return outcome;
 }
 
-/** Each strategy in turn, its likelihood saved when asked; then their agreement with the reference. */
+/**
+ * Each strategy in turn, then each external engine, their likelihoods saved when asked; then their
+ * agreement with the reference and with each other.
+ */
 async function measureStrategies(
-  ctx: MeasureContext, runDir: string, onMeasured: (soFar: StrategyMeasurement[]) => void,
+  ctx: MeasureContext, runDir: string, external: ExternalSink, onMeasured: (soFar: StrategyMeasurement[]) => void,
 ): Promise<StrategyMeasurement[]> {
   const { nTime, nBins } = gridOf(ctx);
   const measured: StrategyMeasurement[] = [];
-  for (const strategy of ctx.config.strategies as StrategyChoice[]) {
-    const m = await measureStrategy(ctx, strategy);
+  const keep = async (m: StrategyMeasurement, fileName: string) => {
     if (ctx.config.saveLikelihood && m.likelihood && m.likelihood.length === nTime * nBins) {
-      m.result.likelihoodFile = await writeLikelihood(runDir, strategy, m.likelihood, nTime, nBins);
+      m.result.likelihoodFile = await writeLikelihood(runDir, fileName, m.likelihood, nTime, nBins);
     }
     measured.push(m);
     onMeasured(measured);
-  }
+  };
+  for (const strategy of ctx.config.strategies as StrategyChoice[]) await keep(await measureStrategy(ctx, strategy), strategy);
+  for (const m of await measureExternalEngines(ctx, runDir, external)) await keep(m, engineSlug(m.result.strategy));
   agreementsWithReference(measured, nTime, nBins);
   accuraciesAgainstTruePosition(measured, ctx);
   return measured;

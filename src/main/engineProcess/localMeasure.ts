@@ -4,6 +4,7 @@
  * non-local decode of the same run.
  */
 import type { Agreement, Report, StrategyResult, TimingStats } from '../../shared/report';
+import { isExternalEngineName } from '../../shared/externalEngines';
 import { REPEAT_SPAN, WARMUP_SPAN } from '../../shared/traceSpans';
 import { compareArrays, timingStats } from '../analysis';
 import { nextStep, type MeasureContext } from './measureContext';
@@ -64,8 +65,10 @@ type LocalRatio = NonNullable<NonNullable<Report['local']>['ratioToNonlocal']>;
  * outside either); undefined when no non-local decode has a positive median.
  */
 export function localRatioToNonlocal(local: Pick<LocalMeasurement, 'timing'>, strategies: readonly StrategyResult[]): LocalRatio | undefined {
-  const decoded = strategies.filter((r) => r.status === 'ok' && r.decode !== undefined && r.decode.medianMs > 0);
+  // the engine's own strategies only: an external engine's decode is not this engine's non-local decode
+  const decoded = strategies.flatMap((r) =>
+    r.status === 'ok' && r.decode !== undefined && r.decode.medianMs > 0 && !isExternalEngineName(r.strategy) ? [{ strategy: r.strategy, decode: r.decode }] : []);
   const against = decoded.find((r) => r.strategy === 'reference') ?? decoded[0];
-  const ratio = against ? local.timing.medianMs / against.decode!.medianMs : NaN;
+  const ratio = against ? local.timing.medianMs / against.decode.medianMs : NaN;
   return against && Number.isFinite(ratio) ? { against: against.strategy, ratio } : undefined;
 }

@@ -120,6 +120,11 @@ export class RunSession {
     this.send({ type: 'partial', outcome: { ...outcome, ...this.identity } });
   }
 
+  /** Records made outside the recorder (an external engine's lane) join the run's trace here. */
+  sendRecords(records: TraceRecord[]): void {
+    if (records.length > 0) this.onBatch(records);
+  }
+
   log(level: 'info' | 'warn' | 'error', message: string): void {
     this.send({ type: 'log', level, message });
   }

@@ -22,7 +22,7 @@ export const ENGINE_PROCESS_SPAN = 'engine process';
 export function isOpenSpanList(v: unknown): v is OpenSpan[] {
   return Array.isArray(v) && v.every((s) => {
     const o = s as Partial<OpenSpan> | null;
-    return typeof o === 'object' && o !== null && (o.proc === 'engine' || o.proc === 'service') && typeof o.tid === 'number'
+    return typeof o === 'object' && o !== null && (o.proc === 'engine' || o.proc === 'service' || o.proc === 'external') && typeof o.tid === 'number'
       && typeof o.name === 'string' && typeof o.startUs === 'number' && Number.isFinite(o.startUs)
       && (o.args === undefined || (typeof o.args === 'object' && o.args !== null));
   });

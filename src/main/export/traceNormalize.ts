@@ -11,12 +11,13 @@
 import type { CounterRecord, InstantRecord, ProcessRole, SpanRecord, TraceRecord } from '../../shared/events';
 import { isTraceRecord } from './traceRecords';
 
-export const PROCESS_IDS: Record<ProcessRole, number> = { service: 1, engine: 2 };
+export const PROCESS_IDS: Record<ProcessRole, number> = { service: 1, engine: 2, external: 3 };
 export const PROCESS_NAMES: Record<ProcessRole, string> = {
   service: 'kde-profiler service',
   engine: 'kde-profiler engine',
+  external: 'external engines',
 };
-const ROLES_IN_ORDER: ProcessRole[] = ['service', 'engine'];
+const ROLES_IN_ORDER: ProcessRole[] = ['service', 'engine', 'external'];
 const MAIN_TID = 1;
 const MAX_TID = 2 ** 31 - 1;
 

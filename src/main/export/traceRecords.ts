@@ -4,7 +4,7 @@
  */
 import type { ProcessRole, TraceRecord } from '../../shared/events';
 
-const ROLES = new Set<string>(['service', 'engine']);
+const ROLES = new Set<string>(['service', 'engine', 'external']);
 const SCOPES = new Set<string>(['t', 'p', 'g']);
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -11,5 +11,6 @@ export { BatchSink, DEFAULT_FLUSH_INTERVAL_MS, DEFAULT_MAX_BATCH_RECORDS, type B
 export { hrtimeNowNs, parseOriginNs, estimateClockOffsetNs, type MonotonicNowNs } from './clock';
 export { MemorySampler, type MemorySamplerOptions, type MemorySummary, type MemoryPeaks, type CounterSink, type TensorMemory } from './memorySampler';
 export { sampleProcessRssBytes, gpuMemory, parseNvidiaSmiMemory, type GpuMemoryInfo } from './processMemory';
+export { sampleProcessTreeRssBytes, treeRssFromPs } from './processTree';
 export { aggregateKernels, KernelAggregator, type ProfiledKernel } from './kernelProfile';
 export { RunningStageTimes, stageTimes } from './stages';

@@ -34,6 +34,8 @@ export interface ProfilerServiceOptions {
    * on Linux, uses no CPU) for this long; default KDE_PROFILER_ENGINE_TIMEOUT_S seconds, else 120 s.
    */
   engineTimeoutMs?: number;
+  /** the caller is the command line: its runs may start `cmd:` engines and name the engines' Python */
+  commandEngines?: boolean;
 }
 
 export interface ProfilerService extends ProfilerApi {
@@ -54,14 +56,14 @@ type RunControl = Pick<ProfilerService, 'startRun' | 'startDecode' | 'cancelRun'
 type RecordedRuns = Pick<ProfilerService, 'listRuns' | 'getRun' | 'deleteRun' | 'compareRuns' | 'exportRun'>;
 
 /** The calls that start runs, follow them and stop them. */
-function runControl({ store, ready, bus, queue, runId }: ServiceCore): RunControl {
+function runControl({ store, ready, bus, queue, runId }: ServiceCore, commandsAllowed: boolean): RunControl {
   const enqueue = async (config: RunConfig, decode?: DecodeRequest): Promise<{ runId: string }> => {
     await ready;
     return { runId: await queue.enqueue(config, decode) };
   };
   return {
-    startRun: async (raw) => enqueue(await withReadableData(raw)),
-    startDecode: async (raw, decode) => enqueue(decodeConfig(await withReadableData(raw), decode), decodeRequestOf(decode)),
+    startRun: async (raw) => enqueue(await withReadableData(raw, commandsAllowed)),
+    startDecode: async (raw, decode) => enqueue(decodeConfig(await withReadableData(raw, commandsAllowed), decode), decodeRequestOf(decode)),
 
     async cancelRun(v) {
       const id = await runId(v);
@@ -137,5 +139,5 @@ function recordedRuns({ store, ready, queue, timelines, runId }: ServiceCore): R
 
 export function createProfilerService(options: ProfilerServiceOptions): ProfilerService {
   const core = createServiceCore(options);
-  return { runsDir: core.store.runsDir, ...dataCalls(core), ...runControl(core), ...recordedRuns(core), ...runViews(core) };
+  return { runsDir: core.store.runsDir, ...dataCalls(core), ...runControl(core, options.commandEngines === true), ...recordedRuns(core), ...runViews(core) };
 }

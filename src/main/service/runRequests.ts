@@ -6,6 +6,7 @@ import { checkPosteriorParameters } from '../../shared/posteriorParameters';
 import { resolve } from 'node:path';
 import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
+import { isCommandEngine } from '../../shared/externalEngines';
 import { regularFileStats } from '../data';
 import type { DecodeRequest } from '../engineProtocol';
 import { runConfig } from './validate';
@@ -14,9 +15,28 @@ const MAX_ROWS_PER_CHUNK = 1_000_000_000;
 /** parseRunConfig's limit on a label */
 const MAX_LABEL_CHARS = 200;
 
-/** A run config whose data file is given by an absolute path and is a regular file (never a pipe the engine would wait on). */
-export async function withReadableData(raw: unknown): Promise<RunConfig> {
+/**
+ * A `cmd:` engine runs a program of the caller's choosing, and `enginePython` picks an interpreter:
+ * both are the command line's (whoever types them can run programs anyway), never a page's, whose
+ * requests arrive over IPC or a WebSocket.
+ */
+function refuseCommands(config: RunConfig): void {
+  const command = config.engines?.find(isCommandEngine);
+  if (command !== undefined) {
+    throw new AppError('BAD_ARGUMENT', `run config 'engines': ${JSON.stringify(command.slice(0, 60))} runs a command, which only the command line may start; use kde-profiler run --engine 'cmd:…'`, { key: 'engines' });
+  }
+  if (config.enginePython !== undefined) {
+    throw new AppError('BAD_ARGUMENT', "run config 'enginePython': the engines' Python is chosen on the command line (--python) or by KDE_PROFILER_PYTHON where the app starts", { key: 'enginePython' });
+  }
+}
+
+/**
+ * A run config whose data file is given by an absolute path and is a regular file (never a pipe
+ * the engine would wait on); commands refused unless the caller is the command line.
+ */
+export async function withReadableData(raw: unknown, commandsAllowed = false): Promise<RunConfig> {
   const config = runConfig(raw);
+  if (!commandsAllowed) refuseCommands(config);
   if (config.data.kind !== 'file') return config;
   const path = resolve(config.data.path);
   await regularFileStats(path);

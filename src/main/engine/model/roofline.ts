@@ -8,6 +8,7 @@
  */
 import type { RunConfig, StrategyChoice } from '../../../shared/config';
 import type { DatasetSummary } from '../../../shared/dataset';
+import { isExternalEngineName } from '../../../shared/externalEngines';
 import type { StageTime, StrategyResult } from '../../../shared/report';
 import type { Calibration, RooflineCeiling, RooflineEntry, StageRoofline, StrategyRoofline } from '../../../shared/roofline';
 import { addWork, scaleWork, totalFlops, type Work } from './opWork';
@@ -107,7 +108,8 @@ export function rooflineOfResult(
   config: RunConfig,
   calibration: Calibration,
 ): StrategyRoofline | undefined {
-  if (result.status !== 'ok') return undefined;
+  // an external engine's stages are its own: the formulas describe the engine's strategies only
+  if (result.status !== 'ok' || isExternalEngineName(result.strategy)) return undefined;
   const params = { positionStd: dataset.positionStd, waveformStd: dataset.waveformStd, blockSize: dataset.blockSize };
   const options = strategyOptionsFor({ params }, config);
   return strategyRoofline({ strategy: result.strategy, stages: result.stages, dataset, options, calibration });

@@ -133,7 +133,8 @@ export class TimelineIndexBuilder {
     const lanes: LaneIndex[] = [];
     for (const id of new Set([...this.lanes.keys(), ...drawnOpen.keys()])) lanes.push(...this.laneIndexes(id, drawnOpen.get(id)));
     const procOf = (id: string) => this.lanes.get(id)?.proc ?? drawnOpen.get(id)?.proc;
-    const order = (id: string) => (procOf(id.split('/')[0]!) === 'service' ? 0 : 1);
+    const rank: Record<string, number> = { service: 0, engine: 1, external: 2 };
+    const order = (id: string) => rank[procOf(id.split('/')[0]!) ?? 'engine'] ?? 1;
     lanes.sort((a, b) => order(a.lane.id) - order(b.lane.id) || a.lane.id.localeCompare(b.lane.id, undefined, { numeric: true }));
     const instants = this.instants.sort((a, b) => a.tsUs - b.tsUs).slice();
     if (!Number.isFinite(startUs)) startUs = 0;

@@ -5,6 +5,7 @@ import type {
   CounterSeries, DataInspection, LikelihoodView, PresetInfo, RunDetail, RunIndexEntry, SystemInfo, TimelineView,
 } from '../../../shared/api';
 import { isDispatch } from '../../../shared/config';
+import { isExternalEngineName } from '../../../shared/externalEngines';
 import type { DatasetSummary } from '../../../shared/dataset';
 import type { Report, StrategyResult, TimingStats } from '../../../shared/report';
 
@@ -65,7 +66,7 @@ export function inspection(): DataInspection {
 export function strategyResult(strategy: StrategyResult['strategy'], totalMs: number, extra: Partial<StrategyResult> = {}): StrategyResult {
   return {
     strategy,
-    resolved: isDispatch(strategy) ? ['compensated'] : [strategy],
+    resolved: isDispatch(strategy) ? ['compensated'] : isExternalEngineName(strategy) ? [] : [strategy],
     status: 'ok',
     encode: timing(totalMs / 2, totalMs / 4, 1),
     decode: timing(totalMs, totalMs * 0.75, 2),

@@ -1,0 +1,156 @@
+/**
+ * A run's external engines, each in turn after the engine's own strategies: the run's data
+ * written once as a clusterless-npz/1 file they all read, each engine started in a folder of its
+ * own in the run folder, its messages recorded on its lane as they come, its likelihood read back
+ * for the agreement matrix. An engine that fails leaves a failed row saying why; the run goes on.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '../../../shared/errors';
+import { DEFAULT_ENGINE_TIMEOUT_S, engineSlug, type ExternalEngineName } from '../../../shared/externalEngines';
+import type { TraceRecord } from '../../../shared/events';
+import { compareArrays } from '../../analysis';
+import { readUntrustedFile, writeClusterlessNpz, parseNpy } from '../../data';
+import { throwIfCancelled } from '../../engine/model';
+import type { MeasureContext } from '../measureContext';
+import type { StrategyMeasurement } from '../strategyMeasure';
+import { runChild, type ChildEnd } from './childRun';
+import { invocationOf, type EngineInvocation } from './engineCommand';
+import { ExternalLane } from './externalLane';
+import { ExternalRecord } from './externalRecord';
+import { endFailure, resultFailure } from './externalFailures';
+
+export const EXTERNAL_DIR = 'external';
+const NONLOCAL = 'log_likelihood_nonlocal';
+const RECORD_BATCH = 64;
+
+export interface ExternalSink {
+  /** hands records to the run's trace (the session's batches) */
+  records(records: TraceRecord[]): void;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+}
+
+/** units of progress an engine's group has: its cold call, warm-ups and repeats */
+export function externalUnits(config: MeasureContext['config']): number {
+  return 1 + config.warmup + config.repeats;
+}
+
+/** Every external engine the run names, in order, on one data file; that file is removed after. */
+export async function measureExternalEngines(ctx: MeasureContext, runDir: string, sink: ExternalSink): Promise<StrategyMeasurement[]> {
+  const engines = ctx.config.engines ?? [];
+  if (engines.length === 0) return [];
+  const dir = join(runDir, EXTERNAL_DIR);
+  await mkdir(dir, { recursive: true });
+  const dataPath = join(dir, 'data.npz');
+  await ctx.rec.span('external data', () => writeClusterlessNpz(ctx.dataset, dataPath, { overwrite: true }));
+  const measured: StrategyMeasurement[] = [];
+  try {
+    for (const [i, name] of engines.entries()) {
+      measured.push(await measureExternal(ctx, { name, index: i, dataPath, outDir: join(dir, `${i + 1}-${engineSlug(name)}`) }, sink));
+    }
+  } finally {
+    await rm(dataPath, { force: true });
+  }
+  return measured;
+}
+
+interface EngineSlot {
+  name: ExternalEngineName;
+  index: number;
+  dataPath: string;
+  outDir: string;
+}
+
+async function measureExternal(ctx: MeasureContext, slot: EngineSlot, sink: ExternalSink): Promise<StrategyMeasurement> {
+  const { name, outDir } = slot;
+  const startUs = ctx.rec.nowUs();
+  await mkdir(outDir, { recursive: true });
+  let invocation: EngineInvocation;
+  try {
+    invocation = invocationOf({ name, config: ctx.config, dataPath: slot.dataPath, outDir });
+  } catch (e) {
+    const failure = new AppError('RUN_FAILED', (e as Error).message);
+    const end: ChildEnd = { exitCode: null, signal: null, stoppedFor: 'spawn', stdoutTail: [], stderrTail: [] };
+    ctx.tracker.skipRest(name);
+    return { result: new ExternalRecord().toResult(name, [], end, failure), window: { strategy: name, startUs, endUs: ctx.rec.nowUs() } };
+  }
+  const record = new ExternalRecord();
+  const end = await ctx.rec.span('external engine', () => watchChild(ctx, slot, invocation, record, sink), { engine: name });
+  throwIfCancelled(ctx.signal);
+  const timeoutS = ctx.config.engineTimeoutS ?? DEFAULT_ENGINE_TIMEOUT_S;
+  let failure = endFailure({ record, end, timeoutS, outDir, program: invocation.argv[0]! });
+  let likelihood: Float64Array | undefined;
+  if (!failure) {
+    const read = await readLikelihood(ctx, record, outDir);
+    if (read instanceof AppError) failure = read;
+    else likelihood = read;
+  }
+  ctx.tracker.skipRest(name);
+  if (failure) sink.log('warn', `${name}: ${failure.message}`);
+  const result = record.toResult(name, invocation.argv, end, failure);
+  const expected = ctx.dataset.expected?.logLikelihoodNonlocal;
+  if (likelihood && expected?.length === likelihood.length) {
+    result.agreementWithExpected = compareArrays(likelihood, expected, ctx.dataset.time.length, likelihood.length / ctx.dataset.time.length, 'expected');
+  }
+  return { result, ...(likelihood ? { likelihood } : {}), window: { strategy: name, startUs, endUs: ctx.rec.nowUs() } };
+}
+
+/** Runs the child, turning its messages into trace records and progress as they come. */
+async function watchChild(ctx: MeasureContext, slot: EngineSlot, invocation: EngineInvocation, record: ExternalRecord, sink: ExternalSink): Promise<ChildEnd> {
+  const lane = new ExternalLane({ name: slot.name, tid: slot.index + 1, nowUs: () => ctx.rec.nowUs() });
+  let batch: TraceRecord[] = [];
+  const push = (...r: TraceRecord[]) => {
+    if (!ctx.config.trace) return;
+    batch.push(...r);
+    if (batch.length >= RECORD_BATCH) flush();
+  };
+  const flush = () => {
+    if (batch.length > 0) sink.records(batch);
+    batch = [];
+  };
+  ctx.tracker.beginUnit(slot.name, `${slot.name} · cold`);
+  const end = await runChild({
+    // the working directory the profiler was started in, where the paths of a cmd: engine's command resolve
+    argv: invocation.argv, env: invocation.env, cwd: process.cwd(), signal: ctx.signal,
+    timeoutMs: (ctx.config.engineTimeoutS ?? DEFAULT_ENGINE_TIMEOUT_S) * 1000,
+    onMessage: (m) => {
+      const span = m.type === 'span' ? lane.span(m) : undefined;
+      record.take(m, span);
+      if (m.type === 'hello') push(...lane.hello(m));
+      else if (span) push(span);
+      else if (m.type === 'counter') push(lane.counter(m));
+      else if (m.type === 'log') sink.log(m.level, `${slot.name}: ${m.message}`);
+      else if (m.type === 'call') {
+        ctx.tracker.endUnit();
+        ctx.tracker.beginUnit(slot.name, `${slot.name} · ${m.phase === 'cold' ? 'warm-up' : 'repeat'} ${record.calls.length + 1}`);
+        ctx.emitProgress();
+      }
+    },
+    onRss: (bytes) => {
+      record.rss(bytes);
+      push(lane.rss(bytes));
+    },
+  });
+  flush();
+  return end;
+}
+
+/** The engine's non-local likelihood, checked against the data's grid; an AppError saying what is wrong. */
+async function readLikelihood(ctx: MeasureContext, record: ExternalRecord, outDir: string): Promise<Float64Array | AppError> {
+  const nTime = ctx.dataset.time.length;
+  const nBins = ctx.dataset.placeBinCenters.length / ctx.dataset.positionDims;
+  const entry = record.results.get(NONLOCAL);
+  if (!entry) return resultFailure(`finished without a '${NONLOCAL}' result`);
+  const path = join(outDir, entry.file);
+  try {
+    const bytes = await readUntrustedFile(path, { maxBytes: nTime * nBins * 8 + 64 * 1024, within: outDir });
+    const array = parseNpy(bytes, { file: path, key: NONLOCAL }, true);
+    if (!(array.data instanceof Float64Array) || array.dtype.kind !== 'float') return resultFailure(`${entry.file} holds ${array.dtype.kind} values; a float32 or float64 array is expected`);
+    if (array.shape.length !== 2 || array.shape[0] !== nTime || array.shape[1] !== nBins) {
+      return resultFailure(`${entry.file} has shape (${array.shape.join(', ')}); the data's grid is (${nTime}, ${nBins}) (time rows, place bins)`);
+    }
+    return array.data;
+  } catch (e) {
+    return resultFailure(`its result ${entry.file} cannot be read: ${(e as Error).message}`);
+  }
+}
