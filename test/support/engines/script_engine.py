@@ -41,7 +41,9 @@ if mode == "hang":
     time.sleep(600)
 if mode == "children":
     # a grandchild that would outlive the engine if its process group were not stopped with it
-    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    grandchild = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    with open(os.path.join(out, "grandchild.pid"), "w") as f:
+        f.write(str(grandchild.pid))
     time.sleep(600)
 
 n_time, n_bins = data["time"].size, data["interior_place_bin_centers"].shape[0]
