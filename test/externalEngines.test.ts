@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRunConfig } from '../src/shared/config';
 import type { TraceRecord } from '../src/shared/events';
 import type { Report, StrategyResult } from '../src/shared/report';
 import { runCliCaptured } from '../src/main/cli/testing';
@@ -115,8 +116,8 @@ describe('who may start a command', () => {
     const service = createProfilerService({ runsDir: join(dir, 'runs') });
     try {
       const data = { kind: 'preset', name: 'tiny' };
-      await expect(service.startRun({ data, engines: ['cmd:rm -rf /'] })).rejects.toThrow(/only the command line may start/);
-      await expect(service.startRun({ data, engines: ['numpy'], enginePython: '/tmp/evil' })).rejects.toThrow(/chosen on the command line/);
+      await expect(service.startRun(parseRunConfig({ data, engines: ['cmd:rm -rf /'] }))).rejects.toThrow(/only the command line may start/);
+      await expect(service.startRun(parseRunConfig({ data, engines: ['numpy'], enginePython: '/tmp/evil' }))).rejects.toThrow(/chosen on the command line/);
       expect(await service.listRuns()).toEqual([]);
     } finally {
       await service.close();
