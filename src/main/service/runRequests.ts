@@ -51,6 +51,9 @@ export function decodeConfig(config: RunConfig, decode: DecodeRequest): RunConfi
   if (config.strategies.length !== 1) {
     throw new AppError('BAD_ARGUMENT', `run config 'strategies': a decode run takes one strategy (or auto), got ${config.strategies.join(', ')}`, { key: 'strategies' });
   }
+  if (config.engines) {
+    throw new AppError('BAD_ARGUMENT', "run config 'engines': a decode run decodes with the engine alone; profile external engines with kde-profiler run --engine", { key: 'engines' });
+  }
   const rows = decode.rowsPerChunk;
   if (!Number.isInteger(rows) || rows < 2 || rows > MAX_ROWS_PER_CHUNK) {
     throw new AppError('BAD_ARGUMENT', `decode 'rowsPerChunk': expected an integer in [2, ${MAX_ROWS_PER_CHUNK}], got ${JSON.stringify(rows)}`, { key: 'rowsPerChunk' });
