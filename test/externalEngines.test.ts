@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../src/shared/config';
-import type { TraceRecord } from '../src/shared/events';
+import type { SpanRecord, TraceRecord } from '../src/shared/events';
 import type { Report, StrategyResult } from '../src/shared/report';
 import { runCliCaptured } from '../src/main/cli/testing';
 import { createProfilerService } from '../src/main/service';
@@ -59,7 +59,7 @@ describe.skipIf(skip !== undefined)('external engines in a run', () => {
     const modes = ['ok', 'crash', 'unavailable', 'garbage', 'wrong-shape', 'children'];
     cli = await runCliCaptured(dir, [
       'run', '--data', FIXTURE, '--strategy', 'reference', '--repeats', '2', '--warmup', '1', '--no-kernel-profile',
-      '--engine-timeout', '3', ...modes.flatMap((m) => ['--engine', engine(m)]), '--runs-dir', join(dir, 'runs'),
+      '--engine-timeout', '3', '--engine-trace', ...modes.flatMap((m) => ['--engine', engine(m)]), '--runs-dir', join(dir, 'runs'),
     ]);
     const [id] = await readdir(join(dir, 'runs')).then((names) => names.filter((n) => /^\d{8}-/.test(n)));
     runDir = join(dir, 'runs', id!);
@@ -107,6 +107,16 @@ describe.skipIf(skip !== undefined)('external engines in a run', () => {
     expect(external.filter((r) => r.ph === 'X' && r.name === 'predict').length).toBeGreaterThanOrEqual(4);
     expect(external.some((r) => r.ph === 'C' && r.name === `${engine('ok')} memory (MB)`)).toBe(true);
     expect(await readdir(join(runDir, 'external'))).not.toContain('data.npz');
+    // the framework's trace: its threads as lanes under the engine's, its first event where the engine said
+    const framework = external.filter((r): r is SpanRecord => r.ph === 'X' && r.cat === 'framework');
+    const lanes = external.filter((r) => r.ph === 'M' && r.tid > 100).map((r) => (r.args as { name: string }).name);
+    expect(lanes).toContain(`${engine('ok')} · XLA ops`);
+    expect(framework.map((r) => r.name).sort()).toContain('dot');
+    const dot = framework.find((r) => r.name === 'dot')!;
+    expect(framework.find((r) => r.name === 'reduce')!.ts - dot.ts).toBeCloseTo(50, 3);
+    expect(dot.args).toEqual({ hlo: 'dot.1' });
+    const lastPredict = Math.max(...external.filter((r): r is SpanRecord => r.ph === 'X' && r.name === 'predict' && r.tid === 1).map((r) => r.ts + r.dur));
+    expect(dot.ts).toBeGreaterThanOrEqual(lastPredict);
   });
 });
 

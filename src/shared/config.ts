@@ -76,6 +76,8 @@ export interface RunConfig {
   enginePython?: string;
   /** an external engine still running after this many seconds is stopped; default DEFAULT_ENGINE_TIMEOUT_S */
   engineTimeoutS?: number;
+  /** ask each external engine for its framework's own trace of one extra warm call (JAX's profiler) */
+  engineTrace?: boolean;
 }
 
 /** The posterior a profiling run ends with: one model, its filter and smoother timed per HMM strategy. */
@@ -274,5 +276,6 @@ export function parseRunConfig(raw: unknown): RunConfig {
     ...(engines ? { engines } : {}),
     ...(enginePython ? { enginePython } : {}),
     ...(engineTimeoutS !== undefined && engineTimeoutS !== DEFAULT_ENGINE_TIMEOUT_S ? { engineTimeoutS } : {}),
+    ...(engines && bool(r.engineTrace, 'engineTrace', false) ? { engineTrace: true } : {}),
   };
 }

@@ -33,6 +33,7 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                   profiled beside the strategies, each as a child process; docs/external-engines.md)
                  [--python PATH] (the Python of the numpy and nld engines; default KDE_PROFILER_PYTHON, else python3)
                  [--engine-timeout S] (an engine still running after S seconds is stopped; default 1800)
+                 [--engine-trace] (each engine's framework trace of one more warm call on the timeline: JAX's profiler)
                  [--out DIR] [--runs-dir DIR] [--no-trace] [--trace-json]`;
 
 export interface FollowedRun {

@@ -39,6 +39,7 @@ export const RUN_OPTIONS = {
   engine: { type: 'string', multiple: true },
   python: { type: 'string' },
   'engine-timeout': { type: 'string' },
+  'engine-trace': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -188,6 +189,7 @@ export function runConfigFromFlags(p: Parsed): RunConfig {
     engines: enginesFrom(p),
     enginePython: stringFlag(p, 'python'),
     engineTimeoutS: intFlag(p, 'engine-timeout', 1),
+    engineTrace: boolFlag(p, 'engine-trace') || undefined,
   };
   try {
     return parseRunConfig(raw);

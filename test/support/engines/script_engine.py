@@ -6,6 +6,7 @@ behaves: ok, crash, hang, garbage, wrong-shape, unavailable, no-hello, children.
 It "decodes" by copying the data file's expected log_likelihood_nonlocal when there is one (so the
 agreement with the expected values is exact), else writes a constant of the grid's shape."""
 
+import gzip
 import json
 import os
 import subprocess
@@ -62,6 +63,15 @@ if mode == "wrong-shape":
     ll = ll[:, :-1]
 np.save(os.path.join(out, "ll.npy"), np.ascontiguousarray(ll))
 send(type="result", name="log_likelihood_nonlocal", file="ll.npy")
+if os.environ.get("KDE_PROFILER_FRAMEWORK_TRACE") == "1":
+    # a framework's trace as JAX's profiler writes one: thread names, complete events in µs from its start
+    events_out = [{"ph": "M", "name": "thread_name", "pid": 7, "tid": 70, "args": {"name": "XLA ops"}},
+                  {"ph": "X", "name": "dot", "pid": 7, "tid": 70, "ts": 5000.0, "dur": 40.0, "args": {"hlo": "dot.1"}},
+                  {"ph": "X", "name": "reduce", "pid": 7, "tid": 70, "ts": 5050.0, "dur": 10.0},
+                  {"ph": "X", "name": "python", "pid": 7, "tid": 71, "ts": 5001.0, "dur": 80.0}]
+    with gzip.open(os.path.join(out, "fw.json.gz"), "wt") as f:
+        json.dump({"traceEvents": events_out}, f)
+    send(type="trace", file="fw.json.gz", start_ns=time.monotonic_ns())
 if mode == "crash":
     print("Traceback (most recent call last):\nValueError: the decoder blew up", file=sys.stderr)
     sys.exit(1)

@@ -45,7 +45,7 @@ export interface EngineInvocation {
 
 export interface InvocationInputs {
   name: string;
-  config: Pick<RunConfig, 'enginePython' | 'repeats' | 'warmup' | 'blockSize'>;
+  config: Pick<RunConfig, 'enginePython' | 'repeats' | 'warmup' | 'blockSize' | 'engineTrace'>;
   dataPath: string;
   outDir: string;
 }
@@ -65,5 +65,6 @@ export function invocationOf(i: InvocationInputs, env: NodeJS.ProcessEnv = proce
     PYTHONDONTWRITEBYTECODE: '1',
   };
   if (i.config.blockSize !== undefined) vars.KDE_PROFILER_BLOCK_SIZE = String(i.config.blockSize);
+  if (i.config.engineTrace) vars.KDE_PROFILER_FRAMEWORK_TRACE = '1';
   return { argv: engineArgv(engine, pythonOf(i.config, env)), env: { ...env, ...vars } };
 }

@@ -48,6 +48,15 @@ export class ExternalLane {
     return [meta];
   }
 
+  /**
+   * µs on the run clock of an engine timestamp taken now (the hello's offset when this lane heard
+   * it; otherwise the engine is taken to share the monotonic clock)
+   */
+  hereUs(tNs: number): number {
+    const runNs = this.o.nowUs() * 1000;
+    return Math.round(tNs + (this.offsetNs ?? runNs - Number(this.nowNs()))) / 1000;
+  }
+
   /** µs on the run clock of an engine timestamp; before the hello, the arrival time stands in */
   private us(tNs: number): number {
     if (this.offsetNs === undefined) return this.o.nowUs();

@@ -10,7 +10,7 @@ import type { StrategyResult } from '../../../shared/report';
 import { timingStats } from '../../analysis';
 import { RunningStageTimes } from '../../recorder';
 import type { ChildEnd } from './childRun';
-import type { CallMessage, ExternalMessage, HelloMessage, LogMessage, ResultMessage } from './messages';
+import type { CallMessage, ExternalMessage, HelloMessage, LogMessage, ResultMessage, TraceMessage } from './messages';
 
 /** exit status by which an engine says it cannot run here (a package is missing) */
 export const EXIT_UNAVAILABLE = 3;
@@ -22,6 +22,8 @@ export class ExternalRecord {
   readonly calls: CallMessage[] = [];
   readonly results = new Map<string, ResultMessage>();
   readonly counters: Record<string, number> = {};
+  /** the framework's trace of one call, when the engine captured one */
+  trace: TraceMessage | undefined;
   private readonly stages = new RunningStageTimes();
   private readonly allStages = new RunningStageTimes();
   private sawPhases = false;
@@ -46,6 +48,7 @@ export class ExternalRecord {
         if (m.level === 'error') this.lastError = m;
         break;
       case 'done': this.done = true; break;
+      case 'trace': this.trace = m; break;
     }
   }
 

@@ -19,6 +19,8 @@ import { invocationOf, type EngineInvocation } from './engineCommand';
 import { ExternalLane } from './externalLane';
 import { ExternalRecord } from './externalRecord';
 import { endFailure, resultFailure } from './externalFailures';
+import { importFrameworkTrace } from './frameworkTrace';
+import type { TraceMessage } from './messages';
 
 export const EXTERNAL_DIR = 'external';
 const NONLOCAL = 'log_likelihood_nonlocal';
@@ -75,8 +77,10 @@ async function measureExternal(ctx: MeasureContext, slot: EngineSlot, sink: Exte
     return { result: new ExternalRecord().toResult(name, [], end, failure), window: { strategy: name, startUs, endUs: ctx.rec.nowUs() } };
   }
   const record = new ExternalRecord();
-  const end = await ctx.rec.span('external engine', () => watchChild(ctx, slot, invocation, record, sink), { engine: name });
+  const lane = new ExternalLane({ name, tid: slot.index + 1, nowUs: () => ctx.rec.nowUs() });
+  const end = await ctx.rec.span('external engine', () => watchChild(ctx, { slot, lane, invocation, record, sink }), { engine: name });
   throwIfCancelled(ctx.signal);
+  if (record.trace && ctx.config.trace) await addFrameworkTrace({ slot, lane, trace: record.trace, sink });
   const timeoutS = ctx.config.engineTimeoutS ?? DEFAULT_ENGINE_TIMEOUT_S;
   let failure = endFailure({ record, end, timeoutS, outDir, program: invocation.argv[0]! });
   let likelihood: Float64Array | undefined;
@@ -95,9 +99,29 @@ async function measureExternal(ctx: MeasureContext, slot: EngineSlot, sink: Exte
   return { result, ...(likelihood ? { likelihood } : {}), window: { strategy: name, startUs, endUs: ctx.rec.nowUs() } };
 }
 
+/** The framework's trace the engine captured, on lanes under the engine's; a trace that cannot be read is a warning. */
+async function addFrameworkTrace({ slot, lane, trace, sink }: { slot: EngineSlot; lane: ExternalLane; trace: TraceMessage; sink: ExternalSink }): Promise<void> {
+  try {
+    const startUs = lane.hereUs(trace.startNs);
+    const imported = await importFrameworkTrace(join(slot.outDir, trace.file), slot.outDir, { engine: slot.name, laneBase: 100 * (slot.index + 1), startUs });
+    for (let i = 0; i < imported.records.length; i += 1000) sink.records(imported.records.slice(i, i + 1000));
+    const dropped = imported.dropped > 0 ? `; ${imported.dropped} more were left out` : '';
+    sink.log('info', `${slot.name}: its framework's trace added ${imported.spans} spans to the timeline${dropped}`);
+  } catch (e) {
+    sink.log('warn', `${slot.name}: its framework's trace ${trace.file} could not be added: ${(e as Error).message}`);
+  }
+}
+
 /** Runs the child, turning its messages into trace records and progress as they come. */
-async function watchChild(ctx: MeasureContext, slot: EngineSlot, invocation: EngineInvocation, record: ExternalRecord, sink: ExternalSink): Promise<ChildEnd> {
-  const lane = new ExternalLane({ name: slot.name, tid: slot.index + 1, nowUs: () => ctx.rec.nowUs() });
+interface Watched {
+  slot: EngineSlot;
+  lane: ExternalLane;
+  invocation: EngineInvocation;
+  record: ExternalRecord;
+  sink: ExternalSink;
+}
+
+async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record, sink }: Watched): Promise<ChildEnd> {
   let batch: TraceRecord[] = [];
   const push = (...r: TraceRecord[]) => {
     if (!ctx.config.trace) return;

@@ -30,8 +30,10 @@ export interface CallMessage { type: 'call'; phase: CallPhase; fitMs: number; pr
 export interface ResultMessage { type: 'result'; name: string; file: string }
 export interface LogMessage { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
 export interface DoneMessage { type: 'done' }
+/** the framework's own trace of one call (JAX's profiler): Chrome trace JSON, its first event at startNs */
+export interface TraceMessage { type: 'trace'; file: string; startNs: number }
 
-export type ExternalMessage = HelloMessage | SpanMessage | CounterMessage | CallMessage | ResultMessage | LogMessage | DoneMessage;
+export type ExternalMessage = HelloMessage | SpanMessage | CounterMessage | CallMessage | ResultMessage | LogMessage | DoneMessage | TraceMessage;
 
 class LineError extends Error {}
 
@@ -66,11 +68,11 @@ function flat(v: unknown, key: string): FlatArgs {
   return out;
 }
 
-/** a result file: a plain name inside the engine's folder, never a path out of it */
-function fileName(r: Record<string, unknown>): string {
+/** a file the engine wrote: a plain name inside the engine's folder, never a path out of it */
+function fileName(r: Record<string, unknown>, endings: readonly string[]): string {
   const f = text(r, 'file');
-  if (f.includes('/') || f.includes('\\') || f === '.' || f === '..' || !f.endsWith('.npy')) {
-    throw new LineError(`'file' must name a .npy file in the engine's folder, without a path: got ${JSON.stringify(f)}`);
+  if (f.includes('/') || f.includes('\\') || f.startsWith('.') || !endings.some((e) => f.endsWith(e))) {
+    throw new LineError(`'file' must name a ${endings.join(' or ')} file in the engine's folder, without a path: got ${JSON.stringify(f)}`);
   }
   return f;
 }
@@ -110,7 +112,8 @@ function parseObject(r: Record<string, unknown>): ExternalMessage {
     case 'span': return parseSpan(r);
     case 'counter': return { type: 'counter', name: text(r, 'name'), tNs: num(r, 't_ns', 0), value: num(r, 'value') };
     case 'call': return parseCall(r);
-    case 'result': return { type: 'result', name: text(r, 'name'), file: fileName(r) };
+    case 'result': return { type: 'result', name: text(r, 'name'), file: fileName(r, ['.npy']) };
+    case 'trace': return { type: 'trace', file: fileName(r, ['.json', '.json.gz']), startNs: num(r, 'start_ns', 0) };
     case 'log': return parseLog(r);
     case 'done': return { type: 'done' };
     default: throw new LineError(`unknown message type ${JSON.stringify(r.type)?.slice(0, 40)}`);
