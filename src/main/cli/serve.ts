@@ -10,13 +10,18 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../server';
 import { createProfilerService, type ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
-import { PRESETS } from '../../shared/config';
+import { PRESETS, type PresetName } from '../../shared/config';
+import { exampleRunConfig } from '../../shared/exampleRun';
+import { openInBrowser } from './openBrowser';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { checkedRunsDir } from './cliService';
 import { removeServeInfo, runLink, writeServeInfo } from './serverLink';
 
-const USAGE = 'kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET | --open RUN]';
+const USAGE = `kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET | --open RUN] [--no-browser]
+  --example PRESET  starts a run of every strategy on the preset and opens the page watching it
+  --open RUN        opens the page on that run's results
+  --no-browser      prints the link without opening a browser (none opens where no display is set)`;
 
 /** out/renderer of this checkout, where `npm run build` puts the renderer. */
 function defaultStaticDir(): string {
@@ -67,6 +72,7 @@ export async function serveUntil(args: string[], io: CliIo, stopped: () => Promi
     'static-dir': { type: 'string' },
     example: { type: 'string' },
     open: { type: 'string' },
+    'no-browser': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   const example = stringFlag(flags, 'example');
@@ -100,10 +106,12 @@ export async function serveUntil(args: string[], io: CliIo, stopped: () => Promi
   const handle = await startWebMode({ port, runsDir, staticDir, service });
   try {
     await recordServer(io, service.runsDir, handle.url);
-    // the page starts a run of every strategy on the preset when its address asks for an example
-    const url = example === undefined ? handle.url : `${handle.url}#/live?example=${example}`;
-    io.stdout.write(`KDE Profiler web mode: ${url}\n`);
-    if (open !== undefined) io.stdout.write(`Results of run ${open}: ${runLink(handle.url, open, 'results')}\n`);
+    io.stdout.write(`KDE Profiler web mode: ${handle.url}\n`);
+    const page = await firstPage(service, handle.url, example as PresetName | undefined, open);
+    if (page) {
+      io.stdout.write(`${page.what}: ${page.url}\n`);
+      if (!boolFlag(flags, 'no-browser') && (await openInBrowser(page.url))) io.stdout.write('(opened in your browser)\n');
+    }
     io.stdout.write('(loopback only; from another machine: ssh -L PORT:127.0.0.1:PORT, then open the URL there. Ctrl+C stops.)\n');
     const reason = await stopped();
     io.stderr.write(`kde-profiler serve: ${reason}, stopping\n`);
@@ -112,6 +120,18 @@ export async function serveUntil(args: string[], io: CliIo, stopped: () => Promi
     await handle.close();
   }
   return EXIT.ok;
+}
+
+/**
+ * The page to open: the example's run, started here on the service so that every visit watches the
+ * same run (the page used to start one per visit), or the results of the run asked for.
+ */
+async function firstPage(service: ProfilerService, base: string, example: PresetName | undefined, open: string | undefined): Promise<{ what: string; url: string } | undefined> {
+  if (example !== undefined) {
+    const { runId } = await service.startRun(exampleRunConfig(example));
+    return { what: `Example run ${runId} (every strategy on preset ${example})`, url: runLink(base, runId, 'live') };
+  }
+  return open === undefined ? undefined : { what: `Results of run ${open}`, url: runLink(base, open, 'results') };
 }
 
 async function runExists(service: ProfilerService, runId: string): Promise<boolean> {

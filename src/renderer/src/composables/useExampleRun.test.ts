@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig, STRATEGIES } from '../../../shared/config';
-import { exampleFromHash, exampleRunConfig } from './useExampleRun';
+import { exampleRunConfig } from '../../../shared/exampleRun';
+import { exampleFromHash } from './useExampleRun';
 
 describe('example run', () => {
   it('reads a preset name from the hash query and ignores anything else', () => {

@@ -1,9 +1,11 @@
 /**
- * `npm run example` opens the app at #/live?example=NAME: the preset is loaded and a run of every
- * strategy starts at once, so a new user sees the whole profiler working after one command. Once
- * started, the address names the run (#/live?run=<id>), so a reload keeps watching it.
+ * The desktop window's `npm run example` opens the app at #/live?example=NAME: the preset is loaded
+ * and a run of every strategy starts at once. Once started, the address names the run
+ * (#/live?run=<id>), so a reload keeps watching it. Web mode starts the example on the service
+ * instead and opens the page on the run (`serve --example`), so a second visit watches the same run.
  */
-import { PRESETS, STRATEGIES, type PresetName, type RunConfig } from '../../../shared/config';
+import { PRESETS, type PresetName } from '../../../shared/config';
+import { EXAMPLE_PRESET_OPTIONS, exampleRunConfig } from '../../../shared/exampleRun';
 import { useDataStore, useLiveRunStore, useNavStore } from '../stores';
 import { nameStartedRun } from './useRunRoute';
 
@@ -14,25 +16,11 @@ export function exampleFromHash(hash: string): PresetName | null {
   return name !== null && (PRESETS as readonly string[]).includes(name) ? (name as PresetName) : null;
 }
 
-export function exampleRunConfig(name: PresetName): RunConfig {
-  return {
-    data: { kind: 'preset', name, seed: 42, features: 2, featureScale: 1 },
-    backend: 'wasm',
-    strategies: [...STRATEGIES],
-    repeats: 3,
-    warmup: 1,
-    local: false,
-    saveLikelihood: true,
-    trace: true,
-    label: `example: ${name}, every strategy`,
-  };
-}
-
 export async function startExampleRun(name: PresetName): Promise<void> {
   const data = useDataStore();
   const live = useLiveRunStore();
   const nav = useNavStore();
-  await data.selectPreset(name, { seed: 42, features: 2, featureScale: 1 });
+  await data.selectPreset(name, { ...EXAMPLE_PRESET_OPTIONS });
   nav.go('live');
   nameStartedRun(await live.start(exampleRunConfig(name)));
 }
