@@ -16,16 +16,16 @@ export function commandLineText(argv: readonly string[]): string {
   return argv.map((w) => (PLAIN_WORD.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
-/** "0", "3", "SIGKILL"; '–' for an engine that never started or was not waited for */
+/** "0", "3", "SIGKILL"; '' for an engine that never started (each table shows its own dash) */
 export function exitText(info: Pick<ExternalEngineInfo, 'exitCode' | 'signal'>): string {
   if (info.signal) return info.signal;
-  return info.exitCode === null ? '–' : String(info.exitCode);
+  return info.exitCode === null ? '' : String(info.exitCode);
 }
 
-/** "xla compilations 3, cache misses 1": each counter's last value; '–' without any */
+/** "xla compilations 3, cache misses 1": each counter's last value; '' without any */
 export function countersText(counters: Readonly<Record<string, number>> | undefined): string {
   const entries = Object.entries(counters ?? {});
-  if (entries.length === 0) return '–';
+  if (entries.length === 0) return '';
   return entries.map(([name, v]) => `${name} ${Number.isInteger(v) ? v : Number(v.toPrecision(4))}`).join(', ');
 }
 

@@ -42,9 +42,9 @@ export function externalEngineRows(report: Pick<Report, 'strategies'>): External
       name: String(s.strategy),
       engine: orDash(e.engine), version: orDash(e.version), device: orDash(e.device), dtype: orDash(e.dtype),
       ok: s.status === 'ok',
-      exit: exitText(e),
+      exit: orDash(exitText(e)),
       peakRss: e.peakRssBytes === undefined ? '–' : formatBytes(e.peakRssBytes),
-      counters: countersText(e.counters),
+      counters: orDash(countersText(e.counters)),
       command: commandLineText(e.command),
       info: Object.entries(e.info).map(([k, v]) => `${k}: ${String(v)}`).join('\n'),
     };
