@@ -13,6 +13,8 @@
  *                                   when no outside sample exists
  *   `tensors` {MB, count}           tf.memory() in the engine: "tensor bytes", "tensor count"
  *   `gpu memory (MB)` {used}        nvidia-smi: "GPU memory used"
+ *   `<engine> memory (MB)` {rss}    an external engine's process tree, sampled from outside:
+ *                                   "numpy RSS (process tree)"
  */
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import type { CounterSeries } from '../../../shared/api';
@@ -63,6 +65,8 @@ export function memoryLabel(s: MemorySeriesInput): string {
   if (/^gpu memory$/i.test(base)) return `GPU memory ${key}`;
   // another process watched by a sampler's peer option: "<label> rss (MB)"
   if (/ rss$/.test(base)) return `${base.replace(/ rss$/, '')} RSS`;
+  // an external engine's whole process tree, sampled from outside: "<engine> memory (MB)"
+  if (s.key === 'rss' && / memory$/.test(base)) return `${base.replace(/ memory$/, '')} RSS (process tree)`;
   return `${base} ${key}`;
 }
 
