@@ -47,6 +47,16 @@ export function memoryAxisOf(s: Pick<CounterSeries, 'name' | 'key'>): MemoryAxis
   return null;
 }
 
+/**
+ * The external engine whose process tree a series samples from outside ("<engine> memory (MB)",
+ * key rss), or null: the engine's own and the service's memory are named otherwise.
+ */
+export function externalEngineOf(s: Pick<CounterSeries, 'name' | 'key'>): string | null {
+  if (s.key !== 'rss' || s.name === OUTSIDE_RSS_COUNTER || /^gpu memory/i.test(s.name)) return null;
+  const m = /^(.+) memory \(MB\)$/.exec(s.name);
+  return m ? m[1]! : null;
+}
+
 const KEY_WORDS: Record<string, string> = { rss: 'RSS', heapUsed: 'JS heap', used: 'used' };
 
 /**
@@ -65,8 +75,8 @@ export function memoryLabel(s: MemorySeriesInput): string {
   if (/^gpu memory$/i.test(base)) return `GPU memory ${key}`;
   // another process watched by a sampler's peer option: "<label> rss (MB)"
   if (/ rss$/.test(base)) return `${base.replace(/ rss$/, '')} RSS`;
-  // an external engine's whole process tree, sampled from outside: "<engine> memory (MB)"
-  if (s.key === 'rss' && / memory$/.test(base)) return `${base.replace(/ memory$/, '')} RSS (process tree)`;
+  const engine = externalEngineOf(s);
+  if (engine !== null) return `${engine} RSS (process tree)`;
   return `${base} ${key}`;
 }
 
