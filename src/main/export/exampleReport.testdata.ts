@@ -1,6 +1,7 @@
 /**
  * A realistic hand-made report for the writer tests: medium preset on wasm, reference and
- * compensated measured, chunked failed, one leaky and one unhealthy electrode.
+ * compensated measured, chunked failed, one leaky and one unhealthy electrode; with engines, the
+ * NumPy peer measured and NLD not available on the machine.
  */
 import type { Report, StageTime, StrategyResult, TimingStats } from '../../shared/report';
 
@@ -70,6 +71,46 @@ const chunked: StrategyResult = {
   stages: [],
   kernels: [],
 };
+
+/** the NumPy peer, run as an external engine: timings and agreement, no memory formula or kernels */
+const numpyEngine: StrategyResult = {
+  strategy: 'numpy',
+  resolved: [],
+  status: 'ok',
+  encode: timing(95.0, [20.2, 21.0, 19.9]),
+  decode: timing(410.0, [88.1, 90.4, 87.5]),
+  total: timing(505.0, [108.3, 111.4, 107.4]),
+  stages: [{ name: 'predict', calls: 3, totalMs: 266, selfMs: 266 }],
+  kernels: [],
+  agreementWithReference: { against: 'reference', maxAbsDiff: 2.2e-5, meanAbsDiff: 6.1e-7, allclose: true, argmaxAgreement: 0.996 },
+  external: {
+    engine: 'numpy', version: '2.1.3', device: 'cpu', dtype: 'float32', info: { blas: 'openblas', threads: 2 },
+    command: ['python3', '/opt/kde profiler/resources/engines/numpy_engine.py'], exitCode: 0,
+    counters: { 'xla compilations': 0 }, peakRssBytes: 157_286_400,
+  },
+};
+
+/** NLD asked for on a machine without JAX: the engine exits 3 and says why */
+const nldEngine: StrategyResult = {
+  strategy: 'nld:clusterless_kde:x64',
+  resolved: [],
+  status: 'failed',
+  error: { name: 'AppError', code: 'RUN_FAILED', message: "cannot run on this machine: No module named 'jax'" },
+  stages: [],
+  kernels: [],
+  external: {
+    engine: '', version: '', device: '', dtype: '', info: {}, command: ['python3', '/opt/kde profiler/resources/engines/nld_engine.py', '--variant', 'clusterless_kde', '--x64'],
+    exitCode: 3, unavailable: "No module named 'jax'",
+  },
+};
+
+/** The example run with two external engines beside its strategies: numpy finished, NLD cannot run here. */
+export function exampleReportWithEngines(): Report {
+  const r = exampleReport();
+  r.config.engines = ['numpy', 'nld:clusterless_kde:x64'];
+  r.strategies.push(structuredClone(numpyEngine), structuredClone(nldEngine));
+  return r;
+}
 
 /** A fresh deep copy each call, so a test may mutate it. */
 export function exampleReport(): Report {

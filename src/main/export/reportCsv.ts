@@ -6,7 +6,8 @@
  * its median's 95 % interval; the total row the ratio to the reference with its interval and
  * verdict. A decode's posterior adds a row each for its filter and its smoother (strategy
  * `posterior`, resolved: the model and the filter strategy), each one call. A strategy with a
- * roofline adds a row per modelled stage and one for all of them (phase `roofline`).
+ * roofline adds a row per modelled stage and one for all of them (phase `roofline`). An external
+ * engine's rows (docs/external-engines.md) carry what it said it is and its process tree's peak RSS.
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import type { RooflineEntry } from '../../shared/roofline';
@@ -23,6 +24,7 @@ export const CSV_COLUMNS = [
   'ratioVsReference', 'ratioVsReferenceCi95Low', 'ratioVsReferenceCi95High', 'verdictVsReference',
   'rooflineStage', 'rooflineCalls', 'rooflineTimeMs', 'flops', 'bytes', 'arithmeticIntensity', 'achievedGflops',
   'peakGflops', 'fractionOfPeak', 'ceiling',
+  'externalEngine', 'externalVersion', 'externalDevice', 'externalDtype', 'externalPeakRssBytes',
 ] as const;
 
 /** enough to tell apart any two figures a repeat can tell apart; whole numbers (bytes, counts) stay whole */
@@ -70,6 +72,9 @@ function strategyCells(s: StrategyResult): Row {
     argmaxAgreementVsReference: s.agreementWithReference?.argmaxAgreement,
     maxAbsDiffVsExpected: s.agreementWithExpected?.maxAbsDiff,
     allcloseVsExpected: s.agreementWithExpected?.allclose,
+    // an external engine's own RSS is its process tree's, not the engine process's: a column of its own
+    externalEngine: s.external?.engine, externalVersion: s.external?.version, externalDevice: s.external?.device,
+    externalDtype: s.external?.dtype, externalPeakRssBytes: s.external?.peakRssBytes,
   };
 }
 

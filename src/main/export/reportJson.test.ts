@@ -1,12 +1,18 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exampleReport } from './exampleReport.testdata';
+import { exampleReport, exampleReportWithEngines } from './exampleReport.testdata';
 import { parseReport, serializeReport, validateReport } from './reportJson';
 
 describe('report schema', () => {
   it('accepts a valid report, and its serialized form parses back equal', () => {
     const report = exampleReport();
+    expect(validateReport(report)).toEqual({ ok: true, errors: [] });
+    expect(parseReport(serializeReport(report), 'report.json')).toEqual(report);
+  });
+
+  it('accepts external engines\' rows, one of them not available on the machine', () => {
+    const report = exampleReportWithEngines();
     expect(validateReport(report)).toEqual({ ok: true, errors: [] });
     expect(parseReport(serializeReport(report), 'report.json')).toEqual(report);
   });

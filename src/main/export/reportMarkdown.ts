@@ -1,6 +1,6 @@
 /**
  * report.md, in the style of the profiling guides' baselines: what ran on what, then tables of
- * timings, speedups, agreement, memory, stages, kernels and numerical health, a decode's posterior,
+ * timings, speedups, agreement, the external engines, memory, stages, kernels and numerical health, a decode's posterior,
  * then findings and the recommendation.
  */
 import type { MachineLoad, Report } from '../../shared/report';
@@ -10,6 +10,7 @@ import {
   findingsSection, healthSection, kernelsSection, memorySection, notApplicableSection, recommendationSection, stagesSection,
 } from './reportSections';
 import { accuracySection } from './reportAccuracy';
+import { externalSection } from './reportExternal';
 import { posteriorSection } from './reportPosterior';
 import { rooflineSection } from './reportRoofline';
 import { agreementSection, timingsSection } from './reportTimings';
@@ -50,6 +51,7 @@ function header(report: Report): string {
     `- **Backend**: ${b.name} on ${b.device}${b.isGpu ? ' (GPU)' : ''}${b.isFallback ? ', software fallback adapter' : ''}; initialization ${formatMs(b.initMs)}`,
     `- **Why this backend**: ${b.reason}`,
     `- **Strategies**: ${report.config.strategies.join(', ')}; ${report.config.warmup} warm-up(s), ${repeatsWords(report)}`,
+    ...(report.config.engines?.length ? [`- **External engines**: ${report.config.engines.join(', ')}`] : []),
     `- **System**: Node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}, ${report.environment.cpus} CPU(s), ${formatBytes(report.environment.totalMemoryBytes)} memory`,
     ...(report.environment.load ? [`- **Machine load while measuring**: ${loadWords(report.environment.load)}`] : []),
   ];
@@ -88,6 +90,7 @@ export function renderReportMarkdown(report: Report): string {
     timingsSection(report),
     agreementSection(report),
     accuracySection(report),
+    externalSection(report),
     memorySection(report),
     stagesSection(report),
     kernelsSection(report),

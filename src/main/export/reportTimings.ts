@@ -5,6 +5,7 @@
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import { formatAbsDiff, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../shared/format';
+import { failureText } from '../../shared/externalEngineFacts';
 import { mdTable, ratioWithCi, yesNo } from './format';
 
 const PHASES = ['encode', 'decode', 'total'] as const;
@@ -44,6 +45,12 @@ export function strategyLabel(s: StrategyResult): string {
   const resolved = [...new Set(s.resolved)];
   const asItself = resolved.length === 0 || (resolved.length === 1 && resolved[0] === s.strategy);
   return asItself ? s.strategy : `${s.strategy} → ${resolved.join(', ')}`;
+}
+
+/** an external engine that cannot run on this machine says so apart from one that failed */
+function statusText(s: StrategyResult): string {
+  if (s.status === 'ok') return 'ok';
+  return s.external?.unavailable !== undefined ? failureText(s) : `failed: ${s.error?.message ?? 'unknown error'}`;
 }
 
 function warm(t: TimingStats | undefined): string {
@@ -90,7 +97,7 @@ export function timingsSection(report: Report): string {
     ['Strategy', 'Status', 'Encode', 'Decode', 'Total', 'Total median 95 % CI', 'Repeats', `Speedup vs ${baseline?.strategy ?? 'baseline'}`, 'Time vs reference'],
     report.strategies.map((s) => [
       strategyLabel(s),
-      s.status === 'ok' ? 'ok' : `failed: ${s.error?.message ?? 'unknown error'}`,
+      statusText(s),
       warm(s.encode), warm(s.decode), warm(s.total), ciText(s.total), repeatsText(s.total), speedupText(s, baseline), vsReferenceText(s),
     ]),
   ));

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { exampleReport } from './exampleReport.testdata';
+import { exampleReport, exampleReportWithEngines } from './exampleReport.testdata';
 import { CSV_COLUMNS, renderReportCsv } from './reportCsv';
 import { renderReportMarkdown } from './reportMarkdown';
 
@@ -105,6 +105,36 @@ describe('renderReportMarkdown', () => {
   });
 });
 
+describe('renderReportMarkdown with external engines', () => {
+  const md = renderReportMarkdown(exampleReportWithEngines());
+  const section = (title: string): string => md.slice(md.indexOf(`## ${title}\n`), md.indexOf('\n## ', md.indexOf(`## ${title}\n`) + 3));
+
+  it('adds an External engines section after accuracy and before memory, and none for a run without engines', () => {
+    const titles = [...md.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(titles.indexOf('External engines')).toBe(titles.indexOf('Memory') - 1);
+    expect(renderReportMarkdown(exampleReport())).not.toContain('External engines');
+    expect(md).toContain('- **External engines**: numpy, nld:clusterless_kde:x64');
+  });
+
+  it('lists each engine with what it said it is, its exit, peak RSS, counters and command', () => {
+    const s = section('External engines');
+    expect(s).toContain(
+      "| numpy | numpy | 2.1.3 | cpu | float32 | 0 | 150 MiB | xla compilations 0 | `python3 '/opt/kde profiler/resources/engines/numpy_engine.py'` |",
+    );
+    expect(s).toContain("| nld:clusterless_kde:x64 | — | — | — | — | 3 | — | — | `python3 '/opt/kde profiler/resources/engines/nld_engine.py' --variant clusterless_kde --x64` |");
+    expect(s).toContain("- `nld:clusterless_kde:x64`: not available on this machine: No module named 'jax'");
+    expect(s).toContain('- `numpy`: blas openblas, threads 2');
+  });
+
+  it('times an engine beside the strategies, and says an unavailable one is not available rather than failed', () => {
+    const s = section('Timings');
+    expect(s).toContain('| numpy | ok | 20.2 ms ± 0.46 ms | 88.1 ms ± 1.2 ms | 108 ms ± 1.7 ms | 107 ms – 111 ms | 3 | 0.72× (1.38× slower) |');
+    expect(s).toContain("| nld:clusterless_kde:x64 | not available on this machine: No module named 'jax' |");
+    expect(section('Numerical agreement')).toContain('| numpy | reference | 2.20e-5 |');
+    expect(section('Memory')).not.toContain('| numpy |');
+  });
+});
+
 describe('renderReportCsv', () => {
   const csv = renderReportCsv(exampleReport());
   const lines = csv.trimEnd().split('\n');
@@ -136,6 +166,20 @@ describe('renderReportCsv', () => {
     expect([total[col('ratioVsReferenceCi95Low')], total[col('ratioVsReferenceCi95High')], total[col('verdictVsReference')]]).toEqual(['0.435', '0.503', 'faster']);
     expect(rowOf('compensated', 'decode')[col('verdictVsReference')]).toBe('');
     expect(rowOf('reference', 'total')[col('outlierCount')]).toBe('0');
+  });
+
+  it('appends the external engine columns, empty on the strategies\' rows and filled on an engine\'s', () => {
+    expect(CSV_COLUMNS.slice(-5)).toEqual(['externalEngine', 'externalVersion', 'externalDevice', 'externalDtype', 'externalPeakRssBytes']);
+    expect(CSV_COLUMNS.indexOf('ceiling')).toBe(CSV_COLUMNS.length - 6);
+    expect(rowOf('reference', 'total').slice(-5)).toEqual(['', '', '', '', '']);
+    const withEngines = renderReportCsv(exampleReportWithEngines()).trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    expect(withEngines).toHaveLength(5 * 3 + 1);
+    const numpyTotal = withEngines.find((r) => r[col('strategy')] === 'numpy' && r[col('phase')] === 'total')!;
+    expect(numpyTotal.slice(-5)).toEqual(['numpy', '2.1.3', 'cpu', 'float32', '157286400']);
+    expect(numpyTotal[col('medianMs')]).toBe('108.3');
+    expect(numpyTotal[col('peakRssBytes')]).toBe('');
+    const nld = withEngines.find((r) => r[col('strategy')] === 'nld:clusterless_kde:x64' && r[col('phase')] === 'total')!;
+    expect([nld[col('status')], ...nld.slice(-5)]).toEqual(['failed', '', '', '', '', '']);
   });
 
   it('quotes values with commas or quotes', () => {

@@ -44,6 +44,20 @@ describe('timeline lanes per process and electrode', () => {
     expect(all(recs).lanes.map((l) => l.id)).toEqual(['service:1', 'engine:1', 'engine:1/electrode 2', 'engine:1/electrode 10']);
   });
 
+  it("puts the external engines' lanes after the engine's, each named by its engine", () => {
+    const external = (tid: number, engine: string, ts: number): TraceRecord[] => [
+      { ph: 'M', proc: 'external', tid, name: 'thread_name', args: { name: engine } },
+      { ph: 'X', proc: 'external', tid, name: 'predict', cat: 'external', ts, dur: 5, args: { engine } },
+    ];
+    const recs: TraceRecord[] = [...external(2, 'nld:clusterless_kde', 0), ...external(1, 'numpy', 1), span('x', 2, 1), span('engine process', 0, 200, 'service')];
+    expect(all(recs).lanes).toEqual([
+      { id: 'service:1', name: 'service' },
+      { id: 'engine:1', name: 'engine' },
+      { id: 'external:1', name: 'external · numpy' },
+      { id: 'external:2', name: 'external · nld:clusterless_kde' },
+    ]);
+  });
+
   it('still splits the numbered electrode spans of runs recorded before the names were stable', () => {
     const recs: TraceRecord[] = [span('electrode 3', 0, 10), span('block', 1, 5), span('electrode 0', 20, 10), span('block', 21, 5)];
     expect(all(recs).lanes.map((l) => l.id)).toEqual(['engine:1', 'engine:1/electrode 0', 'engine:1/electrode 3']);

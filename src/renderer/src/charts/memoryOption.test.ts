@@ -57,6 +57,8 @@ describe('memoryOption', () => {
     // read back from a finished run: no process, and only the engine samples itself
     expect(memoryLabel({ name: 'memory (MB)', key: 'heapUsed', points: [] })).toBe('engine JS heap');
     expect(memoryLabel({ name: 'trainer rss (MB)', key: 'rss', points: [] })).toBe('trainer RSS');
+    expect(memoryLabel({ name: 'nld:clusterless_kde memory (MB)', key: 'rss', points: [], proc: 'external' })).toBe('nld:clusterless_kde RSS (process tree)');
+    expect(memoryAxisOf({ name: 'numpy memory (MB)', key: 'rss' })).toBe('MB');
     expect(memoryAxisOf({ name: 'memory (MB)', key: 'arrayBuffers' })).toBeNull();
   });
 

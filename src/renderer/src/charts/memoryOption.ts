@@ -13,6 +13,8 @@
  *                                   when no outside sample exists
  *   `tensors` {MB, count}           tf.memory() in the engine: "tensor bytes", "tensor count"
  *   `gpu memory (MB)` {used}        nvidia-smi: "GPU memory used"
+ *   `<engine> memory (MB)` {rss}    an external engine's process tree, sampled from outside:
+ *                                   "numpy RSS (process tree)"
  */
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import type { CounterSeries } from '../../../shared/api';
@@ -45,6 +47,16 @@ export function memoryAxisOf(s: Pick<CounterSeries, 'name' | 'key'>): MemoryAxis
   return null;
 }
 
+/**
+ * The external engine whose process tree a series samples from outside ("<engine> memory (MB)",
+ * key rss), or null: the engine's own and the service's memory are named otherwise.
+ */
+export function externalEngineOf(s: Pick<CounterSeries, 'name' | 'key'>): string | null {
+  if (s.key !== 'rss' || s.name === OUTSIDE_RSS_COUNTER || /^gpu memory/i.test(s.name)) return null;
+  const m = /^(.+) memory \(MB\)$/.exec(s.name);
+  return m ? m[1]! : null;
+}
+
 const KEY_WORDS: Record<string, string> = { rss: 'RSS', heapUsed: 'JS heap', used: 'used' };
 
 /**
@@ -63,6 +75,8 @@ export function memoryLabel(s: MemorySeriesInput): string {
   if (/^gpu memory$/i.test(base)) return `GPU memory ${key}`;
   // another process watched by a sampler's peer option: "<label> rss (MB)"
   if (/ rss$/.test(base)) return `${base.replace(/ rss$/, '')} RSS`;
+  const engine = externalEngineOf(s);
+  if (engine !== null) return `${engine} RSS (process tree)`;
   return `${base} ${key}`;
 }
 

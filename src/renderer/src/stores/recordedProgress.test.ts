@@ -26,6 +26,20 @@ describe('recordedProgress', () => {
     })!;
     expect(failed.progress?.fraction).toBe(0.5);
     expect(failed.note).toBe('1 of 2 strategies finished');
+    const withEngines = recordedProgress({
+      ...d,
+      config: { ...d.config, engines: ['numpy', 'nld:clusterless_kde'] },
+      entry: runEntry('r', { status: 'failed' }),
+      report: report({
+        status: 'failed',
+        strategies: [
+          { ...strategyResult('reference', 10), status: 'failed' }, strategyResult('compensated', 5),
+          strategyResult('numpy', 8, { external: { engine: 'numpy', version: '2', device: 'cpu', dtype: 'float32', info: {}, command: ['python3'], exitCode: 0 } }),
+        ],
+      }),
+    })!;
+    expect(withEngines.progress?.fraction).toBe(0.5);
+    expect(withEngines.note).toBe('1 of 2 strategies and 1 of 2 external engines finished');
     const bare = recordedProgress({ ...d, report: null, entry: runEntry('r', { status: 'cancelled' }) })!;
     expect(bare.progress).toBeNull();
     expect(bare.note).not.toBe('');

@@ -31,12 +31,18 @@ export function recordedProgress(detail: RunDetail): RecordedProgress | null {
   if (entry.status === 'completed') {
     return { progress: { fraction: 1, label: 'completed', elapsedMs: elapsedMs ?? 0 }, elapsedMs, note: '' };
   }
-  const asked = detail.config.strategies.length;
+  const strategies = detail.config.strategies.length;
+  // external engines are rows of the report too, asked for apart from the strategies
+  const engines = detail.config.engines?.length ?? 0;
+  const asked = strategies + engines;
   if (!report || asked === 0) return { progress: null, elapsedMs, note: 'how far it got was not recorded' };
-  const done = Math.min(asked, report.strategies.filter((s) => s.status === 'ok').length);
+  const finished = report.strategies.filter((s) => s.status === 'ok');
+  const own = Math.min(strategies, finished.filter((s) => !s.external).length);
+  const external = Math.min(engines, finished.filter((s) => s.external).length);
+  const ownWords = `${own} of ${strategies} ${strategies === 1 ? 'strategy' : 'strategies'}`;
   return {
-    progress: { fraction: done / asked, label: entry.status, elapsedMs: elapsedMs ?? 0 },
+    progress: { fraction: (own + external) / asked, label: entry.status, elapsedMs: elapsedMs ?? 0 },
     elapsedMs,
-    note: `${done} of ${asked} ${asked === 1 ? 'strategy' : 'strategies'} finished`,
+    note: `${ownWords}${engines > 0 ? ` and ${external} of ${engines} external engine${engines === 1 ? '' : 's'}` : ''} finished`,
   };
 }

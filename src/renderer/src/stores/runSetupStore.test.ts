@@ -3,7 +3,7 @@ import { nextTick } from 'vue';
 import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { systemInfo } from '../testing/sampleData';
 import { useDataStore } from './dataStore';
-import { backendOptions, ESTIMATE_DEBOUNCE_MS, useRunSetupStore } from './runSetupStore';
+import { backendOptions, ENGINE_CHOICES, ESTIMATE_DEBOUNCE_MS, useRunSetupStore } from './runSetupStore';
 import { useSystemStore } from './systemStore';
 
 describe('useRunSetupStore', () => {
@@ -79,6 +79,24 @@ describe('useRunSetupStore', () => {
     expect(api.callsOf('estimateMemory')).toHaveLength(0);
     setup.posterior = 'none';
     expect(setup.config).not.toHaveProperty('posterior');
+  });
+
+  it('offers the project\'s own engines, never a command, and sends the chosen ones in the order offered, without a new estimate', async () => {
+    const setup = useRunSetupStore();
+    expect(ENGINE_CHOICES).toEqual([
+      'numpy', 'nld:clusterless_kde', 'nld:clusterless_kde_log', 'nld:clusterless_kde:x64', 'nld:clusterless_kde_log:x64',
+    ]);
+    expect(setup.config).not.toHaveProperty('engines');
+    setup.toggleEngine('nld:clusterless_kde_log:x64');
+    setup.toggleEngine('numpy');
+    await nextTick();
+    expect(setup.config.engines).toEqual(['numpy', 'nld:clusterless_kde_log:x64']);
+    await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
+    expect(api.callsOf('estimateMemory')).toHaveLength(0);
+    setup.toggleEngine('numpy');
+    expect(setup.config.engines).toEqual(['nld:clusterless_kde_log:x64']);
+    setup.toggleEngine('nld:clusterless_kde_log:x64');
+    expect(setup.config).not.toHaveProperty('engines');
   });
 
   it('blocks start until the data was inspected, and for an unavailable backend', async () => {

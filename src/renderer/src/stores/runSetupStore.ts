@@ -9,6 +9,7 @@ import {
   DEFAULT_RUN_CONFIG, DEFAULT_STOPPING_RULE, HMM_STRATEGIES, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
   type PosteriorModel, type RunConfig, type StrategyChoice,
 } from '../../../shared/config';
+import { OFFERED_ENGINES, type ExternalEngineName } from '../../../shared/externalEngines';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
@@ -20,6 +21,8 @@ export const ESTIMATE_DEBOUNCE_MS = 300;
 export const STRATEGY_CHOICES: readonly StrategyChoice[] = ALL_STRATEGY_CHOICES;
 /** the run's state-space posterior after the likelihood: none, or a model timed with both HMM strategies */
 export const POSTERIOR_CHOICES: readonly (PosteriorModel | 'none')[] = ['none', ...POSTERIOR_MODELS];
+/** the external engines the app may start: the project's own adapters, never a `cmd:` command */
+export const ENGINE_CHOICES: readonly ExternalEngineName[] = OFFERED_ENGINES;
 
 export interface BackendOption {
   value: BackendChoice;
@@ -45,6 +48,8 @@ function optionalSize(v: number | null | undefined): number | undefined {
 function runChoices() {
   return {
     strategies: ref<StrategyChoice[]>([...DEFAULT_RUN_CONFIG.strategies]),
+    /** external engines profiled beside the strategies, in the order offered */
+    engines: ref<ExternalEngineName[]>([]),
     backend: ref<BackendChoice>(DEFAULT_RUN_CONFIG.backend),
     repeats: ref(DEFAULT_RUN_CONFIG.repeats),
     /** repeat past `repeats` until the median is stable (the CLI's --repeats auto), within maxTimeS per strategy */
@@ -79,6 +84,7 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
     saveLikelihood: choices.saveLikelihood.value,
     trace: true,
   };
+  if (choices.engines.value.length > 0) c.engines = [...choices.engines.value];
   if (choices.repeatsAuto.value) c.untilStable = { ...DEFAULT_STOPPING_RULE, maxTimeS: choices.maxTimeS.value };
   const workers = optionalSize(choices.workers.value);
   if (workers !== undefined) c.workers = workers;
@@ -131,9 +137,9 @@ function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<Strat
   }
 
   const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);
-  // the label, repeat counts and the posterior (which the estimate does not cover) do not change it; everything else may
+  // the label, repeat counts, the posterior and the external engines (which the estimate does not cover) do not change it; everything else may
   const estimateKey = computed(() => {
-    const { label: _l, repeats: _r, warmup: _w, posterior: _p, untilStable: _u, ...rest } = config.value;
+    const { label: _l, repeats: _r, warmup: _w, posterior: _p, untilStable: _u, engines: _e, ...rest } = config.value;
     return JSON.stringify(rest);
   });
   watch(estimateKey, () => scheduleEstimate());
@@ -168,5 +174,11 @@ export const useRunSetupStore = defineStore('runSetup', () => {
     strategies.value = strategies.value.includes(s) ? strategies.value.filter((x) => x !== s) : [...strategies.value, s];
   }
 
-  return { ...choices, ...memory, backends, selectedBackend, config, blocker, toggleStrategy };
+  /** on or off; the config lists the engines in the order offered, whatever order they were ticked in */
+  function toggleEngine(e: ExternalEngineName): void {
+    const on = choices.engines.value.includes(e) ? choices.engines.value.filter((x) => x !== e) : [...choices.engines.value, e];
+    choices.engines.value = ENGINE_CHOICES.filter((x) => on.includes(x));
+  }
+
+  return { ...choices, ...memory, backends, selectedBackend, config, blocker, toggleStrategy, toggleEngine };
 });

@@ -7,6 +7,7 @@ import type { Finding, Report, StageTime, StrategyComparison, StrategyResult, Ti
 import { electrodeIndexOf, ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import { formatBytes, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../../shared/format';
 import { formatNumber } from '../lib/format';
+import { externalMark, failureCell } from './externalRows';
 import { slowestIndices, type SortValue } from './tableSort';
 
 export interface TimingRow {
@@ -15,6 +16,10 @@ export interface TimingRow {
   resolved: string;
   ok: boolean;
   error?: string;
+  /** a failed row's cell: "failed: …", or for an external engine that cannot run here "not available on this machine: …" */
+  failure: string;
+  /** an external engine's mark, "external · 2.1.3 · cpu · float32"; '' for the engine's own strategies */
+  external: string;
   encode: string;
   decode: string;
   total: string;
@@ -84,6 +89,8 @@ export function timingRows(report: Report): TimingRow[] {
       resolved: resolved.length === 1 && resolved[0] === s.strategy ? '' : resolved.join(', '),
       ok: s.status === 'ok',
       error: s.error?.message,
+      failure: s.status === 'ok' ? '' : failureCell(s),
+      external: externalMark(s),
       encode: medianPlusMinus(s.encode),
       decode: medianPlusMinus(s.decode),
       total: medianPlusMinus(s.total),

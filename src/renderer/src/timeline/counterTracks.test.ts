@@ -42,6 +42,15 @@ describe('counter tracks', () => {
       { name: 'tensors', key: 'MB', points: [] },
     ]);
     expect(tracks.map((t) => [t.label, t.unit])).toEqual([['engine RSS (sampled by service)', 'MB'], ['tensor count', '']]);
+    const withEngines = counterTracksOf([
+      { name: 'cmd:python3 my.py memory (MB)', key: 'rss', proc: 'external', points: [[0, 30]] },
+      { name: 'tensors', key: 'count', points: [[0, 12]] },
+      { name: 'engine memory (MB)', key: 'rss', points: [[0, 500]] },
+      { name: 'numpy memory (MB)', key: 'rss', points: [[0, 40]] },
+    ]);
+    expect(withEngines.map((t) => t.label)).toEqual([
+      'engine RSS (sampled by service)', 'tensor count', 'cmd:python3 my.py RSS (process tree)', 'numpy RSS (process tree)',
+    ]);
     expect(counterText(512.345, 'MB')).toBe('512 MB');
     expect(counterText(1234, '')).toBe('1,234');
     expect(counterText(null, 'MB')).toBe('–');

@@ -4,7 +4,7 @@
  * window (a few MB of tensors would lie flat beside hundreds of MB of RSS), drawn as steps (a
  * counter holds its value until the next sample), and read at the pointer.
  */
-import { memoryColor, memoryLabel, shownMemorySeries, type MemorySeriesInput } from '../charts/memoryOption';
+import { externalEngineOf, memoryColor, memoryLabel, shownMemorySeries, type MemorySeriesInput } from '../charts/memoryOption';
 import { xOf, type TimeScale } from './timeScale';
 
 export const COUNTER_TRACK_PX = 30;
@@ -17,9 +17,11 @@ export interface CounterTrack {
   points: readonly [number, number][];
 }
 
+/** by label, the external engines' process trees after the engine's own counters, which the first tracks shown are for */
 export function counterTracksOf(series: readonly MemorySeriesInput[]): CounterTrack[] {
-  return shownMemorySeries(series)
-    .filter(({ s }) => s.points.length > 0)
+  const shown = shownMemorySeries(series).filter(({ s }) => s.points.length > 0);
+  const external = (x: (typeof shown)[number]): number => (externalEngineOf(x.s) === null ? 0 : 1);
+  return [...shown].sort((a, b) => external(a) - external(b))
     .map(({ s, axis }) => ({ label: memoryLabel(s), color: memoryColor(memoryLabel(s)), unit: axis === 'count' ? '' : 'MB', points: s.points }));
 }
 

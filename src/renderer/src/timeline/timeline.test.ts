@@ -45,6 +45,21 @@ describe('track layout', () => {
     expect(tracks.filter((t) => t.kind === 'thread').map((t) => [t.id, t.label])).toEqual([['engine:2', 'worker 1'], ['engine:3', 'worker 2']]);
   });
 
+  it('puts the external engines after the engine under a header of their own, a track per engine named by the engine', () => {
+    const withEngines: TimelineLane[] = [
+      ...lanes(0),
+      { id: 'external:1', name: 'external · numpy' },
+      { id: 'external:2', name: 'external · nld:clusterless_kde_log:x64' },
+      { id: 'external:2/electrode 0', name: 'external · nld:clusterless_kde_log:x64 · tet01', electrode: { index: 0, name: 'tet01' } },
+    ];
+    expect(laneTree(withEngines).map((p) => p.process)).toEqual(['service', 'engine', 'external']);
+    const tracks = layoutTracks({ lanes: withEngines, depthOf: () => 1, isCollapsed: () => false });
+    expect(tracks.slice(-5).map((t) => [t.kind, t.label])).toEqual([
+      ['process', 'external engines'], ['thread', 'numpy'], ['thread', 'nld:clusterless_kde_log:x64'], ['electrode-group', '1 electrode'], ['electrode', 'tet01'],
+    ]);
+    expect(tracks.find((t) => t.kind === 'process' && t.label === 'external engines')!.id).toBe(processGroupId('external'));
+  });
+
   it('stacks fixed-height tracks: headers, threads with a row per depth, electrodes under their group', () => {
     const depth = new Map([['engine:1', 4], ['engine:1/electrode 0', 2]]);
     const tracks = layoutTracks({ lanes: lanes(2), depthOf: (l) => depth.get(l) ?? 1, isCollapsed: () => false });

@@ -68,6 +68,10 @@ export function laneTree(lanes: readonly TimelineLane[]): LaneTree[] {
   return [...procs.values()];
 }
 
+/** a process header's words where its role alone would say too little; others show their role */
+const PROCESS_LABELS: Record<string, string> = { external: 'external engines' };
+export const processLabel = (proc: string): string => PROCESS_LABELS[proc] ?? proc;
+
 export const processGroupId = (proc: string): string => `process:${proc}`;
 export const electrodeGroupId = (threadLane: string): string => `electrodes:${threadLane}`;
 
@@ -121,7 +125,7 @@ export function layoutTracks(input: LayoutInput): Track[] {
     const allLanes = proc.threads.flatMap((t) => [t.lane.id, ...t.electrodes.map((e) => e.id)]);
     const procId = processGroupId(proc.process);
     const procCollapsed = input.isCollapsed(procId);
-    push({ id: procId, kind: 'process', label: proc.process, indent: 0, lanes: [], areaLanes: allLanes, depths: 0, collapsible: true, collapsed: procCollapsed });
+    push({ id: procId, kind: 'process', label: processLabel(proc.process), indent: 0, lanes: [], areaLanes: allLanes, depths: 0, collapsible: true, collapsed: procCollapsed });
     if (procCollapsed) continue;
     for (const thread of proc.threads) {
       const threadLanes = [thread.lane.id, ...thread.electrodes.map((e) => e.id)];

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { commandLineText, countersText, engineSummaryText, exitText, failureText } from './externalEngineFacts';
+
+describe('external engine facts', () => {
+  it('quotes only the words a shell would split or expand', () => {
+    expect(commandLineText(['python3', '/opt/kde/numpy_engine.py'])).toBe('python3 /opt/kde/numpy_engine.py');
+    expect(commandLineText(['python3', 'my decoder.py', "it's", '$HOME'])).toBe("python3 'my decoder.py' 'it'\\''s' '$HOME'");
+  });
+
+  it('tells the exit by its code or the signal that ended it', () => {
+    expect(exitText({ exitCode: 0 })).toBe('0');
+    expect(exitText({ exitCode: 3 })).toBe('3');
+    expect(exitText({ exitCode: null, signal: 'SIGKILL' })).toBe('SIGKILL');
+    expect(exitText({ exitCode: null })).toBe('');
+  });
+
+  it('lists counters with their last values, rounded', () => {
+    expect(countersText({ 'xla compilations': 3, 'cache hit rate': 0.123456 })).toBe('xla compilations 3, cache hit rate 0.1235');
+    expect(countersText({})).toBe('');
+    expect(countersText(undefined)).toBe('');
+  });
+
+  it('sums up what the engine said it is', () => {
+    expect(engineSummaryText({ version: '0.5.1', device: 'cuda:0', dtype: 'float64' })).toBe('0.5.1 · cuda:0 · float64');
+    expect(engineSummaryText({ version: '', device: 'cpu', dtype: 'float32' })).toBe('cpu · float32');
+  });
+
+  it('says an engine is not available here apart from a failure', () => {
+    const error = { name: 'AppError' as const, code: 'RUN_FAILED' as const, message: 'cannot run on this machine: no module named jax' };
+    const external = { engine: 'nld', version: '', device: '', dtype: '', info: {}, command: ['python3'], exitCode: 3, unavailable: 'no module named jax' };
+    expect(failureText({ external, error })).toBe('not available on this machine: no module named jax');
+    expect(failureText({ error: { ...error, message: 'out of memory' } })).toBe('out of memory');
+    expect(failureText({})).toBe('no reason given');
+  });
+});

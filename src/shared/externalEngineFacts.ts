@@ -1,0 +1,45 @@
+/**
+ * What a results row of an external engine says about the run of it, in words: the same facts in
+ * the app's External engines panel and in report.md, so the two read alike.
+ */
+import type { ExternalEngineInfo } from './externalEngines';
+import type { StrategyResult } from './report';
+
+/** words a shell would read as they are: no quoting needed */
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * The command the profiler ran, as one line a person can paste into a shell: a word with spaces
+ * or shell characters in single quotes (the profiler ran the argv itself, without a shell).
+ */
+export function commandLineText(argv: readonly string[]): string {
+  return argv.map((w) => (PLAIN_WORD.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** "0", "3", "SIGKILL"; '' for an engine that never started (each table shows its own dash) */
+export function exitText(info: Pick<ExternalEngineInfo, 'exitCode' | 'signal'>): string {
+  if (info.signal) return info.signal;
+  return info.exitCode === null ? '' : String(info.exitCode);
+}
+
+/** "xla compilations 3, cache misses 1": each counter's last value; '' without any */
+export function countersText(counters: Readonly<Record<string, number>> | undefined): string {
+  const entries = Object.entries(counters ?? {});
+  if (entries.length === 0) return '';
+  return entries.map(([name, v]) => `${name} ${Number.isInteger(v) ? v : Number(v.toPrecision(4))}`).join(', ');
+}
+
+/** "2.1.3 · cpu · float32": what the engine said it is, leaving out what it did not say */
+export function engineSummaryText(info: Pick<ExternalEngineInfo, 'version' | 'device' | 'dtype'>): string {
+  return [info.version, info.device, info.dtype].filter((x) => x !== '').join(' · ');
+}
+
+/**
+ * Why a row failed, in words: an engine that cannot run on this machine (a package is missing)
+ * says so with its reason, apart from one that ran and failed; else the row's error message.
+ */
+export function failureText(s: Pick<StrategyResult, 'external' | 'error'>): string {
+  const why = s.external?.unavailable;
+  if (why !== undefined) return `not available on this machine: ${why}`;
+  return s.error?.message ?? 'no reason given';
+}
