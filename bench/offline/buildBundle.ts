@@ -27,7 +27,9 @@ import { AppError } from '../../src/shared/errors';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NLD_SRC_ENV = 'KDE_PROFILER_NLD_SRC';
-const PEER_SCRIPTS = ['kde_peer.py', 'nld_peer.py', 'peer_data.py', 'peer_env.py', 'peer_model.py'];
+const PEER_SCRIPTS = ['kde_peer.py', 'nld_peer.py'];
+/** the modules the peers share with the external engines (resources/engines/), copied beside them */
+const PEER_MODULES = ['peer_data.py', 'peer_env.py', 'peer_model.py', 'nld_support.py'];
 const WASM_BINARIES = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
 
 // An ES module bundle of CommonJS packages still needs require, __dirname and __filename: the
@@ -109,6 +111,7 @@ function copyWebGpu(dir: string): void {
 function copyPeers(dir: string, referenceTool: string): void {
   mkdirSync(dir, { recursive: true });
   for (const name of PEER_SCRIPTS) copyFileSync(join(REPO_ROOT, 'bench/peer', name), join(dir, name));
+  for (const name of PEER_MODULES) copyFileSync(join(REPO_ROOT, 'resources/engines', name), join(dir, name));
   copyFileSync(referenceTool, join(dir, 'kde_reference.py'));
 }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import time
@@ -20,6 +21,8 @@ import time
 import numpy as np
 
 sys.dont_write_bytecode = True  # the sibling modules below must not leave __pycache__ in the tree
+# the modules the external engines share with the peers; in the offline bundle they sit beside this script
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "resources", "engines"))
 from peer_data import PeerDataError, load_dataset  # noqa: E402
 from peer_env import blas_info  # noqa: E402
 from peer_model import DEFAULT_BLOCK_ELEMS, fit, predict  # noqa: E402

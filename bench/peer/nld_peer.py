@@ -16,122 +16,28 @@ Exit 3 when NLD or JAX cannot be imported (the caller skips NLD and says why).
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import resource
 import sys
 import time
-import types
 
 import numpy as np
 
 sys.dont_write_bytecode = True  # the sibling modules below must not leave __pycache__ in the tree
+# the modules the external engines share with the peers; in the offline bundle they sit beside this script
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "resources", "engines"))
+from nld_support import (EXIT_UNAVAILABLE, NLD_SRC_ENV, CompileCounter, NldCalls, NldUnavailable,  # noqa: E402,F401
+                         device_memory, import_nld, install_track_linearization_stand_in)
 from peer_data import PeerDataError, load_dataset  # noqa: E402
 
-NLD_SRC_ENV = "KDE_PROFILER_NLD_SRC"
-EXIT_UNAVAILABLE = 3
-
-
-class NldUnavailable(Exception):
-    """NLD or one of its imports is missing; the message says which and what to do."""
-
-
-def install_track_linearization_stand_in() -> None:
-    try:
-        import track_linearization  # noqa: F401
-    except ImportError:
-        stand_in = types.ModuleType("track_linearization")
-
-        def refuse(*_args, **_kwargs):
-            raise NotImplementedError("track_linearization is not installed: this peer decodes 1-D positions without a track graph")
-
-        for name in ("get_linearized_position", "make_track_graph", "plot_track_graph", "plot_graph_as_1D"):
-            setattr(stand_in, name, refuse)
-        sys.modules["track_linearization"] = stand_in
-
-
-def import_nld(src: str | None, variant: str, x64: bool):
-    """(jax, Environment, fit, predict) for the variant, or NldUnavailable saying what is missing."""
-    if src:
-        if not os.path.isdir(os.path.join(src, "non_local_detector")):
-            raise NldUnavailable(f"{src} holds no non_local_detector package; give the src/ folder of an NLD checkout.")
-        sys.path.insert(0, src)
-    try:
-        import jax
-    except ImportError as e:
-        raise NldUnavailable(f"JAX is not importable ({e}); install jax in the Python that runs NLD.") from e
-    jax.config.update("jax_enable_x64", x64)
-    install_track_linearization_stand_in()
-    try:
-        from non_local_detector.environment import Environment
-        module = __import__(f"non_local_detector.likelihoods.{variant}", fromlist=["fit_clusterless_kde_encoding_model"])
-    except ImportError as e:
-        raise NldUnavailable(
-            f"non_local_detector could not be imported ({e}); pass --nld-src or set {NLD_SRC_ENV} to NLD's src/ folder."
-        ) from e
-    return jax, Environment, module.fit_clusterless_kde_encoding_model, module.predict_clusterless_kde_log_likelihood
-
-
-def environment_for(Environment, ds: dict):
-    """NLD's Environment on the file's own place grid (every bin interior), so both decode the same bins."""
-    centers = np.asarray(ds["centers"], np.float64).reshape(-1, 1)
-    env = Environment(place_bin_size=float(centers[1, 0] - centers[0, 0]) if centers.shape[0] > 1 else 1.0)
-    env.place_bin_centers_ = centers
-    env.centers_shape_ = (centers.shape[0],)
-    env.is_track_interior_ = np.ones(centers.shape[0], dtype=bool)
-    env._is_fitted = True
-    return env
-
-
-class CompileCounter:
-    """Counts XLA compilations through JAX's monitoring events, so cold and warm calls can be told apart."""
-
-    def __init__(self, jax) -> None:
-        self.count = 0
-        try:
-            from jax import monitoring
-
-            def listener(event: str, *_args, **_kwargs) -> None:
-                if "backend_compile" in event:
-                    self.count += 1
-
-            monitoring.register_event_duration_secs_listener(listener)
-            self.available = True
-        except Exception:  # an older JAX without this hook: the count is reported as unknown
-            self.available = False
-
-
 def bench(args, jax, Environment, fit_fn, predict_fn) -> dict:
-    import jax.numpy as jnp
-
     t0 = time.perf_counter()
     ds = load_dataset(args.file)
     load_ms = (time.perf_counter() - t0) * 1000.0
-    env = environment_for(Environment, ds)
-    els = ds["electrodes"]
-    enc_times = [jnp.asarray(e["enc_times"]) for e in els]
-    enc_marks = [jnp.asarray(e["enc_marks"]) for e in els]
-    dec_times = [jnp.asarray(e["dec_times"]) for e in els]
-    dec_marks = [jnp.asarray(e["dec_marks"]) for e in els]
-    position_time = jnp.asarray(ds["position_time"])
-    position = jnp.asarray(ds["position"]).reshape(position_time.shape[0], -1)
-    decode_time = jnp.asarray(ds["time"])
-    position_std = float(np.asarray(ds["position_std"]).reshape(-1)[0])
-    waveform_std = np.asarray(ds["waveform_std"], np.float64)
-    predict_params = set(inspect.signature(predict_fn).parameters)
+    calls = NldCalls(jax, Environment, fit_fn, predict_fn, ds)
+    fit_once, predict_once = calls.fit, calls.predict
     compiles = CompileCounter(jax)
-
-    def fit_once():
-        model = fit_fn(position_time, position, enc_times, enc_marks, env, position_std=position_std,
-                       waveform_std=waveform_std, block_size=ds["block_size"], disable_progress_bar=True)
-        jax.block_until_ready(model["summed_ground_process_intensity"])
-        return model
-
-    def predict_once(model):
-        kwargs = {k: v for k, v in model.items() if k in predict_params}
-        ll = predict_fn(decode_time, position_time, position, dec_times, dec_marks, **kwargs)
-        return jax.block_until_ready(ll)
 
     def timed(fn, *a):
         s = time.perf_counter()
@@ -180,15 +86,6 @@ def bench(args, jax, Environment, fit_fn, predict_fn) -> dict:
 def progress(what: str, compiles) -> None:
     so_far = f" ({compiles.count} XLA compilations so far)" if compiles.available else ""
     print(f"nld_peer: {what}{so_far}", file=sys.stderr, flush=True)
-
-
-def device_memory(device) -> dict | None:
-    try:
-        stats = device.memory_stats() or {}
-    except Exception:  # CPU devices answer nothing
-        return None
-    keep = ("peak_bytes_in_use", "bytes_in_use", "bytes_limit")
-    return {k: int(stats[k]) for k in keep if k in stats} or None
 
 
 def deviation(got: np.ndarray, want: np.ndarray) -> dict:

@@ -39,6 +39,47 @@ export interface ImportedTrace {
   spans: number;
   /** spans left out past MAX_IMPORTED_SPANS */
   dropped: number;
+  /** spans left out because they overlap another on their lane without nesting in it */
+  overlapping: number;
+}
+
+const ns = (us: number): number => Math.round(us * 1000) / 1000;
+
+/**
+ * Keeps the spans that nest: one that starts inside another on its lane and ends after it (JAX's
+ * profiler records its own frames so) would be hidden by DevTools and break speedscope's stacks.
+ */
+function nestedOnly(spans: SpanRecord[]): { kept: SpanRecord[]; overlapping: number } {
+  const byLane = new Map<number, SpanRecord[]>();
+  for (const s of spans) {
+    const lane = byLane.get(s.tid);
+    if (lane) lane.push(s);
+    else byLane.set(s.tid, [s]);
+  }
+  const kept: SpanRecord[] = [];
+  let overlapping = 0;
+  for (const lane of byLane.values()) {
+    lane.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    const openEnds: number[] = [];
+    for (const s of lane) {
+      while (openEnds.length > 0 && openEnds[openEnds.length - 1]! <= s.ts) openEnds.pop();
+      const parentEnd = openEnds.at(-1);
+      let end = ns(s.ts + s.dur);
+      if (parentEnd !== undefined && end >= parentEnd) {
+        // ending with its parent (to within a nanosecond a level) it ends just inside it: importers
+        // that order equal ends by their own rules would otherwise close the parent first
+        if (end - parentEnd > 0.001 * (openEnds.length + 1)) {
+          overlapping++;
+          continue;
+        }
+        end = ns(parentEnd - 0.001);
+        s.dur = Math.max(0, ns(end - s.ts));
+      }
+      openEnds.push(end);
+      kept.push(s);
+    }
+  }
+  return { kept, overlapping };
 }
 
 async function readEvents(path: string, within: string): Promise<ChromeEvent[]> {
@@ -108,10 +149,11 @@ export async function importFrameworkTrace(path: string, within: string, o: Impo
     const args = shortArgs(e.args);
     const span: SpanRecord = {
       ph: 'X', proc: 'external', tid: lanes.tid(e), name: (typeof e.name === 'string' ? e.name : '?').slice(0, MAX_TEXT), cat: 'framework',
-      ts: o.startUs + ((e.ts as number) - originUs), dur: e.dur as number,
+      ts: ns(o.startUs + ((e.ts as number) - originUs)), dur: ns(e.dur as number),
     };
     if (args) span.args = args;
     return span;
   });
-  return { records: [...lanes.records(), ...spans], spans: spans.length, dropped: complete.length - kept.length };
+  const { kept: nested, overlapping } = nestedOnly(spans);
+  return { records: [...lanes.records(), ...nested], spans: nested.length, dropped: complete.length - kept.length, overlapping };
 }

@@ -105,8 +105,11 @@ async function addFrameworkTrace({ slot, lane, trace, sink }: { slot: EngineSlot
     const startUs = lane.hereUs(trace.startNs);
     const imported = await importFrameworkTrace(join(slot.outDir, trace.file), slot.outDir, { engine: slot.name, laneBase: 100 * (slot.index + 1), startUs });
     for (let i = 0; i < imported.records.length; i += 1000) sink.records(imported.records.slice(i, i + 1000));
-    const dropped = imported.dropped > 0 ? `; ${imported.dropped} more were left out` : '';
-    sink.log('info', `${slot.name}: its framework's trace added ${imported.spans} spans to the timeline${dropped}`);
+    const dropped = [
+      imported.dropped > 0 ? `${imported.dropped} past the limit` : '', imported.overlapping > 0 ? `${imported.overlapping} that overlap without nesting` : '',
+    ].filter(Boolean).join(' and ');
+    const left = dropped ? `; left out: ${dropped}` : '';
+    sink.log('info', `${slot.name}: its framework's trace added ${imported.spans} spans to the timeline${left}`);
   } catch (e) {
     sink.log('warn', `${slot.name}: its framework's trace ${trace.file} could not be added: ${(e as Error).message}`);
   }
@@ -132,7 +135,7 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
     if (batch.length > 0) sink.records(batch);
     batch = [];
   };
-  ctx.tracker.beginUnit(slot.name, `${slot.name} · cold`);
+  ctx.tracker.beginUnit(slot.name, 'cold');
   const end = await runChild({
     // the working directory the profiler was started in, where the paths of a cmd: engine's command resolve
     argv: invocation.argv, env: invocation.env, cwd: process.cwd(), signal: ctx.signal,
@@ -146,7 +149,7 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
       else if (m.type === 'log') sink.log(m.level, `${slot.name}: ${m.message}`);
       else if (m.type === 'call') {
         ctx.tracker.endUnit();
-        ctx.tracker.beginUnit(slot.name, `${slot.name} · ${m.phase === 'cold' ? 'warm-up' : 'repeat'} ${record.calls.length + 1}`);
+        ctx.tracker.beginUnit(slot.name, nextCallLabel(record.calls.length, ctx.config.warmup));
         ctx.emitProgress();
       }
     },
@@ -157,6 +160,11 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
   });
   flush();
   return end;
+}
+
+/** What the engine's next call is, after `done` calls: the warm-ups after the cold call, then the repeats. */
+function nextCallLabel(done: number, warmup: number): string {
+  return done <= warmup ? `warm-up ${done}` : `repeat ${done - warmup}`;
 }
 
 /** The engine's non-local likelihood, checked against the data's grid; an AppError saying what is wrong. */

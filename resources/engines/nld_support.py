@@ -1,0 +1,132 @@
+"""non_local_detector (NLD) as the profiler reaches it, shared by the bench's peer (bench/peer/nld_peer.py)
+and the external engine (nld_engine.py): importing NLD from a source folder with a stand-in for
+track_linearization, NLD's Environment on a file's own place grid, a counter of XLA compilations,
+and the fit and predict calls of a likelihood module on a loaded clusterless-npz/1 file.
+
+NLD's code stays outside this project: give the folder that holds its `non_local_detector`
+package (KDE_PROFILER_NLD_SRC), or install it where this Python finds it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import types
+
+import numpy as np
+
+NLD_SRC_ENV = "KDE_PROFILER_NLD_SRC"
+EXIT_UNAVAILABLE = 3
+
+
+class NldUnavailable(Exception):
+    """NLD or one of its imports is missing; the message says which and what to do."""
+
+
+def install_track_linearization_stand_in() -> None:
+    try:
+        import track_linearization  # noqa: F401
+    except ImportError:
+        stand_in = types.ModuleType("track_linearization")
+
+        def refuse(*_args, **_kwargs):
+            raise NotImplementedError("track_linearization is not installed: this peer decodes 1-D positions without a track graph")
+
+        for name in ("get_linearized_position", "make_track_graph", "plot_track_graph", "plot_graph_as_1D"):
+            setattr(stand_in, name, refuse)
+        sys.modules["track_linearization"] = stand_in
+
+
+def import_nld(src: str | None, variant: str, x64: bool):
+    """(jax, Environment, fit, predict) for the variant, or NldUnavailable saying what is missing."""
+    if src:
+        if not os.path.isdir(os.path.join(src, "non_local_detector")):
+            raise NldUnavailable(f"{src} holds no non_local_detector package; give the src/ folder of an NLD checkout.")
+        sys.path.insert(0, src)
+    try:
+        import jax
+    except ImportError as e:
+        raise NldUnavailable(f"JAX is not importable ({e}); install jax in the Python that runs NLD.") from e
+    jax.config.update("jax_enable_x64", x64)
+    install_track_linearization_stand_in()
+    try:
+        from non_local_detector.environment import Environment
+        module = __import__(f"non_local_detector.likelihoods.{variant}", fromlist=["fit_clusterless_kde_encoding_model"])
+    except ImportError as e:
+        raise NldUnavailable(
+            f"non_local_detector could not be imported ({e}); pass --nld-src or set {NLD_SRC_ENV} to NLD's src/ folder."
+        ) from e
+    return jax, Environment, module.fit_clusterless_kde_encoding_model, module.predict_clusterless_kde_log_likelihood
+
+
+def environment_for(Environment, ds: dict):
+    """NLD's Environment on the file's own place grid (every bin interior), so both decode the same bins."""
+    centers = np.asarray(ds["centers"], np.float64).reshape(-1, 1)
+    env = Environment(place_bin_size=float(centers[1, 0] - centers[0, 0]) if centers.shape[0] > 1 else 1.0)
+    env.place_bin_centers_ = centers
+    env.centers_shape_ = (centers.shape[0],)
+    env.is_track_interior_ = np.ones(centers.shape[0], dtype=bool)
+    env._is_fitted = True
+    return env
+
+
+class CompileCounter:
+    """Counts XLA compilations through JAX's monitoring events, so cold and warm calls can be told apart."""
+
+    def __init__(self, jax) -> None:
+        self.count = 0
+        try:
+            from jax import monitoring
+
+            def listener(event: str, *_args, **_kwargs) -> None:
+                if "backend_compile" in event:
+                    self.count += 1
+
+            monitoring.register_event_duration_secs_listener(listener)
+            self.available = True
+        except Exception:  # an older JAX without this hook: the count is reported as unknown
+            self.available = False
+
+
+class NldCalls:
+    """NLD's fit and non-local predict on one loaded file, its arrays on JAX's device once."""
+
+    def __init__(self, jax, Environment, fit_fn, predict_fn, ds: dict) -> None:
+        import jax.numpy as jnp
+
+        self.jax, self.fit_fn, self.predict_fn, self.ds = jax, fit_fn, predict_fn, ds
+        self.env = environment_for(Environment, ds)
+        els = ds["electrodes"]
+        self.enc_times = [jnp.asarray(e["enc_times"]) for e in els]
+        self.enc_marks = [jnp.asarray(e["enc_marks"]) for e in els]
+        self.dec_times = [jnp.asarray(e["dec_times"]) for e in els]
+        self.dec_marks = [jnp.asarray(e["dec_marks"]) for e in els]
+        self.position_time = jnp.asarray(ds["position_time"])
+        self.position = jnp.asarray(ds["position"]).reshape(self.position_time.shape[0], -1)
+        self.decode_time = jnp.asarray(ds["time"])
+        self.position_std = float(np.asarray(ds["position_std"]).reshape(-1)[0])
+        self.waveform_std = np.asarray(ds["waveform_std"], np.float64)
+        self.predict_params = set(inspect.signature(predict_fn).parameters)
+
+    def fit(self) -> dict:
+        model = self.fit_fn(self.position_time, self.position, self.enc_times, self.enc_marks, self.env,
+                            position_std=self.position_std, waveform_std=self.waveform_std,
+                            block_size=self.ds["block_size"], disable_progress_bar=True)
+        self.jax.block_until_ready(model["summed_ground_process_intensity"])
+        return model
+
+    def predict(self, model: dict):
+        kwargs = {k: v for k, v in model.items() if k in self.predict_params}
+        ll = self.predict_fn(self.decode_time, self.position_time, self.position, self.dec_times, self.dec_marks, **kwargs)
+        return self.jax.block_until_ready(ll)
+
+
+def device_memory(device) -> dict | None:
+    """The device's own memory statistics (GPUs); None where it has none (CPU)."""
+    try:
+        stats = device.memory_stats() or {}
+    except Exception:  # CPU devices answer nothing
+        return None
+    keep = ("peak_bytes_in_use", "bytes_in_use", "bytes_limit")
+    return {k: int(stats[k]) for k in keep if k in stats} or None
