@@ -60,19 +60,18 @@ class TimedCall:
         self.fit_ms = 0.0
         self.predict_ms = 0.0
 
-    @contextlib.contextmanager
-    def fit(self) -> Iterator[None]:
-        start = time.monotonic_ns()
-        with self._engine.span("fit", phase=self.phase, repeat=self.index, cold=self.phase == "cold"):
-            yield
-        self.fit_ms += (time.monotonic_ns() - start) / 1e6
+    def fit(self) -> contextlib.AbstractContextManager[None]:
+        return self._half("fit")
+
+    def predict(self) -> contextlib.AbstractContextManager[None]:
+        return self._half("predict")
 
     @contextlib.contextmanager
-    def predict(self) -> Iterator[None]:
+    def _half(self, name: str) -> Iterator[None]:
         start = time.monotonic_ns()
-        with self._engine.span("predict", phase=self.phase, repeat=self.index, cold=self.phase == "cold"):
+        with self._engine.span(name, phase=self.phase, repeat=self.index, cold=self.phase == "cold"):
             yield
-        self.predict_ms += (time.monotonic_ns() - start) / 1e6
+        setattr(self, f"{name}_ms", getattr(self, f"{name}_ms") + (time.monotonic_ns() - start) / 1e6)
 
 
 class Engine:
