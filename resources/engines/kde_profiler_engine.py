@@ -98,6 +98,8 @@ class Engine:
             raise NotStartedByProfiler(
                 "this script is an external engine of KDE Profiler: run it with "
                 "`kde-profiler run --data FILE --engine 'cmd:python3 SCRIPT'`, which gives it the data and an events descriptor")
+        # processes the engine starts must not hold the descriptor open: the profiler reads it to its end
+        os.set_inheritable(int(fd), False)
         engine = cls(os.fdopen(int(fd), "w", buffering=1, encoding="utf-8", closefd=False), env)
         engine._send(type="hello", protocol=PROTOCOL, engine=name[:_MAX_NAME], version=str(version)[:_MAX_NAME],
                      t_ns=time.monotonic_ns(), device=str(device)[:_MAX_NAME], dtype=str(dtype)[:_MAX_NAME], info=_flat(info))
