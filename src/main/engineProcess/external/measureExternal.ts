@@ -136,6 +136,7 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
     batch = [];
   };
   ctx.tracker.beginUnit(slot.name, 'cold');
+  ctx.emitProgress();
   const end = await runChild({
     // the working directory the profiler was started in, where the paths of a cmd: engine's command resolve
     argv: invocation.argv, env: invocation.env, cwd: process.cwd(), signal: ctx.signal,
@@ -149,7 +150,7 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
       else if (m.type === 'log') sink.log(m.level, `${slot.name}: ${m.message}`);
       else if (m.type === 'call') {
         ctx.tracker.endUnit();
-        ctx.tracker.beginUnit(slot.name, nextCallLabel(record.calls.length, ctx.config.warmup));
+        ctx.tracker.beginUnit(slot.name, nextCallLabel(record.calls.length, ctx.config));
         ctx.emitProgress();
       }
     },
@@ -163,7 +164,8 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
 }
 
 /** What the engine's next call is, after `done` calls: the warm-ups after the cold call, then the repeats. */
-function nextCallLabel(done: number, warmup: number): string {
+function nextCallLabel(done: number, { warmup, repeats }: MeasureContext['config']): string {
+  if (done > warmup + repeats) return 'its result';
   return done <= warmup ? `warm-up ${done}` : `repeat ${done - warmup}`;
 }
 
