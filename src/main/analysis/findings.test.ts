@@ -252,6 +252,13 @@ describe('disagreement', () => {
     expect(f?.message).toContain('2.00e-3');
   });
 
+  it("tells an external engine in float32 to run in float64 too, naming NLD's x64 form", () => {
+    const g = agreement({ against: 'auto', maxAbsDiff: 10.6, allclose: false, argmaxAgreement: 0.999 });
+    const external = { engine: 'nld:clusterless_kde', version: '?', device: 'cpu', dtype: 'float32', info: {}, command: [], exitCode: 0 };
+    const f = find(deriveFindings(input([okResult('nld:clusterless_kde', 10, { agreementWithReference: g, external })])), 'strategies-disagree:nld:clusterless_kde');
+    expect(f?.message).toMatch(/disagrees with auto .* max \|diff\| 10\.6.*run it in float64 as well \(nld:clusterless_kde:x64\)/);
+  });
+
   it('checks the expected output too, and is silent when allclose holds', () => {
     const bad = agreement({ against: 'expected', allclose: false, maxAbsDiff: 1, argmaxAgreement: 0.5 });
     expect(ids(deriveFindings(input([okResult('reference', 10, { agreementWithExpected: bad })])))).toEqual(['expected-mismatch:reference']);

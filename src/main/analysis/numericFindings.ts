@@ -157,9 +157,13 @@ function disagreementFinding(r: StrategyResult, g: Agreement, kind: string, vers
   const compensatedHint =
     '; compensated rescales by one global maximum, so in float32 entries far below it underflow when marks ' +
     'span many σ (spec §9.2): use reference or logsumexp for wide-range marks';
+  // an external engine in float32 (NLD's default) rounds spike times, which can move spikes across bin edges
+  const precisionHint = r.external?.dtype === 'float32'
+    ? `; it computes in float32: run it in float64 as well (${r.strategy.startsWith('nld:') ? `${r.strategy}:x64` : 'its float64 mode'}) to tell precision from a difference of method`
+    : undefined;
   const hint = r.strategy === 'compensated' || r.resolved.includes('compensated')
     ? compensatedHint
-    : '; compare its likelihood with the reference row by row to find where it departs';
+    : precisionHint ?? '; compare its likelihood with the reference row by row to find where it departs';
   return {
     id: `${kind}:${label}`,
     severity: g.argmaxAgreement >= ARGMAX_AGREEMENT_MIN ? 'warning' : 'error',

@@ -152,12 +152,18 @@ async function localEntry(
   return entry;
 }
 
+/**
+ * Each row against the reference strategy; an external engine, where the run has no reference,
+ * against the first of the engine's own strategies that decoded (its disagreement is a finding).
+ */
 function agreementsWithReference(measured: StrategyMeasurement[], nTime: number, nBins: number): void {
-  const ref = measured.find((m) => m.result.strategy === 'reference' && m.likelihood);
-  if (!ref?.likelihood) return;
-  for (const m of measured) {
-    if (m === ref || !m.likelihood || m.likelihood.length !== ref.likelihood.length) continue;
-    m.result.agreementWithReference = compareArrays(m.likelihood, ref.likelihood, nTime, nBins, 'reference');
+  const decoded = measured.filter((m) => m.likelihood?.length === nTime * nBins);
+  const ref = decoded.find((m) => m.result.strategy === 'reference');
+  const ownFirst = ref ?? decoded.find((m) => !m.result.external);
+  for (const m of decoded) {
+    const against = m.result.external ? ownFirst : ref;
+    if (!against || m === against) continue;
+    m.result.agreementWithReference = compareArrays(m.likelihood!, against.likelihood!, nTime, nBins, against.result.strategy);
   }
 }
 
