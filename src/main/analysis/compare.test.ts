@@ -71,6 +71,15 @@ describe('compareReports', () => {
     expect(none.verdict).toContain('no strategy ran in both');
   });
 
+  it("compares an external engine's row like a strategy's, its memory that of its process tree", () => {
+    const engine = (ms: number, rss: number): StrategyResult => okResult('nld:clusterless_kde', ms, {
+      external: { engine: 'nld:clusterless_kde', version: '0.1', device: 'cpu', dtype: 'float32', info: {}, command: ['python3'], exitCode: 0, peakRssBytes: rss },
+    });
+    const c = compareReports(report([run(100), engine(1000, 1e9)]), report([run(100), engine(1000, 2e9)]), 10);
+    expect(c.rows.find((r) => r.metric === 'nld:clusterless_kde total median ms')).toMatchObject({ a: 1000, b: 1000, regression: false });
+    expect(c.rows.find((r) => r.metric === 'nld:clusterless_kde peak RSS bytes')).toMatchObject({ a: 1e9, b: 2e9, regression: true });
+  });
+
   it('keeps a missing measurement as an unflagged row', () => {
     const failed = report([{ strategy: 'reference', resolved: [], status: 'failed', stages: [], kernels: [] }]);
     const c = compareReports(a, failed, 10);

@@ -73,7 +73,8 @@ const STRATEGY_METRICS: readonly Metric[] = [
   ['decode first ms', 'none', (r) => first(r.decode)],
   ['total first ms', 'none', (r) => first(totalTiming(r))],
   ['peak tensor bytes', 'threshold', (r) => ({ value: r.memory?.measuredPeakTensorBytes })],
-  ['peak RSS bytes', 'threshold', (r) => ({ value: r.memory?.peakRssBytes })],
+  // an external engine's memory is its process tree's, sampled from outside
+  ['peak RSS bytes', 'threshold', (r) => ({ value: r.memory?.peakRssBytes ?? r.external?.peakRssBytes })],
 ];
 
 function differences(a: Report, b: Report): string[] {
