@@ -156,4 +156,6 @@ export interface ExternalEngineInfo {
   counters?: Record<string, number>;
   /** the highest resident memory of the engine's whole process tree, sampled from outside */
   peakRssBytes?: number;
+  /** the GPUs' highest used memory while the engine ran (nvidia-smi; includes what was there before) */
+  peakGpuBytes?: number;
 }

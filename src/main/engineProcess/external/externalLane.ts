@@ -73,6 +73,11 @@ export class ExternalLane {
     return { ph: 'C', proc: 'external', name: `${this.o.name} · ${m.name}`, ts: this.us(m.tNs), args: { value: m.value } };
   }
 
+  /** the GPUs' used memory while the engine runs (nvidia-smi) */
+  gpu(bytes: number): CounterRecord {
+    return { ph: 'C', proc: 'external', name: `${this.o.name} GPU memory (MB)`, ts: this.o.nowUs(), args: { used: Math.round((bytes / MB) * 1000) / 1000 } };
+  }
+
   rss(bytes: number): CounterRecord {
     return { ph: 'C', proc: 'external', name: this.rssCounter, ts: this.o.nowUs(), args: { rss: Math.round((bytes / MB) * 1000) / 1000 } };
   }

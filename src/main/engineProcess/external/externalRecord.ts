@@ -19,6 +19,8 @@ export class ExternalRecord {
   hello: HelloMessage | undefined;
   done = false;
   peakRssBytes: number | undefined;
+  /** the GPUs' highest used memory while the engine ran, where nvidia-smi answers */
+  gpuPeakBytes: number | undefined;
   readonly calls: CallMessage[] = [];
   readonly results = new Map<string, ResultMessage>();
   readonly counters: Record<string, number> = {};
@@ -79,6 +81,7 @@ export class ExternalRecord {
     if (end.exitCode === EXIT_UNAVAILABLE && !end.stoppedFor) info.unavailable = this.reason(end);
     if (Object.keys(this.counters).length > 0) info.counters = { ...this.counters };
     if (this.peakRssBytes !== undefined) info.peakRssBytes = this.peakRssBytes;
+    if (this.gpuPeakBytes !== undefined) info.peakGpuBytes = this.gpuPeakBytes;
     return info;
   }
 

@@ -20,6 +20,7 @@ import { ExternalLane } from './externalLane';
 import { ExternalRecord } from './externalRecord';
 import { endFailure, resultFailure } from './externalFailures';
 import { importFrameworkTrace } from './frameworkTrace';
+import { watchGpuMemory } from './gpuWatch';
 import type { TraceMessage } from './messages';
 
 export const EXTERNAL_DIR = 'external';
@@ -137,6 +138,7 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
   };
   ctx.tracker.beginUnit(slot.name, 'cold');
   ctx.emitProgress();
+  const gpu = watchGpuMemory((bytes) => push(lane.gpu(bytes)));
   const end = await runChild({
     // the working directory the profiler was started in, where the paths of a cmd: engine's command resolve
     argv: invocation.argv, env: invocation.env, cwd: process.cwd(), signal: ctx.signal,
@@ -159,6 +161,8 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
       push(lane.rss(bytes));
     },
   });
+  const gpuPeak = gpu.stop();
+  if (gpuPeak !== undefined) record.gpuPeakBytes = gpuPeak;
   flush();
   return end;
 }
