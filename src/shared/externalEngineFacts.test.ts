@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandLineText, countersText, engineSummaryText, exitText, failureText } from './externalEngineFacts';
+import { commandLineText, countersText, engineMemoryText, engineSummaryText, exitText, failureText } from './externalEngineFacts';
 
 describe('external engine facts', () => {
   it('quotes only the words a shell would split or expand', () => {
@@ -31,5 +31,11 @@ describe('external engine facts', () => {
     expect(failureText({ external, error })).toBe('not available on this machine: no module named jax');
     expect(failureText({ error: { ...error, message: 'out of memory' } })).toBe('out of memory');
     expect(failureText({})).toBe('no reason given');
+  });
+
+  it("gives the process tree's peak memory, and the GPUs' where nvidia-smi answered", () => {
+    expect(engineMemoryText({ peakRssBytes: 412 * 1024 * 1024 })).toBe('412 MiB');
+    expect(engineMemoryText({ peakRssBytes: 412 * 1024 * 1024, peakGpuBytes: 3 * 1024 ** 3 })).toMatch(/^412 MiB · GPU 3(\.0+)? GiB$/);
+    expect(engineMemoryText({})).toBe('');
   });
 });

@@ -3,6 +3,7 @@
  * the app's External engines panel and in report.md, so the two read alike.
  */
 import type { ExternalEngineInfo } from './externalEngines';
+import { formatBytes } from './format';
 import type { StrategyResult } from './report';
 
 /** words a shell would read as they are: no quoting needed */
@@ -42,4 +43,16 @@ export function failureText(s: Pick<StrategyResult, 'external' | 'error'>): stri
   const why = s.external?.unavailable;
   if (why !== undefined) return `not available on this machine: ${why}`;
   return s.error?.message ?? 'no reason given';
+}
+
+/**
+ * "412 MiB", or "412 MiB · GPU 3.1 GiB" where nvidia-smi answered while the engine ran (the GPUs'
+ * used memory, what was there before included); '' when nothing was measured
+ */
+export function engineMemoryText(info: Pick<ExternalEngineInfo, 'peakRssBytes' | 'peakGpuBytes'>): string {
+  const parts = [
+    info.peakRssBytes === undefined ? '' : formatBytes(info.peakRssBytes),
+    info.peakGpuBytes === undefined ? '' : `GPU ${formatBytes(info.peakGpuBytes)}`,
+  ];
+  return parts.filter(Boolean).join(' · ');
 }

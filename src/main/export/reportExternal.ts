@@ -5,8 +5,7 @@
  */
 import type { Report, StrategyResult } from '../../shared/report';
 import type { ExternalEngineInfo } from '../../shared/externalEngines';
-import { commandLineText, countersText, exitText } from '../../shared/externalEngineFacts';
-import { formatBytes } from '../../shared/format';
+import { commandLineText, countersText, engineMemoryText, exitText } from '../../shared/externalEngineFacts';
 import { mdTable } from './format';
 
 type ExternalResult = StrategyResult & { external: ExternalEngineInfo };
@@ -36,7 +35,7 @@ export function externalSection(report: Report): string | undefined {
       ['Engine', 'Reports itself as', 'Version', 'Device', 'Dtype', 'Exit', 'Peak RSS', 'Counters', 'Command'],
       rows.map(({ strategy, external: e }) => [
         strategy, orDash(e.engine), orDash(e.version), orDash(e.device), orDash(e.dtype), orDash(exitText(e)),
-        e.peakRssBytes === undefined ? '—' : formatBytes(e.peakRssBytes), orDash(countersText(e.counters)), codeText(commandLineText(e.command)),
+        orDash(engineMemoryText(e)), orDash(countersText(e.counters)), codeText(commandLineText(e.command)),
       ]),
     ),
   ];

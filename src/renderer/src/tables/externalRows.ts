@@ -2,10 +2,9 @@
  * Rows for the Results view's External engines panel and the marks an external engine's row
  * carries in the timing table. Pure; the words come from shared/externalEngineFacts, as report.md's.
  */
-import { commandLineText, countersText, engineSummaryText, exitText, failureText } from '../../../shared/externalEngineFacts';
+import { commandLineText, countersText, engineMemoryText, engineSummaryText, exitText, failureText } from '../../../shared/externalEngineFacts';
 import type { ExternalEngineInfo } from '../../../shared/externalEngines';
 import type { Report, StrategyResult } from '../../../shared/report';
-import { formatBytes } from '../../../shared/format';
 
 export interface ExternalEngineRow {
   /** the engine's name in the run (`numpy`, `nld:clusterless_kde:x64`): the results row's */
@@ -43,7 +42,7 @@ export function externalEngineRows(report: Pick<Report, 'strategies'>): External
       engine: orDash(e.engine), version: orDash(e.version), device: orDash(e.device), dtype: orDash(e.dtype),
       ok: s.status === 'ok',
       exit: orDash(exitText(e)),
-      peakRss: e.peakRssBytes === undefined ? '–' : formatBytes(e.peakRssBytes),
+      peakRss: engineMemoryText(e) || '–',
       counters: orDash(countersText(e.counters)),
       command: commandLineText(e.command),
       info: Object.entries(e.info).map(([k, v]) => `${k}: ${String(v)}`).join('\n'),
