@@ -4,6 +4,8 @@
  * 3 regression found by `compare`, 130 interrupted.
  */
 
+import type { ParseArgsConfig } from 'node:util';
+
 export const EXIT = { ok: 0, internal: 1, usage: 2, regression: 3, inconclusive: 4, interrupted: 130 } as const;
 
 export interface CliIo {
@@ -17,6 +19,11 @@ export interface CliCommand {
   summary: string;
   /** the synopsis shown by --help and on a usage error */
   usage: string;
+  /**
+   * the parseArgs options table the command parses its arguments with: kept here, beside `usage`,
+   * so a test can check that --help (and the README) name exactly the flags that are parsed
+   */
+  flags: NonNullable<ParseArgsConfig['options']>;
   run(args: string[], io: CliIo): Promise<number>;
 }
 

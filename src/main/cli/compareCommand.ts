@@ -19,6 +19,7 @@ import { isRunId } from '../../shared/runIds';
 import type { ProfilerService } from '../service';
 
 const USAGE = 'kde-profiler compare RUN_A RUN_B [--threshold PCT] [--runs-dir DIR] [--json]';
+const OPTIONS = { threshold: { type: 'string' }, 'runs-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 export const DEFAULT_THRESHOLD_PCT = 10;
 /** the most a report.json named here may hold */
 const MAX_REPORT_BYTES = 32 * 2 ** 20;
@@ -57,9 +58,7 @@ async function reportOf(arg: string, service: ProfilerService, io: CliIo): Promi
 }
 
 async function execute(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(args, {
-    threshold: { type: 'string' }, 'runs-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  }, 2);
+  const flags = parseFlags(args, OPTIONS, 2);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -81,5 +80,6 @@ async function execute(args: string[], io: CliIo): Promise<number> {
 export const compareCommand: CliCommand = {
   summary: 'compare two runs; exit 3 when B regresses beyond the threshold and beyond noise, 4 when a run was measured busy and the change is inconclusive',
   usage: USAGE,
+  flags: OPTIONS,
   run: execute,
 };

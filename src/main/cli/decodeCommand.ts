@@ -275,5 +275,6 @@ async function decodeAndCopy(service: ProfilerService, config: RunConfig, reques
 export const decodeCommand: CliCommand = {
   summary: 'decode a long recording in windows, streaming the likelihood to disk',
   usage: DECODE_USAGE,
+  flags: OPTIONS,
   run: execute,
 };

@@ -16,6 +16,9 @@ const USAGE = `kde-profiler export RUN --format trace|trace-json|json|md|csv [--
 kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock] [--out FILE.zip [--force]] [--runs-dir DIR]
 
 --out FILE: a file that exists is not replaced unless --force; a link is never written through.`;
+const OPTIONS = {
+  format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, 'runs-dir': { type: 'string' }, align: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+} as const;
 const FORMATS = ['trace', 'trace-json', 'json', 'md', 'csv', 'perfetto-bundle'] as const;
 const ALIGNMENTS: readonly BundleAlignment[] = ['start', 'wall-clock'];
 /** runs one bundle may hold: each is a whole trace in memory */
@@ -49,9 +52,7 @@ function alignmentOf(text: string | undefined, format: string): BundleAlignment 
 }
 
 async function execute(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(args, {
-    format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, 'runs-dir': { type: 'string' }, align: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  }, MAX_BUNDLE_RUNS);
+  const flags = parseFlags(args, OPTIONS, MAX_BUNDLE_RUNS);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -86,4 +87,4 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-export const exportCommand: CliCommand = { summary: "write a run's trace or report to a file, or several runs' traces as one Perfetto bundle", usage: USAGE, run: execute };
+export const exportCommand: CliCommand = { summary: "write a run's trace or report to a file, or several runs' traces as one Perfetto bundle", usage: USAGE, flags: OPTIONS, run: execute };

@@ -9,9 +9,10 @@ import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { table } from './table';
 
 const USAGE = 'kde-profiler info [--json]';
+const OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 async function execute(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(args, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  const flags = parseFlags(args, OPTIONS);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -30,4 +31,4 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-export const infoCommand: CliCommand = { summary: 'backends and devices available here, versions', usage: USAGE, run: execute };
+export const infoCommand: CliCommand = { summary: 'backends and devices available here, versions', usage: USAGE, flags: OPTIONS, run: execute };

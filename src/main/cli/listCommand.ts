@@ -6,9 +6,10 @@ import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { table } from './table';
 
 const USAGE = 'kde-profiler list [--runs-dir DIR] [--json]';
+const OPTIONS = { 'runs-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 async function execute(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(args, { 'runs-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  const flags = parseFlags(args, OPTIONS);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -37,4 +38,4 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-export const listCommand: CliCommand = { summary: 'list the runs in the runs folder', usage: USAGE, run: execute };
+export const listCommand: CliCommand = { summary: 'list the runs in the runs folder', usage: USAGE, flags: OPTIONS, run: execute };

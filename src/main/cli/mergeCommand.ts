@@ -16,6 +16,7 @@ import { runSummary } from './runSummary';
 import { printRunLink } from './serverLink';
 
 const USAGE = 'kde-profiler merge RUN_OR_DIR… --out DIR [--runs-dir DIR]';
+const OPTIONS = { out: { type: 'string' }, 'runs-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 /** as many shard runs as a large array could name one by one */
 const MAX_SOURCES = 10_000;
@@ -33,7 +34,7 @@ function shardLines(s: MergeSummary): string {
 }
 
 async function execute(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(args, { out: { type: 'string' }, 'runs-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, MAX_SOURCES);
+  const flags = parseFlags(args, OPTIONS, MAX_SOURCES);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -57,5 +58,6 @@ async function execute(args: string[], io: CliIo): Promise<number> {
 export const mergeCommand: CliCommand = {
   summary: 'merge the shard runs of a sharded run (--shard I/N) into one run',
   usage: USAGE,
+  flags: OPTIONS,
   run: execute,
 };

@@ -15,7 +15,7 @@ import { ProgressLine } from './progressLine';
 import { checkOutputFolder } from './outputChecks';
 import { notCopiedMessage } from './outputFiles';
 import { copyRunOutputs, runOutputsOf } from './runOutputs';
-import { parseRunFlags, runConfigFromFlags } from './runFlags';
+import { parseRunFlags, RUN_FLAGS, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
 import { printRunLink } from './serverLink';
 import type { ProfilerService } from '../service';
@@ -132,5 +132,6 @@ async function runAndReport(service: ProfilerService, config: RunConfig, outDir:
 export const runCommand: CliCommand = {
   summary: 'profile fit + predict of one or more strategies on a dataset',
   usage: RUN_USAGE,
+  flags: RUN_FLAGS,
   run: execute,
 };

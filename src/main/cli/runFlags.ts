@@ -204,8 +204,11 @@ const CONTRADICTIONS = [
   ['no-trace', 'trace-json', '--trace-json asks for the trace that --no-trace turns off; give one of them'],
 ] as const;
 
+/** everything `run` parses */
+export const RUN_FLAGS = { ...RUN_OPTIONS, ...RUN_POSTERIOR_OPTIONS } as const;
+
 export function parseRunFlags(args: string[]): Parsed {
-  const flags = parseFlags(args, { ...RUN_OPTIONS, ...RUN_POSTERIOR_OPTIONS });
+  const flags = parseFlags(args, RUN_FLAGS);
   refuseTogether(flags, CONTRADICTIONS);
   return flags;
 }

@@ -13,9 +13,10 @@ import { scanViewText } from './scanText';
 
 const USAGE = 'kde-profiler scan FILE.nwb [FILE2.nwb …] [--json] [--save-recipe]';
 const MAX_FILES = 256;
+const OPTIONS = { json: { type: 'boolean' }, 'save-recipe': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 async function execute(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(args, { json: { type: 'boolean' }, 'save-recipe': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, MAX_FILES);
+  const flags = parseFlags(args, OPTIONS, MAX_FILES);
   if (boolFlag(flags, 'help')) {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -44,5 +45,6 @@ async function execute(args: string[], io: CliIo): Promise<number> {
 export const scanCommand: CliCommand = {
   summary: 'list what NWB/HDF5 files offer and the mapping an import would use',
   usage: USAGE,
+  flags: OPTIONS,
   run: execute,
 };

@@ -23,6 +23,16 @@ const USAGE = `kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR]
   --open RUN        opens the page on that run's results
   --no-browser      prints the link without opening a browser (none opens where no display is set)`;
 
+const OPTIONS = {
+  port: { type: 'string' },
+  'runs-dir': { type: 'string' },
+  'static-dir': { type: 'string' },
+  example: { type: 'string' },
+  open: { type: 'string' },
+  'no-browser': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /** out/renderer of this checkout, where `npm run build` puts the renderer. */
 function defaultStaticDir(): string {
   return fileURLToPath(new URL('../../../out/renderer', import.meta.url));
@@ -66,15 +76,7 @@ function waitForSignal(): Promise<string> {
  * `stopped` resolves with the reason to print.
  */
 export async function serveUntil(args: string[], io: CliIo, stopped: () => Promise<string>): Promise<number> {
-  const flags = parseFlags(args, {
-    port: { type: 'string' },
-    'runs-dir': { type: 'string' },
-    'static-dir': { type: 'string' },
-    example: { type: 'string' },
-    open: { type: 'string' },
-    'no-browser': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const flags = parseFlags(args, OPTIONS);
   const example = stringFlag(flags, 'example');
   if (example !== undefined && !(PRESETS as readonly string[]).includes(example)) {
     throw new UsageError(`--example: expected a preset (${PRESETS.join(', ')}), got '${example}'`);
@@ -156,5 +158,6 @@ async function recordServer(io: CliIo, runsDir: string, url: string): Promise<vo
 export const serveCommand: CliCommand = {
   summary: 'serve the app in a browser (web mode) on 127.0.0.1 with a token',
   usage: USAGE,
+  flags: OPTIONS,
   run: (args, io) => serveUntil(args, io, waitForSignal),
 };

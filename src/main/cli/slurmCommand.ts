@@ -146,6 +146,8 @@ function sbatch(args: string[]): Promise<string> {
 export const slurmCommand: CliCommand = {
   summary: 'write (and submit) a sharded run as a SLURM array job with a dependent merge',
   usage: USAGE,
+  // its own flags, those before `--`; the run flags after it are checked against run's table
+  flags: OPTIONS,
   async run(args, io) {
     const asked = planFrom(args, io);
     if (asked === null) {

@@ -199,5 +199,6 @@ async function sweepAndReport(service: ProfilerService, config: RunConfig, vary:
 export const sweepCommand: CliCommand = {
   summary: 'run one size of the data over several values; slopes and crossovers per strategy',
   usage: SWEEP_USAGE,
+  flags: SWEEP_OPTIONS,
   run: execute,
 };
