@@ -31,6 +31,7 @@ import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { printRunLink } from './serverLink';
 
 const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json] [--strategy NAME|auto|nld-dispatch]
+                    [--seed N] [--features D] [--feature-scale F] (a preset's generation)
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
                     [--model decoder|detector|none] [--posterior-strategy structured|dense]

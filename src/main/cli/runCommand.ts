@@ -25,7 +25,7 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                  [--seed N] [--features D] [--feature-scale F]
                  [--backend auto|wasm|cpu|webgpu|tensorflow] [--strategy NAME[,NAME…]|all] (NAME: a strategy, auto or nld-dispatch)
                  [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB]
-                 [--repeats N] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
+                 [--repeats N|auto [--max-time S]] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
                  [--workers N] [--no-kernel-profile] [--allow-tf32]
                  [--model decoder|detector|none] (the state-space posterior after the likelihood; default none)
                  [--posterior-strategy structured|dense|both] (HMM strategies timed; default both)
@@ -34,6 +34,7 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                  [--python PATH] (the Python of the numpy and nld engines; default KDE_PROFILER_PYTHON, else python3)
                  [--engine-timeout S] (an engine still running after S seconds is stopped; default 1800)
                  [--engine-trace] (each engine's framework trace of one more warm call on the timeline: JAX's profiler)
+                 [--shard I/N [--shard-by round-robin|spikes]] (electrodes I, I+N, … only; kde-profiler merge joins the shards)
                  [--out DIR] [--runs-dir DIR] [--no-trace] [--trace-json]`;
 
 export interface FollowedRun {

@@ -30,7 +30,7 @@ export const SWEEP_USAGE = `kde-profiler sweep --data preset:NAME|FILE --vary NA
                    [--workers N] [--seed N] [--features D] [--feature-scale F] [--recipe FILE.recipe.json]
                    [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB] [--local]
                    [--no-trace] [--no-kernel-profile] [--allow-tf32] [--label TEXT] [--runs-dir DIR] [--out DIR]
-                   [--engine NAME]… [--python PATH] [--engine-timeout S] (external engines at each value, as in run)
+                   [--engine NAME]… [--python PATH] [--engine-timeout S] [--engine-trace] (external engines at each value, as in run)
   NAME: ${SWEEP_VARIABLES.join(', ')} (features up to 32). A preset is generated at each value;
   a file is subsampled (spikes, electrodes, its first D features) or its 1-D grid rebuilt (bins).`;
 
