@@ -120,6 +120,46 @@ describe.skipIf(skip !== undefined)('external engines in a run', () => {
   });
 });
 
+describe.skipIf(skip !== undefined)('an external engine that decodes the whole model', () => {
+  let dir: string;
+  let report: Report;
+  const row = (mode: string): StrategyResult => report.strategies.find((s) => s.strategy === engine(mode))!;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kde-external-posterior-'));
+    await runCliCaptured(dir, [
+      'run', '--data', 'preset:tiny', '--strategy', 'reference', '--repeats', '1', '--warmup', '0', '--no-kernel-profile',
+      '--model', 'decoder', '--posterior-strategy', 'structured',
+      '--engine', engine('posterior'), '--engine', engine('posterior-wrong-shape'), '--runs-dir', join(dir, 'runs'),
+    ]);
+    const [id] = await readdir(join(dir, 'runs')).then((names) => names.filter((n) => /^\d{8}-/.test(n)));
+    report = JSON.parse(await readFile(join(dir, 'runs', id!, 'report.json'), 'utf8')) as Report;
+  }, 120_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("compares its acausal posterior with the run's own, and a disagreement is a finding", () => {
+    expect(report.status).toBe('completed');
+    const posterior = row('posterior');
+    expect(posterior.status).toBe('ok');
+    expect(posterior.external?.posterior).toEqual({ model: 'decoder', file: expect.stringMatching(/^external\/1-[^/]+\/posterior\.npy$/) });
+    // a uniform posterior is far from a decoded one: compared, not allclose, and said so
+    expect(posterior.agreementWithReference).toMatchObject({ against: "the run's decoder posterior (structured)", allclose: false });
+    expect(posterior.agreementWithReference!.maxAbsDiff).toBeGreaterThan(0.01);
+    expect(report.findings.some((f) => f.strategy === engine('posterior') && /disagrees with the run's decoder posterior/.test(f.message))).toBe(true);
+    // it sent no likelihood: it stays out of the likelihoods' agreement matrix
+    expect(report.agreementMatrix?.strategies ?? []).not.toContain(engine('posterior'));
+  });
+
+  it('fails an engine whose posterior has the wrong columns, naming the shape it should have', () => {
+    const bins = report.dataset.nBins;
+    expect(row('posterior-wrong-shape').error?.message).toMatch(
+      new RegExp(`posterior.npy has shape \\(${report.dataset.nTime}, ${bins - 1}\\); the data's grid is \\(${report.dataset.nTime}, ${bins}\\) \\(time rows, the decoder's state bins\\)`),
+    );
+  });
+});
+
 describe('who may start a command', () => {
   it("refuses a page's cmd: engine or Python, which only the command line may name", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kde-external-page-'));

@@ -33,12 +33,14 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** `kde-profiler run` on the tiny fixture with these flags; its report and trace records */
-async function run(name: string, flags: string[], env: Record<string, string> = {}): Promise<{ report: Report; records: TraceRecord[]; stderr: string }> {
+async function run(
+  name: string, flags: string[], env: Record<string, string> = {}, data = FIXTURE,
+): Promise<{ report: Report; records: TraceRecord[]; stderr: string }> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
     const runsDir = join(dir, name);
-    const r = await runCliCaptured(dir, ['run', '--data', FIXTURE, '--strategy', 'reference', '--repeats', '2', '--warmup', '0', '--no-kernel-profile', ...flags, '--runs-dir', runsDir]);
+    const r = await runCliCaptured(dir, ['run', '--data', data, '--strategy', 'reference', '--repeats', '2', '--warmup', '0', '--no-kernel-profile', ...flags, '--runs-dir', runsDir]);
     const [id] = (await readdir(runsDir)).filter((n) => /^\d{8}-/.test(n));
     const report = JSON.parse(await readFile(join(runsDir, id!, 'report.json'), 'utf8')) as Report;
     const records = (await readFile(join(runsDir, id!, 'events.ndjson'), 'utf8')).trim().split('\n').flatMap((l) => JSON.parse(l) as TraceRecord[]);
@@ -95,4 +97,19 @@ describe('the shipped engines', () => {
     expect(row.total!.firstMs).toBeGreaterThan(row.total!.medianMs);
     expect(records.filter((r) => r.proc === 'external' && r.ph === 'X' && r.cat === 'framework').length).toBeGreaterThan(10);
   }, 600_000);
+
+  for (const model of ['decoder', 'detector'] as const) {
+    it(`nld:${model}: NLD's whole decode has the run's own posterior, to float32`, async (ctx) => {
+      if (!NLD_SRC) ctx.skip('skipped: KDE_PROFILER_NLD_SRC is not set (the src/ folder of a non_local_detector checkout)');
+      const missing = cannotRun(NLD_PYTHON, 'import jax, scipy, xarray, pandas, sklearn, networkx');
+      if (missing) ctx.skip(`skipped: ${missing}; set KDE_PROFILER_NLD_PYTHON to a Python with NLD's dependencies`);
+      const flags = ['--model', model, '--posterior-strategy', 'structured', '--engine', `nld:${model}`, '--python', NLD_PYTHON];
+      const { report } = await run(`nld-${model}`, flags, { JAX_PLATFORMS: 'cpu' }, 'preset:tiny');
+      const row = report.strategies.find((s) => s.strategy === `nld:${model}`)!;
+      expect(row.status, row.error?.message).toBe('ok');
+      expect(row.external?.posterior?.model).toBe(model);
+      expect(row.agreementWithReference).toMatchObject({ against: `the run's ${model} posterior (structured)`, allclose: true, argmaxAgreement: 1 });
+      expect(row.agreementWithReference!.maxAbsDiff).toBeLessThan(1e-5);
+    }, 600_000);
+  }
 });

@@ -38,8 +38,8 @@ def install_track_linearization_stand_in() -> None:
         sys.modules["track_linearization"] = stand_in
 
 
-def import_nld(src: str | None, variant: str, x64: bool):
-    """(jax, Environment, fit, predict) for the variant, or NldUnavailable saying what is missing."""
+def _import_jax(src: str | None, x64: bool):
+    """JAX, with NLD's source folder on the path and track_linearization stood in for."""
     if src:
         if not os.path.isdir(os.path.join(src, "non_local_detector")):
             raise NldUnavailable(f"{src} holds no non_local_detector package; give the src/ folder of an NLD checkout.")
@@ -50,14 +50,33 @@ def import_nld(src: str | None, variant: str, x64: bool):
         raise NldUnavailable(f"JAX is not importable ({e}); install jax in the Python that runs NLD.") from e
     jax.config.update("jax_enable_x64", x64)
     install_track_linearization_stand_in()
+    return jax
+
+
+def _not_importable(e: ImportError) -> NldUnavailable:
+    return NldUnavailable(f"non_local_detector could not be imported ({e}); pass --nld-src or set {NLD_SRC_ENV} to NLD's src/ folder.")
+
+
+def import_nld(src: str | None, variant: str, x64: bool):
+    """(jax, Environment, fit, predict) for the variant, or NldUnavailable saying what is missing."""
+    jax = _import_jax(src, x64)
     try:
         from non_local_detector.environment import Environment
         module = __import__(f"non_local_detector.likelihoods.{variant}", fromlist=["fit_clusterless_kde_encoding_model"])
     except ImportError as e:
-        raise NldUnavailable(
-            f"non_local_detector could not be imported ({e}); pass --nld-src or set {NLD_SRC_ENV} to NLD's src/ folder."
-        ) from e
+        raise _not_importable(e) from e
     return jax, Environment, module.fit_clusterless_kde_encoding_model, module.predict_clusterless_kde_log_likelihood
+
+
+def import_nld_model(src: str | None, model: str, x64: bool):
+    """(jax, Environment, the model's class) for `decoder` (ClusterlessDecoder) or `detector` (NonLocalClusterlessDetector)."""
+    jax = _import_jax(src, x64)
+    try:
+        from non_local_detector.environment import Environment
+        from non_local_detector import models
+    except ImportError as e:
+        raise _not_importable(e) from e
+    return jax, Environment, models.ClusterlessDecoder if model == "decoder" else models.NonLocalClusterlessDetector
 
 
 def environment_for(Environment, ds: dict):
@@ -68,6 +87,25 @@ def environment_for(Environment, ds: dict):
     env.centers_shape_ = (centers.shape[0],)
     env.is_track_interior_ = np.ones(centers.shape[0], dtype=bool)
     env._is_fitted = True
+    return env
+
+
+def whole_grid_environment_for(Environment, ds: dict):
+    """NLD's Environment on the file's whole 1-D grid and interior mask, kept when a model's fit would
+    fit its own grid from the positions: the posterior then has the same columns as the profiler's."""
+    centers = np.asarray(ds["grid_centers"], np.float64).reshape(-1, 1)
+    interior = np.asarray(ds["grid_interior"], bool).reshape(-1)
+    width = float(centers[1, 0] - centers[0, 0]) if centers.shape[0] > 1 else 1.0
+    edges = np.append(centers[:, 0] - width / 2, centers[-1, 0] + width / 2)
+    env = Environment(place_bin_size=width)
+    env.place_bin_centers_ = centers
+    env.centers_shape_ = (centers.shape[0],)
+    env.edges_ = (edges,)
+    env.place_bin_edges_ = edges[:, None]
+    env.is_track_interior_ = interior
+    env.is_track_boundary_ = np.zeros_like(interior)
+    env._is_fitted = True
+    env.fit_place_grid = lambda *_args, **_kwargs: env
     return env
 
 

@@ -51,13 +51,18 @@ def _read(z, keys: set[str], path: str) -> dict:
     q = raw_pos.shape[1]
     params = _params_json(z, keys, path)
     wstd = _std(z, keys, params, "waveform_std", DEFAULT_WAVEFORM_STD)
+    grid_centers, grid_interior = _grid(z, keys, raw_pos, params, path)
     return {
         "position_time": raw_time[finite],
         "position": raw_pos[finite].astype(np.float32),
         "position_std": np.resize(np.asarray(_std(z, keys, params, "position_std", DEFAULT_POSITION_STD), np.float64), q),
         "waveform_std": wstd,
         "block_size": int(params.get("block_size", DEFAULT_BLOCK_SIZE)),
-        "centers": _grid(z, keys, raw_pos, params, path).astype(np.float32),
+        "centers": grid_centers[grid_interior].astype(np.float32),
+        # the whole grid with its interior mask: a posterior keeps the bins off the track as columns
+        "grid_centers": grid_centers,
+        "grid_interior": grid_interior,
+        "decoding_position": _decoding_position(z, keys, q),
         "time": _decoding_rows(z, keys, raw_time),
         "electrodes": _electrodes(z, keys, path),
         "expected": {k: np.asarray(z[k], np.float64) for k in EXPECTED_KEYS if k in keys} or None,
@@ -95,14 +100,19 @@ def _std(z, keys: set[str], params: dict, key: str, default: float):
     return default
 
 
-def _grid(z, keys: set[str], raw_pos: np.ndarray, params: dict, path: str) -> np.ndarray:
+def _grid(z, keys: set[str], raw_pos: np.ndarray, params: dict, path: str) -> tuple[np.ndarray, np.ndarray]:
+    """(every bin's centre, which of them are on the track)."""
     q = raw_pos.shape[1]
     if "place_bin_centers" in keys and "is_track_interior" in keys:
         centers = np.asarray(z["place_bin_centers"], np.float64).reshape(-1, q)
-        return centers[np.asarray(z["is_track_interior"]).reshape(-1).astype(bool)]
+        interior = np.asarray(z["is_track_interior"]).reshape(-1).astype(bool)
+        if interior.size != centers.shape[0]:
+            raise PeerDataError(f"{path}: is_track_interior has {interior.size} entries for {centers.shape[0]} place bins; they must be equal.")
+        return centers, interior
     for key in ("interior_place_bin_centers", "place_bin_centers"):
         if key in keys:
-            return np.asarray(z[key], np.float64).reshape(-1, q)
+            centers = np.asarray(z[key], np.float64).reshape(-1, q)
+            return centers, np.ones(centers.shape[0], dtype=bool)
     if q != 1:
         raise PeerDataError(f"{path}: position is {q}-D and the file gives no place grid; add interior_place_bin_centers.")
     finite = raw_pos[~np.isnan(raw_pos[:, 0]), 0]
@@ -114,7 +124,15 @@ def _grid(z, keys: set[str], raw_pos: np.ndarray, params: dict, path: str) -> np
     edges = np.linspace(lo, hi, n_bins + 1)
     counts, _ = np.histogram(finite, bins=edges)
     centers = edges[:-1] + np.diff(edges) / 2
-    return centers[counts > 0][:, None]
+    return centers[:, None], counts > 0
+
+
+def _decoding_position(z, keys: set[str], q: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(times, positions) of the decoding period where the file gives them apart from the encoding's."""
+    if "decoding_position_time" not in keys or "decoding_position" not in keys:
+        return None
+    t = np.asarray(z["decoding_position_time"], np.float64).reshape(-1)
+    return t, np.asarray(z["decoding_position"], np.float64).reshape(t.size, q)
 
 
 def _decoding_rows(z, keys: set[str], raw_time: np.ndarray) -> np.ndarray:

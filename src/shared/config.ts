@@ -3,7 +3,7 @@
  * the UI's run setup and the WebSocket API; parseRunConfig is the one gate all of them pass.
  */
 import { AppError } from './errors';
-import { DEFAULT_ENGINE_TIMEOUT_S, MAX_ENGINE_TIMEOUT_S, parseEnginePython, parseEngines, type ExternalEngineName } from './externalEngines';
+import { checkEnginesAgainstModel, DEFAULT_ENGINE_TIMEOUT_S, MAX_ENGINE_TIMEOUT_S, parseEnginePython, parseEngines, type ExternalEngineName } from './externalEngines';
 
 export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming', 'series'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -248,6 +248,7 @@ export function parseRunConfig(raw: unknown): RunConfig {
   const posterior = parsePosterior(r.posterior);
   const engines = parseEngines(r.engines);
   if (engines && shard) throw bad('engines', 'external engines decode every electrode; run them without a shard');
+  checkEnginesAgainstModel(engines, posterior?.model);
   const enginePython = parseEnginePython(r.enginePython);
   const engineTimeoutS = optInt(r.engineTimeoutS, 'engineTimeoutS', 1, MAX_ENGINE_TIMEOUT_S);
   if (posterior && shard) {

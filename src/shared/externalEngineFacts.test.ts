@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commandLineText, countersText, engineMemoryText, engineSummaryText, exitText, failureText } from './externalEngineFacts';
+import { commandLineText, countersText, engineComputesText, engineMemoryText, engineSummaryText, exitText, failureText, ownWholeDecode, wholeDecodeText } from './externalEngineFacts';
+import type { PosteriorReport } from './posteriorReport';
+import type { StrategyResult, TimingStats } from './report';
 
 describe('external engine facts', () => {
   it('quotes only the words a shell would split or expand', () => {
@@ -37,5 +39,23 @@ describe('external engine facts', () => {
     expect(engineMemoryText({ peakRssBytes: 412 * 1024 * 1024 })).toBe('412 MiB');
     expect(engineMemoryText({ peakRssBytes: 412 * 1024 * 1024, peakGpuBytes: 3 * 1024 ** 3 })).toMatch(/^412 MiB · GPU 3(\.0+)? GiB$/);
     expect(engineMemoryText({})).toBe('');
+  });
+
+  it("reads an engine's whole decode against the run's own: its fastest strategy plus the posterior, plus Local for the detector", () => {
+    const timing = (medianMs: number) => ({ medianMs }) as TimingStats;
+    const info = { engine: 'nld', version: '', device: '', dtype: 'float32', info: {}, command: ['python3'], exitCode: 0 };
+    const strategies = [
+      { strategy: 'reference', status: 'ok', total: timing(300) },
+      { strategy: 'series', status: 'ok', total: timing(100) },
+      { strategy: 'nld:decoder', status: 'ok', total: timing(450), external: { ...info, posterior: { model: 'decoder', file: 'x.npy' } } },
+      { strategy: 'numpy', status: 'ok', total: timing(50), external: info },
+    ] as StrategyResult[];
+    const posterior = { model: 'decoder', strategy: 'structured', filterMs: 30, smoothMs: 20 } as PosteriorReport;
+    expect(ownWholeDecode({ strategies, posterior })).toEqual({ ms: 150, strategy: 'series', hmm: 'structured' });
+    expect(wholeDecodeText({ strategies, posterior })).toBe('whole decoder, warm: ours 150 ms (series likelihood + structured posterior) · nld:decoder 450 ms (3.00× ours)');
+    expect(ownWholeDecode({ strategies, posterior: { ...posterior, model: 'detector', localMs: 25 } })?.ms).toBe(175);
+    expect(wholeDecodeText({ strategies: strategies.filter((s) => !s.external?.posterior), posterior })).toBeUndefined();
+    expect(engineComputesText(strategies[2]!.external!)).toBe('whole decoder (fit, likelihood, posterior)');
+    expect(engineComputesText({})).toBe('likelihood');
   });
 });

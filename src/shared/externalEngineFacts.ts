@@ -3,8 +3,8 @@
  * the app's External engines panel and in report.md, so the two read alike.
  */
 import type { ExternalEngineInfo } from './externalEngines';
-import { formatBytes } from './format';
-import type { StrategyResult } from './report';
+import { formatBytes, formatMs } from './format';
+import type { Report, StrategyResult } from './report';
 
 /** words a shell would read as they are: no quoting needed */
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -55,4 +55,41 @@ export function engineMemoryText(info: Pick<ExternalEngineInfo, 'peakRssBytes' |
     info.peakGpuBytes === undefined ? '' : `GPU ${formatBytes(info.peakGpuBytes)}`,
   ];
   return parts.filter(Boolean).join(' · ');
+}
+
+/** What a row's timings cover: "likelihood", or "whole decoder (fit, likelihood, posterior)" for an engine that decoded the model. */
+export function engineComputesText(info: Pick<ExternalEngineInfo, 'posterior'>): string {
+  return info.posterior ? `whole ${info.posterior.model} (fit, likelihood, posterior)` : 'likelihood';
+}
+
+/** The run's own whole decode, to read an engine's whole-decode time against. */
+export interface OwnWholeDecode {
+  ms: number;
+  /** the own strategy whose likelihood it takes (the fastest that decoded) and the HMM strategy */
+  strategy: string;
+  hmm: string;
+}
+
+/**
+ * The run's own whole decode of its model: its fastest own strategy's warm median (fit and
+ * likelihood), plus the posterior's filter and smoother (the reported HMM strategy), plus the
+ * detector's Local-state likelihood. Undefined without a posterior or an own strategy that decoded.
+ */
+export function ownWholeDecode(report: Pick<Report, 'strategies' | 'posterior' | 'local'>): OwnWholeDecode | undefined {
+  const p = report.posterior;
+  if (!p) return undefined;
+  const own = report.strategies.filter((s) => !s.external && s.status === 'ok' && s.total);
+  const fastest = own.reduce<StrategyResult | undefined>((best, s) => (!best || s.total!.medianMs < best.total!.medianMs ? s : best), undefined);
+  if (!fastest) return undefined;
+  const local = p.model === 'detector' ? p.localMs ?? report.local?.timing.medianMs ?? 0 : 0;
+  return { ms: fastest.total!.medianMs + p.filterMs + p.smoothMs + local, strategy: String(fastest.strategy), hmm: p.strategy };
+}
+
+/** "whole decoder: ours 180 ms (series likelihood + structured posterior) · nld:decoder 111 ms (0.62×)"; undefined without both sides */
+export function wholeDecodeText(report: Pick<Report, 'strategies' | 'posterior' | 'local'>): string | undefined {
+  const ours = ownWholeDecode(report);
+  const engines = report.strategies.filter((s) => s.external?.posterior && s.status === 'ok' && s.total);
+  if (!ours || engines.length === 0) return undefined;
+  const theirs = engines.map((s) => `${s.strategy} ${formatMs(s.total!.medianMs)} (${(s.total!.medianMs / ours.ms).toFixed(2)}× ours)`);
+  return `whole ${report.posterior!.model}, warm: ours ${formatMs(ours.ms)} (${ours.strategy} likelihood + ${ours.hmm} posterior) · ${theirs.join(' · ')}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from './config';
-import { engineSlug, isExternalEngineName, OFFERED_ENGINES, parseEngineName, parseEngines, splitCommandWords } from './externalEngines';
+import { engineModelOf, engineSlug, isExternalEngineName, OFFERED_ENGINES, parseEngineName, parseEngines, splitCommandWords } from './externalEngines';
 
 describe('engine names', () => {
   it('reads numpy, the NLD variants with and without x64, and commands', () => {
@@ -39,5 +39,18 @@ describe('engine names', () => {
     expect(engineSlug('nld:clusterless_kde:x64')).toBe('nld-clusterless_kde-x64');
     expect(engineSlug('cmd:/usr/bin/python3 ../../etc/dec.py')).toBe('cmd-python3-dec.py');
     expect(engineSlug('cmd:..')).not.toMatch(/^\./);
+  });
+
+  it("names the whole decode of NLD's models, and refuses one the run does not decode itself", () => {
+    expect(parseEngineName('nld:decoder')).toEqual({ kind: 'nld-model', name: 'nld:decoder', model: 'decoder', x64: false });
+    expect(parseEngineName('nld:detector:x64')).toEqual({ kind: 'nld-model', name: 'nld:detector:x64', model: 'detector', x64: true });
+    expect(engineModelOf('nld:detector:x64')).toBe('detector');
+    expect(engineModelOf('nld:clusterless_kde')).toBeUndefined();
+    expect(engineModelOf('cmd:nld:decoder')).toBeUndefined();
+    const data = { kind: 'preset', name: 'tiny' };
+    const posterior = (model: string) => ({ model, strategies: ['structured'] });
+    expect(parseRunConfig({ data, engines: ['nld:decoder'], posterior: posterior('decoder') }).engines).toEqual(['nld:decoder']);
+    expect(() => parseRunConfig({ data, engines: ['nld:decoder'] })).toThrow(/'engines\[0\]': nld:decoder decodes the decoder's posterior; the run decodes no posterior: add --model decoder/);
+    expect(() => parseRunConfig({ data, engines: ['numpy', 'nld:detector'], posterior: posterior('decoder') })).toThrow(/'engines\[1\]'.*add --model detector/);
   });
 });

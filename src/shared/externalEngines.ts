@@ -1,25 +1,32 @@
 /**
- * External engines: other implementations of the likelihood that a run starts as child processes
- * and profiles beside its own strategies (docs/external-engines.md). Their names, the one check
- * every front door passes them through, and what the report keeps of each.
+ * External engines: other implementations of the likelihood, or of the whole decode, that a run
+ * starts as child processes and profiles beside its own strategies (docs/external-engines.md).
+ * Their names, the one check every front door passes them through, and what the report keeps of each.
  */
+import type { PosteriorModel } from './config';
 import { AppError } from './errors';
 
 /** non_local_detector's likelihood modules an `nld:` engine can run */
 export const NLD_VARIANTS = ['clusterless_kde', 'clusterless_kde_log'] as const;
 export type NldVariant = (typeof NLD_VARIANTS)[number];
 
-/** `numpy`, `nld:VARIANT`, `nld:VARIANT:x64`, or `cmd:COMMAND` (the command line only) */
+/** non_local_detector's models an `nld:` engine can run whole (fit, likelihood, filter, smoother) */
+export const NLD_MODELS = ['decoder', 'detector'] as const satisfies readonly PosteriorModel[];
+
+/** `numpy`, `nld:VARIANT|MODEL`, `nld:VARIANT|MODEL:x64`, or `cmd:COMMAND` (the command line only) */
 export type ExternalEngineName = 'numpy' | `nld:${string}` | `cmd:${string}`;
+
+const NLD_NAMES = [...NLD_VARIANTS, ...NLD_MODELS];
 
 /** The engines the app and web mode offer: those that run the project's own adapters. */
 export const OFFERED_ENGINES: readonly ExternalEngineName[] = [
-  'numpy', ...NLD_VARIANTS.map((v) => `nld:${v}` as const), ...NLD_VARIANTS.map((v) => `nld:${v}:x64` as const),
+  'numpy', ...NLD_NAMES.map((v) => `nld:${v}` as const), ...NLD_NAMES.map((v) => `nld:${v}:x64` as const),
 ];
 
 export type ParsedEngine =
   | { kind: 'numpy'; name: ExternalEngineName }
   | { kind: 'nld'; name: ExternalEngineName; variant: NldVariant; x64: boolean }
+  | { kind: 'nld-model'; name: ExternalEngineName; model: PosteriorModel; x64: boolean }
   | { kind: 'cmd'; name: ExternalEngineName; argv: string[] };
 
 /** engines one run may start */
@@ -83,10 +90,13 @@ export function parseEngineName(raw: unknown, key = 'engines'): ParsedEngine {
   if (raw === 'numpy') return { kind: 'numpy', name: raw };
   if (raw.startsWith('nld:')) {
     const [variant, precision, ...rest] = raw.slice(4).split(':');
-    if (!(NLD_VARIANTS as readonly string[]).includes(variant ?? '') || rest.length > 0 || (precision !== undefined && precision !== 'x64')) {
-      throw bad(key, `unknown NLD engine ${JSON.stringify(raw)}: expected nld:${NLD_VARIANTS.join(' or nld:')}, optionally followed by :x64`);
+    if (!(NLD_NAMES as readonly string[]).includes(variant ?? '') || rest.length > 0 || (precision !== undefined && precision !== 'x64')) {
+      throw bad(key, `unknown NLD engine ${JSON.stringify(raw)}: expected nld:${NLD_NAMES.join(', nld:')}, optionally followed by :x64`);
     }
-    return { kind: 'nld', name: raw as ExternalEngineName, variant: variant as NldVariant, x64: precision === 'x64' };
+    const x64 = precision === 'x64';
+    const name = raw as ExternalEngineName;
+    if ((NLD_MODELS as readonly string[]).includes(variant!)) return { kind: 'nld-model', name, model: variant as PosteriorModel, x64 };
+    return { kind: 'nld', name, variant: variant as NldVariant, x64 };
   }
   if (raw.startsWith('cmd:')) {
     let argv: string[];
@@ -98,7 +108,27 @@ export function parseEngineName(raw: unknown, key = 'engines'): ParsedEngine {
     if (argv.length === 0) throw bad(key, "a 'cmd:' engine needs a command after the colon, e.g. 'cmd:python3 my_decoder.py'");
     return { kind: 'cmd', name: raw as ExternalEngineName, argv };
   }
-  throw bad(key, `unknown engine ${JSON.stringify(raw)}: expected numpy, nld:${NLD_VARIANTS.join(', nld:')} (optionally :x64) or cmd:COMMAND`);
+  throw bad(key, `unknown engine ${JSON.stringify(raw)}: expected numpy, nld:${NLD_NAMES.join(', nld:')} (optionally :x64) or cmd:COMMAND`);
+}
+
+/** The posterior model an engine decodes whole, for the engines known to; undefined for a likelihood engine or a command. */
+export function engineModelOf(name: string): PosteriorModel | undefined {
+  const [kind, variant] = name.split(':');
+  return kind === 'nld' && (NLD_MODELS as readonly string[]).includes(variant ?? '') ? (variant as PosteriorModel) : undefined;
+}
+
+/**
+ * An engine that decodes the posterior whole is compared with the run's own posterior, so the run
+ * must decode that model too; throws saying which flag to add.
+ */
+export function checkEnginesAgainstModel(engines: readonly string[] | undefined, model: PosteriorModel | undefined): void {
+  for (const [i, name] of (engines ?? []).entries()) {
+    const needs = engineModelOf(name);
+    if (needs && needs !== model) {
+      throw bad(`engines[${i}]`, `${name} decodes the ${needs}'s posterior; the run decodes ${model ? `the ${model}'s` : 'no posterior'}: ` +
+        `add --model ${needs} (Run setup: posterior model) so its posterior can be compared with the run's own`);
+    }
+  }
 }
 
 /** The run's engines, checked: at most MAX_ENGINES, each once; undefined when none are asked. */
@@ -158,4 +188,10 @@ export interface ExternalEngineInfo {
   peakRssBytes?: number;
   /** the GPUs' highest used memory while the engine ran (nvidia-smi; includes what was there before) */
   peakGpuBytes?: number;
+  /**
+   * Set when the engine decoded the whole model (fit, likelihood, filter, smoother): its timings are
+   * of that whole decode, and its acausal posterior (the file, from the run folder) was compared
+   * with the run's own posterior of the same model.
+   */
+  posterior?: { model: PosteriorModel; file: string };
 }

@@ -6,6 +6,7 @@
  */
 import { structuredToDense } from '../../shared/posteriorReport';
 import type { PosteriorReport, Recommendation, Report, StrategyResult } from '../../shared/report';
+import { wholeDecodeText } from '../../shared/externalEngineFacts';
 import { formatMs } from '../../shared/format';
 import { comparisonText, formatMedianCi } from '../analysis';
 import { table } from './table';
@@ -23,7 +24,9 @@ function vsReferenceCell(s: StrategyResult): string {
 
 function agreementCell(s: StrategyResult): string {
   const agree = s.agreementWithReference;
-  if (agree) return `max |diff| ${agree.maxAbsDiff.toExponential(1)}${agree.allclose ? '' : ' (NOT allclose)'}`;
+  // an engine that decoded the whole model is compared on its posterior, not its likelihood
+  const what = s.external?.posterior ? ' (posterior)' : '';
+  if (agree) return `max |diff| ${agree.maxAbsDiff.toExponential(1)}${what}${agree.allclose ? '' : ' (NOT allclose)'}`;
   return s.error ? s.error.message.slice(0, 60) : '-';
 }
 
@@ -98,6 +101,8 @@ export function runSummary(report: Report): string {
   if (chance) lines.push(chance);
   const posterior = report.posterior ? posteriorLine(report.posterior) : null;
   if (posterior) lines.push(posterior);
+  const whole = wholeDecodeText(report);
+  if (whole) lines.push(whole);
   const notable = report.findings.filter((f) => f.severity !== 'info');
   for (const f of notable.slice(0, 5)) lines.push(`${f.severity}: ${f.message}`);
   if (report.recommendation) lines.push(recommendationLine(report.recommendation));

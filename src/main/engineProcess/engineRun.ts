@@ -14,7 +14,7 @@ import type { BackendInfo, Report } from '../../shared/report';
 import { agreementMatrix, compareArrays, decodingAccuracy, truePositionAtRows } from '../analysis';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
 import { startDecodeRun } from './decodeRun';
-import { externalUnits, measureExternalEngines, type ExternalSink } from './external';
+import { comparePosteriorEngines, externalUnits, measureExternalEngines, type ExternalSink } from './external';
 import type { EngineDeps } from './engineDeps';
 import { writeAxes, writeLikelihood } from './likelihoodFiles';
 import { LOCAL_GROUP, localRatioToNonlocal, measureLocal, type LocalMeasurement } from './localMeasure';
@@ -77,6 +77,7 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
       ctx, engineDeps: deps, runDir, request: config.posterior, measured, ...(local ? { local: local.likelihood } : {}),
       onProgress: (within, detail) => session.emitProgress(within, detail),
     });
+    await comparePosteriorEngines(measured, runDir, outcome.posterior);
   }
   return outcome;
 }

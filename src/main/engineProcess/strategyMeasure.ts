@@ -36,6 +36,8 @@ export interface StrategyMeasurement {
   result: StrategyResult;
   /** the last warm repeat's likelihood, kept for the agreement matrix */
   likelihood?: Float64Array;
+  /** an external engine's acausal posterior (time rows × state bins), compared with the run's own once that is decoded */
+  posterior?: Float64Array;
   window: StrategyWindow;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Report, StrategyResult } from '../../shared/report';
 import type { ExternalEngineInfo } from '../../shared/externalEngines';
-import { commandLineText, countersText, engineMemoryText, exitText } from '../../shared/externalEngineFacts';
+import { commandLineText, countersText, engineComputesText, engineMemoryText, exitText, wholeDecodeText } from '../../shared/externalEngineFacts';
 import { mdTable } from './format';
 
 type ExternalResult = StrategyResult & { external: ExternalEngineInfo };
@@ -32,13 +32,15 @@ export function externalSection(report: Report): string | undefined {
       'Peak RSS is its whole process tree\'s, sampled from outside.',
     '',
     mdTable(
-      ['Engine', 'Reports itself as', 'Version', 'Device', 'Dtype', 'Exit', 'Peak RSS', 'Counters', 'Command'],
+      ['Engine', 'Computes', 'Reports itself as', 'Version', 'Device', 'Dtype', 'Exit', 'Peak RSS', 'Counters', 'Command'],
       rows.map(({ strategy, external: e }) => [
-        strategy, orDash(e.engine), orDash(e.version), orDash(e.device), orDash(e.dtype), orDash(exitText(e)),
+        strategy, engineComputesText(e), orDash(e.engine), orDash(e.version), orDash(e.device), orDash(e.dtype), orDash(exitText(e)),
         orDash(engineMemoryText(e)), orDash(countersText(e.counters)), codeText(commandLineText(e.command)),
       ]),
     ),
   ];
+  const whole = wholeDecodeText(report);
+  if (whole) out.push('', `Whole decode (fit, likelihood, posterior; the engine's posterior is compared with the run's in the tables above): ${whole}.`);
   const unavailable = rows.filter((s) => s.external.unavailable !== undefined);
   if (unavailable.length > 0) {
     out.push('', ...unavailable.map((s) => `- \`${s.strategy}\`: not available on this machine: ${s.external.unavailable}`));

@@ -119,9 +119,9 @@ describe('renderReportMarkdown with external engines', () => {
   it('lists each engine with what it said it is, its exit, peak RSS, counters and command', () => {
     const s = section('External engines');
     expect(s).toContain(
-      "| numpy | numpy | 2.1.3 | cpu | float32 | 0 | 150 MiB | xla compilations 0 | `python3 '/opt/kde profiler/resources/engines/numpy_engine.py'` |",
+      "| numpy | likelihood | numpy | 2.1.3 | cpu | float32 | 0 | 150 MiB | xla compilations 0 | `python3 '/opt/kde profiler/resources/engines/numpy_engine.py'` |",
     );
-    expect(s).toContain("| nld:clusterless_kde:x64 | — | — | — | — | 3 | — | — | `python3 '/opt/kde profiler/resources/engines/nld_engine.py' --variant clusterless_kde --x64` |");
+    expect(s).toContain("| nld:clusterless_kde:x64 | likelihood | — | — | — | — | 3 | — | — | `python3 '/opt/kde profiler/resources/engines/nld_engine.py' --variant clusterless_kde --x64` |");
     expect(s).toContain("- `nld:clusterless_kde:x64`: not available on this machine: No module named 'jax'");
     expect(s).toContain('- `numpy`: blas openblas, threads 2');
   });

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """A tiny external engine for the profiler's tests, writing protocol 1 by hand (no helper module),
 so the tests check the profiler against the protocol itself. The first argument picks how it
-behaves: ok, crash, hang, garbage, wrong-shape, unavailable, no-hello, children.
+behaves: ok, crash, hang, garbage, wrong-shape, unavailable, no-hello, children, posterior,
+posterior-wrong-shape.
 
 It "decodes" by copying the data file's expected log_likelihood_nonlocal when there is one (so the
-agreement with the expected values is exact), else writes a constant of the grid's shape."""
+agreement with the expected values is exact), else writes a constant of the grid's shape. In the
+posterior modes it sends a decoder's acausal posterior instead: uniform over the track's bins, NaN
+off it, on the data's whole grid."""
 
 import gzip
 import json
@@ -59,10 +62,19 @@ for i, phase in enumerate(["cold"] + ["warmup"] * warmup + ["warm"] * repeats):
     span("predict", t1, phase=phase, repeat=i)
     send(type="counter", name="calls", t_ns=time.monotonic_ns(), value=i + 1)
     send(type="call", phase=phase, fit_ms=(t1 - t0) / 1e6, predict_ms=(time.monotonic_ns() - t1) / 1e6)
-if mode == "wrong-shape":
-    ll = ll[:, :-1]
-np.save(os.path.join(out, "ll.npy"), np.ascontiguousarray(ll))
-send(type="result", name="log_likelihood_nonlocal", file="ll.npy")
+if mode.startswith("posterior"):
+    whole = "place_bin_centers" in data.files
+    interior = data["is_track_interior"].astype(bool) if whole else np.ones(n_bins, dtype=bool)
+    posterior = np.tile(np.where(interior, 1.0 / interior.sum(), np.nan), (n_time, 1)).astype(np.float32)
+    if mode == "posterior-wrong-shape":
+        posterior = posterior[:, :-1]
+    np.save(os.path.join(out, "posterior.npy"), posterior)
+    send(type="result", name="acausal_posterior", file="posterior.npy")
+else:
+    if mode == "wrong-shape":
+        ll = ll[:, :-1]
+    np.save(os.path.join(out, "ll.npy"), np.ascontiguousarray(ll))
+    send(type="result", name="log_likelihood_nonlocal", file="ll.npy")
 if os.environ.get("KDE_PROFILER_FRAMEWORK_TRACE") == "1":
     # a framework's trace as JAX's profiler writes one: thread names, complete events in µs from its start
     events_out = [{"ph": "M", "name": "thread_name", "pid": 7, "tid": 70, "args": {"name": "XLA ops"}},

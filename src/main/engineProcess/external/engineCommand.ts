@@ -34,6 +34,7 @@ export function engineArgv(engine: ParsedEngine, python: string): string[] {
   switch (engine.kind) {
     case 'numpy': return [python, adaptersDir() + 'numpy_engine.py'];
     case 'nld': return [python, adaptersDir() + 'nld_engine.py', '--variant', engine.variant, ...(engine.x64 ? ['--x64'] : [])];
+    case 'nld-model': return [python, adaptersDir() + 'nld_model_engine.py', '--model', engine.model, ...(engine.x64 ? ['--x64'] : [])];
     case 'cmd': return engine.argv;
   }
 }
@@ -45,7 +46,7 @@ export interface EngineInvocation {
 
 export interface InvocationInputs {
   name: string;
-  config: Pick<RunConfig, 'enginePython' | 'repeats' | 'warmup' | 'blockSize' | 'engineTrace'>;
+  config: Pick<RunConfig, 'enginePython' | 'repeats' | 'warmup' | 'blockSize' | 'engineTrace' | 'posterior'>;
   dataPath: string;
   outDir: string;
 }
@@ -66,5 +67,7 @@ export function invocationOf(i: InvocationInputs, env: NodeJS.ProcessEnv = proce
   };
   if (i.config.blockSize !== undefined) vars.KDE_PROFILER_BLOCK_SIZE = String(i.config.blockSize);
   if (i.config.engineTrace) vars.KDE_PROFILER_FRAMEWORK_TRACE = '1';
+  // an engine that can decode the posterior whole does so for the model the run decodes
+  if (i.config.posterior) vars.KDE_PROFILER_MODEL = i.config.posterior.model;
   return { argv: engineArgv(engine, pythonOf(i.config, env)), env: { ...env, ...vars } };
 }

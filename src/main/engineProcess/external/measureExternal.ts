@@ -5,12 +5,12 @@
  * for the agreement matrix. An engine that fails leaves a failed row saying why; the run goes on.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { DEFAULT_ENGINE_TIMEOUT_S, engineSlug, type ExternalEngineName } from '../../../shared/externalEngines';
 import type { TraceRecord } from '../../../shared/events';
 import { compareArrays } from '../../analysis';
-import { readUntrustedFile, writeClusterlessNpz, parseNpy } from '../../data';
+import { writeClusterlessNpz } from '../../data';
 import { throwIfCancelled } from '../../engine/model';
 import type { MeasureContext } from '../measureContext';
 import type { StrategyMeasurement } from '../strategyMeasure';
@@ -18,13 +18,13 @@ import { runChild, type ChildEnd } from './childRun';
 import { invocationOf, type EngineInvocation } from './engineCommand';
 import { ExternalLane } from './externalLane';
 import { ExternalRecord } from './externalRecord';
-import { endFailure, resultFailure } from './externalFailures';
+import { readEngineOutputs, type EngineOutputs } from './engineResults';
+import { endFailure } from './externalFailures';
 import { importFrameworkTrace } from './frameworkTrace';
 import { watchGpuMemory } from './gpuWatch';
 import type { TraceMessage } from './messages';
 
 export const EXTERNAL_DIR = 'external';
-const NONLOCAL = 'log_likelihood_nonlocal';
 const RECORD_BATCH = 64;
 
 export interface ExternalSink {
@@ -49,7 +49,7 @@ export async function measureExternalEngines(ctx: MeasureContext, runDir: string
   const measured: StrategyMeasurement[] = [];
   try {
     for (const [i, name] of engines.entries()) {
-      measured.push(await measureExternal(ctx, { name, index: i, dataPath, outDir: join(dir, `${i + 1}-${engineSlug(name)}`) }, sink));
+      measured.push(await measureExternal(ctx, { name, index: i, dataPath, runDir, outDir: join(dir, `${i + 1}-${engineSlug(name)}`) }, sink));
     }
   } finally {
     await rm(dataPath, { force: true });
@@ -61,6 +61,7 @@ interface EngineSlot {
   name: ExternalEngineName;
   index: number;
   dataPath: string;
+  runDir: string;
   outDir: string;
 }
 
@@ -84,20 +85,25 @@ async function measureExternal(ctx: MeasureContext, slot: EngineSlot, sink: Exte
   if (record.trace && ctx.config.trace) await addFrameworkTrace({ slot, lane, trace: record.trace, sink });
   const timeoutS = ctx.config.engineTimeoutS ?? DEFAULT_ENGINE_TIMEOUT_S;
   let failure = endFailure({ record, end, timeoutS, outDir, program: invocation.argv[0]! });
-  let likelihood: Float64Array | undefined;
+  let outputs: EngineOutputs = {};
   if (!failure) {
-    const read = await readLikelihood(ctx, record, outDir);
+    const read = await readEngineOutputs({ name, dataset: ctx.dataset, model: ctx.config.posterior?.model, record, outDir });
     if (read instanceof AppError) failure = read;
-    else likelihood = read;
+    else outputs = read;
   }
   ctx.tracker.skipRest(name);
   if (failure) sink.log('warn', `${name}: ${failure.message}`);
   const result = record.toResult(name, invocation.argv, end, failure);
+  const { likelihood, posterior } = outputs;
   const expected = ctx.dataset.expected?.logLikelihoodNonlocal;
   if (likelihood && expected?.length === likelihood.length) {
     result.agreementWithExpected = compareArrays(likelihood, expected, ctx.dataset.time.length, likelihood.length / ctx.dataset.time.length, 'expected');
   }
-  return { result, ...(likelihood ? { likelihood } : {}), window: { strategy: name, startUs, endUs: ctx.rec.nowUs() } };
+  if (posterior && result.external) result.external.posterior = { model: posterior.model, file: relative(slot.runDir, join(outDir, posterior.file)) };
+  return {
+    result, ...(likelihood ? { likelihood } : {}), ...(posterior ? { posterior: posterior.values } : {}),
+    window: { strategy: name, startUs, endUs: ctx.rec.nowUs() },
+  };
 }
 
 /** The framework's trace the engine captured, on lanes under the engine's; a trace that cannot be read is a warning. */
@@ -171,24 +177,4 @@ async function watchChild(ctx: MeasureContext, { slot, lane, invocation, record,
 function nextCallLabel(done: number, { warmup, repeats }: MeasureContext['config']): string {
   if (done > warmup + repeats) return 'its result';
   return done <= warmup ? `warm-up ${done}` : `repeat ${done - warmup}`;
-}
-
-/** The engine's non-local likelihood, checked against the data's grid; an AppError saying what is wrong. */
-async function readLikelihood(ctx: MeasureContext, record: ExternalRecord, outDir: string): Promise<Float64Array | AppError> {
-  const nTime = ctx.dataset.time.length;
-  const nBins = ctx.dataset.placeBinCenters.length / ctx.dataset.positionDims;
-  const entry = record.results.get(NONLOCAL);
-  if (!entry) return resultFailure(`finished without a '${NONLOCAL}' result`);
-  const path = join(outDir, entry.file);
-  try {
-    const bytes = await readUntrustedFile(path, { maxBytes: nTime * nBins * 8 + 64 * 1024, within: outDir });
-    const array = parseNpy(bytes, { file: path, key: NONLOCAL }, true);
-    if (!(array.data instanceof Float64Array) || array.dtype.kind !== 'float') return resultFailure(`${entry.file} holds ${array.dtype.kind} values; a float32 or float64 array is expected`);
-    if (array.shape.length !== 2 || array.shape[0] !== nTime || array.shape[1] !== nBins) {
-      return resultFailure(`${entry.file} has shape (${array.shape.join(', ')}); the data's grid is (${nTime}, ${nBins}) (time rows, place bins)`);
-    }
-    return array.data;
-  } catch (e) {
-    return resultFailure(`its result ${entry.file} cannot be read: ${(e as Error).message}`);
-  }
 }

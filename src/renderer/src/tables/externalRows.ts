@@ -2,7 +2,7 @@
  * Rows for the Results view's External engines panel and the marks an external engine's row
  * carries in the timing table. Pure; the words come from shared/externalEngineFacts, as report.md's.
  */
-import { commandLineText, countersText, engineMemoryText, engineSummaryText, exitText, failureText } from '../../../shared/externalEngineFacts';
+import { commandLineText, countersText, engineComputesText, engineMemoryText, engineSummaryText, exitText, failureText } from '../../../shared/externalEngineFacts';
 import type { ExternalEngineInfo } from '../../../shared/externalEngines';
 import type { Report, StrategyResult } from '../../../shared/report';
 
@@ -11,6 +11,8 @@ export interface ExternalEngineRow {
   name: string;
   /** what the engine said it is (its hello); '–' where it never said */
   engine: string;
+  /** what its timings cover: the likelihood, or the whole decode of a model */
+  computes: string;
   version: string;
   device: string;
   dtype: string;
@@ -39,7 +41,7 @@ export function externalEngineRows(report: Pick<Report, 'strategies'>): External
     const e = s.external;
     const row: ExternalEngineRow = {
       name: String(s.strategy),
-      engine: orDash(e.engine), version: orDash(e.version), device: orDash(e.device), dtype: orDash(e.dtype),
+      engine: orDash(e.engine), computes: engineComputesText(e), version: orDash(e.version), device: orDash(e.device), dtype: orDash(e.dtype),
       ok: s.status === 'ok',
       exit: orDash(exitText(e)),
       peakRss: engineMemoryText(e) || '–',

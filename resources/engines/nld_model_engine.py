@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""non_local_detector (NLD)'s whole decode as an external engine of KDE Profiler (`kde-profiler run
+--model decoder --engine nld:decoder`, or `detector`): ClusterlessDecoder or
+NonLocalClusterlessDetector with NLD's defaults and the clusterless KDE likelihood, fitted on the
+run's encoding data and predicting the state-space posterior over the run's time rows. Each call
+is a fit and a predict (likelihood, causal filter, acausal smoother), the cold one (JAX compiling)
+timed apart from the warm ones, XLA's compilations counted after each. The acausal posterior is
+the result, compared by the profiler with the run's own posterior of the same model.
+
+The model keeps the file's place grid and interior mask (its fit would otherwise fit a grid from
+the positions), so its columns are the profiler's. NLD's code is not part of KDE Profiler:
+KDE_PROFILER_NLD_SRC names the folder that holds its `non_local_detector` package, or NLD is
+installed in this Python. Exit 3 when NLD or JAX cannot be imported, saying what is missing."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+sys.dont_write_bytecode = True  # the sibling modules must not leave __pycache__ in an installation
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+
+from kde_profiler_engine import Engine  # noqa: E402
+from nld_support import NLD_SRC_ENV, CompileCounter, NldUnavailable, device_memory, import_nld_model, whole_grid_environment_for  # noqa: E402
+from peer_data import PeerDataError, load_dataset  # noqa: E402
+
+RESULT = "acausal_posterior"
+MODEL_ENV = "KDE_PROFILER_MODEL"
+
+
+def start(model: str, x64: bool):
+    """(engine, jax, Environment, the model's class) once the hello is out; exit 3 when NLD cannot be imported."""
+    name = f"nld:{model}{':x64' if x64 else ''}"
+    dtype = "float64" if x64 else "float32"
+    try:
+        jax, Environment, model_class = import_nld_model(os.environ.get(NLD_SRC_ENV), model, x64)
+    except NldUnavailable as e:
+        Engine.from_environment(name=name, version="?", device="?", dtype=dtype).unavailable(str(e))
+    nld = sys.modules.get("non_local_detector")
+    device = jax.devices()[0]
+    info = {"jax": jax.__version__, "backend": jax.default_backend(), "x64": x64, "model": model_class.__name__,
+            "nldPath": os.path.dirname(getattr(nld, "__file__", "") or "") or "?"}
+    engine = Engine.from_environment(name=name, version=str(getattr(nld, "__version__", "?")),
+                                     device=str(getattr(device, "device_kind", device)), dtype=dtype, info=info)
+    return engine, jax, Environment, model_class
+
+
+class ModelCalls:
+    """The model's fit and predict on one loaded file, as a lab calls them."""
+
+    def __init__(self, Environment, model_class, ds: dict) -> None:
+        self.Environment, self.model_class, self.ds = Environment, model_class, ds
+        els = ds["electrodes"]
+        self.enc_times = [e["enc_times"] for e in els]
+        self.enc_marks = [e["enc_marks"] for e in els]
+        self.dec_times = [e["dec_times"] for e in els]
+        self.dec_marks = [e["dec_marks"] for e in els]
+        # the Local state needs the animal's position at the decoded rows
+        decoding = ds["decoding_position"]
+        self.dec_position_time, self.dec_position = decoding if decoding else (ds["position_time"], ds["position"])
+
+    def fit(self):
+        ds = self.ds
+        params = {"position_std": float(np.asarray(ds["position_std"]).reshape(-1)[0]),
+                  "waveform_std": np.asarray(ds["waveform_std"], np.float64), "block_size": int(ds["block_size"])}
+        model = self.model_class(environments=[whole_grid_environment_for(self.Environment, ds)],
+                                 clusterless_algorithm="clusterless_kde", clusterless_algorithm_params=params)
+        return model.fit(ds["position_time"], np.asarray(ds["position"], np.float64).reshape(ds["position_time"].size, -1),
+                         self.enc_times, self.enc_marks)
+
+    def predict(self, model) -> np.ndarray:
+        results = model.predict(self.dec_times, self.dec_marks, time=self.ds["time"],
+                                position_time=self.dec_position_time, position=self.dec_position)
+        posterior = np.asarray(results["acausal_posterior"])
+        return posterior.reshape(posterior.shape[0], -1)
+
+
+def timed_calls(engine: Engine, calls: ModelCalls, compiles: CompileCounter) -> np.ndarray:
+    """Every call the run asked for; the last acausal posterior."""
+    posterior = None
+    for phase in engine.phases():
+        with engine.timed_call(phase) as call:
+            with call.fit():
+                model = calls.fit()
+            if compiles.available:
+                engine.counter("xla compilations", compiles.count)
+            with call.predict():
+                posterior = calls.predict(model)
+            if compiles.available:
+                engine.counter("xla compilations", compiles.count)
+    return posterior
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="non_local_detector's whole clusterless decode (its posterior) as a KDE Profiler engine")
+    ap.add_argument("--model", choices=("decoder", "detector"), required=True,
+                    help="decoder: ClusterlessDecoder; detector: NonLocalClusterlessDetector")
+    ap.add_argument("--x64", action="store_true", help="JAX in float64 (jax_enable_x64); float32 otherwise, NLD's default")
+    args = ap.parse_args(argv)
+    engine, jax, Environment, model_class = start(args.model, args.x64)
+    asked = os.environ.get(MODEL_ENV)
+    if asked and asked != args.model:
+        engine.log("error", f"the run decodes the {asked}'s posterior and this engine the {args.model}'s; name nld:{asked} instead.")
+        return 1
+    try:
+        with engine.span("load-data"):
+            ds = load_dataset(engine.data_path)
+    except PeerDataError as e:
+        engine.log("error", str(e))
+        return 1
+    if np.asarray(ds["grid_centers"]).shape[1] != 1:
+        engine.log("error", "the data's position is not 1-D; this engine decodes 1-D positions without a track graph.")
+        return 1
+    compiles = CompileCounter(jax)
+    posterior = timed_calls(engine, ModelCalls(Environment, model_class, ds), compiles)
+    memory = device_memory(jax.devices()[0])
+    if memory and "peak_bytes_in_use" in memory:
+        engine.counter("device memory peak (bytes)", memory["peak_bytes_in_use"])
+    # float32 whatever JAX computed in: probabilities, compared by the profiler row window by row window
+    engine.result(RESULT, posterior.astype(np.float32))
+    engine.done()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
