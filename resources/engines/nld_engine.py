@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
 from nld_support import NLD_SRC_ENV, CompileCounter, NldCalls, NldUnavailable, device_memory, import_nld  # noqa: E402
-from peer_data import PeerDataError, load_dataset  # noqa: E402
+from peer_data import load_for_engine  # noqa: E402
 
 TRACE_FILE = "jax-trace.json.gz"
 
@@ -83,11 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--x64", action="store_true", help="JAX in float64 (jax_enable_x64); float32 otherwise, NLD's default")
     args = ap.parse_args(argv)
     engine, jax, nld = start(args.variant, args.x64)
-    try:
-        with engine.span("load-data"):
-            ds = load_dataset(engine.data_path)
-    except PeerDataError as e:
-        engine.log("error", str(e))
+    ds = load_for_engine(engine)
+    if ds is None:
         return 1
     calls = NldCalls(jax, *nld, ds)
     compiles = CompileCounter(jax)

@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
 from nld_support import NLD_SRC_ENV, CompileCounter, NldUnavailable, device_memory, import_nld_model, whole_grid_environment_for  # noqa: E402
-from peer_data import PeerDataError, load_dataset  # noqa: E402
+from peer_data import load_for_engine  # noqa: E402
 
 RESULT = "acausal_posterior"
 MODEL_ENV = "KDE_PROFILER_MODEL"
@@ -104,11 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     if asked and asked != args.model:
         engine.log("error", f"the run decodes the {asked}'s posterior and this engine the {args.model}'s; name nld:{asked} instead.")
         return 1
-    try:
-        with engine.span("load-data"):
-            ds = load_dataset(engine.data_path)
-    except PeerDataError as e:
-        engine.log("error", str(e))
+    ds = load_for_engine(engine)
+    if ds is None:
         return 1
     if np.asarray(ds["grid_centers"]).shape[1] != 1:
         engine.log("error", "the data's position is not 1-D; this engine decodes 1-D positions without a track graph.")

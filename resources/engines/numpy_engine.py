@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
-from peer_data import PeerDataError, load_dataset  # noqa: E402
+from peer_data import load_for_engine  # noqa: E402
 from peer_env import blas_info  # noqa: E402
 from peer_model import DEFAULT_BLOCK_ELEMS, fit, predict  # noqa: E402
 
@@ -28,11 +28,8 @@ def facts() -> dict:
 
 def main() -> int:
     engine = Engine.from_environment(name="numpy", version=np.__version__, device="cpu", dtype="float32", info=facts())
-    try:
-        with engine.span("load-data"):
-            ds = load_dataset(engine.data_path)
-    except PeerDataError as e:
-        engine.log("error", str(e))
+    ds = load_for_engine(engine)
+    if ds is None:
         return 1
     ll = None
     for phase in engine.phases():

@@ -69,6 +69,17 @@ def _read(z, keys: set[str], path: str) -> dict:
     }
 
 
+def load_for_engine(engine) -> dict | None:
+    """The external engine's data (KDE_PROFILER_DATA) under its 'load-data' span; None once the
+    engine has logged why a file it cannot read was refused."""
+    try:
+        with engine.span("load-data"):
+            return load_dataset(engine.data_path)
+    except PeerDataError as e:
+        engine.log("error", str(e))
+        return None
+
+
 def waveform_std_for(ds: dict, n_features: int) -> np.ndarray:
     """σ per feature: a scalar is expanded to the electrode's D, an array is used as given."""
     w = np.asarray(ds["waveform_std"], np.float64).reshape(-1)

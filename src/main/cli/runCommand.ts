@@ -31,6 +31,8 @@ export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME 
                  [--posterior-strategy structured|dense|both] (HMM strategies timed; default both)
                  [--engine numpy|nld:clusterless_kde|nld:clusterless_kde_log[:x64]|'cmd:COMMAND'] … (other implementations
                   profiled beside the strategies, each as a child process; docs/external-engines.md)
+                 [--engine nld:decoder|nld:detector[:x64]] (NLD's whole decode, with --model of the same name:
+                  its posterior compared with the run's own)
                  [--python PATH] (the Python of the numpy and nld engines; default KDE_PROFILER_PYTHON, else python3)
                  [--engine-timeout S] (an engine still running after S seconds is stopped; default 1800)
                  [--engine-trace] (each engine's framework trace of one more warm call on the timeline: JAX's profiler)

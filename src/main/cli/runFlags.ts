@@ -4,7 +4,7 @@
  */
 import { AppError, isAppError } from '../../shared/errors';
 import { DEFAULT_STOPPING_RULE, HMM_STRATEGIES, parseRunConfig, POSTERIOR_MODELS, STRATEGIES, STRATEGY_CHOICES, type RunConfig } from '../../shared/config';
-import { OFFERED_ENGINES } from '../../shared/externalEngines';
+import { isExternalEngineName, OFFERED_ENGINES } from '../../shared/externalEngines';
 import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, refuseTogether, type Parsed } from './args';
 import { UsageError } from './cliTypes';
 import { didYouMean } from './suggest';
@@ -159,7 +159,7 @@ function enginesFrom(p: Parsed): string[] | undefined {
   const names = (Array.isArray(given) ? given : [given]).map(String);
   const offered = [...OFFERED_ENGINES, 'cmd:COMMAND'];
   for (const n of names) {
-    if (!/^(numpy|nld:|cmd:)/.test(n)) throw new UsageError(`--engine: expected ${offered.join(', ')}, got "${n}"${didYouMean(n, offered)}`);
+    if (!isExternalEngineName(n)) throw new UsageError(`--engine: expected ${offered.join(', ')}, got "${n}"${didYouMean(n, offered)}`);
   }
   return names;
 }

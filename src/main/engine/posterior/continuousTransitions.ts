@@ -13,7 +13,7 @@ export type ContinuousKind = 'randomWalk' | 'uniform' | 'discrete';
  * stay under half its last place, so skipping them changes no float32 entry and no sum. It makes
  * a row O(band) instead of O(B) exps.
  */
-const NEGLIGIBLE_NATS = 200;
+export const NEGLIGIBLE_NATS = 200;
 
 /**
  * Row `from` of the Euclidean random walk over all grid bins: N(c_j; c_i, movementVar), with

@@ -131,6 +131,8 @@ export function buildKernelPlan(structure: StructuredTransition): KernelPlan | n
       fills.push(() => image.set(b.values, valuesAt));
       continue;
     }
+    // the kernels have no convolution: such a structure runs on the plain loops
+    if (b.kind === 'convolution') return null;
     const cols = b.first.reduce((m, f, i) => Math.max(m, f + b.length[i]!), 0);
     const range = diagonalRange(b);
     if (!range) continue;

@@ -2,8 +2,10 @@
  * The float32 transition matrix by its structure (posterior-spec §16): each random-walk block as
  * a band holding exactly its non-zero float32 entries, every other block as one row repeated
  * (rank one). Expanded, it is the dense float32 matrix entry for entry; a step costs O(P · band)
- * instead of O(N²).
+ * instead of O(N²). On a fine uniform grid, where the band spans hundreds of bins, a random-walk
+ * block is a convolution instead (convolutionBlock.ts), O(P log P) a step, equal to float32 rounding.
  */
+import { convolutionBlock, convolutionRow, type ConvolutionBlock } from './convolutionBlock';
 import { RandomWalkRows, transitionBlocks, type TransitionBlock } from './transitionBlocks';
 import type { StateLayout } from './stateSpaceTypes';
 
@@ -30,7 +32,7 @@ export interface RankOneBlock {
 
 export interface StructuredTransition {
   size: number;
-  blocks: (BandBlock | RankOneBlock)[];
+  blocks: (BandBlock | RankOneBlock | ConvolutionBlock)[];
 }
 
 function rankOneBlock(block: TransitionBlock): RankOneBlock | null {
@@ -70,7 +72,7 @@ function bandBlock(layout: StateLayout, block: TransitionBlock): BandBlock {
 export function buildStructuredTransition(layout: StateLayout): StructuredTransition {
   const blocks: StructuredTransition['blocks'] = [];
   for (const block of transitionBlocks(layout)) {
-    const built = block.shape === 'randomWalk' ? bandBlock(layout, block) : rankOneBlock(block);
+    const built = block.shape === 'randomWalk' ? convolutionBlock(layout, block) ?? bandBlock(layout, block) : rankOneBlock(block);
     if (built) blocks.push(built);
   }
   return { size: layout.nInteriorStateBins, blocks };
@@ -81,8 +83,14 @@ export function expandStructured(structured: StructuredTransition): Float32Array
   const n = structured.size;
   const out = new Float32Array(n * n);
   for (const b of structured.blocks) {
+    const row = b.kind === 'convolution' ? new Float32Array(b.gridBin.length) : undefined;
     for (let i = 0; i < b.rows; i++) {
       const rowBase = (b.rowStart + i) * n + b.colStart;
+      if (b.kind === 'convolution') {
+        convolutionRow(b, i, row!);
+        out.set(row!, rowBase);
+        continue;
+      }
       if (b.kind === 'rankOne') {
         out.set(b.values, rowBase);
         continue;

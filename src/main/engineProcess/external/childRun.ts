@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { sampleProcessTreeRssBytes } from '../../recorder';
 import { LineSplitter, parseEngineLine, type ExternalMessage } from './messages';
+import { pollEvery } from './pollEvery';
 
 export const KILL_GRACE_MS = 5000;
 /** after the child exits, how long its pipes may stay open (a grandchild holding them) */
@@ -83,17 +84,9 @@ function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
 }
 
 function sampleRss(pid: number, onRss: (bytes: number) => void): () => void {
-  let busy = false;
-  const tick = async () => {
-    if (busy) return;
-    busy = true;
-    const bytes = await sampleProcessTreeRssBytes(pid).catch(() => null);
-    busy = false;
-    if (bytes !== null && bytes > 0) onRss(bytes);
-  };
-  const timer = setInterval(() => void tick(), RSS_INTERVAL_MS);
-  void tick();
-  return () => clearInterval(timer);
+  return pollEvery(RSS_INTERVAL_MS, () => sampleProcessTreeRssBytes(pid), (bytes) => {
+    if (bytes > 0) onRss(bytes);
+  });
 }
 
 export function runChild(o: ChildRunOptions): Promise<ChildEnd> {

@@ -26,8 +26,8 @@ export class ExternalRecord {
   readonly counters: Record<string, number> = {};
   /** the framework's trace of one call, when the engine captured one */
   trace: TraceMessage | undefined;
-  private readonly stages = new RunningStageTimes();
-  private readonly allStages = new RunningStageTimes();
+  /** the warm spans once the engine marks phases; until it does, every span (dropped at its first phase) */
+  private stages = new RunningStageTimes();
   private sawPhases = false;
   private lastError: LogMessage | undefined;
   private lastLog: LogMessage | undefined;
@@ -61,9 +61,11 @@ export class ExternalRecord {
   /** warm spans make the stage table; an engine that marks no phase gets all its spans counted */
   private stage(phase: unknown, span: SpanRecord | undefined): void {
     if (!span) return;
-    if (phase !== undefined) this.sawPhases = true;
-    if (phase === 'warm') this.stages.add(span);
-    this.allStages.add(span);
+    if (phase !== undefined && !this.sawPhases) {
+      this.sawPhases = true;
+      this.stages = new RunningStageTimes();
+    }
+    if (!this.sawPhases || phase === 'warm') this.stages.add(span);
   }
 
   /** the engine's own words for why it stopped: its last error line, else the last of its stderr */
@@ -89,7 +91,7 @@ export class ExternalRecord {
   toResult(name: ExternalEngineName, command: string[], end: ChildEnd, failure: AppError | undefined): StrategyResult {
     const result: StrategyResult = {
       strategy: name, resolved: [], status: failure ? 'failed' : 'ok',
-      stages: (this.sawPhases ? this.stages : this.allStages).table(), kernels: [], external: this.info(name, command, end),
+      stages: this.stages.table(), kernels: [], external: this.info(name, command, end),
     };
     if (failure) {
       // a failed engine's calls are on its lane in the trace; timings beside a failure would read as results

@@ -4,6 +4,7 @@
  * engine's plus what was there before). Nothing is sampled where nvidia-smi is absent.
  */
 import { gpuMemory } from '../../recorder';
+import { pollEvery } from './pollEvery';
 
 const INTERVAL_MS = 500;
 
@@ -14,24 +15,14 @@ export interface GpuWatch {
 
 export function watchGpuMemory(onSample: (usedBytes: number) => void): GpuWatch {
   let peak: number | undefined;
-  let stopped = false;
-  let busy = false;
-  const tick = async () => {
-    if (busy || stopped) return;
-    busy = true;
-    const gpus = await gpuMemory().catch(() => null);
-    busy = false;
-    if (!gpus || stopped) return;
+  const stop = pollEvery(INTERVAL_MS, gpuMemory, (gpus) => {
     const used = gpus.reduce((s, g) => s + g.usedBytes, 0);
     peak = Math.max(peak ?? 0, used);
     onSample(used);
-  };
-  const timer = setInterval(() => void tick(), INTERVAL_MS);
-  void tick();
+  });
   return {
     stop: () => {
-      stopped = true;
-      clearInterval(timer);
+      stop();
       return peak;
     },
   };

@@ -7,7 +7,7 @@ export { installApi, setApiForTests, useApi } from './apiAccess';
 export { useSystemStore } from './systemStore';
 export { DEFAULT_PRESET, sameSource, useDataStore } from './dataStore';
 export { useMappingStore } from './mappingStore';
-export { backendOptions, ENGINE_CHOICES, ESTIMATE_DEBOUNCE_MS, POSTERIOR_CHOICES, STRATEGY_CHOICES, useRunSetupStore, type BackendOption } from './runSetupStore';
+export { backendOptions, ENGINE_CHOICES, engineFitsModel, ESTIMATE_DEBOUNCE_MS, POSTERIOR_CHOICES, STRATEGY_CHOICES, useRunSetupStore, type BackendOption } from './runSetupStore';
 export { TIMELINE_REFRESH_MS, useLiveRunStore, type LivePhase, type LogLine } from './liveRunStore';
 export { useResultsStore } from './resultsStore';
 export { useLikelihoodStore } from './likelihoodStore';

@@ -3,7 +3,8 @@ import { nextTick } from 'vue';
 import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { systemInfo } from '../testing/sampleData';
 import { useDataStore } from './dataStore';
-import { backendOptions, ENGINE_CHOICES, ESTIMATE_DEBOUNCE_MS, useRunSetupStore } from './runSetupStore';
+import { backendOptions, ENGINE_CHOICES, engineFitsModel, ESTIMATE_DEBOUNCE_MS, useRunSetupStore } from './runSetupStore';
+import { parseRunConfig } from '../../../shared/config';
 import { useSystemStore } from './systemStore';
 
 describe('useRunSetupStore', () => {
@@ -84,7 +85,8 @@ describe('useRunSetupStore', () => {
   it('offers the project\'s own engines, never a command, and sends the chosen ones in the order offered, without a new estimate', async () => {
     const setup = useRunSetupStore();
     expect(ENGINE_CHOICES).toEqual([
-      'numpy', 'nld:clusterless_kde', 'nld:clusterless_kde_log', 'nld:clusterless_kde:x64', 'nld:clusterless_kde_log:x64',
+      'numpy', 'nld:clusterless_kde', 'nld:clusterless_kde_log', 'nld:decoder', 'nld:detector',
+      'nld:clusterless_kde:x64', 'nld:clusterless_kde_log:x64', 'nld:decoder:x64', 'nld:detector:x64',
     ]);
     expect(setup.config).not.toHaveProperty('engines');
     setup.toggleEngine('nld:clusterless_kde_log:x64');
@@ -97,6 +99,21 @@ describe('useRunSetupStore', () => {
     expect(setup.config.engines).toEqual(['nld:clusterless_kde_log:x64']);
     setup.toggleEngine('nld:clusterless_kde_log:x64');
     expect(setup.config).not.toHaveProperty('engines');
+  });
+
+  it("sends a whole-decode engine only while the run decodes that engine's model", () => {
+    const setup = useRunSetupStore();
+    setup.toggleEngine('numpy');
+    setup.toggleEngine('nld:detector');
+    expect(setup.config.engines).toEqual(['numpy']);
+    setup.posterior = 'detector';
+    expect(setup.config.engines).toEqual(['numpy', 'nld:detector']);
+    expect(parseRunConfig(setup.config).engines).toEqual(['numpy', 'nld:detector']);
+    setup.posterior = 'decoder';
+    expect(setup.config.engines).toEqual(['numpy']);
+    expect(engineFitsModel('nld:decoder', 'decoder')).toBe(true);
+    expect(engineFitsModel('nld:decoder:x64', undefined)).toBe(false);
+    expect(engineFitsModel('nld:clusterless_kde', undefined)).toBe(true);
   });
 
   it('blocks start until the data was inspected, and for an unavailable backend', async () => {

@@ -9,7 +9,7 @@ import {
   DEFAULT_RUN_CONFIG, DEFAULT_STOPPING_RULE, HMM_STRATEGIES, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
   type PosteriorModel, type RunConfig, type StrategyChoice,
 } from '../../../shared/config';
-import { OFFERED_ENGINES, type ExternalEngineName } from '../../../shared/externalEngines';
+import { engineModelOf, OFFERED_ENGINES, type ExternalEngineName } from '../../../shared/externalEngines';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
@@ -21,6 +21,12 @@ export const ESTIMATE_DEBOUNCE_MS = 300;
 export const STRATEGY_CHOICES: readonly StrategyChoice[] = ALL_STRATEGY_CHOICES;
 /** the run's state-space posterior after the likelihood: none, or a model timed with both HMM strategies */
 export const POSTERIOR_CHOICES: readonly (PosteriorModel | 'none')[] = ['none', ...POSTERIOR_MODELS];
+/** Whether an engine can run beside a run decoding this model (none: undefined): a whole-decode engine needs its own model. */
+export function engineFitsModel(engine: ExternalEngineName, model: PosteriorModel | undefined): boolean {
+  const needs = engineModelOf(engine);
+  return needs === undefined || needs === model;
+}
+
 /** the external engines the app may start: the project's own adapters, never a `cmd:` command */
 export const ENGINE_CHOICES: readonly ExternalEngineName[] = OFFERED_ENGINES;
 
@@ -84,7 +90,10 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
     saveLikelihood: choices.saveLikelihood.value,
     trace: true,
   };
-  if (choices.engines.value.length > 0) c.engines = [...choices.engines.value];
+  // an engine that decodes a model whole runs only beside the run's own posterior of that model
+  const model = choices.posterior.value === 'none' ? undefined : choices.posterior.value;
+  const engines = choices.engines.value.filter((e) => engineFitsModel(e, model));
+  if (engines.length > 0) c.engines = engines;
   if (choices.repeatsAuto.value) c.untilStable = { ...DEFAULT_STOPPING_RULE, maxTimeS: choices.maxTimeS.value };
   const workers = optionalSize(choices.workers.value);
   if (workers !== undefined) c.workers = workers;
