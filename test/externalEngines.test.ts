@@ -6,7 +6,7 @@
  * rows and the trace are kept; nothing the engines started outlives the run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,7 +130,7 @@ describe.skipIf(skip !== undefined)('an external engine that decodes the whole m
     await runCliCaptured(dir, [
       'run', '--data', 'preset:tiny', '--strategy', 'reference', '--repeats', '1', '--warmup', '0', '--no-kernel-profile',
       '--model', 'decoder', '--posterior-strategy', 'structured',
-      '--engine', engine('posterior'), '--engine', engine('posterior-wrong-shape'), '--runs-dir', join(dir, 'runs'),
+      '--engine', engine('posterior'), '--engine', engine('posterior-wrong-shape'), '--runs-dir', join(dir, 'runs'), '--out', join(dir, 'out'),
     ]);
     const [id] = await readdir(join(dir, 'runs')).then((names) => names.filter((n) => /^\d{8}-/.test(n)));
     report = JSON.parse(await readFile(join(dir, 'runs', id!, 'report.json'), 'utf8')) as Report;
@@ -150,6 +150,12 @@ describe.skipIf(skip !== undefined)('an external engine that decodes the whole m
     expect(report.findings.some((f) => f.strategy === engine('posterior') && /disagrees with the run's decoder posterior/.test(f.message))).toBe(true);
     // it sent no likelihood: it stays out of the likelihoods' agreement matrix
     expect(report.agreementMatrix?.strategies ?? []).not.toContain(engine('posterior'));
+  });
+
+  it("copies the posteriors to --out where the report's paths point", async () => {
+    const copied = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as Report;
+    const files = [...Object.values(copied.posterior!.files), row('posterior').external!.posterior!.file];
+    for (const file of files) expect((await stat(join(dir, 'out', file))).size, file).toBeGreaterThan(128);
   });
 
   it('fails an engine whose posterior has the wrong columns, naming the shape it should have', () => {

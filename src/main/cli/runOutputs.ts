@@ -1,13 +1,16 @@
 /**
- * `run --out DIR`: the run's report, trace and likelihoods copied out of the run store into DIR,
- * where scripts expect them (DIR/report.json, DIR/likelihood/<strategy>.npy). Every file is
- * written whole beside its target before any replaces an earlier result (see outputFiles.ts).
+ * `run --out DIR`: the run's report, trace, likelihoods and posterior copied out of the run store
+ * into DIR, where scripts expect them and where the report's relative paths point
+ * (DIR/report.json, DIR/likelihood/<strategy>.npy, DIR/posterior/*.npy, an external engine's
+ * posterior under DIR/external/). Every file is written whole beside its target before any
+ * replaces an earlier result (see outputFiles.ts).
  */
-import { mkdir, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { RunConfig } from '../../shared/config';
+import type { Report } from '../../shared/report';
 import { readTraceJson } from '../data';
-import { likelihoodRelPath } from '../engineProtocol';
+import { likelihoodRelPath, POSTERIOR_FILES } from '../engineProtocol';
 import type { FolderOutputs } from './outputChecks';
 import { commitAll, stageBytes, stageCopy, type StagedFile } from './outputFiles';
 
@@ -43,6 +46,26 @@ async function likelihoodStages(runDir: string, outDir: string): Promise<Stage[]
   return entries.filter((e) => e.isFile()).map((e) => () => stageCopy(join(likelihood, e.name), join(outDir, 'likelihood', e.name)));
 }
 
+/**
+ * The posterior files the report names: the run's own (posterior/) and each whole-decode engine's
+ * (external/<n>-<name>/), those that exist.
+ */
+async function posteriorStages(runDir: string, outDir: string): Promise<Stage[]> {
+  const report = await readFile(join(runDir, 'report.json'), 'utf8').then((t) => JSON.parse(t) as Report).catch(() => undefined);
+  const named = [
+    ...(report?.posterior ? Object.values(POSTERIOR_FILES) : []),
+    ...(report?.strategies ?? []).flatMap((s) => (s.external?.posterior ? [s.external.posterior.file] : [])),
+  ];
+  const stages: Stage[] = [];
+  for (const file of named) {
+    // a name from the report stays inside the run folder: never a path that climbs out of it
+    if (file.split(/[\\/]/).includes('..') || !(await exists(join(runDir, file)))) continue;
+    await mkdir(dirname(join(outDir, file)), { recursive: true });
+    stages.push(() => stageCopy(join(runDir, file), join(outDir, file)));
+  }
+  return stages;
+}
+
 /** Copies what the run left; returns the names written into outDir. */
 export async function copyRunOutputs(runDir: string, outDir: string, options: CopyOptions): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
@@ -57,7 +80,9 @@ export async function copyRunOutputs(runDir: string, outDir: string, options: Co
   const trace = await traceStages(runDir, outDir, options);
   const likelihood = await likelihoodStages(runDir, outDir);
   if (likelihood.length > 0) written.push('likelihood/');
-  await commitAll([...stages, ...trace.stages, ...likelihood]);
+  const posterior = await posteriorStages(runDir, outDir);
+  if (posterior.length > 0) written.push('posterior/');
+  await commitAll([...stages, ...trace.stages, ...likelihood, ...posterior]);
   return [...written.slice(0, 3), ...trace.written, ...written.slice(3)];
 }
 
@@ -65,8 +90,9 @@ export async function copyRunOutputs(runDir: string, outDir: string, options: Co
 export function runOutputsOf(config: RunConfig, options: CopyOptions): FolderOutputs {
   const likelihoods = config.saveLikelihood ? [...config.strategies, ...(config.local ? ['local'] : [])].map(likelihoodRelPath) : [];
   if (likelihoods.length > 0) likelihoods.push('likelihood/axes.json');
+  const posterior = config.posterior ? Object.values(POSTERIOR_FILES) : [];
   return {
-    files: ['report.json', 'report.md', 'report.csv', options.traceJson ? 'trace.json' : 'trace.json.gz', ...likelihoods],
-    folders: ['likelihood'],
+    files: ['report.json', 'report.md', 'report.csv', options.traceJson ? 'trace.json' : 'trace.json.gz', ...likelihoods, ...posterior],
+    folders: ['likelihood', ...(config.posterior ? ['posterior'] : []), ...(config.engines ? ['external'] : [])],
   };
 }

@@ -1,9 +1,12 @@
 /**
  * Runs an NWB inspection in a worker thread, so a large file never blocks the service's event loop.
- * The worker is ended after a time limit (a pathological file must not hang the app); where the
- * worker entry is missing (a bundle built without it) the inspection runs in-process instead.
+ * The worker is ended after a time limit, or when the process grows by more than a memory budget
+ * while it runs (h5wasm's memory is WebAssembly's, which no heap limit of the worker covers): a
+ * pathological file must not hang the app or take the machine's memory. Where the worker entry is
+ * missing (a bundle built without it) the inspection runs in-process instead.
  */
 import { existsSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { DataPreview, ValidationFinding } from '../../../shared/api';
 import type { DatasetSummary } from '../../../shared/dataset';
@@ -25,21 +28,35 @@ export type NwbWorkerReply =
 export type NwbWorkerResult = Extract<NwbWorkerReply, { ok: true }>;
 
 const INSPECT_TIMEOUT_MS = 5 * 60 * 1000;
+/** how much the process may grow while a worker inspects: 4 GiB, or half the machine's memory where that is less */
+export const INSPECT_MEMORY_BYTES = Math.min(4 * 2 ** 30, Math.floor(totalmem() / 2));
+const MEMORY_POLL_MS = 50;
 
-function inWorker(req: NwbWorkerRequest, timeoutMs: number): Promise<NwbWorkerResult> {
+function inWorker(req: NwbWorkerRequest, timeoutMs: number, memoryBytes: number): Promise<NwbWorkerResult> {
   return new Promise((resolve, reject) => {
+    const baseline = process.memoryUsage.rss();
     const worker = startModuleWorker(moduleWorkerEntry(import.meta.url, 'scanWorker'), req);
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(memoryWatch);
       fn();
       void worker.terminate();
     };
+    const files = req.paths.join(', ');
     const timer = setTimeout(() => finish(() => reject(new AppError('E090',
-      `${req.paths.join(', ')}: inspecting the file took longer than ${timeoutMs / 1000} s and was stopped; the file may be corrupt.`,
+      `${files}: inspecting the file took longer than ${timeoutMs / 1000} s and was stopped; the file may be corrupt.`,
       { file: req.paths[0] }))), timeoutMs);
+    const memoryWatch = setInterval(() => {
+      const grown = process.memoryUsage.rss() - baseline;
+      if (grown <= memoryBytes) return;
+      finish(() => reject(new AppError('E090',
+        `${files}: inspecting the file took more than ${(memoryBytes / 2 ** 20).toFixed(0)} MiB of memory and was stopped; ` +
+        'the file may declare datasets far larger than it holds: check it with h5ls, or export the recording as clusterless-npz.',
+        { file: req.paths[0] })));
+    }, MEMORY_POLL_MS);
     worker.on('message', (reply: NwbWorkerReply) => finish(() => (reply.ok ? resolve(reply) : reject(deserializeError(reply.error)))));
     worker.on('error', (e) => finish(() => reject(new AppError('INTERNAL', `NWB inspection failed: ${e.message}`))));
     worker.on('exit', (code) => finish(() => reject(new AppError('INTERNAL', `NWB inspection worker exited (code ${code}) without a result.`))));
@@ -47,7 +64,9 @@ function inWorker(req: NwbWorkerRequest, timeoutMs: number): Promise<NwbWorkerRe
 }
 
 /** Inspects NWB files off the event loop; throws AppError only for failures of the machinery itself. */
-export async function inspectNwbInWorker(paths: string[], recipe?: NwbRecipe, timeoutMs = INSPECT_TIMEOUT_MS): Promise<NwbWorkerResult> {
+export async function inspectNwbInWorker(
+  paths: string[], recipe?: NwbRecipe, timeoutMs = INSPECT_TIMEOUT_MS, memoryBytes = INSPECT_MEMORY_BYTES,
+): Promise<NwbWorkerResult> {
   const req: NwbWorkerRequest = recipe ? { paths, recipe } : { paths };
-  return existsSync(fileURLToPath(moduleWorkerEntry(import.meta.url, 'scanWorker'))) ? inWorker(req, timeoutMs) : inspectForUi(req);
+  return existsSync(fileURLToPath(moduleWorkerEntry(import.meta.url, 'scanWorker'))) ? inWorker(req, timeoutMs, memoryBytes) : inspectForUi(req);
 }

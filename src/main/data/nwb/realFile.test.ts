@@ -83,6 +83,15 @@ describe('unreadable HDF5 input gives a clean error', () => {
     expect(r.findings).toEqual([expect.objectContaining({ code: 'NOT_FOUND', severity: 'error' })]);
   });
 
+  it('the worker is stopped when the process outgrows its memory budget', async () => {
+    const path = join(dir, 'hungry.nwb');
+    copyFileSync(pynapple, path);
+    // a budget of one byte: the worker's own start outgrows it
+    await expect(inspectNwbInWorker([path], undefined, 60_000, 1)).rejects.toMatchObject({
+      code: 'E090', message: expect.stringMatching(/hungry\.nwb: inspecting the file took more than 0 MiB of memory and was stopped/),
+    });
+  });
+
   it('the worker is stopped at its time limit', async () => {
     const path = join(dir, 'slow.nwb');
     copyFileSync(pynapple, path);
