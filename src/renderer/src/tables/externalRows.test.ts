@@ -38,6 +38,8 @@ describe('external engine rows', () => {
   it('marks an external row in the timing table and says an engine is not available here apart from a failure', () => {
     const rows = timingRows(withEngines());
     expect(rows.map((r) => r.external)).toEqual(['', 'external · 2.1.3 · cpu · float32', 'external']);
+    const whole = { external: { engine: 'nld:decoder', version: '', device: 'cpu', dtype: 'float32', info: {}, command: ['python3'], exitCode: 0, posterior: { model: 'decoder' as const, file: 'p.npy' } } };
+    expect(externalMark(whole)).toBe('external · whole decoder · cpu · float32');
     expect(rows[1]).toMatchObject({ ok: true, resolved: '', failure: '', speedup: 100 / 80 });
     expect(rows[2]).toMatchObject({ ok: false, failure: 'not available on this machine: No module named jax' });
     const crashed = { ...missingNld(), external: { ...missingNld().external!, unavailable: undefined, exitCode: null, signal: 'SIGKILL' } };

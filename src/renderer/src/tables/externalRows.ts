@@ -59,9 +59,13 @@ export function failureCell(s: Pick<StrategyResult, 'external' | 'error'>): stri
   return s.external?.unavailable !== undefined ? failureText(s) : `failed: ${failureText(s)}`;
 }
 
-/** The timing table's sub-line under an external engine's name: "external · 2.1.3 · cpu · float32". */
+/**
+ * The timing table's sub-line under an external engine's name: "external · 2.1.3 · cpu · float32",
+ * with "whole decoder" after "external" when its times are of the whole decode, not the likelihood.
+ */
 export function externalMark(s: Pick<StrategyResult, 'external'>): string {
   if (!s.external) return '';
+  const what = s.external.posterior ? `external · whole ${s.external.posterior.model}` : 'external';
   const summary = engineSummaryText(s.external);
-  return summary === '' ? 'external' : `external · ${summary}`;
+  return summary === '' ? what : `${what} · ${summary}`;
 }
