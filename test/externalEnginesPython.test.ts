@@ -103,13 +103,17 @@ describe('the shipped engines', () => {
       if (!NLD_SRC) ctx.skip('skipped: KDE_PROFILER_NLD_SRC is not set (the src/ folder of a non_local_detector checkout)');
       const missing = cannotRun(NLD_PYTHON, 'import jax, scipy, xarray, pandas, sklearn, networkx');
       if (missing) ctx.skip(`skipped: ${missing}; set KDE_PROFILER_NLD_PYTHON to a Python with NLD's dependencies`);
-      const flags = ['--model', model, '--posterior-strategy', 'structured', '--engine', `nld:${model}`, '--python', NLD_PYTHON];
-      const { report } = await run(`nld-${model}`, flags, { JAX_PLATFORMS: 'cpu' }, 'preset:tiny');
+      // the decoder's run also takes JAX's trace of one more warm call
+      const trace = model === 'decoder' ? ['--engine-trace'] : [];
+      const flags = ['--model', model, '--posterior-strategy', 'structured', '--engine', `nld:${model}`, '--python', NLD_PYTHON, ...trace];
+      const { report, records } = await run(`nld-${model}`, flags, { JAX_PLATFORMS: 'cpu' }, 'preset:tiny');
       const row = report.strategies.find((s) => s.strategy === `nld:${model}`)!;
       expect(row.status, row.error?.message).toBe('ok');
       expect(row.external?.posterior?.model).toBe(model);
       expect(row.agreementWithReference).toMatchObject({ against: `the run's ${model} posterior (structured)`, allclose: true, argmaxAgreement: 1 });
       expect(row.agreementWithReference!.maxAbsDiff).toBeLessThan(1e-5);
+      const framework = records.filter((r) => r.proc === 'external' && r.ph === 'X' && r.cat === 'framework');
+      if (trace.length > 0) expect(framework.length).toBeGreaterThan(10);
     }, 600_000);
   }
 });

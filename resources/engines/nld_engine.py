@@ -13,22 +13,16 @@ be imported, saying what is missing."""
 from __future__ import annotations
 
 import argparse
-import glob
 import os
-import shutil
 import sys
-import time
 
 sys.dont_write_bytecode = True  # the sibling modules must not leave __pycache__ in an installation
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
-from nld_support import NLD_SRC_ENV, CompileCounter, NldCalls, NldUnavailable, device_memory, import_nld  # noqa: E402
+from nld_support import NLD_SRC_ENV, CompileCounter, NldCalls, NldUnavailable, device_memory, import_nld, profiled_call  # noqa: E402
 from peer_data import load_for_engine  # noqa: E402
-
-TRACE_FILE = "jax-trace.json.gz"
-
 
 def start(variant: str, x64: bool):
     """(engine, jax, nld) once the hello is out; an NLD or JAX that cannot be imported ends with exit 3."""
@@ -62,21 +56,6 @@ def timed_calls(engine: Engine, calls: NldCalls, compiles: CompileCounter):
     return ll
 
 
-def profiled_call(engine: Engine, jax, calls: NldCalls) -> None:
-    """One more warm call under JAX's profiler; its Perfetto-format trace is handed to the profiler."""
-    log_dir = os.path.join(engine.out_dir, "jax-profile")
-    began = time.monotonic_ns()
-    with jax.profiler.trace(log_dir, create_perfetto_trace=True):
-        with engine.span("profiled call", phase="profile"):
-            calls.predict(calls.fit())
-    found = sorted(glob.glob(os.path.join(log_dir, "**", "perfetto_trace.json.gz"), recursive=True))
-    if not found:
-        engine.log("warn", "JAX's profiler wrote no perfetto_trace.json.gz; no framework trace for this run")
-        return
-    shutil.copyfile(found[-1], os.path.join(engine.out_dir, TRACE_FILE))
-    engine.trace(TRACE_FILE, began)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="non_local_detector's clusterless KDE likelihood as a KDE Profiler engine")
     ap.add_argument("--variant", choices=("clusterless_kde", "clusterless_kde_log"), default="clusterless_kde")
@@ -90,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     compiles = CompileCounter(jax)
     ll = timed_calls(engine, calls, compiles)
     if engine.framework_trace:
-        profiled_call(engine, jax, calls)
+        profiled_call(engine, jax, lambda: calls.predict(calls.fit()))
     memory = device_memory(jax.devices()[0])
     if memory and "peak_bytes_in_use" in memory:
         engine.counter("device memory peak (bytes)", memory["peak_bytes_in_use"])

@@ -5,7 +5,8 @@ NonLocalClusterlessDetector with NLD's defaults and the clusterless KDE likeliho
 run's encoding data and predicting the state-space posterior over the run's time rows. Each call
 is a fit and a predict (likelihood, causal filter, acausal smoother), the cold one (JAX compiling)
 timed apart from the warm ones, XLA's compilations counted after each. The acausal posterior is
-the result, compared by the profiler with the run's own posterior of the same model.
+the result, compared by the profiler with the run's own posterior of the same model. When the run
+asks for it (KDE_PROFILER_FRAMEWORK_TRACE), one more warm call runs under JAX's profiler.
 
 The model keeps the file's place grid and interior mask (its fit would otherwise fit a grid from
 the positions), so its columns are the profiler's. NLD's code is not part of KDE Profiler:
@@ -23,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
-from nld_support import NLD_SRC_ENV, CompileCounter, NldUnavailable, device_memory, import_nld_model, whole_grid_environment_for  # noqa: E402
+from nld_support import NLD_SRC_ENV, CompileCounter, NldUnavailable, device_memory, import_nld_model, profiled_call, whole_grid_environment_for  # noqa: E402
 from peer_data import load_for_engine  # noqa: E402
 
 RESULT = "acausal_posterior"
@@ -111,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
         engine.log("error", "the data's position is not 1-D; this engine decodes 1-D positions without a track graph.")
         return 1
     compiles = CompileCounter(jax)
-    posterior = timed_calls(engine, ModelCalls(Environment, model_class, ds), compiles)
+    calls = ModelCalls(Environment, model_class, ds)
+    posterior = timed_calls(engine, calls, compiles)
+    if engine.framework_trace:
+        profiled_call(engine, jax, lambda: calls.predict(calls.fit()))
     memory = device_memory(jax.devices()[0])
     if memory and "peak_bytes_in_use" in memory:
         engine.counter("device memory peak (bytes)", memory["peak_bytes_in_use"])

@@ -9,14 +9,18 @@ package (KDE_PROFILER_NLD_SRC), or install it where this Python finds it.
 
 from __future__ import annotations
 
+import glob
 import inspect
 import os
+import shutil
 import sys
+import time
 import types
 
 import numpy as np
 
 NLD_SRC_ENV = "KDE_PROFILER_NLD_SRC"
+TRACE_FILE = "jax-trace.json.gz"
 EXIT_UNAVAILABLE = 3
 
 
@@ -168,3 +172,18 @@ def device_memory(device) -> dict | None:
         return None
     keep = ("peak_bytes_in_use", "bytes_in_use", "bytes_limit")
     return {k: int(stats[k]) for k in keep if k in stats} or None
+
+
+def profiled_call(engine, jax, call) -> None:
+    """One more warm call under JAX's profiler; its Perfetto-format trace is handed to the profiler."""
+    log_dir = os.path.join(engine.out_dir, "jax-profile")
+    began = time.monotonic_ns()
+    with jax.profiler.trace(log_dir, create_perfetto_trace=True):
+        with engine.span("profiled call", phase="profile"):
+            call()
+    found = sorted(glob.glob(os.path.join(log_dir, "**", "perfetto_trace.json.gz"), recursive=True))
+    if not found:
+        engine.log("warn", "JAX's profiler wrote no perfetto_trace.json.gz; no framework trace for this run")
+        return
+    shutil.copyfile(found[-1], os.path.join(engine.out_dir, TRACE_FILE))
+    engine.trace(TRACE_FILE, began)
