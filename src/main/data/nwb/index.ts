@@ -4,7 +4,7 @@
  * event loop. Uses h5wasm and node:fs; must not import electron, the engine, tfjs or the renderer.
  */
 export { autoRecipe } from './autoRecipe';
-export { inspectNwbInWorker, type NwbWorkerResult } from './inspectInWorker';
+export { inspectNwbInWorker, scanNwbInWorker, type NwbWorkerResult } from './inspectInWorker';
 export { inspectNwb, loadNwb, type NwbInspection } from './loadNwb';
 export {
   loadRecipe, parseRecipe, recipePathFor, saveRecipe, RECIPE_FORMAT, RECIPE_SUFFIX,

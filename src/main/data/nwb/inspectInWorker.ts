@@ -1,5 +1,6 @@
 /**
- * Runs an NWB inspection in a worker thread, so a large file never blocks the service's event loop.
+ * Runs an NWB inspection, or the mapping step's scan, in a worker thread, so a large file never
+ * blocks the service's event loop (h5wasm reads are synchronous).
  * The worker is ended after a time limit, or when the process grows by more than a memory budget
  * while it runs (h5wasm's memory is WebAssembly's, which no heap limit of the worker covers): a
  * pathological file must not hang the app or take the machine's memory. Where the worker entry is
@@ -15,27 +16,41 @@ import { moduleWorkerEntry, startModuleWorker } from '../../workers';
 import { inspectForUi } from './inspectSummary';
 import type { NwbRecipe } from './recipe';
 import type { NwbScan } from './scanTypes';
+import { scanForMapping, type NwbMappingScan } from './scanView';
 
 export interface NwbWorkerRequest {
   paths: string[];
   recipe?: NwbRecipe;
 }
 
-export type NwbWorkerReply =
-  | { ok: true; summary: DatasetSummary | null; preview: DataPreview | null; findings: ValidationFinding[]; scans: NwbScan[]; recipe: NwbRecipe | null }
-  | { ok: false; error: SerializedError };
+/** What the worker is asked: an inspection (summary, preview, findings) or the mapping step's scan. */
+export type NwbWorkerTask = { task: 'inspect'; request: NwbWorkerRequest } | { task: 'scan'; paths: string[] };
 
-export type NwbWorkerResult = Extract<NwbWorkerReply, { ok: true }>;
+export interface NwbWorkerResult {
+  ok: true;
+  summary: DatasetSummary | null;
+  preview: DataPreview | null;
+  findings: ValidationFinding[];
+  scans: NwbScan[];
+  recipe: NwbRecipe | null;
+}
+
+export type NwbWorkerReply = { ok: true; value: NwbWorkerResult | NwbMappingScan } | { ok: false; error: SerializedError };
 
 const INSPECT_TIMEOUT_MS = 5 * 60 * 1000;
 /** how much the process may grow while a worker inspects: 4 GiB, or half the machine's memory where that is less */
 export const INSPECT_MEMORY_BYTES = Math.min(4 * 2 ** 30, Math.floor(totalmem() / 2));
 const MEMORY_POLL_MS = 50;
 
-function inWorker(req: NwbWorkerRequest, timeoutMs: number, memoryBytes: number): Promise<NwbWorkerResult> {
+export interface WorkerLimits {
+  timeoutMs: number;
+  memoryBytes: number;
+}
+
+function inWorker<T>(task: NwbWorkerTask, paths: string[], { timeoutMs, memoryBytes }: WorkerLimits): Promise<T> {
   return new Promise((resolve, reject) => {
     const baseline = process.memoryUsage.rss();
-    const worker = startModuleWorker(moduleWorkerEntry(import.meta.url, 'scanWorker'), req);
+    const worker = startModuleWorker(moduleWorkerEntry(import.meta.url, 'scanWorker'), task);
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -45,28 +60,37 @@ function inWorker(req: NwbWorkerRequest, timeoutMs: number, memoryBytes: number)
       fn();
       void worker.terminate();
     };
-    const files = req.paths.join(', ');
+    const files = paths.join(', ');
     const timer = setTimeout(() => finish(() => reject(new AppError('E090',
       `${files}: inspecting the file took longer than ${timeoutMs / 1000} s and was stopped; the file may be corrupt.`,
-      { file: req.paths[0] }))), timeoutMs);
+      { file: paths[0] }))), timeoutMs);
     const memoryWatch = setInterval(() => {
       const grown = process.memoryUsage.rss() - baseline;
       if (grown <= memoryBytes) return;
       finish(() => reject(new AppError('E090',
         `${files}: inspecting the file took more than ${(memoryBytes / 2 ** 20).toFixed(0)} MiB of memory and was stopped; ` +
         'the file may declare datasets far larger than it holds: check it with h5ls, or export the recording as clusterless-npz.',
-        { file: req.paths[0] })));
+        { file: paths[0] })));
     }, MEMORY_POLL_MS);
-    worker.on('message', (reply: NwbWorkerReply) => finish(() => (reply.ok ? resolve(reply) : reject(deserializeError(reply.error)))));
+    worker.on('message', (reply: NwbWorkerReply) => finish(() => (reply.ok ? resolve(reply.value as T) : reject(deserializeError(reply.error)))));
     worker.on('error', (e) => finish(() => reject(new AppError('INTERNAL', `NWB inspection failed: ${e.message}`))));
     worker.on('exit', (code) => finish(() => reject(new AppError('INTERNAL', `NWB inspection worker exited (code ${code}) without a result.`))));
   });
+}
+
+function workerExists(): boolean {
+  return existsSync(fileURLToPath(moduleWorkerEntry(import.meta.url, 'scanWorker')));
 }
 
 /** Inspects NWB files off the event loop; throws AppError only for failures of the machinery itself. */
 export async function inspectNwbInWorker(
   paths: string[], recipe?: NwbRecipe, timeoutMs = INSPECT_TIMEOUT_MS, memoryBytes = INSPECT_MEMORY_BYTES,
 ): Promise<NwbWorkerResult> {
-  const req: NwbWorkerRequest = recipe ? { paths, recipe } : { paths };
-  return existsSync(fileURLToPath(moduleWorkerEntry(import.meta.url, 'scanWorker'))) ? inWorker(req, timeoutMs, memoryBytes) : inspectForUi(req);
+  const request: NwbWorkerRequest = recipe ? { paths, recipe } : { paths };
+  return workerExists() ? inWorker({ task: 'inspect', request }, paths, { timeoutMs, memoryBytes }) : inspectForUi(request);
+}
+
+/** The mapping step's scan of NWB files off the event loop, under the same limits; throws AppError when a file cannot be opened. */
+export async function scanNwbInWorker(paths: string[], limits: WorkerLimits = { timeoutMs: INSPECT_TIMEOUT_MS, memoryBytes: INSPECT_MEMORY_BYTES }): Promise<NwbMappingScan> {
+  return workerExists() ? inWorker({ task: 'scan', paths }, paths, limits) : scanForMapping(paths);
 }

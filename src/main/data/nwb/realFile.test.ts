@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectData, loadDataset } from '../index';
-import { inspectNwbInWorker } from './inspectInWorker';
+import { inspectNwbInWorker, scanNwbInWorker } from './inspectInWorker';
 import { inspectNwb } from './loadNwb';
 import { scanNwb } from './scan';
+import { scanForMapping } from './scanView';
 import { readUnits } from './units';
 
 const pynapple = fileURLToPath(new URL('../../../../test/fixtures/pynapple_A8604-211122.nwb', import.meta.url));
@@ -89,6 +90,15 @@ describe('unreadable HDF5 input gives a clean error', () => {
     // a budget of one byte: the worker's own start outgrows it
     await expect(inspectNwbInWorker([path], undefined, 60_000, 1)).rejects.toMatchObject({
       code: 'E090', message: expect.stringMatching(/hungry\.nwb: inspecting the file took more than 0 MiB of memory and was stopped/),
+    });
+  });
+
+  it("the mapping step's scan runs in the worker too: the same candidates, stopped at its limits", async () => {
+    const path = join(dir, 'scanned.nwb');
+    copyFileSync(pynapple, path);
+    expect(await scanNwbInWorker([path])).toEqual(await scanForMapping([path]));
+    await expect(scanNwbInWorker([path], { timeoutMs: 1, memoryBytes: 2 ** 40 })).rejects.toMatchObject({
+      code: 'E090', message: expect.stringMatching(/scanned\.nwb: inspecting the file took longer than 0.001 s/),
     });
   });
 

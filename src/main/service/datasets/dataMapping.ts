@@ -14,7 +14,7 @@ import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../sh
 import { datasetScale } from '../../analysis';
 import {
   entryAt, existsError, loadDataset, loadRecipe, notAFileError, parseRecipe, PRESET_INFO, recipePathFor, regularFileStats, saveRecipe,
-  scanForMapping, writeClusterlessNpz,
+  scanNwbInWorker, writeClusterlessNpz,
 } from '../../data';
 import { absolutePath, boundedString, dataSource, MAX_PATH_CHARS, npzExportOptions } from '../validate';
 
@@ -77,7 +77,8 @@ export async function scanDataView(raw: unknown): Promise<NwbScanView> {
   if (new Set(paths).size !== paths.length) throw bad('paths', 'a file is listed twice');
   const { files, saved, savedPath, unusable } = await scanRequest(paths);
   for (const f of files) await regularFileStats(f);
-  const { scans, auto, findings } = await scanForMapping(files);
+  // h5wasm reads block: the scan runs in a worker with a time and memory budget, so a hostile file costs only this call
+  const { scans, auto, findings } = await scanNwbInWorker(files);
   if (unusable) findings.unshift(unusable);
   if (saved) {
     // the saved recipe wins; what the automatic mapping thought of the files is no longer news
