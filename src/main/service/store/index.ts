@@ -9,9 +9,9 @@
  * the tool version stamped into written files.
  */
 export { EventLog, eventLogError, openEventFile, type EventLogOptions, type OpenEventStream } from './eventLog';
-export { processAlive, withFileLock, type FileLockOptions } from './indexLock';
+export { withFileLock, type FileLockOptions } from './indexLock';
 export { readJson, writeJsonAtomic, writeTextAtomic } from './jsonFiles';
-export { ownerAlive, ownerStamp, processCpuTicks, processStartTicks, type OwnerRecord } from './ownerProcess';
+export { ownerAlive, ownerStamp, processAlive, processCpuTicks, processStartTicks, type OwnerRecord } from './ownerProcess';
 export { exportBytes, type ExportBytes } from './runExport';
 export { buildTraceFile, writeReportFiles, writeTraceFromEvents, type TraceWriteResult } from './runFiles';
 export { newRunId } from './runIds';

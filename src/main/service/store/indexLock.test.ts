@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import { withFileLock } from './indexLock';
+import { processStartTicks } from './ownerProcess';
 import { DEAD_PID } from './runStoreTesting.testdata';
 
 let dir: string;
@@ -19,10 +20,21 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('withFileLock', () => {
-  it('holds the lock file, with its pid, only while the body runs', async () => {
+  it('holds the lock file, with its pid and start time, only while the body runs', async () => {
     const held = await withFileLock(lock, async () => readFile(lock, 'utf8'));
-    expect(held.split('\n')[0]).toBe(String(process.pid));
+    const start = processStartTicks(process.pid);
+    expect(held.split('\n')[0]).toBe(start === undefined ? String(process.pid) : `${process.pid} ${start}`);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("takes over at once a lock whose live pid started at another time (the owner's pid reused)", async (ctx) => {
+    const start = processStartTicks(process.ppid);
+    if (start === undefined) ctx.skip('skipped: no process start times on this system (Linux /proc only)');
+    await writeFile(lock, `${process.ppid} ${start! + 1}\n`);
+    await withFileLock(lock, async () => undefined, { timeoutMs: 0 });
+    // its true start time: a live owner, waited for (and here given up on at once)
+    await writeFile(lock, `${process.ppid} ${start!}\n`);
+    await expect(withFileLock(lock, async () => undefined, { timeoutMs: 0 })).rejects.toMatchObject({ code: 'IO' });
   });
 
   it('lets one body in at a time', async () => {

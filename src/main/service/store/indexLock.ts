@@ -1,13 +1,15 @@
 /**
  * A lock file shared by every process that writes one runs folder (the desktop app, `kde-profiler
- * serve`, CLI runs): created with O_EXCL, holding the owner's pid and a token of its own. A lock
- * whose owner is dead, or that is older than any update takes, is taken over, so a crash never
- * blocks the folder; waiting for a live owner is bounded.
+ * serve`, CLI runs): created with O_EXCL, holding the owner's pid, its start time where the system
+ * tells it (ownerProcess.ts) and a token of its own. A lock whose owner is dead, whose pid now
+ * belongs to another process, or that is older than any update takes, is taken over, so a crash
+ * never blocks the folder; waiting for a live owner is bounded.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { link, open, rename, rm, stat } from 'node:fs/promises';
 import { readUntrustedText } from '../../data';
 import { AppError } from '../../../shared/errors';
+import { ownStartTicks, processAlive, processStartTicks } from './ownerProcess';
 
 export interface FileLockOptions {
   /** a lock older than this is taken over even if its owner lives: updates under it take milliseconds */
@@ -22,17 +24,9 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 interface SeenLock {
   text: string;
   pid: number | undefined;
+  /** the owner's start time, where its lock says it (older locks and other systems do not) */
+  startTicks: number | undefined;
   ageMs: number;
-}
-
-/** whether a process with this pid exists (EPERM: it does, under another user) */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function errnoCode(e: unknown): string | undefined {
@@ -54,13 +48,19 @@ async function readLock(path: string): Promise<SeenLock | undefined> {
     text = await readUntrustedText(path, { maxBytes: MAX_LOCK_BYTES });
   } catch (e) {
     if ((e as AppError).code === 'NOT_FOUND') return undefined;
-    if ((e as AppError).code === 'BAD_ARGUMENT') return { text: '', pid: undefined, ageMs: Infinity };
+    if ((e as AppError).code === 'BAD_ARGUMENT') return { text: '', pid: undefined, startTicks: undefined, ageMs: Infinity };
     throw e;
   }
   try {
     const info = await stat(path);
-    const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
-    return { text, pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, ageMs: Date.now() - info.mtimeMs };
+    // the first line: "PID" or "PID START_TICKS"
+    const [pidWord, startWord] = (text.split('\n')[0] ?? '').split(' ');
+    const pid = Number.parseInt(pidWord ?? '', 10);
+    const start = startWord === undefined ? Number.NaN : Number(startWord);
+    return {
+      text, pid: Number.isInteger(pid) && pid > 0 ? pid : undefined,
+      startTicks: Number.isSafeInteger(start) && start >= 0 ? start : undefined, ageMs: Date.now() - info.mtimeMs,
+    };
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return undefined;
     throw e;
@@ -70,6 +70,11 @@ async function readLock(path: string): Promise<SeenLock | undefined> {
 function isStale(lock: SeenLock, staleMs: number): boolean {
   // an empty lock is one being written right now: only its age can say it was abandoned
   if (lock.pid !== undefined && !processAlive(lock.pid)) return true;
+  // a live pid that started at another time is a reused one: the owner is gone
+  if (lock.pid !== undefined && lock.startTicks !== undefined) {
+    const now = processStartTicks(lock.pid);
+    if (now !== undefined && now !== lock.startTicks) return true;
+  }
   return lock.ageMs > staleMs;
 }
 
@@ -122,7 +127,8 @@ function heldTooLong(path: string, lock: SeenLock | undefined, timeoutMs: number
 async function acquire(path: string, options: FileLockOptions): Promise<string> {
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const token = `${process.pid}\n${randomUUID()}\n`;
+  const start = ownStartTicks();
+  const token = `${process.pid}${start === undefined ? '' : ` ${start}`}\n${randomUUID()}\n`;
   for (;;) {
     if (await tryCreate(path, token)) return token;
     const seen = await readLock(path);

@@ -11,7 +11,16 @@
  * The same file gives a process's CPU time, which the run queue uses to tell a hung engine from a busy one.
  */
 import { readFileSync } from 'node:fs';
-import { processAlive } from './indexLock';
+
+/** whether a process with this pid exists (EPERM: it does, under another user) */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** /proc/PID/stat is one short line; anything longer is not it */
 const MAX_STAT_BYTES = 4096;

@@ -22,7 +22,7 @@ import { damagedEntry, statusProblem } from './statusCheck';
 import { storeWrite, writeProblemOf } from './storeErrors';
 import { isRunId } from '../../../shared/runIds';
 
-export { processAlive } from './indexLock';
+export { processAlive } from './ownerProcess';
 export { INDEX_FILE } from './runIndex';
 
 export const RUN_FILES = {
