@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
-import { parseNpy } from './npy';
+import { checkNpyHeader, MAX_NPY_ELEMENTS, parseNpy, parseNpyHeader } from './npy';
 import { encodeNpyFloat32 } from './npyEncode';
 import { f8, makeNpy } from './testing';
 
@@ -168,5 +168,16 @@ describe('declared sizes are checked before allocation', () => {
     const three = f8([1, 2, 3]);
     expect(checkNpyHeader(parseNpyHeader(three), three.length, {}, true)).toBe(3);
     expect(() => checkNpyHeader(parseNpyHeader(three), three.length + 8, { file: 'p.npz', key: 'x' }, true)).toThrow(/p.npz: 'x' holds \d+ bytes but its header \(<f8, shape \(3\)\) declares/);
+  });
+});
+
+describe('checkNpyHeader', () => {
+  it('refuses an array more values than half the memory holds as float64, naming it, before anything is read', () => {
+    const header = parseNpyHeader(encodeNpyFloat32([2], Float32Array.of(1, 2)));
+    const huge = { ...header, shape: [2, MAX_NPY_ELEMENTS] };
+    expect(() => checkNpyHeader(huge, Number.MAX_SAFE_INTEGER, { file: 'rec.npz', key: 'spike_times_3' })).toThrow(
+      /rec\.npz.*spike_times_3.*declares shape \(2, \d+\): \d+ values, more than the \d+ this machine's memory holds/,
+    );
+    expect(checkNpyHeader({ ...header, shape: [MAX_NPY_ELEMENTS] }, Number.MAX_SAFE_INTEGER)).toBe(MAX_NPY_ELEMENTS);
   });
 });

@@ -2,6 +2,7 @@
  * Reads NumPy .npy buffers (format versions 1–3) into host arrays in C order and native byte order.
  * Object arrays are refused (they need pickle); complex, structured and other exotic dtypes are refused.
  */
+import { totalmem } from 'node:os';
 import { AppError } from '../../shared/errors';
 
 export type NpyKind = 'float' | 'int' | 'uint' | 'bool' | 'unicode' | 'bytes';
@@ -217,6 +218,12 @@ export function parseNpyHeader(bytes: Uint8Array, ctx: NpyContext = {}): NpyHead
 }
 
 /** the most strings a string array may hold (electrode names, labels), the longest one, and their total size */
+/**
+ * The most elements one numeric array may declare: read as float64, it may take at most half the
+ * machine's memory (and no more than 8 GiB, past which a typed array cannot be made). A file that
+ * is valid but larger than this would take the process down while loading; it is refused instead.
+ */
+export const MAX_NPY_ELEMENTS = Math.floor(Math.min(totalmem() / 2, 8 * 2 ** 30) / 8);
 export const MAX_NPY_STRINGS = 1_000_000;
 export const MAX_NPY_STRING_CHARS = 4096;
 export const MAX_NPY_STRING_BYTES = 64 * 2 ** 20;
@@ -245,6 +252,11 @@ export function checkNpyHeader(header: NpyHeader, available: number, ctx: NpyCon
   const needed = count * dtype.itemBytes;
   if (header.dataOffset + needed > available) {
     fail('E090', ctx, `is truncated: shape (${shape.join(', ')}) needs ${needed} data bytes but only ${Math.max(0, available - header.dataOffset)} are present.`);
+  }
+  // a file that does hold that much is valid, and still more than loading it can survive
+  if (count > MAX_NPY_ELEMENTS) {
+    fail('E090', ctx, `declares shape (${shape.join(', ')}): ${count} values, more than the ${MAX_NPY_ELEMENTS} this machine's memory holds as float64 (half of it). ` +
+      'Split the recording into shorter files, or run on a machine with more memory.');
   }
   if (exact && header.dataOffset + needed !== available) {
     fail('E090', ctx, `holds ${available} bytes but its header (${dtype.descr}, shape (${shape.join(', ')})) declares ${header.dataOffset + needed}: the member carries bytes its array does not, so it was not inflated. The file is corrupt or crafted; re-save it with numpy.savez.`);
