@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
-from nld_support import NLD_SRC_ENV, CompileCounter, NldCalls, NldUnavailable, device_memory, import_nld, profiled_call  # noqa: E402
+from nld_support import NLD_SRC_ENV, CompileCounter, NldCalls, NldUnavailable, import_nld, profiled_call, send_device_peak, timed_calls  # noqa: E402
 from peer_data import load_for_engine  # noqa: E402
 
 def start(variant: str, x64: bool):
@@ -40,22 +40,6 @@ def start(variant: str, x64: bool):
     return engine, jax, (Environment, fit_fn, predict_fn)
 
 
-def timed_calls(engine: Engine, calls: NldCalls, compiles: CompileCounter):
-    """Every call the run asked for; the last likelihood."""
-    ll = None
-    for phase in engine.phases():
-        with engine.timed_call(phase) as call:
-            with call.fit():
-                model = calls.fit()
-            if compiles.available:
-                engine.counter("xla compilations", compiles.count)
-            with call.predict():
-                ll = calls.predict(model)
-            if compiles.available:
-                engine.counter("xla compilations", compiles.count)
-    return ll
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="non_local_detector's clusterless KDE likelihood as a KDE Profiler engine")
     ap.add_argument("--variant", choices=("clusterless_kde", "clusterless_kde_log"), default="clusterless_kde")
@@ -70,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ll = timed_calls(engine, calls, compiles)
     if engine.framework_trace:
         profiled_call(engine, jax, lambda: calls.predict(calls.fit()))
-    memory = device_memory(jax.devices()[0])
-    if memory and "peak_bytes_in_use" in memory:
-        engine.counter("device memory peak (bytes)", memory["peak_bytes_in_use"])
+    send_device_peak(engine, jax)
     engine.result("log_likelihood_nonlocal", np.asarray(ll))
     engine.done()
     return 0

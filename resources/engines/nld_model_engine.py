@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
-from nld_support import NLD_SRC_ENV, CompileCounter, NldUnavailable, device_memory, import_nld_model, profiled_call, whole_grid_environment_for  # noqa: E402
+from nld_support import NLD_SRC_ENV, CompileCounter, NldUnavailable, import_nld_model, profiled_call, send_device_peak, timed_calls, whole_grid_environment_for  # noqa: E402
 from peer_data import load_for_engine  # noqa: E402
 
 RESULT = "acausal_posterior"
@@ -78,22 +78,6 @@ class ModelCalls:
         return posterior.reshape(posterior.shape[0], -1)
 
 
-def timed_calls(engine: Engine, calls: ModelCalls, compiles: CompileCounter) -> np.ndarray:
-    """Every call the run asked for; the last acausal posterior."""
-    posterior = None
-    for phase in engine.phases():
-        with engine.timed_call(phase) as call:
-            with call.fit():
-                model = calls.fit()
-            if compiles.available:
-                engine.counter("xla compilations", compiles.count)
-            with call.predict():
-                posterior = calls.predict(model)
-            if compiles.available:
-                engine.counter("xla compilations", compiles.count)
-    return posterior
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="non_local_detector's whole clusterless decode (its posterior) as a KDE Profiler engine")
     ap.add_argument("--model", choices=("decoder", "detector"), required=True,
@@ -116,9 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     posterior = timed_calls(engine, calls, compiles)
     if engine.framework_trace:
         profiled_call(engine, jax, lambda: calls.predict(calls.fit()))
-    memory = device_memory(jax.devices()[0])
-    if memory and "peak_bytes_in_use" in memory:
-        engine.counter("device memory peak (bytes)", memory["peak_bytes_in_use"])
+    send_device_peak(engine, jax)
     # float32 whatever JAX computed in: probabilities, compared by the profiler row window by row window
     engine.result(RESULT, posterior.astype(np.float32))
     engine.done()

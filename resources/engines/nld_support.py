@@ -187,3 +187,27 @@ def profiled_call(engine, jax, call) -> None:
         return
     shutil.copyfile(found[-1], os.path.join(engine.out_dir, TRACE_FILE))
     engine.trace(TRACE_FILE, began)
+
+
+def timed_calls(engine, calls, compiles: CompileCounter):
+    """Every call the run asked for (calls.fit(), then calls.predict(model)), XLA's compilations
+    counted after each; the last prediction."""
+    out = None
+    for phase in engine.phases():
+        with engine.timed_call(phase) as call:
+            with call.fit():
+                model = calls.fit()
+            if compiles.available:
+                engine.counter("xla compilations", compiles.count)
+            with call.predict():
+                out = calls.predict(model)
+            if compiles.available:
+                engine.counter("xla compilations", compiles.count)
+    return out
+
+
+def send_device_peak(engine, jax) -> None:
+    """The device's own peak memory as a counter, where it keeps one (GPUs)."""
+    memory = device_memory(jax.devices()[0])
+    if memory and "peak_bytes_in_use" in memory:
+        engine.counter("device memory peak (bytes)", memory["peak_bytes_in_use"])
