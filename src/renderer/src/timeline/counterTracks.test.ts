@@ -51,6 +51,12 @@ describe('counter tracks', () => {
     expect(withEngines.map((t) => t.label)).toEqual([
       'engine RSS (sampled by service)', 'tensor count', 'cmd:python3 my.py RSS (process tree)', 'numpy RSS (process tree)',
     ]);
+    const counted = counterTracksOf([
+      { name: 'nld:decoder · xla compilations', key: 'value', points: [[0, 3], [5_000, 256]] },
+      { name: 'nld:decoder memory (MB)', key: 'rss', points: [[0, 900]] },
+      { name: 'nld:decoder · cache hits', key: 'value', points: [] },
+    ]);
+    expect(counted.map((t) => [t.label, t.unit])).toEqual([['nld:decoder RSS (process tree)', 'MB'], ['nld:decoder · xla compilations', '']]);
     expect(counterText(512.345, 'MB')).toBe('512 MB');
     expect(counterText(1234, '')).toBe('1,234');
     expect(counterText(null, 'MB')).toBe('–');

@@ -1,10 +1,10 @@
 /**
  * Counter tracks on the timeline's own time axis, as Perfetto and Tracy show them: memory and
- * tensor counters pinned above the span tracks, each scaled to its own range over the visible
+ * tensor counters (and an external engine's own, such as its XLA compilations) pinned above the span tracks, each scaled to its own range over the visible
  * window (a few MB of tensors would lie flat beside hundreds of MB of RSS), drawn as steps (a
  * counter holds its value until the next sample), and read at the pointer.
  */
-import { externalEngineOf, memoryColor, memoryLabel, shownMemorySeries, type MemorySeriesInput } from '../charts/memoryOption';
+import { externalEngineOf, memoryAxisOf, memoryColor, memoryLabel, shownMemorySeries, type MemorySeriesInput } from '../charts/memoryOption';
 import { xOf, type TimeScale } from './timeScale';
 
 export const COUNTER_TRACK_PX = 30;
@@ -17,12 +17,26 @@ export interface CounterTrack {
   points: readonly [number, number][];
 }
 
-/** by label, the external engines' process trees after the engine's own counters, which the first tracks shown are for */
+/**
+ * An external engine's own counters ("nld:decoder · xla compilations", value samples), which no
+ * memory view shows: a track each, so its compilations line up with its calls.
+ */
+function engineCounterTracks(series: readonly MemorySeriesInput[]): CounterTrack[] {
+  return series
+    .filter((s) => s.key === 'value' && s.name.includes(' · ') && s.points.length > 0 && memoryAxisOf(s) === null)
+    .map((s) => ({ label: s.name, color: memoryColor(s.name), unit: '', points: s.points }));
+}
+
+/**
+ * By label, the external engines' process trees after the engine's own counters, which the first
+ * tracks shown are for; then the external engines' own counters.
+ */
 export function counterTracksOf(series: readonly MemorySeriesInput[]): CounterTrack[] {
   const shown = shownMemorySeries(series).filter(({ s }) => s.points.length > 0);
   const external = (x: (typeof shown)[number]): number => (externalEngineOf(x.s) === null ? 0 : 1);
-  return [...shown].sort((a, b) => external(a) - external(b))
+  const memory = [...shown].sort((a, b) => external(a) - external(b))
     .map(({ s, axis }) => ({ label: memoryLabel(s), color: memoryColor(memoryLabel(s)), unit: axis === 'count' ? '' : 'MB', points: s.points }));
+  return [...memory, ...engineCounterTracks(series)];
 }
 
 /** The index of the last point at or before `us`, −1 when every point is later. */
