@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandLineText, countersText, engineComputesText, engineMemoryText, engineSummaryText, exitText, failureText, ownWholeDecode, wholeDecodeText } from './externalEngineFacts';
+import { commandLineText, countersText, engineAgreementText, engineComputesText, engineMemoryText, engineSummaryText, exitText, failureText, ownWholeDecode, wholeDecodeText } from './externalEngineFacts';
 import type { PosteriorReport } from './posteriorReport';
 import type { StrategyResult, TimingStats } from './report';
 
@@ -57,5 +57,14 @@ describe('external engine facts', () => {
     expect(wholeDecodeText({ strategies: strategies.filter((s) => !s.external?.posterior), posterior })).toBeUndefined();
     expect(engineComputesText(strategies[2]!.external!)).toBe('whole decoder (fit, likelihood, posterior)');
     expect(engineComputesText({})).toBe('likelihood');
+  });
+
+  it('says how an engine agreed with what it was checked against, and nothing when it was not', () => {
+    const agreementWithReference = { against: "the run's decoder posterior (structured)", maxAbsDiff: 2e-6, meanAbsDiff: 1e-8, allclose: true, argmaxAgreement: 1 };
+    expect(engineAgreementText({ agreementWithReference })).toBe(
+      "max |Δ| 2.00e-6 vs the run's decoder posterior (structured), allclose, same argmax in 100 % of rows",
+    );
+    expect(engineAgreementText({ agreementWithReference: { ...agreementWithReference, allclose: false } })).toMatch(/NOT allclose/);
+    expect(engineAgreementText({})).toBe('');
   });
 });

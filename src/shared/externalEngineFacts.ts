@@ -3,7 +3,7 @@
  * the app's External engines panel and in report.md, so the two read alike.
  */
 import type { ExternalEngineInfo } from './externalEngines';
-import { formatBytes, formatMs } from './format';
+import { formatAbsDiff, formatBytes, formatMs, formatShare } from './format';
 import type { Report, StrategyResult } from './report';
 
 /** words a shell would read as they are: no quoting needed */
@@ -92,4 +92,14 @@ export function wholeDecodeText(report: Pick<Report, 'strategies' | 'posterior' 
   if (!ours || engines.length === 0) return undefined;
   const theirs = engines.map((s) => `${s.strategy} ${formatMs(s.total!.medianMs)} (${(s.total!.medianMs / ours.ms).toFixed(2)}× ours)`);
   return `whole ${report.posterior!.model}, warm: ours ${formatMs(ours.ms)} (${ours.strategy} likelihood + ${ours.hmm} posterior) · ${theirs.join(' · ')}`;
+}
+
+/**
+ * "max |Δ| 2.0e-6 vs the run's decoder posterior (structured), allclose, same argmax in 100 % of
+ * rows": how the engine's result agreed with what it was checked against; '' when it was not.
+ */
+export function engineAgreementText(s: Pick<StrategyResult, 'agreementWithReference'>): string {
+  const a = s.agreementWithReference;
+  if (!a) return '';
+  return `max |Δ| ${formatAbsDiff(a.maxAbsDiff)} vs ${a.against}, ${a.allclose ? 'allclose' : 'NOT allclose'}, same argmax in ${formatShare(a.argmaxAgreement)} of rows`;
 }

@@ -28,7 +28,7 @@ describe('external engine rows', () => {
     expect(externalResults(r).map((s) => s.strategy)).toEqual(['numpy', 'nld:clusterless_kde:x64']);
     const [np, nld] = externalEngineRows(r);
     expect(np).toEqual({
-      name: 'numpy', engine: 'numpy', computes: 'likelihood', version: '2.1.3', device: 'cpu', dtype: 'float32', ok: true, exit: '0', peakRss: '300 MiB',
+      name: 'numpy', engine: 'numpy', computes: 'likelihood', agreement: '–', version: '2.1.3', device: 'cpu', dtype: 'float32', ok: true, exit: '0', peakRss: '300 MiB',
       counters: 'xla compilations 0', command: "python3 '/opt/kde profiler/numpy_engine.py'", info: 'blas: openblas\nthreads: 4',
     });
     expect(nld).toMatchObject({ name: 'nld:clusterless_kde:x64', engine: '–', version: '–', ok: false, exit: '3', peakRss: '–', counters: '–', unavailable: 'No module named jax' });

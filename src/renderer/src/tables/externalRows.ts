@@ -2,7 +2,9 @@
  * Rows for the Results view's External engines panel and the marks an external engine's row
  * carries in the timing table. Pure; the words come from shared/externalEngineFacts, as report.md's.
  */
-import { commandLineText, countersText, engineComputesText, engineMemoryText, engineSummaryText, exitText, failureText } from '../../../shared/externalEngineFacts';
+import {
+  commandLineText, countersText, engineAgreementText, engineComputesText, engineMemoryText, engineSummaryText, exitText, failureText,
+} from '../../../shared/externalEngineFacts';
 import type { ExternalEngineInfo } from '../../../shared/externalEngines';
 import type { Report, StrategyResult } from '../../../shared/report';
 
@@ -13,6 +15,8 @@ export interface ExternalEngineRow {
   engine: string;
   /** what its timings cover: the likelihood, or the whole decode of a model */
   computes: string;
+  /** how its likelihood (or posterior) agreed with what it was checked against; '–' when it was not */
+  agreement: string;
   version: string;
   device: string;
   dtype: string;
@@ -41,7 +45,7 @@ export function externalEngineRows(report: Pick<Report, 'strategies'>): External
     const e = s.external;
     const row: ExternalEngineRow = {
       name: String(s.strategy),
-      engine: orDash(e.engine), computes: engineComputesText(e), version: orDash(e.version), device: orDash(e.device), dtype: orDash(e.dtype),
+      engine: orDash(e.engine), computes: engineComputesText(e), agreement: orDash(engineAgreementText(s)), version: orDash(e.version), device: orDash(e.device), dtype: orDash(e.dtype),
       ok: s.status === 'ok',
       exit: orDash(exitText(e)),
       peakRss: engineMemoryText(e) || '–',
