@@ -95,5 +95,8 @@ describe('kde-profiler sweep', () => {
     const shard = await cli('sweep', '--data', 'preset:tiny', '--vary', 'bins=10,20', '--shard', '0/2');
     expect(shard.code).toBe(2);
     expect(shard.stderr).toMatch(/unknown flag --shard/);
+    const whole = await cli('sweep', '--data', 'preset:tiny', '--vary', 'bins=10,20', '--engine', 'nld:detector', '--runs-dir', 'refused');
+    expect(whole.code).toBe(2);
+    expect(whole.stderr).toMatch(/--engine nld:detector: a sweep times the likelihood.*kde-profiler run --model detector --engine nld:detector/);
   });
 });

@@ -16,6 +16,7 @@ import {
   type ProfilerService, type SweepPlan,
 } from '../service';
 import { boolFlag, parseFlags, stringFlag, type Parsed } from './args';
+import { engineModelOf } from '../../shared/externalEngines';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { withService } from './cliService';
@@ -69,6 +70,12 @@ export function parseVary(text: string | undefined): VarySpec {
 async function sweepConfig(flags: Parsed, vary: VarySpec, io: CliIo): Promise<RunConfig> {
   if (vary.name === 'features' && flags.values.features !== undefined) {
     throw new UsageError('--features sets the one feature count of a run; with --vary features the sweep sets it for each value');
+  }
+  // a sweep times the likelihood: an engine of the whole decode has no posterior of the run's to be compared with
+  const whole = ([flags.values.engine ?? []].flat() as string[]).find((e) => engineModelOf(String(e)) !== undefined);
+  if (whole !== undefined) {
+    throw new UsageError(`--engine ${whole}: a sweep times the likelihood, and ${whole} decodes the whole model; ` +
+      `sweep nld:clusterless_kde instead, or profile it with kde-profiler run --model ${engineModelOf(whole)} --engine ${whole}`);
   }
   const config = runConfigFromFlags(flags);
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
