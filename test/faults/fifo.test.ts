@@ -64,4 +64,24 @@ describe('fault: a FIFO named as a data file', () => {
     expect((await service.whenFinished(runId)).status).toBe('completed');
     await expectInvariants(service, service.runsDir, { expected: { [runId]: 'completed' }, traced: [runId], notes: notesFor(ctx) });
   });
+
+  it("scans an NWB file whose group links to a FIFO in another file without following the link, saying so", async (ctx) => {
+    const linkedFifo = join(folder.path, 'elsewhere.h5');
+    if (!makeFifo(linkedFifo)) return ctx.skip('no mkfifo on this system: named pipes cannot be made');
+    try {
+      const h5 = (await import('h5wasm/node')).default;
+      await h5.ready;
+      const path = join(folder.path, 'linked.nwb');
+      const file = new h5.File(path, 'w');
+      file.create_group('acquisition');
+      (file.get('acquisition') as InstanceType<typeof h5.Group>).create_external_link(linkedFifo, '/data', 'spikes');
+      file.close();
+      const { ms, outcome } = await timed(() => service.scanData([path]));
+      expect(ms).toBeLessThan(REFUSED_WITHIN_MS * 10);
+      const view = (outcome as { answered?: { findings: { message: string }[] } }).answered;
+      expect(view?.findings.map((f) => f.message).join('\n')).toMatch(/\/acquisition\/spikes: a link to .*elsewhere\.h5, another file, which is not followed/);
+    } finally {
+      releaseFifo(linkedFifo);
+    }
+  });
 });

@@ -123,8 +123,29 @@ function isDataset(e: unknown): e is H5Dataset {
   return typeof e === 'object' && e !== null && (e as { type?: string }).type === 'Dataset';
 }
 
-/** The object at an absolute path, or null when absent (never throws for a missing name). */
+/**
+ * The first link along an absolute path that points into another file, or null. HDF5 opens the
+ * other file to follow one, whatever it is (a FIFO blocks the read for good), so such links are
+ * found without following them and never followed.
+ */
+export function externalLinkOn(h: H5Handle, path: string): { at: string; file: string } | null {
+  let at = '';
+  for (const part of path.split('/').filter(Boolean)) {
+    at += `/${part}`;
+    let link: { filename?: unknown } | null | undefined;
+    try {
+      link = h.root.get_external_link(at) as { filename?: unknown } | null | undefined;
+    } catch {
+      return null;
+    }
+    if (typeof link?.filename === 'string' && link.filename !== '') return { at, file: link.filename };
+  }
+  return null;
+}
+
+/** The object at an absolute path, or null when absent or behind a link to another file (never throws for a missing name). */
 export function getEntity(h: H5Handle, path: string): H5Entity | null {
+  if (externalLinkOn(h, path)) return null;
   let e: unknown;
   try {
     e = h.root.get(path);

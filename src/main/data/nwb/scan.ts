@@ -4,7 +4,7 @@
  * from shapes, attributes and small index arrays.
  */
 import type { Group as H5Group } from 'h5wasm/node';
-import { childPath, getDataset, getEntity, guard, isGroup, openH5, type H5Handle } from './h5';
+import { childPath, externalLinkOn, getDataset, getEntity, guard, isGroup, openH5, type H5Handle } from './h5';
 import { attrNumber, attrText, datasetMeta, readSmall, readText } from './h5read';
 import { medianRateOf, nanPercentOf, timeRangeOf, timeSourceOf } from './scanSeries';
 import { isSpikeTable, scanFeatureExtraction, scanSpikeEventSeries, scanSpikeTable } from './scanSpikes';
@@ -116,6 +116,11 @@ function walk(h: H5Handle, file: number, out: NwbScan): void {
       if (++visited > MAX_OBJECTS) {
         out.problems.push(`more than ${MAX_OBJECTS} objects: the rest of the file was not scanned`);
         return;
+      }
+      const link = externalLinkOn(h, p);
+      if (link) {
+        out.problems.push(`${p}: a link to ${link.file}, another file, which is not followed: copy its data into this file to use it`);
+        continue;
       }
       const child = getEntity(h, p);
       if (!isGroup(child)) continue;
