@@ -20,7 +20,7 @@ const SPAWNING_UNIT_NEIGHBOURS = [
   'activeRun', 'clientPaths', 'engineInfo', 'engineHost', 'eventLogFailure', 'exportCommand', 'liveTimelineAnswers',
   'liveTimelineService', 'mergeCommand', 'mergeRuns', 'nwbCommands', 'pool', 'profilerService', 'relativePaths',
   'runLifecycle', 'runStoreFolder', 'serverLink', 'server', 'slurmScript', 'sweepCommand', 'sweeps', 'realFile',
-  'recording', 'engineProcess', 'dataMapping', 'runStore',
+  'recording', 'engineProcess', 'dataMapping', 'runStore', 'datasetSummaries',
 ].map((name) => `src/**/${name}.test.ts`).concat(['src/main/data/index.test.ts', 'src/main/host/probe.test.ts']);
 
 const INTEGRATION = ['test/**/*.test.ts', ...SPAWNING_UNIT_NEIGHBOURS];

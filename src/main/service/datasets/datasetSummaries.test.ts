@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RUN_CONFIG, type DataSource } from '../../../shared/config';
 import { summarizeDataset } from '../../../shared/dataset';
@@ -56,6 +57,15 @@ describe('DatasetSummaryCache', () => {
     await expect(cache.summaryOf({ kind: 'file', path })).rejects.toMatchObject({ code: (loadError as { code: string }).code });
     await writeClusterlessNpz(makePreset('tiny', { seed: 1, features: 2, featureScale: 1 }), path, { overwrite: true });
     expect((await cache.summaryOf({ kind: 'file', path })).nElectrodes).toBe(4);
+  });
+});
+
+describe('DatasetSummaryCache on NWB', () => {
+  it('reads an NWB import through its inspection (in a worker), failing as a load of it would', async () => {
+    const path = join(dir, 'session.nwb');
+    await copyFile(fileURLToPath(new URL('../../../../test/fixtures/pynapple_A8604-211122.nwb', import.meta.url)), path);
+    const loadError = (await loadDataset({ kind: 'file', path }).catch((e: unknown) => e)) as { code: string; message: string };
+    await expect(new DatasetSummaryCache().summaryOf({ kind: 'file', path })).rejects.toMatchObject({ code: loadError.code, message: expect.stringMatching(/No position found/) });
   });
 });
 

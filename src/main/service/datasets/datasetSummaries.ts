@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import type { DataInspection } from '../../../shared/api';
 import type { DataSource } from '../../../shared/config';
 import { summarizeDataset, type DatasetSummary } from '../../../shared/dataset';
+import { AppError, type ErrorCode } from '../../../shared/errors';
 import { inspectData, isNwbSource, loadDataset, nwbRequest, recipePathFor } from '../../data';
 
 const MAX_SUMMARIES = 16;
@@ -40,6 +41,19 @@ async function sourceKey(source: DataSource): Promise<string | undefined> {
   return JSON.stringify(['file', ...(await Promise.all(files.map(fileStamp)))]);
 }
 
+/**
+ * A summary read fresh: an NWB import through its inspection, which reads it in a worker (h5wasm
+ * blocks the thread it runs on), failing as that inspection's first error says; anything else loaded.
+ */
+async function loadSummary(source: DataSource): Promise<DatasetSummary> {
+  if (source.kind !== 'file' || !isNwbSource(resolve(source.path))) return summarizeDataset(await loadDataset(source));
+  const inspection = await inspectData(source);
+  if (inspection.summary) return inspection.summary;
+  const error = inspection.findings.find((f) => f.severity === 'error');
+  // a finding's code is one of the loaders' error codes, which loadDataset would have thrown
+  throw new AppError((error?.code ?? 'BAD_ARGUMENT') as ErrorCode, error?.message ?? `${source.path}: no recording could be read from it`, { file: source.path });
+}
+
 export class DatasetSummaryCache {
   private readonly summaries = new Map<string, Promise<DatasetSummary>>();
 
@@ -54,13 +68,13 @@ export class DatasetSummaryCache {
   /** The source's summary: the one seen before, or a load summarized once (a failed load throws as loadDataset does). */
   async summaryOf(source: DataSource): Promise<DatasetSummary> {
     const key = await sourceKey(source);
-    if (key === undefined) return summarizeDataset(await loadDataset(source));
+    if (key === undefined) return loadSummary(source);
     const known = this.summaries.get(key);
     if (known) {
       this.remember(key, known);
       return known;
     }
-    const loading = loadDataset(source).then(summarizeDataset);
+    const loading = loadSummary(source);
     this.remember(key, loading);
     // a failure is not kept: the next estimate tries again
     loading.catch(() => {
