@@ -47,7 +47,8 @@ export interface WorkerLimits {
   memoryBytes: number;
 }
 
-function inWorker<T>(task: NwbWorkerTask, paths: string[], { timeoutMs, memoryBytes }: WorkerLimits): Promise<T> {
+function inWorker<T>(task: NwbWorkerTask, { timeoutMs, memoryBytes }: WorkerLimits): Promise<T> {
+  const paths = task.task === 'scan' ? task.paths : task.request.paths;
   return new Promise((resolve, reject) => {
     const baseline = process.memoryUsage.rss();
     const worker = startModuleWorker(moduleWorkerEntry(import.meta.url, 'scanWorker'), task);
@@ -87,10 +88,10 @@ export async function inspectNwbInWorker(
   paths: string[], recipe?: NwbRecipe, timeoutMs = INSPECT_TIMEOUT_MS, memoryBytes = INSPECT_MEMORY_BYTES,
 ): Promise<NwbWorkerResult> {
   const request: NwbWorkerRequest = recipe ? { paths, recipe } : { paths };
-  return workerExists() ? inWorker({ task: 'inspect', request }, paths, { timeoutMs, memoryBytes }) : inspectForUi(request);
+  return workerExists() ? inWorker({ task: 'inspect', request }, { timeoutMs, memoryBytes }) : inspectForUi(request);
 }
 
 /** The mapping step's scan of NWB files off the event loop, under the same limits; throws AppError when a file cannot be opened. */
 export async function scanNwbInWorker(paths: string[], limits: WorkerLimits = { timeoutMs: INSPECT_TIMEOUT_MS, memoryBytes: INSPECT_MEMORY_BYTES }): Promise<NwbMappingScan> {
-  return workerExists() ? inWorker({ task: 'scan', paths }, paths, limits) : scanForMapping(paths);
+  return workerExists() ? inWorker({ task: 'scan', paths }, limits) : scanForMapping(paths);
 }

@@ -10,6 +10,7 @@ import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import { engineModelOf } from '../../../shared/externalEngines';
 import { parseNpy, readUntrustedFile } from '../../data';
+import { placeGridOf } from '../posterior/posteriorInputs';
 import { resultFailure } from './externalFailures';
 import type { ExternalRecord } from './externalRecord';
 
@@ -31,9 +32,10 @@ export interface ResultInputs {
   outDir: string;
 }
 
-/** Columns of a model's posterior: one per state bin, posterior-spec §3 (the detector's Local and No-Spike are one bin each). */
+/** Columns of a model's posterior: one per state bin of the grid the run's own posterior decodes on, posterior-spec §3. */
 export function stateBinsOf(model: PosteriorModel, dataset: Dataset): number {
-  const bins = dataset.placeGrid?.centers.length ?? dataset.placeBinCenters.length / dataset.positionDims;
+  const bins = placeGridOf(dataset).centers.length;
+  // the detector's Local and No-Spike are one bin each, its two non-local states the whole grid
   return model === 'decoder' ? bins : 2 + 2 * bins;
 }
 
