@@ -5,8 +5,8 @@
 import type { BackendAvailability } from '../../shared/api';
 import type { BackendChoice, DataSource, RunConfig, StrategyChoice } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
-import type { SpanRecord, TraceRecord } from '../../shared/events';
-import type { BackendInfo, KernelStat, StageTime } from '../../shared/report';
+import type { TraceRecord } from '../../shared/events';
+import type { BackendInfo, KernelStat } from '../../shared/report';
 import type { StrategyOptions } from '../engine/model';
 import type { Calibration } from '../../shared/roofline';
 import type { FitOptions } from '../engine';
@@ -69,7 +69,6 @@ export interface EngineDeps {
   profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>>;
   strategyOptionsFor(dataset: Dataset, config: RunConfig): StrategyOptions;
   aggregateKernels(kernels: unknown[]): KernelStat[];
-  stageTimes(spans: SpanRecord[]): StageTime[];
   /** fit and predict spread over worker threads, each with its own backend; absent where there are none (test fakes) */
   startWorkers?(options: WorkerOptions): Promise<WorkerDeps>;
 }

@@ -60,7 +60,8 @@ describe('startEngineRun', () => {
     expect(ref!.leak).toEqual({ tensorsBefore: 0, tensorsAfter: 0, perRepeat: [0, 0, 0], leaked: false });
     expect(comp!.agreementWithReference!.maxAbsDiff).toBeCloseTo(1e-6, 12);
     expect(outcome.agreementMatrix!.strategies).toEqual(['reference', 'compensated']);
-    expect(outcome.windows.map((w) => w.strategy)).toEqual(['reference', 'compensated']);
+    // each strategy's cold call and warm-ups, then one window per repeat
+    expect(outcome.windows.map((w) => w.strategy)).toEqual([...Array(4).fill('reference'), ...Array(4).fill('compensated')]);
 
     const spans = messages.flatMap((m) => (m.type === 'trace' ? m.records : [])).filter((r): r is SpanRecord => r.ph === 'X');
     const names = spans.map((s) => s.name);
@@ -68,7 +69,12 @@ describe('startEngineRun', () => {
       expect(names).toContain(n);
     }
     // the loop's and the engine's repeated spans keep one name; which call or electrode was which is in their args
-    expect(spans.filter((s) => s.name === 'repeat').map((s) => s.args?.repeat)).toEqual([1, 2, 3, 1, 2, 3]);
+    // the repeats take turns: reference 1, compensated 1, reference 2…, each under its strategy's span
+    const byStart = [...spans].sort((a, b) => a.ts - b.ts);
+    expect(byStart.filter((s) => s.name === 'repeat').map((s) => s.args?.repeat)).toEqual([1, 1, 2, 2, 3, 3]);
+    expect(byStart.filter((s) => s.name === 'strategy').map((s) => s.args?.strategy)).toEqual(
+      ['reference', 'compensated', 'reference', 'compensated', 'reference', 'compensated', 'reference', 'compensated'],
+    );
     expect(spans.find((s) => s.name === 'strategy')!.args).toEqual({ strategy: 'reference' });
     expect(names.every((n) => !/\d/.test(n))).toBe(true);
     // repeats' stages come from the engine's own spans, not the loop's
@@ -111,6 +117,15 @@ describe('startEngineRun', () => {
     const leak = outcomeOf(messages).strategies[0]!.leak!;
     expect(leak.perRepeat).toEqual([1, 1, 1]);
     expect(leak.leaked).toBe(true);
+  });
+
+  it('charges a leak to the strategy that leaks, though its repeats take turns with another\'s', async () => {
+    const { run, messages } = await runFake(['logsumexp', 'reference'], { leaking: ['logsumexp'] });
+    await run.done;
+    const [leaky, clean] = outcomeOf(messages).strategies;
+    expect(leaky!.leak).toMatchObject({ perRepeat: [1, 1, 1], leaked: true });
+    expect(clean!.leak).toMatchObject({ perRepeat: [0, 0, 0], leaked: false });
+    expect(clean!.leak!.tensorsAfter).toBe(clean!.leak!.tensorsBefore);
   });
 
   it('writes float32 likelihood files of shape (n_time, n_bins) and (n_time, 1)', async () => {

@@ -23,7 +23,7 @@ import { notApplicableFor } from './notApplicable';
 import { ProgressTracker, type ProgressGroup } from './progressTracker';
 import { POSTERIOR_GROUP, posteriorUnits, runPosterior } from './runPosterior';
 import { startRunSession, type EngineRun, type RunSession } from './runSession';
-import { measureStrategy, type StrategyMeasurement } from './strategyMeasure';
+import { measureStrategies, type StrategyMeasurement } from './strategyMeasure';
 
 /** Starts the run the start message asks for: a decode run, or the profiling loop. */
 export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (message: EngineToHost) => void): EngineRun {
@@ -58,7 +58,7 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   // after each strategy the host gets what was measured so far: a run that fails or is cancelled keeps it
   const summary = summarizeDataset(dataset);
   const external: ExternalSink = { records: (r) => session.sendRecords(r), log: (level, message) => session.log(level, message) };
-  const measured = await measureStrategies(ctx, runDir, external, (so) =>
+  const measured = await measureAll(ctx, runDir, external, (so) =>
     session.sendPartial({ ...partialOutcome(summary, backend, so), calibration, workers, tf32 }),
   );
   // the local likelihood is one pass over time rows, on this thread
@@ -83,23 +83,26 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
 }
 
 /**
- * Each strategy in turn, then each external engine, their likelihoods saved when asked; then their
- * agreement with the reference and with each other.
+ * The strategies (their repeats interleaved), then each external engine, their likelihoods saved
+ * when asked; then their agreement with the reference and with each other.
  */
-async function measureStrategies(
+async function measureAll(
   ctx: MeasureContext, runDir: string, external: ExternalSink, onMeasured: (soFar: StrategyMeasurement[]) => void,
 ): Promise<StrategyMeasurement[]> {
   const { nTime, nBins } = gridOf(ctx);
-  const measured: StrategyMeasurement[] = [];
-  const keep = async (m: StrategyMeasurement, fileName: string) => {
+  const save = async (m: StrategyMeasurement, fileName: string) => {
     if (ctx.config.saveLikelihood && m.likelihood && m.likelihood.length === nTime * nBins) {
       m.result.likelihoodFile = await writeLikelihood(runDir, fileName, m.likelihood, nTime, nBins);
     }
+  };
+  const measured = await measureStrategies(ctx, ctx.config.strategies as StrategyChoice[], onMeasured);
+  for (const m of measured) await save(m, m.result.strategy);
+  onMeasured(measured);
+  for (const m of await measureExternalEngines(ctx, runDir, external)) {
+    await save(m, engineSlug(m.result.strategy));
     measured.push(m);
     onMeasured(measured);
-  };
-  for (const strategy of ctx.config.strategies as StrategyChoice[]) await keep(await measureStrategy(ctx, strategy), strategy);
-  for (const m of await measureExternalEngines(ctx, runDir, external)) await keep(m, engineSlug(m.result.strategy));
+  }
   agreementsWithReference(measured, nTime, nBins);
   accuraciesAgainstTruePosition(measured, ctx);
   return measured;
@@ -129,7 +132,7 @@ function partialOutcome(dataset: DatasetSummary, backend: BackendInfo, measured:
     backend,
     strategies: measured.map((m) => m.result),
     notApplicable: notApplicableFor(backend),
-    windows: measured.map((m) => m.window),
+    windows: measured.flatMap((m) => m.windows),
   };
 }
 

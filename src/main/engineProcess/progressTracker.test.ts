@@ -109,5 +109,21 @@ describe('ProgressTracker', () => {
       p.endRepeats('a');
       expect(p.snapshot().etaMs).toBe(100 + 1000);
     });
+
+    it('counts only a group\'s own repeats against its budget when the groups take turns', () => {
+      const { c, p } = openGroup();
+      const step = (group: string, label: string, ms: number) => {
+        p.beginUnit(group, label);
+        c.advance(ms);
+        p.endUnit();
+      };
+      for (const g of ['a', 'b']) step(g, 'cold', 300);
+      p.beginRepeats('a');
+      p.beginRepeats('b');
+      for (let i = 1; i <= 2; i++) for (const g of ['a', 'b']) step(g, `repeat ${i}`, 100);
+      // each group: planned units done, 200 ms of its own 1 s used though 400 ms passed since its repeats began
+      expect(p.snapshot().fraction).toBeCloseTo((6 + 0.2 + 0.2) / 8);
+      expect(p.snapshot().etaMs).toBe(800 + 800);
+    });
   });
 });

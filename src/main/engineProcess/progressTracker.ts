@@ -6,7 +6,8 @@
  *
  * A group whose repeats run until stable (`--repeats auto`) has no known count: its planned units
  * cover the fewest repeats, and one more unit stands for the repeats after them, filled by the
- * share of the time budget (or of the repeat cap) used. Its ETA is the most it can still take.
+ * share of the time budget (or of the repeat cap) used. Its ETA is the most it can still take. The
+ * groups' repeats may interleave (A, B, A, B…): each group's budget counts only its own repeats.
  */
 import type { ProgressInfo } from '../../shared/events';
 
@@ -27,6 +28,8 @@ interface OpenEnd extends RepeatBudget {
   /** when the first warm repeat began */
   repeatsStartMs?: number;
   repeatsDone: number;
+  /** time in the group's own finished repeats: its budget counts these, not other groups' repeats run between them */
+  repeatsMs: number;
   finished: boolean;
 }
 
@@ -47,6 +50,8 @@ export class ProgressTracker {
   private current = 0;
   private unitStartMs: number;
   private unitLabel = '';
+  /** a unit is between beginUnit and endUnit */
+  private running = false;
 
   constructor(groups: readonly ProgressGroup[], private readonly nowMs: () => number = () => performance.now()) {
     this.groups = groups.map((g) => ({ name: g.name, units: Math.max(1, g.units), done: 0, warmMs: [] }));
@@ -61,6 +66,7 @@ export class ProgressTracker {
     if (i >= 0) this.current = i;
     this.unitStartMs = this.nowMs();
     this.unitLabel = label;
+    this.running = true;
   }
 
   /** Closes the current unit with its measured duration. */
@@ -68,10 +74,14 @@ export class ProgressTracker {
     const g = this.groups[this.current];
     if (!g) return;
     const ms = this.nowMs() - this.unitStartMs;
+    this.running = false;
     if (g.done === 0) g.coldMs = ms;
     else g.warmMs.push(ms);
     g.done = Math.min(g.units, g.done + 1);
-    if (g.open?.repeatsStartMs !== undefined && !g.open.finished) g.open.repeatsDone++;
+    if (g.open?.repeatsStartMs !== undefined && !g.open.finished) {
+      g.open.repeatsDone++;
+      g.open.repeatsMs += ms;
+    }
   }
 
   /**
@@ -81,7 +91,7 @@ export class ProgressTracker {
   untilStable(groups: readonly string[], budget: RepeatBudget): void {
     for (const g of this.groups) {
       if (!groups.includes(g.name) || g.open) continue;
-      g.open = { ...budget, repeatsDone: 0, finished: false };
+      g.open = { ...budget, repeatsDone: 0, repeatsMs: 0, finished: false };
       this.totalUnits += 1;
     }
   }
@@ -110,7 +120,7 @@ export class ProgressTracker {
   snapshot(within = 0, detail = ''): ProgressInfo {
     const now = this.nowMs();
     const group = this.groups[this.current];
-    const doneUnits = this.groups.reduce((s, g) => s + g.done + (g.open ? this.openShare(g.open, now) : 0), 0);
+    const doneUnits = this.groups.reduce((s, g) => s + g.done + (g.open ? this.openShare(g, g.open, now) : 0), 0);
     // a repeat past the planned ones is counted by the open unit's share, not by its own progress
     const current = group && group.done < group.units ? Math.min(1, Math.max(0, within)) : 0;
     const fraction = this.totalUnits > 0 ? Math.min(1, (doneUnits + current) / this.totalUnits) : 0;
@@ -121,11 +131,17 @@ export class ProgressTracker {
     return info;
   }
 
+  /** The group's own repeat time so far, with the repeat running now if it is the group's. */
+  private ownRepeatMs(g: GroupState, open: OpenEnd, now: number): number {
+    const inUnit = this.running && this.groups[this.current] === g ? now - this.unitStartMs : 0;
+    return open.repeatsMs + inUnit;
+  }
+
   /** How much of the open-ended unit is used: the larger share of the time budget or of the repeat cap. */
-  private openShare(open: OpenEnd, now: number): number {
+  private openShare(g: GroupState, open: OpenEnd, now: number): number {
     if (open.finished) return 1;
     if (open.repeatsStartMs === undefined || open.repeatsDone < open.minRepeats) return 0;
-    const byTime = open.maxMs > 0 ? (now - open.repeatsStartMs) / open.maxMs : 1;
+    const byTime = open.maxMs > 0 ? this.ownRepeatMs(g, open, now) / open.maxMs : 1;
     return Math.min(1, Math.max(byTime, open.repeatsDone / Math.max(1, open.maxRepeats)));
   }
 
@@ -158,7 +174,7 @@ export class ProgressTracker {
     if (open.finished) return 0;
     if (perUnit === undefined) return undefined;
     const repeatsMostMs = Math.max(open.minRepeats * perUnit, Math.min(open.maxMs, open.maxRepeats * perUnit));
-    if (open.repeatsStartMs !== undefined) return repeatsMostMs - (now - open.repeatsStartMs);
+    if (open.repeatsStartMs !== undefined) return repeatsMostMs - this.ownRepeatMs(g, open, now);
     const beforeRepeats = Math.max(0, g.units - g.done - open.minRepeats);
     const inUnit = this.groups[this.current] === g ? Math.min(perUnit, now - this.unitStartMs) : 0;
     return Math.max(0, beforeRepeats * perUnit - inUnit) + repeatsMostMs;

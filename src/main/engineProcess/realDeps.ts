@@ -24,7 +24,6 @@ export async function realEngineDeps(): Promise<EngineDeps> {
     profileKernels: engine.profileKernels,
     strategyOptionsFor: model.strategyOptionsFor,
     aggregateKernels: recorder.aggregateKernels,
-    stageTimes: recorder.stageTimes,
     async startWorkers(options) {
       const pool = await EnginePool.start(options);
       return { deps: await poolEngineDeps(deps, pool), stop: () => pool.terminate() };

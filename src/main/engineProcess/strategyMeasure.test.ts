@@ -1,25 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig, type StoppingRule } from '../../shared/config';
+import { parseRunConfig, type StoppingRule, type StrategyChoice } from '../../shared/config';
 import { makePreset } from '../data';
 import { Recorder } from '../recorder';
 import type { EngineDeps } from './engineDeps';
 import { SpanCollector, type MeasureContext, type MemoryWatch } from './measureContext';
 import { ProgressTracker } from './progressTracker';
-import { measureStrategy } from './strategyMeasure';
+import { measureStrategies, type StrategyMeasurement } from './strategyMeasure';
 import { fakeEngineDeps } from './testing';
 
 /**
- * A fake engine on a fake clock: every predict advances the clock by the next scripted duration,
- * so the warm totals are exactly the script (the fit takes no time).
+ * A fake engine on a fake clock: every predict advances the clock by the next scripted duration
+ * (given the strategy and the engine's call count so far), so the warm totals are exactly the
+ * script (the fit takes no time).
  */
-function scripted(durationsMs: (i: number) => number): { deps: EngineDeps; now: () => number } {
+function scripted(durationsMs: (i: number, strategy: string) => number): { deps: EngineDeps; now: () => number } {
   const base = fakeEngineDeps();
   let clock = 0;
   let call = 0;
   const deps: EngineDeps = {
     ...base,
     predictNonlocal: async (...args) => {
-      clock += durationsMs(call++);
+      clock += durationsMs(call++, args[2]);
       return base.predictNonlocal(...args);
     },
   };
@@ -28,11 +29,21 @@ function scripted(durationsMs: (i: number) => number): { deps: EngineDeps; now: 
 
 const memory: MemoryWatch = { markStage: () => undefined, sampleNow: () => undefined, summary: () => ({ stages: {} }) };
 
-async function measureWith(durationsMs: (i: number) => number, untilStable?: StoppingRule, repeats = 5) {
+interface Measured {
+  rows: StrategyMeasurement[];
+  labels: string[];
+  rounds: StrategyMeasurement[][];
+  progress: ReturnType<ProgressTracker['snapshot']>;
+}
+
+async function measureAll(
+  strategies: StrategyChoice[], durationsMs: (i: number, strategy: string) => number, untilStable?: StoppingRule, repeats = 5,
+): Promise<Measured> {
   const { deps, now } = scripted(durationsMs);
-  const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference'], repeats, warmup: 1, untilStable });
-  const tracker = new ProgressTracker([{ name: 'reference', units: 2 + repeats }], now);
+  const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats, warmup: 1, untilStable });
+  const tracker = new ProgressTracker(strategies.map((name) => ({ name, units: 2 + repeats })), now);
   const labels: string[] = [];
+  const rounds: StrategyMeasurement[][] = [];
   const ctx: MeasureContext = {
     deps, dataset: makePreset('tiny', { seed: 1 }), config, tracker, memory, nowMs: now,
     rec: new Recorder({ proc: 'engine', disabled: true }),
@@ -41,8 +52,14 @@ async function measureWith(durationsMs: (i: number) => number, untilStable?: Sto
     signal: new AbortController().signal,
     emitProgress: () => labels.push(tracker.snapshot().label),
   };
-  const m = await measureStrategy(ctx, 'reference');
-  return { total: m.result.total!, result: m.result, labels, progress: tracker.snapshot() };
+  const rows = await measureStrategies(ctx, strategies, (soFar) => rounds.push(soFar));
+  return { rows, labels, rounds, progress: tracker.snapshot() };
+}
+
+async function measureWith(durationsMs: (i: number) => number, untilStable?: StoppingRule, repeats = 5) {
+  const { rows, labels, progress } = await measureAll(['reference'], durationsMs, untilStable, repeats);
+  const result = rows[0]!.result;
+  return { total: result.total!, result, labels, progress };
 }
 
 // the cold call and the profiled warm-up come first: warm repeat k is predict call k + 1
@@ -94,5 +111,49 @@ describe('measureStrategy repeats', () => {
     const { result } = await measureWith(warm(() => 10), undefined, 2);
     expect(result.load?.loadAverageStart.length).toBeGreaterThanOrEqual(0);
     expect(typeof result.load?.busy).toBe('boolean');
+  });
+});
+
+/** Durations by each strategy's own call count k (0 cold, 1 the profiled warm-up, then its repeats). */
+function perStrategy(f: (k: number, strategy: string) => number): (i: number, strategy: string) => number {
+  const calls = new Map<string, number>();
+  return (_i, strategy) => {
+    const k = calls.get(strategy) ?? 0;
+    calls.set(strategy, k + 1);
+    return f(k, strategy);
+  };
+}
+
+describe('measureStrategies interleaves the repeats', () => {
+  it('spreads a drift of the machine over every strategy instead of charging it to the last one', async () => {
+    // two strategies that cost the same, on a machine 10 ms slower at every call
+    const { rows } = await measureAll(['reference', 'compensated'], (i) => 100 + 10 * i);
+    const [a, b] = rows.map((r) => r.result.total!.medianMs);
+    // measured one after the other the second strategy's repeats would lie 7 calls later: 70 ms slower
+    expect(Math.abs(b! - a!)).toBeLessThanOrEqual(10);
+    expect(rows.map((r) => r.result.total!.n)).toEqual([5, 5]);
+  });
+
+  it('gives each strategy its own time budget with --repeats auto', async () => {
+    const rule = { relativeCi: 0.01, maxTimeS: 2, maxRepeats: 200 };
+    const { rows, progress } = await measureAll(['reference', 'compensated'], perStrategy((k) => (k < 2 ? 500 : k % 2 === 0 ? 100 : 300)), rule);
+    // 200 ms a repeat on average: ten of each fit in its own 2 s, though the rounds took 4 s
+    for (const { result } of rows) expect(result.total).toMatchObject({ stoppedBy: 'time', n: 10 });
+    expect(progress.fraction).toBe(1);
+  });
+
+  it('fails a strategy whose repeat throws, keeps measuring the others, and hands over each round', async () => {
+    const broken = perStrategy((k, s) => {
+      if (s === 'compensated' && k === 3) throw new Error('compensated broke on its second repeat');
+      return 100;
+    });
+    const { rows, rounds } = await measureAll(['reference', 'compensated'], broken, undefined, 3);
+    expect(rows[0]!.result).toMatchObject({ status: 'ok', total: { n: 3 } });
+    expect(rows[1]!.result).toMatchObject({ status: 'failed', error: { message: 'compensated broke on its second repeat' } });
+    expect(rounds.map((round) => round.map((r) => `${r.result.strategy}:${r.result.status}:${r.result.total?.n ?? '-'}`))).toEqual([
+      ['reference:ok:1', 'compensated:ok:1'],
+      ['reference:ok:2', 'compensated:failed:-'],
+      ['reference:ok:3', 'compensated:failed:-'],
+    ]);
   });
 });

@@ -9,7 +9,7 @@ import { electrodeArgs, ELECTRODE_SPAN, WINDOWS_SPAN } from '../../shared/traceS
 import { loadDataset } from '../data';
 import { throwIfCancelled } from '../engine/model';
 import type { EngineProbe, NonlocalResult } from '../engine/types';
-import { aggregateKernels, stageTimes } from '../recorder';
+import { aggregateKernels } from '../recorder';
 import type { EngineDeps, FittedModel, WindowListener } from './engineDeps';
 
 export interface FakeEngineOptions {
@@ -112,7 +112,6 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
     },
     strategyOptionsFor: (d, c) => ({ blockSize: c.blockSize ?? d.params.blockSize }),
     aggregateKernels,
-    stageTimes,
   };
   return deps;
 }

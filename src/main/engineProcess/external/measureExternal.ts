@@ -76,7 +76,7 @@ async function measureExternal(ctx: MeasureContext, slot: EngineSlot, sink: Exte
     const failure = new AppError('RUN_FAILED', (e as Error).message);
     const end: ChildEnd = { exitCode: null, signal: null, stoppedFor: 'spawn', stdoutTail: [], stderrTail: [] };
     ctx.tracker.skipRest(name);
-    return { result: new ExternalRecord().toResult(name, [], end, failure), window: { strategy: name, startUs, endUs: ctx.rec.nowUs() } };
+    return { result: new ExternalRecord().toResult(name, [], end, failure), windows: [{ strategy: name, startUs, endUs: ctx.rec.nowUs() }] };
   }
   const record = new ExternalRecord();
   const lane = new ExternalLane({ name, tid: slot.index + 1, nowUs: () => ctx.rec.nowUs() });
@@ -102,7 +102,7 @@ async function measureExternal(ctx: MeasureContext, slot: EngineSlot, sink: Exte
   if (posterior && result.external) result.external.posterior = { model: posterior.model, file: relative(slot.runDir, join(outDir, posterior.file)) };
   return {
     result, ...(likelihood ? { likelihood } : {}), ...(posterior ? { posterior: posterior.values } : {}),
-    window: { strategy: name, startUs, endUs: ctx.rec.nowUs() },
+    windows: [{ strategy: name, startUs, endUs: ctx.rec.nowUs() }],
   };
 }
 

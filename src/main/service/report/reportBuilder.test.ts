@@ -55,6 +55,33 @@ describe('buildReport', () => {
     expect(validateReport(report)).toEqual({ ok: true, errors: [] });
   });
 
+  it('reads a strategy\'s peak RSS and load weight over all its windows, its repeats interleaved with another\'s', () => {
+    const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
+    const result = (strategy: 'reference' | 'compensated', otherCpuShare: number): StrategyResult => ({
+      strategy, resolved: [strategy], status: 'ok', stages: [], kernels: [], total: timingStats(500, [100, 100]),
+      memory: { estimatedPeakBytes: 1, measuredPeakTensorBytes: 1 },
+      load: { loadAverageStart: [0.1, 0, 0], loadAverageEnd: [0.1, 0, 0], otherCpuShare, busy: false },
+    });
+    // reference: 0–1 s and 2–3 s; compensated 1–2 s and 3–6 s; the RSS peaks in compensated's second window
+    const windows = [[0, 1], [1, 2], [2, 3], [3, 6]].map(([a, b], i) => ({ strategy: i % 2 === 0 ? 'reference' : 'compensated', startUs: a! * 1e6, endUs: b! * 1e6 }));
+    const rss = [[0.5e6, 100], [1.5e6, 200], [2.5e6, 300], [4e6, 900]];
+    const report = buildReport({
+      runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed',
+      config: parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference', 'compensated'] }),
+      outcome: {
+        dataset,
+        backend: { name: 'cpu', device: 'CPU', isGpu: false, isFallback: false, reason: 'asked', tfjsVersion: '4.22.0', initMs: 1, warnings: [] },
+        strategies: [result('reference', 0.1), result('compensated', 0.5)],
+        notApplicable: [],
+        windows,
+      },
+      peakRssBetween: (a, b) => Math.max(...rss.filter(([t]) => t! >= a && t! <= b).map(([, v]) => v!)),
+    });
+    expect(report.strategies.map((s) => s.memory?.peakRssBytes)).toEqual([300, 900]);
+    // weighted by 2 s of reference and 4 s of compensated
+    expect(report.environment.load!.otherCpuShare).toBeCloseTo((0.1 * 2 + 0.5 * 4) / 6, 12);
+  });
+
   it('carries a decode\'s posterior into report.json, a Posterior section of report.md and rows of report.csv', () => {
     const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
     const posterior: PosteriorReport = {

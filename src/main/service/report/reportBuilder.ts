@@ -51,12 +51,27 @@ export interface ReportInput {
   error?: SerializedError;
 }
 
+/** Where a strategy's calls lie on the run clock: its cold call and warm-ups, then each of its repeats (interleaved with other strategies' ones). */
+function windowsOf(outcome: EngineOutcome, strategy: string): EngineOutcome['windows'] {
+  return outcome.windows.filter((x) => x.strategy === strategy);
+}
+
+/** The highest engine RSS within any of the strategy's windows: another strategy's repeats in between are not its own. */
+function peakRssOf(input: ReportInput, strategy: string): number | undefined {
+  let peak: number | undefined;
+  for (const w of windowsOf(input.outcome, strategy)) {
+    const p = input.peakRssBetween?.(w.startUs, w.endUs);
+    if (p !== undefined && (peak === undefined || p > peak)) peak = p;
+  }
+  return peak;
+}
+
 /** The strategies' loads over the run, each weighted by how long its strategy measured. */
 function runLoad(outcome: EngineOutcome): MachineLoad | undefined {
   const parts = outcome.strategies.flatMap((s) => {
     if (!s.load) return [];
-    const w = outcome.windows.find((x) => x.strategy === s.strategy);
-    return [{ load: s.load, durationMs: w ? (w.endUs - w.startUs) / 1000 : 0 }];
+    const durationMs = windowsOf(outcome, s.strategy).reduce((sum, w) => sum + (w.endUs - w.startUs) / 1000, 0);
+    return [{ load: s.load, durationMs }];
   });
   return combineMachineLoads(parts);
 }
@@ -65,8 +80,7 @@ export function buildReport(input: ReportInput): Report {
   const { outcome, config } = input;
   const calibration = outcome.calibration;
   const measured = outcome.strategies.map((s) => {
-    const w = outcome.windows.find((x) => x.strategy === s.strategy);
-    const peak = w && input.peakRssBetween?.(w.startUs, w.endUs);
+    const peak = peakRssOf(input, s.strategy);
     const withRss = !s.memory || peak === undefined ? s : { ...s, memory: { ...s.memory, peakRssBytes: peak } };
     const roofline = calibration ? rooflineOfResult(s, outcome.dataset, config, calibration) : undefined;
     return roofline ? { ...withRss, roofline } : withRss;
