@@ -12,6 +12,7 @@ import { engineSlug } from '../../shared/externalEngines';
 import { summarizeDataset, type DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, Report } from '../../shared/report';
 import { agreementMatrix, compareArrays, decodingAccuracy, truePositionAtRows } from '../analysis';
+import { predictedCallMs } from '../engine/model';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
 import { startDecodeRun } from './decodeRun';
 import { comparePosteriorEngines, externalUnits, measureExternalEngines, type ExternalSink } from './external';
@@ -32,6 +33,16 @@ export function startEngineRun(start: StartMessage, deps: EngineDeps, send: (mes
   return startRunSession(start, deps, send, (within, detail) => tracker.snapshot(within, detail), (session) =>
     profile(session, start, deps, tracker),
   );
+}
+
+/** The work model's time for one call of each strategy: what its progress group's units are expected to take relative to each other. */
+function predictedUnitMs(strategies: readonly StrategyChoice[], summary: DatasetSummary, options: MeasureContext['options']): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of strategies) {
+    const ms = predictedCallMs(s, summary, options);
+    if (ms !== undefined) out[s] = ms;
+  }
+  return out;
 }
 
 /** One group per strategy (cold, warm-ups, repeats, kernel profile), plus local and the posterior when asked. */
@@ -55,8 +66,9 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
     options: { ...deps.strategyOptionsFor(dataset, config), calibration },
     emitProgress: () => session.emitProgress(),
   };
-  // after each strategy the host gets what was measured so far: a run that fails or is cancelled keeps it
+  // after each round of repeats the host gets what was measured so far: a run that fails or is cancelled keeps it
   const summary = summarizeDataset(dataset);
+  tracker.setPredicted(predictedUnitMs(config.strategies, summary, ctx.options));
   const external: ExternalSink = { records: (r) => session.sendRecords(r), log: (level, message) => session.log(level, message) };
   const measured = await measureAll(ctx, runDir, external, (so) =>
     session.sendPartial({ ...partialOutcome(summary, backend, so), calibration, workers, tf32 }),

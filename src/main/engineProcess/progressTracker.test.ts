@@ -47,6 +47,20 @@ describe('ProgressTracker', () => {
     expect(p.snapshot().fraction).toBeCloseTo(2 / 5);
   });
 
+  it('expects a group not started yet to run at the measured pace against the work model, not at another group\'s unit time', () => {
+    const c = clock();
+    const p = new ProgressTracker([{ name: 'a', units: 2 }, { name: 'b', units: 2 }, { name: 'local', units: 2 }], c.now);
+    // the model: b's call is 20 times a's; local has no prediction
+    p.setPredicted({ a: 5, b: 100 });
+    for (let i = 0; i < 2; i++) {
+      p.beginUnit('a', `unit ${i}`);
+      c.advance(50);
+      p.endUnit();
+    }
+    // a ran 10× its prediction: b's units are expected at 1 000 ms; local at a's mean unit, 50 ms
+    expect(p.snapshot().etaMs).toBe(2 * 1000 + 2 * 50);
+  });
+
   it('counts a skipped group as done', () => {
     const c = clock();
     const p = new ProgressTracker([{ name: 'a', units: 4 }, { name: 'b', units: 4 }], c.now);

@@ -1,8 +1,10 @@
 /**
  * Progress over a run planned as groups (one per strategy, plus local) of units (one fit + predict
- * each). The ETA is built only from measured unit durations: the current group's own warm units
- * when it has any, otherwise the mean unit time of the groups already done. Before anything has
- * been measured there is no ETA, rather than a made-up one.
+ * each). The ETA is built from measured unit durations: a group's own units when it has any;
+ * otherwise, where the work model predicts the group's call (setPredicted), that prediction at the
+ * pace the measured groups ran at against their own predictions (strategies differ twentyfold, so
+ * a mean of other groups' units would not do); otherwise the mean unit time of the groups measured.
+ * Before anything has been measured there is no ETA, rather than a made-up one.
  *
  * A group whose repeats run until stable (`--repeats auto`) has no known count: its planned units
  * cover the fewest repeats, and one more unit stands for the repeats after them, filled by the
@@ -40,6 +42,8 @@ interface GroupState {
   /** durations of finished units after the first (cold) one */
   warmMs: number[];
   coldMs?: number;
+  /** the work model's time for one of its units, in ms (a lower bound: only ratios between groups are used) */
+  predictedMs?: number;
   open?: OpenEnd;
 }
 
@@ -58,6 +62,14 @@ export class ProgressTracker {
     this.totalUnits = this.groups.reduce((s, g) => s + g.units, 0);
     this.startMs = nowMs();
     this.unitStartMs = this.startMs;
+  }
+
+  /** The work model's time for one unit of each named group, where it has one. */
+  setPredicted(predictedMs: Readonly<Record<string, number>>): void {
+    for (const g of this.groups) {
+      const ms = predictedMs[g.name];
+      if (ms !== undefined && Number.isFinite(ms) && ms > 0) g.predictedMs = ms;
+    }
   }
 
   /** Starts the next unit of the named group. */
@@ -146,13 +158,14 @@ export class ProgressTracker {
   }
 
   private etaMs(now: number): number | undefined {
-    const measuredGroups = this.groups.filter((g) => g.done === g.units && (g.warmMs.length > 0 || g.coldMs !== undefined));
+    const measuredGroups = this.groups.filter((g) => g.done === g.units && ownUnitMs(g) !== undefined);
     const fallback = meanUnitMs(measuredGroups);
+    const pace = paceAgainstModel(this.groups);
     let remaining = 0;
     for (let i = 0; i < this.groups.length; i++) {
       const g = this.groups[i]!;
-      const own = g.warmMs.length > 0 ? mean(g.warmMs) : g.coldMs;
-      const perUnit = own ?? fallback;
+      const modelled = g.predictedMs !== undefined && pace !== undefined ? g.predictedMs * pace : undefined;
+      const perUnit = ownUnitMs(g) ?? modelled ?? fallback;
       const groupLeft = g.open ? this.openGroupLeftMs(g, g.open, perUnit, now) : this.plannedLeftMs(g, i, perUnit, now);
       if (groupLeft === undefined) return undefined;
       remaining += Math.max(0, groupLeft);
@@ -183,6 +196,24 @@ export class ProgressTracker {
 
 function mean(xs: readonly number[]): number {
   return xs.reduce((s, x) => s + x, 0) / xs.length;
+}
+
+/** A group's measured time per unit: its warm units' mean, or its cold one while that is all there is. */
+function ownUnitMs(g: GroupState): number | undefined {
+  return g.warmMs.length > 0 ? mean(g.warmMs) : g.coldMs;
+}
+
+/** Measured ms per predicted ms over the groups with both: how far this machine runs from the model. */
+function paceAgainstModel(groups: readonly GroupState[]): number | undefined {
+  let measured = 0;
+  let predicted = 0;
+  for (const g of groups) {
+    const own = ownUnitMs(g);
+    if (own === undefined || g.predictedMs === undefined) continue;
+    measured += own;
+    predicted += g.predictedMs;
+  }
+  return predicted > 0 ? measured / predicted : undefined;
 }
 
 function meanUnitMs(groups: readonly GroupState[]): number | undefined {

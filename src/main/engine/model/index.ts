@@ -15,6 +15,7 @@ export type { ProblemSizes, StrategyOptions } from './types';
 export { strategyOptionsFor } from './strategyOptions';
 export { electrodeStrategy, type TileChoice } from './electrodeStrategy';
 export { predictedSeconds, resolveFastestStrategy, seriesPredictWork, type SeriesReach } from './autoDispatch';
+export { predictedCallMs } from './callTime';
 export {
   defaultEncTileSize, estimateDatasetPeak, estimatePeakBytes, resolveNldDispatch, sizesOfElectrode, type AutoChoice, type PeakEstimate,
 } from './memoryModel';
