@@ -17,7 +17,8 @@ export function compareOption(c: Comparison): EChartsOption {
   const bars = compareBars(c);
   return {
     backgroundColor: 'transparent',
-    grid: { left: 220, right: 40, top: 32, bottom: 40 },
+    // the right margin holds the threshold's label, centred on its line at the axis' right end
+    grid: { left: 220, right: 90, top: 32, bottom: 40 },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => (typeof v === 'number' ? formatSignedPct(v) : '–') },
     xAxis: { type: 'value', name: 'change B vs A (%)', nameLocation: 'middle', nameGap: 26 },
     yAxis: { type: 'category', data: bars.map((b) => b.metric), inverse: true, axisLabel: { width: 210, overflow: 'truncate' } },

@@ -73,6 +73,21 @@ describe('memoryOption', () => {
   });
 });
 
+describe('memoryOption with engine workers', () => {
+  it('puts each worker\'s tensor bytes on the tensor axis, named as the engine\'s are, and ends the time axis with a rounded label', () => {
+    const opt = memoryOption([
+      { name: 'engine memory (MB)', key: 'rss', proc: 'engine', points: [[0, 90], [6_000_000, 300]] },
+      { name: 'worker 0 tensors', key: 'MB', proc: 'engine', points: [[0, 0], [5_000_000, 0.074]] },
+      { name: 'worker 0 tensors', key: 'count', proc: 'engine', points: [[0, 0], [5_000_000, 17]] },
+    ], 6.867292497) as AnyObj;
+    const byName = Object.fromEntries(opt.series.map((x: AnyObj) => [x.name, x.yAxisIndex]));
+    expect(byName).toEqual({ 'engine RSS (sampled by service)': 0, 'worker 0 tensor bytes': 1, 'worker 0 tensor count': 2 });
+    expect(opt.xAxis[1].max).toBe(6.867292497);
+    expect(opt.xAxis[1].axisLabel.formatter(6.867292497)).toBe('6.87');
+    expect(opt.xAxis[1].axisLabel.formatter(2)).toBe('2');
+  });
+});
+
 describe('memoryEstimateOption', () => {
   it('puts estimate, measured and RSS in MB side by side per strategy', () => {
     const results = report().strategies;

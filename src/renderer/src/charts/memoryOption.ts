@@ -32,13 +32,17 @@ export type MemoryAxis = 'MB' | 'tensorMB' | 'count';
 /** the counter the service records for the engine process's RSS, sampled from outside */
 export const OUTSIDE_RSS_COUNTER = 'engine memory (MB)';
 
+/** tf.memory() of the engine ("tensors") or of one of its workers ("worker 0 tensors") */
+const isTensorCounter = (name: string): boolean => /^(?:.+ )?tensors$/.test(name);
+
 /** which axis a counter goes on: counts on the right, megabytes on the left, others not shown */
 export function memoryAxisOf(s: Pick<CounterSeries, 'name' | 'key'>): MemoryAxis | null {
   if (s.key === 'count') return 'count';
   // V8's external and array-buffer bytes are parts of RSS that crowd the legend without telling more
   if (s.key === 'external' || s.key === 'arrayBuffers') return null;
-  // a few MB of tensors beside hundreds of MB of RSS would lie flat on the RSS axis
-  if (s.name === 'tensors' && s.key === 'MB') return 'tensorMB';
+  // a few MB of tensors beside hundreds of MB of RSS would lie flat on the RSS axis; the engine
+  // workers' own tensors ("worker 0 tensors") are the same quantity
+  if (isTensorCounter(s.name) && s.key === 'MB') return 'tensorMB';
   if (s.key === 'MB' || /\(MB\)/.test(s.name)) {
     // a device's total is a ceiling, not a use: it would flatten the curves below it
     if (/^gpu/i.test(s.name) && s.key === 'total') return null;
@@ -66,7 +70,10 @@ const KEY_WORDS: Record<string, string> = { rss: 'RSS', heapUsed: 'JS heap', use
 export function memoryLabel(s: MemorySeriesInput): string {
   const base = s.name.replace(/\s*\(MB\)\s*/, '').trim();
   const key = KEY_WORDS[s.key] ?? s.key;
-  if (base === 'tensors') return s.key === 'count' ? 'tensor count' : 'tensor bytes';
+  if (isTensorCounter(base)) {
+    const owner = base.replace(/\s*tensors$/, '');
+    return `${owner ? `${owner} ` : ''}${s.key === 'count' ? 'tensor count' : 'tensor bytes'}`;
+  }
   if (s.name === OUTSIDE_RSS_COUNTER && s.key === 'rss') return 'engine RSS (sampled by service)';
   if (base === 'memory') {
     const proc = s.proc ?? 'engine';
@@ -141,7 +148,11 @@ export function memoryOption(series: readonly MemorySeriesInput[], runS?: number
   const ticks = maxS > 0 ? niceTicks(0, maxS, 6) : [];
   const stepS = ticks.length > 1 ? ticks[1]! - ticks[0]! : undefined;
   const roundEnd = stepS !== undefined ? { max: Number((Math.ceil(maxS / stepS - 1e-9) * stepS).toPrecision(12)), interval: stepS } : {};
-  const time = { type: 'value' as const, min: 0, ...(runS !== undefined && runS >= maxS && runS > 0 ? { max: runS } : roundEnd) };
+  const time = {
+    type: 'value' as const, min: 0, ...(runS !== undefined && runS >= maxS && runS > 0 ? { max: runS } : roundEnd),
+    // the axis may end at the run's own length (6.867292497 s): its label reads as the ticks do
+    axisLabel: { formatter: (v: number) => String(Number(v.toPrecision(3))) },
+  };
   const timeName = { name: 'time (s)', nameLocation: 'middle' as const, nameGap: 26 };
   return {
     backgroundColor: 'transparent',
