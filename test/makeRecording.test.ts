@@ -1,16 +1,19 @@
 /**
  * scripts/make-recording.ts as a lab runs it: its help, and a small recording with replay events
  * that loads as ordinary clusterless-npz/1 data, its events listed where a decode can be checked
- * against them.
+ * against them; a decode of its last part says what the whole recording would take.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNpz, openNpz } from '../src/main/data';
+import type { DecodeSummary } from '../src/main/engineProtocol';
+
+const CLI = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
 
 const SCRIPT = fileURLToPath(new URL('../scripts/make-recording.ts', import.meta.url));
 const run = (args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { encoding: 'utf8' });
@@ -47,4 +50,20 @@ describe('make-recording', () => {
       expect(e.endS - e.startS).toBeLessThanOrEqual(0.25 + 1e-9);
     }
   });
+
+  it('projects the whole recording\'s time, with its interval, and its peak memory from a decode of its last tenth', async () => {
+    const data = join(dir, 'slice.npz');
+    await run([data, '--spikes', '20000', '--electrodes', '2', '--duration', '200', '--decode-last', '0.1', '--bin-cm', '4']);
+    const out = join(dir, 'slice-decode');
+    const args = ['decode', '--data', data, '--rows-per-chunk', '1000', '--out', out, '--runs-dir', join(dir, 'runs')];
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 240_000 });
+    expect(stdout).toMatch(/The whole recording \([\d,]+ rows, 10\.0× this decode's [\d,]+\) would take about .* \(95 % interval .*–.*\): likelihood .*, filter and smoother .*; peak memory about .*\./);
+    const summary = JSON.parse(await readFile(join(out, 'decode.json'), 'utf8')) as DecodeSummary;
+    const j = summary.projection!;
+    expect(j.recordingRows / j.decodedRows).toBeCloseTo(10, 1);
+    const total = j.likelihoodMs + j.localMs + j.posteriorMs;
+    expect(j.totalCi95![0]).toBeLessThanOrEqual(total);
+    expect(j.totalCi95![1]).toBeGreaterThanOrEqual(total);
+    expect(j.peakRssBytes!.projected).toBeGreaterThan(j.peakRssBytes!.measured);
+  }, 300_000);
 });

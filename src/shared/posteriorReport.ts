@@ -36,11 +36,6 @@ export interface PosteriorReport {
    * window's fullest point).
    */
   memory?: { estimatedBytes: number; formula: string; measuredBytes: number };
-  /**
-   * The whole recording decoded at this decode's measured rates: its rows at this decode's row step
-   * over the position samples' time span, and each stage's time scaled by rows.
-   */
-  projection?: { recordingRows: number; likelihoodMs: number; localMs: number; posteriorMs: number };
   /** relative paths (from the folder holding the report or decode.json) of the .npy files */
   files: { acausal: string; causal: string; stateProbabilities: string; mapPosition: string };
   /**

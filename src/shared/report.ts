@@ -11,6 +11,7 @@ import type { ExternalEngineInfo, ExternalEngineName } from './externalEngines';
 export const REPORT_SCHEMA_VERSION = 1;
 
 import type { PosteriorReport } from './posteriorReport';
+import type { RecordingProjection } from './projection';
 
 export type { PosteriorReport } from './posteriorReport';
 
@@ -287,6 +288,8 @@ export interface Report {
   fingerprint?: string;
   /** the state-space posterior, when the run was a decode that asked for one */
   posterior?: PosteriorReport;
+  /** a decode of part of a recording: the whole recording's time and peak memory at this decode's rates */
+  projection?: RecordingProjection;
   /** measurements of the seeds that have no meaning here, and why */
   notApplicable: string[];
   status: 'completed' | 'failed' | 'cancelled';

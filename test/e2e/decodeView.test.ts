@@ -3,8 +3,12 @@
  * decode --model detector` on the small place preset writes a run into a throwaway runs folder,
  * the page opens it from a link and shows the posterior heatmap with the MAP and true position,
  * the state-probability track under it and the non-local periods listed; a period's row zooms both
- * charts to it. Screenshots go to test-artifacts/ for a look by eye.
+ * charts to it. A second decode, of the last tenth of a recording from make-recording, has Results
+ * say what the whole recording would take. Screenshots go to test-artifacts/ for a look by eye.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +26,7 @@ const SOON = { timeout: 15_000 };
 describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ? ` (skipped: ${reason})` : ''}`, () => {
   let workDir: string;
   let runId: string;
+  let sliceRunId: string;
   let web: Awaited<ReturnType<typeof startWebSession>>;
 
   beforeAll(async () => {
@@ -29,6 +34,11 @@ describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ?
     const runsDir = join(workDir, 'runs');
     await runCli(['decode', '--data', 'preset:place', '--model', 'detector', '--backend', 'wasm', '--out', join(workDir, 'out'), '--runs-dir', runsDir]);
     runId = (await readdir(runsDir)).find((f) => isRunId(f))!;
+    const slice = join(workDir, 'slice.npz');
+    const makeRecording = fileURLToPath(new URL('../../scripts/make-recording.ts', import.meta.url));
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', makeRecording, slice, '--spikes', '4000', '--electrodes', '2', '--duration', '60', '--decode-last', '0.1']);
+    await runCli(['decode', '--data', slice, '--model', 'none', '--rows-per-chunk', '500', '--out', join(workDir, 'slice-out'), '--runs-dir', runsDir]);
+    sliceRunId = (await readdir(runsDir)).find((f) => isRunId(f) && f !== runId)!;
     web = await startWebSession({ runsDir });
   }, 300_000);
 
@@ -80,6 +90,14 @@ describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ?
     await expect.poll(() => page.getByTestId('decode-source-causal').getAttribute('aria-pressed'), SOON).toBe('true');
     await page.getByTestId('decode-source-likelihood').click();
     await expect.poll(async () => (await canvasStats(page, 'likelihood-heatmap')).distinctColors, SOON).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+
+  it('says on Results what the whole recording would take, for a decode of its last tenth', async () => {
+    const { page, problems } = web.session;
+    await page.goto(`${web.serve.url}#/results?run=${sliceRunId}`);
+    await expect.poll(() => page.getByTestId('projection').count(), SOON).toBe(1);
+    expect(await page.getByTestId('projection').textContent()).toMatch(/The whole recording \([\d,]+ rows, 10\.0× this decode's [\d,]+\) would take about .*95 % interval/);
     expect(problems).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { medianCi95, quantileSorted, ratioOfMediansCi95, relativeHalfWidth, seededRandom, tukeyOutliers, verdictOf } from './bootstrap';
+import { medianCi95, quantileSorted, ratioOfMediansCi95, ratioOfSumsCi95, relativeHalfWidth, seededRandom, tukeyOutliers, verdictOf } from './bootstrap';
 import { median } from './stats';
 
 /** log-normal draws around `medianMs` with spread `sigma`, from a seeded stream */
@@ -91,5 +91,19 @@ describe('tukeyOutliers and quantileSorted', () => {
     expect(quantileSorted([1, 2, 3, 4], 0)).toBe(1);
     expect(quantileSorted([1, 2, 3, 4], 1)).toBe(4);
     expect(quantileSorted([], 0.5)).toBeNaN();
+  });
+});
+
+describe('ratioOfSumsCi95', () => {
+  it('brackets the ratio of sums over pieces of unequal size, and needs three pieces', () => {
+    const ms = [100, 220, 90, 310];
+    const rows = [1000, 2000, 1000, 3000];
+    const [lo, hi] = ratioOfSumsCi95(ms, rows)!;
+    expect(lo).toBeLessThanOrEqual(720 / 7000);
+    expect(hi).toBeGreaterThanOrEqual(720 / 7000);
+    expect(lo).toBeGreaterThanOrEqual(0.09);
+    expect(hi).toBeLessThanOrEqual(0.11);
+    expect(ratioOfSumsCi95([1, 2], [1, 1])).toBeUndefined();
+    expect(ratioOfSumsCi95([1, 2, Number.NaN], [1, 1, 1])).toBeUndefined();
   });
 });

@@ -140,3 +140,29 @@ export function verdictOf(ratioCi95: Interval): Verdict {
   if (ratioCi95[0] > 1) return 'slower';
   return 'no significant difference';
 }
+
+/**
+ * A 95 % interval of Σ numerators / Σ denominators (a rate over pieces of unequal size: ms per row
+ * over a decode's windows), resampling the pieces: the ratio estimator's percentile interval.
+ * Undefined with fewer than three pieces or a piece that is not finite.
+ */
+export function ratioOfSumsCi95(
+  numerators: readonly number[], denominators: readonly number[], options: BootstrapOptions = {},
+): Interval | undefined {
+  const n = numerators.length;
+  if (n < 3 || denominators.length !== n || ![...numerators, ...denominators].every(Number.isFinite)) return undefined;
+  const random = seededRandom(options.seed ?? BOOTSTRAP_SEED);
+  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+  const ratios = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(random() * n);
+      num += numerators[k]!;
+      den += denominators[k]!;
+    }
+    ratios[r] = den > 0 ? num / den : Number.NaN;
+  }
+  return percentileInterval(ratios);
+}

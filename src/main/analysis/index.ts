@@ -10,7 +10,7 @@
  */
 export { addTimings, compareTimings, mean, median, sampleStd, timingStats } from './stats';
 export {
-  BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, type Interval, medianCi95, quantileSorted, ratioOfMediansCi95, relativeHalfWidth, seededRandom,
+  BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, type Interval, medianCi95, quantileSorted, ratioOfMediansCi95, ratioOfSumsCi95, relativeHalfWidth, seededRandom,
   tukeyOutliers, verdictOf,
 } from './bootstrap';
 export { judgeRepeats, precisionOf, type RepeatJudgement, type RepeatState, stopReason, type StopReason } from './stopping';

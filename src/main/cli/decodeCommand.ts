@@ -15,6 +15,7 @@ import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { checkPosteriorParameters, type PosteriorParameters } from '../../shared/posteriorParameters';
 import { wholeDecodeTime } from '../../shared/posteriorReport';
+import { projectionSentence } from '../../shared/projection';
 import { formatBytes, formatMs } from '../../shared/format';
 import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary, type PosteriorSummary } from '../engineProtocol';
 import type { ProfilerService } from '../service';
@@ -186,18 +187,10 @@ function posteriorText(p: PosteriorSummary, outDir: string, decodeMs: number): s
     (p.localMs !== undefined ? `local likelihood (the Local state) ${formatMs(p.localMs)}\n` : '') +
     wholeDecodeText(p, decodeMs) +
     (p.memory ? `posterior memory: estimated ${formatBytes(p.memory.estimatedBytes)}, measured ${formatBytes(p.memory.measuredBytes)}\n` : '') +
-    projectionText(p) +
     accuracyText(p)
   );
 }
 
-function projectionText(p: PosteriorSummary): string {
-  const j = p.projection;
-  if (!j) return '';
-  const total = j.likelihoodMs + j.localMs + j.posteriorMs;
-  return `whole recording (${j.recordingRows.toLocaleString('en-US')} rows) at these rates: ${formatMs(total)} (likelihood ${formatMs(j.likelihoodMs)}` +
-    `${j.localMs > 0 ? `, local ${formatMs(j.localMs)}` : ''}, posterior ${formatMs(j.posteriorMs)})\n`;
-}
 
 function summaryText(s: DecodeSummary, file: string): string {
   const d = s.dataset;
@@ -208,6 +201,7 @@ function summaryText(s: DecodeSummary, file: string): string {
     `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${formatBytes(s.peakRssBytes)}\n` +
     `likelihood: ${file}\n` +
     (s.posterior ? posteriorText(s.posterior, dirname(dirname(file)), s.decodeMs) : '') +
+    (s.projection ? `${projectionSentence(s.projection)}\n` : '') +
     (s.shard ? `shard ${s.shard.index}/${s.shard.count} (${s.shard.by}): electrodes ${s.shard.electrodes.join(', ')}; merge the shards with kde-profiler merge\n` : '') +
     (s.fingerprint ? `dataset fingerprint: ${s.fingerprint}\n` : '')
   );

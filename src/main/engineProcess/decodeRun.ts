@@ -27,7 +27,8 @@ import { DecodeProgress, type DecodePhase } from './decodeProgress';
 import { writeAxes } from './likelihoodFiles';
 import { LikelihoodStream } from './likelihoodStream';
 import { notApplicableFor } from './notApplicable';
-import { decodePosterior, recordingProjection } from './posterior';
+import { decodePosterior } from './posterior';
+import { recordingProjection, type WindowTime } from './recordingProjection';
 import { fitOptionsFor } from './fitOptions';
 import { startRunSession, type EngineRun, type RunInputs, type RunSession } from './runSession';
 
@@ -37,6 +38,8 @@ interface Decoded {
   posterior?: PosteriorSummary;
   fitMs: number;
   decodeMs: number;
+  /** each likelihood window's rows and time, as they were streamed out */
+  windowTimes: WindowTime[];
   startUs: number;
   endUs: number;
 }
@@ -101,6 +104,8 @@ class DecodeRun {
     memory.markStage(undefined);
     await writeAxes(start.runDir, dataset);
     const decodeSummary = summaryOf(summary, scale, inputs, strategy, estimate, this.request, decoded);
+    const projection = projectionOf(dataset, decoded, decodeSummary.peakRssBytes);
+    if (projection) decodeSummary.projection = projection;
     await writeFile(join(start.runDir, DECODE_SUMMARY_FILE), `${JSON.stringify(decodeSummary, null, 2)}\n`);
     return {
       dataset: summary,
@@ -114,6 +119,7 @@ class DecodeRun {
       fingerprint: inputs.fingerprint,
       ...(inputs.shard ? { shard: inputs.shard } : {}),
       ...(decoded.posterior ? { posterior: decoded.posterior } : {}),
+      ...(projection ? { projection } : {}),
     };
   }
 
@@ -130,24 +136,32 @@ class DecodeRun {
     const t1 = performance.now();
     try {
       const args = { strategy: this.strategy, rowsPerChunk: this.request.rowsPerChunk };
-      const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options), args);
+      const windowTimes: WindowTime[] = [];
+      const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options, windowTimes), args);
       this.session.emitProgress(1, `rows ${windows.nTime}/${windows.nTime}`);
       const decodeMs = performance.now() - t1;
-      const posterior = await this.posterior(model, dataset, decodeMs);
-      return { windows, fitMs, decodeMs, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}) };
+      const posterior = await this.posterior(model, dataset);
+      return { windows, fitMs, decodeMs, windowTimes, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}) };
     } finally {
       model.dispose();
     }
   }
 
-  private async decodeWindows(model: FittedModel, dataset: Dataset, options: StrategyOptions): Promise<WindowSummary> {
+  /** The likelihood window by window into its file; `times` gets each window's rows and time (its share of the fit's tensors aside). */
+  private async decodeWindows(model: FittedModel, dataset: Dataset, options: StrategyOptions, times: WindowTime[]): Promise<WindowSummary> {
     const nBins = dataset.placeBinCenters.length / dataset.positionDims;
     const file = join(this.start.runDir, likelihoodRelPath(this.strategy));
     const stream = await LikelihoodStream.open(file, [dataset.time.length, nBins]);
+    let lastMs = performance.now();
     try {
       const windows = await this.deps.predictNonlocalWindows(
         model, dataset, this.strategy, { ...options, signal: this.session.signal }, this.request.rowsPerChunk,
-        (_startRow, _rows, values) => stream.append(values),
+        (_startRow, rows, values) => {
+          const nowMs = performance.now();
+          times.push({ rows, ms: nowMs - lastMs });
+          lastMs = nowMs;
+          return stream.append(values);
+        },
         this.session.probe,
       );
       await stream.finish();
@@ -159,7 +173,7 @@ class DecodeRun {
   }
 
   /** The state-space posterior on the likelihood just written, when the request asks for one. */
-  private async posterior(model: FittedModel, dataset: Dataset, decodeMs: number): Promise<PosteriorSummary | undefined> {
+  private async posterior(model: FittedModel, dataset: Dataset): Promise<PosteriorSummary | undefined> {
     const wanted = this.request.posterior;
     if (!wanted) return undefined;
     const { probe } = this.session;
@@ -185,8 +199,7 @@ class DecodeRun {
       signal: this.session.signal,
       onProgress: (fraction, detail) => this.session.emitProgress(fraction, detail),
     }), { model: wanted.model, strategy: wanted.strategy });
-    const projection = recordingProjection(dataset, { likelihoodMs: decodeMs, localMs, posteriorMs: summary.filterMs + summary.smoothMs });
-    return { ...summary, ...(local ? { localMs } : {}), ...(projection ? { projection } : {}) };
+    return { ...summary, ...(local ? { localMs } : {}) };
   }
 
   /** The Local state's log likelihood per row, with the model the decode fitted (in the workers where there is a pool). */
@@ -198,6 +211,13 @@ class DecodeRun {
     this.progress.enter(phase);
     this.session.emitProgress();
   }
+}
+
+/** The whole recording at this decode's rates: the likelihood, the Local likelihood and the posterior each scaled by rows. */
+function projectionOf(dataset: Dataset, decoded: Decoded, peakRssBytes: number): DecodeSummary['projection'] {
+  const p = decoded.posterior;
+  const times = { likelihoodMs: decoded.decodeMs, localMs: p?.localMs ?? 0, posteriorMs: p ? p.filterMs + p.smoothMs : 0 };
+  return recordingProjection(dataset, times, decoded.windowTimes, peakRssBytes);
 }
 
 function summaryOf(

@@ -12,6 +12,7 @@ import type { ProgressInfo, TraceRecord } from '../../shared/events';
 import type { AgreementMatrix, BackendInfo, PosteriorReport, Report, ShardInfo, StrategyResult } from '../../shared/report';
 import type { Calibration } from '../../shared/roofline';
 import type { OpenSpan } from './openSpans';
+import type { RecordingProjection } from '../../shared/projection';
 
 /** A decode run (kde-profiler decode) instead of a profiling run: fit once, decode the grid in windows of rows. */
 export interface DecodeRequest {
@@ -78,6 +79,8 @@ export interface EngineOutcome {
   fingerprint?: string;
   /** a decode's state-space posterior, when it asked for one (the posteriors are files in the run folder) */
   posterior?: PosteriorReport;
+  /** a decode of part of a recording: the whole recording's time and peak memory at this decode's rates */
+  projection?: RecordingProjection;
 }
 
 /**

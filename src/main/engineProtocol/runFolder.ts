@@ -6,6 +6,7 @@
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { BackendInfo, PosteriorReport, ShardInfo } from '../../shared/report';
+import type { RecordingProjection } from '../../shared/projection';
 
 export const LIKELIHOOD_DIR = 'likelihood';
 export const AXES_FILE = 'axes.json';
@@ -75,4 +76,6 @@ export interface DecodeSummary {
   fingerprint?: string;
   /** the state-space posterior, when the decode asked for one */
   posterior?: PosteriorSummary;
+  /** a decode of part of a recording: the whole recording's time and peak memory at this decode's rates */
+  projection?: RecordingProjection;
 }

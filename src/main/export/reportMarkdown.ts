@@ -11,7 +11,7 @@ import {
 } from './reportSections';
 import { accuracySection } from './reportAccuracy';
 import { externalSection } from './reportExternal';
-import { posteriorSection } from './reportPosterior';
+import { posteriorSection, projectionSection } from './reportPosterior';
 import { rooflineSection } from './reportRoofline';
 import { agreementSection, timingsSection } from './reportTimings';
 
@@ -97,6 +97,7 @@ export function renderReportMarkdown(report: Report): string {
     rooflineSection(report),
     healthSection(report),
     posteriorSection(report),
+    projectionSection(report),
     findingsSection(report),
     recommendationSection(report),
     notApplicableSection(report),

@@ -4,6 +4,7 @@
  * that timed both HMM strategies, each one's times, their ratio and how far their posteriors differ.
  */
 import { structuredToDense } from '../../shared/posteriorReport';
+import { projectionSentence } from '../../shared/projection';
 import type { DecodingAccuracy, PosteriorReport, Report } from '../../shared/report';
 import { formatBytes, formatMs, formatShare, nonFiniteText } from '../../shared/format';
 import { fmtInt, mdTable } from './format';
@@ -38,16 +39,9 @@ function accuracyTable(p: PosteriorReport): string[] {
   ];
 }
 
-/** The whole recording at this decode's rates, when the decode was a window of it. */
-function projectionLines(p: PosteriorReport): string[] {
-  const j = p.projection;
-  if (!j) return [];
-  const total = j.likelihoodMs + j.localMs + j.posteriorMs;
-  return [
-    '', '### Whole recording, projected', '',
-    `At this decode's rates the recording's ${fmtInt(j.recordingRows)} rows would take ${formatMs(total)}: likelihood ${formatMs(j.likelihoodMs)}` +
-      `${j.localMs > 0 ? `, local likelihood ${formatMs(j.localMs)}` : ''}, filter and smoother ${formatMs(j.posteriorMs)}.`,
-  ];
+/** The whole recording at this decode's rates, when the decode was a window of it (with or without a posterior). */
+export function projectionSection(report: Report): string | undefined {
+  return report.projection ? ['## Whole recording, projected', '', projectionSentence(report.projection)].join('\n') : undefined;
 }
 
 /** a ratio of times, two decimals */
@@ -97,7 +91,7 @@ export function posteriorSection(report: Report): string | undefined {
   ];
   const files = (Object.keys(FILE_WORDS) as (keyof PosteriorReport['files'])[]).map((k) => `- \`${p.files[k]}\`: ${FILE_WORDS[k]}`);
   return [
-    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows), ...strategyLines(p), ...projectionLines(p),
+    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows), ...strategyLines(p),
     '', '### Accuracy', '', ...accuracyTable(p),
     '', '### Files', '', 'Float32 .npy in non_local_detector\'s layout, relative to the run folder:', '', ...files,
   ].join('\n');

@@ -122,6 +122,7 @@ export function buildReport(input: ReportInput): Report {
   if (outcome.agreementMatrix) report.agreementMatrix = outcome.agreementMatrix;
   if (outcome.local) report.local = outcome.local;
   if (outcome.posterior) report.posterior = outcome.posterior;
+  if (outcome.projection) report.projection = outcome.projection;
   const rec = recommend(analysis);
   if (rec) report.recommendation = rec;
   if (input.error) report.error = input.error;
