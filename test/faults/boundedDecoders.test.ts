@@ -77,7 +77,10 @@ describe('fault: decoders meet headers that promise too much', () => {
     const zeros = new Readable({ read() { this.push(left-- > 0 ? chunk : null); } });
     await pipeline(zeros, createGzip({ level: 1 }), createWriteStream(trace));
     const said = await service.exportRun(runId, 'trace-json').then((r) => `answered ${r.base64?.length ?? 0}`, (e: Error) => `refused: ${e.message}`);
-    expect(said).toMatch(/^refused: .*trace\.json\.gz inflates to more than/);
+    // refused from the gzip trailer's declared size, before a byte is inflated
+    expect(said).toMatch(/^refused: .*trace\.json\.gz declares 603979776 bytes inflated in its gzip trailer, .*it was not inflated/);
+    // nor handed on as it is
+    await expect(service.exportRun(runId, 'trace')).rejects.toThrow(/trace\.json\.gz declares 603979776 bytes inflated/);
     expect((await service.listRuns()).some((r) => r.id === runId)).toBe(true);
   }, 120_000);
 

@@ -29,7 +29,7 @@ export { makePreset, presetInfo, PRESET_INFO, type PresetOptions } from './prese
 export { previewDataset } from './preview';
 export { entryAt, existsError, notAFileError, regularFileStats } from './regularFile';
 export { Rng } from './rng';
-export { gunzipBounded, openUntrustedFile, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, readTraceJson, readUntrustedFile, readUntrustedText, type UntrustedReadOptions } from './untrustedFile';
+export { gunzipBounded, gzipDeclaredSize, openUntrustedFile, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, readTraceJson, readUntrustedFile, readUntrustedText, type UntrustedReadOptions } from './untrustedFile';
 export { nestedSubset, writeSweepFiles, type GuardWrite, type SweepDataFile, type SweepFilesRequest } from './sweepData';
 export { MAX_FEATURES } from './validateSpikes';
 export { ZipWriter } from './zipWriter';

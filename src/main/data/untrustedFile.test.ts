@@ -60,10 +60,19 @@ describe('readUntrustedFile', () => {
 });
 
 describe('gunzipBounded', () => {
-  it('inflates within the bound and refuses beyond it', async () => {
+  it('inflates within the bound and refuses beyond it, from the trailer, before inflating', async () => {
     const gz = gzipSync(Buffer.alloc(10_000));
     expect((await gunzipBounded(gz, 10_000, 't.gz')).length).toBe(10_000);
-    await expect(gunzipBounded(gz, 9_999, 't.gz')).rejects.toThrow(/t.gz inflates to more than 9999 bytes/);
-    await expect(gunzipBounded(Buffer.from('not gzip'), 100, 't.gz')).rejects.toThrow(/cannot be inflated/);
+    await expect(gunzipBounded(gz, 9_999, 't.gz')).rejects.toThrow(/t\.gz declares 10000 bytes inflated in its gzip trailer, more than the 9999 .*it was not inflated/);
+    await expect(gunzipBounded(Buffer.from('not gzip'), 100, 't.gz')).rejects.toThrow(/too short for gzip/);
+    await expect(gunzipBounded(Buffer.from('not gzip at all, but long enough'), 2 ** 31, 't.gz')).rejects.toThrow(/cannot be inflated|declares/);
+    expect((await gunzipBounded(gzipSync(Buffer.alloc(0)), 100, 't.gz')).length).toBe(0);
+  });
+
+  it('stops inflating at the size the trailer declares when the file lies about it', async () => {
+    const gz = gzipSync(Buffer.alloc(200_000));
+    // a trailer that says 1 000 bytes over a stream of 200 000 (zlib hands output over in 16 KiB pieces)
+    gz.writeUInt32LE(1000, gz.length - 4);
+    await expect(gunzipBounded(gz, 1e6, 'lie.gz')).rejects.toThrow(/lie\.gz inflates to more than the 1000 bytes its gzip trailer declares/);
   });
 });

@@ -96,16 +96,43 @@ export async function readUntrustedText(path: string, options: UntrustedReadOpti
   return (await readUntrustedFile(path, options)).toString('utf8');
 }
 
-/** Inflates gzip bytes to at most `maxBytes`; more is refused naming `name`. */
+/** gzip's smallest member: a 10-byte header, an empty deflate stream and the 8-byte trailer */
+const GZIP_MIN_BYTES = 18;
+
+/**
+ * The inflated size a gzip file's trailer declares (ISIZE, mod 2³²), refused naming `name` when it
+ * is over `maxBytes` or the bytes are too short for gzip: what a trace handed on as it is (export
+ * --format trace) is held to as well as one inflated here.
+ */
+export function gzipDeclaredSize(bytes: Uint8Array, maxBytes: number, name: string): number {
+  const file = { file: basename(name) };
+  if (bytes.length < GZIP_MIN_BYTES) throw new AppError('BAD_ARGUMENT', `${name} is ${bytes.length} bytes, too short for gzip: the file is damaged.`, file);
+  const declared = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(bytes.length - 4);
+  if (declared > maxBytes) {
+    throw new AppError('BAD_ARGUMENT', `${name} declares ${declared} bytes inflated in its gzip trailer, more than the ${maxBytes} a trace may: the file is damaged or not a trace; it was not inflated.`, file);
+  }
+  return declared;
+}
+
+/**
+ * Inflates gzip bytes to at most `maxBytes`; more is refused naming `name`. The trailer's ISIZE
+ * (the inflated size mod 2³²) is read first: a file declaring more than the bound is refused
+ * without inflating a byte, and inflation stops at what the file declares, so a file lying about
+ * its size costs no more memory than it declared, give or take the 16 KiB piece zlib hands out
+ * (zlib would refuse the mismatch at the end anyway).
+ * Only single-member gzip is accepted, which is what the run writes.
+ */
 export async function gunzipBounded(bytes: Uint8Array, maxBytes: number, name: string): Promise<Buffer> {
+  const file = { file: basename(name) };
+  const declared = gzipDeclaredSize(bytes, maxBytes, name);
   try {
-    return await gunzipAsync(bytes, { maxOutputLength: maxBytes });
+    return await gunzipAsync(bytes, { maxOutputLength: Math.max(1, declared) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
-      throw new AppError('BAD_ARGUMENT', `${name} inflates to more than ${maxBytes} bytes, more than a trace may: the file is damaged or not a trace.`, { file: basename(name) });
+      throw new AppError('BAD_ARGUMENT', `${name} inflates to more than the ${declared} bytes its gzip trailer declares: the file is damaged or not a trace.`, file);
     }
-    throw new AppError('BAD_ARGUMENT', `${name} cannot be inflated (${(e as Error).message}): the file is damaged.`, { file: basename(name) });
+    throw new AppError('BAD_ARGUMENT', `${name} cannot be inflated (${(e as Error).message}): the file is damaged.`, file);
   }
 }
 

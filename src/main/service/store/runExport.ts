@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ExportFormat } from '../../../shared/api';
 import { AppError } from '../../../shared/errors';
 import type { Report } from '../../../shared/report';
-import { gunzipBounded, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, readUntrustedFile } from '../../data';
+import { gunzipBounded, gzipDeclaredSize, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, readUntrustedFile } from '../../data';
 import { renderReportCsv, renderReportMarkdown } from '../../export';
 import { buildTraceFile, writeTraceFromEvents } from './runFiles';
 import { RUN_FILES, type RunStore } from './runStore';
@@ -91,8 +91,12 @@ async function textFile(store: RunStore, runId: string, name: string, render: (r
 export async function exportBytes(store: RunStore, runId: string, format: ExportFormat): Promise<ExportBytes> {
   const base = `kde-profiler-${runId}`;
   switch (format) {
-    case 'trace':
-      return { fileName: `${base}.trace.json.gz`, mime: 'application/gzip', bytes: await traceBytes(store, runId) };
+    case 'trace': {
+      const bytes = await traceBytes(store, runId);
+      // handed on as it is, but never one that would inflate past what a trace may in whoever opens it
+      gzipDeclaredSize(bytes, MAX_TRACE_JSON_BYTES, store.file(runId, RUN_FILES.trace));
+      return { fileName: `${base}.trace.json.gz`, mime: 'application/gzip', bytes };
+    }
     case 'trace-json':
       return { fileName: `${base}.trace.json`, mime: 'application/json', bytes: await gunzipBounded(await traceBytes(store, runId), MAX_TRACE_JSON_BYTES, store.file(runId, RUN_FILES.trace)) };
     case 'json':
