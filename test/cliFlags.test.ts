@@ -151,3 +151,17 @@ describe('what the checks let through', () => {
     expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 });
+
+describe('list', () => {
+  it('gives a damaged run\'s whole reason below the table, where the column would cut off its cause', async () => {
+    const store = join(dir, 'damaged-store');
+    const run = join(store, '20260101-000000-abcdef');
+    await mkdir(run, { recursive: true });
+    await symlink('/dev/zero', join(run, 'status.json'));
+    const list = await runCliCaptured(dir, ['list', '--runs-dir', store]);
+    expect(list.code, list.stderr).toBe(0);
+    // the table shows the reason relative to the runs folder, cut with a pointer below
+    expect(list.stdout).toMatch(/20260101-000000-abcdef\s+failed.*damaged: 20260101-000000-abcdef\/status\.json.*… \(below\)/);
+    expect(list.stdout).toMatch(/^20260101-000000-abcdef: damaged: .*status\.json .*symbolic link/m);
+  }, 60_000);
+});

@@ -131,4 +131,17 @@ describe('fault: a named pipe where the CLI reads a file', () => {
     await within('printRunLink', printRunLink(io, runsDir, '20250101-000000-aaaaa0', 'results'));
     expect(err()).not.toContain('http');
   }, 60_000);
+
+  it('refuses a pipe as a run\'s events when its trace is rebuilt, as a refused file (exit 2), not a failure of the machine', async (ctx) => {
+    if (!makeFifo(join(folder.path, 'probe'))) return ctx.skip('no mkfifo on this system');
+    const { runId } = await service.startRun(presetRun('tiny'));
+    expect((await service.whenFinished(runId)).status).toBe('completed');
+    await rm(join(runsDir, runId, 'trace.json.gz'));
+    await fifoAt(join(runsDir, runId, 'events.ndjson'));
+    // a fresh process, which has no index of the run in memory
+    await service.close();
+    const r = await within('export', runCliCaptured(folder.path, ['export', runId, '--format', 'trace-json', '--runs-dir', runsDir]));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^kde-profiler export: trace events file .*events\.ndjson is not a regular file/);
+  }, 60_000);
 });

@@ -46,12 +46,14 @@ async function openEvents(path: string): Promise<FileHandle> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new AppError('NOT_FOUND', `trace events file ${path} does not exist: the run recorded no events or its folder was moved.`, { file: path });
-    throw new AppError('IO', `trace events file ${path} cannot be read (${code === 'ELOOP' ? 'it is a symbolic link' : code ?? String(e)}): delete the run, or replace the file.`, { file: path });
+    // a link is a refusal of the file as it is (exit 2, like any refused file); anything else is the machine's
+    const refused = code === 'ELOOP' ? 'BAD_ARGUMENT' : 'IO';
+    throw new AppError(refused, `trace events file ${path} cannot be read (${code === 'ELOOP' ? 'it is a symbolic link' : code ?? String(e)}): delete the run, or replace the file.`, { file: path });
   }
   const s = await handle.stat();
   if (!s.isFile()) {
     await handle.close();
-    throw new AppError('IO', `trace events file ${path} is not a regular file (a pipe or a device): delete the run, or replace the file.`, { file: path });
+    throw new AppError('BAD_ARGUMENT', `trace events file ${path} is not a regular file (a pipe or a device): delete the run, or replace the file.`, { file: path });
   }
   return handle;
 }
