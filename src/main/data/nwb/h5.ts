@@ -155,9 +155,31 @@ export function getEntity(h: H5Handle, path: string): H5Entity | null {
   return isGroup(e) || isDataset(e) ? e : null;
 }
 
+/**
+ * The files a virtual dataset's values lie in, or null for an ordinary dataset. Reading a virtual
+ * dataset makes HDF5 open each of those files, whatever they are, just as following an external
+ * link does; h5wasm lists the mappings (H5Pget_layout is H5D_VIRTUAL) under `virtual_sources`,
+ * present, if empty, on every virtual dataset and on no other.
+ */
+export function virtualSourcesOf(d: H5Dataset): string[] | null {
+  const meta = d.metadata as { virtual_sources?: { file_name?: unknown }[] };
+  if (!('virtual_sources' in meta)) return null;
+  return [...new Set((meta.virtual_sources ?? []).map((v) => String(v.file_name ?? '?')))];
+}
+
+/**
+ * The dataset at an absolute path, or null when absent or behind a link to another file; a
+ * virtual dataset is refused, naming the files it would open, and never read.
+ */
 export function getDataset(h: H5Handle, path: string): H5Dataset | null {
   const e = getEntity(h, path);
-  return isDataset(e) ? e : null;
+  if (!isDataset(e)) return null;
+  const sources = guard(h.file, path, () => virtualSourcesOf(e));
+  if (sources) {
+    throw new AppError('E090', `${h.file}: '${path}' is a virtual dataset whose values lie in ${sources.length > 0 ? sources.join(', ') : 'other datasets'}: it is not read, since reading it would open those files.`,
+      { file: h.file, key: path, hint: 'Copy its data into the file (h5repack, or re-export the NWB file) and import that.' });
+  }
+  return e;
 }
 
 export function childPath(parent: string, name: string): string {

@@ -73,6 +73,20 @@ describe('NWB built from the tiny fixture', () => {
     expect(a).toEqual(b);
   });
 
+  it('never reads a virtual dataset (HDF5 would open the files its values lie in): the scan names it, a load is refused', async () => {
+    // the tiny fixture written as above, its position data then made a virtual dataset over
+    // position_elsewhere.h5:/data (h5py's create_virtual_dataset); read, it gave the fill value 0 silently
+    const path = fixture('nwb_virtual_position.nwb');
+    const r = await inspectNwb([path]);
+    expect(r.scans[0]!.problems).toContainEqual(expect.stringMatching(
+      /'\/processing\/behavior\/position\/series\/data' is a virtual dataset whose values lie in position_elsewhere\.h5: it is not read/,
+    ));
+    expect(r.scans[0]!.position.map((c) => c.path)).toEqual(['/scratch/decoding_position/series']);
+    await expect(loadNwb([path], tinyRecipe(path))).rejects.toMatchObject({
+      code: 'E001', message: expect.stringMatching(/position series .* not found .* It was left out: .*virtual dataset whose values lie in position_elsewhere\.h5/),
+    });
+  });
+
   it('maps automatically by rank: the Position container under /processing/behavior beats /scratch', async () => {
     const path = join(dir, 'tiny-auto.nwb');
     await writeNwb(tiny, path, { layout: 'ragged' });

@@ -45,7 +45,9 @@ export function readPositionChoice(
   const data = c ? getDataset(h, c.dataPath) : null;
   if (!c || !data) {
     const found = scans[choice.file]?.position.map((p) => p.path).join(', ') || 'none';
-    f.error('E001', `${role} series '${choice.path}' not found in ${h.file} (position candidates: ${found}).`, { key: choice.path });
+    // a series the scan left out (a virtual dataset, a link to another file) says why
+    const why = scans[choice.file]?.problems.find((p) => p.startsWith(`${choice.path}:`) || p.startsWith(`${choice.path}/`));
+    f.error('E001', `${role} series '${choice.path}' not found in ${h.file} (position candidates: ${found}).${why ? ` It was left out: ${why}` : ''}`, { key: choice.path });
     return null;
   }
   const width = c.shape.length === 1 ? 1 : c.shape[1]!;
