@@ -164,7 +164,7 @@ export function getEntity(h: H5Handle, path: string): H5Entity | null {
 export function virtualSourcesOf(d: H5Dataset): string[] | null {
   const meta = d.metadata as { virtual_sources?: { file_name?: unknown }[] };
   if (!('virtual_sources' in meta)) return null;
-  return [...new Set((meta.virtual_sources ?? []).map((v) => String(v.file_name ?? '?')))];
+  return [...new Set((meta.virtual_sources ?? []).map((v) => (typeof v.file_name === 'string' ? v.file_name : '?')))];
 }
 
 /**
