@@ -199,7 +199,7 @@ async function main(): Promise<void> {
   if (!jsAsset) throw new Error(`no JS bundle named in ${join(STATIC_DIR, 'index.html')}`);
 
   const runsDir = await mkdtemp(join(tmpdir(), 'kde-load-check-'));
-  const service = createProfilerService({ runsDir });
+  const service = createProfilerService({ runsDir, servesPages: true });
   const server = await startServer({ service, port: 0, host: '127.0.0.1', staticDir: STATIC_DIR });
   const origin = new URL(server.url).origin;
   const loop = monitorEventLoopDelay({ resolution: 10 });

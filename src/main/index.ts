@@ -151,7 +151,7 @@ if (!app.requestSingleInstanceLock()) {
     settings = await loadSettings();
     nativeTheme.themeSource = settings.theme;
     installSessionPolicy();
-    service = createProfilerService({ runsDir: join(app.getPath('userData'), 'runs'), spawnEngine });
+    service = createProfilerService({ runsDir: join(app.getPath('userData'), 'runs'), spawnEngine, servesPages: true });
     registerIpcHandlers({
       ipcMain,
       api: service,

@@ -48,7 +48,7 @@ export interface ServeHandle {
  * A service handed in is the server's from then on: close() closes it too.
  */
 export async function startWebMode(options: { port?: number; runsDir: string; staticDir?: string; service?: ProfilerService }): Promise<ServeHandle> {
-  const service = options.service ?? createProfilerService({ runsDir: options.runsDir });
+  const service = options.service ?? createProfilerService({ runsDir: options.runsDir, servesPages: true });
   try {
     const server = await startServer({ service, port: options.port, host: '127.0.0.1', staticDir: options.staticDir ?? defaultStaticDir() });
     return {
@@ -98,7 +98,7 @@ export async function serveUntil(args: string[], io: CliIo, stopped: () => Promi
     return EXIT.internal;
   }
   const runsDir = await checkedRunsDir(io, stringFlag(flags, 'runs-dir'), true);
-  const service = createProfilerService({ runsDir });
+  const service = createProfilerService({ runsDir, servesPages: true });
   // a link to a run that is not there would open on an error: say so before serving anything
   if (open !== undefined && !(await runExists(service, open))) {
     await service.close();

@@ -10,7 +10,7 @@ export { readNdjsonRecords, ndjsonLine, type NdjsonReadResult } from './ndjsonRe
 export { isTraceRecord, isProcessRole } from './traceRecords';
 export { renderReportMarkdown } from './reportMarkdown';
 export { renderReportCsv, CSV_COLUMNS } from './reportCsv';
-export { validateReport, serializeReport, parseReport, type ReportValidation } from './reportJson';
+export { validateReport, serializeReport, parseReport, warmReportValidator, type ReportValidation } from './reportJson';
 export { baselineOf, speedupOf } from './reportTimings';
 export {
   buildPerfettoBundle, bundleRunOf, PERFETTO_MANIFEST_FILE, type BundleAlignment, type BundleRun,

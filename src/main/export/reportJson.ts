@@ -21,6 +21,14 @@ function compiled(): ValidateFunction {
   return validator;
 }
 
+/**
+ * Compiles the report's validator now rather than when the first run ends: compiling the schema
+ * holds the main thread for a few hundred ms, and at a run's end pages may be watching it live.
+ */
+export function warmReportValidator(): void {
+  compiled();
+}
+
 function describe(e: ErrorObject): string {
   const where = e.instancePath === '' ? '(root)' : e.instancePath;
   const extra = e.keyword === 'additionalProperties'

@@ -13,6 +13,7 @@ import { AppError } from '../../shared/errors';
 import type { RunEvent } from '../../shared/events';
 import { ALL_RUNS, assertRunId } from '../../shared/runIds';
 import { compareReports } from '../analysis';
+import { warmReportValidator } from '../export';
 import type { DecodeRequest } from '../engineProtocol';
 import type { SpawnEngine } from '../host';
 import { dataCalls } from './dataCalls';
@@ -36,6 +37,12 @@ export interface ProfilerServiceOptions {
   engineTimeoutMs?: number;
   /** the caller is the command line: its runs may start `cmd:` engines and name the engines' Python */
   commandEngines?: boolean;
+  /**
+   * The service serves pages (the app, web mode): what a run's end needs (the report's validator)
+   * is prepared once at start, before any page watches, instead of stalling the pages at the end
+   * of the first run. A command-line call that may never end a run skips it.
+   */
+  servesPages?: boolean;
 }
 
 export interface ProfilerService extends ProfilerApi {
@@ -139,5 +146,6 @@ function recordedRuns({ store, ready, queue, timelines, runId }: ServiceCore): R
 
 export function createProfilerService(options: ProfilerServiceOptions): ProfilerService {
   const core = createServiceCore(options);
+  if (options.servesPages) setImmediate(warmReportValidator);
   return { runsDir: core.store.runsDir, ...dataCalls(core), ...runControl(core, options.commandEngines === true), ...recordedRuns(core), ...runViews(core) };
 }
