@@ -156,4 +156,19 @@ describe('measureStrategies interleaves the repeats', () => {
       ['reference:ok:3', 'compensated:failed:-'],
     ]);
   });
+
+  it('completes a row (health) once its repeats stop, and hands the same row over in every later round', async () => {
+    // reference is steady and stops at its 2 repeats; compensated never is, and goes on to its cap of 6
+    const rule = { relativeCi: 1e-9, maxTimeS: 3600, maxRepeats: 6 };
+    const steady = perStrategy((k, strategy) => (k < 2 ? 500 : strategy === 'reference' ? 100 : 100 + (k % 2) * 50));
+    const { rounds, rows } = await measureAll(['reference', 'compensated'], steady, rule, 2);
+    expect(rounds).toHaveLength(6);
+    const reference = rounds.map((round) => round.find((r) => r.result.strategy === 'reference')!);
+    const compensated = rounds.map((round) => round.find((r) => r.result.strategy === 'compensated')!);
+    expect(reference.slice(0, 1).map((r) => r.result.health)).toEqual([undefined]);
+    expect(reference[1]!.result.health).toBeDefined();
+    expect(reference.slice(2).every((r) => r === reference[1])).toBe(true);
+    expect(compensated.slice(0, -1).every((r) => r.result.health === undefined)).toBe(true);
+    expect(rows.every((r) => r.result.health !== undefined)).toBe(true);
+  });
 });

@@ -7,14 +7,14 @@
  * around each strategy. A strategy that throws becomes a failed result; the run goes on.
  */
 import { isDispatch, type StrategyChoice } from '../../shared/config';
-import { summarizeDataset } from '../../shared/dataset';
+import { summarizeDataset, type DatasetSummary } from '../../shared/dataset';
 import { serializeError } from '../../shared/errors';
 import type { NumericalHealth, StrategyResult, TimingStats } from '../../shared/report';
 import { STRATEGY_SPAN, WARMUP_SPAN } from '../../shared/traceSpans';
 import { compareArrays, machineLoadBetween, numericalHealth, timingStats } from '../analysis';
 import { estimateDatasetPeak, isCancellation } from '../engine/model';
 import type { StrategyWindow } from '../engineProtocol';
-import { emptyTally, interleavedRepeats, type StrategyInProgress } from './interleavedRepeats';
+import { emptyTally, interleavedRepeats, isMeasuring, type StrategyInProgress } from './interleavedRepeats';
 import { readLoad } from './loadReading';
 import type { MeasureContext } from './measureContext';
 import { fitAndPredict, kernelProfile, numberedStep, unit, type CallOutput, type ProfiledCall } from './strategyCalls';
@@ -107,8 +107,12 @@ async function prepare(ctx: MeasureContext, strategy: StrategyChoice): Promise<S
   return s;
 }
 
-/** The strategy's row from what it measured so far: failed, or its timings, stages, memory and health. */
-function rowOf(ctx: MeasureContext, s: StrategyInProgress): StrategyMeasurement {
+/**
+ * The strategy's row from what it measured so far: failed, or its timings, stages and memory; once
+ * its repeats have stopped (`complete`), also the checks that read its whole last likelihood (health,
+ * agreement with the data's expected values), which a row handed over mid-rounds leaves out.
+ */
+function rowOf(ctx: MeasureContext, s: StrategyInProgress, summary: DatasetSummary, complete: boolean): StrategyMeasurement {
   const { strategy, calls, repeats } = s;
   const windows = [...s.windows];
   if (s.error !== undefined || !calls) {
@@ -134,16 +138,18 @@ function rowOf(ctx: MeasureContext, s: StrategyInProgress): StrategyMeasurement 
     stages: repeats.stages.table(),
     kernels: ctx.deps.aggregateKernels(profiled.kernels),
     memory: {
-      estimatedPeakBytes: estimateDatasetPeak(strategy, summarizeDataset(ctx.dataset), ctx.options).deviceBytes,
+      estimatedPeakBytes: estimateDatasetPeak(strategy, summary, ctx.options).deviceBytes,
       measuredPeakTensorBytes: Number.isFinite(profiled.peakBytes) ? Math.max(0, profiled.peakBytes) : 0,
       peakHeapBytes: Math.max(repeats.peakHeapBytes, peaks?.heapBytes ?? 0),
       ...(peaks && peaks.gpuUsedBytes > 0 ? { gpuBytes: peaks.gpuUsedBytes } : {}),
     },
     leak: { tensorsBefore, tensorsAfter, perRepeat: [...repeats.perRepeat], leaked: repeats.perRepeat.some((n) => n > 0) },
-    health: healthOf(ctx, last),
     load: machineLoadBetween(s.loadAtStart, s.loadAtEnd ?? readLoad()),
   };
-  addExpectedAgreement(result, ctx, last);
+  if (complete) {
+    result.health = healthOf(ctx, last);
+    addExpectedAgreement(result, ctx, last);
+  }
   return { result, likelihood: last.result.logLikelihood, windows };
 }
 
@@ -160,16 +166,26 @@ function planUntilStable(ctx: MeasureContext): void {
 /**
  * Measures the strategies: each one's cold call and warm-ups in turn, then their repeats in rounds.
  * After each round `onRound` gets every row measured so far (a run that fails or is cancelled keeps
- * them); a strategy that has not taken a repeat yet is left out unless it failed.
+ * them); a strategy that has not taken a repeat yet is left out unless it failed. A strategy's row
+ * is complete from the round its repeats stop, and made once then: the checks over its whole
+ * likelihood are not redone each of a long `--repeats auto` run's rounds.
  */
 export async function measureStrategies(
   ctx: MeasureContext, strategies: readonly StrategyChoice[], onRound: (soFar: StrategyMeasurement[]) => void = () => undefined,
 ): Promise<StrategyMeasurement[]> {
   planUntilStable(ctx);
+  const summary = summarizeDataset(ctx.dataset);
   const prepared: StrategyInProgress[] = [];
   for (const strategy of strategies) prepared.push(await prepare(ctx, strategy));
+  const complete = new Map<StrategyInProgress, StrategyMeasurement>();
+  const row = (s: StrategyInProgress): StrategyMeasurement => {
+    if (isMeasuring(s)) return rowOf(ctx, s, summary, false);
+    let done = complete.get(s);
+    if (!done) complete.set(s, (done = rowOf(ctx, s, summary, true)));
+    return done;
+  };
   await interleavedRepeats(ctx, prepared, () =>
-    onRound(prepared.filter((s) => s.error !== undefined || s.repeats.timings.length > 0).map((s) => rowOf(ctx, s))),
+    onRound(prepared.filter((s) => s.error !== undefined || s.repeats.timings.length > 0).map(row)),
   );
-  return prepared.map((s) => rowOf(ctx, s));
+  return prepared.map(row);
 }
