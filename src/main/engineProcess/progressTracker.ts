@@ -27,8 +27,8 @@ export interface RepeatBudget {
 }
 
 interface OpenEnd extends RepeatBudget {
-  /** when the first warm repeat began */
-  repeatsStartMs?: number;
+  /** the group's first warm repeat has begun */
+  repeatsStarted: boolean;
   repeatsDone: number;
   /** time in the group's own finished repeats: its budget counts these, not other groups' repeats run between them */
   repeatsMs: number;
@@ -90,7 +90,7 @@ export class ProgressTracker {
     if (g.done === 0) g.coldMs = ms;
     else g.warmMs.push(ms);
     g.done = Math.min(g.units, g.done + 1);
-    if (g.open?.repeatsStartMs !== undefined && !g.open.finished) {
+    if (g.open?.repeatsStarted && !g.open.finished) {
       g.open.repeatsDone++;
       g.open.repeatsMs += ms;
     }
@@ -103,15 +103,15 @@ export class ProgressTracker {
   untilStable(groups: readonly string[], budget: RepeatBudget): void {
     for (const g of this.groups) {
       if (!groups.includes(g.name) || g.open) continue;
-      g.open = { ...budget, repeatsDone: 0, repeatsMs: 0, finished: false };
+      g.open = { ...budget, repeatsStarted: false, repeatsDone: 0, repeatsMs: 0, finished: false };
       this.totalUnits += 1;
     }
   }
 
-  /** The group's first warm repeat begins: its time budget starts. */
+  /** The group's first warm repeat begins: from now its own repeats count against its time budget. */
   beginRepeats(group: string): void {
     const open = this.groups.find((x) => x.name === group)?.open;
-    if (open) open.repeatsStartMs = this.nowMs();
+    if (open) open.repeatsStarted = true;
   }
 
   /** The group's repeats stopped (the interval is narrow enough, or a cap was reached). */
@@ -152,7 +152,7 @@ export class ProgressTracker {
   /** How much of the open-ended unit is used: the larger share of the time budget or of the repeat cap. */
   private openShare(g: GroupState, open: OpenEnd, now: number): number {
     if (open.finished) return 1;
-    if (open.repeatsStartMs === undefined || open.repeatsDone < open.minRepeats) return 0;
+    if (!open.repeatsStarted || open.repeatsDone < open.minRepeats) return 0;
     const byTime = open.maxMs > 0 ? this.ownRepeatMs(g, open, now) / open.maxMs : 1;
     return Math.min(1, Math.max(byTime, open.repeatsDone / Math.max(1, open.maxRepeats)));
   }
@@ -187,7 +187,7 @@ export class ProgressTracker {
     if (open.finished) return 0;
     if (perUnit === undefined) return undefined;
     const repeatsMostMs = Math.max(open.minRepeats * perUnit, Math.min(open.maxMs, open.maxRepeats * perUnit));
-    if (open.repeatsStartMs !== undefined) return repeatsMostMs - this.ownRepeatMs(g, open, now);
+    if (open.repeatsStarted) return repeatsMostMs - this.ownRepeatMs(g, open, now);
     const beforeRepeats = Math.max(0, g.units - g.done - open.minRepeats);
     const inUnit = this.groups[this.current] === g ? Math.min(perUnit, now - this.unitStartMs) : 0;
     return Math.max(0, beforeRepeats * perUnit - inUnit) + repeatsMostMs;
