@@ -23,6 +23,8 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`no runs in ${runsDir}\n`);
     return EXIT.ok;
   }
+  // a reason cut to fit the table would hide its cause (a link, a pipe, which file): each in full below
+  const cut: string[] = [];
   const rows = runs.map((r) => [
     r.id,
     r.status,
@@ -32,24 +34,22 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     r.backend,
     r.headline.length > 0
       ? r.headline.map((h) => `${h.strategy} ${h.totalMedianMs !== undefined ? formatMs(h.totalMedianMs) : '-'}`).join(', ')
-      : r.error ? shortReason(r.error.message, runsDir) : r.strategies.join(', '),
+      : r.error ? reasonCell(r.error.message, runsDir, () => cut.push(`${r.id}: ${r.error!.message}`)) : r.strategies.join(', '),
   ]);
   io.stdout.write(`${table([['id', 'status', 'created (UTC)', 'dataset', 'backend', 'warm median total / reason'], ...rows])}\n`);
-  // a reason cut to fit the table would hide its cause (a link, a pipe, which file): each in full below
-  const reasons = runs.filter((r) => r.headline.length === 0 && r.error && shortReason(r.error.message, runsDir) !== relativeTo(r.error.message, runsDir));
-  if (reasons.length > 0) io.stdout.write(`\n${reasons.map((r) => `${r.id}: ${r.error!.message}`).join('\n')}\n`);
+  if (cut.length > 0) io.stdout.write(`\n${cut.join('\n')}\n`);
   return EXIT.ok;
 }
-
-const relativeTo = (message: string, runsDir: string): string => message.split(`${runsDir}/`).join('');
 
 /** the reason column's width */
 const REASON_COLUMN = 70;
 
-/** A run's reason as the table shows it: paths inside the runs folder made relative, cut to the column with an ellipsis. */
-function shortReason(message: string, runsDir: string): string {
-  const relative = relativeTo(message, runsDir);
-  return relative.length > REASON_COLUMN ? `${relative.slice(0, REASON_COLUMN - 1)}… (below)` : relative;
+/** A run's reason as the table shows it: paths inside the runs folder made relative, cut to the column with an ellipsis (`onCut` then). */
+function reasonCell(message: string, runsDir: string, onCut: () => void): string {
+  const relative = message.split(`${runsDir}/`).join('');
+  if (relative.length <= REASON_COLUMN) return relative;
+  onCut();
+  return `${relative.slice(0, REASON_COLUMN - 1)}… (below)`;
 }
 
 export const listCommand: CliCommand = { summary: 'list the runs in the runs folder', usage: USAGE, flags: OPTIONS, run: execute };
