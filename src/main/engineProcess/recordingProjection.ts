@@ -2,13 +2,14 @@
  * A decode of a window of the recording (`make-recording --decode-last`, a lab's test slice) says
  * how long the whole recording would take and how much memory it would hold (shared/projection.ts).
  * Time: each stage's measured time scaled by rows (the likelihood's first window, which carries
- * the one-off costs, counted once), with an interval from the spread of the later windows' rates. Memory: a windowed decode holds a window of rows at a time, so what
- * grows with the recording is what the data hold per decoding row and spike (the decoding spikes'
- * times and marks, the row times, the Local likelihood's column): the measured peak plus that
- * much more for the rows the decode did not cover.
+ * the one-off costs, counted once), with an interval from the spread of the later windows' rates.
+ * Memory: a windowed decode holds a window of rows at a time, so what grows with the recording is
+ * what the data hold per decoding row and spike (the decoding spikes' times and marks, the row
+ * times, the Local likelihood's column): the measured peak plus that much more for the rows the
+ * decode did not cover.
  */
 import type { Dataset } from '../../shared/dataset';
-import type { RecordingProjection } from '../../shared/projection';
+import { projectedTotalMs, type RecordingProjection } from '../../shared/projection';
 import { ratioOfSumsCi95 } from '../analysis';
 
 export interface StageTimes {
@@ -77,7 +78,7 @@ export function recordingProjection(
   const rate = ratioOfSumsCi95(steady.map((w) => w.ms), steady.map((w) => w.rows));
   const steadyRate = steady.reduce((s, w) => s + w.ms, 0) / steady.reduce((s, w) => s + w.rows, 0);
   if (rate && steadyRate > 0) {
-    const total = projection.likelihoodMs + projection.localMs + projection.posteriorMs;
+    const total = projectedTotalMs(projection);
     projection.totalCi95 = [total * (rate[0] / steadyRate), total * (rate[1] / steadyRate)];
   }
   if (peakRssBytes !== undefined && peakRssBytes > 0) {
