@@ -11,6 +11,7 @@ import { attrNumber, attrText, datasetMeta, MAX_SLICE_BYTES, readRows } from './
 import type { SpikeSource } from './recipe';
 import { readIndex } from './scanSpikes';
 import { readTimes, timeSourceOf } from './scanSeries';
+import { leftOutBecause } from './scan';
 import type { NwbScan } from './scanTypes';
 
 export interface SpikeArrays {
@@ -53,7 +54,10 @@ function sortMerged(times: Float64Array, feats: Float64Array, width: number): vo
 
 function readUnits(h: H5Handle, scans: NwbScan[], s: Extract<SpikeSource, { kind: 'units' }>, notes: string[]): SpikeArrays {
   const table = scans[s.file]?.spikeTables.find((t) => t.path === s.path);
-  if (!table) throw new AppError('E001', `${h.file}: spike table '${s.path}' not found (tables: ${scans[s.file]?.spikeTables.map((t) => t.path).join(', ') || 'none'}).`, { file: h.file, key: s.path });
+  if (!table) {
+    const tables = scans[s.file]?.spikeTables.map((t) => t.path).join(', ') || 'none';
+    throw new AppError('E001', `${h.file}: spike table '${s.path}' not found (tables: ${tables}).${leftOutBecause(scans[s.file], s.path)}`, { file: h.file, key: s.path });
+  }
   const column = table.featureColumns.find((c) => c.name === s.column);
   if (!column) {
     const have = table.featureColumns.map((c) => c.name).join(', ') || 'none';

@@ -9,6 +9,7 @@ import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';
 import type { PositionChoice } from './recipe';
 import { readTimes } from './scanSeries';
+import { leftOutBecause } from './scan';
 import type { NwbScan, PositionCandidate } from './scanTypes';
 
 const TO_CM: Record<string, number> = { m: 100, meter: 100, meters: 100, metre: 100, metres: 100, mm: 0.1, millimeters: 0.1, cm: 1, centimeters: 1 };
@@ -45,9 +46,7 @@ export function readPositionChoice(
   const data = c ? getDataset(h, c.dataPath) : null;
   if (!c || !data) {
     const found = scans[choice.file]?.position.map((p) => p.path).join(', ') || 'none';
-    // a series the scan left out (a virtual dataset, a link to another file) says why
-    const why = scans[choice.file]?.problems.find((p) => p.startsWith(`${choice.path}:`) || p.startsWith(`${choice.path}/`));
-    f.error('E001', `${role} series '${choice.path}' not found in ${h.file} (position candidates: ${found}).${why ? ` It was left out: ${why}` : ''}`, { key: choice.path });
+    f.error('E001', `${role} series '${choice.path}' not found in ${h.file} (position candidates: ${found}).${leftOutBecause(scans[choice.file], choice.path)}`, { key: choice.path });
     return null;
   }
   const width = c.shape.length === 1 ? 1 : c.shape[1]!;

@@ -138,6 +138,15 @@ function emptyScan(path: string, file: string): NwbScan {
   return { path, file, position: [], spikeTables: [], featureExtractions: [], spikeEventSeries: [], intervals: [], electrodeGroups: [], problems: [] };
 }
 
+/**
+ * Why the scan left the object at `path` out of its candidates (a virtual dataset, a link to another
+ * file), as a sentence to end a "not found" error with; empty when it said nothing of it.
+ */
+export function leftOutBecause(scan: NwbScan | undefined, path: string): string {
+  const why = scan?.problems.find((p) => p.startsWith(`${path}:`) || p.startsWith(`${path}/`));
+  return why ? ` It was left out: ${why}` : '';
+}
+
 /** Scans an already open file; `file` is its index among the files of one import. */
 export function scanOpened(h: H5Handle, file = 0): NwbScan {
   const out = emptyScan(h.path, h.file);
