@@ -147,7 +147,7 @@ class DecodeRun {
     }
   }
 
-  /** The likelihood window by window into its file; `times` gets each window's rows and time (its share of the fit's tensors aside). */
+  /** The likelihood window by window into its file; `times` gets each window's rows and the time since the window before (the first's since the decode began). */
   private async decodeWindows(model: FittedModel, dataset: Dataset, options: StrategyOptions, times: WindowTime[]): Promise<WindowSummary> {
     const nBins = dataset.placeBinCenters.length / dataset.positionDims;
     const file = join(this.start.runDir, likelihoodRelPath(this.strategy));
