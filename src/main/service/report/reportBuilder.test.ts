@@ -6,7 +6,25 @@ import { renderReportCsv, renderReportMarkdown, validateReport } from '../../exp
 import { timingStats } from '../../analysis';
 import type { PosteriorReport, StrategyResult } from '../../../shared/report';
 import reportSchema from '../../../../resources/report.schema.json';
-import { buildReport } from './reportBuilder';
+import { buildReport, type ReportInput } from './reportBuilder';
+
+/** A completed report of a tiny preset run of reference and compensated, from these rows and windows. */
+function referenceAndCompensated(
+  strategies: StrategyResult[], windows: ReportInput['outcome']['windows'], peakRssBetween?: ReportInput['peakRssBetween'],
+) {
+  return buildReport({
+    runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed',
+    config: parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference', 'compensated'] }),
+    outcome: {
+      dataset: summarizeDataset(makePreset('tiny', { seed: 1 })),
+      backend: { name: 'cpu', device: 'CPU', isGpu: false, isFallback: false, reason: 'asked', tfjsVersion: '4.22.0', initMs: 1, warnings: [] },
+      strategies,
+      notApplicable: [],
+      windows,
+    },
+    ...(peakRssBetween ? { peakRssBetween } : {}),
+  });
+}
 
 describe('buildReport', () => {
   it('says how the dataset compares with the presets, and the report still matches its schema', () => {
@@ -28,23 +46,15 @@ describe('buildReport', () => {
   });
 
   it('puts each strategy against the reference with an interval, and the machine\'s load over the strategies', () => {
-    const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
     const result = (strategy: 'reference' | 'compensated', samples: number[], busy: boolean, otherCpuShare: number): StrategyResult => ({
       strategy, resolved: [strategy], status: 'ok', stages: [], kernels: [],
       total: timingStats(samples[0]! * 5, samples),
       load: { loadAverageStart: [busy ? 3 : 0.1, 0, 0], loadAverageEnd: [busy ? 3.4 : 0.4, 0, 0], otherCpuShare, busy },
     });
-    const report = buildReport({
-      runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed',
-      config: parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference', 'compensated'] }),
-      outcome: {
-        dataset,
-        backend: { name: 'cpu', device: 'CPU', isGpu: false, isFallback: false, reason: 'asked', tfjsVersion: '4.22.0', initMs: 1, warnings: [] },
-        strategies: [result('reference', [100, 102, 98, 101], false, 0.05), result('compensated', [50, 51, 49, 50], true, 0.45)],
-        notApplicable: [],
-        windows: [{ strategy: 'reference', startUs: 0, endUs: 3e6 }, { strategy: 'compensated', startUs: 3e6, endUs: 4e6 }],
-      },
-    });
+    const report = referenceAndCompensated(
+      [result('reference', [100, 102, 98, 101], false, 0.05), result('compensated', [50, 51, 49, 50], true, 0.45)],
+      [{ strategy: 'reference', startUs: 0, endUs: 3e6 }, { strategy: 'compensated', startUs: 3e6, endUs: 4e6 }],
+    );
     expect(report.strategies[0]!.vsReference).toBeUndefined();
     expect(report.strategies[1]!.vsReference).toMatchObject({ against: 'reference', verdict: 'faster' });
     expect(report.environment.load).toMatchObject({ loadAverageStart: [0.1, 0, 0], loadAverageEnd: [3.4, 0, 0], busy: true });
@@ -56,7 +66,6 @@ describe('buildReport', () => {
   });
 
   it('reads a strategy\'s peak RSS and load weight over all its windows, its repeats interleaved with another\'s', () => {
-    const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
     const result = (strategy: 'reference' | 'compensated', otherCpuShare: number): StrategyResult => ({
       strategy, resolved: [strategy], status: 'ok', stages: [], kernels: [], total: timingStats(500, [100, 100]),
       memory: { estimatedPeakBytes: 1, measuredPeakTensorBytes: 1 },
@@ -65,18 +74,10 @@ describe('buildReport', () => {
     // reference: 0–1 s and 2–3 s; compensated 1–2 s and 3–6 s; the RSS peaks in compensated's second window
     const windows = [[0, 1], [1, 2], [2, 3], [3, 6]].map(([a, b], i) => ({ strategy: i % 2 === 0 ? 'reference' : 'compensated', startUs: a! * 1e6, endUs: b! * 1e6 }));
     const rss = [[0.5e6, 100], [1.5e6, 200], [2.5e6, 300], [4e6, 900]];
-    const report = buildReport({
-      runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed',
-      config: parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference', 'compensated'] }),
-      outcome: {
-        dataset,
-        backend: { name: 'cpu', device: 'CPU', isGpu: false, isFallback: false, reason: 'asked', tfjsVersion: '4.22.0', initMs: 1, warnings: [] },
-        strategies: [result('reference', 0.1), result('compensated', 0.5)],
-        notApplicable: [],
-        windows,
-      },
-      peakRssBetween: (a, b) => Math.max(...rss.filter(([t]) => t! >= a && t! <= b).map(([, v]) => v!)),
-    });
+    const report = referenceAndCompensated(
+      [result('reference', 0.1), result('compensated', 0.5)], windows,
+      (a, b) => Math.max(...rss.filter(([t]) => t! >= a && t! <= b).map(([, v]) => v!)),
+    );
     expect(report.strategies.map((s) => s.memory?.peakRssBytes)).toEqual([300, 900]);
     // weighted by 2 s of reference and 4 s of compensated
     expect(report.environment.load!.otherCpuShare).toBeCloseTo((0.1 * 2 + 0.5 * 4) / 6, 12);
