@@ -77,6 +77,9 @@ describe('a decode run in the engine process', () => {
     const summary = JSON.parse(await readFile(join(dir, 'decode.json'), 'utf8')) as DecodeSummary;
     expect(summary.posterior).toMatchObject({ model: 'decoder', strategy: 'structured', rows: result.outcome.dataset.nTime, files: POSTERIOR_FILES });
     expect(result.outcome.posterior).toEqual(summary.posterior);
+    // the likelihood's accuracy the posterior stage measured is the strategy row's, as Results' accuracy table reads it
+    expect(summary.posterior!.accuracy?.likelihood?.rows).toBeGreaterThan(0);
+    expect(result.outcome.strategies[0]!.accuracy).toEqual(summary.posterior!.accuracy!.likelihood);
     expect((await readdir(join(dir, 'posterior'))).sort()).toEqual(Object.values(POSTERIOR_FILES).map((f) => f.split('/')[1]).sort());
     // without --model the outcome has none
     const plain = decode(['reference'], 9);

@@ -272,5 +272,8 @@ function strategyResult(
     likelihoodFile: summary.likelihoodFile,
   };
   if (result.memory && peaks && peaks.gpuUsedBytes > 0) result.memory.gpuBytes = peaks.gpuUsedBytes;
+  // the posterior stage judged the likelihood's argmax against the true position: that is this row's accuracy
+  const accuracy = decoded.posterior?.accuracy?.likelihood;
+  if (accuracy) result.accuracy = accuracy;
   return result;
 }
