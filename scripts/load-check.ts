@@ -9,6 +9,10 @@
  * work the latency tails follow that work; the CPU time is the steadier figure to compare.
  *
  *   node --import tsx scripts/load-check.ts [--pages 20] [--seconds 30] [--rate 20] [--repeats 3]
+ *                                           [--engine-niceness N]
+ *
+ * --engine-niceness sets the engine's nice value instead of the one the app and web mode use
+ * (0 compares with an engine at normal priority).
  *
  * Needs the built renderer (`npm run build`).
  */
@@ -190,6 +194,7 @@ async function main(): Promise<void> {
     options: {
       pages: { type: 'string', default: '20' }, seconds: { type: 'string', default: '30' },
       rate: { type: 'string', default: '20' }, repeats: { type: 'string', default: '3' },
+      'engine-niceness': { type: 'string' },
     },
   });
   const [pages, seconds, rate, repeats] = [values.pages, values.seconds, values.rate, values.repeats].map(Number) as [number, number, number, number];
@@ -199,7 +204,9 @@ async function main(): Promise<void> {
   if (!jsAsset) throw new Error(`no JS bundle named in ${join(STATIC_DIR, 'index.html')}`);
 
   const runsDir = await mkdtemp(join(tmpdir(), 'kde-load-check-'));
-  const service = createProfilerService({ runsDir, servesPages: true });
+  const niceness = values['engine-niceness'] === undefined ? undefined : Number(values['engine-niceness']);
+  if (niceness !== undefined && !(Number.isInteger(niceness) && niceness >= 0 && niceness <= 19)) throw new Error('--engine-niceness takes a whole number from 0 to 19');
+  const service = createProfilerService({ runsDir, servesPages: true, ...(niceness !== undefined ? { engineNiceness: niceness } : {}) });
   const server = await startServer({ service, port: 0, host: '127.0.0.1', staticDir: STATIC_DIR });
   const origin = new URL(server.url).origin;
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -234,6 +241,7 @@ async function main(): Promise<void> {
       final = await service.whenFinished(runId);
     }
     const runMs = performance.now() - startedMs;
+    const engineNiceness = (await service.getRun(runId)).report?.environment.engineNiceness ?? 0;
     const staticMs = [...clients.latencyMs.staticHtml, ...clients.latencyMs.staticJs];
     const lags: number[] = [];
     for (const [sig, times] of Object.entries(clients.received)) {
@@ -241,7 +249,7 @@ async function main(): Promise<void> {
       if (at !== undefined) for (const t of times) lags.push(t - at);
     }
     const figures = {
-      when: new Date().toISOString(), pages, seconds, rate, repeats, runId, runStatus: final.status, runSeconds: round(runMs / 1000),
+      when: new Date().toISOString(), pages, seconds, rate, repeats, runId, runStatus: final.status, runSeconds: round(runMs / 1000), engineNiceness,
       static: summary(staticMs), staticHtml: summary(clients.latencyMs.staticHtml), staticJs: summary(clients.latencyMs.staticJs), listRuns: summary(clients.latencyMs.listRuns),
       timeline: summary(clients.latencyMs.timeline), openRun: summary(clients.latencyMs.getRun), eventLag: summary(lags),
       serverPeakRssMB: round(peakRssBytes / 2 ** 20), serverCpuMsPerS: round(serverCpuMsPerS), serverLoopDelayP99Ms: round(loop.percentile(99) / 1e6), serverLoopDelayMaxMs: round(loop.max / 1e6),
@@ -271,7 +279,7 @@ function report(figures: Record<string, unknown> & { verdict: string }): void {
   };
   for (const k of ['static', 'staticHtml', 'staticJs', 'listRuns', 'timeline', 'openRun', 'eventLag']) line(k, figures[k]);
   console.log(`server peak RSS ${figures.serverPeakRssMB} MB, server CPU ${figures.serverCpuMsPerS} ms/s, server event-loop delay p99 ${figures.serverLoopDelayP99Ms} ms (max ${figures.serverLoopDelayMaxMs}), pages' event-loop delay p99 ${figures.clientLoopDelayP99Ms} ms`);
-  console.log(`run ${figures.runStatus} in ${figures.runSeconds} s; errors ${figures.errors}${figures.errors ? `: ${(figures.firstErrors as string[]).join(' | ')}` : ''}`);
+  console.log(`run ${figures.runStatus} in ${figures.runSeconds} s (engine nice value ${String(figures.engineNiceness)}); errors ${figures.errors}${figures.errors ? `: ${(figures.firstErrors as string[]).join(' | ')}` : ''}`);
   console.log(`verdict: ${figures.verdict}`);
   const dir = join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });

@@ -280,6 +280,8 @@ export interface Report {
     node: string; platform: string; arch: string; cpus: number; totalMemoryBytes: number; calibration?: Calibration;
     /** whether float32 matmuls could run as TF32 on an NVIDIA GPU (the tensorflow backend) */
     tf32?: 'off' | 'allowed';
+    /** the engine's nice value when not 0: below normal priority, so the pages of an app or web mode stay answerable */
+    engineNiceness?: number;
     load?: MachineLoad;
   };
   /** set when this run computed one shard of the electrodes */

@@ -24,6 +24,7 @@ import {
 } from '../engineProtocol';
 import type { EngineDeps, FittedModel } from './engineDeps';
 import { DecodeProgress, type DecodePhase } from './decodeProgress';
+import { nicenessOf } from './enginePriority';
 import { writeAxes } from './likelihoodFiles';
 import { LikelihoodStream } from './likelihoodStream';
 import { notApplicableFor } from './notApplicable';
@@ -116,6 +117,7 @@ class DecodeRun {
       calibration: inputs.calibration,
       workers: inputs.workers,
       tf32: inputs.tf32,
+      ...nicenessOf(inputs.niceness),
       fingerprint: inputs.fingerprint,
       ...(inputs.shard ? { shard: inputs.shard } : {}),
       ...(decoded.posterior ? { posterior: decoded.posterior } : {}),

@@ -17,6 +17,7 @@ import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtoco
 import { startDecodeRun } from './decodeRun';
 import { comparePosteriorEngines, externalUnits, measureExternalEngines, type ExternalSink } from './external';
 import type { EngineDeps } from './engineDeps';
+import { nicenessOf } from './enginePriority';
 import { writeAxes, writeLikelihood } from './likelihoodFiles';
 import { LOCAL_GROUP, localRatioToNonlocal, measureLocal, type LocalMeasurement } from './localMeasure';
 import type { MeasureContext } from './measureContext';
@@ -59,7 +60,7 @@ function progressGroups({ config }: StartMessage): ProgressGroup[] {
 
 async function profile(session: RunSession, start: StartMessage, deps: EngineDeps, tracker: ProgressTracker): Promise<EngineOutcome> {
   const { config, runDir } = start;
-  const { dataset, backend, memory, calibration, deps: compute, workers, tf32 } = await session.loadInputs();
+  const { dataset, backend, memory, calibration, deps: compute, workers, tf32, niceness } = await session.loadInputs();
   const ctx: MeasureContext = {
     deps: compute, dataset, config, tracker, memory, rec: session.probe, spans: session.spans, signal: session.signal,
     // auto rates each electrode's candidates at this backend's calibrated throughput
@@ -71,7 +72,7 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   tracker.setPredicted(predictedUnitMs(config.strategies, summary, ctx.options));
   const external: ExternalSink = { records: (r) => session.sendRecords(r), log: (level, message) => session.log(level, message) };
   const measured = await measureAll(ctx, runDir, external, (so) =>
-    session.sendPartial({ ...partialOutcome(summary, backend, so), calibration, workers, tf32 }),
+    session.sendPartial({ ...partialOutcome(summary, backend, so), calibration, workers, tf32, ...nicenessOf(niceness) }),
   );
   // the local likelihood is one pass over time rows, on this thread
   const local = config.local ? await measureLocal({ ...ctx, deps }) : undefined;
@@ -79,6 +80,7 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   outcome.calibration = calibration;
   outcome.workers = workers;
   outcome.tf32 = tf32;
+  Object.assign(outcome, nicenessOf(niceness));
   if (local) outcome.local = await localEntry(ctx, local, runDir, measured);
   // the axes (time, bins, true position) are what the Decode view draws a posterior against too
   if (config.saveLikelihood || config.posterior) await writeAxes(runDir, dataset);

@@ -8,6 +8,7 @@
  */
 import { serializeError } from '../../shared/errors';
 import type { EngineDeps } from './engineDeps';
+import { lowerPriority } from './enginePriority';
 import { startEngineRun } from './engineRun';
 import type { EngineRun } from './runSession';
 import { HEARTBEAT_INTERVAL_MS, isHostMessage, type EngineToHost } from '../engineProtocol';
@@ -56,6 +57,8 @@ export function serveEngine(loadDeps: () => Promise<EngineDeps>): void {
     // from the start message on, loading the backend included; unref'd, it never keeps a finished
     // engine alive. While wasm compute holds the event loop it pauses: the service then sees the
     // engine's CPU time advance instead.
+    // before the backend loads: the threads it and the engine workers start inherit the priority
+    if (raw.type === 'start') lowerPriority(raw.niceness);
     if (raw.type === 'start') setInterval(() => enqueue({ type: 'heartbeat' }), HEARTBEAT_INTERVAL_MS).unref();
     try {
       const deps = await loadDeps();

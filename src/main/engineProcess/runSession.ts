@@ -21,6 +21,7 @@ import { MemorySampler, Recorder } from '../recorder';
 import type { EngineOutcome, EngineToHost, StartMessage } from '../engineProtocol';
 import type { DatasetLoadOptions, EngineDeps, WorkerDeps } from './engineDeps';
 import { SpanCollector } from './measureContext';
+import { currentNiceness } from './enginePriority';
 import { applyTf32Setting, type Tf32Setting } from './tf32';
 import { workerCount } from './pool';
 import { WatchedProbe } from './watchedProbe';
@@ -54,6 +55,8 @@ export interface RunInputs {
   workers: number;
   /** whether float32 matmuls may run as TF32 on NVIDIA GPUs (tensorflow backend) */
   tf32: Tf32Setting;
+  /** the nice value the engine ran at (a service that serves pages lowers it; so may `nice` on the command line) */
+  niceness: number;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -148,7 +151,7 @@ export class RunSession {
     const memory = new MemorySampler({ sink: this.rec, tensorMemory: () => deps.engineMemory(), gpu: backend.isGpu });
     this.memorySampler = memory;
     memory.start();
-    return { dataset, fingerprint, ...(shard ? { shard } : {}), backend, loadMs, memory, calibration, deps, workers, tf32 };
+    return { dataset, fingerprint, ...(shard ? { shard } : {}), backend, loadMs, memory, calibration, deps, workers, tf32, niceness: currentNiceness() };
   }
 
   /** The whole dataset's fingerprint, then the shard's share of it when the run is a shard. */

@@ -31,6 +31,8 @@ export interface StartMessage {
   originNs: string;
   /** present for a decode run; the profiling loop otherwise */
   decode?: DecodeRequest;
+  /** the nice value the engine lowers itself to before it computes (enginePriority.ts); absent: left alone */
+  niceness?: number;
 }
 
 export interface CancelMessage {
@@ -71,6 +73,8 @@ export interface EngineOutcome {
   workers?: number;
   /** whether float32 matmuls could run as TF32 on an NVIDIA GPU ('off': NVIDIA_TF32_OVERRIDE=0) */
   tf32?: 'off' | 'allowed';
+  /** the nice value the engine ran at, when not 0 (a service that serves pages lowers it) */
+  niceness?: number;
   /** set when the run stopped early on a cancel request */
   cancelled?: boolean;
   /** set when the run computed one shard of the electrodes (`--shard I/N`) */

@@ -48,6 +48,11 @@ describe('renderReportMarkdown', () => {
 
   it('states the machine load and the runner-up with its verdict', () => {
     expect(md).toContain('- **Machine load while measuring**: load average 0.52 → 1.10 (1 min), other processes 3.2 % of the CPU time: quiet');
+    // an engine at normal priority is not worth a line; one below it is
+    expect(md).not.toContain('Engine priority');
+    const base = exampleReport();
+    const niced = renderReportMarkdown({ ...base, environment: { ...base.environment, engineNiceness: 10 } });
+    expect(niced).toContain('- **Engine priority**: nice 10 (below normal)');
     expect(section('Recommendation')).toContain('Runner-up: `reference` against `compensated`, 2.12× (95 % CI 1.99–2.30) the time: slower.');
   });
 

@@ -43,6 +43,11 @@ export interface ProfilerServiceOptions {
    * of the first run. A command-line call that may never end a run skips it.
    */
   servesPages?: boolean;
+  /**
+   * The nice value each run's engine lowers itself to (engineProcess/enginePriority.ts); default:
+   * BACKGROUND_ENGINE_NICENESS when the service serves pages, else the priority is left alone.
+   */
+  engineNiceness?: number;
 }
 
 export interface ProfilerService extends ProfilerApi {

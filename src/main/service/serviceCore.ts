@@ -24,6 +24,13 @@ export interface ServiceCore {
   runId: (v: unknown) => Promise<string>;
 }
 
+/**
+ * The engine's nice value in a service that serves pages: below normal, above idle. The engine's
+ * workers fill every core, and at equal priority the pages' replies wait behind them; the engine
+ * still gets every cycle the service does not use.
+ */
+export const BACKGROUND_ENGINE_NICENESS = 10;
+
 export function createServiceCore(options: ProfilerServiceOptions): ServiceCore {
   const store = new RunStore(resolve(options.runsDir));
   const ready = store.init();
@@ -35,6 +42,7 @@ export function createServiceCore(options: ProfilerServiceOptions): ServiceCore 
   const queue = new RunQueue({
     store, spawn, emit: (e) => bus.emit(e), readRssBytes: options.readRssBytes, openEventStream: options.openEventStream,
     engineTimeoutMs: options.engineTimeoutMs,
+    engineNiceness: options.engineNiceness ?? (options.servesPages ? BACKGROUND_ENGINE_NICENESS : undefined),
     onEnded: (run) => {
       if (run.timeline && run.recordedEverything) timelines.adopt(run.id, run.timeline.settled());
     },

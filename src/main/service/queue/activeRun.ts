@@ -35,6 +35,8 @@ export interface ActiveRunOptions {
   openEventStream?: OpenEventStream;
   /** an engine silent (no heartbeat, no progress, on Linux no CPU used) this long fails the run; default engineWatchdog.ts */
   engineTimeoutMs?: number;
+  /** the nice value the engine lowers itself to before it computes; absent: its priority is left alone */
+  engineNiceness?: number;
 }
 
 export class ActiveRun {
@@ -148,6 +150,7 @@ export class ActiveRun {
     const rec = new Recorder({ proc: 'service', originNs, disabled: !config.trace, laneName: 'service', onBatch: onRecords });
     const start: StartMessage = { type: 'start', runId: id, runDir: store.dir(id), config, originNs: originNs.toString() };
     if (this.o.decode) start.decode = this.o.decode;
+    if (this.o.engineNiceness !== undefined) start.niceness = this.o.engineNiceness;
     const watchdog = watchEngine({
       pid: () => this.engine()?.pid, timeoutMs: this.o.engineTimeoutMs ?? engineTimeoutFromEnv(), onStalled: (ms) => this.stall(ms),
     });

@@ -25,6 +25,8 @@ export interface RunQueueOptions {
   openEventStream?: OpenEventStream;
   /** see ActiveRunOptions.engineTimeoutMs */
   engineTimeoutMs?: number;
+  /** see ActiveRunOptions.engineNiceness */
+  engineNiceness?: number;
 }
 
 function datasetLabel(config: RunConfig): string {
@@ -61,7 +63,7 @@ export class RunQueue {
     await store.create(status, config);
     const run = new ActiveRun({
       status, config, store, spawn: this.o.spawn, decode, readRssBytes: this.o.readRssBytes, openEventStream: this.o.openEventStream, emit: this.o.emit,
-      engineTimeoutMs: this.o.engineTimeoutMs,
+      engineTimeoutMs: this.o.engineTimeoutMs, engineNiceness: this.o.engineNiceness,
     });
     this.active.set(id, run);
     this.waiting.push(run);

@@ -86,7 +86,8 @@ export function buildReport(input: ReportInput): Report {
     return roofline ? { ...withRss, roofline } : withRss;
   });
   const strategies = withVsReference(measured);
-  const env: Report['environment'] = { ...environment(), ...(calibration ? { calibration } : {}), ...(outcome.tf32 ? { tf32: outcome.tf32 } : {}) };
+  const env: Report['environment'] = { ...environment(), ...(calibration ? { calibration } : {}), ...(outcome.tf32 ? { tf32: outcome.tf32 } : {}),
+    ...(outcome.niceness !== undefined ? { engineNiceness: outcome.niceness } : {}) };
   const load = runLoad(outcome);
   if (load) env.load = load;
   const analysis: AnalysisInput = {
