@@ -3,16 +3,16 @@
  * stream a long recording: the prediction for the next row is carried from window to window.
  * Posteriors are stored in float32 like upstream; sums and the scaling run in float64.
  */
+import { rowConditioner, type RowConditioner } from './conditionKernel';
 import type { StateSpace } from './stateSpaceTypes';
-import { transitionProduct, type TransitionProduct, type TransitionStrategy } from './transitionProducts';
+import { transitionProduct, type ProductKernels, type TransitionProduct, type TransitionStrategy } from './transitionProducts';
 
 /** core._normalize adds it to the denominator; a row with no mass stays zero instead of NaN. */
 export const NORMALIZE_EPS = 1e-15;
-/** below this, Math.exp returns +0 (its underflow threshold is −745.1332…) */
-const EXP_UNDERFLOW = -746;
 
 export class CausalFilter {
   private readonly product: TransitionProduct;
+  private readonly conditioner: RowConditioner;
   private readonly n: number;
   /** the prediction for the next row to filter; the first row's is the initial distribution */
   private readonly prediction: Float32Array;
@@ -21,9 +21,11 @@ export class CausalFilter {
   private logLikelihood = 0;
   private rowsFiltered = 0;
 
-  constructor(space: StateSpace, strategy: TransitionStrategy) {
+  /** `kernels` 'plain' keeps the loops that define the kernels' results (tests compare the two) */
+  constructor(space: StateSpace, strategy: TransitionStrategy, kernels: ProductKernels = 'auto') {
     this.n = space.nInteriorStateBins;
-    this.product = transitionProduct(space, strategy);
+    this.product = transitionProduct(space, strategy, kernels);
+    this.conditioner = rowConditioner(this.n, kernels);
     // no transition before the first row: pred_0 is the initial distribution itself (§15)
     this.prediction = Float32Array.from(space.initial);
     this.scaled = new Float64Array(this.n);
@@ -65,21 +67,28 @@ export class CausalFilter {
 
   /** f_t = u / (c + eps), u = pred ⊙ exp(LL − m), m the row's maximum (0 when not finite). */
   private conditionRow(ll: Float32Array, base: number, out: Float32Array): void {
+    const { n, prediction } = this;
+    let rowMax = -Infinity;
+    for (let k = 0; k < n; k++) if (ll[base + k]! > rowMax) rowMax = ll[base + k]!;
+    const max = Number.isFinite(rowMax) ? rowMax : 0;
+    // a row holding +∞ is conditioned with Math.exp, which overflows to +∞ as upstream's exp does
+    const withMathExp = rowMax === Infinity;
+    const mass = withMathExp ? this.conditionWithMathExp(ll, base) : this.conditioner.condition(ll, base, prediction, max);
+    const u = withMathExp ? this.scaled : this.conditioner.u;
+    const inverse = 1 / (mass + NORMALIZE_EPS);
+    for (let k = 0; k < n; k++) out[base + k] = u[k]! * inverse;
+    this.logLikelihood += Math.log(mass) + max;
+  }
+
+  /** u = pred ⊙ exp(LL) into `scaled` (m = 0): only a row with +∞ in it comes here */
+  private conditionWithMathExp(ll: Float32Array, base: number): number {
     const { n, prediction, scaled } = this;
-    let max = -Infinity;
-    for (let k = 0; k < n; k++) if (ll[base + k]! > max) max = ll[base + k]!;
-    if (!Number.isFinite(max)) max = 0;
     let mass = 0;
     for (let k = 0; k < n; k++) {
-      const d = ll[base + k]! - max;
-      // exp is exactly 0 below about −745.13 (it underflows past the smallest subnormal): the same
-      // u without the call, which is most of this loop's time where the likelihood is peaked
-      const u = prediction[k]! * (d < EXP_UNDERFLOW ? 0 : Math.exp(d));
+      const u = prediction[k]! * Math.exp(ll[base + k]!);
       scaled[k] = u;
       mass += u;
     }
-    const inverse = 1 / (mass + NORMALIZE_EPS);
-    for (let k = 0; k < n; k++) out[base + k] = scaled[k]! * inverse;
-    this.logLikelihood += Math.log(mass) + max;
+    return mass;
   }
 }

@@ -17,6 +17,7 @@ export interface PosteriorKernelExports {
   dotQuadF32F64(r: number, n: number, v0: number, v1: number, v2: number, v3: number, dst: number): void;
   addScaled(acc: number, values: number, n: number, scale: number): void;
   addConstant(out: number, n: number, c: number): void;
+  conditionRow(ll: number, pred: number, n: number, max: number, u: number): number;
 }
 
 const PAGE_BYTES = 65_536;
@@ -82,18 +83,29 @@ export class KernelWorkspace {
   }
 }
 
+let compiled: WebAssembly.Module | null | undefined;
 let workspace: KernelWorkspace | null | undefined;
 
-function load(): KernelWorkspace | null {
+/** The module, compiled once per thread; null where WebAssembly SIMD is not available. */
+function posteriorModule(): WebAssembly.Module | null {
+  if (compiled !== undefined) return compiled;
   const bytes = Uint8Array.from(atob(POSTERIOR_KERNELS_WASM_BASE64), (c) => c.charCodeAt(0));
   // an engine without WebAssembly SIMD rejects the module; the products then keep their plain loops
-  if (typeof WebAssembly === 'undefined' || !WebAssembly.validate(bytes)) return null;
-  const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as PosteriorKernelExports;
-  return new KernelWorkspace(exports);
+  compiled = typeof WebAssembly === 'undefined' || !WebAssembly.validate(bytes) ? null : new WebAssembly.Module(bytes);
+  return compiled;
 }
 
-/** The thread's workspace, or null where WebAssembly SIMD is not available. */
+/** A new instance of the module, with a memory of its own; null where WebAssembly SIMD is not available. */
+export function posteriorKernelInstance(): PosteriorKernelExports | null {
+  const module = posteriorModule();
+  return module ? (new WebAssembly.Instance(module).exports as unknown as PosteriorKernelExports) : null;
+}
+
+/** The thread's workspace for the products, or null where WebAssembly SIMD is not available. */
 export function kernelWorkspace(): KernelWorkspace | null {
-  if (workspace === undefined) workspace = load();
+  if (workspace === undefined) {
+    const exports = posteriorKernelInstance();
+    workspace = exports ? new KernelWorkspace(exports) : null;
+  }
   return workspace;
 }

@@ -225,4 +225,58 @@
         (br $vector)))
     (if (i32.lt_u (local.get $out) (local.get $end))
       (then (f64.store (local.get $out) (f64.add (f64.load (local.get $out)) (local.get $c))))))
+
+  ;; The filter's conditioning of one row (causalFilter.ts): u[k] = pred[k] · e^(ll[k] − max), 0 where
+  ;; ll[k] − max < −746, and returns Σ u[k] added one term after the other. e^x is posteriorExp.ts's
+  ;; expOfNonPositive step for step, two bins at a time, so u and the sum have the plain loop's bits.
+  ;; ll and pred are float32, u float64; a lane whose x is below −746 computes garbage that is
+  ;; masked to zero before the multiply by pred. An odd n leaves the last pair's second lane unused.
+  (func (export "conditionRow") (param $ll i32) (param $pred i32) (param $n i32) (param $max f64) (param $u i32) (result f64)
+    (local $k i32) (local $mass f64) (local $m v128) (local $d v128) (local $kf v128) (local $r v128) (local $p v128)
+    (local $ki v128) (local $k1 v128) (local $e v128) (local $v v128)
+    (local.set $m (f64x2.splat (local.get $max)))
+    (block $done
+      (loop $pair
+        (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
+        (local.set $d (f64x2.sub (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $ll))) (local.get $m)))
+        (local.set $kf (f64x2.sub
+          (f64x2.add (f64x2.mul (local.get $d) (f64x2.splat (f64.const 1.4426950408889634))) (f64x2.splat (f64.const 6755399441055744)))
+          (f64x2.splat (f64.const 6755399441055744))))
+        (local.set $r (f64x2.sub
+          (f64x2.sub (local.get $d) (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0.69314718036912382))))
+          (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 1.9082149292705877e-10)))))
+        (local.set $p (f64x2.add (f64x2.mul (f64x2.splat (f64.const 1.6059043836821613e-10)) (local.get $r)) (f64x2.splat (f64.const 2.08767569878681e-9))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 2.505210838544172e-8))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 2.7557319223985888e-7))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.0000027557319223985893))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.000024801587301587302))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.00019841269841269841))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.0013888888888888889))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.0083333333333333332))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.041666666666666664))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.16666666666666666))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 0.5))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 1))))
+        (local.set $p (f64x2.add (f64x2.mul (local.get $p) (local.get $r)) (f64x2.splat (f64.const 1))))
+        ;; 2^k as 2^k1 · 2^(k − k1), k1 = floor(k / 2): each factor's bits are (exponent + 1023) << 52
+        (local.set $ki (i32x4.trunc_sat_f64x2_s_zero (local.get $kf)))
+        (local.set $k1 (i32x4.shr_s (local.get $ki) (i32.const 1)))
+        (local.set $e (f64x2.mul
+          (f64x2.mul (local.get $p)
+            (i64x2.shl (i64x2.add (i64x2.extend_low_i32x4_s (local.get $k1)) (i64x2.splat (i64.const 1023))) (i32.const 52)))
+          (i64x2.shl (i64x2.add (i64x2.extend_low_i32x4_s (i32x4.sub (local.get $ki) (local.get $k1))) (i64x2.splat (i64.const 1023))) (i32.const 52))))
+        (local.set $e (v128.andnot (local.get $e) (f64x2.lt (local.get $d) (f64x2.splat (f64.const -746)))))
+        (local.set $v (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $pred))) (local.get $e)))
+        (local.set $mass (f64.add (local.get $mass) (f64x2.extract_lane 0 (local.get $v))))
+        (if (i32.lt_s (i32.add (local.get $k) (i32.const 1)) (local.get $n))
+          (then
+            (v128.store (local.get $u) (local.get $v))
+            (local.set $mass (f64.add (local.get $mass) (f64x2.extract_lane 1 (local.get $v)))))
+          (else (v128.store64_lane 0 (local.get $u) (local.get $v))))
+        (local.set $ll (i32.add (local.get $ll) (i32.const 8)))
+        (local.set $pred (i32.add (local.get $pred) (i32.const 8)))
+        (local.set $u (i32.add (local.get $u) (i32.const 16)))
+        (local.set $k (i32.add (local.get $k) (i32.const 2)))
+        (br $pair)))
+    (local.get $mass))
 )

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { rowConditioner } from './conditionKernel';
+import { EXP_UNDERFLOW, expOfNonPositive } from './posteriorExp';
+import { posteriorKernelInstance } from './posteriorKernels';
+
+/** a deterministic stream of uniforms in [0, 1) (mulberry32) */
+function uniforms(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('expOfNonPositive', () => {
+  it('is within 3e-16 of Math.exp (relative) over [−746, 0] where the result is normal, and exact at 0', () => {
+    const next = uniforms(7);
+    let worst = 0;
+    for (let i = 0; i < 200_000; i++) {
+      const x = i % 2 === 0 ? -next() * 746 : -next() * 2;
+      const want = Math.exp(x);
+      if (want < 2.3e-308) continue;
+      worst = Math.max(worst, Math.abs(expOfNonPositive(x) - want) / want);
+    }
+    expect(worst).toBeLessThan(3e-16);
+    expect(expOfNonPositive(0)).toBe(1);
+    expect(expOfNonPositive(-0)).toBe(1);
+  });
+
+  it('reaches the subnormals within one step of the smallest, and gives NaN for NaN', () => {
+    // e^−740 ≈ 4.2e−322, 85 steps of the smallest subnormal (4.9e−324)
+    expect(Math.abs(expOfNonPositive(-740) - Math.exp(-740))).toBeLessThanOrEqual(5e-324);
+    expect(Math.abs(expOfNonPositive(-745) - Math.exp(-745))).toBeLessThanOrEqual(5e-324);
+    expect(expOfNonPositive(EXP_UNDERFLOW)).toBe(0);
+    expect(expOfNonPositive(Number.NaN)).toBeNaN();
+  });
+});
+
+describe.runIf(posteriorKernelInstance() !== null)('conditionRow on WebAssembly SIMD', () => {
+  it('gives the plain loop\'s u and sum bit for bit: odd and even rows, −∞, far tails, zeros and subnormal predictions', () => {
+    const next = uniforms(11);
+    for (const n of [1, 2, 3, 7, 88, 89, 178]) {
+      const kernel = rowConditioner(n, 'auto');
+      const plain = rowConditioner(n, 'plain');
+      const rows = 40;
+      const ll = new Float32Array(rows * n);
+      for (let i = 0; i < ll.length; i++) {
+        const pick = next();
+        ll[i] = pick < 0.05 ? -Infinity : pick < 0.15 ? -700 - 100 * next() : -60 * next();
+      }
+      const pred = new Float32Array(n);
+      for (let t = 0; t < rows; t++) {
+        for (let k = 0; k < n; k++) pred[k] = next() < 0.1 ? 0 : next() < 0.1 ? 1e-40 : next();
+        let max = -Infinity;
+        for (let k = 0; k < n; k++) max = Math.max(max, ll[t * n + k]!);
+        const m = Number.isFinite(max) ? max : 0;
+        const a = kernel.condition(ll, t * n, pred, m);
+        const b = plain.condition(ll, t * n, pred, m);
+        expect(a).toBe(b);
+        expect(Array.from(kernel.u)).toEqual(Array.from(plain.u));
+      }
+    }
+  });
+
+  it('keeps NaN where the likelihood is NaN, as the loop does', () => {
+    const ll = Float32Array.from([0, Number.NaN, -1]);
+    const pred = Float32Array.from([0.2, 0.3, 0.5]);
+    const kernel = rowConditioner(3, 'auto');
+    expect(kernel.condition(ll, 0, pred, 0)).toBeNaN();
+    expect(kernel.u[1]).toBeNaN();
+    expect(kernel.u[0]).toBe(Math.fround(0.2));
+  });
+});

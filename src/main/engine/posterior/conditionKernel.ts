@@ -1,0 +1,81 @@
+/**
+ * The filter's conditioning of a row, u = pred ⊙ e^(LL − m) and its sum, on posteriorKernels.wat
+ * (conditionRow) where WebAssembly SIMD runs, with the plain loop as its definition. Both use
+ * posteriorExp.ts's e^x, so they give the same bits. The kernel has an instance and a memory of its
+ * own (the products' memory holds their plan and grows with it): the row of LL and the prediction
+ * are copied in, and u is read where the kernel left it.
+ */
+import { EXP_UNDERFLOW, expOfNonPositive } from './posteriorExp';
+import { posteriorKernelInstance, type PosteriorKernelExports } from './posteriorKernels';
+
+const PAGE_BYTES = 65_536;
+/** each region holds one float64 more than a row, so a pair that reads past an odd row stays inside it */
+const regionBytes = (n: number, bytesPerValue: number) => Math.ceil(((n + 1) * bytesPerValue) / 16) * 16;
+
+export interface RowConditioner {
+  /** u (N values, valid until the next call) */
+  readonly u: Float64Array;
+  /**
+   * u[k] = pred[k] · e^(ll[base + k] − max), 0 where ll[base + k] − max < EXP_UNDERFLOW; returns
+   * Σ u[k] added in order. `max` is the row's finite maximum, or 0 (then every x is −∞ or ≤ 0).
+   */
+  condition(ll: Float32Array, base: number, pred: Float32Array, max: number): number;
+}
+
+class PlainConditioner implements RowConditioner {
+  readonly u: Float64Array;
+
+  constructor(private readonly n: number) {
+    this.u = new Float64Array(n);
+  }
+
+  condition(ll: Float32Array, base: number, pred: Float32Array, max: number): number {
+    const { n, u } = this;
+    let mass = 0;
+    for (let k = 0; k < n; k++) {
+      const d = ll[base + k]! - max;
+      // below the threshold e^d is exactly 0 in float64: the same u without evaluating it
+      const v = pred[k]! * (d < EXP_UNDERFLOW ? 0 : expOfNonPositive(d));
+      u[k] = v;
+      mass += v;
+    }
+    return mass;
+  }
+}
+
+class KernelConditioner implements RowConditioner {
+  private readonly ll: Float32Array;
+  private readonly pred: Float32Array;
+  readonly u: Float64Array;
+  private readonly predAt: number;
+  private readonly uAt: number;
+
+  constructor(private readonly kernels: PosteriorKernelExports, private readonly n: number) {
+    this.predAt = regionBytes(n, 4);
+    this.uAt = 2 * this.predAt;
+    const total = this.uAt + regionBytes(n, 8);
+    const memory = kernels.memory;
+    if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / PAGE_BYTES));
+    this.ll = new Float32Array(memory.buffer, 0, n);
+    this.pred = new Float32Array(memory.buffer, this.predAt, n);
+    this.u = new Float64Array(memory.buffer, this.uAt, n);
+  }
+
+  condition(ll: Float32Array, base: number, pred: Float32Array, max: number): number {
+    const { n } = this;
+    for (let k = 0; k < n; k++) this.ll[k] = ll[base + k]!;
+    this.pred.set(pred);
+    return this.kernels.conditionRow(0, this.predAt, n, max, this.uAt);
+  }
+}
+
+export type ConditionKernels = 'auto' | 'plain';
+
+/**
+ * A conditioner for rows of `n` bins: the kernel where WebAssembly SIMD runs ('auto'), else (or
+ * with 'plain') the loop. Each has its own memory, so filters never share one.
+ */
+export function rowConditioner(n: number, kernels: ConditionKernels = 'auto'): RowConditioner {
+  const exports = kernels === 'auto' ? posteriorKernelInstance() : null;
+  return exports ? new KernelConditioner(exports, n) : new PlainConditioner(n);
+}
