@@ -137,7 +137,7 @@ describe('a decode run in the engine process', () => {
 });
 
 describe('DecodeProgress', () => {
-  it('maps each phase onto its part of the bar, with an ETA from the decoding pace only', () => {
+  it('maps each phase onto its part of the bar, with an ETA from the decoding pace when nothing follows it', () => {
     let now = 0;
     const p = new DecodeProgress(() => now);
     expect(p.snapshot(0.5, 'electrode 1/2')).toMatchObject({ fraction: 0.05, label: 'loading electrode 1/2' });
@@ -150,16 +150,40 @@ describe('DecodeProgress', () => {
     expect(s).toMatchObject({ fraction: 0.4, label: 'decoding rows 25/100', elapsedMs: 3000, etaMs: 6000 });
   });
 
-  it("gives the detector's local likelihood its own part of the bar between decoding and the filter, with its own ETA", () => {
+  it("gives the detector's local likelihood its own part of the bar between decoding and the filter, timed from its own pace", () => {
     let now = 0;
     const p = new DecodeProgress(() => now, 'detector');
     p.enter('decoding');
     expect(p.snapshot(1).fraction).toBeCloseTo(0.6);
     p.enter('local');
     now = 1000;
-    expect(p.snapshot(0.5, 'electrode 16/32')).toMatchObject({ fraction: 0.75, label: 'local electrode 16/32', etaMs: 1000 });
+    // 1 s left of its own, then the posterior at 3/27 of its projected 2 s
+    expect(p.snapshot(0.5, 'electrode 16/32')).toMatchObject({ fraction: 0.75, label: 'local electrode 16/32', etaMs: 1222 });
     p.enter('posterior');
     expect(p.snapshot(0).fraction).toBeCloseTo(0.9);
     expect(new DecodeProgress(() => now, 'decoder').snapshot().fraction).toBe(0);
+  });
+
+  it('counts the phases still to come in the ETA, at their measured shares of the phase running now', () => {
+    let now = 0;
+    const detector = new DecodeProgress(() => now, 'detector');
+    detector.enter('decoding');
+    now = 2000;
+    // the likelihood projects to 8 s: 6 s left, then the local likelihood 8 × 27/46 s and the posterior 8 × 3/46 s
+    expect(detector.snapshot(0.25).etaMs).toBe(Math.round(6000 + (8000 * 27) / 46 + (8000 * 3) / 46));
+    detector.enter('local');
+    now = 3000;
+    // the local likelihood projects to 2 s: 1 s left, then the posterior 2 × 3/27 s
+    expect(detector.snapshot(0.5).etaMs).toBe(Math.round(1000 + (2000 * 3) / 27));
+    detector.enter('posterior');
+    now = 3300;
+    expect(detector.snapshot(0.75).etaMs).toBe(100);
+
+    now = 0;
+    const decoder = new DecodeProgress(() => now, 'decoder');
+    decoder.enter('decoding');
+    now = 2000;
+    // no local likelihood in the decoder: the posterior alone follows
+    expect(decoder.snapshot(0.25).etaMs).toBe(Math.round(6000 + (8000 * 3) / 46));
   });
 });
