@@ -51,19 +51,20 @@ describe('make-recording', () => {
     }
   });
 
-  it('projects the whole recording\'s time, with its interval, and its peak memory from a decode of its last tenth', async () => {
+  it('projects the whole recording\'s time and peak memory from a decode of its last tenth, with no interval from a single batch', async () => {
     const data = join(dir, 'slice.npz');
     await run([data, '--spikes', '20000', '--electrodes', '2', '--duration', '200', '--decode-last', '0.1', '--bin-cm', '4']);
     const out = join(dir, 'slice-decode');
     const args = ['decode', '--data', data, '--rows-per-chunk', '1000', '--out', out, '--runs-dir', join(dir, 'runs')];
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 240_000 });
-    expect(stdout).toMatch(/The whole recording \([\d,]+ rows, 10\.0× this decode's [\d,]+\) would take about .* \(95 % interval .*–.*\): likelihood .*, filter and smoother .*; peak memory about .*\./);
+    // its 10 000 rows are computed in one batch of windows, whose time says nothing of its spread
+    expect(stdout).toMatch(/The whole recording \([\d,]+ rows, 10\.0× this decode's [\d,]+\) would take about [^(]*: likelihood .*, filter and smoother .*; peak memory about .*\./);
     const summary = JSON.parse(await readFile(join(out, 'decode.json'), 'utf8')) as DecodeSummary;
     const j = summary.projection!;
     expect(j.recordingRows / j.decodedRows).toBeCloseTo(10, 1);
-    const total = j.likelihoodMs + j.localMs + j.posteriorMs;
-    expect(j.totalCi95![0]).toBeLessThanOrEqual(total);
-    expect(j.totalCi95![1]).toBeGreaterThanOrEqual(total);
+    // the likelihood grows with the rows: whatever its one-off costs, the whole takes well over the slice's time
+    expect(j.likelihoodMs).toBeGreaterThan(0.5 * summary.decodeMs * (j.recordingRows / j.decodedRows));
+    expect(j.totalCi95).toBeUndefined();
     expect(j.peakRssBytes!.projected).toBeGreaterThan(j.peakRssBytes!.measured);
   }, 300_000);
 });

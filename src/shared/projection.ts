@@ -2,7 +2,7 @@
  * What a decode of part of a recording (a lab's test slice, `make-recording --decode-last`) says
  * about decoding all of it: the recording's rows at the decode's row step over the position
  * samples' span, each stage's measured time scaled by rows (once the model is fitted every stage is
- * linear in rows), the interval the likelihood windows' spread of rates gives, and the peak memory
+ * linear in rows), the interval the spread of the likelihood's batch rates gives, and the peak memory
  * with what grows with rows added.
  */
 import { formatBytes, formatMs } from './format';
@@ -18,8 +18,9 @@ export interface RecordingProjection {
   /** the filter and the smoother (0 without a posterior) */
   posteriorMs: number;
   /**
-   * 95 % interval of the whole (likelihood + local + posterior): the likelihood windows' rates
-   * after the first resampled, applied to every stage alike. Absent with fewer than four windows.
+   * 95 % interval of the whole (likelihood + local + posterior): the rates of the likelihood's
+   * batches of windows after the first resampled, applied to every stage alike. Absent with fewer
+   * than four batches (a decode of up to 32 MiB of likelihood is one).
    */
   totalCi95?: [number, number];
   /** the decode's peak RSS, and that peak with what grows with rows (decoding spikes, per-row arrays) scaled to the recording */

@@ -26,7 +26,7 @@ export { copyFloat32Into, relaxedSimdAvailable } from './simd';
 export { addLocalTerms, localTerms, predictLocal, type LocalElectrodeTerms } from './local';
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';
-export type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';
+export type { BatchTime, EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';
 export {
   AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, filterSmooth, mapPosition, maskedPosterior,
   noSpikeLogLikelihood, posteriorMemoryEstimate, smoothRowWork, stateProbabilities, type PlaceGrid, type StateSpace,

@@ -227,6 +227,10 @@ describe('windows decoded in batches', () => {
       expect(single.predicts.length).toBe(single.got.length);
       expect(batched.predicts).toHaveLength(1);
       expect(batched.summary.windows).toBe(single.summary.windows);
+      // a time for each batch, not each window: a batch's windows are handed over back to back
+      expect(single.summary.batches.map((b) => b.rows)).toEqual(single.got.map((w) => w.rows));
+      expect(batched.summary.batches.map((b) => b.rows)).toEqual([d.time.length]);
+      expect(batched.summary.batches[0]!.ms).toBeGreaterThan(0);
       expect(batched.got.map((w) => [w.start, w.rows])).toEqual(single.got.map((w) => [w.start, w.rows]));
       // the reference's spike terms do not depend on which spikes share a block
       batched.got.forEach((w, i) => expect(w.values).toEqual(single.got[i]!.values));

@@ -53,4 +53,15 @@ export interface WindowSummary {
   resolvedReasons: string[];
   flooredTerms: number;
   totalTerms: number;
+  /**
+   * Each batch of windows decoded together (windows.ts): its rows and the time from the batch
+   * before it to its last window handed over, the first's from the start. A batch's windows are
+   * handed over back to back once it is computed, so the batch is what has a time of its own.
+   */
+  batches: BatchTime[];
+}
+
+export interface BatchTime {
+  rows: number;
+  ms: number;
 }

@@ -29,7 +29,7 @@ import { writeAxes } from './likelihoodFiles';
 import { LikelihoodStream } from './likelihoodStream';
 import { notApplicableFor } from './notApplicable';
 import { decodePosterior } from './posterior';
-import { recordingProjection, type WindowTime } from './recordingProjection';
+import { recordingProjection } from './recordingProjection';
 import { fitOptionsFor } from './fitOptions';
 import { startRunSession, type EngineRun, type RunInputs, type RunSession } from './runSession';
 
@@ -39,8 +39,6 @@ interface Decoded {
   posterior?: PosteriorSummary;
   fitMs: number;
   decodeMs: number;
-  /** each likelihood window's rows and time, as they were streamed out */
-  windowTimes: WindowTime[];
   startUs: number;
   endUs: number;
 }
@@ -138,32 +136,25 @@ class DecodeRun {
     const t1 = performance.now();
     try {
       const args = { strategy: this.strategy, rowsPerChunk: this.request.rowsPerChunk };
-      const windowTimes: WindowTime[] = [];
-      const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options, windowTimes), args);
+      const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options), args);
       this.session.emitProgress(1, `rows ${windows.nTime}/${windows.nTime}`);
       const decodeMs = performance.now() - t1;
       const posterior = await this.posterior(model, dataset);
-      return { windows, fitMs, decodeMs, windowTimes, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}) };
+      return { windows, fitMs, decodeMs, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}) };
     } finally {
       model.dispose();
     }
   }
 
-  /** The likelihood window by window into its file; `times` gets each window's rows and the time since the window before (the first's since the decode began). */
-  private async decodeWindows(model: FittedModel, dataset: Dataset, options: StrategyOptions, times: WindowTime[]): Promise<WindowSummary> {
+  /** The likelihood window by window into its file (the summary times each batch of windows decoded together). */
+  private async decodeWindows(model: FittedModel, dataset: Dataset, options: StrategyOptions): Promise<WindowSummary> {
     const nBins = dataset.placeBinCenters.length / dataset.positionDims;
     const file = join(this.start.runDir, likelihoodRelPath(this.strategy));
     const stream = await LikelihoodStream.open(file, [dataset.time.length, nBins]);
-    let lastMs = performance.now();
     try {
       const windows = await this.deps.predictNonlocalWindows(
         model, dataset, this.strategy, { ...options, signal: this.session.signal }, this.request.rowsPerChunk,
-        (_startRow, rows, values) => {
-          const nowMs = performance.now();
-          times.push({ rows, ms: nowMs - lastMs });
-          lastMs = nowMs;
-          return stream.append(values);
-        },
+        (_startRow, _rows, values) => stream.append(values),
         this.session.probe,
       );
       await stream.finish();
@@ -219,7 +210,7 @@ class DecodeRun {
 function projectionOf(dataset: Dataset, decoded: Decoded, peakRssBytes: number): DecodeSummary['projection'] {
   const p = decoded.posterior;
   const times = { likelihoodMs: decoded.decodeMs, localMs: p?.localMs ?? 0, posteriorMs: p ? p.filterMs + p.smoothMs : 0 };
-  return recordingProjection(dataset, times, decoded.windowTimes, peakRssBytes);
+  return recordingProjection(dataset, times, decoded.windows.batches, peakRssBytes);
 }
 
 function summaryOf(

@@ -30,8 +30,8 @@ describe('recordingProjection', () => {
     expect(recordingProjection(dataset(10, 0, 1), { likelihoodMs: 1, localMs: 0, posteriorMs: 1 })).toBeUndefined();
   });
 
-  it('counts the first window once and gives the whole an interval from the spread of the later windows\' rates', () => {
-    // a first window of 5 000 rows slowed by one-off costs, then five of 100 ms ± 20 %
+  it('counts the first batch once and gives the whole an interval from the spread of the later batches\' rates', () => {
+    // a first batch of 5 000 rows slowed by one-off costs, then five of 100 ms ± 20 %
     const windows = [500, 100, 120, 80, 110, 90].map((ms) => ({ rows: 5000, ms }));
     const p = recordingProjection(dataset(1200, 1140, 30_000), { likelihoodMs: 1000, localMs: 0, posteriorMs: 0 }, windows)!;
     const total = 500 + 500 * ((600_001 - 5000) / 25_000);
@@ -41,9 +41,16 @@ describe('recordingProjection', () => {
     // the later rates lie within ±20 % of their mean, and so does any resample's
     expect(p.totalCi95![0]).toBeGreaterThan(0.8 * total);
     expect(p.totalCi95![1]).toBeLessThan(1.2 * total);
-    // steady windows: a narrow interval
+    // steady batches: a narrow interval
     const steady = recordingProjection(dataset(1200, 1140, 30_000), { likelihoodMs: 1000, localMs: 0, posteriorMs: 0 }, windows.map((w, i) => ({ ...w, ms: i === 0 ? 500 : 100 })))!;
     expect(steady.totalCi95![1] - steady.totalCi95![0]).toBeLessThan(1e-6 * total);
+  });
+
+  it('scales the whole likelihood time of a decode computed in one batch, and gives it no interval', () => {
+    // 30 000 rows in one batch took 31.5 s: the recording's 600 001 rows take 20× that, one-off costs and all
+    const p = recordingProjection(dataset(1200, 1140, 30_000), { likelihoodMs: 31_500, localMs: 0, posteriorMs: 0 }, [{ rows: 30_000, ms: 31_400 }])!;
+    expect(p.likelihoodMs).toBeCloseTo(31_500 * (600_001 / 30_000), 6);
+    expect(p.totalCi95).toBeUndefined();
   });
 
   it('adds to the measured peak what grows with rows: decoding spikes, row times and the Local column', () => {

@@ -1,8 +1,11 @@
 /**
  * A decode of a window of the recording (`make-recording --decode-last`, a lab's test slice) says
  * how long the whole recording would take and how much memory it would hold (shared/projection.ts).
- * Time: each stage's measured time scaled by rows (the likelihood's first window, which carries
- * the one-off costs, counted once), with an interval from the spread of the later windows' rates.
+ * Time: each stage's measured time scaled by rows (the likelihood's first batch of windows, which
+ * carries the one-off costs, counted once), with an interval from the spread of the later batches'
+ * rates. A batch is the unit with a time of its own: its windows are computed together and handed
+ * over back to back (engine/windows.ts). A decode of one batch has no later rates: its whole time
+ * is scaled, one-off costs included, and it has no interval.
  * Memory: a windowed decode holds a window of rows at a time, so what grows with the recording is
  * what the data hold per decoding row and spike (the decoding spikes' times and marks, the row
  * times, the Local likelihood's column): the measured peak plus that much more for the rows the
@@ -11,6 +14,7 @@
 import type { Dataset } from '../../shared/dataset';
 import { projectedTotalMs, type RecordingProjection } from '../../shared/projection';
 import { ratioOfSumsCi95 } from '../analysis';
+import type { BatchTime } from '../engine';
 
 export interface StageTimes {
   likelihoodMs: number;
@@ -18,11 +22,6 @@ export interface StageTimes {
   posteriorMs: number;
 }
 
-/** One likelihood window as it was streamed out: its rows and the time it took. */
-export interface WindowTime {
-  rows: number;
-  ms: number;
-}
 
 function medianStep(time: Float64Array): number {
   const steps: number[] = [];
@@ -43,12 +42,12 @@ export function rowBoundBytes(dataset: Dataset, withLocal: boolean): number {
 }
 
 /**
- * The likelihood over the recording's rows: its first window carries one-off costs (kernels
+ * The likelihood over the recording's rows: its first batch carries one-off costs (kernels
  * compiled, buffers allocated, the workers' first tensors), so it counts once and the rest is
- * scaled from the windows after it; without window times, the whole is scaled.
+ * scaled from the batches after it; with one batch, or none timed, the whole is scaled.
  */
-function likelihoodProjectedMs(measuredMs: number, rows: number, recordingRows: number, windows: readonly WindowTime[]): number {
-  const [first, ...rest] = windows;
+function likelihoodProjectedMs(measuredMs: number, rows: number, recordingRows: number, batches: readonly BatchTime[]): number {
+  const [first, ...rest] = batches;
   const restRows = rest.reduce((s, w) => s + w.rows, 0);
   if (!first || restRows === 0) return measuredMs * (recordingRows / rows);
   const restMs = rest.reduce((s, w) => s + w.ms, 0);
@@ -57,7 +56,7 @@ function likelihoodProjectedMs(measuredMs: number, rows: number, recordingRows: 
 
 /** The projection, or undefined when the decode already covers the recording or its times say nothing. */
 export function recordingProjection(
-  dataset: Dataset, times: StageTimes, windows: readonly WindowTime[] = [], peakRssBytes?: number,
+  dataset: Dataset, times: StageTimes, batches: readonly BatchTime[] = [], peakRssBytes?: number,
 ): RecordingProjection | undefined {
   const rows = dataset.time.length;
   const step = medianStep(dataset.time);
@@ -70,11 +69,11 @@ export function recordingProjection(
   const projection: RecordingProjection = {
     recordingRows,
     decodedRows: rows,
-    likelihoodMs: likelihoodProjectedMs(times.likelihoodMs, rows, recordingRows, windows),
+    likelihoodMs: likelihoodProjectedMs(times.likelihoodMs, rows, recordingRows, batches),
     localMs: times.localMs * scale,
     posteriorMs: times.posteriorMs * scale,
   };
-  const steady = windows.slice(1);
+  const steady = batches.slice(1);
   const rate = ratioOfSumsCi95(steady.map((w) => w.ms), steady.map((w) => w.rows));
   const steadyRate = steady.reduce((s, w) => s + w.ms, 0) / steady.reduce((s, w) => s + w.rows, 0);
   if (rate && steadyRate > 0) {

@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors';
 import { electrodeArgs, ELECTRODE_SPAN, WINDOWS_SPAN } from '../../shared/traceSpans';
 import { loadDataset } from '../data';
 import { throwIfCancelled } from '../engine/model';
-import type { EngineProbe, NonlocalResult } from '../engine/types';
+import type { BatchTime, EngineProbe, NonlocalResult } from '../engine/types';
 import { aggregateKernels } from '../recorder';
 import type { EngineDeps, FittedModel, WindowListener } from './engineDeps';
 
@@ -33,18 +33,19 @@ function busyWait(ms: number): void {
 /** The fake predict's rows, handed out in windows the way the engine's windowed predict does, each holding the loop `busyMs`. */
 async function inWindows(
   full: NonlocalResult, rowsPerWindow: number, onWindow: WindowListener, busyMs: number, signal?: AbortSignal, probe?: EngineProbe,
-): Promise<number> {
+): Promise<BatchTime[]> {
   const step = Math.max(2, Math.floor(rowsPerWindow));
-  let windows = 0;
+  const batches: BatchTime[] = [];
   for (let r0 = 0; r0 < full.nTime; r0 += step) {
     throwIfCancelled(signal);
     const r1 = Math.min(full.nTime, r0 + step);
-    await probe?.span(WINDOWS_SPAN, () => busyWait(busyMs), { firstWindow: windows, lastWindow: windows, windows: 1, rows: r1 - r0, startRow: r0 });
+    const t0 = performance.now();
+    await probe?.span(WINDOWS_SPAN, () => busyWait(busyMs), { firstWindow: batches.length, lastWindow: batches.length, windows: 1, rows: r1 - r0, startRow: r0 });
     await onWindow(r0, r1 - r0, full.logLikelihood.subarray(r0 * full.nBins, r1 * full.nBins));
     probe?.progress(r1 / full.nTime, `rows ${r1}/${full.nTime}`);
-    windows++;
+    batches.push({ rows: r1 - r0, ms: performance.now() - t0 });
   }
-  return windows;
+  return batches;
 }
 
 export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
@@ -98,9 +99,10 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
     },
     predictNonlocalWindows: async (m, d, strategy, o, rowsPerWindow, onWindow, probe) => {
       const full = await deps.predictNonlocal(m, d, strategy, o);
-      const windows = await inWindows(full, rowsPerWindow, onWindow, options.busyMsPerElectrode ?? 0, o.signal, probe);
+      // one window a batch: each has a time of its own
+      const batches = await inWindows(full, rowsPerWindow, onWindow, options.busyMsPerElectrode ?? 0, o.signal, probe);
       const totalTerms = full.nTerms.reduce((a, b) => a + b, 0);
-      return { nTime: full.nTime, nBins: full.nBins, windows, resolved: full.resolved, resolvedReasons: [], flooredTerms: 0, totalTerms };
+      return { nTime: full.nTime, nBins: full.nBins, windows: batches.length, resolved: full.resolved, resolvedReasons: [], flooredTerms: 0, totalTerms, batches };
     },
     predictLocal: async (_m, d) => {
       if (options.failingLocal) throw new AppError('INTERNAL', 'the local likelihood is broken in this test');
