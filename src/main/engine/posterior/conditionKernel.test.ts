@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as uniforms } from '../../analysis';
 import { rowConditioner } from './conditionKernel';
 import { EXP_UNDERFLOW, expOfNonPositive } from './posteriorExp';
 import { posteriorKernelInstance } from './posteriorKernels';
-
-/** a deterministic stream of uniforms in [0, 1) (mulberry32) */
-function uniforms(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('expOfNonPositive', () => {
   it('is within 3e-16 of Math.exp (relative) over [−746, 0] where the result is normal, and exact at 0', () => {
