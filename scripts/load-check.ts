@@ -17,7 +17,7 @@
  * Needs the built renderer (`npm run build`).
  */
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import type { RunEvent } from '../src/shared/events';
 import { parseServerMessage, type ClientMessage } from '../src/shared/wire';
 import { createProfilerService } from '../src/main/service';
 import { startServer } from '../src/main/server';
+import { percentile, report, round, summary } from './loadCheckFigures';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STATIC_DIR = join(REPO_ROOT, 'out', 'renderer');
@@ -59,15 +60,6 @@ function signature(e: RunEvent): string {
   if (e.type !== 'trace') return JSON.stringify(e);
   return `trace:${e.records.length}:${JSON.stringify(e.records[0])}:${JSON.stringify(e.records.at(-1))}`;
 }
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
-const summary = (xs: readonly number[]) => ({ n: xs.length, p50Ms: round(percentile(xs, 50)), p99Ms: round(percentile(xs, 99)), maxMs: round(percentile(xs, 100)) });
 
 /** One page: a socket that answers calls by id and hands run events to `onEvent`. */
 class Page {
@@ -263,29 +255,13 @@ async function main(): Promise<void> {
       percentile(lags, 99) > LIMITS.eventLagP99Ms ? `event lag p99 over ${LIMITS.eventLagP99Ms} ms` : '',
     ].filter(Boolean);
     const verdict = problems.length === 0 ? `OK: ${pages} pages watched a live run with no errors, every p99 within its limit` : `NOT OK: ${problems.join('; ')}`;
-    report({ ...figures, verdict });
+    report({ ...figures, verdict }, join(REPO_ROOT, 'bench', 'results'));
   } finally {
     clearInterval(rssTimer);
     await server.close();
     await service.close();
     await rm(runsDir, { recursive: true, force: true });
   }
-}
-
-function report(figures: Record<string, unknown> & { verdict: string }): void {
-  const line = (name: string, s: unknown) => {
-    const v = s as ReturnType<typeof summary>;
-    console.log(`${name.padEnd(10)} n=${String(v.n).padStart(6)}  p50 ${String(v.p50Ms).padStart(7)} ms  p99 ${String(v.p99Ms).padStart(7)} ms  max ${String(v.maxMs).padStart(7)} ms`);
-  };
-  for (const k of ['static', 'staticHtml', 'staticJs', 'listRuns', 'timeline', 'openRun', 'eventLag']) line(k, figures[k]);
-  console.log(`server peak RSS ${figures.serverPeakRssMB} MB, server CPU ${figures.serverCpuMsPerS} ms/s, server event-loop delay p99 ${figures.serverLoopDelayP99Ms} ms (max ${figures.serverLoopDelayMaxMs}), pages' event-loop delay p99 ${figures.clientLoopDelayP99Ms} ms`);
-  console.log(`run ${figures.runStatus} in ${figures.runSeconds} s (engine nice value ${String(figures.engineNiceness)}); errors ${figures.errors}${figures.errors ? `: ${(figures.firstErrors as string[]).join(' | ')}` : ''}`);
-  console.log(`verdict: ${figures.verdict}`);
-  const dir = join(REPO_ROOT, 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
-  const out = join(dir, `load-check-${String(figures.pages)}p.json`);
-  writeFileSync(out, JSON.stringify(figures, null, 2) + '\n');
-  console.log(`saved ${out}`);
 }
 
 /** Runs the pages in a child process and resolves with what they measured. */

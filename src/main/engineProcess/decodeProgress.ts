@@ -64,7 +64,9 @@ export class DecodeProgress {
   private etaMs(phaseMs: number, done: number): number {
     const wholePhaseMs = phaseMs / done;
     const current = this.phase as keyof typeof MEASURED_SECONDS;
-    const later = this.timed.slice(this.timed.indexOf(this.phase) + 1) as (keyof typeof MEASURED_SECONDS)[];
+    const at = this.timed.indexOf(this.phase);
+    // a phase this decode was not expected to go through has nothing known to follow it
+    const later = (at < 0 ? [] : this.timed.slice(at + 1)) as (keyof typeof MEASURED_SECONDS)[];
     const laterMs = later.reduce((sum, p) => sum + (wholePhaseMs * MEASURED_SECONDS[p]) / MEASURED_SECONDS[current], 0);
     return wholePhaseMs * (1 - done) + laterMs;
   }

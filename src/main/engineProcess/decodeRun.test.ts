@@ -185,5 +185,9 @@ describe('DecodeProgress', () => {
     now = 2000;
     // no local likelihood in the decoder: the posterior alone follows
     expect(decoder.snapshot(0.25).etaMs).toBe(Math.round(6000 + (8000 * 3) / 46));
+    // a phase the decode was not expected to go through counts only what is left of itself
+    decoder.enter('local');
+    now = 3000;
+    expect(decoder.snapshot(0.5).etaMs).toBe(1000);
   });
 });

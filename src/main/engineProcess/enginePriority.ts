@@ -30,7 +30,12 @@ export function lowerPriority(niceness: number | undefined): number {
   return currentNiceness();
 }
 
-/** on Linux, this process's threads by id (setpriority takes a thread id there); elsewhere none */
+/**
+ * On Linux, this process's threads by id (setpriority takes a thread id there); elsewhere none.
+ * A thread that ends between the listing and its setpriority call makes the call fail (caught);
+ * its id would have to be reused by another process of the same user in those microseconds for
+ * the call to lower anything else.
+ */
 function otherThreadIds(): number[] {
   if (process.platform !== 'linux') return [];
   try {

@@ -54,11 +54,11 @@ export function serveEngine(loadDeps: () => Promise<EngineDeps>): void {
     }
     if (started) return;
     started = true;
+    // before the backend loads: the threads it and the engine workers start inherit the priority
+    if (raw.type === 'start') lowerPriority(raw.niceness);
     // from the start message on, loading the backend included; unref'd, it never keeps a finished
     // engine alive. While wasm compute holds the event loop it pauses: the service then sees the
     // engine's CPU time advance instead.
-    // before the backend loads: the threads it and the engine workers start inherit the priority
-    if (raw.type === 'start') lowerPriority(raw.niceness);
     if (raw.type === 'start') setInterval(() => enqueue({ type: 'heartbeat' }), HEARTBEAT_INTERVAL_MS).unref();
     try {
       const deps = await loadDeps();

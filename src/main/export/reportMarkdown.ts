@@ -54,7 +54,7 @@ function header(report: Report): string {
     ...(report.config.engines?.length ? [`- **External engines**: ${report.config.engines.join(', ')}`] : []),
     `- **System**: Node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}, ${report.environment.cpus} CPU(s), ${formatBytes(report.environment.totalMemoryBytes)} memory`,
     ...(report.environment.load ? [`- **Machine load while measuring**: ${loadWords(report.environment.load)}`] : []),
-    ...(report.environment.engineNiceness ? [`- **Engine priority**: nice ${report.environment.engineNiceness} (below normal)`] : []),
+    ...(report.environment.engineNiceness ? [`- **Engine priority**: nice ${report.environment.engineNiceness} (${report.environment.engineNiceness > 0 ? 'below' : 'above'} normal)`] : []),
   ];
   if (b.warnings.length > 0) lines.push('', ...b.warnings.map((w) => `> ⚠️ ${w}`));
   return lines.join('\n');

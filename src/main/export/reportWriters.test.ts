@@ -53,6 +53,8 @@ describe('renderReportMarkdown', () => {
     const base = exampleReport();
     const niced = renderReportMarkdown({ ...base, environment: { ...base.environment, engineNiceness: 10 } });
     expect(niced).toContain('- **Engine priority**: nice 10 (below normal)');
+    // a command line run under `nice -n -5` (or Windows' above-normal class) is above it
+    expect(renderReportMarkdown({ ...base, environment: { ...base.environment, engineNiceness: -5 } })).toContain('- **Engine priority**: nice -5 (above normal)');
     expect(section('Recommendation')).toContain('Runner-up: `reference` against `compensated`, 2.12× (95 % CI 1.99–2.30) the time: slower.');
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CausalFilter } from './causalFilter';
 import { filterSmooth } from './filterSmooth';
 import { assembleOutputs, maskedPosterior } from './outputs';
 import { CASES, logLikelihoodOf, maxAbsDiff, reference, spaceOf, type ReferenceCase } from './testing';
@@ -59,5 +60,34 @@ describe('filter and smoother against the float64 reference (posterior-spec §9�
       const best = row.indexOf(Math.max(...row));
       expect(outputs.mapPosition[t]).toBe(space.grid.centers[best]);
     }
+  });
+});
+
+describe('the causal filter on the posterior kernels and on its plain loops', () => {
+  it.each(['decoder', 'detector'] as const)('%s: the same causal and predictive posteriors and marginal likelihood, bit for bit, rows holding ±∞ included', async (name) => {
+    const space = await spaceOf(name);
+    const { ll: golden, rows } = await logLikelihoodOf(name);
+    const n = space.nInteriorStateBins;
+    const used = Math.min(rows, 400);
+    const ll = golden.slice(0, used * n);
+    // a row with −∞ and far tails among its bins; at the end (each leaves nothing to filter after it)
+    // a row wholly −∞ and a row with one bin at +∞, which keeps Math.exp
+    for (let k = 0; k < n; k += 3) ll[30 * n + k] = k % 2 === 0 ? -Infinity : ll[30 * n + k]! - 800;
+    ll.fill(-Infinity, (used - 2) * n, (used - 1) * n);
+    ll[(used - 1) * n + 3] = Infinity;
+    const filter = (kernels: 'auto' | 'plain') => {
+      const causal = new Float32Array(used * n);
+      const predictive = new Float32Array(used * n);
+      const f = new CausalFilter(space, 'structured', kernels);
+      f.filterWindow(ll, used, causal, predictive);
+      return { causal, predictive, logMl: f.marginalLogLikelihood };
+    };
+    const auto = filter('auto');
+    const plain = filter('plain');
+    expect(auto.logMl).toBe(plain.logMl);
+    expect(Buffer.from(auto.causal.buffer).equals(Buffer.from(plain.causal.buffer))).toBe(true);
+    expect(Buffer.from(auto.predictive.buffer).equals(Buffer.from(plain.predictive.buffer))).toBe(true);
+    // past the row of −∞ and tails the filter goes on with a posterior that sums to 1
+    expect(auto.causal.subarray(35 * n, 36 * n).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
   });
 });

@@ -7,7 +7,8 @@
  * 1.5 · 2^52) and ln 2 split in two (Cody and Waite) so k · ln 2's leading part is exact; e^r,
  * |r| ≤ ln 2 / 2, by its Taylor series to r^13 (the next term is under 4e-18 of it); then 2^k in
  * two factors, each a normal float64, so a result below the smallest normal rounds once. Within
- * 3e-16 of e^x (relative) over [−746, 0]; every step is one float64 operation, none fused.
+ * 3e-16 of e^x (relative) where e^x is a normal float64 (x above about −708.4), within one step of
+ * the smallest subnormal below; every step is one float64 operation, none fused.
  */
 
 /** below this, e^x is 0 in float64 (it underflows past the smallest subnormal near −745.13) */
