@@ -180,6 +180,8 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
     expect(await page.getByTestId('recommendation').textContent()).toMatch(/Use \S+ with block size \d+/);
     expect(await page.getByTestId('report-findings').count()).toBe(1);
     expect(await page.getByTestId('results-summary').textContent()).toContain('small');
+    // a run started from a page ran its engine below normal priority, and Results says so
+    expect(await page.getByTestId('engine-niceness').textContent()).toMatch(/engine at nice (1\d) \(below normal priority\)/);
     await expect.poll(async () => (await canvasStats(page, 'timing-chart')).paintedFraction, SOON).toBeGreaterThan(0.01);
     await shot('results');
   });
