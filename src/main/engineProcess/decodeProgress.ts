@@ -28,7 +28,7 @@ export class DecodeProgress {
   private phaseStartMs: number;
 
   private readonly bar: Bar;
-  /** the timed phases this decode goes through, in order */
+  /** the timed phases this decode goes through, in order: those with a part of its bar */
   private readonly timed: readonly DecodePhase[];
 
   constructor(
@@ -36,7 +36,7 @@ export class DecodeProgress {
     posterior?: PosteriorModel,
   ) {
     this.bar = posterior === 'detector' ? BAR_WITH_DETECTOR : posterior === 'decoder' ? BAR_WITH_DECODER : BAR_OF_PHASE;
-    this.timed = posterior === 'detector' ? TIMED_PHASES : posterior === 'decoder' ? ['decoding', 'posterior'] : ['decoding'];
+    this.timed = TIMED_PHASES.filter((p) => this.bar[p][1] > this.bar[p][0]);
     this.startMs = nowMs();
     this.phaseStartMs = this.startMs;
   }

@@ -7,6 +7,7 @@
  */
 import { EXP_UNDERFLOW, expOfNonPositive } from './posteriorExp';
 import { posteriorKernelInstance, type PosteriorKernelExports } from './posteriorKernels';
+import type { ProductKernels } from './transitionProducts';
 
 const PAGE_BYTES = 65_536;
 /** each region holds one float64 more than a row, so a pair that reads past an odd row stays inside it */
@@ -69,13 +70,11 @@ class KernelConditioner implements RowConditioner {
   }
 }
 
-export type ConditionKernels = 'auto' | 'plain';
-
 /**
  * A conditioner for rows of `n` bins: the kernel where WebAssembly SIMD runs ('auto'), else (or
  * with 'plain') the loop. Each has its own memory, so filters never share one.
  */
-export function rowConditioner(n: number, kernels: ConditionKernels = 'auto'): RowConditioner {
+export function rowConditioner(n: number, kernels: ProductKernels = 'auto'): RowConditioner {
   const exports = kernels === 'auto' ? posteriorKernelInstance() : null;
   return exports ? new KernelConditioner(exports, n) : new PlainConditioner(n);
 }
