@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunConfig } from '../../shared/config';
-import type { Dataset } from '../../shared/dataset';
-import { AppError } from '../../shared/errors';
-import type { SweepRun } from '../../shared/sweep';
-import { loadNpz, makePreset, writeClusterlessNpz } from '../data';
-import { createProfilerService } from './profilerService';
-import { okResult, report } from '../analysis/testData';
+import type { RunConfig } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { AppError } from '../../../shared/errors';
+import type { SweepRun } from '../../../shared/sweep';
+import { loadNpz, makePreset, writeClusterlessNpz } from '../../data';
+import { createProfilerService } from '../profilerService';
+import { okResult, report } from '../../analysis/testData';
 import { createSweepFolder, listSweeps, readSweep, saveSweep, sweepCsv, sweepDir, sweepResultOf, SWEEP_FILES, writeSweepData, type SweepPlan } from './sweeps';
 
 let dir: string;

@@ -3,14 +3,14 @@
  * counter series, its saved likelihoods and its posterior. A running run answers from memory; a recorded one
  * from its files, read once and cached.
  */
-import type { CounterSeries, LikelihoodView, ProfilerApi, SpanAreaSummary, SpanSearchResult, TimelineView } from '../../shared/api';
-import { posteriorRequest, type PosteriorView } from '../../shared/posteriorView';
-import { likelihoodRequest, likelihoodView } from './likelihood';
-import { posteriorView } from './posterior';
-import type { ServiceCore } from './serviceCore';
-import { RUN_FILES } from './store';
-import { findSpan, queryTimeline, summarizeArea, type TimelineIndex } from './timeline';
-import { likelihoodName, spanAreaRequest, spanSearchRequest, timelineRequest } from './validate';
+import type { CounterSeries, LikelihoodView, ProfilerApi, SpanAreaSummary, SpanSearchResult, TimelineView } from '../../../shared/api';
+import { posteriorRequest, type PosteriorView } from '../../../shared/posteriorView';
+import { likelihoodRequest, likelihoodView } from '../likelihood';
+import { posteriorView } from '../posterior';
+import type { ServiceCore } from '../serviceCore';
+import { RUN_FILES } from '../store';
+import { findSpan, queryTimeline, summarizeArea, type TimelineIndex } from '../timeline';
+import { likelihoodName, spanAreaRequest, spanSearchRequest, timelineRequest } from '../validate';
 
 type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' | 'getCounters' | 'getLikelihood' | 'getPosterior'>;
 

@@ -2,14 +2,14 @@
  * The checks a run request passes before it is queued: its data file readable (a regular file,
  * never a pipe the engine would wait on), and for a decode run the config a decode needs.
  */
-import { checkPosteriorParameters } from '../../shared/posteriorParameters';
+import { checkPosteriorParameters } from '../../../shared/posteriorParameters';
 import { resolve } from 'node:path';
-import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig } from '../../shared/config';
-import { AppError } from '../../shared/errors';
-import { isCommandEngine } from '../../shared/externalEngines';
-import { regularFileStats } from '../data';
-import type { DecodeRequest } from '../engineProtocol';
-import { runConfig } from './validate';
+import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig } from '../../../shared/config';
+import { AppError } from '../../../shared/errors';
+import { isCommandEngine } from '../../../shared/externalEngines';
+import { regularFileStats } from '../../data';
+import type { DecodeRequest } from '../../engineProtocol';
+import { runConfig } from '../validate';
 
 const MAX_ROWS_PER_CHUNK = 1_000_000_000;
 /** parseRunConfig's limit on a label */

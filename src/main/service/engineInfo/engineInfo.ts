@@ -3,12 +3,12 @@
  * from the dataset's summary (kept by DatasetSummaryCache), never from reloading the data.
  */
 import { cpus, totalmem } from 'node:os';
-import type { MemoryEstimate, SystemInfo } from '../../shared/api';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../shared/config';
-import { estimateDatasetPeak } from '../engine/model';
-import { probeEngine, type SpawnEngine } from '../host';
-import { DatasetSummaryCache } from './datasets';
-import { toolVersion } from './report';
+import type { MemoryEstimate, SystemInfo } from '../../../shared/api';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../../shared/config';
+import { estimateDatasetPeak } from '../../engine/model';
+import { probeEngine, type SpawnEngine } from '../../host';
+import { DatasetSummaryCache } from '../datasets';
+import { toolVersion } from '../report';
 
 /**
  * Versions and backends, asked once per service. The backends are probed in a short-lived engine

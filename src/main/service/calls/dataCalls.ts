@@ -2,13 +2,13 @@
  * The calls about the machine and the data rather than about one run: system info, presets, a data
  * file's summary and memory estimate, NWB scans and recipes, npz export, and the sweeps on disk.
  */
-import type { DataInspection, MemoryEstimate, PresetInfo, ProfilerApi, SystemInfo } from '../../shared/api';
-import { PRESET_INFO } from '../data';
-import { DatasetSummaryCache, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from './datasets';
-import { estimateRunMemory, SystemInfoCache } from './engineInfo';
-import type { ServiceCore } from './serviceCore';
-import { listSweeps, readSweep } from './sweeps';
-import { dataSource, runConfig } from './validate';
+import type { DataInspection, MemoryEstimate, PresetInfo, ProfilerApi, SystemInfo } from '../../../shared/api';
+import { PRESET_INFO } from '../../data';
+import { DatasetSummaryCache, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from '../datasets';
+import { estimateRunMemory, SystemInfoCache } from '../engineInfo';
+import type { ServiceCore } from '../serviceCore';
+import { listSweeps, readSweep } from '../sweeps';
+import { dataSource, runConfig } from '../validate';
 
 type DataCalls = Pick<
   ProfilerApi,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineChild } from '../host';
+import type { EngineChild } from '../../host';
 import { SystemInfoCache } from './engineInfo';
 
 /** A stand-in engine process that answers a probe with one backend of the given name, or dies. */

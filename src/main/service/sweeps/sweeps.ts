@@ -8,17 +8,17 @@
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunConfig } from '../../shared/config';
-import type { DatasetSummary } from '../../shared/dataset';
-import { AppError } from '../../shared/errors';
-import type { Report } from '../../shared/report';
+import type { RunConfig } from '../../../shared/config';
+import type { DatasetSummary } from '../../../shared/dataset';
+import { AppError } from '../../../shared/errors';
+import type { Report } from '../../../shared/report';
 import {
   assertSweepId, formatSweepValue, isSweepId, isSweepVariable, SWEEP_FORMAT, sweepSummaryOf, type SweepDatasetSizes, type SweepResult, type SweepRun, type SweepStatus,
   type SweepSummary, type SweepVariable,
-} from '../../shared/sweep';
-import { analyseSweep } from '../analysis';
-import { writeSweepFiles, type SweepDataFile, type SweepFilesRequest } from '../data';
-import { storeWrite, writeJsonAtomic, writeTextAtomic } from './store';
+} from '../../../shared/sweep';
+import { analyseSweep } from '../../analysis';
+import { writeSweepFiles, type SweepDataFile, type SweepFilesRequest } from '../../data';
+import { storeWrite, writeJsonAtomic, writeTextAtomic } from '../store';
 
 export const SWEEPS_DIR = 'sweeps';
 export const SWEEP_FILES = { json: 'sweep.json', csv: 'sweep.csv', data: 'data' } as const;
