@@ -36,7 +36,7 @@ const THROUGH_THE_SERVICE = {
 const SERVICE_SIDE = {
   deny: ['src/main/engine', 'src/main/engineProcess'],
   rule: 'service/ and host/ run in the service process, where the engine never loads',
-  instead: 'host/ spawns engineProcess/engineMain by path and talks engineProtocol messages; tfjs-free decisions come from src/main/engine/model',
+  instead: 'host/ spawns engineProcess/engineMain by path and talks engineProtocol messages; tfjs-free decisions come from src/main/engine/model, the posterior\'s formulas from src/main/engine/posterior',
 };
 const MAIN_DEFAULTS = [NO_ELECTRON, NO_TFJS, ENGINE_PROCESS_ONLY, NO_FRONTEND];
 
@@ -87,12 +87,17 @@ export const BOUNDARIES = {
     'engine/model is tfjs-free: it imports src/shared and itself only (no tfjs, node, electron, nor the rest of the engine, whose entry loads tfjs)',
     'move what both need into engine/model; the engine imports the model, never the other way round',
   )],
+  'src/main/engine/posterior': [only(
+    ['src/main/engine/posterior', 'src/shared'],
+    'engine/posterior is tfjs-free: it imports src/shared and itself only (no tfjs, node, electron, engine/model nor the rest of the engine, whose entry loads tfjs)',
+    'take what the posterior needs (the place grid, the likelihood rows) as arguments; engineProcess/posterior drives it, and its formulas are imported from engine/posterior directly',
+  )],
   'src/main/engineProcess': [NO_ELECTRON, NO_TFJS, only(
     [
-      'src/main/engineProcess', 'src/main/engine', 'src/main/engine/model', 'src/main/data', 'src/main/recorder',
+      'src/main/engineProcess', 'src/main/engine', 'src/main/engine/model', 'src/main/engine/posterior', 'src/main/data', 'src/main/recorder',
       'src/main/analysis', 'src/main/engineProtocol', 'src/main/workers', 'src/shared', 'node:*',
     ],
-    'engineProcess/ runs inside the engine process: it imports the engine, engine/model, data/, recorder/, analysis/, engineProtocol/, workers/ and src/shared, never the service side (host/, service/, cli/, server/, ipc/)',
+    'engineProcess/ runs inside the engine process: it imports the engine, engine/model, engine/posterior, data/, recorder/, analysis/, engineProtocol/, workers/ and src/shared, never the service side (host/, service/, cli/, server/, ipc/)',
     'send the service an engineProtocol message instead of calling it',
   )],
   'src/main/engineProtocol': [only(
@@ -101,8 +106,8 @@ export const BOUNDARIES = {
     'keep message types, guards and constants here or in src/shared; behaviour belongs to host/ (service side) or engineProcess/ (engine side)',
   )],
   'src/main/analysis': [only(
-    ['src/main/analysis', 'src/main/engine/model', 'src/shared'],
-    'analysis/ is data in, data out: it imports src/shared and src/main/engine/model only (no tfjs, node or electron)',
+    ['src/main/analysis', 'src/main/engine/model', 'src/main/engine/posterior', 'src/shared'],
+    'analysis/ is data in, data out: it imports src/shared, src/main/engine/model and src/main/engine/posterior only (no tfjs, node or electron)',
     'let the caller (service, CLI, engineProcess) read files or run the engine and pass the data in',
   )],
   'src/main/host': [SERVICE_SIDE, ...MAIN_DEFAULTS, only(
@@ -113,9 +118,9 @@ export const BOUNDARIES = {
   'src/main/service': [SERVICE_SIDE, ...MAIN_DEFAULTS, only(
     [
       'src/main/service', 'src/main/host', 'src/main/engineProtocol', 'src/main/data', 'src/main/recorder', 'src/main/analysis',
-      'src/main/export', 'src/main/engine/model', 'src/shared', 'node:*',
+      'src/main/export', 'src/main/engine/model', 'src/main/engine/posterior', 'src/shared', 'node:*',
     ],
-    'service/ imports host/, engineProtocol/, data/, recorder/, analysis/, export/, engine/model, src/shared and node only',
+    'service/ imports host/, engineProtocol/, data/, recorder/, analysis/, export/, engine/model, engine/posterior, src/shared and node only',
     'a front door (cli/, server/, ipc/) or a batch job (batch/) calls the service, never the other way round',
   )],
   'src/main/batch': [...MAIN_DEFAULTS, only(
