@@ -36,7 +36,7 @@ const THROUGH_THE_SERVICE = {
 const SERVICE_SIDE = {
   deny: ['src/main/engine', 'src/main/engineProcess'],
   rule: 'service/ and host/ run in the service process, where the engine never loads',
-  instead: 'host/ spawns engineProcess/engineMain by path and talks engineProtocol messages; tfjs-free decisions come from src/main/engine/model',
+  instead: 'host/ spawns engineProcess/engineMain by path and talks engineProtocol messages; tfjs-free decisions come from src/main/engine/model, the posterior\'s formulas from src/main/engine/posterior',
 };
 const MAIN_DEFAULTS = [NO_ELECTRON, NO_TFJS, ENGINE_PROCESS_ONLY, NO_FRONTEND];
 
@@ -87,12 +87,17 @@ export const BOUNDARIES = {
     'engine/model is tfjs-free: it imports src/shared and itself only (no tfjs, node, electron, nor the rest of the engine, whose entry loads tfjs)',
     'move what both need into engine/model; the engine imports the model, never the other way round',
   )],
+  'src/main/engine/posterior': [only(
+    ['src/main/engine/posterior', 'src/shared'],
+    'engine/posterior is tfjs-free: it imports src/shared and itself only (no tfjs, node, electron, engine/model nor the rest of the engine, whose entry loads tfjs)',
+    'take what the posterior needs (the place grid, the likelihood rows) as arguments; engineProcess/posterior drives it, and its formulas are imported from engine/posterior directly',
+  )],
   'src/main/engineProcess': [NO_ELECTRON, NO_TFJS, only(
     [
-      'src/main/engineProcess', 'src/main/engine', 'src/main/engine/model', 'src/main/data', 'src/main/recorder',
+      'src/main/engineProcess', 'src/main/engine', 'src/main/engine/model', 'src/main/engine/posterior', 'src/main/data', 'src/main/recorder',
       'src/main/analysis', 'src/main/engineProtocol', 'src/main/workers', 'src/shared', 'node:*',
     ],
-    'engineProcess/ runs inside the engine process: it imports the engine, engine/model, data/, recorder/, analysis/, engineProtocol/, workers/ and src/shared, never the service side (host/, service/, cli/, server/, ipc/)',
+    'engineProcess/ runs inside the engine process: it imports the engine, engine/model, engine/posterior, data/, recorder/, analysis/, engineProtocol/, workers/ and src/shared, never the service side (host/, service/, cli/, server/, ipc/)',
     'send the service an engineProtocol message instead of calling it',
   )],
   'src/main/engineProtocol': [only(
@@ -101,8 +106,8 @@ export const BOUNDARIES = {
     'keep message types, guards and constants here or in src/shared; behaviour belongs to host/ (service side) or engineProcess/ (engine side)',
   )],
   'src/main/analysis': [only(
-    ['src/main/analysis', 'src/main/engine/model', 'src/shared'],
-    'analysis/ is data in, data out: it imports src/shared and src/main/engine/model only (no tfjs, node or electron)',
+    ['src/main/analysis', 'src/main/engine/model', 'src/main/engine/posterior', 'src/shared'],
+    'analysis/ is data in, data out: it imports src/shared, src/main/engine/model and src/main/engine/posterior only (no tfjs, node or electron)',
     'let the caller (service, CLI, engineProcess) read files or run the engine and pass the data in',
   )],
   'src/main/host': [SERVICE_SIDE, ...MAIN_DEFAULTS, only(
@@ -113,9 +118,9 @@ export const BOUNDARIES = {
   'src/main/service': [SERVICE_SIDE, ...MAIN_DEFAULTS, only(
     [
       'src/main/service', 'src/main/host', 'src/main/engineProtocol', 'src/main/data', 'src/main/recorder', 'src/main/analysis',
-      'src/main/export', 'src/main/engine/model', 'src/shared', 'node:*',
+      'src/main/export', 'src/main/engine/model', 'src/main/engine/posterior', 'src/shared', 'node:*',
     ],
-    'service/ imports host/, engineProtocol/, data/, recorder/, analysis/, export/, engine/model, src/shared and node only',
+    'service/ imports host/, engineProtocol/, data/, recorder/, analysis/, export/, engine/model, engine/posterior, src/shared and node only',
     'a front door (cli/, server/, ipc/) or a batch job (batch/) calls the service, never the other way round',
   )],
   'src/main/batch': [...MAIN_DEFAULTS, only(
@@ -145,9 +150,77 @@ export const BOUNDARIES = {
     'take the service (a ProfilerApi) and ipcMain as arguments from src/main/index.ts',
   )],
   'src/main/data': [...MAIN_DEFAULTS, only(
-    ['src/main/data', 'src/main/workers', 'src/main/engine/model', 'src/shared', 'node:*', 'fflate', 'h5wasm'],
-    'data/ reads and writes data files: it imports node, fflate, h5wasm, workers/, engine/model and src/shared only',
-    'return plain data to the caller; recording, export and runs belong to other folders',
+    [
+      'src/main/data', 'src/main/data/sources', 'src/main/data/clusterlessNpz', 'src/main/data/nwb', 'src/main/data/validation',
+      'src/main/data/npz', 'src/main/data/files', 'src/main/data/writers', 'src/main/data/grid', 'src/main/data/presets',
+      'src/main/data/dataset', 'src/main/data/sweeps',
+    ],
+    'data/ reads and writes data files, in its rooms: its index.ts is the folder\'s door and imports its rooms only',
+    'put the code in the room it belongs to (or a new room with its own row) and export it from data/index.ts',
+  )],
+  'src/main/data/sources': [...MAIN_DEFAULTS, only(
+    [
+      'src/main/data/sources', 'src/main/data/clusterlessNpz', 'src/main/data/nwb', 'src/main/data/presets', 'src/main/data/dataset',
+      'src/shared', 'node:*',
+    ],
+    'data/sources/ turns a DataSource into a Dataset: it imports node, clusterlessNpz/, nwb/, presets/, dataset/ and src/shared only',
+    'a loader never imports sources/; give the loader what it needs as an argument',
+  )],
+  'src/main/data/clusterlessNpz': [...MAIN_DEFAULTS, only(
+    [
+      'src/main/data/clusterlessNpz', 'src/main/data/npz', 'src/main/data/validation', 'src/main/data/grid', 'src/main/engine/model',
+      'src/shared', 'node:*',
+    ],
+    'data/clusterlessNpz/ is the clusterless-npz/1 loader: it imports node, npz/, validation/, grid/, engine/model and src/shared only',
+    'a rule both loaders apply belongs in validation/; NWB imports the loader, never the other way round',
+  )],
+  'src/main/data/nwb': [...MAIN_DEFAULTS, only(
+    [
+      'src/main/data/nwb', 'src/main/data/validation', 'src/main/data/clusterlessNpz', 'src/main/data/files', 'src/main/data/dataset',
+      'src/main/workers', 'src/main/engine/model', 'src/shared', 'node:*', 'h5wasm',
+    ],
+    'data/nwb/ is NWB/HDF5 import: it imports node, h5wasm, validation/, clusterlessNpz/ (its position and grid rules), files/, dataset/, workers/, engine/model and src/shared only',
+    'return the Dataset and its findings; choosing the loader by path is sources/\' work',
+  )],
+  'src/main/data/validation': [...MAIN_DEFAULTS, only(
+    ['src/main/data/validation', 'src/main/data/npz', 'src/shared'],
+    'data/validation/ holds the findings and the rules both loaders share: it imports npz/ and src/shared only',
+    'the loaders call the rules with what they read; a rule never reads a file itself',
+  )],
+  'src/main/data/npz': [...MAIN_DEFAULTS, only(
+    ['src/main/data/npz', 'src/main/data/files', 'src/shared', 'node:*'],
+    'data/npz/ reads .npy, zip and .npz bytes: it imports node, files/ and src/shared only',
+    'what a clusterless-npz/1 file means belongs to clusterlessNpz/; the container knows arrays only',
+  )],
+  'src/main/data/files': [...MAIN_DEFAULTS, only(
+    ['src/main/data/files', 'src/shared', 'node:*'],
+    'data/files/ opens files safely: it imports node and src/shared only',
+    'keep file formats in their rooms; this room only checks and opens',
+  )],
+  'src/main/data/writers': [...MAIN_DEFAULTS, only(
+    ['src/main/data/writers', 'src/main/data/npz', 'src/main/data/files', 'src/shared', 'node:*'],
+    'data/writers/ writes .npy, zip and clusterless-npz/1 files: it imports node, npz/ (the zip checksum), files/ and src/shared only',
+    'a writer never imports a loader; a test reads back what it wrote',
+  )],
+  'src/main/data/grid': [...MAIN_DEFAULTS, only(
+    ['src/main/data/grid', 'src/shared'],
+    'data/grid/ builds the place grid: it imports src/shared only',
+    'take the positions and bin size as arguments',
+  )],
+  'src/main/data/presets': [...MAIN_DEFAULTS, only(
+    ['src/main/data/presets', 'src/main/data/grid', 'src/main/engine/model', 'src/shared'],
+    'data/presets/ builds synthetic data in memory: it imports grid/, engine/model and src/shared only',
+    'writing a preset to a file is writers/\' work (or scripts/make-recording.ts\')',
+  )],
+  'src/main/data/dataset': [...MAIN_DEFAULTS, only(
+    ['src/main/data/dataset', 'src/shared', 'node:*'],
+    'data/dataset/ computes from a loaded Dataset (fingerprint, shards, preview): it imports node and src/shared only',
+    'take the Dataset as an argument; loading it is sources/\' work',
+  )],
+  'src/main/data/sweeps': [...MAIN_DEFAULTS, only(
+    ['src/main/data/sweeps', 'src/main/data/sources', 'src/main/data/presets', 'src/main/data/grid', 'src/main/data/writers', 'src/shared', 'node:*'],
+    'data/sweeps/ writes a sweep\'s data files: it imports node, sources/, presets/, grid/, writers/ and src/shared only',
+    'the sweep\'s folder and its results belong to the service (service/sweeps/)',
   )],
   'src/main/workers': [...MAIN_DEFAULTS, only(
     ['src/main/workers', 'node:*'],

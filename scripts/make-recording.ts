@@ -1,7 +1,7 @@
 /**
  * Writes a production-size clusterless-npz/1 recording for load and memory tests: an animal running
  * laps on a linear track, place-tuned units on each tetrode, 4 amplitude marks per spike (the model
- * of src/main/data/placeSimulation.ts, which also builds the `place` preset). Each electrode is
+ * of src/main/data/presets/placeSimulation.ts, which also builds the `place` preset). Each electrode is
  * generated and written on its own, so memory stays bounded whatever the spike count.
  *
  *   node --import tsx scripts/make-recording.ts OUT.npz [--spikes 2100000] [--electrodes 32]
@@ -22,11 +22,9 @@
  */
 import { parseArgs } from 'node:util';
 import {
-  encodeNpyBytes, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, NPZ_FORMAT, npyHeader, Rng, ZipWriter,
+  encodeNpyBytes, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, lapTrajectory, NPZ_FORMAT, npyHeader,
+  PLACE_POSITION_STD_CM, PLACE_WAVEFORM_STD, replayTrajectory, Rng, spikeCountsPerElectrode, tetrodeSpikes, TRACK_CM, ZipWriter,
 } from '../src/main/data';
-import {
-  lapTrajectory, PLACE_POSITION_STD_CM, PLACE_WAVEFORM_STD, replayTrajectory, spikeCountsPerElectrode, tetrodeSpikes, TRACK_CM,
-} from '../src/main/data/placeSimulation';
 
 interface Options {
   out: string;

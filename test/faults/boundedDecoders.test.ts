@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { npyHeader } from '../../src/main/data/npyEncode';
+import { npyHeader } from '../../src/main/data';
 import { makeNpz, unzipMembers } from '../../src/main/data/testing';
 import { createProfilerService, type ProfilerService } from '../../src/main/service';
 import { likelihoodLayout, openLikelihood } from '../../src/main/service/likelihood/likelihoodRows';

@@ -4,8 +4,8 @@
  * npz reader to check that a directory is not trusted.
  */
 import { deflateRawSync } from 'node:zlib';
-import { crc32 } from '../../src/main/data/crc32';
-import { npyHeader } from '../../src/main/data/npyEncode';
+import { npyHeader } from '../../src/main/data';
+import { crc32 } from '../../src/main/data/testing';
 
 export interface HostileMember {
   name: string;

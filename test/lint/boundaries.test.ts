@@ -79,6 +79,15 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src/main/cli/deep/probe.ts', "export { analyseSweep } from '../../analysis/sweep';", /past the index.ts of src\/main\/analysis.*import from "\.\.\/\.\.\/analysis"/],
   ['src/main/engine/strategies/probe.ts', "import type { OpWork } from '../model/opWork';", /past the index.ts of src\/main\/engine\/model/],
   ['src/main/engineProcess/probe.ts', "const engine = () => import('../engine/types');", /past the index.ts of src\/main\/engine\./],
+  // data/'s rooms: each imports the rooms its row names, through their doors; other folders only data/index.ts
+  ['src/main/data/npz/probe.ts', "import { loadNpz } from '../clusterlessNpz';", /data\/npz\/ reads \.npy, zip and \.npz bytes/],
+  ['src/main/data/clusterlessNpz/probe.ts', "import { parseNpy } from '../npz/npy';", /past the index.ts of src\/main\/data\/npz.*import from "\.\.\/npz"/],
+  ['src/main/data/probe.ts', "import { readFile } from 'node:fs/promises';", /its index.ts is the folder's door/],
+  ['src/main/service/probe.ts', "import { loadNpz } from '../data/clusterlessNpz';", /service\/ imports host\//],
+  // engine/posterior is a tier of its own: tfjs-free, and open only to the folders its row's importers name
+  ['src/main/engine/posterior/probe.ts', "import * as tf from '@tensorflow/tfjs-core';", /engine\/posterior is tfjs-free/],
+  ['src/main/engine/posterior/probe.ts', "import { EPS } from '../model';", /engine\/posterior is tfjs-free/],
+  ['src/main/cli/probe.ts', "import { buildStateSpace } from '../engine/posterior';", /the CLI imports the service/],
 ];
 
 /** [file the snippet pretends to be, an import the table allows there] */
@@ -106,6 +115,10 @@ const ALLOWED: [string, string][] = [
   ['src/main/index.ts', "import { buildAppMenu } from './appMenu';\nimport { windowOptions } from './windowOptions';"],
   ['src/main/engine/probe.test.ts', "import { readFileSync } from 'node:fs';\nimport { loadNpz } from '../data';"],
   ['test/probe.test.ts', "import { app } from 'electron';\nimport { fitEncodingModel } from '../src/main/engine';"],
+  ['src/main/data/nwb/probe.ts', "import { checkTrajectory } from '../clusterlessNpz';\nimport { ValidationFindings } from '../validation';\nimport { h5 } from 'h5wasm/node';"],
+  ['src/main/data/sweeps/probe.ts', "import { loadDataset } from '../sources';\nimport { writeClusterlessNpz } from '../writers';"],
+  ['src/main/service/probe.ts', "import { posteriorMemoryEstimate } from '../engine/posterior';\nimport { loadDataset } from '../data';"],
+  ['src/main/engineProcess/posterior/probe.ts', "import { buildStateSpace } from '../../engine/posterior';"],
 ];
 
 describe('import boundaries', () => {

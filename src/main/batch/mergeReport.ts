@@ -24,7 +24,7 @@ export function inElectrodeOrder<T>(perShard: readonly (readonly T[])[], by: str
   return Array.from({ length: total }, (_, e) => perShard[e % count]![Math.floor(e / count)]!);
 }
 
-/** notes a shard added about itself (data/shard.ts): the merged dataset is whole again */
+/** notes a shard added about itself (data/dataset/shard.ts): the merged dataset is whole again */
 const SHARD_NOTE = /^shard \d+\/\d+ \(/;
 
 export function mergedDataset(shards: readonly ShardRun[]): DatasetSummary {

@@ -1,13 +1,15 @@
 /**
  * Test helpers: writes .npy bytes in any dtype, order, endianness and format version, and zips them
- * (stored, deflated, or with zip64 records as NumPy writes them); makes named pipes. Used by this
- * folder's tests and by the service's tests of paths a client names.
+ * (stored, deflated, or with zip64 records as NumPy writes them); makes named pipes. Used by the
+ * rooms' tests, the service's tests of paths a client names and the fault tests.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { unzipSync, zipSync } from 'fflate';
-import { crc32 } from './crc32';
-import { parseNpy } from './npy';
+import { crc32, parseNpy } from './npz';
+
+/** the zip checksum, for a test that writes a zip by hand */
+export { crc32 };
 
 export interface NpySpec {
   descr: string;

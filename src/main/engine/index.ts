@@ -27,7 +27,3 @@ export { addLocalTerms, localTerms, predictLocal, type LocalElectrodeTerms } fro
 export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';
 export type { BatchTime, EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';
-export {
-  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, filterSmooth, mapPosition, maskedPosterior,
-  noSpikeLogLikelihood, posteriorMemoryEstimate, smoothRowWork, stateProbabilities, type PlaceGrid, type StateSpace,
-} from './posterior';

@@ -4,8 +4,8 @@
  * comes from an injected spawn function (fork under Node by default).
  *
  * This file is the facade: it checks each call's arguments and hands the work to the rooms. The
- * run queue (queue/) runs the runs; the views of a recording are in runViews.ts, the calls about
- * the machine and the data in dataCalls.ts.
+ * run queue (queue/) runs the runs; the views of a recording and the calls about the machine and
+ * the data are groups of calls in calls/, a run request's checks are in checks/.
  */
 import type { Comparison, ExportResult, ProfilerApi, RunDetail, RunIndexEntry } from '../../shared/api';
 import type { RunConfig } from '../../shared/config';
@@ -16,9 +16,8 @@ import { compareReports } from '../analysis';
 import { warmReportValidator } from '../export';
 import type { DecodeRequest } from '../engineProtocol';
 import type { SpawnEngine } from '../host';
-import { dataCalls } from './dataCalls';
-import { decodeConfig, decodeRequestOf, withReadableData } from './runRequests';
-import { runViews } from './runViews';
+import { dataCalls, runViews } from './calls';
+import { decodeConfig, decodeRequestOf, withReadableData } from './checks';
 import { createServiceCore, type ServiceCore } from './serviceCore';
 import { entryOf, exportBytes, type OpenEventStream } from './store';
 import { exportFormat, finiteNumber, listener } from './validate';

@@ -3,7 +3,7 @@
  * position series, every mark source of one kind as electrodes, position timestamps as decoding bins.
  * When a choice is missing or ambiguous it says what is missing and what to choose instead.
  */
-import { count, type ValidationFindings } from '../validationFindings';
+import { count, type ValidationFindings } from '../validation';
 import { RECIPE_FORMAT, type ElectrodeChoice, type NwbRecipe, type PositionChoice } from './recipe';
 import type { NwbScan, PositionCandidate, SpikeTableCandidate } from './scanTypes';
 

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import type { Dataset as H5Dataset, File as H5File, Group as H5Group } from 'h5wasm/node';
 import { AppError } from '../../../shared/errors';
-import { openRegularFile } from '../regularFile';
+import { openRegularFile } from '../files';
 
 type H5Lib = typeof import('h5wasm/node').default;
 

@@ -5,7 +5,7 @@
  */
 import type { Dataset as H5Dataset, OutputData } from 'h5wasm/node';
 import { AppError } from '../../../shared/errors';
-import { shapeText } from '../validationFindings';
+import { shapeText } from '../validation';
 import { guard, type H5Entity, type H5Handle } from './h5';
 
 /** one slice of a dataset never asks h5wasm for more than this */

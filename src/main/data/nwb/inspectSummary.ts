@@ -3,7 +3,7 @@
  * same way in the worker thread and in-process.
  */
 import { summarizeDataset } from '../../../shared/dataset';
-import { previewDataset } from '../preview';
+import { previewDataset } from '../dataset';
 import type { NwbWorkerRequest, NwbWorkerResult } from './inspectInWorker';
 import { inspectNwb } from './loadNwb';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../shared/dataset';
 import { fitEncodingModel, initBackend, predictNonlocal } from '../../engine';
-import { loadNpz } from '../loadNpz';
+import { loadNpz } from '../clusterlessNpz';
 import { inspectNwb, loadNwb } from './loadNwb';
 import { RECIPE_FORMAT, type NwbRecipe } from './recipe';
 import { writeNwb, type MarkLayout } from './testing';

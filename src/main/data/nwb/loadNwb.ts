@@ -7,10 +7,7 @@ import { basename } from 'node:path';
 import type { ValidationFinding } from '../../../shared/api';
 import type { Dataset, ElectrodeData } from '../../../shared/dataset';
 import { BugError, isAppError } from '../../../shared/errors';
-import { checkDataset } from '../datasetChecks';
-import { count, ValidationFindings, num } from '../validationFindings';
-import { finiteRange } from '../scan';
-import { checkSpikes } from '../validateSpikes';
+import { checkDataset, count, ValidationFindings, num, finiteRange, checkSpikes } from '../validation';
 import { autoRecipe } from './autoRecipe';
 import { openH5, type H5Handle } from './h5';
 import { decodingBins, placeGrid, recipeParams } from './readLayout';
@@ -19,7 +16,7 @@ import { readPositionChoice } from './readPosition';
 import type { ElectrodeChoice, NwbRecipe, SpikeSource } from './recipe';
 import { scanOpened } from './scan';
 import type { NwbScan } from './scanTypes';
-import type { PositionSeries } from '../loadPosition';
+import type { PositionSeries } from '../clusterlessNpz';
 
 export interface NwbInspection {
   dataset: Dataset | null;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../shared/dataset';
-import { loadNpz } from '../loadNpz';
+import { loadNpz } from '../clusterlessNpz';
 import { inspectNwb, loadNwb } from './loadNwb';
 import { RECIPE_FORMAT, type NwbRecipe } from './recipe';
 import { writeNwb } from './testing';

@@ -4,10 +4,9 @@
  * the file; widths from the recipe or the defaults (each choice written to the notes).
  */
 import type { KdeParams } from '../../../shared/dataset';
-import { count, num, type ValidationFindings } from '../validationFindings';
-import { buildGrid } from '../loadGrid';
+import { count, num, type ValidationFindings } from '../validation';
+import { buildGrid, checkTimeGrid, type PositionSeries } from '../clusterlessNpz';
 import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../../engine/model';
-import { checkTimeGrid, type PositionSeries } from '../loadPosition';
 import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';
 import type { BinChoice, GridChoice, NwbRecipe } from './recipe';

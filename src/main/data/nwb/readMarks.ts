@@ -4,8 +4,7 @@
  * as arrays the npz loader's spike rules can check.
  */
 import { AppError } from '../../../shared/errors';
-import type { NumericArray } from '../arrayReader';
-import { num, type ValidationFindings } from '../validationFindings';
+import { num, type NumericArray, type ValidationFindings } from '../validation';
 import { childPath, getDataset, getEntity, isGroup, type H5Handle } from './h5';
 import { attrNumber, attrText, datasetMeta, MAX_SLICE_BYTES, readRows } from './h5read';
 import type { SpikeSource } from './recipe';

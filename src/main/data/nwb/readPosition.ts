@@ -2,9 +2,8 @@
  * Reads the chosen position series: columns, `conversion` and `offset`, units to cm, optional y flip.
  * Validation is the npz loader's (E011–E013, W014, E043) applied to the NWB paths.
  */
-import type { NumericArray } from '../arrayReader';
-import { count, num, type ValidationFindings } from '../validationFindings';
-import { checkPositionValues, checkSampleTimes, checkTrajectory, type PositionSeries } from '../loadPosition';
+import { count, num, type NumericArray, type ValidationFindings } from '../validation';
+import { checkPositionValues, checkSampleTimes, checkTrajectory, type PositionSeries } from '../clusterlessNpz';
 import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';
 import type { PositionChoice } from './recipe';

@@ -11,7 +11,7 @@ import { AppError } from '../../../shared/errors';
 import {
   RECIPE_FORMAT, RECIPE_SUFFIX, type BinChoice, type ElectrodeChoice, type GridChoice, type NwbRecipe, type PositionChoice, type SpikeSource,
 } from '../../../shared/nwb';
-import { readRegularText } from '../regularFile';
+import { readRegularText } from '../files';
 
 // the recipe's types cross the process boundary (the UI builds recipes), so they live in shared/
 export { RECIPE_FORMAT, RECIPE_SUFFIX };

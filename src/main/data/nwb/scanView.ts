@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import type { ValidationFinding } from '../../../shared/api';
 import type { NwbRecipe, NwbScan } from '../../../shared/nwb';
-import { ValidationFindings } from '../validationFindings';
+import { ValidationFindings } from '../validation';
 import { autoRecipe } from './autoRecipe';
 import { scanNwb } from './scan';
 

@@ -1,6 +1,7 @@
 /**
- * The folder is the host-side float32 implementation: the engine's boundary row lets engine files
- * load TensorFlow.js, so this test keeps these modules to themselves and src/shared.
+ * The folder is the host-side float32 implementation, a tier of its own in the import table
+ * (eslint-rules/boundaryTable.js); this test keeps the stricter shape of its imports too: each
+ * module imports only its own folder's modules and src/shared's, by name.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -3,9 +3,7 @@
  * written by scripts/make-posterior-fixtures.py) and the golden protocols' inputs, read once.
  */
 import { fileURLToPath } from 'node:url';
-import { openNpz, type NpzFile } from '../../data';
-import { npyAsFloat64 } from '../../data/npy';
-import { buildPlaceGrid1d } from '../../data';
+import { buildPlaceGrid1d, npyAsFloat64, openNpz, type NpzFile } from '../../data';
 import type { PlaceGrid } from './grid';
 import { buildStateSpace } from './stateSpace';
 import type { StateSpace, StateSpaceOptions } from './stateSpaceTypes';

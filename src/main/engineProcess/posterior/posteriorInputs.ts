@@ -6,7 +6,7 @@
 import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import { upperBound } from '../../../shared/sortedSearch';
-import type { PlaceGrid } from '../../engine';
+import type { PlaceGrid } from '../../engine/posterior';
 
 /** The dataset's whole 1-D grid; a dataset that knows only its interior bins has every bin interior. */
 export function placeGridOf(dataset: Dataset): PlaceGrid {

@@ -11,10 +11,11 @@ import type { HmmStrategy, PosteriorModel } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import type { PosteriorParameters } from '../../../shared/posteriorParameters';
 import { AppError } from '../../../shared/errors';
+import type { EngineProbe } from '../../engine';
 import {
-  AcausalSmoother, type EngineProbe, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, mapPosition, maskedPosterior,
-  noSpikeLogLikelihood, posteriorMemoryEstimate, smoothRowWork, stateProbabilities, type StateSpace,
-} from '../../engine';
+  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, mapPosition, maskedPosterior, noSpikeLogLikelihood,
+  posteriorMemoryEstimate, smoothRowWork, stateProbabilities, transitionBytes, type StateSpace,
+} from '../../engine/posterior';
 import { scaleWork } from '../../engine/model';
 import { POSTERIOR_FILES, type PosteriorSummary } from '../../engineProtocol';
 import { likelihoodArgmax, PositionErrors } from './positionErrors';
@@ -272,7 +273,7 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
     marginalLogLikelihood,
     filterMs: t1 - t0,
     smoothMs: performance.now() - t1,
-    denseTransitionBytes: n * n * 4,
+    denseTransitionBytes: transitionBytes(space, 'dense'),
     parameters: { movementVar: space.movementVar, noSpikeRate: space.noSpikeRate, discreteTransition: space.discreteTransition },
     memory: { ...estimateOf(space, inp, w.rows), measuredBytes: memory.measuredBytes },
     files: POSTERIOR_FILES,

@@ -1,0 +1,14 @@
+/**
+ * Opening files safely: a file a person names (a .npz, an .nwb, a recipe) is checked to be a
+ * regular file before it is opened, so a named pipe or a device never stalls the service; a file
+ * anyone with write access may have replaced (the runs folder, a run's trace) is refused when it
+ * links out of its folder or is larger than its reader expects, and a gzip member inflates to a
+ * bounded size.
+ *
+ * The bottom of data/: imports node and src/shared only, no other room.
+ */
+export { entryAt, existsError, notAFileError, openRegularFile, readRegularText, regularFileStats, type OpenedFile } from './regularFile';
+export {
+  gunzipBounded, gzipDeclaredSize, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, openUntrustedFile, readTraceJson, readUntrustedFile,
+  readUntrustedText, type UntrustedReadOptions,
+} from './untrustedFile';

@@ -1,0 +1,83 @@
+/**
+ * The views of one run's recording: its timeline (a window, a span search, an area summary), its
+ * counter series, its saved likelihoods and its posterior. A running run answers from memory; a recorded one
+ * from its files, read once and cached.
+ */
+import type { CounterSeries, LikelihoodView, ProfilerApi, SpanAreaSummary, SpanSearchResult, TimelineView } from '../../../shared/api';
+import { posteriorRequest, type PosteriorView } from '../../../shared/posteriorView';
+import { likelihoodRequest, likelihoodView } from '../likelihood';
+import { posteriorView } from '../posterior';
+import type { ServiceCore } from '../serviceCore';
+import { RUN_FILES } from '../store';
+import { findSpan, queryTimeline, summarizeArea, type TimelineIndex } from '../timeline';
+import { likelihoodName, spanAreaRequest, spanSearchRequest, timelineRequest } from '../validate';
+
+type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' | 'getCounters' | 'getLikelihood' | 'getPosterior'>;
+
+export function runViews({ store, queue, timelines, runId }: ServiceCore): RunViews {
+  async function recordedTimelineIndex(id: string): Promise<TimelineIndex | null> {
+    if (!(await store.exists(id, RUN_FILES.events))) return null;
+    return timelines.get(id, store.file(id, RUN_FILES.events));
+  }
+
+  /** the live run's index, or a finished run's read once; null before anything was recorded */
+  async function timelineIndexOf(id: string): Promise<TimelineIndex | null> {
+    await store.status(id);
+    const live = queue.get(id)?.timeline;
+    if (live) return live.index();
+    return recordedTimelineIndex(id);
+  }
+
+  return {
+    async getTimeline(v, request): Promise<TimelineView> {
+      const id = await runId(v);
+      const req = timelineRequest(request);
+      await store.status(id);
+      // every page watching a live run asks for much the same view: the run answers it once
+      const live = queue.get(id)?.timeline;
+      if (live) return live.query(req);
+      const index = await recordedTimelineIndex(id);
+      // queued, or traced off: nothing recorded yet is an empty timeline, not an error
+      if (!index) return { startUs: req.startUs, endUs: req.endUs, totalUs: 0, lanes: [], spans: [], instants: [], totalEvents: 0 };
+      return queryTimeline(index, req);
+    },
+
+    async findSpan(v, request): Promise<SpanSearchResult> {
+      const id = await runId(v);
+      const req = spanSearchRequest(request);
+      const index = await timelineIndexOf(id);
+      return index ? findSpan(index, req) : { total: 0, match: null, ordinal: 0 };
+    },
+
+    async summarizeArea(v, request): Promise<SpanAreaSummary> {
+      const id = await runId(v);
+      const req = spanAreaRequest(request);
+      const index = await timelineIndexOf(id);
+      return index ? summarizeArea(index, req) : { startUs: req.startUs, endUs: req.endUs, lanes: 0, spans: 0, rows: [] };
+    },
+
+    async getCounters(v): Promise<CounterSeries[]> {
+      const id = await runId(v);
+      await store.status(id);
+      const live = queue.get(id)?.timeline;
+      if (live) return live.counterSeries();
+      if (!(await store.exists(id, RUN_FILES.events))) return [];
+      return timelines.counters(id, store.file(id, RUN_FILES.events));
+    },
+
+    async getLikelihood(v, strategy, request = {}): Promise<LikelihoodView> {
+      const id = await runId(v);
+      const name = likelihoodName(strategy);
+      const req = likelihoodRequest(request);
+      await store.status(id);
+      return likelihoodView(store.dir(id), id, name, req);
+    },
+
+    async getPosterior(v, request = {}): Promise<PosteriorView> {
+      const id = await runId(v);
+      const req = posteriorRequest(request);
+      await store.status(id);
+      return posteriorView(store.dir(id), id, req);
+    },
+  };
+}
