@@ -17,14 +17,14 @@ export {
 } from './fit';
 export type { KdePart } from './logKde';
 export {
-  decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, planElectrode, predictNonlocal,
-  type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink, type TermReader,
-} from './predict';
-export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
+  addFloorTerms, addTermsToRows, decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, groundProcessRows, LikelihoodSum,
+  OrderedTermSum, planElectrode, predictNonlocal, predictNonlocalWindows, windowBounds,
+  type ElectrodePlan, type ElectrodeRows, type ElectrodeTermsKind, type NonlocalPredict, type TermBlockSink, type TermListener, type TermReader,
+  type TermSink,
+} from './likelihood';
 export { CancelledError } from './model';
 export { copyFloat32Into, relaxedSimdAvailable } from './simd';
 export { addLocalTerms, localTerms, predictLocal, type LocalElectrodeTerms } from './local';
-export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';
 export type { BatchTime, EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';
 export {

@@ -10,10 +10,10 @@ import type { Dataset } from '../../../shared/dataset';
 import { AppError, deserializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { FitOptions, KdePart, LocalElectrodeTerms, PredictOptions } from '../../engine';
+import type { FitOptions, KdePart, LocalElectrodeTerms, PredictOptions, TermListener } from '../../engine';
 import { CancelledError } from '../../engine/model';
 import type { DecodingShare, ElectrodeChoice, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
-import type { TermRelease } from './termRing';
+import { releaseTerms, type TermRelease } from './termRing';
 import { moduleWorkerEntry, startModuleWorker } from '../../workers';
 
 export interface PoolOptions {
@@ -32,12 +32,6 @@ export interface WorkerFit {
   profile?: WorkerProfile;
 }
 
-export interface TermListener {
-  /** with `release`: values is a view of a worker's term ring, to release once they are added */
-  onTerms(electrode: number, start: number, values: Float32Array, release?: TermRelease): void;
-  onElectrodeDone(electrode: number): void;
-}
-
 interface Pending {
   resolve(message: FromWorker): void;
   reject(error: Error): void;
@@ -47,6 +41,11 @@ interface Pending {
 }
 
 const EMPTY = new Float64Array(0);
+
+/** A block in a worker's term ring is given back by freeing its slot. */
+function ringRelease(release: TermRelease | undefined): (() => void) | undefined {
+  return release && (() => releaseTerms(release));
+}
 
 /** The dataset as one worker needs it: positions and grid, and spikes of its electrodes only. */
 function workerShare(dataset: Dataset, electrodes: readonly number[]): Dataset {
@@ -131,7 +130,7 @@ export class EnginePool {
     const pending = worker.pending.get(m.call);
     if (!pending) return;
     if (m.type === 'terms') {
-      for (const b of m.blocks) pending.terms?.onTerms(m.electrode, b.start, b.values, b.release);
+      for (const b of m.blocks) pending.terms?.onTerms(m.electrode, b.start, b.values, ringRelease(b.release));
       if (m.done) pending.terms?.onElectrodeDone(m.electrode);
       return;
     }

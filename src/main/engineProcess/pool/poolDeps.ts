@@ -7,12 +7,11 @@
 import type { StrategyChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { DEFAULT_MEMORY_BUDGET_BYTES, electrodeStrategy, type EngineProbe } from '../../engine/model';
-import type { LocalElectrodeTerms, NonlocalResult, PredictOptions } from '../../engine';
+import type { ElectrodeRows, LocalElectrodeTerms, NonlocalResult, PredictOptions, TermListener } from '../../engine';
 import { AppError } from '../../../shared/errors';
 import type { EngineDeps, FittedModel, KernelProfile } from '../engineDeps';
 import { assignElectrodes } from './assignment';
-import type { EnginePool, TermListener, WorkerFit } from './enginePool';
-import { OrderedTermSum, type ElectrodeRows } from './orderedTermSum';
+import type { EnginePool, WorkerFit } from './enginePool';
 import type { DecodingShare, WorkerProfile } from './poolProtocol';
 
 type Engine = typeof import('../../engine');
@@ -93,7 +92,7 @@ async function poolPredict(
   // The workers start first: the likelihood (nTime × nBins float64, fresh pages) and the spike rows
   // are built while they compute. No term can arrive before this function awaits, since the
   // workers' answers are handled on this thread's event loop, so the sum exists by then.
-  const route: { sum?: OrderedTermSum } = {};
+  const route: { sum?: TermListener } = {};
   const terms: TermListener = {
     onTerms: (electrode, start, values, release) => route.sum!.onTerms(electrode, start, values, release),
     onElectrodeDone: (electrode) => route.sum!.onElectrodeDone(electrode),
@@ -117,7 +116,7 @@ async function poolPredict(
     return { kind: engine.electrodeTermsKind(nDec, model.nEnc[e]!), rows: dec.rows };
   });
   let summedCount = 0;
-  const sum = new OrderedTermSum(likelihood, electrodes, () => {
+  const sum = new engine.OrderedTermSum(likelihood, electrodes, () => {
     summedCount++;
     probe.progress(summedCount / electrodes.length, `electrode ${summedCount}/${electrodes.length}`);
   });

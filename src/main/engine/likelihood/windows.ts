@@ -6,14 +6,14 @@
  * extra edge row is dropped. The last window keeps the grid's end, and is never a single row
  * (a lone last row would take spikes at u = t_{T−1}, which belong to row T−2).
  */
-import type { StrategyChoice } from '../../shared/config';
-import type { Dataset } from '../../shared/dataset';
-import { lowerBound, upperBound } from '../../shared/sortedSearch';
-import { WINDOWS_SPAN } from '../../shared/traceSpans';
-import type { EncodingModel } from './fit';
-import { DEFAULT_MEMORY_BUDGET_BYTES, KEPT_KERNEL_BUDGET_SHARE, throwIfCancelled } from './model';
+import type { StrategyChoice } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { lowerBound, upperBound } from '../../../shared/sortedSearch';
+import { WINDOWS_SPAN } from '../../../shared/traceSpans';
+import type { EncodingModel } from '../fit';
+import { DEFAULT_MEMORY_BUDGET_BYTES, KEPT_KERNEL_BUDGET_SHARE, throwIfCancelled } from '../model';
 import { predictNonlocal } from './predict';
-import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions, type WindowSummary } from './types';
+import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions, type WindowSummary } from '../types';
 
 /**
  * The most likelihood (float64 bytes) one predict computes at once: consecutive windows are decoded

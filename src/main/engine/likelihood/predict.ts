@@ -6,21 +6,21 @@
  * likelihoodSum.ts.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { StrategyChoice } from '../../shared/config';
-import type { Dataset } from '../../shared/dataset';
-import { electrodeArgs, ELECTRODE_SPAN } from '../../shared/traceSpans';
+import type { StrategyChoice } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { electrodeArgs, ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import {
   DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, electrodeStrategy, throwIfCancelled, type StrategyOptions, type TileChoice,
-} from './model';
-import type { EncodingModel, FittedElectrode } from './fit';
-import { electrodeBias } from './logSpace';
-import { spikeRows } from './positionTrack';
-import { gather, inBoundsIndices } from './rowSelection';
+} from '../model';
+import type { EncodingModel, FittedElectrode } from '../fit';
+import { electrodeBias } from '../logSpace';
+import { spikeRows } from '../positionTrack';
+import { gather, inBoundsIndices } from '../rowSelection';
 import { LikelihoodSum } from './likelihoodSum';
-import { toTensor2d } from './gaussianKernel';
-import { seriesReach, STRATEGY_IMPLS, type ElectrodeContext } from './strategies';
-import { makeStageTools } from './sync';
-import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions } from './types';
+import { toTensor2d } from '../gaussianKernel';
+import { seriesReach, STRATEGY_IMPLS, type ElectrodeContext } from '../strategies';
+import { makeStageTools } from '../sync';
+import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions } from '../types';
 
 /** In-bounds decoding spikes of one electrode and their output rows. */
 export interface DecodingSpikes {
