@@ -17,10 +17,10 @@ export {
 } from './fit';
 export type { KdePart } from './logKde';
 export {
-  addFloorTerms, addTermsToRows, decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, groundProcessRows, LikelihoodSum,
-  OrderedTermSum, planElectrode, predictNonlocal, predictNonlocalWindows, windowBounds,
-  type ElectrodePlan, type ElectrodeRows, type ElectrodeTermsKind, type NonlocalPredict, type TermBlockSink, type TermListener, type TermReader,
-  type TermSink,
+  electrodeSpanArgs, electrodeTerms, inThreadExecutor, OrderedTermSum, planNonlocal, predictNonlocal, predictNonlocalWindows, predictNonlocalWindowsWith,
+  predictNonlocalWith, runNonlocalPlan, seriesReachOf, windowBounds,
+  type ElectrodeMarks, type ElectrodePlan, type NonlocalExecutor, type NonlocalPlan, type PlannedTerms, type RunningTerms, type TermListener,
+  type TermReader, type TermSink,
 } from './likelihood';
 export { CancelledError } from './model';
 export { copyFloat32Into, relaxedSimdAvailable } from './simd';

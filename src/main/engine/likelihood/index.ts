@@ -1,14 +1,20 @@
 /**
- * The non-local likelihood (kde-spec §4.1–4.5): a predict's plan (per electrode the strategy,
- * resolved once, and why), the terms each electrode's strategy computes, and their sum into the
- * float64 likelihood in electrode order, whole or window by window.
+ * The non-local likelihood (kde-spec §4.1–4.5), one pipeline: a predict's plan (per electrode its
+ * spikes and the strategy, resolved once, and why), an executor that computes the planned terms
+ * (on this thread here; the engine process's pool implements the same seam), and their sum into
+ * the float64 likelihood in electrode order, so the bits do not depend on who computed them, whole
+ * or window by window.
  *
- * Part of the engine: imports tfjs, the rest of the engine, engine/model and src/shared only.
+ * Part of the engine: imports tfjs, the engine's other modules, engine/model and src/shared only.
  */
-export {
-  decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, planElectrode, predictNonlocal,
-  type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink, type TermReader,
-} from './predict';
+export { electrodeSpanArgs, electrodeTerms, type TermBlockSink, type TermReader } from './electrodeTerms';
+export { inThreadExecutor, type NonlocalExecutor, type RunningTerms } from './executor';
 export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
 export { OrderedTermSum, type ElectrodeRows, type TermListener } from './orderedTermSum';
-export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
+export {
+  decodingSpikes, electrodeTermsKind, planNonlocal, seriesReachOf,
+  type DecodingSpikes, type ElectrodeMarks, type ElectrodePlan, type ElectrodeTermsKind, type NonlocalPlan, type PlannedModel, type PlannedTerms,
+  type ReachSource,
+} from './plan';
+export { predictNonlocal, predictNonlocalWith, runNonlocalPlan } from './predict';
+export { predictNonlocalWindows, predictNonlocalWindowsWith, windowBounds, type WindowRows } from './windows';

@@ -1,12 +1,12 @@
 /**
- * Adds the spike terms that pool workers stream back into the likelihood in one fixed order —
- * electrode by electrode, each electrode's blocks in order — whichever worker computed them and
- * whenever they arrived. That is the order the engine's own single-thread predict adds in, with the
- * same float64 arithmetic (the engine's TermSink), so the likelihood is bitwise the same for any
- * number of workers and any schedule. Blocks of an electrode ahead of the next one due wait in memory.
+ * Adds the spike terms an executor hands over into the likelihood in one fixed order — electrode
+ * by electrode, each electrode's blocks in order — whichever thread or worker computed them and
+ * whenever they arrived, with the same float64 arithmetic (the TermSink), so the likelihood is
+ * bitwise the same for any number of workers and any schedule. Blocks of an electrode ahead of the
+ * next one due wait in memory; on one thread none ever waits.
  */
 import type { TermSink } from './likelihoodSum';
-import type { ElectrodeTermsKind } from './predict';
+import type { ElectrodeTermsKind } from './plan';
 
 export interface ElectrodeRows {
   kind: ElectrodeTermsKind;
