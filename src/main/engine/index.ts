@@ -1,8 +1,9 @@
 /**
- * The clusterless-KDE engine on TensorFlow.js ops: backends, encoding fit, non-local and local
- * predict under seven strategies, the six of kde-spec §7 and the engine's own series
- * (strategies/), computed with the fused ops of ops/ (each choosing the engine's SIMD kernels of
- * simd/ or a graph of tf ops). Importing it loads TensorFlow.js;
+ * The clusterless-KDE engine on TensorFlow.js ops: backends, encoding fit, non-local predict (the
+ * likelihood's pipeline, likelihood/: plan, executor, ordered sum) and local predict under seven
+ * strategies, the six of kde-spec §7 and the engine's own series (strategies/), computed with the
+ * fused ops of ops/ (each choosing the engine's SIMD kernels of simd/ or a graph of tf ops).
+ * Importing it loads TensorFlow.js;
  * what needs the engine's decisions without its compute (constants, sizes, memory formulas, `auto`
  * dispatch) imports engine/model instead.
  *
