@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from './config';
+import { parseRunConfig, parseStrategies, STRATEGY_CHOICES } from './config';
 
 const base = { data: { kind: 'preset', name: 'tiny' } };
 
@@ -40,5 +40,38 @@ describe('run config: the posterior request', () => {
   it('refuses a posterior on a shard, which holds only some electrodes', () => {
     const raw = { ...base, posterior: { model: 'decoder' }, shard: { index: 0, count: 2 } };
     expect(message(raw)).toMatch(/^run config 'posterior': a shard holds only some electrodes/);
+  });
+});
+
+describe('run config: the strategy list, one check for every front door', () => {
+  const refusal = (f: () => unknown): string => {
+    try {
+      f();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'no error';
+  };
+
+  it('keeps each strategy once, in the order first given, in a config and on its own', () => {
+    expect(parseStrategies(['compensated', 'auto', 'compensated', 'reference'])).toEqual(['compensated', 'auto', 'reference']);
+    expect(parseRunConfig({ ...base, strategies: ['compensated', 'auto', 'compensated'] }).strategies).toEqual(['compensated', 'auto']);
+  });
+
+  it.each([
+    [[], "run config 'strategies': expected a non-empty list of strategy names"],
+    ['reference', "run config 'strategies': expected a non-empty list of strategy names"],
+    [Array.from({ length: 17 }, () => 'reference'), "run config 'strategies': expected a non-empty list of strategy names"],
+    [['reference', 'compansated'], `run config 'strategies[1]': expected one of ${STRATEGY_CHOICES.join(', ')}, got "compansated"; did you mean compensated?`],
+    [['zzzz'], `run config 'strategies[0]': expected one of ${STRATEGY_CHOICES.join(', ')}, got "zzzz"`],
+    [[7], `run config 'strategies[0]': expected one of ${STRATEGY_CHOICES.join(', ')}, got 7`],
+  ])('refuses %j with the nearest name, the same whether it comes alone or in a config', (strategies, expected) => {
+    expect(refusal(() => parseStrategies(strategies))).toBe(expected);
+    expect(refusal(() => parseRunConfig({ ...base, strategies }))).toBe(expected);
+  });
+
+  it("names a front door's own words in the message and among the suggestions", () => {
+    expect(refusal(() => parseStrategies(['al'], ['all']))).toBe(`run config 'strategies[0]': expected one of ${STRATEGY_CHOICES.join(', ')} or all, got "al"; did you mean all?`);
+    expect(parseStrategies(['series'], ['all'])).toEqual(['series']);
   });
 });

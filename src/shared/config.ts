@@ -4,6 +4,7 @@
  */
 import { AppError } from './errors';
 import { checkEnginesAgainstModel, DEFAULT_ENGINE_TIMEOUT_S, MAX_ENGINE_TIMEOUT_S, parseEnginePython, parseEngines, type ExternalEngineName } from './externalEngines';
+import { didYouMean } from './suggest';
 
 export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming', 'series'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -222,6 +223,29 @@ function parsePosterior(v: unknown): PosteriorRequest | undefined {
   return { model: oneOf(r.model, 'posterior.model', POSTERIOR_MODELS), strategies: HMM_STRATEGIES.filter((s) => named.has(s)) };
 }
 
+/** strategies one run may ask for, at most */
+const MAX_STRATEGIES = 16;
+
+/**
+ * The one check of a run's strategy list: 1 to 16 names, each a strategy or a dispatch, kept once
+ * each in the order first given. An unknown name is refused with the nearest one that exists.
+ * parseRunConfig applies it to every config (the service's gate); a front door with words of its
+ * own beside the names (the CLI's `all`) applies it to what the person typed, naming those words
+ * (`frontDoorWords`) in the message and among the suggestions.
+ */
+export function parseStrategies(raw: unknown, frontDoorWords: readonly string[] = []): StrategyChoice[] {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_STRATEGIES) {
+    throw bad('strategies', 'expected a non-empty list of strategy names');
+  }
+  const known: readonly string[] = STRATEGY_CHOICES;
+  const listed = [STRATEGY_CHOICES.join(', '), ...frontDoorWords].join(' or ');
+  return [...new Set(raw.map((s: unknown, i) => {
+    if (typeof s === 'string' && known.includes(s)) return s as StrategyChoice;
+    const near = typeof s === 'string' ? didYouMean(s, [...STRATEGY_CHOICES, ...frontDoorWords]) : '';
+    throw bad(`strategies[${i}]`, `expected one of ${listed}, got ${JSON.stringify(s)}${near}`);
+  }))];
+}
+
 /** more engine workers than this would only share the same cores */
 export const MAX_WORKERS = 64;
 
@@ -229,13 +253,7 @@ export const MAX_WORKERS = 64;
 export function parseRunConfig(raw: unknown): RunConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('(root)', 'expected an object');
   const r = raw as Record<string, unknown>;
-  const strategiesRaw = r.strategies ?? DEFAULT_RUN_CONFIG.strategies;
-  if (!Array.isArray(strategiesRaw) || strategiesRaw.length === 0 || strategiesRaw.length > 16) {
-    throw bad('strategies', 'expected a non-empty list of strategy names');
-  }
-  const strategies = [
-    ...new Set(strategiesRaw.map((s, i) => oneOf(s, `strategies[${i}]`, [...STRATEGIES, ...DISPATCHES] as const))),
-  ];
+  const strategies = parseStrategies(r.strategies ?? DEFAULT_RUN_CONFIG.strategies);
   const budget = r.memoryBudgetBytes;
   if (budget !== undefined && (typeof budget !== 'number' || !(budget > 0) || !Number.isFinite(budget))) {
     throw bad('memoryBudgetBytes', `expected a positive number of bytes, got ${JSON.stringify(budget)}`);

@@ -5,7 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cliTypes';
-import { didYouMean } from './suggest';
+import { didYouMean } from '../../shared/suggest';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -5,7 +5,7 @@
 import { deserializeError, exitCodeFor, isAppError, serializeError } from '../../shared/errors';
 import { EXIT, UsageError, type CliIo } from './cliTypes';
 import { COMMANDS } from './commands';
-import { didYouMean } from './suggest';
+import { didYouMean } from '../../shared/suggest';
 
 function help(): string {
   const names = Object.keys(COMMANDS);

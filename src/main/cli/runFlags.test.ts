@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STRATEGIES } from '../../shared/config';
+import { parseStrategies, STRATEGIES } from '../../shared/config';
 import { UsageError } from './cliTypes';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 
@@ -38,6 +38,19 @@ describe('run flags', () => {
     [['--data', 'preset:tiny', '--repeats', 'auto', '--max-time', '0'], '--max-time: expected a positive number'],
   ])('refuses %j with a message naming the flag', (args, message) => {
     expect(() => config(args)).toThrow(message);
+  });
+
+  it("refuses a --strategy name with the contract's own message, naming the flag and all", () => {
+    const contract = (() => {
+      try {
+        parseStrategies(['reference', 'compansated'], ['all']);
+      } catch (e) {
+        return (e as Error).message.replace(/^run config '[^']*': /, '');
+      }
+      return 'no error';
+    })();
+    expect(contract).toMatch(/or all, got "compansated"; did you mean compensated\?$/);
+    expect(() => config(['--data', 'preset:tiny', '--strategy', 'reference,compansated'])).toThrow(new UsageError(`--strategy: ${contract}`));
   });
 
   it('expands --strategy all and keeps defaults otherwise', () => {

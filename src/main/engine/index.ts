@@ -1,8 +1,9 @@
 /**
- * The clusterless-KDE engine on TensorFlow.js ops: backends, encoding fit, non-local and local
- * predict under seven strategies, the six of kde-spec §7 and the engine's own series
- * (strategies/), computed with the fused ops of ops/ (each choosing the engine's SIMD kernels of
- * simd/ or a graph of tf ops). Importing it loads TensorFlow.js;
+ * The clusterless-KDE engine on TensorFlow.js ops: backends, encoding fit, non-local predict (the
+ * likelihood's pipeline, likelihood/: plan, executor, ordered sum) and local predict under seven
+ * strategies, the six of kde-spec §7 and the engine's own series (strategies/), computed with the
+ * fused ops of ops/ (each choosing the engine's SIMD kernels of simd/ or a graph of tf ops).
+ * Importing it loads TensorFlow.js;
  * what needs the engine's decisions without its compute (constants, sizes, memory formulas, `auto`
  * dispatch) imports engine/model instead.
  *
@@ -17,13 +18,13 @@ export {
 } from './fit';
 export type { KdePart } from './logKde';
 export {
-  decodingSpikes, electrodeTermsKind, electrodeSpanArgs, electrodeTerms, planElectrode, predictNonlocal,
-  type ElectrodePlan, type ElectrodeTermsKind, type TermBlockSink, type TermReader,
-} from './predict';
-export { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum, type TermSink } from './likelihoodSum';
+  electrodeSpanArgs, electrodeTerms, inThreadExecutor, OrderedTermSum, planNonlocal, predictNonlocal, predictNonlocalWindows, predictNonlocalWindowsWith,
+  predictNonlocalWith, runNonlocalPlan, seriesReachOf, windowBounds,
+  type ElectrodeMarks, type ElectrodePlan, type NonlocalExecutor, type NonlocalPlan, type PlannedTerms, type RunningTerms, type TermListener,
+  type TermReader, type TermSink,
+} from './likelihood';
 export { CancelledError } from './model';
 export { copyFloat32Into, relaxedSimdAvailable } from './simd';
 export { addLocalTerms, localTerms, predictLocal, type LocalElectrodeTerms } from './local';
-export { predictNonlocalWindows, windowBounds, type NonlocalPredict } from './windows';
 export { NULL_PROBE } from './types';
 export type { BatchTime, EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';

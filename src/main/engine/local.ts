@@ -18,7 +18,7 @@ import { safeLog } from './logSpace';
 import { interpolatePosition } from './positionTrack';
 import { floorThreshold, jointLogKdeAtSpikes } from './localJointKde';
 import { positionLogKde } from './positionDensity';
-import { decodingSpikes } from './predict';
+import { decodingSpikes } from './likelihood';
 import { NULL_PROBE, type EngineProbe } from './types';
 
 /** μ·(density / occupancy), 0 where the occupancy is 0 (the reference's guard), from their logs. */

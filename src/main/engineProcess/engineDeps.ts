@@ -45,6 +45,7 @@ export interface EngineDeps {
   calibrate(backend: BackendInfo, cacheDir: string, onWarning: (message: string) => void): Promise<Calibration>;
   engineMemory(): { numTensors: number; numBytes: number };
   fitEncodingModel(dataset: Dataset, probe?: EngineProbe, options?: FitOptions): Promise<FittedModel>;
+  /** the engine's one predict pipeline (engine/likelihood: plan, terms, ordered sum), its terms computed on this thread or by the pool */
   predictNonlocal(
     model: FittedModel,
     dataset: Dataset,

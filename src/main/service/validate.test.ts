@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseStrategies } from '../../shared/config';
 import { absolutePath, dataSource, MAX_AREA_LANES, npzExportOptions, runConfig, spanAreaRequest, spanSearchRequest } from './validate';
 
 const message = (f: () => unknown): string => {
@@ -51,6 +52,14 @@ describe('paths and export options from a client', () => {
     expect(runConfig({ data, posterior: { model: 'detector', strategies: ['structured'] } }).posterior).toEqual({ model: 'detector', strategies: ['structured'] });
     expect(message(() => runConfig({ data, posterior: { model: 'both' } }))).toMatch(/'posterior\.model': expected one of decoder, detector/);
     expect(message(() => runConfig({ data, posterior: { model: 'decoder', strategies: ['fast'] } }))).toMatch(/'posterior\.strategies\[0\]'/);
+  });
+
+  it("checks a run config's strategies by the contract's one check, the one the CLI's --strategy passes, with the nearest name", () => {
+    const data = { kind: 'file', path: '/d/x.npz' };
+    expect(runConfig({ data, strategies: ['auto', 'series'] }).strategies).toEqual(['auto', 'series']);
+    const refused = message(() => runConfig({ data, strategies: ['reference', 'compansated'] }));
+    expect(refused).toBe(message(() => parseStrategies(['reference', 'compansated'])));
+    expect(refused).toMatch(/^run config 'strategies\[1\]': expected one of .*, got "compansated"; did you mean compensated\?$/);
   });
 
   it('reads exportDataAsNpz options strictly: absent, or { overwrite?: boolean } and nothing else', () => {

@@ -5,15 +5,15 @@
  * when a worker dies. Cancel is terminate(): the workers stop where they are.
  */
 import type { Worker } from 'node:worker_threads';
-import type { BackendChoice, StrategyChoice } from '../../../shared/config';
+import type { BackendChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { AppError, deserializeError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { FitOptions, KdePart, LocalElectrodeTerms, PredictOptions } from '../../engine';
-import { CancelledError } from '../../engine/model';
-import type { DecodingShare, ElectrodeChoice, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
-import type { TermRelease } from './termRing';
+import type { ElectrodeMarks, FitOptions, KdePart, LocalElectrodeTerms, PlannedTerms, PredictOptions, TermListener } from '../../engine';
+import { CancelledError, type SeriesReach } from '../../engine/model';
+import type { DecodingShare, FitSummary, FromWorker, ToWorker, WorkerInit, WorkerProfile } from './poolProtocol';
+import { releaseTerms, type TermRelease } from './termRing';
 import { moduleWorkerEntry, startModuleWorker } from '../../workers';
 
 export interface PoolOptions {
@@ -32,12 +32,6 @@ export interface WorkerFit {
   profile?: WorkerProfile;
 }
 
-export interface TermListener {
-  /** with `release`: values is a view of a worker's term ring, to release once they are added */
-  onTerms(electrode: number, start: number, values: Float32Array, release?: TermRelease): void;
-  onElectrodeDone(electrode: number): void;
-}
-
 interface Pending {
   resolve(message: FromWorker): void;
   reject(error: Error): void;
@@ -47,6 +41,11 @@ interface Pending {
 }
 
 const EMPTY = new Float64Array(0);
+
+/** A block in a worker's term ring is given back by freeing its slot. */
+function ringRelease(release: TermRelease | undefined): (() => void) | undefined {
+  return release && (() => releaseTerms(release));
+}
 
 /** The dataset as one worker needs it: positions and grid, and spikes of its electrodes only. */
 function workerShare(dataset: Dataset, electrodes: readonly number[]): Dataset {
@@ -131,7 +130,7 @@ export class EnginePool {
     const pending = worker.pending.get(m.call);
     if (!pending) return;
     if (m.type === 'terms') {
-      for (const b of m.blocks) pending.terms?.onTerms(m.electrode, b.start, b.values, b.release);
+      for (const b of m.blocks) pending.terms?.onTerms(m.electrode, b.start, b.values, ringRelease(b.release));
       if (m.done) pending.terms?.onElectrodeDone(m.electrode);
       return;
     }
@@ -221,21 +220,27 @@ export class EnginePool {
     return { model, fits };
   }
 
+  /** What series' bound proves for each worker's asks with the model it fitted, per worker in the order asked. */
+  async reach(model: number, asks: ElectrodeMarks[][]): Promise<SeriesReach[][]> {
+    const call = this.call();
+    const answers = await Promise.all(this.workers.map((w, i) => w.request({ type: 'reach', call, model, asks: asks[i] ?? [] })));
+    return answers.map((a) => {
+      if (a.type !== 'reached') throw new AppError('BUG', `engine worker answered ${a.type} to a reach request`);
+      return a.reaches;
+    });
+  }
+
   /**
-   * Predicts each worker's shares with the model it fitted; term blocks stream to `terms` as they
-   * arrive. Answers each worker's profile and what every electrode ran.
+   * Computes each worker's planned electrodes with the model it fitted, under the strategies the
+   * plan names; term blocks stream to `terms` as they arrive. Answers each worker's profile.
    */
   async predict(
-    model: number, strategy: StrategyChoice, options: Omit<PredictOptions, 'signal'>, time: Float64Array, shares: DecodingShare[][],
-    profile: boolean, terms: TermListener,
-  ): Promise<{ profiles: (WorkerProfile | undefined)[]; choices: ElectrodeChoice[] }> {
+    model: number, electrodes: PlannedTerms[][], options: Omit<PredictOptions, 'signal'>, profile: boolean, terms: TermListener,
+  ): Promise<{ profiles: (WorkerProfile | undefined)[] }> {
     const call = this.call();
     const answers = await Promise.all(this.workers.map((w, i) =>
-      w.request({ type: 'predict', call, model, strategy, options, time, shares: shares[i] ?? [], profile }, terms)));
-    return {
-      profiles: answers.map((a) => (a.type === 'predicted' ? a.profile : undefined)),
-      choices: answers.flatMap((a) => (a.type === 'predicted' ? a.choices : [])),
-    };
+      w.request({ type: 'predict', call, model, electrodes: electrodes[i] ?? [], options, profile }, terms)));
+    return { profiles: answers.map((a) => (a.type === 'predicted' ? a.profile : undefined)) };
   }
 
   /**

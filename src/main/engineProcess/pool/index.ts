@@ -5,6 +5,6 @@
  * Runs inside the engine process only: must not import the service side (host/, service/, cli/,
  * server/, ipc/) or electron.
  */
-export { EnginePool, type PoolOptions, type TermListener, type WorkerFit } from './enginePool';
+export { EnginePool, type PoolOptions, type WorkerFit } from './enginePool';
 export { poolEngineDeps } from './poolDeps';
 export { workerCount } from './workerCount';

@@ -5,12 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../shared/dataset';
+import type { SpanRecord, TraceRecord } from '../../../shared/events';
+import { ELECTRODE_INDEX_ARG, ELECTRODE_SPAN } from '../../../shared/traceSpans';
+import type { EncodingModel, NonlocalPlan } from '../../engine';
 import type { EngineDeps } from '../engineDeps';
 import { NULL_PROBE, type Calibration } from '../../engine/model';
 import { fitOptionsFor } from '../fitOptions';
 import { realEngineDeps } from '../realDeps';
 import { EnginePool } from './enginePool';
 import { poolEngineDeps } from './poolDeps';
+import { poolExecutor } from './poolExecutor';
+import { ProfileCollector, type PoolModel } from './poolModel';
 
 let base: EngineDeps;
 let dataset: Dataset;
@@ -50,7 +55,7 @@ describe('engine pool', () => {
     }
   }, 120_000);
 
-  it("reports the workers' own auto choices and reasons, the same as one thread's", async () => {
+  it("reports the same auto choices and reasons as one thread, the workers' reach weighed once on the main thread", async () => {
     const calibration: Calibration = {
       backend: 'wasm', device: 'test', matmulGflops: 20, expGelemsPerS: 0.5, logGelemsPerS: 0.5, bandwidthGBps: 10, measuredAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
     };
@@ -69,6 +74,44 @@ describe('engine pool', () => {
     expect(two.resolved).toEqual(one.resolved);
     expect(two.reasons).toEqual(one.reasons);
     expect(two.ll.equals(one.ll)).toBe(true);
+  }, 120_000);
+
+  it('runs exactly the plan it is given: the workers compute the strategy the plan names for each electrode and choose none', async () => {
+    const engine = await import('../../engine');
+    const records: TraceRecord[] = [];
+    const pool = await EnginePool.start({ workers: 2, backend: 'wasm', originNs: String(process.hrtime.bigint()), trace: true, onRecords: (r) => void records.push(...r) });
+    pools.push(pool);
+    const deps = await poolEngineDeps(base, pool);
+    const pooledModel = await deps.fitEncodingModel(dataset) as PoolModel;
+    const oneModel = await base.fitEncodingModel(dataset) as unknown as EncodingModel;
+    try {
+      const executor = poolExecutor(pool, pooledModel, new ProfileCollector());
+      const asked = await engine.planNonlocal(executor, dataset, 'reference', { blockSize: 7 });
+      // a plan no dispatch would make: strategies that differ from electrode to electrode, with reasons of the plan's own
+      const given = ['streaming', 'compensated', 'logsumexp'] as const;
+      const plan: NonlocalPlan = {
+        ...asked,
+        strategy: 'auto',
+        electrodes: asked.electrodes.map((p, e) => ({ ...p, choice: { strategy: given[e % given.length]!, reason: `given to electrode ${e}` } })),
+      };
+      const pooled = await engine.runNonlocalPlan(executor, plan, { blockSize: 7 });
+      const one = await engine.runNonlocalPlan(engine.inThreadExecutor(oneModel), plan, { blockSize: 7 });
+      expect(pooled.resolved).toEqual(plan.electrodes.map((p) => p.choice.strategy));
+      expect(pooled.resolvedReasons).toEqual(plan.electrodes.map((p) => p.choice.reason));
+      const bytes = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+      expect(bytes(pooled.logLikelihood).equals(bytes(one.logLikelihood))).toBe(true);
+      // what each worker's electrode span says it ran
+      const ran = new Map<number, unknown>();
+      for (const r of records) {
+        if (r.ph === 'X' && r.name === ELECTRODE_SPAN && (r as SpanRecord).args?.strategy !== undefined) ran.set((r as SpanRecord).args![ELECTRODE_INDEX_ARG] as number, (r as SpanRecord).args!.strategy);
+      }
+      const withTerms = plan.electrodes.filter((p) => p.kind === 'terms');
+      expect(withTerms.length).toBeGreaterThan(1);
+      expect(withTerms.map((p) => ran.get(p.electrode))).toEqual(withTerms.map((p) => p.choice.strategy));
+    } finally {
+      pooledModel.dispose();
+      oneModel.dispose();
+    }
   }, 120_000);
 
   it('shares the occupancy between the workers part by part and still gives the same bits', async () => {

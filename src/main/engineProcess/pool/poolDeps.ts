@@ -4,73 +4,18 @@
  * the engine process's own deps. The measurement loop, the decode loop and their traces do not
  * know which they were given.
  */
-import type { StrategyChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
-import { DEFAULT_MEMORY_BUDGET_BYTES, electrodeStrategy, type EngineProbe } from '../../engine/model';
-import type { LocalElectrodeTerms, NonlocalResult, PredictOptions } from '../../engine';
+import type { EngineProbe } from '../../engine/model';
+import type { LocalElectrodeTerms } from '../../engine';
 import { AppError } from '../../../shared/errors';
 import type { EngineDeps, FittedModel, KernelProfile } from '../engineDeps';
 import { assignElectrodes } from './assignment';
-import type { EnginePool, TermListener, WorkerFit } from './enginePool';
-import { OrderedTermSum, type ElectrodeRows } from './orderedTermSum';
-import type { DecodingShare, WorkerProfile } from './poolProtocol';
+import type { EnginePool } from './enginePool';
+import { poolExecutor } from './poolExecutor';
+import { assembleModel, ProfileCollector, type PoolModel } from './poolModel';
+import type { DecodingShare } from './poolProtocol';
 
 type Engine = typeof import('../../engine');
-
-/** A model whose electrodes live in the workers that fitted them. */
-class PoolModel implements FittedModel {
-  private released = false;
-
-  constructor(
-    private readonly pool: EnginePool,
-    readonly id: number,
-    readonly assignment: number[][],
-    readonly occupancy: Float64Array,
-    readonly meanRates: Float64Array,
-    readonly summedGroundProcessIntensity: Float64Array,
-    readonly nEnc: Int32Array,
-    readonly nBins: number,
-  ) {}
-
-  dispose(): void {
-    if (this.released) return;
-    this.released = true;
-    this.pool.releaseSoon(this.id);
-  }
-}
-
-/** Collects the workers' kernel profiles while profileKernels runs. */
-class ProfileCollector {
-  active = false;
-  kernels: unknown[] = [];
-  peakBytes = -Infinity;
-
-  add(profiles: readonly (WorkerProfile | undefined)[]): void {
-    for (const p of profiles) {
-      if (!p) continue;
-      this.kernels.push(...p.kernels);
-      if (Number.isFinite(p.peakBytes)) this.peakBytes = Math.max(this.peakBytes, p.peakBytes);
-    }
-  }
-}
-
-function assembleModel(pool: EnginePool, engine: Engine, dataset: Dataset, id: number, assignment: number[][], fits: WorkerFit[]): PoolModel {
-  const n = dataset.electrodes.length;
-  const nBins = dataset.placeBinCenters.length / dataset.positionDims;
-  const perElectrode: Float64Array[] = new Array<Float64Array>(n);
-  const meanRates = new Float64Array(n);
-  const nEnc = new Int32Array(n);
-  for (const fit of fits) {
-    for (const s of fit.electrodes) {
-      perElectrode[s.electrode] = s.groundProcessIntensity;
-      meanRates[s.electrode] = s.meanRate;
-      nEnc[s.electrode] = s.nEnc;
-    }
-  }
-  const summed = engine.sumGroundProcess(perElectrode, nBins);
-  const occupancy = fits[0]?.occupancy ?? new Float64Array(nBins);
-  return new PoolModel(pool, id, assignment, occupancy, meanRates, summed, nEnc, nBins);
-}
 
 /** The raw decoding spikes of each worker's electrodes, compact copies (a window's views would drag their whole buffer along). */
 function sharesOf(dataset: Dataset, assignment: number[][]): DecodingShare[][] {
@@ -78,61 +23,6 @@ function sharesOf(dataset: Dataset, assignment: number[][]): DecodingShare[][] {
     const el = dataset.electrodes[e]!;
     return { electrode: e, times: el.decodingSpikeTimes.slice(), features: el.decodingFeatures.slice() };
   }));
-}
-
-async function poolPredict(
-  pool: EnginePool, engine: Engine, profiles: ProfileCollector,
-  model: PoolModel, dataset: Dataset, strategy: StrategyChoice, options: PredictOptions, probe: EngineProbe,
-): Promise<NonlocalResult> {
-  const nTime = dataset.time.length;
-  const { nBins } = model;
-  const { signal: _signal, ...strategyOptions } = options;
-  // the workers' kept position kernels share the run's memory budget between them
-  const keptBudget = options.positionKernelBudgetBytes ?? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
-  strategyOptions.positionKernelBudgetBytes = keptBudget / pool.size;
-  // The workers start first: the likelihood (nTime × nBins float64, fresh pages) and the spike rows
-  // are built while they compute. No term can arrive before this function awaits, since the
-  // workers' answers are handled on this thread's event loop, so the sum exists by then.
-  const route: { sum?: OrderedTermSum } = {};
-  const terms: TermListener = {
-    onTerms: (electrode, start, values, release) => route.sum!.onTerms(electrode, start, values, release),
-    onElectrodeDone: (electrode) => route.sum!.onElectrodeDone(electrode),
-  };
-  const answers = pool.predict(model.id, strategy, strategyOptions, dataset.time.slice(), sharesOf(dataset, model.assignment), profiles.active, terms);
-  // awaited below; until then a worker's failure must not count as unhandled
-  answers.catch(() => undefined);
-  const likelihood = new engine.LikelihoodSum(model.summedGroundProcessIntensity, nTime);
-  const result: NonlocalResult = {
-    logLikelihood: likelihood.ll, nTime, nBins, resolved: [], resolvedReasons: [], floorShare: [], nTerms: [], release: () => likelihood.release(),
-  };
-  const electrodes: ElectrodeRows[] = dataset.electrodes.map((el, e) => {
-    const dec = engine.decodingSpikes(dataset, e);
-    const nDec = dec.times.length;
-    // what the worker chose replaces this once it answers (auto weighs the marks, which sizes do not show)
-    const sizes = { nEnc: model.nEnc[e]!, nDec, nBins, nFeatures: el.nFeatures, positionDims: dataset.positionDims, nTime };
-    const choice = electrodeStrategy(strategy, sizes, options);
-    result.resolved.push(choice.strategy);
-    result.resolvedReasons!.push(choice.reason ?? '');
-    result.nTerms.push(nDec * nBins);
-    return { kind: engine.electrodeTermsKind(nDec, model.nEnc[e]!), rows: dec.rows };
-  });
-  let summedCount = 0;
-  const sum = new OrderedTermSum(likelihood, electrodes, () => {
-    summedCount++;
-    probe.progress(summedCount / electrodes.length, `electrode ${summedCount}/${electrodes.length}`);
-  });
-  route.sum = sum;
-  const answered = await answers;
-  profiles.add(answered.profiles);
-  for (const c of answered.choices) {
-    result.resolved[c.electrode] = c.strategy;
-    result.resolvedReasons![c.electrode] = c.reason ?? '';
-  }
-  electrodes.forEach((el, e) => {
-    const nDec = el.rows.length;
-    result.floorShare.push(el.kind === 'none' ? NaN : el.kind === 'floor' ? 1 : sum.floored[e]! / (nDec * nBins));
-  });
-  return result;
 }
 
 /**
@@ -162,8 +52,7 @@ export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promis
   const engine = await import('../../engine');
   const profiles = new ProfileCollector();
   const asPoolModel = (m: FittedModel): PoolModel => m as PoolModel;
-  const predictNonlocal = (model: FittedModel, dataset: Dataset, strategy: StrategyChoice, options: PredictOptions, probe: EngineProbe = engine.NULL_PROBE) =>
-    poolPredict(pool, engine, profiles, asPoolModel(model), dataset, strategy, options, probe);
+  const executorOf = (m: FittedModel) => poolExecutor(pool, asPoolModel(m), profiles);
   return {
     ...base,
     engineMemory: () => {
@@ -181,10 +70,10 @@ export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promis
       profiles.add(fits.map((f) => f.profile));
       return assembleModel(pool, engine, dataset, model, assignment, fits);
     },
-    predictNonlocal,
-    predictLocal: (model, dataset, probe = engine.NULL_PROBE) => poolLocal(pool, engine, asPoolModel(model), dataset, probe),
+    predictNonlocal: (model, dataset, strategy, options, probe) => engine.predictNonlocalWith(executorOf(model), dataset, strategy, options, probe),
     predictNonlocalWindows: (model, dataset, strategy, options, rowsPerWindow, onWindow, probe) =>
-      engine.predictNonlocalWindows(model, dataset, strategy, options, rowsPerWindow, onWindow, probe, predictNonlocal),
+      engine.predictNonlocalWindowsWith(executorOf(model), dataset, strategy, options, rowsPerWindow, onWindow, probe),
+    predictLocal: (model, dataset, probe = engine.NULL_PROBE) => poolLocal(pool, engine, asPoolModel(model), dataset, probe),
     async profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>> {
       profiles.active = true;
       profiles.kernels = [];

@@ -4,12 +4,13 @@
  * (datasets, term blocks) travel by structured clone, term blocks in the worker's shared term ring
  * (termRing.ts) or, when it has no slot free, transferred without a copy.
  */
-import type { BackendChoice, StrategyChoice, StrategyName } from '../../../shared/config';
+import type { BackendChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import type { SerializedError } from '../../../shared/errors';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo } from '../../../shared/report';
-import type { FitOptions, KdePart, LocalElectrodeTerms, PredictOptions } from '../../engine';
+import type { ElectrodeMarks, FitOptions, KdePart, LocalElectrodeTerms, PlannedTerms, PredictOptions } from '../../engine';
+import type { SeriesReach } from '../../engine/model';
 import type { TermRelease } from './termRing';
 
 /** worker i records on lane WORKER_TID_BASE + i, after the engine process's own lane (1) */
@@ -23,7 +24,7 @@ export interface WorkerInit {
   trace: boolean;
 }
 
-/** One electrode's decoding spikes for one predict call (a window's share in a windowed decode). */
+/** One electrode's decoding spikes for one local likelihood call. */
 export interface DecodingShare {
   electrode: number;
   times: Float64Array;
@@ -36,11 +37,10 @@ export type ToWorker =
   | { type: 'occupancy'; call: number; datasetId: number; parts: number[]; options: FitOptions; profile: boolean }
   /** fit these electrodes on the log occupancy the workers' parts were merged into */
   | { type: 'fit'; call: number; datasetId: number; electrodes: number[]; options: FitOptions; logOccupancy: Float64Array; profile: boolean }
-  /** predict with the model fitted by call `model`, on this grid, for these electrodes in this order */
-  | {
-      type: 'predict'; call: number; model: number; strategy: StrategyChoice; options: Omit<PredictOptions, 'signal'>;
-      time: Float64Array; shares: DecodingShare[]; profile: boolean;
-    }
+  /** what series' bound proves for these electrodes' marks with the model fitted by call `model` (`auto` weighs it in the plan) */
+  | { type: 'reach'; call: number; model: number; asks: ElectrodeMarks[] }
+  /** the terms of these electrodes, in this order, with the model fitted by call `model`, each under the strategy its plan names */
+  | { type: 'predict'; call: number; model: number; electrodes: PlannedTerms[]; options: Omit<PredictOptions, 'signal'>; profile: boolean }
   /** the local likelihood's terms of this worker's electrodes (in `shares`' order) with the model fitted by call `model`, on this grid */
   | { type: 'local'; call: number; model: number; time: Float64Array; shares: DecodingShare[] }
   /** dispose the tensors of the model fitted by call `model` (the caller's FittedModel.dispose) */
@@ -55,13 +55,6 @@ export interface FitSummary {
 }
 
 /** A worker's tf.profile of its share of one call. */
-/** The strategy one electrode ran in a predict, and a dispatch's reason for it. */
-export interface ElectrodeChoice {
-  electrode: number;
-  strategy: StrategyName;
-  reason?: string;
-}
-
 export interface WorkerProfile {
   kernels: unknown[];
   peakBytes: number;
@@ -91,8 +84,9 @@ export type FromWorker =
    * blocks travel together: each message costs the worker time while the main thread is busy.
    */
   | { type: 'terms'; call: number; electrode: number; blocks: TermBlock[]; done: boolean }
-  /** `choices`: what each of its electrodes ran, and why where a dispatch chose it */
-  | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number; choices: ElectrodeChoice[] }
+  /** the reach of each electrode asked, in the order asked */
+  | { type: 'reached'; call: number; reaches: SeriesReach[] }
+  | { type: 'predicted'; call: number; profile?: WorkerProfile; tensors: number }
   /** one of the worker's electrodes' local likelihood terms, as each is done; `local-done` after the last */
   | { type: 'local-electrode'; call: number; terms: LocalElectrodeTerms }
   | { type: 'local-done'; call: number }

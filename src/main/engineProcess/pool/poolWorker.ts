@@ -1,9 +1,10 @@
 /**
  * Entry of one engine pool worker (a worker_thread of the engine process): its own TensorFlow.js
  * backend, its own recorder lane, and the electrodes the main thread hands it. It computes its share
- * of the occupancy's parts, fits its electrodes on the merged occupancy, keeps their device copies
- * until released, and streams each
- * block of spike terms back as it is computed; the main thread adds them up in a fixed order.
+ * of the occupancy's parts, fits its electrodes on the merged occupancy and keeps their device
+ * copies until released; for a predict it says what series' bound proves for its electrodes' marks
+ * when the plan asks, then computes the terms of the plan it is given and streams each block back
+ * as it is computed; the main thread adds them up in a fixed order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Dataset } from '../../../shared/dataset';
@@ -12,7 +13,7 @@ import type { TraceRecord } from '../../../shared/events';
 import { ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import type { EncodingModel, FittedElectrode, TermReader } from '../../engine';
 import { Recorder } from '../../recorder';
-import { WORKER_TID_BASE, type DecodingShare, type ElectrodeChoice, type FromWorker, type TermBlock, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
+import { WORKER_TID_BASE, type DecodingShare, type FromWorker, type TermBlock, type ToWorker, type WorkerInit, type WorkerProfile } from './poolProtocol';
 import { releaseTerms, TermRing, type TermRelease } from './termRing';
 
 const engine = await import('../../engine');
@@ -85,7 +86,7 @@ async function fit(message: Extract<ToWorker, { type: 'fit' }>): Promise<void> {
   });
 }
 
-/** The fitted dataset with this call's grid and each electrode's decoding share in place. */
+/** The fitted dataset with a local likelihood call's grid and each electrode's decoding share in place. */
 function callDataset(base: Dataset, time: Float64Array, shares: DecodingShare[]): Dataset {
   const electrodes = base.electrodes.slice();
   for (const s of shares) {
@@ -121,10 +122,16 @@ function ringFor(blockFloats: number): TermRing | undefined {
   return ring;
 }
 
-async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise<void> {
-  const { call, strategy, options, shares } = message;
+/** What series' bound proves for the asks' marks: facts of the electrodes this worker fitted, which the main thread's plan weighs. */
+function reach(message: Extract<ToWorker, { type: 'reach' }>): void {
   const held = models.get(message.model)!;
-  const dataset = callDataset(held.dataset, message.time, shares);
+  post({ type: 'reached', call: message.call, reaches: message.asks.map((ask) => engine.seriesReachOf(held.model, ask)) });
+}
+
+/** The planned electrodes' terms, each under the strategy its plan names: the worker runs the plan and chooses nothing. */
+async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise<void> {
+  const { call, electrodes, options } = message;
+  const held = models.get(message.model)!;
   const termRing = ringFor(Math.max(options.blockSize || 0, DEFAULT_BLOCK_ROWS) * held.model.nBins);
   // blocks read into the ring, and the slot each took
   const inRing = new WeakMap<Float32Array, TermRelease>();
@@ -138,11 +145,9 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
     if (taken) releaseTerms(taken.release);
     return (await block.data()) as Float32Array;
   };
-  const choices: ElectrodeChoice[] = [];
   const { profile } = await profiled(message.profile, async () => {
-    for (const { electrode: e } of shares) {
-      const plan = engine.planElectrode(held.model, dataset, e, strategy, options);
-      choices.push({ electrode: e, strategy: plan.choice.strategy, ...(plan.choice.reason ? { reason: plan.choice.reason } : {}) });
+    for (const planned of electrodes) {
+      const e = planned.electrode;
       // blocks wait here until TERM_BATCH of them (or the electrode's end) go in one message
       let blocks: TermBlock[] = [];
       let transfer: ArrayBuffer[] = [];
@@ -150,25 +155,23 @@ async function predict(message: Extract<ToWorker, { type: 'predict' }>): Promise
         post({ type: 'terms', call, electrode: e, blocks, done }, transfer);
         [blocks, transfer] = [[], []];
       };
-      if (plan.kind === 'terms') {
-        await rec.span(ELECTRODE_SPAN, () =>
-          engine.electrodeTerms(held.model, e, plan, options, rec, (start, values) => {
-            const release = inRing.get(values);
-            if (release) blocks.push({ start, values, release });
-            else {
-              const own = ownedArray(values);
-              blocks.push({ start, values: own });
-              transfer.push(own.buffer as ArrayBuffer);
-            }
-            if (blocks.length >= batch) send(false);
-          }, read), engine.electrodeSpanArgs(held.model, e, plan));
-        sampleTensors();
-      }
+      await rec.span(ELECTRODE_SPAN, () =>
+        engine.electrodeTerms(held.model, planned, options, rec, (start, values) => {
+          const release = inRing.get(values);
+          if (release) blocks.push({ start, values, release });
+          else {
+            const own = ownedArray(values);
+            blocks.push({ start, values: own });
+            transfer.push(own.buffer as ArrayBuffer);
+          }
+          if (blocks.length >= batch) send(false);
+        }, read), engine.electrodeSpanArgs(held.model, planned));
+      sampleTensors();
       send(true);
     }
   });
   rec.flush();
-  post({ type: 'predicted', call, profile, tensors: engine.engineMemory().numTensors, choices });
+  post({ type: 'predicted', call, profile, tensors: engine.engineMemory().numTensors });
 }
 
 async function local(message: Extract<ToWorker, { type: 'local' }>): Promise<void> {
@@ -193,6 +196,8 @@ async function handle(message: ToWorker): Promise<void> {
       return occupancy(message);
     case 'fit':
       return fit(message);
+    case 'reach':
+      return reach(message);
     case 'predict':
       return predict(message);
     case 'local':

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TermSink } from '../../engine';
-import { OrderedTermSum } from './orderedTermSum';
+import { OrderedTermSum, type TermSink } from '../../engine';
 import { releaseTerms, TermRing, type TermRelease } from './termRing';
 
 describe('TermRing', () => {
@@ -57,9 +56,9 @@ describe('OrderedTermSum with ring blocks', () => {
     first.view.fill(1);
     second.view.fill(2);
     // electrode 1's block comes first: it waits, its slot stays busy
-    sum.onTerms(1, 0, second.view, second.release);
+    sum.onTerms(1, 0, second.view, () => releaseTerms(second.release));
     expect(busy(second.release)).toBe(true);
-    sum.onTerms(0, 0, first.view, first.release);
+    sum.onTerms(0, 0, first.view, () => releaseTerms(first.release));
     expect(busy(first.release)).toBe(false);
     expect(busy(second.release)).toBe(true);
     sum.onElectrodeDone(0);

@@ -4,9 +4,9 @@
  * WebAssembly sum (LikelihoodSum) against addTermsToRows, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
-import { LOG_EPS } from './model';
+import { LOG_EPS } from '../model';
 import { addFloorTerms, addTermsToRows, groundProcessRows, LikelihoodSum } from './likelihoodSum';
-import { rng } from './testing/builders';
+import { rng } from '../testing/builders';
 
 function byDefinition(ll: Float64Array, values: Float32Array, rows: Int32Array, start: number, nBins: number): number {
   let floored = 0;

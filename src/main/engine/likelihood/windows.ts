@@ -6,14 +6,15 @@
  * extra edge row is dropped. The last window keeps the grid's end, and is never a single row
  * (a lone last row would take spikes at u = t_{T−1}, which belong to row T−2).
  */
-import type { StrategyChoice } from '../../shared/config';
-import type { Dataset } from '../../shared/dataset';
-import { lowerBound, upperBound } from '../../shared/sortedSearch';
-import { WINDOWS_SPAN } from '../../shared/traceSpans';
-import type { EncodingModel } from './fit';
-import { DEFAULT_MEMORY_BUDGET_BYTES, KEPT_KERNEL_BUDGET_SHARE, throwIfCancelled } from './model';
-import { predictNonlocal } from './predict';
-import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions, type WindowSummary } from './types';
+import type { StrategyChoice } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { lowerBound, upperBound } from '../../../shared/sortedSearch';
+import { WINDOWS_SPAN } from '../../../shared/traceSpans';
+import type { EncodingModel } from '../fit';
+import { DEFAULT_MEMORY_BUDGET_BYTES, KEPT_KERNEL_BUDGET_SHARE, throwIfCancelled } from '../model';
+import { NULL_PROBE, type EngineProbe, type NonlocalResult, type PredictOptions, type WindowSummary } from '../types';
+import { inThreadExecutor, type NonlocalExecutor } from './executor';
+import { predictNonlocalWith } from './predict';
 
 /**
  * The most likelihood (float64 bytes) one predict computes at once: consecutive windows are decoded
@@ -110,21 +111,18 @@ function addToSummary(summary: WindowSummary, result: NonlocalResult): void {
   });
 }
 
-/** A non-local predict over a whole grid: the engine's own, or one that spreads electrodes over a pool. */
-export type NonlocalPredict<M> = (
-  model: M, dataset: Dataset, strategy: StrategyChoice, options: PredictOptions, probe: EngineProbe,
-) => Promise<NonlocalResult>;
+/** Receives a window's rows; `values` is a view that a later batch reuses, so what is kept is copied. */
+export type WindowRows = (startRow: number, rows: number, values: Float64Array) => Promise<void> | void;
 
-export async function predictNonlocalWindows<M = EncodingModel>(
-  model: M,
+/** The windowed predict with the electrodes `executor` holds: each batch of windows planned and run as one predict. */
+export async function predictNonlocalWindowsWith(
+  executor: NonlocalExecutor,
   dataset: Dataset,
   strategy: StrategyChoice,
   options: PredictOptions,
   rowsPerWindow: number,
-  /** a window's rows; `values` is a view that a later batch reuses, so what is kept is copied */
-  onWindow: (startRow: number, rows: number, values: Float64Array) => Promise<void> | void,
+  onWindow: WindowRows,
   probe: EngineProbe = NULL_PROBE,
-  predict: NonlocalPredict<M> = predictNonlocal as unknown as NonlocalPredict<M>,
 ): Promise<WindowSummary> {
   // the first batch's time counts from here: sorting the spikes is one of the decode's one-off costs
   let batchStartMs = performance.now();
@@ -139,7 +137,10 @@ export async function predictNonlocalWindows<M = EncodingModel>(
     const [r0, r1] = [bounds[first]![0], bounds[end - 1]![1]];
     const result = await probe.span(
       WINDOWS_SPAN,
-      () => predict(model, windowDataset(dataset, spikes, r0, r1), strategy, { ...options, keepPositionKernels: true, positionKernelBudgetBytes: options.positionKernelBudgetBytes ?? keptBudget }, windowProbe(probe, r0, r1, nTime)),
+      () => predictNonlocalWith(
+        executor, windowDataset(dataset, spikes, r0, r1), strategy,
+        { ...options, keepPositionKernels: true, positionKernelBudgetBytes: options.positionKernelBudgetBytes ?? keptBudget }, windowProbe(probe, r0, r1, nTime),
+      ),
       { firstWindow: first, lastWindow: end - 1, windows: end - first, rows: r1 - r0, startRow: r0 },
     );
     addToSummary(summary, result);
@@ -155,4 +156,12 @@ export async function predictNonlocalWindows<M = EncodingModel>(
     result.release?.();
   }
   return summary;
+}
+
+/** The engine's own windowed predict, on this thread. */
+export function predictNonlocalWindows(
+  model: EncodingModel, dataset: Dataset, strategy: StrategyChoice, options: PredictOptions, rowsPerWindow: number, onWindow: WindowRows,
+  probe: EngineProbe = NULL_PROBE,
+): Promise<WindowSummary> {
+  return predictNonlocalWindowsWith(inThreadExecutor(model), dataset, strategy, options, rowsPerWindow, onWindow, probe);
 }

@@ -1,13 +1,12 @@
 /**
- * Adds the spike terms that pool workers stream back into the likelihood in one fixed order —
- * electrode by electrode, each electrode's blocks in order — whichever worker computed them and
- * whenever they arrived. That is the order the engine's own single-thread predict adds in, with the
- * same float64 arithmetic (the engine's TermSink), so the likelihood is bitwise the same for any
- * number of workers and any schedule. Blocks of an electrode ahead of the next one due wait in memory.
+ * Adds the spike terms an executor hands over into the likelihood in one fixed order — electrode
+ * by electrode, each electrode's blocks in order — whichever thread or worker computed them and
+ * whenever they arrived, with the same float64 arithmetic (the TermSink), so the likelihood is
+ * bitwise the same for any number of workers and any schedule. Blocks of an electrode ahead of the
+ * next one due wait in memory; on one thread none ever waits.
  */
-import type { ElectrodeTermsKind, TermSink } from '../../engine';
-import type { TermListener } from './enginePool';
-import { releaseTerms, type TermRelease } from './termRing';
+import type { TermSink } from './likelihoodSum';
+import type { ElectrodeTermsKind } from './plan';
 
 export interface ElectrodeRows {
   kind: ElectrodeTermsKind;
@@ -15,9 +14,16 @@ export interface ElectrodeRows {
   rows: Int32Array;
 }
 
+/** Where an electrode's blocks of terms go as they are computed: each electrode's blocks in order, electrodes in any order. */
+export interface TermListener {
+  /** with `release`: values are borrowed (a pool worker's term ring), to be given back once added */
+  onTerms(electrode: number, start: number, values: Float32Array, release?: () => void): void;
+  onElectrodeDone(electrode: number): void;
+}
+
 export class OrderedTermSum implements TermListener {
   private next = 0;
-  private readonly waiting = new Map<number, { start: number; values: Float32Array; release?: TermRelease }[]>();
+  private readonly waiting = new Map<number, { start: number; values: Float32Array; release?: () => void }[]>();
   private readonly done = new Set<number>();
   /** spike terms on the floor, per electrode (those with terms) */
   readonly floored: number[];
@@ -36,7 +42,7 @@ export class OrderedTermSum implements TermListener {
     return this.next >= this.electrodes.length;
   }
 
-  onTerms(electrode: number, start: number, values: Float32Array, release?: TermRelease): void {
+  onTerms(electrode: number, start: number, values: Float32Array, release?: () => void): void {
     if (electrode === this.next) this.add(electrode, start, values, release);
     else {
       const list = this.waiting.get(electrode) ?? [];
@@ -50,10 +56,10 @@ export class OrderedTermSum implements TermListener {
     if (electrode === this.next) this.advance();
   }
 
-  private add(electrode: number, start: number, values: Float32Array, release?: TermRelease): void {
+  private add(electrode: number, start: number, values: Float32Array, release?: () => void): void {
     const rows = this.electrodes[electrode]!.rows;
     this.floored[electrode] = this.floored[electrode]! + this.sink.addTerms(values, rows, start);
-    if (release) releaseTerms(release);
+    release?.();
   }
 
   /** Adds every electrode that is due and complete, in order, and stops at the first still computing. */

@@ -10,8 +10,8 @@
  * at a time: the sum runs on the engine's main thread for every term, where the pool's workers
  * need the cores.
  */
-import { LOG_EPS } from './model';
-import { LIKELIHOOD_SUM_WASM_BASE64 } from './simd';
+import { LOG_EPS } from '../model';
+import { LIKELIHOOD_SUM_WASM_BASE64 } from '../simd';
 
 const LOG_EPS_F32 = Math.fround(LOG_EPS);
 /** exact (Sterbenz): float32(LOG_EPS) + FLOOR_CORRECTION is LOG_EPS in float64 */

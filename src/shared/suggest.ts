@@ -1,7 +1,8 @@
 /**
- * "did you mean": the closest of the names a command knows to what a person typed, by edit
- * distance (a swap of two neighbouring letters counts as one edit, as typing slips usually are).
- * A name that is far from all of them gets no suggestion: a wrong guess misleads more than none.
+ * "did you mean": the closest of the names known (a command's flags, the strategies a run accepts)
+ * to what a person typed, by edit distance (a swap of two neighbouring letters counts as one edit,
+ * as typing slips usually are). A name that is far from all of them gets no suggestion: a wrong
+ * guess misleads more than none. In the contract, so a check of the contract can suggest too.
  */
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */

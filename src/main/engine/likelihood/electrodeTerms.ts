@@ -1,0 +1,88 @@
+/**
+ * One electrode's spike terms under the strategy its plan names (kde-spec §4.1–4.4): computed on
+ * the device block by block, each block read back and handed on before the next starts. Whichever
+ * thread holds the fitted electrode runs this; the sum into the likelihood is the caller's.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { electrodeArgs } from '../../../shared/traceSpans';
+import { DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, throwIfCancelled } from '../model';
+import type { EncodingModel, FittedElectrode } from '../fit';
+import { electrodeBias } from '../logSpace';
+import { toTensor2d } from '../gaussianKernel';
+import { STRATEGY_IMPLS, type ElectrodeContext } from '../strategies';
+import { makeStageTools } from '../sync';
+import type { EngineProbe, PredictOptions } from '../types';
+import type { PlannedTerms } from './plan';
+
+function biasOf(model: EncodingModel, fitted: FittedElectrode): Float32Array {
+  return electrodeBias(fitted.meanRate, model.occupancy, model.logOccupancy);
+}
+
+/** The strategy's inputs for the planned electrode: the model's tensors and position kernels, the tiles, and the caller's bias. */
+function electrodeContext(model: EncodingModel, planned: PlannedTerms, options: PredictOptions, bias: tf.Tensor1D, probe: EngineProbe): ElectrodeContext {
+  const e = planned.electrode;
+  const { choice, nDec } = planned;
+  const fitted = model.electrodes[e]!;
+  const budgetBytes = options.keepPositionKernels
+    ? options.positionKernelBudgetBytes ?? options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES
+    : 0;
+  const sizes = { nEnc: fitted.nEnc, nDec, nBins: model.nBins, nFeatures: fitted.nFeatures };
+  return {
+    encPositions: fitted.encPositionsTensor!,
+    encMarks: fitted.encFeaturesTensor!,
+    centers: model.centersTensor,
+    positionStd: model.positionStd,
+    waveformStd: fitted.waveformStd,
+    nEnc: fitted.nEnc,
+    nBins: model.nBins,
+    nFeatures: fitted.nFeatures,
+    bias,
+    blockSize: Math.max(1, options.blockSize),
+    encTileSize: choice.encTileSize ?? options.encTileSize ?? defaultEncTileSize(choice.strategy, sizes, options),
+    posTileSize: choice.posTileSize ?? options.posTileSize ?? DEFAULT_POS_TILE_SIZE,
+    positionKernel: (kind, build) => model.positionCache.get(`electrode ${e} ${kind}`, budgetBytes, probe, build),
+  };
+}
+
+/** Receives one block of an electrode's spike terms: rows start.. of its decoding spikes, (B × P) float32. */
+export type TermBlockSink = (start: number, values: Float32Array) => Promise<void> | void;
+/** How a block of terms leaves the device: by default a fresh array (Tensor.data). */
+export type TermReader = (terms: tf.Tensor2D) => Float32Array | Promise<Float32Array>;
+
+const readFresh: TermReader = async (terms) => (await terms.data()) as Float32Array;
+
+/**
+ * Runs the planned electrode's strategy over its decoding marks, block by block, handing each
+ * block of terms to `sink` (inside the block's `scatter` span) before the next block starts.
+ */
+export async function electrodeTerms(
+  model: EncodingModel, planned: PlannedTerms, options: PredictOptions, probe: EngineProbe, sink: TermBlockSink, read: TermReader = readFresh,
+): Promise<void> {
+  const fitted = model.electrodes[planned.electrode]!;
+  const tools = makeStageTools(probe);
+  const bias = tf.tensor1d(biasOf(model, fitted));
+  const decMarks = toTensor2d(planned.marks, planned.nDec, fitted.nFeatures);
+  try {
+    const ctx = electrodeContext(model, planned, options, bias, probe);
+    await STRATEGY_IMPLS[planned.choice.strategy].run(ctx, decMarks, tools, async (start, terms) => {
+      await tools.span('scatter', async () => {
+        let values: Float32Array;
+        try {
+          values = await read(terms);
+        } finally {
+          terms.dispose();
+        }
+        await sink(start, values);
+      });
+      throwIfCancelled(options.signal);
+    });
+  } finally {
+    tf.dispose([bias, decMarks]);
+  }
+}
+
+/** The span an electrode's terms are computed in, with what a reader of the trace needs to know. */
+export function electrodeSpanArgs(model: EncodingModel, planned: PlannedTerms): Record<string, unknown> {
+  const fitted = model.electrodes[planned.electrode]!;
+  return electrodeArgs(planned.electrode, fitted.name, { strategy: planned.choice.strategy, nEnc: fitted.nEnc, nDec: planned.nDec });
+}
