@@ -130,7 +130,7 @@ export function applyRunEvent(s: LiveRunState, e: RunEvent, counters: CounterSer
       if (e.status === 'failed') s.error.value = e.error ? errorText(e.error) : { code: 'RUN_FAILED', message: 'The run failed without saying why; see the log.' };
       if (TERMINAL.has(e.status)) {
         s.cancelling.value = false;
-        // the last batches may land just before the status: one more look at the whole trace
+        // the last records may land just before the status: one more look at the whole trace
         timelineChanged();
       }
       break;
