@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunConfig } from '../src/shared/config';
-import type { RunEvent } from '../src/shared/events';
 import { buildTimelineIndex, createProfilerService, queryTimeline, type ProfilerService } from '../src/main/service';
 // the lock is the store's own, not part of the service's surface
 import { withFileLock } from '../src/main/service/store';
+import { whenSpansRecorded } from '../src/main/service/timeline/liveSpans.testdata';
 import { nestedTrace } from '../src/main/service/timeline/testing';
 import { median, printColumns } from './table';
 
@@ -60,16 +60,9 @@ async function timeTakeovers(): Promise<number[]> {
   return times;
 }
 
-/** resolves once the engine has sent trace records of its own (it is past start-up and computing) */
+/** resolves once the engine has recorded a cold call (it is past start-up and computing) */
 function engineBusy(service: ProfilerService, runId: string): Promise<void> {
-  return new Promise((resolve) => {
-    const off = service.subscribe(runId, (e: RunEvent) => {
-      if (e.type === 'trace' && e.records.some((r) => r.proc === 'engine' && r.ph === 'X' && r.name === 'cold')) {
-        off();
-        resolve();
-      }
-    });
-  });
+  return whenSpansRecorded(service, runId, 'cold');
 }
 
 async function timeCancels(): Promise<number[]> {

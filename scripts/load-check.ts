@@ -2,7 +2,7 @@
  * A load check for web mode, not a timed test: starts the server in this process over a throwaway
  * runs folder, starts a live `medium` run, and has N pages (in a child process, so their work is
  * not counted as the server's) watch it the way the page does: subscribe to the run, ask for its
- * record and counters, and refresh the timeline at most every 250 ms while trace arrives. Beside
+ * record and counters, and refresh the timeline at most every 250 ms while notices say it changed. Beside
  * them a steady stream of static GETs (`/`, the JS bundle) and listRuns calls. Prints latency
  * percentiles, event delivery lag, the server's peak RSS, CPU time per second and event-loop
  * delay, errors, a verdict, and saves it all under bench/results/. On a machine shared with other
@@ -57,8 +57,7 @@ const wallMs = () => performance.timeOrigin + performance.now();
 
 /** the same string for an event wherever it is seen: the service's object, or the page's parsed copy */
 function signature(e: RunEvent): string {
-  if (e.type !== 'trace') return JSON.stringify(e);
-  return `trace:${e.records.length}:${JSON.stringify(e.records[0])}:${JSON.stringify(e.records.at(-1))}`;
+  return JSON.stringify(e);
 }
 
 /** One page: a socket that answers calls by id and hands run events to `onEvent`. */
@@ -136,8 +135,8 @@ async function runClients(plan: ClientPlan): Promise<ClientResult> {
         seen.add(sig);
         (result.received[sig] ??= []).push(wallMs());
       }
-      if (e.type !== 'trace') return;
-      for (const r of e.records) if ('ts' in r) latestUs = Math.max(latestUs, r.ts + ('dur' in r && typeof r.dur === 'number' ? r.dur : 0));
+      if (e.type !== 'timeline') return;
+      latestUs = Math.max(latestUs, e.latestUs);
       if (timelineBusy || performance.now() - lastTimelineMs < TIMELINE_REFRESH_MS) return;
       timelineBusy = true;
       lastTimelineMs = performance.now();

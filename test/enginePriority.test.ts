@@ -8,9 +8,9 @@ import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunConfig } from '../src/shared/config';
-import type { RunEvent } from '../src/shared/events';
 import { BACKGROUND_ENGINE_NICENESS } from '../src/main/service/serviceCore';
 import { createProfilerService, type ProfilerService } from '../src/main/service';
+import { whenSpansRecorded } from '../src/main/service/timeline/liveSpans.testdata';
 
 const config: RunConfig = {
   data: { kind: 'preset', name: 'medium', seed: 42, features: 2, featureScale: 1 }, backend: 'wasm',
@@ -42,14 +42,10 @@ async function runWatchingThreads(servesPages: boolean) {
   let enginePid: number | undefined;
   service = createProfilerService({ runsDir: dir, servesPages, readRssBytes: async (pid) => ((enginePid = pid), null) });
   const { runId } = await service.startRun(config);
-  const threads = await new Promise<{ name: string; nice: number }[]>((resolve) => {
-    const off = service!.subscribe(runId, (e: RunEvent) => {
-      if (e.type === 'trace' && e.records.some((r) => r.proc === 'engine' && r.ph === 'X' && r.name === 'cold') && enginePid) {
-        off();
-        resolve(threadNiceness(enginePid));
-      }
-    });
-  });
+  // the engine has recorded a cold call: it is computing, on every thread it will use
+  await whenSpansRecorded(service, runId, 'cold');
+  while (enginePid === undefined) await new Promise((r) => setTimeout(r, 10));
+  const threads = await threadNiceness(enginePid);
   expect((await service.whenFinished(runId)).status).toBe('completed');
   return { threads, report: (await service.getRun(runId)).report! };
 }

@@ -12,7 +12,7 @@ import { EVENT_CHANNEL, channelOf, type ApiMethod, type ProfilerApi } from '../s
 import { AppError, deserializeError, serializeError, type SerializedError } from '../shared/errors';
 import { callMethods } from '../shared/apiCalls';
 import { RunListeners } from '../shared/runListeners';
-import type { RunEvent } from '../shared/events';
+import { readRunEvent } from '../shared/events';
 import { MENU_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, isMenuCommand, type MenuCommand } from '../shared/ipcChannels';
 
 export interface IpcRendererLike {
@@ -54,8 +54,10 @@ export function createPreloadApi(ipc: IpcRendererLike): PreloadApi {
     (key) => changeSubscription(UNSUBSCRIBE_CHANNEL, key),
   );
 
-  ipc.on(EVENT_CHANNEL, (_event, key, runEvent) => {
-    if (typeof key === 'string') listeners.deliver(key, runEvent as RunEvent);
+  ipc.on(EVENT_CHANNEL, (_event, key, raw) => {
+    // what main sends is checked once here, as the WebSocket's client checks what the server sends
+    const runEvent = readRunEvent(raw);
+    if (typeof key === 'string' && runEvent) listeners.deliver(key, runEvent);
   });
 
   return {

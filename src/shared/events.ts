@@ -4,6 +4,7 @@
  * timestamps are microseconds from the run's start on one monotonic clock.
  */
 import type { SerializedError } from './errors';
+import type { CounterDelta, LaneChange } from './timelineView';
 
 /** `external`: the external engines a run starts (docs/external-engines.md), a thread lane each */
 export type ProcessRole = 'service' | 'engine' | 'external';
@@ -49,6 +50,19 @@ export interface ThreadNameRecord {
 
 export type TraceRecord = SpanRecord | CounterRecord | InstantRecord | ThreadNameRecord;
 
+/**
+ * A span begun and not yet ended. The trace holds complete spans only (each is written when it
+ * ends); the recorder that opened it answers what is open now, for a live timeline to draw.
+ */
+export interface OpenSpan {
+  proc: ProcessRole;
+  tid: number;
+  name: string;
+  /** µs on the run clock */
+  startUs: number;
+  args?: Record<string, unknown>;
+}
+
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 export interface ProgressInfo {
@@ -61,8 +75,85 @@ export interface ProgressInfo {
   elapsedMs: number;
 }
 
+/**
+ * What a page hears of a live run's trace: not its records (those stay with the service, which
+ * answers the views) but what changed since the previous notice: the counter points recorded, the
+ * lanes and time ranges whose spans changed, and how far the trace reaches now.
+ */
+export interface TimelineNotice {
+  type: 'timeline';
+  runId: string;
+  /** the newest time the run's trace reached, µs from the run's start */
+  latestUs: number;
+  changed: LaneChange[];
+  /** the lanes a view lists (or their names) changed: every window's answer did */
+  lanesChanged: boolean;
+  counters: CounterDelta[];
+}
+
 export type RunEvent =
-  | { type: 'trace'; runId: string; records: TraceRecord[] }
+  | TimelineNotice
   | { type: 'progress'; runId: string; progress: ProgressInfo }
   | { type: 'status'; runId: string; status: RunStatus; error?: SerializedError }
   | { type: 'log'; runId: string; level: 'info' | 'warn' | 'error'; message: string };
+
+/** Most lane changes one notice carries; a service with more to say sends several. */
+export const MAX_NOTICE_LANES = 1_024;
+/** Most counter points one notice carries, all series together. */
+export const MAX_NOTICE_POINTS = 20_000;
+const MAX_TEXT = 10_000;
+const RUN_STATUSES: ReadonlySet<string> = new Set(['queued', 'running', 'completed', 'failed', 'cancelled']);
+const PROCESS_ROLES: ReadonlySet<string> = new Set(['service', 'engine', 'external']);
+const LOG_LEVELS: ReadonlySet<string> = new Set(['info', 'warn', 'error']);
+
+const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isLaneChange(v: unknown): v is LaneChange {
+  if (!isObject(v) || !isObject(v.lane) || !isFiniteNumber(v.startUs) || !isFiniteNumber(v.endUs)) return false;
+  return PROCESS_ROLES.has(v.lane.process as string) && Number.isSafeInteger(v.lane.thread);
+}
+
+/** a notice's counters, and how many points they hold, or -1 when they are not counters */
+function counterPoints(v: unknown): number {
+  if (!Array.isArray(v)) return -1;
+  let points = 0;
+  for (const d of v) {
+    if (!isObject(d) || !PROCESS_ROLES.has(d.proc as string) || !isText(d.name, 1_000) || !isText(d.key, 1_000) || !Array.isArray(d.points)) return -1;
+    for (const p of d.points) if (!Array.isArray(p) || p.length !== 2 || !isFiniteNumber(p[0]) || !isFiniteNumber(p[1])) return -1;
+    points += d.points.length;
+  }
+  return points;
+}
+
+function isNotice(m: Record<string, unknown>): boolean {
+  if (!isFiniteNumber(m.latestUs) || typeof m.lanesChanged !== 'boolean' || !Array.isArray(m.changed) || m.changed.length > MAX_NOTICE_LANES || !m.changed.every(isLaneChange)) return false;
+  const points = counterPoints(m.counters);
+  return points >= 0 && points <= MAX_NOTICE_POINTS;
+}
+
+function isProgress(v: unknown): boolean {
+  return isObject(v) && isFiniteNumber(v.fraction) && isText(v.label) && isFiniteNumber(v.elapsedMs) && (v.etaMs === undefined || isFiniteNumber(v.etaMs));
+}
+
+/**
+ * A run event as a page receives it, checked where it crosses into the page (the WebSocket, the
+ * preload): its shape, and a notice's size within the bounds the service keeps to. Null for
+ * anything else.
+ */
+export function readRunEvent(v: unknown): RunEvent | null {
+  if (!isObject(v) || !isText(v.runId, 100)) return null;
+  switch (v.type) {
+    case 'timeline':
+      return isNotice(v) ? (v as unknown as RunEvent) : null;
+    case 'progress':
+      return isProgress(v.progress) ? (v as unknown as RunEvent) : null;
+    case 'status':
+      return RUN_STATUSES.has(v.status as string) && (v.error === undefined || isObject(v.error)) ? (v as unknown as RunEvent) : null;
+    case 'log':
+      return LOG_LEVELS.has(v.level as string) && isText(v.message, 1_000_000) ? (v as unknown as RunEvent) : null;
+    default:
+      return null;
+  }
+}

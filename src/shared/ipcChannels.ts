@@ -1,7 +1,10 @@
 /**
  * What travels on the desktop's IPC channels besides the method calls themselves (those are
- * `channelOf(method)` in api.ts): subscriptions, the answer envelope, run events and the File
- * menu's commands. The preload bundles this file, so it imports nothing but shared types.
+ * `channelOf(method)` in api.ts): subscriptions, the answer envelope and the File menu's commands.
+ * Run events go to the page on EVENT_CHANNEL (api.ts) as two arguments, the subscription key they
+ * are for (a run id, or '*') and the event, so a page subscribed to both '*' and a run tells the
+ * two deliveries apart; the preload checks each event (events.ts readRunEvent) before any listener
+ * sees it. The preload bundles this file, so it imports nothing but shared types.
  */
 import type { SerializedError } from './errors';
 
@@ -13,12 +16,6 @@ export const UNSUBSCRIBE_CHANNEL = 'profiler:unsubscribe';
  * "Error invoking remote method …" and loses its code.
  */
 export type IpcResult = { ok: true; result: unknown } | { ok: false; error: SerializedError };
-
-/**
- * Payload of EVENT_CHANNEL: the subscription key the event is for (a run id, or '*'), then the
- * event, so a page subscribed to both '*' and a run tells the two deliveries apart.
- */
-export type EventDelivery = [subscription: string, event: unknown];
 
 /** Menu commands the page acts on (the rest of the menu is handled in main). */
 export const MENU_CHANNEL = 'profiler:menu';

@@ -1,8 +1,11 @@
 /**
  * The timeline's part of the contract: a level-of-detail view of a window of the trace, span
- * search, area summaries and counter series. ProfilerApi (api.ts) serves them; api.ts re-exports
- * this module so the page imports the whole contract from one place.
+ * search, area summaries, counter series, and what a live run's notice says changed. ProfilerApi
+ * (api.ts) serves them; api.ts re-exports this module so the page imports the whole contract from
+ * one place.
  */
+import type { ProcessRole } from './events';
+
 /** Level-of-detail view of a time window of the trace, for the timeline. */
 export interface TimelineRequest {
   startUs: number;
@@ -11,10 +14,30 @@ export interface TimelineRequest {
   widthPx: number;
 }
 
+/** Which lane: a thread of a process, and on a lane split off for one electrode, that electrode's index in the dataset. */
+export interface LaneKey {
+  process: ProcessRole;
+  /** the thread's id in the trace (`tid`) */
+  thread: number;
+  electrode?: number;
+}
+
+/**
+ * A lane's id, the key spans and area requests name it by. Minted here for both sides, so the
+ * page finds a thread's lane from an electrode lane's process and thread instead of reading the id.
+ */
+export function laneIdOf(key: LaneKey): string {
+  const thread = `${key.process}:${key.thread}`;
+  return key.electrode === undefined ? thread : `${thread}/electrode ${key.electrode}`;
+}
+
 export interface TimelineLane {
   id: string;
   /** "engine · main", "service", "engine · worker 0 · tet03" */
   name: string;
+  process: ProcessRole;
+  /** the thread's id in the trace; an electrode lane's is the thread it was split from */
+  thread: number;
   /** on a lane split off for one electrode: its index in the dataset and the dataset's name for it, where the trace says */
   electrode?: { index: number; name?: string };
 }
@@ -93,6 +116,26 @@ export interface SpanAreaSummary {
 }
 
 export interface CounterSeries {
+  name: string;
+  key: string;
+  points: [number, number][];
+}
+
+/**
+ * What a live run's lane draws between startUs and endUs changed (its spans and instants; an open
+ * span's box reaching further counts where it now reaches): a page showing a window that meets the
+ * range asks for it again, one that does not keeps what it has. The range is a thread's, so it
+ * covers the electrode lanes split from that thread too.
+ */
+export interface LaneChange {
+  lane: Omit<LaneKey, 'electrode'>;
+  startUs: number;
+  endUs: number;
+}
+
+/** Counter points a live run recorded since its previous notice, of one series, in the order recorded. */
+export interface CounterDelta {
+  proc: ProcessRole;
   name: string;
   key: string;
   points: [number, number][];

@@ -1,11 +1,13 @@
 /**
  * The WebSocket wire format of ProfilerApi in web mode, and its runtime checks. The page connects
  * to ws://127.0.0.1:<port>/ws?token=<token>; every request carries an id the response repeats;
- * run events arrive as pushes for the subscriptions the page opened.
+ * run events arrive as pushes for the subscriptions the page opened, each checked (events.ts) before
+ * the page hears it: a live run's trace reaches a page as notices of what changed, never record by
+ * record.
  */
 import { API_METHODS, type ApiMethod } from './api';
 import type { SerializedError } from './errors';
-import type { RunEvent } from './events';
+import { readRunEvent, type RunEvent } from './events';
 
 export type ClientMessage =
   | { kind: 'call'; id: number; method: ApiMethod; params: unknown[] }
@@ -76,8 +78,9 @@ export function parseServerMessage(raw: string): ServerMessage | null {
     if (typeof m.error === 'object' && m.error !== null) return { kind: 'result', id: m.id, ok: false, error: m.error as SerializedError };
     return null;
   }
-  if (m.kind === 'event' && typeof m.runId === 'string' && typeof m.event === 'object' && m.event !== null) {
-    return { kind: 'event', runId: m.runId, event: m.event as RunEvent };
+  if (m.kind === 'event' && typeof m.runId === 'string') {
+    const event = readRunEvent(m.event);
+    return event ? { kind: 'event', runId: m.runId, event } : null;
   }
   return null;
 }

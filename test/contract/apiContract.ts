@@ -94,7 +94,7 @@ export function describeApiContract(name: string, open: () => Promise<Transport>
       const final = allEvents.filter((e) => e.runId === runId && e.type === 'status').at(-1);
       expect(final).toMatchObject({ type: 'status', status: 'completed' });
       expect(allEvents.some((e) => e.runId === runId && e.type === 'progress')).toBe(true);
-      expect(allEvents.some((e) => e.runId === runId && e.type === 'trace')).toBe(true);
+      expect(allEvents.some((e) => e.runId === runId && e.type === 'timeline')).toBe(true);
       await until(() => runEvents.some((e) => e.type === 'status' && e.status === 'completed'), 5_000);
       offAll();
       offRun();

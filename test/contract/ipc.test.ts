@@ -90,6 +90,20 @@ describe('IPC transport specifics', () => {
     expect(service.listeners.size).toBe(0);
   });
 
+  it('hands the page a run event only once it passed the check, as the WebSocket client does', async () => {
+    const service = stubService();
+    const { api } = desktop(service);
+    const seen: RunEvent[] = [];
+    api.subscribe('*', (e) => seen.push(e));
+    await new Promise((r) => setTimeout(r, 20));
+    const notice: RunEvent = { type: 'timeline', runId: '20250101-000000-abcdef', latestUs: 5, changed: [], lanesChanged: true, counters: [] };
+    service.emit({ type: 'trace', runId: '20250101-000000-abcdef', records: [] } as unknown as RunEvent);
+    service.emit({ ...notice, counters: [{ proc: 'engine', name: 'x', key: 'y', points: [[0, Number.NaN]] }] });
+    service.emit(notice);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([notice]);
+  });
+
   it('an error crosses once: the preload rejects with the wire form, which contextBridge copies whole', async () => {
     const ipc = createFakeIpc();
     registerIpcHandlers({ ipcMain: ipc.ipcMain, api: stubService(), pickDataFile: async () => null, isTrustedSender: () => true });

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunConfig, StrategyChoice } from '../../src/shared/config';
-import type { RunEvent } from '../../src/shared/events';
 import type { EngineExit, SpawnEngine } from '../../src/main/host';
 import type { ProfilerService, RunStatusFile } from '../../src/main/service';
 import { OTHER_UID, runScript, type WorkerResult } from '../../src/main/service/store/runStoreTesting.testdata';
+import { whenSpansRecorded } from '../../src/main/service/timeline/liveSpans.testdata';
 
 export { OTHER_UID };
 
@@ -34,16 +34,9 @@ export async function scratchFolder(prefix: string): Promise<{ path: string; rem
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
-/** resolves once the engine has sent spans of its own: it is past start-up and computing */
+/** resolves once the engine has recorded a span of its own (its first is loading the data): it is past start-up and computing */
 export function engineBusy(service: ProfilerService, runId: string): Promise<void> {
-  return new Promise((resolve) => {
-    const off = service.subscribe(runId, (e: RunEvent) => {
-      if (e.type === 'trace' && e.records.some((r) => r.proc === 'engine' && r.ph === 'X')) {
-        off();
-        resolve();
-      }
-    });
-  });
+  return whenSpansRecorded(service, runId, 'load-data');
 }
 
 export async function statusOnDisk(runsDir: string, runId: string): Promise<RunStatusFile | undefined> {

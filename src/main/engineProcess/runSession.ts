@@ -99,7 +99,7 @@ export class RunSession {
       },
     });
     // every span the loop and the engine open goes through the probe: memory samples at span ends, open spans for the live view
-    this.probe = new WatchedProbe(this.rec, { proc: 'engine', tid: this.rec.tid, onSpanEnd: () => this.memorySampler?.sampleIfDue() });
+    this.probe = new WatchedProbe(this.rec, { onSpanEnd: () => this.memorySampler?.sampleIfDue() });
   }
 
   /** aborted when the service asks the run to stop; handed to the engine with every call */

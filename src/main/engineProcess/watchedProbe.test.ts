@@ -6,7 +6,7 @@ describe('WatchedProbe', () => {
   it('lists the spans open now, outermost first, and calls back at each span end while it is still open', async () => {
     const rec = new Recorder({ proc: 'engine', originNs: process.hrtime.bigint() });
     const seen: string[][] = [];
-    const probe = new WatchedProbe(rec, { proc: 'engine', tid: rec.tid, onSpanEnd: () => seen.push(probe.openSpans().map((s) => s.name)) });
+    const probe = new WatchedProbe(rec, { onSpanEnd: () => seen.push(probe.openSpans().map((s) => s.name)) });
     await probe.span('run', async () => {
       await probe.span('decode', () => {
         expect(probe.openSpans().map((s) => s.name)).toEqual(['run', 'decode']);
@@ -22,7 +22,7 @@ describe('WatchedProbe', () => {
 
   it('forgets a span that threw', async () => {
     const rec = new Recorder({ proc: 'engine' });
-    const probe = new WatchedProbe(rec, { proc: 'engine', tid: rec.tid });
+    const probe = new WatchedProbe(rec);
     await expect(probe.span('bad', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(probe.openSpans()).toEqual([]);
   });

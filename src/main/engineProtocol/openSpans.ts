@@ -1,19 +1,13 @@
 /**
- * Spans a live run has begun and not yet ended. The trace holds complete spans only (each is
- * written when it ends), so a live timeline would show nothing of "run" or "strategy compensated"
- * until they finish; the engine reports its open spans as they change, the host keeps the latest
- * list with the run. Nothing here is written to the trace: the exported file stays complete spans.
+ * Spans a live run has begun and not yet ended, on their way from the engine to the service. The
+ * trace holds complete spans only (each is written when it ends), so a live timeline would show
+ * nothing of "run" or "strategy compensated" until they finish; the engine's recorder answers what
+ * it has open, the engine reports that list as it changes, the host keeps the latest list with the
+ * run. Nothing here is written to the trace: the exported file stays complete spans.
  */
-import type { ProcessRole } from '../../shared/events';
+import type { OpenSpan } from '../../shared/events';
 
-export interface OpenSpan {
-  proc: ProcessRole;
-  tid: number;
-  name: string;
-  /** µs on the run clock */
-  startUs: number;
-  args?: Record<string, unknown>;
-}
+export type { OpenSpan };
 
 /** The service's span around the engine process's life ("engine process" on its lane). */
 export const ENGINE_PROCESS_SPAN = 'engine process';

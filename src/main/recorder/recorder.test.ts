@@ -17,6 +17,20 @@ const spansOf = (records: TraceRecord[]): SpanRecord[] => records.filter((r): r 
 const toNs = (us: number): number => Math.round(us * 1000);
 
 describe('Recorder spans', () => {
+  it('answers the spans open now, outermost first, each where the trace will say it started', async () => {
+    const rec = new Recorder({ proc: 'engine', tid: 3, originNs: 1_000_000n, nowNs: steppingClock(1_000_000n, 1_000n) });
+    let inside: ReturnType<Recorder['openSpans']> = [];
+    await rec.span('run', () => rec.span('decode', () => {
+      inside = rec.openSpans();
+    }, { strategy: 'reference' }));
+    expect(inside.map((o) => [o.proc, o.tid, o.name, o.args])).toEqual([['engine', 3, 'run', undefined], ['engine', 3, 'decode', { strategy: 'reference' }]]);
+    const spans = spansOf(rec.takeRecords());
+    expect(inside.map((o) => o.startUs)).toEqual(['run', 'decode'].map((name) => spans.find((s) => s.name === name)!.ts));
+    expect(rec.openSpans()).toEqual([]);
+    await expect(rec.span('bad', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(rec.openSpans()).toEqual([]);
+  });
+
   it('nests children inside parents on the main lane', async () => {
     const rec = new Recorder({ proc: 'engine', originNs: 1_000_000n, nowNs: steppingClock(1_000_000n, 1_234n) });
     await rec.span('encode', async () => {

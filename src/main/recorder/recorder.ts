@@ -4,11 +4,12 @@
  * EngineProbe, so the engine reports through it without knowing it exists.
  *
  * Spans nest through an explicit stack: the engine is sequential, so whatever span is open when
- * another starts is its parent, awaits included. Times are kept as integer nanoseconds since the
+ * another starts is its parent, awaits included. The stack is also the one list of the spans open
+ * now, which a live timeline draws before the trace holds them. Times are kept as integer nanoseconds since the
  * origin and written as µs with at most 3 decimals, so a consumer that rounds to ns (Perfetto,
  * trace-check) sees exactly the ends we compared.
  */
-import type { CounterRecord, InstantRecord, ProcessRole, SpanRecord, ThreadNameRecord, TraceRecord } from '../../shared/events';
+import type { CounterRecord, InstantRecord, OpenSpan, ProcessRole, SpanRecord, ThreadNameRecord, TraceRecord } from '../../shared/events';
 import type { EngineProbe } from '../engine/model';
 import { BatchSink, type BatchListener } from './batchSink';
 import { hrtimeNowNs, parseOriginNs, type MonotonicNowNs } from './clock';
@@ -142,6 +143,15 @@ export class Recorder implements EngineProbe {
 
   get depth(): number {
     return this.stack.length;
+  }
+
+  /** the spans begun and not yet ended, outermost first */
+  openSpans(): OpenSpan[] {
+    return this.stack.map((frame) => {
+      const open: OpenSpan = { proc: this.proc, tid: this.tid, name: frame.name, startUs: frame.startNs / 1000 };
+      if (frame.args !== undefined) open.args = frame.args;
+      return open;
+    });
   }
 
   private relNs(): number {

@@ -8,6 +8,7 @@ import type { RunEvent } from '../../shared/events';
 import { readNdjsonRecords, validateReport } from '../export';
 import { newRunId } from './store/runIds';
 import { createProfilerService, type ProfilerService } from './profilerService';
+import { whenSpansRecorded } from './timeline/liveSpans.testdata';
 
 let dir: string;
 let service: ProfilerService;
@@ -27,16 +28,9 @@ function config(name: 'tiny' | 'medium', strategies: StrategyChoice[], extra: Pa
   };
 }
 
-/** resolves once the engine has sent trace records of its own (it is past start-up and computing) */
+/** resolves once the engine has recorded a cold call (it is past start-up and computing) */
 function engineBusy(runId: string): Promise<void> {
-  return new Promise((resolve) => {
-    const off = service.subscribe(runId, (e: RunEvent) => {
-      if (e.type === 'trace' && e.records.some((r) => r.proc === 'engine' && r.ph === 'X' && r.name === 'cold')) {
-        off();
-        resolve();
-      }
-    });
-  });
+  return whenSpansRecorded(service, runId, 'cold');
 }
 
 function parseTrace(bytes: Buffer): { traceEvents: { ph: string; name: string; pid: number }[] } {
@@ -135,17 +129,7 @@ describe('profiler service with the engine process', () => {
   it('keeps the strategies measured before a cancel in a report marked cancelled', async () => {
     const { runId } = await service.startRun(config('tiny', ['compensated', 'logsumexp'], { repeats: 40 }));
     // two rounds of repeats have ended (the repeats take turns): the host has both strategies' rows
-    await new Promise<void>((resolve) => {
-      let repeats = 0;
-      const off = service.subscribe(runId, (e: RunEvent) => {
-        if (e.type !== 'trace') return;
-        repeats += e.records.filter((r) => r.proc === 'engine' && r.ph === 'X' && r.name === 'repeat').length;
-        if (repeats >= 4) {
-          off();
-          resolve();
-        }
-      });
-    });
+    await whenSpansRecorded(service, runId, 'repeat', 4);
     await service.cancelRun(runId);
     expect((await service.whenFinished(runId)).status).toBe('cancelled');
     const report = (await service.getRun(runId)).report!;

@@ -1,10 +1,10 @@
 /**
- * One run while it executes: spawns the engine, appends every batch of records to events.ndjson as
- * it arrives and fans it out, samples the engine's RSS from outside at 20 Hz, and when the engine
- * is gone (finished, failed, cancelled, killed) writes the report, the trace and the final status.
- * A run whose events can no longer be written is stopped at once and ends failed; so is a run whose
- * start cannot be recorded, and it ends only once its engine has exited. Its phase (runPhase.ts)
- * says where it is.
+ * One run while it executes: spawns the engine, appends every batch of records to events.ndjson and
+ * to its live timeline (which tells the pages what changed), samples the engine's RSS from outside
+ * at 20 Hz, and when the engine is gone (finished, failed, cancelled, killed) writes the report,
+ * the trace and the final status. A run whose events can no longer be written is stopped at once
+ * and ends failed; so is a run whose start cannot be recorded, and it ends only once its engine has
+ * exited. Its phase (runPhase.ts) says where it is.
  */
 import type { RunConfig } from '../../../shared/config';
 import { AppError, serializeError, type SerializedError } from '../../../shared/errors';
@@ -50,7 +50,7 @@ export class ActiveRun {
 
   constructor(private readonly o: ActiveRunOptions) {
     this.status = o.status;
-    this.timeline = o.config.trace ? new LiveTimeline(() => this.openSpans()) : undefined;
+    this.timeline = o.config.trace ? new LiveTimeline(() => this.openSpans(), { notify: (change) => o.emit({ type: 'timeline', runId: this.id, ...change }) }) : undefined;
     this.finished = new Promise((resolve) => {
       this.resolveFinished = resolve;
     });
@@ -145,7 +145,6 @@ export class ActiveRun {
     const onRecords = (records: TraceRecord[]) => {
       log.append(records);
       this.timeline?.append(records);
-      this.o.emit({ type: 'trace', runId: id, records });
     };
     const rec = new Recorder({ proc: 'service', originNs, disabled: !config.trace, laneName: 'service', onBatch: onRecords });
     const start: StartMessage = { type: 'start', runId: id, runDir: store.dir(id), config, originNs: originNs.toString() };
@@ -175,6 +174,7 @@ export class ActiveRun {
       await log.close();
       throw startNotRecordedError(e, store.runsDir, store.dir(id));
     }
+    this.timeline?.flushNotices();
     this.o.emit({ type: 'status', runId: id, status: 'running' });
 
     const rss: EngineRss | undefined = handle.pid === undefined ? undefined : sampleEngineRss({
@@ -292,6 +292,7 @@ export class ActiveRun {
       // one line however many files failed: on a full disk they all fail for the same reason
       if (unsaved.length > 0) this.o.emit({ type: 'log', runId: id, level: statusSaved ? 'warn' : 'error', message: unsavedFilesMessage(store.dir(id), status, statusSaved, unsaved) });
       store.markActive(id, false);
+      this.timeline?.flushNotices();
       this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });
       this.resolveFinished(final);
     }

@@ -7,7 +7,7 @@ import type { TimelineRequest } from '../../../shared/api';
 import type { TraceRecord } from '../../../shared/events';
 import type { OpenSpan } from '../../engineProtocol';
 import { ndjsonLine, readNdjsonRecords } from '../../export';
-import { counterSeries } from './counterSeries';
+import { counterSeries } from '../../../shared/counterSeries';
 import { LiveTimeline } from './liveTimeline';
 import { simulateRun } from './testing';
 import { TimelineCache } from './timelineCache';

@@ -10,12 +10,17 @@
  * Many pages watching one run ask for the same window at the same width between two batches: the
  * answer for one index is kept per window and width, so they cost one query together, and a new
  * index (new records, spans opened or closed) starts afresh.
+ *
+ * Pages are not sent the records: they hear what changed (timelineChanges.ts) and ask for the
+ * window they show. The counter series are built with the page's own builder (shared/), so the
+ * live graph and this answer agree.
  */
 import type { CounterSeries, TimelineRequest, TimelineView } from '../../../shared/api';
-import type { TraceRecord } from '../../../shared/events';
-import type { OpenSpan } from '../../engineProtocol';
+import { CounterSeriesBuilder } from '../../../shared/counterSeries';
+import type { OpenSpan, TraceRecord } from '../../../shared/events';
 import { isTraceRecord } from '../../export';
-import { CounterSeriesBuilder } from './counterSeries';
+import { LiveNotices } from './liveNotices';
+import { TimelineChanges, type TimelineChange } from './timelineChanges';
 import { TimelineIndexBuilder, type TimelineIndex } from './timelineIndex';
 import { queryTimeline } from './timelineQuery';
 
@@ -27,6 +32,8 @@ const MAX_KEPT_ANSWERS = 16;
 export interface LiveTimelineOptions {
   /** the clock that spaces rebuilds out (tests inject one) */
   nowMs?: () => number;
+  /** receives the notices of what changed, spaced out by LiveNotices (absent: takeChanges() answers them) */
+  notify?: (change: TimelineChange) => void;
 }
 
 interface Built {
@@ -40,6 +47,8 @@ interface Built {
 export class LiveTimeline {
   private readonly spans = new TimelineIndexBuilder();
   private readonly counters = new CounterSeriesBuilder();
+  private readonly changes = new TimelineChanges();
+  private readonly notices: LiveNotices | undefined;
   private readonly nowMs: () => number;
   private built: Built | undefined;
   /** answers computed from `answersFrom`, by window and width; the same objects go to every asker */
@@ -49,6 +58,8 @@ export class LiveTimeline {
   /** `openSpans` answers what the run has begun and not ended, asked at each query */
   constructor(private readonly openSpans: () => readonly OpenSpan[], options: LiveTimelineOptions = {}) {
     this.nowMs = options.nowMs ?? (() => performance.now());
+    const notify = options.notify;
+    this.notices = notify && new LiveNotices({ take: () => this.takeChanges(), send: notify });
   }
 
   /** trace records appended so far */
@@ -62,7 +73,19 @@ export class LiveTimeline {
       if (!isTraceRecord(r)) continue;
       this.spans.add(r);
       this.counters.add(r);
+      this.changes.note(r);
     }
+    this.notices?.changed();
+  }
+
+  /** Sends the notice of what changed now, not when the interval is up: before the run's status, say. */
+  flushNotices(): void {
+    this.notices?.flush();
+  }
+
+  /** What changed since the previous call (records appended, spans opened or closed), as notices' bodies; empty when nothing did. */
+  takeChanges(): TimelineChange[] {
+    return this.changes.take(this.openSpans());
   }
 
   /**

@@ -4,8 +4,8 @@
  * recording is answered from memory by its LiveTimeline instead.
  */
 import type { CounterSeries } from '../../../shared/api';
+import { CounterSeriesBuilder } from '../../../shared/counterSeries';
 import { readNdjsonRecords } from '../../export';
-import { CounterSeriesBuilder } from './counterSeries';
 import { TimelineIndexBuilder, type TimelineIndex } from './timelineIndex';
 
 const MAX_CACHED_RUNS = 4;

@@ -29,9 +29,9 @@ describe('timeline lanes per process and electrode', () => {
   it('puts what runs inside each electrode span on a lane of that electrode, named as the dataset names it', () => {
     const view = all(decodeTrace());
     expect(view.lanes).toEqual([
-      { id: 'engine:1', name: 'engine' },
-      { id: 'engine:1/electrode 0', name: 'engine · tet1', electrode: { index: 0, name: 'tet1' } },
-      { id: 'engine:1/electrode 1', name: 'engine · tet2', electrode: { index: 1, name: 'tet2' } },
+      { id: 'engine:1', name: 'engine', process: 'engine', thread: 1 },
+      { id: 'engine:1/electrode 0', name: 'engine · tet1', process: 'engine', thread: 1, electrode: { index: 0, name: 'tet1' } },
+      { id: 'engine:1/electrode 1', name: 'engine · tet2', process: 'engine', thread: 1, electrode: { index: 1, name: 'tet2' } },
     ]);
     const on = (lane: string) => view.spans.filter((s) => s.lane === lane).map((s) => `${s.depth}:${s.name}`);
     expect(on('engine:1')).toEqual(['0:run', '1:decode', '2:electrode', '2:electrode']);
@@ -51,17 +51,17 @@ describe('timeline lanes per process and electrode', () => {
     ];
     const recs: TraceRecord[] = [...external(2, 'nld:clusterless_kde', 0), ...external(1, 'numpy', 1), span('x', 2, 1), span('engine process', 0, 200, 'service')];
     expect(all(recs).lanes).toEqual([
-      { id: 'service:1', name: 'service' },
-      { id: 'engine:1', name: 'engine' },
-      { id: 'external:1', name: 'external · numpy' },
-      { id: 'external:2', name: 'external · nld:clusterless_kde' },
+      { id: 'service:1', name: 'service', process: 'service', thread: 1 },
+      { id: 'engine:1', name: 'engine', process: 'engine', thread: 1 },
+      { id: 'external:1', name: 'external · numpy', process: 'external', thread: 1 },
+      { id: 'external:2', name: 'external · nld:clusterless_kde', process: 'external', thread: 2 },
     ]);
   });
 
   it('still splits the numbered electrode spans of runs recorded before the names were stable', () => {
     const recs: TraceRecord[] = [span('electrode 3', 0, 10), span('block', 1, 5), span('electrode 0', 20, 10), span('block', 21, 5)];
     expect(all(recs).lanes.map((l) => l.id)).toEqual(['engine:1', 'engine:1/electrode 0', 'engine:1/electrode 3']);
-    expect(all(recs).lanes[2]).toEqual({ id: 'engine:1/electrode 3', name: 'engine · electrode 3', electrode: { index: 3 } });
+    expect(all(recs).lanes[2]).toEqual({ id: 'engine:1/electrode 3', name: 'engine · electrode 3', process: 'engine', thread: 1, electrode: { index: 3 } });
   });
 
   it('leaves an electrode span without an index on its process lane', () => {

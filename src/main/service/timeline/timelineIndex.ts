@@ -14,11 +14,10 @@
  * lane. A live run's open spans (begun, not yet ended, so not in the trace) are drawn from their
  * start to the newest event and marked `inProgress`.
  */
-import { IN_PROGRESS_ARG, type TimelineLane } from '../../../shared/api';
-import type { TraceRecord } from '../../../shared/events';
-import type { OpenSpan } from '../../engineProtocol';
+import { IN_PROGRESS_ARG, laneIdOf, type TimelineLane } from '../../../shared/api';
+import type { OpenSpan, ProcessRole, TraceRecord } from '../../../shared/events';
 import { electrodeLabel } from '../../../shared/traceSpans';
-import { bySpanStart, electrodeLaneId, laneRows, type RawSpan } from './timelineRows';
+import { bySpanStart, laneRows, type RawSpan } from './timelineRows';
 
 export interface DepthRow {
   depth: number;
@@ -60,17 +59,26 @@ export { IN_PROGRESS_ARG };
 /** an open span and the complete one the trace later holds start this close (µs) */
 const SAME_SPAN_US = 5_000;
 
-function laneId(proc: string, tid: number): string {
-  return `${proc}:${tid}`;
-}
+const laneId = (process: ProcessRole, thread: number): string => laneIdOf({ process, thread });
+
+/** lanes of the service first, then the engine's, then the external engines' */
+const PROCESS_ORDER: Record<ProcessRole, number> = { service: 0, engine: 1, external: 2 };
 
 /** one (process, thread) lane as records arrive */
 interface LaneState {
-  proc: string;
+  proc: ProcessRole;
+  tid: number;
   /** complete spans, sorted bySpanStart up to the last build, then in arrival order */
   spans: RawSpan[];
   /** complete spans' starts by name id, to drop an open span once the trace holds it */
   startsByName: Map<number, number[]>;
+}
+
+/** a lane's open spans, drawn up to the newest event */
+interface DrawnOpen {
+  proc: ProcessRole;
+  tid: number;
+  spans: RawSpan[];
 }
 
 export class TimelineIndexBuilder {
@@ -108,7 +116,7 @@ export class TimelineIndexBuilder {
     if (r.ph === 'X') {
       const id = laneId(r.proc, r.tid);
       let lane = this.lanes.get(id);
-      if (!lane) this.lanes.set(id, (lane = { proc: r.proc, spans: [], startsByName: new Map() }));
+      if (!lane) this.lanes.set(id, (lane = { proc: r.proc, tid: r.tid, spans: [], startsByName: new Map() }));
       const dur = Math.max(0, r.dur);
       const name = this.intern(r.name);
       lane.spans.push({ start: r.ts, dur, name, cat: this.intern(r.cat), args: r.args });
@@ -132,10 +140,7 @@ export class TimelineIndexBuilder {
     const drawnOpen = this.drawnOpenByLane(open, endUs);
     const lanes: LaneIndex[] = [];
     for (const id of new Set([...this.lanes.keys(), ...drawnOpen.keys()])) lanes.push(...this.laneIndexes(id, drawnOpen.get(id)));
-    const procOf = (id: string) => this.lanes.get(id)?.proc ?? drawnOpen.get(id)?.proc;
-    const rank: Record<string, number> = { service: 0, engine: 1, external: 2 };
-    const order = (id: string) => rank[procOf(id.split('/')[0]!) ?? 'engine'] ?? 1;
-    lanes.sort((a, b) => order(a.lane.id) - order(b.lane.id) || a.lane.id.localeCompare(b.lane.id, undefined, { numeric: true }));
+    lanes.sort((a, b) => PROCESS_ORDER[a.lane.process] - PROCESS_ORDER[b.lane.process] || a.lane.id.localeCompare(b.lane.id, undefined, { numeric: true }));
     const instants = this.instants.sort((a, b) => a.tsUs - b.tsUs).slice();
     if (!Number.isFinite(startUs)) startUs = 0;
     if (!Number.isFinite(endUs)) endUs = startUs;
@@ -160,13 +165,13 @@ export class TimelineIndexBuilder {
   }
 
   /** open spans the trace does not hold yet, as spans drawn up to `endUs`, by lane */
-  private drawnOpenByLane(open: readonly OpenSpan[], endUs: number): Map<string, { proc: string; spans: RawSpan[] }> {
-    const byLane = new Map<string, { proc: string; spans: RawSpan[] }>();
+  private drawnOpenByLane(open: readonly OpenSpan[], endUs: number): Map<string, DrawnOpen> {
+    const byLane = new Map<string, DrawnOpen>();
     for (const o of open) {
       const id = laneId(o.proc, o.tid);
       if (this.isTraced(id, o)) continue;
       let entry = byLane.get(id);
-      if (!entry) byLane.set(id, (entry = { proc: o.proc, spans: [] }));
+      if (!entry) byLane.set(id, (entry = { proc: o.proc, tid: o.tid, spans: [] }));
       // drawn up to the newest event: the span is known to be open at least that long
       const args = { ...o.args, [IN_PROGRESS_ARG]: true };
       entry.spans.push({ start: o.startUs, dur: Math.max(0, endUs - o.startUs), name: this.intern(o.name), cat: this.intern(o.proc), args });
@@ -175,20 +180,21 @@ export class TimelineIndexBuilder {
   }
 
   /** a (process, thread) lane and the electrode lanes split from it */
-  private laneIndexes(id: string, drawnOpen: { proc: string; spans: RawSpan[] } | undefined): LaneIndex[] {
+  private laneIndexes(id: string, drawnOpen: DrawnOpen | undefined): LaneIndex[] {
     const lane = this.lanes.get(id);
     // in place and stable: the next build finds the lane sorted but for what arrived since
     const closed = lane?.spans.sort(bySpanStart) ?? [];
     const spans = drawnOpen ? closed.concat(drawnOpen.spans).sort(bySpanStart) : closed;
-    const proc = lane?.proc ?? drawnOpen!.proc;
-    const thread = this.threadNames.get(id);
-    const name = thread && thread !== proc ? `${proc} · ${thread}` : proc;
+    const { proc: process, tid: thread } = lane ?? drawnOpen!;
+    const threadName = this.threadNames.get(id);
+    const name = threadName && threadName !== process ? `${process} · ${threadName}` : process;
     const { main, electrodes, electrodeNames } = laneRows(spans, this.strings);
-    const out: LaneIndex[] = [{ lane: { id, name }, rows: main }];
+    const out: LaneIndex[] = [{ lane: { id, name, process, thread }, rows: main }];
     for (const [index, rows] of electrodes) {
       const electrodeName = electrodeNames.get(index);
       const electrode = electrodeName === undefined ? { index } : { index, name: electrodeName };
-      out.push({ lane: { id: electrodeLaneId(id, index), name: `${name} · ${electrodeLabel(index, electrodeName)}`, electrode }, rows });
+      const laneName = `${name} · ${electrodeLabel(index, electrodeName)}`;
+      out.push({ lane: { id: laneIdOf({ process, thread, electrode: index }), name: laneName, process, thread, electrode }, rows });
     }
     return out;
   }

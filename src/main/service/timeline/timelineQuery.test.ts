@@ -9,7 +9,7 @@ describe('timeline level of detail', () => {
     const index = buildTimelineIndex(nestedTrace(10));
     const view = queryTimeline(index, { startUs: 0, endUs: 100, widthPx: 1000 });
     expect(view.spans).toHaveLength(31);
-    expect(view.lanes).toEqual([{ id: 'engine:1', name: 'engine' }]);
+    expect(view.lanes).toEqual([{ id: 'engine:1', name: 'engine', process: 'engine', thread: 1 }]);
     expect(view.spans.filter((s) => s.depth === 2)).toHaveLength(20);
     expect(view.spans.every((s) => s.merged === 1)).toBe(true);
     expect(view.spans.find((s) => s.name === 'block')!.args).toEqual({ i: 0 });

@@ -34,10 +34,6 @@ export function bySpanStart(a: RawSpan, b: RawSpan): number {
   return a.start - b.start || b.dur - a.dur;
 }
 
-export function electrodeLaneId(lane: string, electrode: number): string {
-  return `${lane}/electrode ${electrode}`;
-}
-
 /** one output lane's nesting stack and how many spans each of its depths holds */
 interface Nesting {
   ends: number[];

@@ -4,12 +4,12 @@
  * Kept beside the store so its setup only wires these to the service.
  */
 import { computed, markRaw, ref, shallowRef, type ComputedRef } from 'vue';
-import type { RunDetail, TimelineSpan, TimelineView } from '../../../shared/api';
-import type { ProgressInfo, RunEvent, RunStatus } from '../../../shared/events';
+import type { CounterSeries, RunDetail, TimelineSpan, TimelineView } from '../../../shared/api';
+import type { CounterSeriesBuilder } from '../../../shared/counterSeries';
+import type { ProcessRole, ProgressInfo, RunEvent, RunStatus, TimelineNotice } from '../../../shared/events';
 import { etaMsOf } from '../lib/eta';
 import { errorText, type ErrorText } from '../lib/errorText';
-import type { CounterAccumulator, LiveCounterSeries } from '../lib/liveCounters';
-import type { TimeWindow } from '../lib/timeWindow';
+import { fetchWindow, type TimeWindow } from '../lib/timeWindow';
 import { recordedProgress } from './recordedProgress';
 
 const MAX_LOG_LINES = 200;
@@ -20,6 +20,11 @@ export type LivePhase = 'idle' | 'starting' | RunStatus;
 export interface LogLine {
   level: 'info' | 'warn' | 'error';
   message: string;
+}
+
+/** a counter series as the memory graph takes it: a live run's series name the process that recorded them, a finished run's do not */
+export interface LiveCounterSeries extends CounterSeries {
+  proc?: ProcessRole;
 }
 
 /** Big data sits in shallow refs with markRaw values: Vue must not walk every span of a long run on every change. */
@@ -94,14 +99,29 @@ export function resetLiveRunState(s: LiveRunState): void {
   s.recordNote.value = '';
 }
 
+/**
+ * Whether a notice changes what the page shows: the lanes did, or, following the whole run, the
+ * run grew or anything changed, or a change meets the window the page asks for.
+ */
+export function noticeMeetsView(s: LiveRunState, e: TimelineNotice, totalUs: number): boolean {
+  if (e.lanesChanged) return true;
+  const visible = s.visibleWindow.value;
+  if (!visible) return e.latestUs > s.latestUs.value || e.changed.length > 0;
+  const asked = fetchWindow(visible, totalUs);
+  return e.changed.some((c) => c.startUs <= asked.endUs && c.endUs >= asked.startUs);
+}
+
 /** What one pushed event changes; `timelineChanged` asks for a fresh timeline of the visible window. */
-export function applyRunEvent(s: LiveRunState, e: RunEvent, accumulator: CounterAccumulator, timelineChanged: () => void): void {
+export function applyRunEvent(s: LiveRunState, e: RunEvent, counters: CounterSeriesBuilder, timelineChanged: () => void): void {
   switch (e.type) {
-    case 'trace':
-      if (accumulator.add(e.records)) s.counters.value = markRaw(accumulator.series());
-      s.latestUs.value = accumulator.latestUs;
-      timelineChanged();
+    case 'timeline': {
+      for (const d of e.counters) counters.addDelta(d);
+      if (e.counters.length > 0) s.counters.value = markRaw(counters.withProcess());
+      const shown = noticeMeetsView(s, e, Math.max(s.timeline.value?.totalUs ?? 0, s.latestUs.value, e.latestUs));
+      s.latestUs.value = Math.max(s.latestUs.value, e.latestUs);
+      if (shown) timelineChanged();
       break;
+    }
     case 'progress':
       s.progress.value = e.progress;
       break;
@@ -110,7 +130,7 @@ export function applyRunEvent(s: LiveRunState, e: RunEvent, accumulator: Counter
       if (e.status === 'failed') s.error.value = e.error ? errorText(e.error) : { code: 'RUN_FAILED', message: 'The run failed without saying why; see the log.' };
       if (TERMINAL.has(e.status)) {
         s.cancelling.value = false;
-        // the last batches may land just before the status: one more look at the whole trace
+        // the last records may land just before the status: one more look at the whole trace
         timelineChanged();
       }
       break;

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { LaneChange } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
-import type { TraceRecord } from '../../../shared/events';
+import { counterDeltasOf } from '../../../shared/counterSeries';
+import type { RunEvent, TraceRecord } from '../../../shared/events';
 import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { report, runDetail, runEntry } from '../testing/sampleData';
 import { TIMELINE_REFRESH_MS, useLiveRunStore } from './liveRunStore';
@@ -11,6 +13,13 @@ const config: RunConfig = {
 };
 
 const counter = (ts: number, rss: number): TraceRecord => ({ ph: 'C', proc: 'engine', name: 'memory (MB)', ts, args: { rss, heapUsed: rss / 2 } });
+
+/** what the service tells a page once these records arrived: their counter points, how far they reach, what changed where */
+const notice = (records: TraceRecord[], changed: LaneChange[] = []): RunEvent => ({
+  type: 'timeline', runId: 'run-1', latestUs: Math.max(...records.map((r) => ('ts' in r ? r.ts + ('dur' in r ? r.dur : 0) : 0))),
+  changed, lanesChanged: false, counters: counterDeltasOf(records),
+});
+const engineLane = (startUs: number, endUs: number): LaneChange => ({ lane: { process: 'engine', thread: 1 }, startUs, endUs });
 
 describe('useLiveRunStore', () => {
   let api: FakeApi;
@@ -33,7 +42,7 @@ describe('useLiveRunStore', () => {
     const live = useLiveRunStore();
     await live.start(config);
     api.emit({ type: 'progress', runId: 'run-1', progress: { fraction: 0.1, label: 'reference · cold', elapsedMs: 700 } });
-    api.emit({ type: 'trace', runId: 'run-1', records: [{ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: 1_600_000 }] });
+    api.emit(notice([{ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: 1_600_000 }], [{ lane: { process: 'service', thread: 1 }, startUs: 0, endUs: 1_600_000 }]));
     expect(live.elapsedMs).toBe(700);
     api.emit({ type: 'status', runId: 'run-1', status: 'cancelled' });
     expect(live.elapsedMs).toBe(1600);
@@ -53,11 +62,11 @@ describe('useLiveRunStore', () => {
     expect(live.progress?.label).toBe('early');
   });
 
-  it('accumulates counters from trace batches for the memory graph', async () => {
+  it('accumulates counters from the notices for the memory graph', async () => {
     const live = useLiveRunStore();
     await live.start(config);
-    api.emit({ type: 'trace', runId: 'run-1', records: [counter(0, 100), counter(1000, 150)] });
-    api.emit({ type: 'trace', runId: 'run-1', records: [counter(2000, 120), { ph: 'X', proc: 'engine', tid: 1, name: 'decode', cat: 'engine', ts: 1500, dur: 1000 }] });
+    api.emit(notice([counter(0, 100), counter(1000, 150)]));
+    api.emit(notice([counter(2000, 120), { ph: 'X', proc: 'engine', tid: 1, name: 'decode', cat: 'engine', ts: 1500, dur: 1000 }], [engineLane(1500, 2500)]));
     const rss = live.counters.find((s) => s.key === 'rss');
     expect(rss?.points).toEqual([[0, 100], [1000, 150], [2000, 120]]);
     expect(rss?.proc).toBe('engine');
@@ -65,13 +74,13 @@ describe('useLiveRunStore', () => {
     expect(live.latestUs).toBe(2500);
   });
 
-  it('refreshes the timeline at most ~4 Hz while batches arrive', async () => {
+  it('refreshes the timeline at most ~4 Hz while notices arrive', async () => {
     const live = useLiveRunStore();
     await live.start(config);
     await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS);
     const before = api.callsOf('getTimeline').length;
     for (let i = 0; i < 20; i++) {
-      api.emit({ type: 'trace', runId: 'run-1', records: [counter(i * 100, i)] });
+      api.emit(notice([counter(i * 100, i)]));
       await vi.advanceTimersByTimeAsync(25);
     }
     await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS);
@@ -85,12 +94,33 @@ describe('useLiveRunStore', () => {
   it('asks for the visible window with margin once the user zoomed', async () => {
     const live = useLiveRunStore();
     await live.start(config);
-    api.emit({ type: 'trace', runId: 'run-1', records: [counter(10_000, 1)] });
+    api.emit(notice([counter(10_000, 1)]));
     await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS * 2);
     live.setWindow({ startUs: 4000, endUs: 6000 });
     await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS * 2);
     const last = api.callsOf('getTimeline').at(-1)!;
     expect(last.args[1]).toMatchObject({ startUs: 3000, endUs: 7000 });
+  });
+
+  it('asks again, once zoomed, only when a notice says something changed in the window it asks for', async () => {
+    const live = useLiveRunStore();
+    await live.start(config);
+    api.emit(notice([counter(10_000, 1)]));
+    live.setWindow({ startUs: 4000, endUs: 6000 });
+    await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS * 2);
+    const asked = () => api.callsOf('getTimeline').length;
+    const before = asked();
+    api.emit(notice([counter(12_000, 2), { ph: 'X', proc: 'engine', tid: 1, name: 'decode', cat: 'engine', ts: 11_000, dur: 1000 }], [engineLane(11_000, 12_000)]));
+    await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS * 2);
+    expect(asked()).toBe(before);
+    // the counters still follow the run
+    expect(live.counters.find((s) => s.key === 'rss')?.points.at(-1)).toEqual([12_000, 2]);
+    api.emit(notice([{ ph: 'X', proc: 'engine', tid: 1, name: 'decode', cat: 'engine', ts: 6500, dur: 100 }], [engineLane(6500, 6600)]));
+    await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS * 2);
+    expect(asked()).toBe(before + 1);
+    api.emit({ ...notice([counter(13_000, 3)]), lanesChanged: true } as RunEvent);
+    await vi.advanceTimersByTimeAsync(TIMELINE_REFRESH_MS * 2);
+    expect(asked()).toBe(before + 2);
   });
 
   it('cancel calls the api and a cancelled status ends the run', async () => {

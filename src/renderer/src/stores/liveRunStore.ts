@@ -1,8 +1,8 @@
 /**
- * The run being watched: start or attach, events (progress, status, logs, trace batches), memory
- * counters accumulated from the batches, and a level-of-detail timeline of the visible window
- * refreshed at most once every TIMELINE_REFRESH_MS while records arrive. The state and what events do to it
- * live in liveRunState.ts; this file asks the service and listens to it.
+ * The run being watched: start or attach, events (progress, status, logs, timeline notices), memory
+ * counters built from the points the notices bring, and a level-of-detail timeline of the visible
+ * window asked again, at most once every TIMELINE_REFRESH_MS, while notices say it changed. The
+ * state and what events do to it live in liveRunState.ts; this file asks the service and listens to it.
  */
 import { defineStore } from 'pinia';
 import { markRaw, type ComputedRef } from 'vue';
@@ -10,7 +10,7 @@ import type { TimelineSpan } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
 import type { RunEvent } from '../../../shared/events';
 import { errorText } from '../lib/errorText';
-import { CounterAccumulator } from '../lib/liveCounters';
+import { CounterSeriesBuilder } from '../../../shared/counterSeries';
 import { fetchWindow, type TimeWindow } from '../lib/timeWindow';
 import { throttleAsync, type Throttled } from '../lib/timing';
 import { useApi } from './apiAccess';
@@ -59,13 +59,13 @@ function useWindowTimeline(s: LiveRunState, totalUs: ComputedRef<number>) {
   return { refreshTimeline, scheduleTimeline, setWindow, setViewWidth };
 }
 
-/** the service's events for the watched run, and the counters built up from its trace batches */
+/** the service's events for the watched run, and the counters built up from its notices */
 function useRunEvents(s: LiveRunState, scheduleTimeline: Throttled) {
-  const accumulator = new CounterAccumulator();
+  const counters = new CounterSeriesBuilder();
   let unsubscribe: (() => void) | null = null;
   let buffered: RunEvent[] | null = null;
 
-  const handleEvent = (e: RunEvent): void => applyRunEvent(s, e, accumulator, scheduleTimeline);
+  const handleEvent = (e: RunEvent): void => applyRunEvent(s, e, counters, scheduleTimeline);
 
   /** before the run has an id: every run's events are kept until release() names the one started */
   function listenBeforeStart(): void {
@@ -96,7 +96,7 @@ function useRunEvents(s: LiveRunState, scheduleTimeline: Throttled) {
   function reset(): void {
     stopListening();
     scheduleTimeline.cancel();
-    accumulator.reset();
+    counters.reset();
     resetLiveRunState(s);
   }
 

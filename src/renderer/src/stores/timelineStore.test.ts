@@ -19,11 +19,14 @@ describe('useTimelineStore', () => {
   it('finds the next match over the whole run, selects it and moves the window to it', async () => {
     const live = await attached();
     const tl = useTimelineStore();
+    tl.setDefaults(new Set([processGroupId('engine')]));
     tl.setSearchText('DECODE');
     await tl.find('next');
     expect(api.callsOf('findSpan')[0]!.args).toEqual(['run-1', { text: 'DECODE', fromUs: -1, direction: 'next' }]);
     expect(tl.search).toMatchObject({ total: 1, ordinal: 1 });
     expect(live.selectedSpan?.name).toBe('decode');
+    // the match's lane, named by the answer shown, has its process opened
+    expect(tl.isCollapsed(processGroupId('engine'))).toBe(false);
     expect(live.visibleWindow).toEqual(windowAround(tl.search!.match!, live.totalUs));
   });
 
@@ -52,7 +55,7 @@ describe('useTimelineStore', () => {
     const tl = useTimelineStore();
     tl.setDefaults(new Set([electrodeGroupId('engine:1')]));
     expect(tl.isCollapsed(electrodeGroupId('engine:1'))).toBe(true);
-    tl.reveal({ lane: 'engine:1/electrode 4', name: 'gemm', cat: '', startUs: 0, durUs: 1, depth: 0, merged: 1 });
+    tl.reveal({ id: 'engine:1/electrode 4', name: 'engine · main · electrode 4', process: 'engine', thread: 1, electrode: { index: 4 } });
     expect(tl.isCollapsed(electrodeGroupId('engine:1'))).toBe(false);
     expect(tl.isCollapsed(processGroupId('engine'))).toBe(false);
   });

@@ -6,11 +6,11 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { SpanAreaSummary, SpanSearchResult, TimelineSpan, TimelineView } from '../../../shared/api';
+import type { SpanAreaSummary, SpanSearchResult, TimelineLane, TimelineSpan, TimelineView } from '../../../shared/api';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { clampWindow, type TimeWindow } from '../lib/timeWindow';
-import { electrodeGroupId, processGroupId, processOf, threadOf } from '../timeline/trackLayout';
+import { electrodeGroupId, processGroupId, threadLaneOf } from '../timeline/trackLayout';
 import { useApi } from './apiAccess';
 import { useLiveRunStore } from './liveRunStore';
 
@@ -72,11 +72,11 @@ function useTrackGroups() {
     return grew;
   }
 
-  /** opens the groups a span sits in, so a found span is on screen */
-  function reveal(span: TimelineSpan): void {
+  /** opens the groups a lane sits in, so a span found on it is on screen */
+  function reveal(lane: TimelineLane): void {
     const next = new Map(toggled.value);
-    next.set(processGroupId(processOf(span.lane)), false);
-    if (threadOf(span.lane) !== span.lane) next.set(electrodeGroupId(threadOf(span.lane)), false);
+    next.set(processGroupId(lane.process), false);
+    if (lane.electrode) next.set(electrodeGroupId(threadLaneOf(lane)), false);
     toggled.value = next;
   }
 
@@ -84,7 +84,7 @@ function useTrackGroups() {
 }
 
 /** the search over the whole run: its text, the match shown and its place among all matches */
-function useSpanSearch(reveal: (span: TimelineSpan) => void) {
+function useSpanSearch(reveal: (lane: TimelineLane) => void) {
   const searchText = ref('');
   const search = shallowRef<SpanSearchResult | null>(null);
   const searchError = ref<string | null>(null);
@@ -117,11 +117,14 @@ function useSpanSearch(reveal: (span: TimelineSpan) => void) {
       onAnswer: (result) => {
         search.value = result;
         searchError.value = null;
-        if (!result.match) return;
-        reveal(result.match);
-        focus.value = result.match;
-        live.selectSpan(result.match);
-        live.setWindow(windowAround(result.match, live.totalUs));
+        const match = result.match;
+        if (!match) return;
+        // every answer lists every lane: the one shown names the match's
+        const lane = live.timeline?.lanes.find((l) => l.id === match.lane);
+        if (lane) reveal(lane);
+        focus.value = match;
+        live.selectSpan(match);
+        live.setWindow(windowAround(match, live.totalUs));
       },
       onError: (e) => {
         searchError.value = errorText(e).message;

@@ -133,7 +133,7 @@ export function runDetail(id: string): RunDetail {
 export function timelineView(extra: Partial<TimelineView> = {}): TimelineView {
   return {
     startUs: 0, endUs: 1000, totalUs: 1000,
-    lanes: [{ id: 'service:1', name: 'service' }, { id: 'engine:1', name: 'engine · main' }],
+    lanes: [{ id: 'service:1', name: 'service', process: 'service', thread: 1 }, { id: 'engine:1', name: 'engine · main', process: 'engine', thread: 1 }],
     spans: [
       { lane: 'engine:1', name: 'run', cat: 'run', startUs: 0, durUs: 1000, depth: 0, merged: 1 },
       { lane: 'engine:1', name: 'decode', cat: 'engine', startUs: 100, durUs: 400, depth: 1, merged: 1, args: { strategy: 'reference' } },

@@ -10,10 +10,10 @@ import { spanMatches, spanText } from '../lib/spanText';
 
 /** an engine with a main thread and one worker, each with `n` electrode lanes, and the service */
 function lanes(n: number): TimelineLane[] {
-  const out: TimelineLane[] = [{ id: 'service:1', name: 'service' }];
+  const out: TimelineLane[] = [{ id: 'service:1', name: 'service', process: 'service', thread: 1 }];
   for (const [tid, thread] of [[1, 'main'], [2, 'worker 1']] as const) {
-    out.push({ id: `engine:${tid}`, name: `engine · ${thread}` });
-    for (let e = 0; e < n; e++) out.push({ id: `engine:${tid}/electrode ${e}`, name: `engine · ${thread} · electrode ${e}` });
+    out.push({ id: `engine:${tid}`, name: `engine · ${thread}`, process: 'engine', thread: tid });
+    for (let e = 0; e < n; e++) out.push({ id: `engine:${tid}/electrode ${e}`, name: `engine · ${thread} · electrode ${e}`, process: 'engine', thread: tid, electrode: { index: e } });
   }
   return out;
 }
@@ -28,15 +28,15 @@ describe('track layout', () => {
   });
 
   it('gives an electrode lane whose thread drew nothing a thread track of its own', () => {
-    const tree = laneTree([{ id: 'engine:5/electrode 0', name: 'engine · worker 4 · electrode 0' }]);
-    expect(tree[0]!.threads[0]!.lane).toEqual({ id: 'engine:5', name: 'engine · worker 4' });
+    const tree = laneTree([{ id: 'engine:5/electrode 0', name: 'engine · worker 4 · electrode 0', process: 'engine', thread: 5, electrode: { index: 0 } }]);
+    expect(tree[0]!.threads[0]!.lane).toEqual({ id: 'engine:5', name: 'engine · worker 4', process: 'engine', thread: 5 });
   });
 
   it('labels an electrode track with the dataset\'s name for it, its index in the tooltip, and finds its thread', () => {
     const named: TimelineLane[] = [
-      { id: 'engine:2', name: 'engine · worker 1' },
-      { id: 'engine:2/electrode 2', name: 'engine · worker 1 · tet03', electrode: { index: 2, name: 'tet03' } },
-      { id: 'engine:3/electrode 0', name: 'engine · worker 2 · tet01', electrode: { index: 0, name: 'tet01' } },
+      { id: 'engine:2', name: 'engine · worker 1', process: 'engine', thread: 2 },
+      { id: 'engine:2/electrode 2', name: 'engine · worker 1 · tet03', process: 'engine', thread: 2, electrode: { index: 2, name: 'tet03' } },
+      { id: 'engine:3/electrode 0', name: 'engine · worker 2 · tet01', process: 'engine', thread: 3, electrode: { index: 0, name: 'tet01' } },
     ];
     const tracks = layoutTracks({ lanes: named, depthOf: () => 1, isCollapsed: () => false });
     expect(tracks.filter((t) => t.kind === 'electrode').map((t) => [t.label, t.title])).toEqual([
@@ -48,9 +48,9 @@ describe('track layout', () => {
   it('puts the external engines after the engine under a header of their own, a track per engine named by the engine', () => {
     const withEngines: TimelineLane[] = [
       ...lanes(0),
-      { id: 'external:1', name: 'external · numpy' },
-      { id: 'external:2', name: 'external · nld:clusterless_kde_log:x64' },
-      { id: 'external:2/electrode 0', name: 'external · nld:clusterless_kde_log:x64 · tet01', electrode: { index: 0, name: 'tet01' } },
+      { id: 'external:1', name: 'external · numpy', process: 'external', thread: 1 },
+      { id: 'external:2', name: 'external · nld:clusterless_kde_log:x64', process: 'external', thread: 2 },
+      { id: 'external:2/electrode 0', name: 'external · nld:clusterless_kde_log:x64 · tet01', process: 'external', thread: 2, electrode: { index: 0, name: 'tet01' } },
     ];
     expect(laneTree(withEngines).map((p) => p.process)).toEqual(['service', 'engine', 'external']);
     const tracks = layoutTracks({ lanes: withEngines, depthOf: () => 1, isCollapsed: () => false });
@@ -142,6 +142,10 @@ describe('spans of an answer', () => {
     span('engine:1', '12 spans', 900, 50, 1, 12),
   ];
   const byLane = spansByLane(spans);
+  const spanLanes: TimelineLane[] = [
+    { id: 'engine:1', name: 'engine · main', process: 'engine', thread: 1 },
+    { id: 'engine:1/electrode 3', name: 'engine · main · electrode 3', process: 'engine', thread: 1, electrode: { index: 3 } },
+  ];
 
   it('finds the box under a time on a depth, the narrowest when boxes are close', () => {
     expect(spanAtTime(byLane, ['engine:1'], 1, 500, 0)!.name).toBe('decode');
@@ -153,8 +157,8 @@ describe('spans of an answer', () => {
 
   it('gives the chain a span sits in, through its thread into the electrode lane', () => {
     const exp = spans[4]!;
-    expect(parentChain(byLane, exp).map((s) => s.name)).toEqual(['run', 'decode', 'electrode 3', 'gemm']);
-    expect(parentChain(byLane, spans[1]!).map((s) => s.name)).toEqual(['run']);
+    expect(parentChain(byLane, exp, spanLanes).map((s) => s.name)).toEqual(['run', 'decode', 'electrode 3', 'gemm']);
+    expect(parentChain(byLane, spans[1]!, spanLanes).map((s) => s.name)).toEqual(['run']);
   });
 });
 
@@ -179,7 +183,7 @@ describe('painting', () => {
   const colors = { background: '#bg', surface: '#sf', text: '#tx', muted: '#mu', border: '#bd' };
 
   function input(spans: TimelineSpan[], over: Partial<DrawInput> = {}): DrawInput {
-    const ls = [{ id: 'engine:1', name: 'engine · main' }];
+    const ls: TimelineLane[] = [{ id: 'engine:1', name: 'engine · main', process: 'engine', thread: 1 }];
     const tracks = layoutTracks({ lanes: ls, depthOf: () => 2, isCollapsed: () => false });
     return {
       tracks, byLane: spansByLane(spans), instants: [], scale: scaleOf({ startUs: 0, endUs: 1000 }, LABEL_PX, 1000), scrollTop: 0,

@@ -4,7 +4,7 @@
  * lanes split from a thread gathered in a group that collapses to one summary row. Tracks have
  * fixed heights and are stacked top to bottom; the canvas scrolls through them.
  */
-import type { TimelineLane } from '../../../shared/api';
+import { laneIdOf, type TimelineLane } from '../../../shared/api';
 import { electrodeLabel } from '../../../shared/traceSpans';
 
 /** one nesting depth inside a track */
@@ -42,27 +42,25 @@ export interface LaneTree {
   threads: { lane: TimelineLane; electrodes: TimelineLane[] }[];
 }
 
-export const processOf = (laneId: string): string => laneId.split(':')[0] ?? laneId;
-export const threadOf = (laneId: string): string => laneId.split('/')[0] ?? laneId;
-const isElectrodeLane = (laneId: string): boolean => laneId.includes('/');
+/** the id of the thread's lane a lane is on: its own, or for an electrode lane the one it was split from */
+export const threadLaneOf = (lane: TimelineLane): string => laneIdOf({ process: lane.process, thread: lane.thread });
 
 /** lanes as processes › threads › electrodes, in the service's lane order */
 export function laneTree(lanes: readonly TimelineLane[]): LaneTree[] {
   const procs = new Map<string, LaneTree>();
   const threads = new Map<string, LaneTree['threads'][number]>();
   for (const lane of lanes) {
-    const proc = processOf(lane.id);
-    let p = procs.get(proc);
-    if (!p) procs.set(proc, (p = { process: proc, threads: [] }));
-    const threadId = threadOf(lane.id);
+    let p = procs.get(lane.process);
+    if (!p) procs.set(lane.process, (p = { process: lane.process, threads: [] }));
+    const threadId = threadLaneOf(lane);
     let t = threads.get(threadId);
     if (!t) {
       // an electrode lane whose thread drew nothing itself still gets its thread's track
-      t = { lane: isElectrodeLane(lane.id) ? { id: threadId, name: threadName(lane) } : lane, electrodes: [] };
+      t = { lane: lane.electrode ? { id: threadId, name: threadName(lane), process: lane.process, thread: lane.thread } : lane, electrodes: [] };
       threads.set(threadId, t);
       p.threads.push(t);
     }
-    if (isElectrodeLane(lane.id)) t.electrodes.push(lane);
+    if (lane.electrode) t.electrodes.push(lane);
     else t.lane = lane;
   }
   return [...procs.values()];

@@ -3,8 +3,8 @@
  * start, so a track finds its spans at once and a click finds the box under it; and the chain of
  * spans a span sits inside, across the electrode lane into its thread's lane.
  */
-import type { TimelineSpan } from '../../../shared/api';
-import { threadOf } from './trackLayout';
+import type { TimelineLane, TimelineSpan } from '../../../shared/api';
+import { threadLaneOf } from './trackLayout';
 
 export type SpansByLane = ReadonlyMap<string, readonly TimelineSpan[]>;
 
@@ -16,13 +16,6 @@ export function spansByLane(spans: readonly TimelineSpan[]): SpansByLane {
     list.push(s);
   }
   for (const list of out.values()) list.sort((a, b) => a.startUs - b.startUs || a.depth - b.depth);
-  return out;
-}
-
-/** deepest depth + 1 of each lane in these spans */
-export function depthsOf(spans: readonly TimelineSpan[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const s of spans) out.set(s.lane, Math.max(out.get(s.lane) ?? 0, s.depth + 1));
   return out;
 }
 
@@ -48,13 +41,14 @@ const contains = (outer: TimelineSpan, inner: TimelineSpan): boolean =>
   outer.startUs <= inner.startUs && outer.startUs + outer.durUs >= inner.startUs + inner.durUs;
 
 /**
- * Outermost first: the spans on the span's lane at smaller depths that contain it, preceded, for
- * an electrode lane, by the spans of its thread's lane that contain it ("run › strategy › decode ›
+ * Outermost first: the spans on the span's lane (one of `lanes`) at smaller depths that contain it,
+ * preceded, for an electrode lane, by the spans of its thread's lane that contain it ("run › strategy › decode ›
  * electrode 3" before the electrode's own stages). A parent merged away at this zoom is missing.
  */
-export function parentChain(byLane: SpansByLane, span: TimelineSpan): TimelineSpan[] {
+export function parentChain(byLane: SpansByLane, span: TimelineSpan, lanes: readonly TimelineLane[]): TimelineSpan[] {
   const chain: TimelineSpan[] = [];
-  const thread = threadOf(span.lane);
+  const lane = lanes.find((l) => l.id === span.lane);
+  const thread = lane ? threadLaneOf(lane) : span.lane;
   if (thread !== span.lane) {
     chain.push(...(byLane.get(thread) ?? []).filter((s) => s.merged === 1 && contains(s, span)).sort((a, b) => a.depth - b.depth));
   }
