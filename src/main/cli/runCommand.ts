@@ -21,7 +21,7 @@ import { printRunLink } from './serverLink';
 import type { ProfilerService } from '../service';
 import { withService } from './cliService';
 
-export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
+const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
                  [--seed N] [--features D] [--feature-scale F]
                  [--backend auto|wasm|cpu|webgpu|tensorflow] [--strategy NAME[,NAME…]|all] (NAME: a strategy, auto or nld-dispatch)
                  [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB]
