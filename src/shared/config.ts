@@ -68,7 +68,7 @@ export interface RunConfig {
   label?: string;
   /** compute only this share of the electrodes (a SLURM array task), to be merged with the others */
   shard?: ShardSpec;
-  /** after the likelihood, the state-space posterior on it, timed once per HMM strategy; absent: none */
+  /** after the likelihood, the state-space posterior on it, timed once per posterior method; absent: none */
   posterior?: PosteriorRequest;
   /** other implementations profiled beside the strategies, each as a child process (docs/external-engines.md) */
   engines?: ExternalEngineName[];
@@ -80,14 +80,15 @@ export interface RunConfig {
   engineTrace?: boolean;
 }
 
-/** The posterior a profiling run ends with: one model, its filter and smoother timed per HMM strategy. */
+/** The posterior a profiling run ends with: one model, its filter and smoother timed per method. */
 export interface PosteriorRequest {
   model: PosteriorModel;
   /**
-   * In HMM_STRATEGIES order whatever order was asked: dense (non_local_detector's way) runs first and
-   * is what the others are compared with; structured runs last, so posterior/ holds its outputs
+   * In POSTERIOR_METHODS order whatever order was asked: dense (non_local_detector's way) runs first
+   * and is what the others are compared with; structured runs last, so posterior/ holds its outputs.
+   * Configs written before the name say `strategies`; parseRunConfig reads them.
    */
-  strategies: HmmStrategy[];
+  methods: PosteriorMethod[];
 }
 
 export interface StoppingRule {
@@ -109,11 +110,12 @@ export const POSTERIOR_MODELS = ['decoder', 'detector'] as const;
 export type PosteriorModel = (typeof POSTERIOR_MODELS)[number];
 
 /**
- * How the filter and smoother apply the transition matrix: `dense` as non_local_detector does (N × N
- * per time bin), `structured` through its blocks (banded random walk, rank-1 uniform, scalars).
+ * The posterior's methods, how its filter and smoother apply the transition matrix: `dense` as
+ * non_local_detector does (N × N per time bin), `structured` through its blocks (banded random
+ * walk, rank-1 uniform, scalars). Not strategies: that word names the likelihood's (STRATEGIES).
  */
-export const HMM_STRATEGIES = ['dense', 'structured'] as const;
-export type HmmStrategy = (typeof HMM_STRATEGIES)[number];
+export const POSTERIOR_METHODS = ['dense', 'structured'] as const;
+export type PosteriorMethod = (typeof POSTERIOR_METHODS)[number];
 
 export const SHARD_SPLITS = ['round-robin', 'spikes'] as const;
 export type ShardSplit = (typeof SHARD_SPLITS)[number];
@@ -212,14 +214,17 @@ function parseData(v: unknown): DataSource {
   throw bad('data.kind', `expected 'preset' or 'file', got ${JSON.stringify(d.kind)}`);
 }
 
+/** `methods`, or `strategies` (its name in configs written before) */
 function parsePosterior(v: unknown): PosteriorRequest | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw bad('posterior', 'expected an object { model, strategies }');
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad('posterior', 'expected an object { model, methods }');
   const r = v as Record<string, unknown>;
-  const asked = r.strategies ?? HMM_STRATEGIES;
-  if (!Array.isArray(asked) || asked.length === 0) throw bad('posterior.strategies', `expected a non-empty list of ${HMM_STRATEGIES.join(', ')}`);
-  const named = new Set(asked.map((s, i) => oneOf(s, `posterior.strategies[${i}]`, HMM_STRATEGIES)));
-  return { model: oneOf(r.model, 'posterior.model', POSTERIOR_MODELS), strategies: HMM_STRATEGIES.filter((s) => named.has(s)) };
+  if (r.methods !== undefined && r.strategies !== undefined) throw bad('posterior.methods', 'give methods alone: strategies is its old name');
+  const key = r.methods === undefined && r.strategies !== undefined ? 'posterior.strategies' : 'posterior.methods';
+  const asked = r.methods ?? r.strategies ?? POSTERIOR_METHODS;
+  if (!Array.isArray(asked) || asked.length === 0) throw bad(key, `expected a non-empty list of ${POSTERIOR_METHODS.join(', ')}`);
+  const named = new Set(asked.map((s, i) => oneOf(s, `${key}[${i}]`, POSTERIOR_METHODS)));
+  return { model: oneOf(r.model, 'posterior.model', POSTERIOR_MODELS), methods: POSTERIOR_METHODS.filter((s) => named.has(s)) };
 }
 
 /** more engine workers than this would only share the same cores */
