@@ -81,14 +81,14 @@ function logLikelihood(space: StateSpace, rows: number): Float32Array {
   return ll;
 }
 
-function timeOurs(space: StateSpace, ll: Float32Array, rows: number, strategy: 'dense' | 'structured', repeats: number) {
+function timeOurs(space: StateSpace, ll: Float32Array, rows: number, method: 'dense' | 'structured', repeats: number) {
   const t0 = performance.now();
-  const acausal = filterSmooth(space, ll, rows, strategy).acausal;
+  const acausal = filterSmooth(space, ll, rows, method).acausal;
   const first = performance.now() - t0;
   const warm: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const s = performance.now();
-    filterSmooth(space, ll, rows, strategy);
+    filterSmooth(space, ll, rows, method);
     warm.push(performance.now() - s);
   }
   return { firstMs: first, medianMs: median(warm), acausal };

@@ -6,7 +6,8 @@
  * (relaxed SIMD's fused multiply-add) and with every relaxed_madd lowered to an add of a multiply,
  * for engines without relaxed SIMD. The posterior's products (src/main/engine/posterior/posteriorKernels.wat)
  * go to a generated module of their own beside it, since the posterior imports nothing outside its
- * folder.
+ * folder. A module may be written in parts: a line `;; include PATH.wat` of a source is replaced by
+ * that file's text (PATH relative to the source), so kdeKernels.wat is its kernel groups in order.
  */
 import { readFile } from 'node:fs/promises';
 import wabtInit from 'wabt';
@@ -62,11 +63,36 @@ export function lowerRelaxedMadd(text: string): string {
   return out + text.slice(at);
 }
 
-async function compile(name: string, source: Uint8Array | string, relaxed: boolean): Promise<Uint8Array> {
+const INCLUDE_LINE = /^[ \t]*;; include (\S+\.wat)[ \t]*$/gm;
+
+/** The paths a source includes, in order, relative to it. */
+export function includedParts(text: string): string[] {
+  return Array.from(text.matchAll(INCLUDE_LINE), (m) => m[1]!);
+}
+
+/**
+ * A module's whole text: the source with each include line replaced by the text of the part it
+ * names. A part includes nothing itself, and none is included twice (its functions would be
+ * defined twice).
+ */
+export async function assembledSource(url: URL): Promise<string> {
+  const text = await readFile(url, 'utf8');
+  const seen = new Set<string>();
+  const parts = new Map<string, string>();
+  for (const path of includedParts(text)) {
+    if (seen.has(path)) throw new Error(`${url.pathname} includes ${path} twice`);
+    seen.add(path);
+    const part = await readFile(new URL(path, url), 'utf8');
+    if (includedParts(part).length > 0) throw new Error(`${path} (included by ${url.pathname}) includes another part; only a module's own source includes`);
+    parts.set(path, part);
+  }
+  return text.replace(INCLUDE_LINE, (_line, path: string) => parts.get(path)!.replace(/\n$/, ''));
+}
+
+async function compile(name: string, source: string, relaxed: boolean): Promise<Uint8Array> {
   const wabt = await wabtInit();
-  // bytes, not a string, for the files: wabt's lexer reads a string as Latin-1 and trips on the comments' UTF-8
-  const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : source;
-  const module = wabt.parseWat(name, bytes, { simd: true, relaxed_simd: relaxed });
+  // bytes, not a string: wabt's lexer reads a string as Latin-1 and trips on the comments' UTF-8
+  const module = wabt.parseWat(name, new TextEncoder().encode(source), { simd: true, relaxed_simd: relaxed });
   try {
     module.validate();
     return Uint8Array.from(module.toBinary({}).buffer);
@@ -76,14 +102,14 @@ async function compile(name: string, source: Uint8Array | string, relaxed: boole
 }
 
 export async function compileKernels(): Promise<KernelBinaries> {
-  const product = await readFile(new URL('kdeProduct.wat', SIMD_DIR));
-  const kernels = await readFile(new URL('kdeKernels.wat', SIMD_DIR));
+  const product = await assembledSource(new URL('kdeProduct.wat', SIMD_DIR));
+  const kernels = await assembledSource(new URL('kdeKernels.wat', SIMD_DIR));
   return {
     kernelsRelaxed: await compile('kdeKernels.wat', kernels, true),
-    kernelsPlain: await compile('kdeKernels.wat (lowered)', lowerRelaxedMadd(new TextDecoder().decode(kernels)), false),
+    kernelsPlain: await compile('kdeKernels.wat (lowered)', lowerRelaxedMadd(kernels), false),
     productRelaxed: await compile('kdeProduct.wat', product, true),
-    productPlain: await compile('kdeProduct.wat (lowered)', lowerRelaxedMadd(new TextDecoder().decode(product)), false),
-    likelihoodSum: await compile('likelihoodSum.wat', await readFile(new URL('likelihoodSum.wat', SIMD_DIR)), false),
+    productPlain: await compile('kdeProduct.wat (lowered)', lowerRelaxedMadd(product), false),
+    likelihoodSum: await compile('likelihoodSum.wat', await assembledSource(new URL('likelihoodSum.wat', SIMD_DIR)), false),
   };
 }
 
@@ -107,7 +133,7 @@ export function binaryModuleText(b: KernelBinaries): string {
 
 /** The posterior's band and rank-one products (plain SIMD, float64 sums), a module with its own memory. */
 export async function compilePosteriorKernels(): Promise<Uint8Array> {
-  return compile('posteriorKernels.wat', await readFile(new URL('posteriorKernels.wat', POSTERIOR_DIR)), false);
+  return compile('posteriorKernels.wat', await assembledSource(new URL('posteriorKernels.wat', POSTERIOR_DIR)), false);
 }
 
 /** The generated posterior module's text for its binary. */

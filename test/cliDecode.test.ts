@@ -83,12 +83,16 @@ describe('kde-profiler decode', () => {
     expect(r.stderr).toMatch(/one strategy/);
   });
 
-  it('refuses an unknown posterior model or strategy, and a posterior of a shard, exit 2', async () => {
+  it('refuses an unknown posterior model or method (under its old flag name too), and a posterior of a shard, exit 2', async () => {
     const model = await cli(['decode', '--data', FIXTURE, '--model', 'hmm', '--out', join(dir, 'm')]);
     expect(model.code).toBe(2);
     expect(model.stderr).toMatch(/--model hmm: expected decoder, detector or none/);
+    const method = await cli(['decode', '--data', FIXTURE, '--posterior-method', 'sparse', '--out', join(dir, 's')]);
+    expect(method.code).toBe(2);
+    expect(method.stderr).toMatch(/--posterior-method sparse: expected dense or structured/);
     const strategy = await cli(['decode', '--data', FIXTURE, '--posterior-strategy', 'sparse', '--out', join(dir, 's')]);
     expect(strategy.code).toBe(2);
+    expect(strategy.stderr).toMatch(/note: --posterior-strategy is the old name of --posterior-method/);
     expect(strategy.stderr).toMatch(/--posterior-strategy sparse: expected dense or structured/);
     const shard = await cli(['decode', '--data', FIXTURE, '--shard', '0/2', '--model', 'decoder', '--out', join(dir, 'sh'), '--runs-dir', join(dir, 'shard-runs')]);
     expect(shard.code).toBe(2);

@@ -129,7 +129,7 @@ describe.skipIf(skip !== undefined)('an external engine that decodes the whole m
     dir = await mkdtemp(join(tmpdir(), 'kde-external-posterior-'));
     await runCliCaptured(dir, [
       'run', '--data', 'preset:tiny', '--strategy', 'reference', '--repeats', '1', '--warmup', '0', '--no-kernel-profile',
-      '--model', 'decoder', '--posterior-strategy', 'structured',
+      '--model', 'decoder', '--posterior-method', 'structured',
       '--engine', engine('posterior'), '--engine', engine('posterior-wrong-shape'), '--runs-dir', join(dir, 'runs'), '--out', join(dir, 'out'),
     ]);
     const [id] = await readdir(join(dir, 'runs')).then((names) => names.filter((n) => /^\d{8}-/.test(n)));

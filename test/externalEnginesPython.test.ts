@@ -105,7 +105,7 @@ describe('the shipped engines', () => {
       if (missing) ctx.skip(`skipped: ${missing}; set KDE_PROFILER_NLD_PYTHON to a Python with NLD's dependencies`);
       // the decoder's run also takes JAX's trace of one more warm call
       const trace = model === 'decoder' ? ['--engine-trace'] : [];
-      const flags = ['--model', model, '--posterior-strategy', 'structured', '--engine', `nld:${model}`, '--python', NLD_PYTHON, ...trace];
+      const flags = ['--model', model, '--posterior-method', 'structured', '--engine', `nld:${model}`, '--python', NLD_PYTHON, ...trace];
       const { report, records } = await run(`nld-${model}`, flags, { JAX_PLATFORMS: 'cpu' }, 'preset:tiny');
       const row = report.strategies.find((s) => s.strategy === `nld:${model}`)!;
       expect(row.status, row.error?.message).toBe('ok');

@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  BINARY_MODULE_URL, binaryModuleText, compileKernels, compilePosteriorKernels, lowerRelaxedMadd, POSTERIOR_BINARY_MODULE_URL, posteriorBinaryModuleText,
-  type KernelBinaries,
+  assembledSource, BINARY_MODULE_URL, binaryModuleText, compileKernels, compilePosteriorKernels, includedParts, lowerRelaxedMadd, POSTERIOR_BINARY_MODULE_URL,
+  posteriorBinaryModuleText, type KernelBinaries,
 } from '../scripts/kernelSource';
 import { enableRelaxedSimd } from '../src/main/engineProcess';
 
@@ -60,6 +63,30 @@ describe("the engine's SIMD kernels", () => {
   it("ship the posterior's binary its WebAssembly text compiles to (run npm run build:kernels after editing posteriorKernels.wat)", async () => {
     const committed = await readFile(POSTERIOR_BINARY_MODULE_URL, 'utf8');
     expect(committed).toBe(posteriorBinaryModuleText(await compilePosteriorKernels()));
+  });
+
+  it('build kdeKernels.wat from every part in kdeKernels/, each once (a part left out would be dropped from the binary)', async () => {
+    const simd = new URL('../src/main/engine/simd/', import.meta.url);
+    const included = includedParts(await readFile(new URL('kdeKernels.wat', simd), 'utf8'));
+    const onDisk = (await readdir(new URL('kdeKernels/', simd))).filter((f) => f.endsWith('.wat')).map((f) => `kdeKernels/${f}`);
+    expect([...included].sort()).toEqual(onDisk.sort());
+    expect(new Set(included).size).toBe(included.length);
+  });
+
+  it('put each included part in place of its line, and refuse a part included twice or a part that includes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kernel-parts-'));
+    try {
+      await writeFile(join(dir, 'a.wat'), '  (func $a)\n');
+      await writeFile(join(dir, 'nested.wat'), '  ;; include a.wat\n');
+      await writeFile(join(dir, 'module.wat'), '(module\n  ;; include a.wat\n)\n');
+      expect(await assembledSource(pathToFileURL(join(dir, 'module.wat')))).toBe('(module\n  (func $a)\n)\n');
+      await writeFile(join(dir, 'twice.wat'), '(module\n  ;; include a.wat\n  ;; include a.wat\n)\n');
+      await expect(assembledSource(pathToFileURL(join(dir, 'twice.wat')))).rejects.toThrow(/includes a\.wat twice/);
+      await writeFile(join(dir, 'deep.wat'), '(module\n  ;; include nested.wat\n)\n');
+      await expect(assembledSource(pathToFileURL(join(dir, 'deep.wat')))).rejects.toThrow(/includes another part/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('lower a fused multiply-add to an add of a multiply, nested operands included', () => {

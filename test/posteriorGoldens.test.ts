@@ -64,28 +64,28 @@ async function loadNpzArrays(file: string): Promise<Map<string, Float64Array>> {
   return out;
 }
 
-const CASES: { model: 'decoder' | 'detector'; backend: string; strategy: string; extra: string[] }[] = [
-  { model: 'decoder', backend: 'wasm', strategy: 'structured', extra: [] },
-  { model: 'decoder', backend: 'wasm', strategy: 'dense', extra: ['--rows-per-chunk', '7'] },
-  { model: 'decoder', backend: 'cpu', strategy: 'structured', extra: ['--workers', '1'] },
-  { model: 'decoder', backend: 'webgpu', strategy: 'structured', extra: [] },
-  { model: 'detector', backend: 'wasm', strategy: 'structured', extra: ['--workers', '2'] },
-  { model: 'detector', backend: 'wasm', strategy: 'dense', extra: ['--workers', '1', '--rows-per-chunk', '3'] },
-  { model: 'detector', backend: 'cpu', strategy: 'structured', extra: [] },
-  { model: 'detector', backend: 'webgpu', strategy: 'dense', extra: [] },
+const CASES: { model: 'decoder' | 'detector'; backend: string; method: string; extra: string[] }[] = [
+  { model: 'decoder', backend: 'wasm', method: 'structured', extra: [] },
+  { model: 'decoder', backend: 'wasm', method: 'dense', extra: ['--rows-per-chunk', '7'] },
+  { model: 'decoder', backend: 'cpu', method: 'structured', extra: ['--workers', '1'] },
+  { model: 'decoder', backend: 'webgpu', method: 'structured', extra: [] },
+  { model: 'detector', backend: 'wasm', method: 'structured', extra: ['--workers', '2'] },
+  { model: 'detector', backend: 'wasm', method: 'dense', extra: ['--workers', '1', '--rows-per-chunk', '3'] },
+  { model: 'detector', backend: 'cpu', method: 'structured', extra: [] },
+  { model: 'detector', backend: 'webgpu', method: 'dense', extra: [] },
 ];
 
 describe('the whole decode reproduces the NLD goldens', () => {
   for (const c of CASES) {
-    it(`${c.model}, ${c.strategy} filter, ${c.backend} ${c.extra.join(' ')}`, async (ctx) => {
+    it(`${c.model}, ${c.method} filter, ${c.backend} ${c.extra.join(' ')}`, async (ctx) => {
       if (c.backend === 'webgpu' && !(await listBackends()).find((b) => b.name === 'webgpu')?.available) {
         ctx.skip('skipped: no WebGPU adapter here (install Mesa lavapipe or a GPU driver)');
       }
-      const out = join(dir, `${c.model}-${c.backend}-${c.strategy}-${c.extra.join('')}`);
-      const r = await cli(['decode', '--data', fixture(`nld_${c.model}_protocol.npz`), '--model', c.model, '--posterior-strategy', c.strategy,
+      const out = join(dir, `${c.model}-${c.backend}-${c.method}-${c.extra.join('')}`);
+      const r = await cli(['decode', '--data', fixture(`nld_${c.model}_protocol.npz`), '--model', c.model, '--posterior-method', c.method,
         '--backend', c.backend, '--strategy', 'reference', '--out', out, '--runs-dir', join(dir, 'runs'), ...c.extra]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain(`${c.model} posterior (${c.strategy}`);
+      expect(r.stdout).toContain(`${c.model} posterior (${c.method}`);
       const acausal = await npy(join(out, 'posterior', 'acausal_posterior.npy'));
       const nStateBins = c.model === 'decoder' ? 88 : 170;
       expect(acausal.shape).toEqual([50, nStateBins]);

@@ -13,25 +13,32 @@ const message = (raw: unknown): string => {
 };
 
 describe('run config: the posterior request', () => {
-  it('is absent unless asked, and times both HMM strategies by default, dense first', () => {
+  it('is absent unless asked, and times both posterior methods by default, dense first', () => {
     expect(parseRunConfig(base)).not.toHaveProperty('posterior');
     expect(parseRunConfig({ ...base, posterior: null })).not.toHaveProperty('posterior');
-    expect(parseRunConfig({ ...base, posterior: { model: 'detector' } }).posterior).toEqual({ model: 'detector', strategies: ['dense', 'structured'] });
+    expect(parseRunConfig({ ...base, posterior: { model: 'detector' } }).posterior).toEqual({ model: 'detector', methods: ['dense', 'structured'] });
   });
 
-  it('runs the strategies asked in one order whatever order they came in, each once', () => {
-    const asked = parseRunConfig({ ...base, posterior: { model: 'decoder', strategies: ['structured', 'dense', 'structured'] } });
-    expect(asked.posterior).toEqual({ model: 'decoder', strategies: ['dense', 'structured'] });
-    expect(parseRunConfig({ ...base, posterior: { model: 'decoder', strategies: ['structured'] } }).posterior!.strategies).toEqual(['structured']);
+  it('runs the methods asked in one order whatever order they came in, each once', () => {
+    const asked = parseRunConfig({ ...base, posterior: { model: 'decoder', methods: ['structured', 'dense', 'structured'] } });
+    expect(asked.posterior).toEqual({ model: 'decoder', methods: ['dense', 'structured'] });
+    expect(parseRunConfig({ ...base, posterior: { model: 'decoder', methods: ['structured'] } }).posterior!.methods).toEqual(['structured']);
+  });
+
+  it('reads a config written before the methods had their name (posterior.strategies) under the new one', () => {
+    const old = parseRunConfig({ ...base, posterior: { model: 'decoder', strategies: ['structured', 'dense'] } });
+    expect(old.posterior).toEqual({ model: 'decoder', methods: ['dense', 'structured'] });
+    expect(message({ ...base, posterior: { model: 'decoder', strategies: ['sparse'] } })).toContain("run config 'posterior.strategies[0]': expected one of dense, structured, got \"sparse\"");
+    expect(message({ ...base, posterior: { model: 'decoder', methods: ['dense'], strategies: ['dense'] } })).toContain("run config 'posterior.methods': give methods alone: strategies is its old name");
   });
 
   it.each([
     [{ model: 'hmm' }, "run config 'posterior.model': expected one of decoder, detector, got \"hmm\""],
     [{}, "run config 'posterior.model': expected one of decoder, detector, got undefined"],
-    [{ model: 'decoder', strategies: [] }, "run config 'posterior.strategies': expected a non-empty list of dense, structured"],
-    [{ model: 'decoder', strategies: 'dense' }, "run config 'posterior.strategies': expected a non-empty list"],
-    [{ model: 'decoder', strategies: ['sparse'] }, "run config 'posterior.strategies[0]': expected one of dense, structured, got \"sparse\""],
-    ['detector', "run config 'posterior': expected an object { model, strategies }"],
+    [{ model: 'decoder', methods: [] }, "run config 'posterior.methods': expected a non-empty list of dense, structured"],
+    [{ model: 'decoder', methods: 'dense' }, "run config 'posterior.methods': expected a non-empty list"],
+    [{ model: 'decoder', methods: ['sparse'] }, "run config 'posterior.methods[0]': expected one of dense, structured, got \"sparse\""],
+    ['detector', "run config 'posterior': expected an object { model, methods }"],
     [['detector'], "run config 'posterior': expected an object"],
   ])('refuses %j naming the key', (posterior, expected) => {
     expect(message({ ...base, posterior })).toContain(expected);

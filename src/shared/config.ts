@@ -2,7 +2,7 @@
  * What a run is asked to do, and its runtime check. The same RunConfig comes from the CLI flags,
  * the UI's run setup and the WebSocket API; parseRunConfig is the one gate all of them pass.
  */
-import { AppError } from './errors';
+import { bad, bool, int, oneOf, optInt } from './configFields';
 import { checkEnginesAgainstModel, DEFAULT_ENGINE_TIMEOUT_S, MAX_ENGINE_TIMEOUT_S, parseEnginePython, parseEngines, type ExternalEngineName } from './externalEngines';
 import { didYouMean } from './suggest';
 
@@ -69,7 +69,7 @@ export interface RunConfig {
   label?: string;
   /** compute only this share of the electrodes (a SLURM array task), to be merged with the others */
   shard?: ShardSpec;
-  /** after the likelihood, the state-space posterior on it, timed once per HMM strategy; absent: none */
+  /** after the likelihood, the state-space posterior on it, timed once per posterior method; absent: none */
   posterior?: PosteriorRequest;
   /** other implementations profiled beside the strategies, each as a child process (docs/external-engines.md) */
   engines?: ExternalEngineName[];
@@ -81,14 +81,15 @@ export interface RunConfig {
   engineTrace?: boolean;
 }
 
-/** The posterior a profiling run ends with: one model, its filter and smoother timed per HMM strategy. */
+/** The posterior a profiling run ends with: one model, its filter and smoother timed per method. */
 export interface PosteriorRequest {
   model: PosteriorModel;
   /**
-   * In HMM_STRATEGIES order whatever order was asked: dense (non_local_detector's way) runs first and
-   * is what the others are compared with; structured runs last, so posterior/ holds its outputs
+   * In POSTERIOR_METHODS order whatever order was asked: dense (non_local_detector's way) runs first
+   * and is what the others are compared with; structured runs last, so posterior/ holds its outputs.
+   * Configs written before the name say `strategies`; parseRunConfig reads them.
    */
-  strategies: HmmStrategy[];
+  methods: PosteriorMethod[];
 }
 
 export interface StoppingRule {
@@ -101,7 +102,6 @@ export interface StoppingRule {
 
 export const DEFAULT_STOPPING_RULE: StoppingRule = { relativeCi: 0.05, maxTimeS: 60, maxRepeats: 200 };
 
-/** how electrodes are dealt to shards */
 /**
  * The state-space models a decode can end with (posterior-spec §3): `decoder` (one continuous
  * state, random walk) and `detector` (Local, No-Spike, Non-Local Continuous, Non-Local Fragmented).
@@ -110,12 +110,14 @@ export const POSTERIOR_MODELS = ['decoder', 'detector'] as const;
 export type PosteriorModel = (typeof POSTERIOR_MODELS)[number];
 
 /**
- * How the filter and smoother apply the transition matrix: `dense` as non_local_detector does (N × N
- * per time bin), `structured` through its blocks (banded random walk, rank-1 uniform, scalars).
+ * The posterior's methods, how its filter and smoother apply the transition matrix: `dense` as
+ * non_local_detector does (N × N per time bin), `structured` through its blocks (banded random
+ * walk, rank-1 uniform, scalars). Not strategies: that word names the likelihood's (STRATEGIES).
  */
-export const HMM_STRATEGIES = ['dense', 'structured'] as const;
-export type HmmStrategy = (typeof HMM_STRATEGIES)[number];
+export const POSTERIOR_METHODS = ['dense', 'structured'] as const;
+export type PosteriorMethod = (typeof POSTERIOR_METHODS)[number];
 
+/** how electrodes are dealt to shards */
 export const SHARD_SPLITS = ['round-robin', 'spikes'] as const;
 export type ShardSplit = (typeof SHARD_SPLITS)[number];
 
@@ -136,34 +138,6 @@ export const DEFAULT_RUN_CONFIG: Omit<RunConfig, 'data'> = {
   saveLikelihood: false,
   trace: true,
 };
-
-function bad(key: string, message: string): AppError {
-  return new AppError('BAD_ARGUMENT', `run config '${key}': ${message}`, { key });
-}
-
-function int(v: unknown, key: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw bad(key, `expected an integer in [${min}, ${max}], got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
-function optInt(v: unknown, key: string, min: number, max: number): number | undefined {
-  return v === undefined || v === null ? undefined : int(v, key, min, max);
-}
-
-function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[]): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
-    throw bad(key, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
-  }
-  return v as T;
-}
-
-function bool(v: unknown, key: string, fallback: boolean): boolean {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'boolean') throw bad(key, `expected true or false, got ${JSON.stringify(v)}`);
-  return v;
-}
 
 function parseStoppingRule(v: unknown): StoppingRule | undefined {
   if (v === undefined || v === null) return undefined;
@@ -213,14 +187,17 @@ function parseData(v: unknown): DataSource {
   throw bad('data.kind', `expected 'preset' or 'file', got ${JSON.stringify(d.kind)}`);
 }
 
+/** `methods`, or `strategies` (its name in configs written before) */
 function parsePosterior(v: unknown): PosteriorRequest | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw bad('posterior', 'expected an object { model, strategies }');
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad('posterior', 'expected an object { model, methods }');
   const r = v as Record<string, unknown>;
-  const asked = r.strategies ?? HMM_STRATEGIES;
-  if (!Array.isArray(asked) || asked.length === 0) throw bad('posterior.strategies', `expected a non-empty list of ${HMM_STRATEGIES.join(', ')}`);
-  const named = new Set(asked.map((s, i) => oneOf(s, `posterior.strategies[${i}]`, HMM_STRATEGIES)));
-  return { model: oneOf(r.model, 'posterior.model', POSTERIOR_MODELS), strategies: HMM_STRATEGIES.filter((s) => named.has(s)) };
+  if (r.methods !== undefined && r.strategies !== undefined) throw bad('posterior.methods', 'give methods alone: strategies is its old name');
+  const key = r.methods === undefined && r.strategies !== undefined ? 'posterior.strategies' : 'posterior.methods';
+  const asked = r.methods ?? r.strategies ?? POSTERIOR_METHODS;
+  if (!Array.isArray(asked) || asked.length === 0) throw bad(key, `expected a non-empty list of ${POSTERIOR_METHODS.join(', ')}`);
+  const named = new Set(asked.map((s, i) => oneOf(s, `${key}[${i}]`, POSTERIOR_METHODS)));
+  return { model: oneOf(r.model, 'posterior.model', POSTERIOR_MODELS), methods: POSTERIOR_METHODS.filter((s) => named.has(s)) };
 }
 
 /** strategies one run may ask for, at most */

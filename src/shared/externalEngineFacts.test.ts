@@ -50,8 +50,8 @@ describe('external engine facts', () => {
       { strategy: 'nld:decoder', status: 'ok', total: timing(450), external: { ...info, posterior: { model: 'decoder', file: 'x.npy' } } },
       { strategy: 'numpy', status: 'ok', total: timing(50), external: info },
     ] as StrategyResult[];
-    const posterior = { model: 'decoder', strategy: 'structured', filterMs: 30, smoothMs: 20 } as PosteriorReport;
-    expect(ownWholeDecode({ strategies, posterior })).toEqual({ ms: 150, strategy: 'series', hmm: 'structured' });
+    const posterior = { model: 'decoder', method: 'structured', filterMs: 30, smoothMs: 20 } as PosteriorReport;
+    expect(ownWholeDecode({ strategies, posterior })).toEqual({ ms: 150, strategy: 'series', posteriorMethod: 'structured' });
     expect(wholeDecodeText({ strategies, posterior })).toBe('whole decoder, warm: ours 150 ms (series likelihood + structured posterior) · nld:decoder 450 ms (3.00× ours)');
     expect(ownWholeDecode({ strategies, posterior: { ...posterior, model: 'detector', localMs: 25 } })?.ms).toBe(175);
     expect(wholeDecodeText({ strategies: strategies.filter((s) => !s.external?.posterior), posterior })).toBeUndefined();

@@ -65,14 +65,14 @@ export function engineComputesText(info: Pick<ExternalEngineInfo, 'posterior'>):
 /** The run's own whole decode, to read an engine's whole-decode time against. */
 export interface OwnWholeDecode {
   ms: number;
-  /** the own strategy whose likelihood it takes (the fastest that decoded) and the HMM strategy */
+  /** the own strategy whose likelihood it takes (the fastest that decoded), and the posterior's method */
   strategy: string;
-  hmm: string;
+  posteriorMethod: string;
 }
 
 /**
  * The run's own whole decode of its model: its fastest own strategy's warm median (fit and
- * likelihood), plus the posterior's filter and smoother (the reported HMM strategy), plus the
+ * likelihood), plus the posterior's filter and smoother (the reported method), plus the
  * detector's Local-state likelihood. Undefined without a posterior or an own strategy that decoded.
  */
 export function ownWholeDecode(report: Pick<Report, 'strategies' | 'posterior' | 'local'>): OwnWholeDecode | undefined {
@@ -82,7 +82,7 @@ export function ownWholeDecode(report: Pick<Report, 'strategies' | 'posterior' |
   const fastest = own.reduce<StrategyResult | undefined>((best, s) => (!best || s.total!.medianMs < best.total!.medianMs ? s : best), undefined);
   if (!fastest) return undefined;
   const local = p.model === 'detector' ? p.localMs ?? report.local?.timing.medianMs ?? 0 : 0;
-  return { ms: fastest.total!.medianMs + p.filterMs + p.smoothMs + local, strategy: String(fastest.strategy), hmm: p.strategy };
+  return { ms: fastest.total!.medianMs + p.filterMs + p.smoothMs + local, strategy: String(fastest.strategy), posteriorMethod: p.method };
 }
 
 /** "whole decoder: ours 180 ms (series likelihood + structured posterior) · nld:decoder 111 ms (0.62×)"; undefined without both sides */
@@ -91,7 +91,7 @@ export function wholeDecodeText(report: Pick<Report, 'strategies' | 'posterior' 
   const engines = report.strategies.filter((s) => s.external?.posterior && s.status === 'ok' && s.total);
   if (!ours || engines.length === 0) return undefined;
   const theirs = engines.map((s) => `${s.strategy} ${formatMs(s.total!.medianMs)} (${(s.total!.medianMs / ours.ms).toFixed(2)}× ours)`);
-  return `whole ${report.posterior!.model}, warm: ours ${formatMs(ours.ms)} (${ours.strategy} likelihood + ${ours.hmm} posterior) · ${theirs.join(' · ')}`;
+  return `whole ${report.posterior!.model}, warm: ours ${formatMs(ours.ms)} (${ours.strategy} likelihood + ${ours.posteriorMethod} posterior) · ${theirs.join(' · ')}`;
 }
 
 /**

@@ -48,7 +48,7 @@ describe('engine names', () => {
     expect(engineModelOf('nld:clusterless_kde')).toBeUndefined();
     expect(engineModelOf('cmd:nld:decoder')).toBeUndefined();
     const data = { kind: 'preset', name: 'tiny' };
-    const posterior = (model: string) => ({ model, strategies: ['structured'] });
+    const posterior = (model: string) => ({ model, methods: ['structured'] });
     expect(parseRunConfig({ data, engines: ['nld:decoder'], posterior: posterior('decoder') }).engines).toEqual(['nld:decoder']);
     expect(() => parseRunConfig({ data, engines: ['nld:decoder'] })).toThrow(/'engines\[0\]': nld:decoder decodes the decoder's posterior; the run decodes no posterior: add --model decoder/);
     expect(() => parseRunConfig({ data, engines: ['numpy', 'nld:detector'], posterior: posterior('decoder') })).toThrow(/'engines\[1\]'.*add --model detector/);

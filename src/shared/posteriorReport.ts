@@ -2,7 +2,7 @@
  * The posterior part of a run's report (report.json, report.md, the Results view): what a decode's
  * state-space posterior was and how well it decoded. Kept beside report.ts, which re-exports it.
  */
-import type { HmmStrategy, PosteriorModel } from './config';
+import type { PosteriorMethod, PosteriorModel } from './config';
 import type { DecodingAccuracy } from './report';
 
 /**
@@ -11,8 +11,8 @@ import type { DecodingAccuracy } from './report';
  */
 export interface PosteriorReport {
   model: PosteriorModel;
-  /** how the filter and smoother applied the transition matrix */
-  strategy: HmmStrategy;
+  /** how the filter and smoother applied the transition matrix (`strategy` in reports written before) */
+  method: PosteriorMethod;
   /** state names in the posterior files' column order */
   states: string[];
   /** time rows decoded */
@@ -44,25 +44,26 @@ export interface PosteriorReport {
    */
   accuracy?: { likelihood?: DecodingAccuracy | undefined; posterior?: DecodingAccuracy | undefined };
   /**
-   * A profiling run (`run --model`) times the filter and smoother once per HMM strategy on the same
+   * A profiling run (`run --model`) times the filter and smoother once per method on the same
    * likelihood, in the order they ran; the fields above are those of the structured one.
+   * (`strategies` in reports written before.)
    */
-  strategies?: PosteriorStrategyTiming[];
+  methods?: PosteriorMethodTiming[];
 }
 
-/** One HMM strategy's pass over the run's likelihood. */
-export interface PosteriorStrategyTiming {
-  strategy: HmmStrategy;
+/** One method's pass over the run's likelihood. */
+export interface PosteriorMethodTiming {
+  method: PosteriorMethod;
   filterMs: number;
   smoothMs: number;
-  /** largest |Δ| of its acausal posterior against the first strategy's (0 for the first itself; NaN where only one is NaN) */
+  /** largest |Δ| of its acausal posterior against the first method's (0 for the first itself; NaN where only one is NaN) */
   maxAbsDiffToFirst: number;
 }
 
-/** One HMM strategy's times against another's (`ratio` < 1: `strategy` is the faster). */
-export interface HmmTimeRatio {
-  strategy: HmmStrategy;
-  against: HmmStrategy;
+/** One method's times against another's (a ratio < 1: `method` is the faster). */
+export interface PosteriorMethodRatio {
+  method: PosteriorMethod;
+  against: PosteriorMethod;
   filter: number;
   smooth: number;
   /** filter and smoother together */
@@ -73,13 +74,13 @@ export interface HmmTimeRatio {
  * Structured's filter and smoother times ÷ dense's when a run timed both, for report.md and the
  * CLI summary alike; undefined otherwise.
  */
-export function structuredToDense(p: Pick<PosteriorReport, 'strategies'>): HmmTimeRatio | undefined {
-  const of = (s: HmmStrategy) => p.strategies?.find((t) => t.strategy === s);
+export function structuredToDense(p: Pick<PosteriorReport, 'methods'>): PosteriorMethodRatio | undefined {
+  const of = (m: PosteriorMethod) => p.methods?.find((t) => t.method === m);
   const structured = of('structured');
   const dense = of('dense');
   if (!structured || !dense) return undefined;
   return {
-    strategy: 'structured',
+    method: 'structured',
     against: 'dense',
     filter: structured.filterMs / dense.filterMs,
     smooth: structured.smoothMs / dense.smoothMs,

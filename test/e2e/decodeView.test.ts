@@ -49,8 +49,9 @@ describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ?
 
   it('shows the posterior heatmap, the state track and the non-local periods', async () => {
     const { page, problems } = web.session;
+    // the route's name from before it took its view's: a link from then opens the Decode view
     await page.goto(`${web.serve.url}#/likelihood?run=${runId}`);
-    await expect.poll(async () => (await page.getByTestId('nav-likelihood').textContent())?.trim(), SOON).toBe('Decode');
+    await expect.poll(async () => (await page.locator('[data-testid="nav-decode"][aria-current="page"]').textContent())?.trim(), SOON).toBe('Decode');
     const drawn = async (testid: string, colours: number) => {
       const s = await canvasStats(page, testid);
       return s.distinctColors > colours && s.paintedFraction > 0.05 ? 'drawn' : `${s.distinctColors} colours, ${(s.paintedFraction * 100).toFixed(0)} % painted`;

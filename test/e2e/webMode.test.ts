@@ -22,7 +22,7 @@ const ALL_STRATEGIES: readonly string[] = [...STRATEGIES, 'auto'];
 const LIVE_STRATEGIES = ['reference', 'compensated', 'streaming'];
 /** how long a poll waits for the page to catch up, where nothing slow is expected */
 const SOON = { timeout: 10_000 };
-const VIEWS = ['data', 'setup', 'live', 'results', 'likelihood', 'runs', 'export'] as const;
+const VIEWS = ['data', 'setup', 'live', 'results', 'decode', 'runs', 'export'] as const;
 
 describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (skipped: ${reason})` : ''}`, () => {
   let web: Awaited<ReturnType<typeof startWebSession>>;
@@ -187,7 +187,7 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
   });
 
   it('Likelihood: the heatmap is drawn, and switching strategy redraws it', async () => {
-    await go('likelihood');
+    await go('decode');
     // a heatmap, not a blank or single-colour box: many colours over most of the plot area
     const drawn = async () => {
       const s = await canvasStats(page, 'likelihood-heatmap');

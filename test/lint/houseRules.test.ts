@@ -69,9 +69,51 @@ describe('function size', () => {
   });
 });
 
+describe("a .vue file's <script setup>", () => {
+  const FUNCTION_SIZE = 'architecture/function-size';
+  const file = 'src/renderer/src/components/Probe.vue';
+  /** a component whose <script setup> holds `lines` lines of code besides its imports, with blank and comment lines between */
+  const component = (lines: number) => [
+    '<script setup lang="ts">',
+    "import { ref } from 'vue';",
+    "import { computed } from 'vue';",
+    ...Array.from({ length: lines }, (_, i) => `const v${i} = ref(${i});\n\n// a comment line`),
+    'const all = computed(() => v0.value);',
+    '</script>',
+    '',
+    '<template>',
+    '  <p>{{ all }}</p>',
+    '</template>',
+    '',
+  ].join('\n');
+
+  it("is its setup function: the repository's lint refuses one over 60 lines of code, its imports and blank and comment lines aside", async () => {
+    const eslint = linter(FUNCTION_SIZE);
+    expect(await messages(eslint, component(59), file)).toEqual([]);
+    expect(await messages(eslint, component(60), file)).toEqual([
+      "This component's <script setup> has 61 lines of code besides its imports; the house style is at most 60 (it is its setup function). Move a concern into a composable or a child component.",
+    ]);
+  });
+
+  it('lets a debt entry named <script setup> pass at its size and refuses growth past it', async () => {
+    const entry: SizeDebt = { file, function: '<script setup>', lines: 70, why: 'a fixture entry for this test' };
+    const eslint = linter(FUNCTION_SIZE, { max: 60, debt: [entry] });
+    expect(await messages(eslint, component(69), file)).toEqual([]);
+    expect(await messages(eslint, component(70), file)).toEqual([expect.stringContaining("Function '<script setup>' has 71 lines of code, past the 70 its debt entry")]);
+    expect(await messages(eslint, component(10), file)).toEqual([expect.stringContaining("lists '<script setup>' in src/renderer/src/components/Probe.vue as over the size limit")]);
+  });
+
+  it('leaves a component without <script setup> to the rule for functions', async () => {
+    const eslint = linter(FUNCTION_SIZE);
+    const options = `<script lang="ts">\nexport default { data: () => ({ a: 1 }) };\n${lines(80)}</script>\n<template>\n  <p />\n</template>\n`;
+    expect(await messages(eslint, options, file)).toEqual([]);
+  });
+});
+
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};\n`).join('');
+
 describe('file size', () => {
   const FILE_SIZE = 'architecture/file-size';
-  const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};\n`).join('');
 
   it('refuses a .ts over 300 lines and a .vue over 250', async () => {
     const eslint = linter(FILE_SIZE, { max: 300, maxVue: 250, debt: [] });
@@ -82,6 +124,15 @@ describe('file size', () => {
     const vue = (n: number) => `<template>\n  <p />\n</template>\n<script setup lang="ts">\n${lines(n - 5)}</script>\n`;
     expect(await messages(eslint, vue(250), 'src/renderer/src/components/Probe.vue')).toEqual([]);
     expect(await messages(eslint, vue(251), 'src/renderer/src/components/Probe.vue')).toEqual([expect.stringContaining('has 251 lines; the house style is at most 250')]);
+  });
+
+  it("the repository's lint holds a .wat (the kernels' WebAssembly text) under 300 lines", async () => {
+    const eslint = linter(FILE_SIZE);
+    const wat = (n: number) => ['(module', ...Array.from({ length: n - 2 }, (_, i) => `  (func $f${i})`), ')', ''].join('\n');
+    expect(await messages(eslint, wat(300), 'src/main/engine/simd/probe.wat')).toEqual([]);
+    expect(await messages(eslint, wat(301), 'src/main/engine/simd/probe.wat')).toEqual([
+      'This file has 301 lines; the house style is at most 300. Split it by concern: one file, one thing.',
+    ]);
   });
 
   it('holds a file in debt at its size and reports the entry once the file is small', async () => {

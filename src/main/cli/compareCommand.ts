@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseBoundedJson } from '../../shared/boundedJson';
 import { AppError } from '../../shared/errors';
 import { readUntrustedText } from '../data';
+import { reportUnderMethodNames } from '../../shared/posteriorMethodNames';
 import type { Report } from '../../shared/report';
 import { compareReports, formatComparisonTable } from '../analysis';
 import { boolFlag, numberFlag, parseFlags, stringFlag } from './args';
@@ -43,7 +44,7 @@ async function reportFile(path: string): Promise<Report> {
   if (typeof r !== 'object' || r === null || !Array.isArray(r.strategies) || typeof r.backend !== 'object') {
     throw new AppError('BAD_ARGUMENT', `${file} is not a kde-profiler report.json.`, { file });
   }
-  return r as Report;
+  return reportUnderMethodNames(r as Report);
 }
 
 async function reportOf(arg: string, service: ProfilerService, io: CliIo): Promise<{ label: string; report: Report }> {

@@ -11,7 +11,7 @@
  */
 import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
+import { POSTERIOR_METHODS, POSTERIOR_MODELS, type PosteriorMethod, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { checkPosteriorParameters, type PosteriorParameters } from '../../shared/posteriorParameters';
 import { wholeDecodeTime } from '../../shared/posteriorReport';
@@ -27,6 +27,7 @@ import { resolveNwbData } from './nwbData';
 import { followRun } from './runCommand';
 import { checkOutputFolder, type FolderOutputs } from './outputChecks';
 import { commitAll, notCopiedMessage, stageCopy } from './outputFiles';
+import { oldPosteriorFlagNote, POSTERIOR_METHOD_FLAGS, posteriorMethodFlag, WITHOUT_POSTERIOR_METHOD } from './posteriorMethodFlag';
 import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { printRunLink } from './serverLink';
@@ -35,13 +36,15 @@ const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [
                     [--seed N] [--features D] [--feature-scale F] (a preset's generation)
                     [--backend auto|wasm|cpu|webgpu|tensorflow] [--block-size N] [--enc-tile N]
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
-                    [--model decoder|detector|none] [--posterior-strategy structured|dense]
+                    [--model decoder|detector|none] [--posterior-method structured|dense] (default structured)
                     [--movement-var CM2] [--no-spike-rate HZ] [--discrete-transition JSON]
                     [--shard I/N [--shard-by round-robin|spikes]] --out DIR [--runs-dir DIR]
 
 --model: the state-space posterior after the likelihood (default decoder; none with --shard, whose
 likelihoods are merged first): DIR/posterior/{acausal_posterior,causal_posterior,
 acausal_state_probabilities,map_position}.npy.
+--posterior-method: how its filter and smoother apply the transition matrix; --posterior-strategy
+is its old name, still read.
 --movement-var, --no-spike-rate, --discrete-transition: the model's random-walk variance (position
 units², default 6), No-Spike rate (per s, default 1e-10) and state-to-state transition (JSON rows
 from, columns to, in the model's state order: the detector's Local, No-Spike, Non-Local Continuous,
@@ -65,7 +68,7 @@ const OPTIONS = {
   'shard-by': RUN_OPTIONS['shard-by'],
   'rows-per-chunk': { type: 'string' },
   model: { type: 'string' },
-  'posterior-strategy': { type: 'string' },
+  ...POSTERIOR_METHOD_FLAGS,
   'movement-var': { type: 'string' },
   'no-spike-rate': { type: 'string' },
   'discrete-transition': { type: 'string' },
@@ -79,18 +82,19 @@ const DEFAULT_ROWS_PER_CHUNK = 2000;
 /** The posterior the flags ask for; none for a shard unless one is named (which the engine refuses). */
 function posteriorOf(flags: ReturnType<typeof parseFlags>, sharded: boolean): DecodeRequest['posterior'] {
   const model = stringFlag(flags, 'model') ?? (sharded ? 'none' : 'decoder');
-  const strategy = stringFlag(flags, 'posterior-strategy') ?? 'structured';
+  const given = posteriorMethodFlag(flags);
+  const method = given?.value ?? 'structured';
   if (model !== 'none' && !(POSTERIOR_MODELS as readonly string[]).includes(model)) {
     throw new UsageError(`--model ${model}: expected ${POSTERIOR_MODELS.join(', ')} or none`);
   }
-  if (!(HMM_STRATEGIES as readonly string[]).includes(strategy)) throw new UsageError(`--posterior-strategy ${strategy}: expected ${HMM_STRATEGIES.join(' or ')}`);
+  if (!(POSTERIOR_METHODS as readonly string[]).includes(method)) throw new UsageError(`${given?.flag ?? '--posterior-method'} ${method}: expected ${POSTERIOR_METHODS.join(' or ')}`);
   if (model === 'none') {
-    const given = ['posterior-strategy', ...PARAMETER_FLAGS].find((f) => stringFlag(flags, f) !== undefined);
-    if (given) throw new UsageError(`--${given} needs a posterior: drop it or give --model decoder|detector`);
+    const without = given?.flag ?? PARAMETER_FLAGS.map((f) => `--${f}`).find((f) => stringFlag(flags, f.slice(2)) !== undefined);
+    if (without) throw new UsageError(`${without} needs a posterior: drop it or give --model decoder|detector`);
     return undefined;
   }
   const parameters = parametersOf(flags, model as PosteriorModel);
-  return { model: model as PosteriorModel, strategy: strategy as HmmStrategy, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
+  return { model: model as PosteriorModel, method: method as PosteriorMethod, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
 }
 
 const PARAMETER_FLAGS = ['movement-var', 'no-spike-rate', 'discrete-transition'] as const;
@@ -181,7 +185,7 @@ function wholeDecodeText(p: PosteriorSummary, decodeMs: number): string {
 
 function posteriorText(p: PosteriorSummary, outDir: string, decodeMs: number): string {
   return (
-    `${p.model} posterior (${p.strategy}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
+    `${p.model} posterior (${p.method}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
     `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${p.marginalLogLikelihood.toFixed(3)}\n` +
     `posterior: ${join(outDir, 'posterior')}/ (acausal_posterior, causal_posterior, acausal_state_probabilities, map_position .npy)\n` +
     (p.localMs !== undefined ? `local likelihood (the Local state) ${formatMs(p.localMs)}\n` : '') +
@@ -213,10 +217,12 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${DECODE_USAGE}\n`);
     return EXIT.ok;
   }
+  const note = oldPosteriorFlagNote(flags);
+  if (note) io.stderr.write(note);
   const outFlag = stringFlag(flags, 'out');
   if (outFlag === undefined) throw new UsageError('--out DIR is required: the likelihood is written there');
-  // decode's --model and --posterior-strategy ask for its one posterior (posteriorOf), not for run's timed pair
-  const values = { ...flags.values, strategy: flags.values.strategy ?? 'auto', model: undefined, 'posterior-strategy': undefined };
+  // decode's --model and --posterior-method ask for its one posterior (posteriorOf), not for run's timed pair
+  const values = { ...flags.values, strategy: flags.values.strategy ?? 'auto', model: undefined, ...WITHOUT_POSTERIOR_METHOD };
   const config = runConfigFromFlags({ ...flags, values });
   if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto, or nld-dispatch)');
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };

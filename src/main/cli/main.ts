@@ -1,6 +1,9 @@
 /**
  * `kde-profiler`: dispatches to a command of the table, and turns whatever a command throws into
- * one line on stderr and an exit code (2 for the user's input, 1 for anything internal).
+ * one line on stderr and an exit code (2 for the user's input, 1 for anything internal). The CLI's
+ * entry (bin/kde-profiler.mjs calls runCli); nothing imports the folder, so it has no index.ts.
+ * It must not import electron, nor the engine statically: commands go through the service, which
+ * runs the engine in its own process.
  */
 import { deserializeError, exitCodeFor, isAppError, serializeError } from '../../shared/errors';
 import { EXIT, UsageError, type CliIo } from './cliTypes';

@@ -29,7 +29,7 @@ export async function checkOutputTarget(target: string): Promise<void> {
 }
 
 /** What a failed write says: the target, the system's reason, and that the earlier file is untouched. */
-export function writeError(target: string, e: unknown): AppError {
+function writeError(target: string, e: unknown): AppError {
   if (e instanceof AppError) return e;
   const code = (e as NodeJS.ErrnoException).code;
   const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC)' : code === 'EEXIST' ? 'a file of that name appeared meanwhile (EEXIST)' : code ? `${code}` : String(e);

@@ -15,20 +15,22 @@ import { ProgressLine } from './progressLine';
 import { checkOutputFolder } from './outputChecks';
 import { notCopiedMessage } from './outputFiles';
 import { copyRunOutputs, runOutputsOf } from './runOutputs';
+import { oldPosteriorFlagNote } from './posteriorMethodFlag';
 import { parseRunFlags, RUN_FLAGS, runConfigFromFlags } from './runFlags';
 import { runSummary } from './runSummary';
 import { printRunLink } from './serverLink';
 import type { ProfilerService } from '../service';
 import { withService } from './cliService';
 
-export const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
+const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--recipe FILE.recipe.json]
                  [--seed N] [--features D] [--feature-scale F]
                  [--backend auto|wasm|cpu|webgpu|tensorflow] [--strategy NAME[,NAME…]|all] (NAME: a strategy, auto or nld-dispatch)
                  [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB]
                  [--repeats N|auto [--max-time S]] [--warmup N] [--local] [--save-likelihood] [--label TEXT]
                  [--workers N] [--no-kernel-profile] [--allow-tf32]
                  [--model decoder|detector|none] (the state-space posterior after the likelihood; default none)
-                 [--posterior-strategy structured|dense|both] (HMM strategies timed; default both)
+                 [--posterior-method structured|dense|both] (the posterior's methods timed; default both;
+                  --posterior-strategy is its old name, still read)
                  [--engine numpy|nld:clusterless_kde|nld:clusterless_kde_log[:x64]|'cmd:COMMAND'] … (other implementations
                   profiled beside the strategies, each as a child process; docs/external-engines.md)
                  [--engine nld:decoder|nld:detector[:x64]] (NLD's whole decode, with --model of the same name:
@@ -81,6 +83,8 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${RUN_USAGE}\n`);
     return EXIT.ok;
   }
+  const note = oldPosteriorFlagNote(flags);
+  if (note) io.stderr.write(note);
   const config = runConfigFromFlags(flags);
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);

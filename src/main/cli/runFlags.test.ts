@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseStrategies, STRATEGIES } from '../../shared/config';
 import { UsageError } from './cliTypes';
+import { oldPosteriorFlagNote } from './posteriorMethodFlag';
 import { parseRunFlags, runConfigFromFlags } from './runFlags';
 
 const config = (args: string[]) => runConfigFromFlags(parseRunFlags(args));
@@ -74,17 +75,29 @@ describe('run flags', () => {
     expect(() => config(args)).toThrow(message);
   });
 
-  it('asks for no posterior unless --model names one, and times both HMM strategies by default', () => {
+  it('asks for no posterior unless --model names one, and times both posterior methods by default', () => {
     expect(config(['--data', 'preset:tiny'])).not.toHaveProperty('posterior');
     expect(config(['--data', 'preset:tiny', '--model', 'none'])).not.toHaveProperty('posterior');
-    expect(config(['--data', 'preset:tiny', '--model', 'detector']).posterior).toEqual({ model: 'detector', strategies: ['dense', 'structured'] });
-    expect(config(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'both']).posterior!.strategies).toEqual(['dense', 'structured']);
-    expect(config(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'dense']).posterior).toEqual({ model: 'decoder', strategies: ['dense'] });
+    expect(config(['--data', 'preset:tiny', '--model', 'detector']).posterior).toEqual({ model: 'detector', methods: ['dense', 'structured'] });
+    expect(config(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-method', 'both']).posterior!.methods).toEqual(['dense', 'structured']);
+    expect(config(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-method', 'dense']).posterior).toEqual({ model: 'decoder', methods: ['dense'] });
+  });
+
+  it('reads --posterior-strategy, the old name of --posterior-method, and says so in one line', () => {
+    const old = parseRunFlags(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'dense']);
+    expect(runConfigFromFlags(old).posterior).toEqual({ model: 'decoder', methods: ['dense'] });
+    expect(oldPosteriorFlagNote(old)).toBe("note: --posterior-strategy is the old name of --posterior-method (the posterior's method, dense or structured); it still works\n");
+    expect(oldPosteriorFlagNote(parseRunFlags(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-method', 'dense']))).toBeUndefined();
+    expect(() => config(['--data', 'preset:tiny', '--model', 'decoder', '--posterior-method', 'dense', '--posterior-strategy', 'dense'])).toThrow(
+      '--posterior-strategy is the old name of --posterior-method: give --posterior-method alone',
+    );
   });
 
   it.each([
     [['--data', 'preset:tiny', '--model', 'hmm'], '--model hmm: expected decoder, detector or none'],
     [['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'sparse'], '--posterior-strategy sparse: expected structured, dense or both'],
+    [['--data', 'preset:tiny', '--model', 'decoder', '--posterior-method', 'sparse'], '--posterior-method sparse: expected structured, dense or both'],
+    [['--data', 'preset:tiny', '--posterior-method', 'dense'], '--posterior-method needs a posterior: drop it or give --model decoder|detector'],
     [['--data', 'preset:tiny', '--posterior-strategy', 'dense'], '--posterior-strategy needs a posterior: drop it or give --model decoder|detector'],
     [['--data', 'preset:tiny', '--model', 'none', '--posterior-strategy', 'both'], '--posterior-strategy needs a posterior'],
     [['--data', 'preset:tiny', '--model', 'detector', '--shard', '0/2'], '--model: a shard holds only some electrodes'],

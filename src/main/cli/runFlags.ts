@@ -3,10 +3,11 @@
  * config keys, so they are reworded to name the flag the user typed.
  */
 import { AppError, isAppError } from '../../shared/errors';
-import { DEFAULT_STOPPING_RULE, HMM_STRATEGIES, parseRunConfig, parseStrategies, POSTERIOR_MODELS, STRATEGIES, type RunConfig } from '../../shared/config';
+import { DEFAULT_STOPPING_RULE, parseRunConfig, parseStrategies, POSTERIOR_METHODS, POSTERIOR_MODELS, STRATEGIES, type RunConfig } from '../../shared/config';
 import { isExternalEngineName, OFFERED_ENGINES } from '../../shared/externalEngines';
 import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, refuseTogether, type Parsed } from './args';
 import { UsageError } from './cliTypes';
+import { POSTERIOR_METHOD_FLAGS, posteriorMethodFlag } from './posteriorMethodFlag';
 import { didYouMean } from '../../shared/suggest';
 
 export const RUN_OPTIONS = {
@@ -62,7 +63,7 @@ const FLAG_OF_KEY: [RegExp, string][] = [
   [/^warmup$/, '--warmup'],
   [/^label$/, '--label'],
   [/^workers$/, '--workers'],
-  [/^posterior\.strategies/, '--posterior-strategy'],
+  [/^posterior\.methods/, '--posterior-method'],
   [/^posterior/, '--model'],
   [/^engines/, '--engine'],
   [/^enginePython$/, '--python'],
@@ -108,22 +109,22 @@ function repeatsFrom(p: Parsed): { repeats?: number; untilStable?: unknown } {
  */
 export const RUN_POSTERIOR_OPTIONS = {
   model: { type: 'string' },
-  'posterior-strategy': { type: 'string' },
+  ...POSTERIOR_METHOD_FLAGS,
 } as const;
 
-/** `--model decoder|detector|none` (none by default) with `--posterior-strategy structured|dense|both` (both by default) */
+/** `--model decoder|detector|none` (none by default) with `--posterior-method structured|dense|both` (both by default) */
 function posteriorFrom(p: Parsed): unknown {
   const model = stringFlag(p, 'model') ?? 'none';
-  const strategy = stringFlag(p, 'posterior-strategy');
+  const method = posteriorMethodFlag(p);
   if (model === 'none') {
-    if (strategy !== undefined) throw new UsageError('--posterior-strategy needs a posterior: drop it or give --model decoder|detector');
+    if (method !== undefined) throw new UsageError(`${method.flag} needs a posterior: drop it or give --model decoder|detector`);
     return undefined;
   }
   if (!(POSTERIOR_MODELS as readonly string[]).includes(model)) throw new UsageError(`--model ${model}: expected ${POSTERIOR_MODELS.join(', ')} or none`);
-  if (strategy !== undefined && strategy !== 'both' && !(HMM_STRATEGIES as readonly string[]).includes(strategy)) {
-    throw new UsageError(`--posterior-strategy ${strategy}: expected structured, dense or both`);
+  if (method !== undefined && method.value !== 'both' && !(POSTERIOR_METHODS as readonly string[]).includes(method.value)) {
+    throw new UsageError(`${method.flag} ${method.value}: expected structured, dense or both`);
   }
-  return { model, strategies: strategy === undefined || strategy === 'both' ? [...HMM_STRATEGIES] : [strategy] };
+  return { model, methods: method === undefined || method.value === 'both' ? [...POSTERIOR_METHODS] : [method.value] };
 }
 
 /** `--shard I/N` (0 ≤ I < N, as SLURM_ARRAY_TASK_ID) with `--shard-by round-robin|spikes` */

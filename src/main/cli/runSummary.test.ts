@@ -34,16 +34,16 @@ describe('runSummary', () => {
     expect(text).toContain('recommendation: compensated, block size 100; runner-up reference: 2.12× (95 % CI 1.99–2.30): slower');
   });
 
-  it('shows each HMM strategy\'s filter and smoother times when the run ended with a posterior, structured against dense', () => {
+  it('shows each posterior method\'s filter and smoother times when the run ended with a posterior, structured against dense', () => {
     const report = exampleReport();
     expect(runSummary(report)).not.toContain('posterior (');
     report.posterior = {
-      model: 'detector', strategy: 'structured', states: ['Local'], rows: 10, nStateBins: 4, nInteriorStateBins: 4,
+      model: 'detector', method: 'structured', states: ['Local'], rows: 10, nStateBins: 4, nInteriorStateBins: 4,
       marginalLogLikelihood: -1, filterMs: 20, smoothMs: 30, denseTransitionBytes: 64,
       files: { acausal: 'a', causal: 'c', stateProbabilities: 's', mapPosition: 'm' },
-      strategies: [
-        { strategy: 'dense', filterMs: 200, smoothMs: 300, maxAbsDiffToFirst: 0 },
-        { strategy: 'structured', filterMs: 20, smoothMs: 30, maxAbsDiffToFirst: 2.5e-7 },
+      methods: [
+        { method: 'dense', filterMs: 200, smoothMs: 300, maxAbsDiffToFirst: 0 },
+        { method: 'structured', filterMs: 20, smoothMs: 30, maxAbsDiffToFirst: 2.5e-7 },
       ],
     };
     expect(runSummary(report)).toContain(

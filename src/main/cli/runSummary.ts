@@ -2,7 +2,7 @@
  * The few lines `run` prints on stdout when it finishes: per strategy its warm medians with their
  * intervals, how many repeats and why they stopped, its time against the reference with the
  * verdict, and its agreement with the reference; then the headline findings and the
- * recommendation with its runner-up; with a posterior, each HMM strategy's filter and smoother times.
+ * recommendation with its runner-up; with a posterior, each posterior method's filter and smoother times.
  */
 import { structuredToDense } from '../../shared/posteriorReport';
 import type { PosteriorReport, Recommendation, Report, StrategyResult } from '../../shared/report';
@@ -58,13 +58,13 @@ function localRow(report: Report): string[] | null {
 
 /** "posterior (detector): dense filter 1.2 s · smoother 0.9 s; structured … (0.11× dense, max |diff| 3e-7)" */
 function posteriorLine(p: PosteriorReport): string | null {
-  const timed = p.strategies;
+  const timed = p.methods;
   if (!timed || timed.length === 0) return null;
   const ratio = structuredToDense(p);
   const parts = timed.map((t, i) => {
-    const diff = i > 0 && t.maxAbsDiffToFirst !== null ? `, max |diff| ${t.maxAbsDiffToFirst.toExponential(1)} vs ${timed[0]!.strategy}` : '';
-    const versus = ratio && t.strategy === ratio.strategy ? ` (${ratio.total.toFixed(2)}× ${ratio.against}${diff})` : diff ? ` (${diff.slice(2)})` : '';
-    return `${t.strategy} filter ${formatMs(t.filterMs)} · smoother ${formatMs(t.smoothMs)}${versus}`;
+    const diff = i > 0 && t.maxAbsDiffToFirst !== null ? `, max |diff| ${t.maxAbsDiffToFirst.toExponential(1)} vs ${timed[0]!.method}` : '';
+    const versus = ratio && t.method === ratio.method ? ` (${ratio.total.toFixed(2)}× ${ratio.against}${diff})` : diff ? ` (${diff.slice(2)})` : '';
+    return `${t.method} filter ${formatMs(t.filterMs)} · smoother ${formatMs(t.smoothMs)}${versus}`;
   });
   return `posterior (${p.model}): ${parts.join('; ')}`;
 }

@@ -39,8 +39,8 @@ const OPTIONS = {
 /** flags the scripts set themselves for every shard */
 const SET_BY_SCRIPT = ['--data', '--shard', '--shard-by', '--runs-dir', '--out', '--workers', '--label'];
 
-export const ARRAY_SCRIPT = 'kde-profiler-shards.sbatch';
-export const MERGE_SCRIPT = 'kde-profiler-merge.sbatch';
+const ARRAY_SCRIPT = 'kde-profiler-shards.sbatch';
+const MERGE_SCRIPT = 'kde-profiler-merge.sbatch';
 
 /** node and this checkout's (or package's) entry script: compute nodes see the same shared paths */
 function defaultCli(): string[] {

@@ -77,7 +77,7 @@ export function arrayScript(plan: SlurmPlan): string {
 }
 
 /** the runs folder the array tasks share: the merge reads every shard run in it */
-export function shardRunsDir(plan: SlurmPlan): string {
+function shardRunsDir(plan: SlurmPlan): string {
   return `${plan.outDir}/shard-runs`;
 }
 

@@ -26,7 +26,7 @@ import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { runningServer } from './serverLink';
 import { sweepText } from './sweepText';
 
-export const SWEEP_USAGE = `kde-profiler sweep --data preset:NAME|FILE --vary NAME=V1,V2,… [--strategy NAME[,NAME…]|all]
+const SWEEP_USAGE = `kde-profiler sweep --data preset:NAME|FILE --vary NAME=V1,V2,… [--strategy NAME[,NAME…]|all]
                    [--repeats N|auto] [--max-time S] [--warmup N] [--backend auto|wasm|cpu|webgpu|tensorflow]
                    [--workers N] [--seed N] [--features D] [--feature-scale F] [--recipe FILE.recipe.json]
                    [--block-size N] [--enc-tile N] [--pos-tile N] [--memory-budget-mb MB] [--local]

@@ -11,7 +11,7 @@ import { table } from './table';
 const SLOPE_STAGES = 6;
 
 /** the fastest total, marked where the runner-up's interval overlaps its own */
-export function fastestCell(s: SweepResult, i: number): string {
+function fastestCell(s: SweepResult, i: number): string {
   const f = s.fastest[i];
   if (!f) return '-';
   return s.clearlyFastest[i] === f ? f : `${f} (within noise)`;

@@ -69,12 +69,12 @@ describe('a decode run in the engine process', () => {
   });
 
   it('ends with the posterior when asked: its summary in decode.json and in the outcome the report is built from', async () => {
-    const { run, messages } = decode(['reference'], 9, {}, undefined, {}, { model: 'decoder', strategy: 'structured' });
+    const { run, messages } = decode(['reference'], 9, {}, undefined, {}, { model: 'decoder', method: 'structured' });
     await run.done;
     const result = messages.find((m) => m.type === 'result');
     if (result?.type !== 'result') throw new Error(`no result: ${JSON.stringify(messages.filter((m) => m.type !== 'trace'))}`);
     const summary = JSON.parse(await readFile(join(dir, 'decode.json'), 'utf8')) as DecodeSummary;
-    expect(summary.posterior).toMatchObject({ model: 'decoder', strategy: 'structured', rows: result.outcome.dataset.nTime, files: POSTERIOR_FILES });
+    expect(summary.posterior).toMatchObject({ model: 'decoder', method: 'structured', rows: result.outcome.dataset.nTime, files: POSTERIOR_FILES });
     expect(result.outcome.posterior).toEqual(summary.posterior);
     // the likelihood's accuracy the posterior stage measured is the strategy row's, as Results' accuracy table reads it
     expect(summary.posterior!.accuracy?.likelihood?.rows).toBeGreaterThan(0);

@@ -183,7 +183,7 @@ class DecodeRun {
       runDir: this.start.runDir,
       dataset,
       model: wanted.model,
-      strategy: wanted.strategy,
+      method: wanted.method,
       ...(wanted.parameters ? { parameters: wanted.parameters } : {}),
       likelihoodFile: join(this.start.runDir, likelihoodRelPath(this.strategy)),
       ...(local ? { local } : {}),
@@ -191,7 +191,7 @@ class DecodeRun {
       probe,
       signal: this.session.signal,
       onProgress: (fraction, detail) => this.session.emitProgress(fraction, detail),
-    }), { model: wanted.model, strategy: wanted.strategy });
+    }), { model: wanted.model, method: wanted.method });
     return { ...summary, ...(local ? { localMs } : {}) };
   }
 

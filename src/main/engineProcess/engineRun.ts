@@ -2,7 +2,7 @@
  * The runs of the engine process. A profiling run loads the data, initializes the backend,
  * measures each strategy (strategyMeasure.ts), the local likelihood when asked, then the agreement
  * between strategies and, where the data carry the true position, how well each decodes, and last the
- * state-space posterior when asked, timed per HMM strategy (runPosterior.ts); a decode
+ * state-space posterior when asked, timed per posterior method (runPosterior.ts); a decode
  * run (decodeRun.ts) decodes a long recording in windows. Both record through a RunSession: trace
  * records stream out in batches as they are made, the outcome is sent once at the end, likelihood
  * arrays go to files. Cancellation is checked between steps.

@@ -40,13 +40,13 @@ function spansOf(messages: EngineToHost[]): SpanRecord[] {
 }
 
 describe('a profiling run with a posterior', () => {
-  it('times the filter and smoother per HMM strategy, compares their posteriors and leaves the last one\'s files', async () => {
+  it('times the filter and smoother per posterior method, compares their posteriors and leaves the last one\'s files', async () => {
     const { runDir, config, messages } = await runPosterior(['reference', 'compensated'], { posterior: { model: 'decoder' } });
     const outcome = resultOf(messages);
     const posterior = outcome.posterior!;
-    expect(posterior).toMatchObject({ model: 'decoder', strategy: 'structured', rows: outcome.dataset.nTime, files: POSTERIOR_FILES });
-    expect(posterior.strategies!.map((s) => s.strategy)).toEqual(['dense', 'structured']);
-    const [dense, structured] = posterior.strategies!;
+    expect(posterior).toMatchObject({ model: 'decoder', method: 'structured', rows: outcome.dataset.nTime, files: POSTERIOR_FILES });
+    expect(posterior.methods!.map((s) => s.method)).toEqual(['dense', 'structured']);
+    const [dense, structured] = posterior.methods!;
     expect(dense!.maxAbsDiffToFirst).toBe(0);
     expect(structured!.maxAbsDiffToFirst).toBeGreaterThanOrEqual(0);
     expect(structured!.maxAbsDiffToFirst).toBeLessThan(1e-4);
@@ -55,17 +55,17 @@ describe('a profiling run with a posterior', () => {
     // the decoder needs no Local state
     expect(posterior.localMs).toBeUndefined();
 
-    // the last strategy's outputs stay; the scratch of the others and the likelihood written for the stage go
+    // the last method's outputs stay; the scratch of the others and the likelihood written for the stage go
     expect((await readdir(join(runDir, 'posterior'))).sort()).toEqual(Object.values(POSTERIOR_FILES).map((f) => f.split('/')[1]).sort());
     expect(await readdir(runDir)).not.toContain('posterior-work');
     // likelihood/ keeps only the axes the Decode view draws the posterior against, not a likelihood file
     expect(await readdir(join(runDir, 'likelihood'))).toEqual(['axes.json']);
 
-    // each strategy under its own span, the filter and smoother windows inside it
+    // each method under its own span, the filter and smoother windows inside it
     const spans = spansOf(messages);
-    for (const strategy of ['dense', 'structured']) {
-      const parent = spans.find((s) => s.name === `posterior ${strategy}`)!;
-      expect(parent.args).toMatchObject({ model: 'decoder', strategy });
+    for (const method of ['dense', 'structured']) {
+      const parent = spans.find((s) => s.name === `posterior ${method}`)!;
+      expect(parent.args).toMatchObject({ model: 'decoder', method });
       const inside = spans.filter((s) => s.ts >= parent.ts && s.ts + s.dur <= parent.ts + parent.dur).map((s) => s.name);
       expect(inside).toContain('filter');
       expect(inside).toContain('smooth');
@@ -77,21 +77,21 @@ describe('a profiling run with a posterior', () => {
     expect(progress.at(-1)!.fraction).toBe(1);
 
     const report = buildReport({ runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed', config, outcome });
-    expect(report.posterior!.strategies).toHaveLength(2);
+    expect(report.posterior!.methods).toHaveLength(2);
     expect(validateReport(report)).toEqual({ ok: true, errors: [] });
   });
 
   it('computes the detector\'s Local state itself, or takes the one --local measured, and reads a likelihood --save-likelihood wrote', async () => {
-    const own = resultOf((await runPosterior(['compensated'], { posterior: { model: 'detector', strategies: ['dense'] } })).messages).posterior!;
-    expect(own.strategies!.map((s) => s.strategy)).toEqual(['dense']);
-    expect(own.strategy).toBe('dense');
+    const own = resultOf((await runPosterior(['compensated'], { posterior: { model: 'detector', methods: ['dense'] } })).messages).posterior!;
+    expect(own.methods!.map((s) => s.method)).toEqual(['dense']);
+    expect(own.method).toBe('dense');
     expect(own.states).toContain('Local');
     expect(own.localMs).toBeGreaterThanOrEqual(0);
 
     const { runDir, messages } = await runPosterior(['compensated'], { local: true, saveLikelihood: true, posterior: { model: 'detector' } });
     const reused = resultOf(messages).posterior!;
     expect(reused.localMs).toBeUndefined();
-    expect(reused.strategies).toHaveLength(2);
+    expect(reused.methods).toHaveLength(2);
     // only the strategy's own file and the local one: nothing was written for the posterior
     expect((await readdir(join(runDir, 'likelihood'))).sort()).toEqual(['axes.json', 'compensated.npy', 'local.npy']);
   });

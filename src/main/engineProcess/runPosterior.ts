@@ -1,17 +1,17 @@
 /**
  * The posterior stage of a profiling run (`run --model`): the state-space posterior on a likelihood
- * the run measured, filtered and smoothed once per HMM strategy with the decode's own stage, each
- * strategy under its own span so its filter and smoother windows show on the timeline apart, then
- * the strategies' acausal posteriors compared row window by row window (never whole in memory).
- * The last strategy's outputs stay in posterior/ of the run folder; what the others wrote, and the
+ * the run measured, filtered and smoothed once per posterior method with the decode's own stage,
+ * each method under its own span so its filter and smoother windows show on the timeline apart, then
+ * the methods' acausal posteriors compared row window by row window (never whole in memory).
+ * The last method's outputs stay in posterior/ of the run folder; what the others wrote, and the
  * likelihood file written only for this stage, go when it ends.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HmmStrategy, PosteriorRequest } from '../../shared/config';
+import type { PosteriorRequest } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
-import type { PosteriorReport, PosteriorStrategyTiming } from '../../shared/posteriorReport';
+import type { PosteriorMethodTiming, PosteriorReport } from '../../shared/posteriorReport';
 import { POSTERIOR_FILES, type PosteriorSummary } from '../engineProtocol';
 import type { EngineDeps } from './engineDeps';
 import { nextStep, type MeasureContext } from './measureContext';
@@ -40,9 +40,9 @@ export interface RunPosteriorInputs {
   onProgress(within: number, detail: string): void;
 }
 
-/** Units of the progress bar the stage takes: one per HMM strategy, and the Local likelihood when it must compute it. */
+/** Units of the progress bar the stage takes: one per method, and the Local likelihood when it must compute it. */
 export function posteriorUnits(request: PosteriorRequest, localMeasured: boolean): number {
-  return request.strategies.length + (request.model === 'detector' && !localMeasured ? 1 : 0);
+  return request.methods.length + (request.model === 'detector' && !localMeasured ? 1 : 0);
 }
 
 /** The likelihood the posterior runs on: the reference's when it was measured, else the first that succeeded. */
@@ -93,38 +93,38 @@ async function localLikelihood(inp: RunPosteriorInputs): Promise<{ values: Float
   return { values, ms: performance.now() - t0 };
 }
 
-/** Where a strategy's outputs go: the run folder for the last, scratch for the ones before it. */
+/** Where a method's outputs go: the run folder for the last, scratch for the ones before it. */
 function outputDirOf(inp: RunPosteriorInputs, index: number): string {
-  const last = index === inp.request.strategies.length - 1;
-  return last ? inp.runDir : join(inp.runDir, WORK_DIR, inp.request.strategies[index]!);
+  const last = index === inp.request.methods.length - 1;
+  return last ? inp.runDir : join(inp.runDir, WORK_DIR, inp.request.methods[index]!);
 }
 
-async function runStrategy(
+async function runMethod(
   inp: RunPosteriorInputs, index: number, likelihoodFile: string, local: Float64Array | undefined,
 ): Promise<PosteriorSummary> {
   const { ctx, request } = inp;
-  const strategy = request.strategies[index]!;
+  const method = request.methods[index]!;
   await nextStep(ctx.signal);
-  ctx.tracker.beginUnit(POSTERIOR_GROUP, strategy);
+  ctx.tracker.beginUnit(POSTERIOR_GROUP, method);
   ctx.emitProgress();
-  const summary = await ctx.rec.span(`posterior ${strategy}`, () => decodePosterior({
+  const summary = await ctx.rec.span(`posterior ${method}`, () => decodePosterior({
     runDir: outputDirOf(inp, index),
     dataset: ctx.dataset,
     model: request.model,
-    strategy,
+    method,
     likelihoodFile,
     ...(local ? { local } : {}),
     rowsPerChunk: ROWS_PER_WINDOW,
     probe: ctx.rec,
     signal: ctx.signal,
     onProgress: (fraction, detail) => inp.onProgress(fraction, detail),
-  }), { model: request.model, strategy });
+  }), { model: request.model, method });
   ctx.tracker.endUnit();
   ctx.emitProgress();
   return summary;
 }
 
-/** Filter and smoother once per HMM strategy; the report of the structured one (or the only one), with every strategy's times. */
+/** Filter and smoother once per method; the report of the structured one (or the only one), with every method's times. */
 export async function runPosterior(inp: RunPosteriorInputs): Promise<PosteriorReport> {
   const { dataset } = inp.ctx;
   const nTime = dataset.time.length;
@@ -134,22 +134,22 @@ export async function runPosterior(inp: RunPosteriorInputs): Promise<PosteriorRe
     const likelihoodFile = await likelihoodFileOf(inp, source, nTime, nBins);
     const local = inp.request.model === 'detector' ? await localLikelihood(inp) : undefined;
     const summaries: PosteriorSummary[] = [];
-    for (let i = 0; i < inp.request.strategies.length; i++) summaries.push(await runStrategy(inp, i, likelihoodFile, local?.values));
+    for (let i = 0; i < inp.request.methods.length; i++) summaries.push(await runMethod(inp, i, likelihoodFile, local?.values));
     await nextStep(inp.ctx.signal);
     const timings = await timingsOf(inp, summaries, dataset);
-    const reported = summaries.find((s) => s.strategy === 'structured') ?? summaries[0]!;
-    return { ...reported, ...(local?.ms !== undefined ? { localMs: local.ms } : {}), strategies: timings };
+    const reported = summaries.find((s) => s.method === 'structured') ?? summaries[0]!;
+    return { ...reported, ...(local?.ms !== undefined ? { localMs: local.ms } : {}), methods: timings };
   } finally {
     await rm(join(inp.runDir, WORK_DIR), { recursive: true, force: true });
   }
 }
 
-async function timingsOf(inp: RunPosteriorInputs, summaries: readonly PosteriorSummary[], dataset: Dataset): Promise<PosteriorStrategyTiming[]> {
+async function timingsOf(inp: RunPosteriorInputs, summaries: readonly PosteriorSummary[], dataset: Dataset): Promise<PosteriorMethodTiming[]> {
   const acausalOf = (i: number) => join(outputDirOf(inp, i), POSTERIOR_FILES.acausal);
-  const timings: PosteriorStrategyTiming[] = [];
+  const timings: PosteriorMethodTiming[] = [];
   for (const [i, s] of summaries.entries()) {
     const maxAbsDiffToFirst = i === 0 ? 0 : await maxAbsDiff(acausalOf(0), acausalOf(i), dataset.time.length);
-    timings.push({ strategy: s.strategy as HmmStrategy, filterMs: s.filterMs, smoothMs: s.smoothMs, maxAbsDiffToFirst });
+    timings.push({ method: s.method, filterMs: s.filterMs, smoothMs: s.smoothMs, maxAbsDiffToFirst });
   }
   return timings;
 }

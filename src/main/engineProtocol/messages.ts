@@ -5,7 +5,7 @@
  */
 import type { PosteriorParameters } from '../../shared/posteriorParameters';
 import type { BackendAvailability } from '../../shared/api';
-import type { HmmStrategy, PosteriorModel, RunConfig } from '../../shared/config';
+import type { PosteriorMethod, PosteriorModel, RunConfig } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import type { SerializedError } from '../../shared/errors';
 import type { ProgressInfo, TraceRecord } from '../../shared/events';
@@ -19,7 +19,7 @@ export interface DecodeRequest {
   /** output rows per window, at least 2 */
   rowsPerChunk: number;
   /** the state-space posterior after the likelihood; absent: the decode ends at the likelihood */
-  posterior?: { model: PosteriorModel; strategy: HmmStrategy; parameters?: PosteriorParameters };
+  posterior?: { model: PosteriorModel; method: PosteriorMethod; parameters?: PosteriorParameters };
 }
 
 export interface StartMessage {

@@ -5,7 +5,7 @@
  * CSV_SIGNIFICANT_DIGITS (timer noise is far above the digits a float prints). Each row carries
  * its median's 95 % interval; the total row the ratio to the reference with its interval and
  * verdict. A decode's posterior adds a row each for its filter and its smoother (strategy
- * `posterior`, resolved: the model and the filter strategy), each one call. A strategy with a
+ * `posterior`, resolved: the model and the posterior method), each one call. A strategy with a
  * roofline adds a row per modelled stage and one for all of them (phase `roofline`). An external
  * engine's rows (docs/external-engines.md) carry what it said it is and its process tree's peak RSS.
  */
@@ -119,10 +119,10 @@ export function renderReportCsv(report: Report): string {
   for (const s of report.strategies) rows.push(...rooflineRows(common, s));
   const p = report.posterior;
   if (p) {
-    // a profiling run timed each HMM strategy: a pair of rows each, so a spreadsheet compares them like strategies
-    for (const t of p.strategies ?? [p]) {
+    // a profiling run timed each posterior method: a pair of rows each, so a spreadsheet compares them like strategies
+    for (const t of p.methods ?? [p]) {
       for (const [phase, ms] of [['filter', t.filterMs], ['smooth', t.smoothMs]] as const) {
-        rows.push({ ...common, strategy: 'posterior', resolved: `${p.model} ${t.strategy}`, status: 'ok', phase, firstMs: ms, medianMs: ms, n: 1 });
+        rows.push({ ...common, strategy: 'posterior', resolved: `${p.model} ${t.method}`, status: 'ok', phase, firstMs: ms, medianMs: ms, n: 1 });
       }
     }
   }

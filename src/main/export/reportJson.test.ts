@@ -11,6 +11,13 @@ describe('report schema', () => {
     expect(parseReport(serializeReport(report), 'report.json')).toEqual(report);
   });
 
+  it('reads a report written before the posterior\'s methods had their name (posterior.strategies), under today\'s', () => {
+    const report = exampleReport();
+    const old = { ...report, config: { ...report.config, posterior: { model: 'decoder', strategies: ['dense', 'structured'] } } };
+    expect(validateReport(old).ok).toBe(false);
+    expect(parseReport(JSON.stringify(old), 'report.json').config.posterior).toEqual({ model: 'decoder', methods: ['dense', 'structured'] });
+  });
+
   it('accepts external engines\' rows, one of them not available on the machine', () => {
     const report = exampleReportWithEngines();
     expect(validateReport(report)).toEqual({ ok: true, errors: [] });

@@ -5,6 +5,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Report } from '../../shared/report';
 import { AppError } from '../../shared/errors';
+import { reportUnderMethodNames } from '../../shared/posteriorMethodNames';
 import reportSchema from '../../../resources/report.schema.json';
 
 export interface ReportValidation {
@@ -58,11 +59,11 @@ export function serializeReport(report: Report): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-/** Parses and validates report.json text; `source` names the file in errors. */
+/** Parses and validates report.json text (one written before the posterior's method had its name under today's names); `source` names the file in errors. */
 export function parseReport(text: string, source: string): Report {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = reportUnderMethodNames(JSON.parse(text));
   } catch (e) {
     throw new AppError('BAD_ARGUMENT', `${source} is not valid JSON (${e instanceof Error ? e.message : String(e)}): re-export the report from its run.`, { file: source });
   }

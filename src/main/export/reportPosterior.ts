@@ -1,7 +1,7 @@
 /**
  * The Posterior section of report.md: what the state-space posterior a decode ended with costs and
  * how well it decodes against the likelihood alone, and where its files are; for a profiling run
- * that timed both HMM strategies, each one's times, their ratio and how far their posteriors differ.
+ * that timed both posterior methods, each one's times, their ratio and how far their posteriors differ.
  */
 import { structuredToDense } from '../../shared/posteriorReport';
 import { projectionSentence } from '../../shared/projection';
@@ -49,13 +49,13 @@ function timesText(ratio: number): string {
   return nonFiniteText(ratio) ?? `${ratio.toFixed(2)}×`;
 }
 
-/** Each HMM strategy's filter and smoother on the same likelihood, when a profiling run timed them. */
-function strategyLines(p: PosteriorReport): string[] {
-  const timed = p.strategies;
+/** Each method's filter and smoother on the same likelihood, when a profiling run timed them. */
+function methodLines(p: PosteriorReport): string[] {
+  const timed = p.methods;
   if (!timed || timed.length === 0) return [];
   const first = timed[0]!;
   const rows = timed.map((t) => [
-    t.strategy, formatMs(t.filterMs), formatMs(t.smoothMs), formatMs(t.filterMs + t.smoothMs),
+    t.method, formatMs(t.filterMs), formatMs(t.smoothMs), formatMs(t.filterMs + t.smoothMs),
     t === first ? '-' : nonFiniteText(t.maxAbsDiffToFirst) ?? t.maxAbsDiffToFirst.toExponential(2),
   ]);
   const ratio = structuredToDense(p);
@@ -63,10 +63,10 @@ function strategyLines(p: PosteriorReport): string[] {
     ? ['', `Structured ÷ dense: filter ${timesText(ratio.filter)}, smoother ${timesText(ratio.smooth)}, both ${timesText(ratio.total)}.`]
     : [];
   return [
-    '', '### HMM strategies', '',
-    `The filter and smoother on the same likelihood, once per strategy; the table above is ${p.strategy}'s, and its files are in posterior/.`,
+    '', '### Posterior methods', '',
+    `The filter and smoother on the same likelihood, once per method; the table above is ${p.method}'s, and its files are in posterior/.`,
     '',
-    mdTable(['Strategy', 'Filter', 'Smoother', 'Filter + smoother', `Max abs diff of the acausal posterior vs ${first.strategy}`], rows),
+    mdTable(['Method', 'Filter', 'Smoother', 'Filter + smoother', `Max abs diff of the acausal posterior vs ${first.method}`], rows),
     ...ratioLine,
   ];
 }
@@ -76,7 +76,7 @@ export function posteriorSection(report: Report): string | undefined {
   if (!p) return undefined;
   const rows: string[][] = [
     ['Model', p.model],
-    ['Filter strategy', p.strategy],
+    ['Posterior method', p.method],
     ['States', p.states.join(', ')],
     ['Rows', fmtInt(p.rows)],
     ['State bins', `${fmtInt(p.nInteriorStateBins)} inside the track, of ${fmtInt(p.nStateBins)}`],
@@ -91,7 +91,7 @@ export function posteriorSection(report: Report): string | undefined {
   ];
   const files = (Object.keys(FILE_WORDS) as (keyof PosteriorReport['files'])[]).map((k) => `- \`${p.files[k]}\`: ${FILE_WORDS[k]}`);
   return [
-    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows), ...strategyLines(p),
+    '## Posterior', '', mdTable(['', `${p.model} posterior`], rows), ...methodLines(p),
     '', '### Accuracy', '', ...accuracyTable(p),
     '', '### Files', '', 'Float32 .npy in non_local_detector\'s layout, relative to the run folder:', '', ...files,
   ].join('\n');

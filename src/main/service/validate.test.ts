@@ -49,7 +49,7 @@ describe('paths and export options from a client', () => {
 
   it('checks the posterior request of a run config as it arrives from the page or a WebSocket client', () => {
     const data = { kind: 'file', path: '/d/x.npz' };
-    expect(runConfig({ data, posterior: { model: 'detector', strategies: ['structured'] } }).posterior).toEqual({ model: 'detector', strategies: ['structured'] });
+    expect(runConfig({ data, posterior: { model: 'detector', methods: ['structured'] } }).posterior).toEqual({ model: 'detector', methods: ['structured'] });
     expect(message(() => runConfig({ data, posterior: { model: 'both' } }))).toMatch(/'posterior\.model': expected one of decoder, detector/);
     expect(message(() => runConfig({ data, posterior: { model: 'decoder', strategies: ['fast'] } }))).toMatch(/'posterior\.strategies\[0\]'/);
   });

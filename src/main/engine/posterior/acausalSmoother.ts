@@ -4,7 +4,7 @@
  */
 import { NORMALIZE_EPS } from './causalFilter';
 import type { StateSpace } from './stateSpaceTypes';
-import { transitionProduct, type TransitionProduct, type TransitionStrategy } from './transitionProducts';
+import { transitionProduct, type TransitionProduct, type TransitionMethod } from './transitionProducts';
 
 export class AcausalSmoother {
   private readonly product: TransitionProduct;
@@ -19,9 +19,9 @@ export class AcausalSmoother {
   private readonly ratio: Float64Array;
   private readonly back: Float64Array;
 
-  constructor(space: StateSpace, strategy: TransitionStrategy) {
+  constructor(space: StateSpace, method: TransitionMethod) {
     this.n = space.nInteriorStateBins;
-    this.product = transitionProduct(space, strategy);
+    this.product = transitionProduct(space, method);
     this.after = new Float32Array(this.n);
     this.carriedPrediction = new Float32Array(this.n);
     this.predicted = new Float64Array(this.n);

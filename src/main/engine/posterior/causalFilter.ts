@@ -5,7 +5,7 @@
  */
 import { rowConditioner, type RowConditioner } from './conditionKernel';
 import type { StateSpace } from './stateSpaceTypes';
-import { transitionProduct, type ProductKernels, type TransitionProduct, type TransitionStrategy } from './transitionProducts';
+import { transitionProduct, type ProductKernels, type TransitionProduct, type TransitionMethod } from './transitionProducts';
 
 /** core._normalize adds it to the denominator; a row with no mass stays zero instead of NaN. */
 export const NORMALIZE_EPS = 1e-15;
@@ -22,9 +22,9 @@ export class CausalFilter {
   private rowsFiltered = 0;
 
   /** `kernels` 'plain' keeps the loops that define the kernels' results (tests compare the two) */
-  constructor(space: StateSpace, strategy: TransitionStrategy, kernels: ProductKernels = 'auto') {
+  constructor(space: StateSpace, method: TransitionMethod, kernels: ProductKernels = 'auto') {
     this.n = space.nInteriorStateBins;
-    this.product = transitionProduct(space, strategy, kernels);
+    this.product = transitionProduct(space, method, kernels);
     this.conditioner = rowConditioner(this.n, kernels);
     // no transition before the first row: pred_0 is the initial distribution itself (§15)
     this.prediction = Float32Array.from(space.initial);

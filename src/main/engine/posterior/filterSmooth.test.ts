@@ -3,23 +3,23 @@ import { CausalFilter } from './causalFilter';
 import { filterSmooth } from './filterSmooth';
 import { assembleOutputs, maskedPosterior } from './outputs';
 import { CASES, logLikelihoodOf, maxAbsDiff, reference, spaceOf, type ReferenceCase } from './testing';
-import type { TransitionStrategy } from './transitionProducts';
+import type { TransitionMethod } from './transitionProducts';
 
 /** posterior-spec §0: a float32 engine sits within about 1e-6 of the float64 reference. */
 const ATOL = 5e-6;
-const STRATEGIES: TransitionStrategy[] = ['dense', 'structured'];
-const RUNS = CASES.flatMap((name) => STRATEGIES.map((strategy) => [name, strategy] as [ReferenceCase, TransitionStrategy]));
+const METHODS: TransitionMethod[] = ['dense', 'structured'];
+const RUNS = CASES.flatMap((name) => METHODS.map((method) => [name, method] as [ReferenceCase, TransitionMethod]));
 
-async function run(name: ReferenceCase, strategy: TransitionStrategy) {
+async function run(name: ReferenceCase, method: TransitionMethod) {
   const space = await spaceOf(name);
   const { ll, rows } = await logLikelihoodOf(name);
-  const result = filterSmooth(space, ll, rows, strategy);
+  const result = filterSmooth(space, ll, rows, method);
   return { space, rows, result, outputs: assembleOutputs(space, result, rows) };
 }
 
 describe('filter and smoother against the float64 reference (posterior-spec §9–§12)', () => {
-  it.each(RUNS)('%s, %s: posteriors, state probabilities and marginal likelihood', async (name, strategy) => {
-    const { space, rows, result, outputs } = await run(name, strategy);
+  it.each(RUNS)('%s, %s: posteriors, state probabilities and marginal likelihood', async (name, method) => {
+    const { space, rows, result, outputs } = await run(name, method);
     expect(maxAbsDiff(outputs.acausalPosterior, (await reference(`${name}_acausal_posterior`)).data)).toBeLessThan(ATOL);
     expect(maxAbsDiff(result.causal, (await reference(`${name}_causal_posterior`)).data)).toBeLessThan(ATOL);
     expect(maxAbsDiff(result.predictive, (await reference(`${name}_predictive_posterior`)).data)).toBeLessThan(ATOL);
@@ -36,8 +36,8 @@ describe('filter and smoother against the float64 reference (posterior-spec §9�
   });
 
   it.each(['decoder', 'detector'] as const)('%s: within 1e-5 of NLD golden acausal posterior', async (name) => {
-    for (const strategy of STRATEGIES) {
-      const { outputs } = await run(name, strategy);
+    for (const method of METHODS) {
+      const { outputs } = await run(name, method);
       expect(maxAbsDiff(outputs.acausalPosterior, (await reference(`golden_${name}_acausal_posterior`)).data)).toBeLessThan(1e-5);
       if (name === 'detector') {
         const golden = await reference('golden_detector_acausal_state_probabilities');

@@ -5,7 +5,7 @@
 import { AcausalSmoother } from './acausalSmoother';
 import { CausalFilter } from './causalFilter';
 import type { StateSpace } from './stateSpaceTypes';
-import type { TransitionStrategy } from './transitionProducts';
+import type { TransitionMethod } from './transitionProducts';
 
 export interface FilterSmoothResult {
   /** T × N over interior state bins, float32 */
@@ -15,13 +15,13 @@ export interface FilterSmoothResult {
   marginalLogLikelihood: number;
 }
 
-export function filterSmooth(space: StateSpace, ll: Float32Array, rows: number, strategy: TransitionStrategy): FilterSmoothResult {
+export function filterSmooth(space: StateSpace, ll: Float32Array, rows: number, method: TransitionMethod): FilterSmoothResult {
   const size = rows * space.nInteriorStateBins;
   const causal = new Float32Array(size);
   const predictive = new Float32Array(size);
   const acausal = new Float32Array(size);
-  const filter = new CausalFilter(space, strategy);
+  const filter = new CausalFilter(space, method);
   filter.filterWindow(ll, rows, causal, predictive);
-  new AcausalSmoother(space, strategy).smoothWindow(causal, rows, acausal, predictive);
+  new AcausalSmoother(space, method).smoothWindow(causal, rows, acausal, predictive);
   return { causal, predictive, acausal, marginalLogLikelihood: filter.marginalLogLikelihood };
 }

@@ -17,7 +17,7 @@ export { buildStateSpace, DEFAULT_MOVEMENT_VAR, DEFAULT_NO_SPIKE_RATE } from './
 export type { PosteriorModel, StateKind, StateLayout, StateSpace, StateSpaceOptions, Transitions } from './stateSpaceTypes';
 export { denseTransition64 } from './transitions';
 export { expandStructured, type BandBlock, type RankOneBlock, type StructuredTransition } from './structuredTransition';
-export { transitionProduct, type ProductKernels, type TransitionProduct, type TransitionStrategy } from './transitionProducts';
+export { transitionProduct, type ProductKernels, type TransitionProduct, type TransitionMethod } from './transitionProducts';
 export { noSpikeLogLikelihood } from './noSpike';
 export { assembleLogLikelihood, type LikelihoodParts } from './logLikelihood';
 export { CausalFilter, NORMALIZE_EPS } from './causalFilter';

@@ -9,7 +9,7 @@
  */
 import type { CountedWork as Work } from '../../../shared/report';
 import type { StateSpace } from './stateSpaceTypes';
-import type { TransitionStrategy } from './transitionProducts';
+import type { TransitionMethod } from './transitionProducts';
 
 const NO_WORK: Work = { gemmFlops: 0, otherFlops: 0, exps: 0, logs: 0, bytes: 0, streamBytes: 0 };
 
@@ -24,9 +24,9 @@ const F64 = 8;
 const I32 = 4;
 
 /** One product with the transition matrix, f @ A or A @ r. */
-export function transitionProductWork(space: StateSpace, strategy: TransitionStrategy): Work {
+export function transitionProductWork(space: StateSpace, method: TransitionMethod): Work {
   const n = space.nInteriorStateBins;
-  if (strategy === 'dense') {
+  if (method === 'dense') {
     const matrix = F32 * n * n;
     return { ...NO_WORK, otherFlops: 2 * n * n, bytes: matrix + 2 * F64 * n, streamBytes: matrix };
   }
@@ -50,20 +50,20 @@ export function transitionProductWork(space: StateSpace, strategy: TransitionStr
 }
 
 /** One filter row: the row's maximum, exp(LL − max)·prediction and its sum, the scaling, then f @ A. */
-export function filterRowWork(space: StateSpace, strategy: TransitionStrategy): Work {
+export function filterRowWork(space: StateSpace, method: TransitionMethod): Work {
   const n = space.nInteriorStateBins;
   const condition: Work = { ...NO_WORK, otherFlops: 5 * n, exps: n, logs: 1, bytes: (3 * F32 + 2 * F64) * n, streamBytes: 0 };
-  return addWork(condition, transitionProductWork(space, strategy));
+  return addWork(condition, transitionProductWork(space, method));
 }
 
 /**
  * One smoother row as the streamed decode runs it: f_t @ A recomputed (the causal posterior comes back
  * from its file without the prediction), the ratio a_{t+1}/p, A @ ratio, and the normalised product.
  */
-export function smoothRowWork(space: StateSpace, strategy: TransitionStrategy): Work {
+export function smoothRowWork(space: StateSpace, method: TransitionMethod): Work {
   const n = space.nInteriorStateBins;
   const elementwise: Work = { ...NO_WORK, otherFlops: 5 * n, bytes: (4 * F32 + 4 * F64) * n, streamBytes: 0 };
-  const product = transitionProductWork(space, strategy);
+  const product = transitionProductWork(space, method);
   return addWork(elementwise, product, product);
 }
 
@@ -72,10 +72,10 @@ export interface PosteriorMemoryEstimate {
   formula: string;
 }
 
-/** The transition matrix in the form the strategy reads. */
-export function transitionBytes(space: StateSpace, strategy: TransitionStrategy): number {
+/** The transition matrix in the form the method reads. */
+export function transitionBytes(space: StateSpace, method: TransitionMethod): number {
   const n = space.nInteriorStateBins;
-  if (strategy === 'dense') return F32 * n * n;
+  if (method === 'dense') return F32 * n * n;
   let bytes = 0;
   for (const b of space.transitions.structured.blocks) {
     // a convolution keeps its spectrum, FFT tables and work arrays (about seven float64 arrays of L) and its rows' scales
@@ -92,20 +92,20 @@ export function transitionBytes(space: StateSpace, strategy: TransitionStrategy)
  * assembled, causal, masked) and a smoother window (masked read, causal, acausal, masked, state
  * probabilities, MAP).
  */
-export function posteriorMemoryEstimate(space: StateSpace, strategy: TransitionStrategy, rowsPerChunk: number, rows: number): PosteriorMemoryEstimate {
+export function posteriorMemoryEstimate(space: StateSpace, method: TransitionMethod, rowsPerChunk: number, rows: number): PosteriorMemoryEstimate {
   const n = space.nInteriorStateBins;
   const cols = space.nStateBins;
   const p = space.nInteriorBins;
   const states = space.stateNames.length;
   const w = Math.min(rowsPerChunk, rows);
-  const transition = transitionBytes(space, strategy);
+  const transition = transitionBytes(space, method);
   const evidence = rows * (F32 * (space.stateKinds.includes('local') ? 1 : 0) + F32 * (space.stateKinds.includes('noSpike') ? 1 : 0) + 1);
   const steppers = (F32 + 2 * F64) * n + (2 * F32 + 3 * F64) * n;
   const filterWindow = F32 * w * (p + 2 * n + cols);
   const smoothWindow = F32 * w * (2 * cols + 2 * n + states) + F64 * w;
   const bytes = transition + evidence + steppers + Math.max(filterWindow, smoothWindow);
   const formula =
-    `transition ${strategy} ${transition} B + evidence ${rows} rows ${evidence} B + steppers ${steppers} B` +
+    `transition ${method} ${transition} B + evidence ${rows} rows ${evidence} B + steppers ${steppers} B` +
     ` + max(filter window ${filterWindow} B, smoother window ${smoothWindow} B) with windows of ${w} rows, N = ${n}`;
   return { bytes, formula };
 }

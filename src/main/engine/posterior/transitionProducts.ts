@@ -11,7 +11,8 @@ import type { ConvolutionBlock } from './convolutionBlock';
 import type { BandBlock, RankOneBlock, StructuredTransition } from './structuredTransition';
 import type { StateSpace } from './stateSpaceTypes';
 
-export type TransitionStrategy = 'dense' | 'structured';
+/** the posterior's method (shared/config's PosteriorMethod; this folder imports nothing outside it) */
+export type TransitionMethod = 'dense' | 'structured';
 /** 'auto': the SIMD kernels where they run; 'plain': these loops (the definition, and the fallback) */
 export type ProductKernels = 'auto' | 'plain';
 
@@ -191,8 +192,8 @@ function structuredProduct(structure: StructuredTransition, kernels: ProductKern
   return workspace && plan && KernelWorkspace.fits(plan) ? new KernelProduct(plan, workspace) : new StructuredProduct(structure);
 }
 
-export function transitionProduct(space: StateSpace, strategy: TransitionStrategy, kernels: ProductKernels = 'auto'): TransitionProduct {
-  if (strategy === 'dense') return new DenseProduct(space.transitions.dense, space.nInteriorStateBins);
-  if (strategy === 'structured') return structuredProduct(space.transitions.structured, kernels);
-  throw new RangeError(`unknown transition strategy ${String(strategy)}`);
+export function transitionProduct(space: StateSpace, method: TransitionMethod, kernels: ProductKernels = 'auto'): TransitionProduct {
+  if (method === 'dense') return new DenseProduct(space.transitions.dense, space.nInteriorStateBins);
+  if (method === 'structured') return structuredProduct(space.transitions.structured, kernels);
+  throw new RangeError(`unknown transition method ${String(method)}`);
 }

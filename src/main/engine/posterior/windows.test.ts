@@ -5,15 +5,15 @@ import { filterSmooth } from './filterSmooth';
 import { maskedPosterior } from './outputs';
 import { logLikelihoodOf, spaceOf } from './testing';
 import type { StateSpace } from './stateSpaceTypes';
-import type { TransitionStrategy } from './transitionProducts';
+import type { TransitionMethod } from './transitionProducts';
 
 /** Filters in windows of `size` rows, then smooths them last window first, as a streaming caller. */
-function inWindows(space: StateSpace, ll: Float32Array, rows: number, size: number, strategy: TransitionStrategy, reuse: boolean) {
+function inWindows(space: StateSpace, ll: Float32Array, rows: number, size: number, method: TransitionMethod, reuse: boolean) {
   const n = space.nInteriorStateBins;
   const causal = new Float32Array(rows * n);
   const predictive = new Float32Array(rows * n);
   const acausal = new Float32Array(rows * n);
-  const filter = new CausalFilter(space, strategy);
+  const filter = new CausalFilter(space, method);
   const starts: number[] = [];
   for (let start = 0; start < rows; start += size) {
     const count = Math.min(size, rows - start);
@@ -21,7 +21,7 @@ function inWindows(space: StateSpace, ll: Float32Array, rows: number, size: numb
     filter.filterWindow(window(ll), count, window(causal), window(predictive));
     starts.push(start);
   }
-  const smoother = new AcausalSmoother(space, strategy);
+  const smoother = new AcausalSmoother(space, method);
   for (const start of starts.reverse()) {
     const count = Math.min(size, rows - start);
     const window = (a: Float32Array) => a.subarray(start * n, (start + count) * n);
@@ -33,12 +33,12 @@ function inWindows(space: StateSpace, ll: Float32Array, rows: number, size: numb
 describe('window-by-window filtering and smoothing', () => {
   it.each([
     ['detector_gaps', 'dense'], ['detector_gaps', 'structured'], ['decoder', 'structured'],
-  ] as const)('%s, %s: windows of 7 rows and of 1 row give the one-window result exactly, reusing the predictive posterior or not', async (name, strategy) => {
+  ] as const)('%s, %s: windows of 7 rows and of 1 row give the one-window result exactly, reusing the predictive posterior or not', async (name, method) => {
     const space = await spaceOf(name);
     const { ll, rows } = await logLikelihoodOf(name);
-    const whole = filterSmooth(space, ll, rows, strategy);
+    const whole = filterSmooth(space, ll, rows, method);
     for (const [size, reuse] of [[7, true], [7, false], [1, true], [1, false], [rows, false]] as const) {
-      const windowed = inWindows(space, ll, rows, size, strategy, reuse);
+      const windowed = inWindows(space, ll, rows, size, method, reuse);
       expect(windowed.causal).toEqual(whole.causal);
       expect(windowed.predictive).toEqual(whole.predictive);
       expect(windowed.acausal).toEqual(whole.acausal);
@@ -52,8 +52,8 @@ describe('edge cases', () => {
     const space = await spaceOf('decoder_gaps');
     const n = space.nInteriorStateBins;
     const ll = Float32Array.from({ length: n }, (_, k) => -0.5 * ((k - 30) / 4) ** 2);
-    for (const strategy of ['dense', 'structured'] as const) {
-      const result = filterSmooth(space, ll, 1, strategy);
+    for (const method of ['dense', 'structured'] as const) {
+      const result = filterSmooth(space, ll, 1, method);
       const u = Array.from(ll, (v) => Math.exp(v) / n);
       const mass = u.reduce((a, b) => a + b, 0);
       result.causal.forEach((v, k) => expect(v).toBeCloseTo(u[k]! / mass, 7));
@@ -68,8 +68,8 @@ describe('edge cases', () => {
     const n = space.nInteriorStateBins;
     const ll = Float32Array.from(reference);
     ll.fill(-Infinity, 20 * n, 21 * n);
-    for (const strategy of ['dense', 'structured'] as const) {
-      const result = filterSmooth(space, ll, rows, strategy);
+    for (const method of ['dense', 'structured'] as const) {
+      const result = filterSmooth(space, ll, rows, method);
       expect(result.causal.some(Number.isNaN)).toBe(false);
       expect(result.acausal.some(Number.isNaN)).toBe(false);
       expect(result.causal.subarray(20 * n, 21 * n).every((v) => v === 0)).toBe(true);

@@ -1,6 +1,6 @@
 /**
- * The engine's own WebAssembly SIMD kernels for the wasm backend: the modules (kdeKernels.wat,
- * kdeProduct.wat and their generated binaries), the kernel names and attributes the ops call them
+ * The engine's own WebAssembly SIMD kernels for the wasm backend: the modules (kdeKernels.wat with
+ * its parts in kdeKernels/, kdeProduct.wat and their generated binaries), the kernel names and attributes the ops call them
  * by, one file per kernel group, and the installer that registers them as TensorFlow.js kernels.
  * The evenly-spaced-grid recurrence (uniformGrid.ts) decides where a row needs no exp per entry.
  *

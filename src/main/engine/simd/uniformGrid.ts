@@ -1,5 +1,5 @@
 /**
- * The host's half of the grid kernels in kdeKernels.wat ($gridRows): a one-dimensional Gaussian
+ * The host's half of the grid kernels in kdeKernels/uniformGrid.wat ($gridRows): a one-dimensional Gaussian
  * KDE evaluated on bins that are evenly spaced needs no exp per entry, because along a sample's row
  * the log kernel z_k = c − ½(u − kδ)² is quadratic in the bin index k, so each entry is the one four
  * bins before it times a ratio that itself changes by a constant factor. Here: whether the bins are

@@ -14,14 +14,14 @@ import type { StrategyMeasurement } from '../strategyMeasure';
 export async function comparePosteriorEngines(measured: readonly StrategyMeasurement[], runDir: string, report: PosteriorReport): Promise<void> {
   const engines = measured.filter((m) => m.posterior && m.result.external?.posterior?.model === report.model);
   if (engines.length === 0) return;
-  // posterior/ holds the outputs of the HMM strategy that ran last
-  const strategy = report.strategies?.at(-1)?.strategy ?? report.strategy;
+  // posterior/ holds the outputs of the posterior method that ran last
+  const method = report.methods?.at(-1)?.method ?? report.method;
   const reader = await RowFileReader.open(join(runDir, POSTERIOR_FILES.acausal));
   try {
     const ours = Float64Array.from(await reader.read(0, reader.rows));
     for (const m of engines) {
       if (m.posterior!.length !== ours.length) continue;
-      m.result.agreementWithReference = compareArrays(m.posterior!, ours, reader.rows, reader.cols, `the run's ${report.model} posterior (${strategy})`);
+      m.result.agreementWithReference = compareArrays(m.posterior!, ours, reader.rows, reader.cols, `the run's ${report.model} posterior (${method})`);
     }
   } finally {
     await reader.close();

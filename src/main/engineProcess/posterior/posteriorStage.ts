@@ -7,7 +7,7 @@
  * the filter and smoother show on the timeline like the likelihood's blocks.
  */
 import { join } from 'node:path';
-import type { HmmStrategy, PosteriorModel } from '../../../shared/config';
+import type { PosteriorMethod, PosteriorModel } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import type { PosteriorParameters } from '../../../shared/posteriorParameters';
 import { AppError } from '../../../shared/errors';
@@ -26,7 +26,7 @@ export interface PosteriorStageInputs {
   runDir: string;
   dataset: Dataset;
   model: PosteriorModel;
-  strategy: HmmStrategy;
+  method: PosteriorMethod;
   /** the model's parameters a lab changed; the rest take NLD's defaults */
   parameters?: PosteriorParameters;
   /** the non-local likelihood the decode wrote: T × P interior bins, float32 */
@@ -129,7 +129,7 @@ async function filterPass(
     throw new AppError('INTERNAL', `${inp.likelihoodFile} is ${reader.rows} × ${reader.cols}, the posterior expects ${w.rows} × ${space.nInteriorBins}`);
   }
   const writer = await RowFileWriter.create(join(inp.runDir, POSTERIOR_FILES.causal), w.rows, space.nStateBins);
-  const filter = new CausalFilter(space, inp.strategy);
+  const filter = new CausalFilter(space, inp.method);
   const n = space.nInteriorStateBins;
   // one buffer of each kind for every window (views of them for a shorter last one): the stage's memory is one window's
   memory.beforeAllocating();
@@ -152,7 +152,7 @@ async function filterPass(
         const masked = maskedPosterior(space, b.causal, rows, b.masked);
         memory.sample();
         await writer.write(start, masked);
-      }, { startRow: start, rows, states: n, work: scaleWork(filterRowWork(space, inp.strategy), rows) });
+      }, { startRow: start, rows, states: n, work: scaleWork(filterRowWork(space, inp.method), rows) });
       inp.onProgress((0.5 * (i + 1)) / w.starts.length, `filter rows ${start + rows}/${w.rows}`);
     }
     await writer.finish();
@@ -203,7 +203,7 @@ async function openOutputs(runDir: string, space: StateSpace, rows: number): Pro
 async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windows, accuracy: Accuracy, memory: StageMemory): Promise<void> {
   const reader = await RowFileReader.open(join(inp.runDir, POSTERIOR_FILES.causal));
   const out = await openOutputs(inp.runDir, space, w.rows);
-  const smoother = new AcausalSmoother(space, inp.strategy);
+  const smoother = new AcausalSmoother(space, inp.method);
   const n = space.nInteriorStateBins;
   memory.beforeAllocating();
   const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), {
@@ -227,7 +227,7 @@ async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
         await out.states.write(start, states);
         accuracy.posterior?.add(start, map);
         await out.map.write(start, b.map);
-      }, { startRow: start, rows, states: space.nInteriorStateBins, work: scaleWork(smoothRowWork(space, inp.strategy), rows) });
+      }, { startRow: start, rows, states: space.nInteriorStateBins, work: scaleWork(smoothRowWork(space, inp.method), rows) });
       inp.onProgress(0.5 + (0.5 * (w.starts.length - i)) / w.starts.length, `smooth rows ${start}/${w.rows}`);
     }
     for (const f of [out.acausal, out.states, out.map]) await f.finish();
@@ -240,7 +240,7 @@ async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
 }
 
 function estimateOf(space: StateSpace, inp: PosteriorStageInputs, rows: number): { estimatedBytes: number; formula: string } {
-  const { bytes, formula } = posteriorMemoryEstimate(space, inp.strategy, inp.rowsPerChunk, rows);
+  const { bytes, formula } = posteriorMemoryEstimate(space, inp.method, inp.rowsPerChunk, rows);
   return { estimatedBytes: bytes, formula };
 }
 
@@ -265,7 +265,7 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
   return {
     ...(decodedAccuracy ? { accuracy: decodedAccuracy } : {}),
     model: inp.model,
-    strategy: inp.strategy,
+    method: inp.method,
     states: space.stateNames,
     rows: w.rows,
     nStateBins: space.nStateBins,

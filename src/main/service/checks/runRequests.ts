@@ -4,7 +4,7 @@
  */
 import { checkPosteriorParameters } from '../../../shared/posteriorParameters';
 import { resolve } from 'node:path';
-import { HMM_STRATEGIES, POSTERIOR_MODELS, type HmmStrategy, type PosteriorModel, type RunConfig } from '../../../shared/config';
+import { POSTERIOR_METHODS, POSTERIOR_MODELS, type PosteriorMethod, type PosteriorModel, type RunConfig } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import { isCommandEngine } from '../../../shared/externalEngines';
 import { regularFileStats } from '../../data';
@@ -58,7 +58,7 @@ export function decodeConfig(config: RunConfig, decode: DecodeRequest): RunConfi
   if (!Number.isInteger(rows) || rows < 2 || rows > MAX_ROWS_PER_CHUNK) {
     throw new AppError('BAD_ARGUMENT', `decode 'rowsPerChunk': expected an integer in [2, ${MAX_ROWS_PER_CHUNK}], got ${JSON.stringify(rows)}`, { key: 'rowsPerChunk' });
   }
-  const posterior = decode.posterior ? `, ${decode.posterior.model} posterior (${decode.posterior.strategy})` : '';
+  const posterior = decode.posterior ? `, ${decode.posterior.model} posterior (${decode.posterior.method})` : '';
   const kind = `decode ${config.strategies[0]}, ${rows} rows per window${posterior}`;
   const label = (config.label === undefined ? kind : `${kind}: ${config.label}`).slice(0, MAX_LABEL_CHARS);
   return { ...config, repeats: 1, warmup: 0, local: false, saveLikelihood: true, label };
@@ -68,14 +68,14 @@ export function decodeConfig(config: RunConfig, decode: DecodeRequest): RunConfi
 export function decodeRequestOf(decode: DecodeRequest): DecodeRequest {
   const p: unknown = decode.posterior;
   if (p === undefined) return { rowsPerChunk: decode.rowsPerChunk };
-  const { model, strategy, parameters } = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
+  const { model, method, parameters } = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
   if (!(POSTERIOR_MODELS as readonly unknown[]).includes(model)) {
     throw new AppError('BAD_ARGUMENT', `decode 'posterior.model': expected one of ${POSTERIOR_MODELS.join(', ')}, got ${JSON.stringify(model)}`, { key: 'posterior' });
   }
-  if (!(HMM_STRATEGIES as readonly unknown[]).includes(strategy)) {
-    throw new AppError('BAD_ARGUMENT', `decode 'posterior.strategy': expected one of ${HMM_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`, { key: 'posterior' });
+  if (!(POSTERIOR_METHODS as readonly unknown[]).includes(method)) {
+    throw new AppError('BAD_ARGUMENT', `decode 'posterior.method': expected one of ${POSTERIOR_METHODS.join(', ')}, got ${JSON.stringify(method)}`, { key: 'posterior' });
   }
   const checked = checkPosteriorParameters(parameters, model as PosteriorModel);
-  const posterior = { model: model as PosteriorModel, strategy: strategy as HmmStrategy, ...(Object.keys(checked).length > 0 ? { parameters: checked } : {}) };
+  const posterior = { model: model as PosteriorModel, method: method as PosteriorMethod, ...(Object.keys(checked).length > 0 ? { parameters: checked } : {}) };
   return { rowsPerChunk: decode.rowsPerChunk, posterior };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseBoundedJson } from '../../../shared/boundedJson';
 import { AppError } from '../../../shared/errors';
 import { readUntrustedText } from '../../data';
+import { posteriorUnderMethodNames } from '../../../shared/posteriorMethodNames';
 import { NON_LOCAL_STATES, ONE_BIN_STATES } from '../../../shared/posteriorView';
 import { DECODE_SUMMARY_FILE, type DecodeSummary, type PosteriorSummary } from '../../engineProtocol';
 
@@ -42,7 +43,7 @@ function checkedPosterior(p: unknown, file: string): PosteriorSummary | null {
   if (!statesOk || !Number.isInteger(summary.nStateBins) || typeof summary.model !== 'string') {
     throw new AppError('IO', `${file}: its posterior does not say its states and state bins; run the decode again.`, { file, key: 'posterior' });
   }
-  return p as PosteriorSummary;
+  return posteriorUnderMethodNames(p as PosteriorSummary);
 }
 
 /** decode.json's posterior (a decode run); null when there is no such file or it has none. */

@@ -60,7 +60,7 @@ beforeAll(async () => {
     truePosition: Array.from({ length: N_TIME }, (_, r) => 2 * peakBin(r) + 1.5),
   };
   await writeFile(join(dir, 'likelihood', 'axes.json'), JSON.stringify(axes));
-  const posterior = { model: 'detector', strategy: 'structured', states: STATES, rows: N_TIME, nStateBins: WIDTH, nInteriorStateBins: WIDTH - 4, files: POSTERIOR_FILES };
+  const posterior = { model: 'detector', method: 'structured', states: STATES, rows: N_TIME, nStateBins: WIDTH, nInteriorStateBins: WIDTH - 4, files: POSTERIOR_FILES };
   await writeFile(join(dir, 'decode.json'), JSON.stringify({ posterior }));
   await writeFile(join(bare, 'decode.json'), JSON.stringify({ windows: 1 }));
 });
@@ -156,7 +156,7 @@ describe('posteriorView of a detector decode', () => {
       await mkdir(join(profiled, 'likelihood'));
       for (const f of Object.values(POSTERIOR_FILES)) await cp(join(dir, f), join(profiled, f));
       await cp(join(dir, 'likelihood', 'axes.json'), join(profiled, 'likelihood', 'axes.json'));
-      const posterior = { model: 'detector', strategy: 'structured', states: STATES, rows: N_TIME, nStateBins: WIDTH, nInteriorStateBins: WIDTH - 4, files: POSTERIOR_FILES };
+      const posterior = { model: 'detector', method: 'structured', states: STATES, rows: N_TIME, nStateBins: WIDTH, nInteriorStateBins: WIDTH - 4, files: POSTERIOR_FILES };
       await writeFile(join(profiled, 'report.json'), JSON.stringify({ schemaVersion: 1, posterior }));
       const v = await posteriorView(profiled, 'run', posteriorRequest({ startRow: 100, endRow: 110, maxRows: 100 }));
       expect([v.rows, v.model, v.source]).toEqual([10, 'detector', 'acausal']);

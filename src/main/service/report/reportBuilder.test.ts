@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HMM_STRATEGIES, parseRunConfig, POSTERIOR_MODELS } from '../../../shared/config';
+import { parseRunConfig, POSTERIOR_METHODS, POSTERIOR_MODELS } from '../../../shared/config';
 import { summarizeDataset } from '../../../shared/dataset';
 import { makePreset, PRESET_INFO } from '../../data';
 import { renderReportCsv, renderReportMarkdown, validateReport } from '../../export';
@@ -86,7 +86,7 @@ describe('buildReport', () => {
   it('carries a decode\'s posterior into report.json, a Posterior section of report.md and rows of report.csv', () => {
     const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
     const posterior: PosteriorReport = {
-      model: 'detector', strategy: 'structured', states: ['Local', 'No-Spike', 'Non-Local Continuous', 'Non-Local Fragmented'],
+      model: 'detector', method: 'structured', states: ['Local', 'No-Spike', 'Non-Local Continuous', 'Non-Local Fragmented'],
       rows: 1200, nStateBins: 124, nInteriorStateBins: 122, marginalLogLikelihood: -4321.98765, filterMs: 250, smoothMs: 1500,
       denseTransitionBytes: 122 * 122 * 4,
       files: {
@@ -117,7 +117,7 @@ describe('buildReport', () => {
     const md = renderReportMarkdown(report);
     const section = md.slice(md.indexOf('## Posterior\n'), md.indexOf('\n## Findings'));
     expect(section).toContain('| Model | detector |');
-    expect(section).toContain('| Filter strategy | structured |');
+    expect(section).toContain('| Posterior method | structured |');
     expect(section).toContain('| States | Local, No-Spike, Non-Local Continuous, Non-Local Fragmented |');
     expect(section).toContain('| State bins | 122 inside the track, of 124 |');
     expect(section).toContain('| Log marginal likelihood | -4321.988 |');
@@ -133,28 +133,28 @@ describe('buildReport', () => {
     expect(csv.filter((l) => l.includes(',posterior,detector structured,ok,'))).toHaveLength(2);
   });
 
-  it('names in the schema the models and filter strategies the config knows', () => {
+  it('names in the schema the models and posterior methods the config knows', () => {
     const def = reportSchema.definitions.posteriorReport.properties;
     expect(def.model.enum).toEqual([...POSTERIOR_MODELS]);
-    expect(def.strategy.enum).toEqual([...HMM_STRATEGIES]);
-    expect(def.strategies.items.properties.strategy.enum).toEqual([...HMM_STRATEGIES]);
+    expect(def.method.enum).toEqual([...POSTERIOR_METHODS]);
+    expect(def.methods.items.properties.method.enum).toEqual([...POSTERIOR_METHODS]);
     const asked = reportSchema.definitions.runConfig.properties.posterior.properties;
     expect(asked.model.enum).toEqual([...POSTERIOR_MODELS]);
-    expect(asked.strategies.items.enum).toEqual([...HMM_STRATEGIES]);
+    expect(asked.methods.items.enum).toEqual([...POSTERIOR_METHODS]);
   });
 
-  it('shows a profiling run\'s HMM strategies side by side in report.md, structured against dense', () => {
+  it('shows a profiling run\'s posterior methods side by side in report.md, structured against dense', () => {
     const dataset = summarizeDataset(makePreset('tiny', { seed: 1 }));
     const posterior: PosteriorReport = {
-      model: 'decoder', strategy: 'structured', states: ['Continuous'], rows: 100, nStateBins: 50, nInteriorStateBins: 50,
+      model: 'decoder', method: 'structured', states: ['Continuous'], rows: 100, nStateBins: 50, nInteriorStateBins: 50,
       marginalLogLikelihood: -12.5, filterMs: 20, smoothMs: 30, denseTransitionBytes: 50 * 50 * 4,
       files: {
         acausal: 'posterior/acausal_posterior.npy', causal: 'posterior/causal_posterior.npy',
         stateProbabilities: 'posterior/acausal_state_probabilities.npy', mapPosition: 'posterior/map_position.npy',
       },
-      strategies: [
-        { strategy: 'dense', filterMs: 200, smoothMs: 300, maxAbsDiffToFirst: 0 },
-        { strategy: 'structured', filterMs: 20, smoothMs: 30, maxAbsDiffToFirst: 2.5e-7 },
+      methods: [
+        { method: 'dense', filterMs: 200, smoothMs: 300, maxAbsDiffToFirst: 0 },
+        { method: 'structured', filterMs: 20, smoothMs: 30, maxAbsDiffToFirst: 2.5e-7 },
       ],
     };
     const report = buildReport({
@@ -167,24 +167,24 @@ describe('buildReport', () => {
       },
     });
     expect(validateReport(report)).toEqual({ ok: true, errors: [] });
-    expect(validateReport({ ...report, posterior: { ...posterior, strategies: [{ strategy: 'dense', filterMs: 1, smoothMs: 1 }] } }).ok).toBe(false);
-    expect(validateReport({ ...report, config: { ...report.config, posterior: { model: 'decoder', strategies: ['sparse'] } } }).ok).toBe(false);
+    expect(validateReport({ ...report, posterior: { ...posterior, methods: [{ method: 'dense', filterMs: 1, smoothMs: 1 }] } }).ok).toBe(false);
+    expect(validateReport({ ...report, config: { ...report.config, posterior: { model: 'decoder', methods: ['sparse'] } } }).ok).toBe(false);
 
     const md = renderReportMarkdown(report);
-    const section = md.slice(md.indexOf('### HMM strategies'), md.indexOf('\n### Accuracy'));
+    const section = md.slice(md.indexOf('### Posterior methods'), md.indexOf('\n### Accuracy'));
     expect(section).toContain("the table above is structured's");
-    expect(section).toContain('| Strategy | Filter | Smoother | Filter + smoother | Max abs diff of the acausal posterior vs dense |');
+    expect(section).toContain('| Method | Filter | Smoother | Filter + smoother | Max abs diff of the acausal posterior vs dense |');
     expect(section).toContain('| dense | 200 ms | 300 ms | 500 ms | - |');
     expect(section).toContain('| structured | 20 ms | 30 ms | 50 ms | 2.50e-7 |');
     expect(section).toContain('Structured ÷ dense: filter 0.10×, smoother 0.10×, both 0.10×.');
     // a NaN read back from report.json is null
-    const nullDiff = { ...posterior, strategies: [posterior.strategies![0]!, { ...posterior.strategies![1]!, maxAbsDiffToFirst: null as unknown as number }] };
+    const nullDiff = { ...posterior, methods: [posterior.methods![0]!, { ...posterior.methods![1]!, maxAbsDiffToFirst: null as unknown as number }] };
     expect(renderReportMarkdown({ ...report, posterior: nullDiff })).toContain('| structured | 20 ms | 30 ms | 50 ms | n/a |');
-    const one = { ...posterior, strategy: 'dense' as const, strategies: [posterior.strategies![0]!] };
+    const one = { ...posterior, method: 'dense' as const, methods: [posterior.methods![0]!] };
     const alone = renderReportMarkdown({ ...report, posterior: one });
     expect(alone).toContain('| dense | 200 ms | 300 ms | 500 ms | - |');
     expect(alone).not.toContain('Structured ÷ dense');
-    expect(renderReportMarkdown({ ...report, posterior: { ...posterior, strategies: undefined } })).not.toContain('### HMM strategies');
+    expect(renderReportMarkdown({ ...report, posterior: { ...posterior, methods: undefined } })).not.toContain('### Posterior methods');
 
     const csv = renderReportCsv(report).trimEnd().split('\n');
     expect(csv.filter((l) => l.includes(',posterior,decoder dense,ok,'))).toHaveLength(2);

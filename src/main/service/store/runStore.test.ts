@@ -163,6 +163,22 @@ describe('two writers on one runs folder', () => {
   }, 60_000);
 });
 
+describe("a run written before the posterior's method had its name", () => {
+  it('loads: its config and report come back under today\'s names (methods, method)', async () => {
+    const store = new RunStore(dir);
+    await store.init();
+    const id = newRunId();
+    await store.create(status(id), config);
+    await writeFile(join(dir, id, 'config.json'), JSON.stringify({ ...config, posterior: { model: 'decoder', strategies: ['dense', 'structured'] } }));
+    const posterior = { model: 'decoder', strategy: 'structured', strategies: [{ strategy: 'dense', filterMs: 2, smoothMs: 3, maxAbsDiffToFirst: 0 }] };
+    await writeFile(join(dir, id, 'report.json'), JSON.stringify({ config: { posterior: { model: 'decoder', strategies: ['dense'] } }, posterior }));
+    expect((await store.config(id)).posterior).toEqual({ model: 'decoder', methods: ['dense', 'structured'] });
+    const report = await store.report(id);
+    expect(report?.config.posterior).toEqual({ model: 'decoder', methods: ['dense'] });
+    expect(report?.posterior).toEqual({ model: 'decoder', method: 'structured', methods: [{ method: 'dense', filterMs: 2, smoothMs: 3, maxAbsDiffToFirst: 0 }] });
+  });
+});
+
 describe('run ids', () => {
   it('accepts only the generated form, so an id cannot name another path', () => {
     expect(assertRunId(newRunId())).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);

@@ -13,6 +13,7 @@ import { access, constants, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunIndexEntry } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
+import { reportUnderMethodNames, runConfigUnderMethodNames } from '../../../shared/posteriorMethodNames';
 import { AppError } from '../../../shared/errors';
 import type { Report } from '../../../shared/report';
 import { readJson, readStoreJson, writeJsonAtomic } from './jsonFiles';
@@ -203,13 +204,13 @@ export class RunStore {
   }
 
   async config(runId: string): Promise<RunConfig> {
-    const c = await this.runJson<RunConfig>(runId, RUN_FILES.config);
+    const c = runConfigUnderMethodNames(await this.runJson<RunConfig>(runId, RUN_FILES.config));
     if (!c) throw new AppError('NOT_FOUND', `run ${runId} has no readable ${RUN_FILES.config}.`, { file: this.file(runId, RUN_FILES.config) });
     return c;
   }
 
   async report(runId: string): Promise<Report | null> {
-    return (await this.runJson<Report>(runId, RUN_FILES.report)) ?? null;
+    return reportUnderMethodNames(await this.runJson<Report>(runId, RUN_FILES.report)) ?? null;
   }
 
   /** whether the run's folder holds something by that name (a link counts: reading it is refused) */

@@ -70,9 +70,9 @@ describe('useRunRoute', () => {
     const nav = useNavStore();
     nav.go('results', { run: 'a' });
     const opened = mount('results', { id: 'a' });
-    nav.go('likelihood');
+    nav.go('decode');
     await settle();
-    expect(nav.view).toBe('likelihood');
+    expect(nav.view).toBe('decode');
     expect(nav.params).toEqual({});
     expect(opened).toEqual([]);
   });

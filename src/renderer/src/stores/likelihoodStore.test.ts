@@ -146,7 +146,7 @@ describe('useLikelihoodStore and the address', () => {
 
   it('opens the run and strategy the address names, with that run in the results store', async () => {
     const nav = useNavStore();
-    nav.go('likelihood', { run: DECODE, strategy: 'compensated' });
+    nav.go('decode', { run: DECODE, strategy: 'compensated' });
     const lk = useLikelihoodStore();
     await lk.followRoute();
     expect(useResultsStore().runId).toBe(DECODE);
@@ -159,12 +159,12 @@ describe('useLikelihoodStore and the address', () => {
 
   it('without a strategy in the address: the report\'s first; without a run: the Results view\'s', async () => {
     const nav = useNavStore();
-    nav.go('likelihood', { run: 'run-7' });
+    nav.go('decode', { run: 'run-7' });
     const lk = useLikelihoodStore();
     await lk.followRoute();
     // the sample report lists reference, then compensated
     expect([lk.runId, lk.strategy]).toEqual(['run-7', 'reference']);
-    nav.go('likelihood');
+    nav.go('decode');
     await useResultsStore().load('run-8');
     await lk.followRoute();
     expect(lk.runId).toBe('run-8');
@@ -172,7 +172,7 @@ describe('useLikelihoodStore and the address', () => {
 
   it('picking a strategy or a run changes the address, which back and forward follow', async () => {
     const nav = useNavStore();
-    nav.go('likelihood', { run: 'run-1' });
+    nav.go('decode', { run: 'run-1' });
     const lk = useLikelihoodStore();
     await lk.followRoute();
     lk.pickStrategy('compensated');
@@ -185,7 +185,7 @@ describe('useLikelihoodStore and the address', () => {
     await lk.followRoute();
     expect([lk.runId, lk.strategy]).toEqual(['run-2', 'compensated']);
     // back: the earlier address again
-    nav.go('likelihood', { run: 'run-1', strategy: 'compensated' });
+    nav.go('decode', { run: 'run-1', strategy: 'compensated' });
     await lk.followRoute();
     expect([lk.runId, lk.strategy, lk.view?.strategy]).toEqual(['run-1', 'compensated', 'compensated']);
   });

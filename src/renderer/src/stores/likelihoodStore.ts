@@ -3,7 +3,7 @@
  * (each displayed row the maximum of a block of rows) and a zoomed range of rows, as fine as
  * DETAIL_ROWS allows. The service reads only the rows asked for, so a decode of millions of rows
  * costs two small answers; moving the zoom asks again for the zoomed range only.
- * The address names the run and strategy (#/likelihood?run=<id>&strategy=<name>): followRoute()
+ * The address names the run and strategy (#/decode?run=<id>&strategy=<name>): followRoute()
  * opens what it names, and picking a run or strategy changes the address rather than the view.
  */
 import { defineStore } from 'pinia';

@@ -11,8 +11,7 @@ export const VIEWS = [
   { id: 'setup', label: 'Run setup' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
-  // the route keeps its name so links to the likelihood from before still open; the view shows the posterior too
-  { id: 'likelihood', label: 'Decode' },
+  { id: 'decode', label: 'Decode' },
   { id: 'runs', label: 'Runs' },
   { id: 'sweeps', label: 'Sweeps' },
   { id: 'export', label: 'Export' },
@@ -28,6 +27,12 @@ export interface Route {
   params: RouteParams;
 }
 
+/**
+ * Routes by the names they had before they took their views' names: a link or bookmark from then
+ * (`#/likelihood?run=<id>`, from when the Decode view showed only the likelihood) opens the view.
+ */
+const RENAMED_VIEWS: Readonly<Record<string, ViewId>> = { likelihood: 'decode' };
+
 /** parameters a link may carry; anything else in an address is dropped */
 export const ROUTE_PARAMS = ['run', 'strategy', 'compare', 'sweep', 'show'] as const;
 const MAX_PARAM_CHARS = 400;
@@ -35,7 +40,8 @@ const MAX_PARAM_CHARS = 400;
 export function routeFromHash(hash: string): Route | null {
   const body = hash.replace(/^#\/?/, '');
   const [path = '', query = ''] = body.split('?', 2);
-  const id = path.split('/')[0] ?? '';
+  const named = path.split('/')[0] ?? '';
+  const id = RENAMED_VIEWS[named] ?? named;
   if (!VIEWS.some((v) => v.id === id)) return null;
   const params: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(query)) {

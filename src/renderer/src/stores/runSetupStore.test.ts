@@ -70,12 +70,12 @@ describe('useRunSetupStore', () => {
     expect(setup.blocker).toMatch(/Workers must be a whole number/);
   });
 
-  it('asks for no posterior by default, else the chosen model timed with both HMM strategies, without a new estimate', async () => {
+  it('asks for no posterior by default, else the chosen model timed with both posterior methods, without a new estimate', async () => {
     const setup = useRunSetupStore();
     expect(setup.config).not.toHaveProperty('posterior');
     setup.posterior = 'detector';
     await nextTick();
-    expect(setup.config.posterior).toEqual({ model: 'detector', strategies: ['dense', 'structured'] });
+    expect(setup.config.posterior).toEqual({ model: 'detector', methods: ['dense', 'structured'] });
     await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
     expect(api.callsOf('estimateMemory')).toHaveLength(0);
     setup.posterior = 'none';

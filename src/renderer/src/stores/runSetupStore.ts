@@ -6,7 +6,7 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch, type ComputedRef, type Ref } from 'vue';
 import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
 import {
-  DEFAULT_RUN_CONFIG, DEFAULT_STOPPING_RULE, HMM_STRATEGIES, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
+  DEFAULT_RUN_CONFIG, DEFAULT_STOPPING_RULE, POSTERIOR_METHODS, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
   type PosteriorModel, type RunConfig, type StrategyChoice,
 } from '../../../shared/config';
 import { engineModelOf, OFFERED_ENGINES, type ExternalEngineName } from '../../../shared/externalEngines';
@@ -19,7 +19,7 @@ import { useSystemStore } from './systemStore';
 
 export const ESTIMATE_DEBOUNCE_MS = 300;
 export const STRATEGY_CHOICES: readonly StrategyChoice[] = ALL_STRATEGY_CHOICES;
-/** the run's state-space posterior after the likelihood: none, or a model timed with both HMM strategies */
+/** the run's state-space posterior after the likelihood: none, or a model timed with both of its methods */
 export const POSTERIOR_CHOICES: readonly (PosteriorModel | 'none')[] = ['none', ...POSTERIOR_MODELS];
 /** Whether an engine can run beside a run decoding this model (none: undefined): a whole-decode engine needs its own model. */
 export function engineFitsModel(engine: ExternalEngineName, model: PosteriorModel | undefined): boolean {
@@ -106,7 +106,7 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
   if (e !== undefined) c.encTileSize = e;
   if (p !== undefined) c.posTileSize = p;
   if (choices.label.value.trim()) c.label = choices.label.value.trim();
-  if (choices.posterior.value !== 'none') c.posterior = { model: choices.posterior.value, strategies: [...HMM_STRATEGIES] };
+  if (choices.posterior.value !== 'none') c.posterior = { model: choices.posterior.value, methods: [...POSTERIOR_METHODS] };
   return c;
 }
 

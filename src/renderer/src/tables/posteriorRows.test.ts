@@ -4,7 +4,7 @@ import { posteriorAccuracyRows, posteriorFacts, posteriorFiles } from './posteri
 
 function posterior(extra: Partial<PosteriorReport> = {}): PosteriorReport {
   return {
-    model: 'detector', strategy: 'structured', states: ['Local', 'No-Spike', 'Non-Local Continuous', 'Non-Local Fragmented'],
+    model: 'detector', method: 'structured', states: ['Local', 'No-Spike', 'Non-Local Continuous', 'Non-Local Fragmented'],
     rows: 1200, nStateBins: 124, nInteriorStateBins: 122, marginalLogLikelihood: -4321.98765, filterMs: 250, smoothMs: 1500,
     denseTransitionBytes: 59_536,
     files: {
@@ -23,7 +23,7 @@ describe('the Posterior card', () => {
   it('lists the model, states, bins, times and the log marginal likelihood as report.md does', () => {
     const facts = Object.fromEntries(posteriorFacts(posterior()).map((f) => [f.label, f.value]));
     expect(facts).toMatchObject({
-      model: 'detector', 'filter strategy': 'structured', states: 'Local, No-Spike, Non-Local Continuous, Non-Local Fragmented',
+      model: 'detector', 'posterior method': 'structured', states: 'Local, No-Spike, Non-Local Continuous, Non-Local Fragmented',
       rows: '1,200', 'state bins': '122 inside the track, of 124', 'log marginal likelihood': '-4321.988',
       filter: '250 ms', smoother: '1.50 s',
     });

@@ -15,7 +15,7 @@ const count = (n: number): string => n.toLocaleString('en-US');
 export function posteriorFacts(p: PosteriorReport): Fact[] {
   return [
     { label: 'model', value: p.model },
-    { label: 'filter strategy', value: p.strategy },
+    { label: 'posterior method', value: p.method },
     { label: 'states', value: p.states.join(', ') },
     { label: 'rows', value: count(p.rows) },
     { label: 'state bins', value: `${count(p.nInteriorStateBins)} inside the track, of ${count(p.nStateBins)}` },
