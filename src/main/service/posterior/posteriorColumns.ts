@@ -93,7 +93,7 @@ export function posteriorColumns(summary: PosteriorSummary, fileColumns: number,
   const nBins = spatial > 0 ? (fileColumns - oneBin) / spatial : 0;
   if (spatial === 0 || !Number.isInteger(nBins) || nBins < 1 || fileColumns !== summary.nStateBins) {
     throw new AppError('IO', `${file} has ${fileColumns} columns, which do not fit the states ${states.join(', ')} ` +
-      `(${summary.nStateBins} state bins in decode.json); run the decode again.`, { file });
+      `(${summary.nStateBins} state bins in ${DECODE_SUMMARY_FILE}); run the decode again.`, { file });
   }
   const firstColumns: number[] = [];
   let column = 0;
