@@ -6,12 +6,16 @@
  * resolved path, not on the import string (which is all `no-restricted-imports` sees). It also
  * covers `import()`, `export … from` and type-only imports, and it needs no module resolver.
  *
- * Two checks: the table (may this folder import that one at all), then the door (another folder
- * is imported through its index.ts, unless it is one whose modules are imported by name).
+ * Three checks: the table (may this folder import that one at all), the door (another folder is
+ * imported through its index.ts, unless it is one whose modules are imported by name), and what a
+ * door hands on: a folder's index.ts may re-export only what every folder allowed to import it may
+ * import itself, or the table would be broken one hop away (the CLI taking export/ through the
+ * service's index). Re-exports are followed through the folder's own modules (reexports.js).
  */
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { BOUNDARIES, DEBT, IMPORTED_BY_MODULE } from './boundaryTable.js';
+import { originsOf, reexportsOf } from './reexports.js';
 
 /** The table keyed by path without extension, so `src/main/index` names src/main/index.ts too. */
 const ZONES = new Map(Object.entries(BOUNDARIES).map(([key, constraints]) => [stripExtension(key), { key, constraints }]));
@@ -76,6 +80,30 @@ function skippedIndex(target, importerFolder) {
   return to;
 }
 
+/** The folder whose index.ts this file is (the folder's door), or null. */
+function doorOf(repoPath) {
+  const folder = folderZoneOf(repoPath);
+  return folder !== null && stripExtension(repoPath) === `${folder}/index` ? folder : null;
+}
+
+/** The rows of the table whose files may import `folder` (through its door). */
+function importersOf(folder) {
+  const target = { kind: 'path', name: folder, path: folder };
+  // a room's own folder hands the room on through its own door, whose re-exports are judged there
+  return [...ZONES.entries()]
+    .filter(([zone, { constraints }]) => zone !== folder && !isRoomOf(folder, zone) && !constraints.some((c) => breaks(c, target, false)))
+    .map(([, row]) => row);
+}
+
+/** Whether `folder` is a room (a sub-folder with a row of its own) of `parent`. */
+function isRoomOf(folder, parent) {
+  return folder.startsWith(`${parent}/`);
+}
+
+function targetName(target) {
+  return target.kind === 'node' ? 'node built-ins' : target.name;
+}
+
 /** The module an import names when it is written out (`'x'` or `` `x` ``); null when computed. */
 function specifierOf(source) {
   if (source?.type === 'Literal' && typeof source.value === 'string') return source.value;
@@ -100,10 +128,12 @@ export function importBoundariesRule(repoRoot) {
       type: 'problem',
       docs: { description: 'Imports follow the architecture table (who may import whom) and enter a folder through its index.ts' },
       // the debt list comes in as the rule's option, so a test can hand it a list of its own
-      schema: [{ type: 'object', properties: { debt: { type: 'array' } }, additionalProperties: false }],
+      // `sources` (repository path → text) stands in for files on disk when a door's re-exports are followed, for tests
+      schema: [{ type: 'object', properties: { debt: { type: 'array' }, sources: { type: 'object' } }, additionalProperties: false }],
       messages: {
         boundary: '{{zone}} may not import "{{specifier}}". Architecture rule: {{rule}}. Instead: {{instead}}.',
         throughIndex: '{{zone}} imports "{{specifier}}", past the index.ts of {{target}}. Architecture rule: a folder\'s index.ts is its public surface, and other folders import it there. Instead: import from "{{door}}", and export what you need from {{target}}/index.ts.',
+        handsOn: '{{zone}}/index.ts re-exports "{{specifier}}", which hands {{origin}} on to {{importers}}: they may import {{zone}} but not {{origin}}. Architecture rule: a folder\'s index.ts hands its importers only what the table lets each of them import ({{example}}: {{rule}}). Instead: export from {{zone}}/index.ts only what all its importers may import; a folder that may import {{origin}} imports it there, the others reach it through a call of {{zone}}\'s own.',
         staleDebt: 'DEBT in eslint-rules/boundaryTable.js lists "{{specifier}}" for this file, which no longer imports it: remove the entry.',
       },
     },
@@ -116,6 +146,46 @@ export function importBoundariesRule(repoRoot) {
       const debtList = context.options[0]?.debt ?? DEBT;
       const debts = debtList.filter((entry) => entry.file === importerPath);
       const debtsSeen = new Set();
+      const doorFolder = doorOf(importerPath);
+      const following = {
+        repoRoot,
+        targetOf,
+        // a door's rooms are its folder's own modules: what they hand on is followed to where it comes from
+        inside: (target) => {
+          const folder = target.kind === 'path' ? folderZoneOf(target.path) : null;
+          return folder !== null && (folder === doorFolder || isRoomOf(folder, doorFolder));
+        },
+        sources: context.options[0]?.sources ?? {},
+      };
+
+      /** The door's re-exports whose names reach a folder that one of the door's importers may not import. */
+      function checkHandedOn(program) {
+        const importers = importersOf(doorFolder);
+        const reported = new Set();
+        for (const entry of reexportsOf(program).reexports) {
+          if (debts.some((d) => d.import === entry.source)) continue;
+          // an import the door may not make at all is reported as that, once
+          if (constraints.some((c) => breaks(c, targetOf(entry.source, importerPath), entry.typeOnly))) continue;
+          for (const { target, typeOnly } of originsOf(entry, importerPath, following)) {
+            const refused = importers
+              .map((row) => ({ row, broken: row.constraints.find((c) => breaks(c, target, typeOnly)) }))
+              .filter((r) => r.broken !== undefined);
+            const key = `${entry.node.range[0]}:${targetName(target)}`;
+            if (refused.length === 0 || reported.has(key)) continue;
+            reported.add(key);
+            // a folder's own row says it best; the composition root's files say only that they are the root
+            const example = refused.find((r) => FOLDER_ZONES.includes(r.row.key) && r.row.key !== 'src/main') ?? refused[0];
+            context.report({
+              node: entry.node,
+              messageId: 'handsOn',
+              data: {
+                zone: doorFolder, specifier: entry.source, origin: targetName(target),
+                importers: refused.map((r) => r.row.key).join(', '), example: example.row.key, rule: example.broken.rule,
+              },
+            });
+          }
+        }
+      }
 
       function check(node, source) {
         const specifier = specifierOf(source);
@@ -138,6 +208,9 @@ export function importBoundariesRule(repoRoot) {
       }
 
       return {
+        Program: (program) => {
+          if (doorFolder !== null) checkHandedOn(program);
+        },
         ImportDeclaration: (node) => check(node, node.source),
         ExportNamedDeclaration: (node) => check(node, node.source),
         ExportAllDeclaration: (node) => check(node, node.source),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { readNdjsonRecords } from '../../src/main/export';
-import { RUN_FILES } from '../../src/main/service';
+import { RUN_FILES } from '../../src/main/engineProtocol';
 import { flameChartData } from './flameChartData';
 import { serveFolder, type StaticServer } from './staticServer';
 

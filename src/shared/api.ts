@@ -190,6 +190,13 @@ export interface Comparison {
 
 export type ExportFormat = 'trace' | 'trace-json' | 'json' | 'md' | 'csv';
 
+/**
+ * How a Perfetto bundle of several runs' traces lines them up: all starting together (to compare
+ * them), or where their creation times put them.
+ */
+export const BUNDLE_ALIGNMENTS = ['start', 'wall-clock'] as const;
+export type BundleAlignment = (typeof BUNDLE_ALIGNMENTS)[number];
+
 export interface ExportResult {
   fileName: string;
   mime: string;

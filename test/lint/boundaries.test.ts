@@ -1,7 +1,8 @@
 /**
  * The import-boundary rule of eslint.config.js bites: snippets linted as if they were files in
  * each folder break the architecture table and get its message, while the imports the table
- * allows pass. Relative paths are judged by the folder they resolve to, whatever the depth.
+ * allows pass. Relative paths are judged by the folder they resolve to, whatever the depth. A
+ * folder's index.ts may not hand its importers, through a re-export, what the table forbids them.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -88,6 +89,11 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src/main/engine/posterior/probe.ts', "import * as tf from '@tensorflow/tfjs-core';", /engine\/posterior is tfjs-free/],
   ['src/main/engine/posterior/probe.ts', "import { EPS } from '../model';", /engine\/posterior is tfjs-free/],
   ['src/main/cli/probe.ts', "import { buildStateSpace } from '../engine/posterior';", /the CLI imports the service/],
+  // what a door hands on: the CLI may import the service but not export/, nor the server data/
+  ['src/main/service/index.ts', "export { buildPerfettoBundle } from '../export';", /re-exports "\.\.\/export", which hands src\/main\/export on to .*src\/main\/cli/],
+  ['src/main/service/index.ts', "import { nestedSubset } from '../data';\nexport { nestedSubset };", /hands src\/main\/data on to .*src\/main\/server.*: they may import src\/main\/service but not src\/main\/data/],
+  ['src/main/service/index.ts', "export type { ProblemSizes } from '../engine/model';", /hands src\/main\/engine\/model on to .*src\/main\/ipc/],
+  ['src/main/host/index.ts', "export { HEARTBEAT_INTERVAL_MS as HEARTBEAT_MS } from '../engineProtocol';", /hands src\/main\/engineProtocol on to .*src\/main\/index\.ts/],
 ];
 
 /** [file the snippet pretends to be, an import the table allows there] */
@@ -119,6 +125,37 @@ const ALLOWED: [string, string][] = [
   ['src/main/data/sweeps/probe.ts', "import { loadDataset } from '../sources';\nimport { writeClusterlessNpz } from '../writers';"],
   ['src/main/service/probe.ts', "import { posteriorMemoryEstimate } from '../engine/posterior';\nimport { loadDataset } from '../data';"],
   ['src/main/engineProcess/posterior/probe.ts', "import { buildStateSpace } from '../../engine/posterior';"],
+  // a door may hand on what every folder that imports it may import
+  ['src/main/service/index.ts', "export { AppError } from '../../shared/errors';\nexport type { RunConfig } from '../../shared/config';"],
+  ['src/main/batch/index.ts', "export { RUN_FILES } from '../engineProtocol';\nexport { ProblemSizes } from '../engine/model';"],
+  // not a door: what a module that is not its folder's index.ts re-exports is judged as its import only
+  ['src/main/cli/probe.ts', "export { buildPerfettoBundle } from '../service';"],
+];
+
+/** A room of the service as the re-export check reads it from disk: a name from export/, names of its own. */
+const ROOM_SOURCES = {
+  'src/main/service/probeRoom/index.ts': "export { writeChromeTrace } from '../../export';\nexport { ownThing, type OwnType } from './own';\nexport const declaredHere = 1;",
+  'src/main/service/probeRoom/own.ts': 'export const ownThing = 1;\nexport interface OwnType { n: number }',
+};
+
+/** [the door's text, the message it gets (null: none)], followed through ROOM_SOURCES */
+const THROUGH_A_ROOM: [string, RegExp | null][] = [
+  ["export { writeChromeTrace } from './probeRoom';", /re-exports "\.\/probeRoom", which hands src\/main\/export on to .*src\/main\/cli/],
+  ["export * from './probeRoom';", /hands src\/main\/export on to/],
+  ["import { writeChromeTrace as write } from './probeRoom';\nexport { write };", /hands src\/main\/export on to/],
+  ["export { ownThing, declaredHere, type OwnType } from './probeRoom';", null],
+];
+
+/**
+ * A folder's own rooms, as data/'s door reads them: what a room hands on is followed to where it comes
+ * from, and the room's own folder is not one of the room's importers (it hands the room on through its
+ * own door, judged there). [the door, its text, the files read instead of disk, the message (null: none)]
+ */
+const THROUGH_OWN_ROOMS: [string, string, Record<string, string>, RegExp | null][] = [
+  ['src/main/data/index.ts', "export { loadDataset } from './sources';\nexport * from './validation';", {}, null],
+  ['src/main/data/nwb/index.ts', "export type { NwbRecipe } from '../../../shared/nwb';", {}, null],
+  ['src/main/data/index.ts', "export * from './files';", { 'src/main/data/files/index.ts': "export { ready } from 'h5wasm/node';" },
+    /re-exports "\.\/files", which hands h5wasm on to .*src\/main\/service/],
 ];
 
 describe('import boundaries', () => {
@@ -131,6 +168,37 @@ describe('import boundaries', () => {
 
   it.each(ALLOWED)('%s: allowed imports pass', async (filePath, code) => {
     expect(await boundaryMessages(code, filePath)).toEqual([]);
+  });
+
+  it.each(THROUGH_A_ROOM)('a door re-exporting %s is judged by where the names come from', async (code, rule) => {
+    const following = new ESLint({
+      cwd: REPO_ROOT,
+      overrideConfig: [tseslint.configs.disableTypeChecked, { rules: { [BOUNDARY_RULE]: ['error', { sources: ROOM_SOURCES }] } }],
+      ruleFilter: ({ ruleId }) => ruleId === BOUNDARY_RULE,
+    });
+    const messages = ((await following.lintText(code, { filePath: 'src/main/service/index.ts' }))[0]?.messages ?? []).map((m) => m.message);
+    if (rule === null) {
+      expect(messages).toEqual([]);
+      return;
+    }
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(rule);
+    expect(messages[0]).toMatch(/Architecture rule: .+\. Instead: .+/);
+  });
+
+  it.each(THROUGH_OWN_ROOMS)('%s re-exporting its rooms: %s', async (filePath, code, sources, rule) => {
+    const following = new ESLint({
+      cwd: REPO_ROOT,
+      overrideConfig: [tseslint.configs.disableTypeChecked, { rules: { [BOUNDARY_RULE]: ['error', { sources }] } }],
+      ruleFilter: ({ ruleId }) => ruleId === BOUNDARY_RULE,
+    });
+    const messages = ((await following.lintText(code, { filePath }))[0]?.messages ?? []).map((m) => m.message);
+    if (rule === null) {
+      expect(messages).toEqual([]);
+      return;
+    }
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(rule);
   });
 
   it('every debt entry in the config says why', async () => {

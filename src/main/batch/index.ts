@@ -7,4 +7,4 @@
  * shared/. Must not import the engine, engineProcess, host, the front doors (cli/, server/, ipc/)
  * nor electron. The service never imports this wing.
  */
-export { mergeShardRuns, MERGE_SUMMARY_FILE, type MergeOptions, type MergeResult, type MergeSummary, type ShardSummary } from './mergeRuns';
+export { mergeShardRuns, type MergeOptions, type MergeResult, type MergeSummary, type ShardSummary } from './mergeRuns';

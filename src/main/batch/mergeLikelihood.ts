@@ -12,7 +12,7 @@ import { AppError } from '../../shared/errors';
 import type { Agreement, AgreementMatrix, Report } from '../../shared/report';
 import { agreementMatrix, compareArrays } from '../analysis';
 import { float32Bytes, npyHeader, parseNpy } from '../data';
-import { AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath } from '../engineProtocol';
+import { LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath } from '../engineProtocol';
 import { forEachRowChunk, likelihoodLayout, type LikelihoodLayout, openLikelihood, ROW_CHUNK_BYTES } from '../service';
 import { shardName, type ShardRun } from './shardRuns';
 
@@ -184,7 +184,7 @@ export async function mergeShardLikelihoods(runDir: string, shards: readonly Sha
     merged.nonFinite.set(name, sum.nonFinite);
     if (name !== 'local') shape = sum;
   }
-  if (merged.files.size > 0) await copyFile(join(shards[0]!.dir, LIKELIHOOD_DIR, AXES_FILE), join(runDir, LIKELIHOOD_DIR, AXES_FILE)).catch(() => undefined);
+  if (merged.files.size > 0) await copyFile(join(shards[0]!.dir, LIKELIHOOD_AXES_FILE), join(runDir, LIKELIHOOD_AXES_FILE)).catch(() => undefined);
   if (shape) await agreementsOf(runDir, merged.files, shape, merged);
   return merged;
 }

@@ -15,7 +15,8 @@ import type { TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { parseNpy } from '../data';
 import { readNdjsonRecords, validateReport } from '../export';
-import { MERGE_SUMMARY_FILE, mergeShardRuns, type MergeSummary } from './mergeRuns';
+import { MERGE_SUMMARY_FILE } from '../engineProtocol';
+import { mergeShardRuns, type MergeSummary } from './mergeRuns';
 import { createProfilerService, type ProfilerService } from '../service';
 
 // CI names a copy outside ../shared (the checker installs its dependencies next to itself)

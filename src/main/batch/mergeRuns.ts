@@ -17,17 +17,14 @@ import { AppError, serializeError } from '../../shared/errors';
 import type { TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { ndjsonLine } from '../export';
-import { LIKELIHOOD_DIR } from '../engineProtocol';
+import { LIKELIHOOD_DIR, MERGE_SUMMARY_FILE, REPORT_FILES, RUN_FILES } from '../engineProtocol';
 import {
-  headlineOf, newRunId, ownerStamp, RUN_FILES, type RunStatusFile, RunStore, storeWrite, toolVersion, writeJsonAtomic, writeReportFiles,
+  headlineOf, newRunId, ownerStamp, type RunStatusFile, RunStore, storeWrite, toolVersion, writeJsonAtomic, writeReportFiles,
 } from '../service';
 import { mergeShardLikelihoods } from './mergeLikelihood';
 import { criticalShard, mergedReport, totalCpuMs } from './mergeReport';
 import { mergedEventRecords, readShardTimelines, shardClocks, writeShardsTrace, type ShardTimeline } from './mergeTrace';
 import { checkShards, findShardRuns, type ShardRun } from './shardRuns';
-
-/** what the merge leaves beside the report: each shard's numbers, for scripts */
-export const MERGE_SUMMARY_FILE = 'merge.json';
 
 export interface MergeOptions {
   /** run ids (in runsDir), run folders, or folders holding run folders; folders as absolute paths */
@@ -195,7 +192,7 @@ async function present(path: string): Promise<boolean> {
 async function copyOutputs(runDir: string, outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const copied: string[] = [];
-  for (const name of [RUN_FILES.report, RUN_FILES.reportMd, RUN_FILES.reportCsv, RUN_FILES.trace, MERGE_SUMMARY_FILE]) {
+  for (const name of [...REPORT_FILES, RUN_FILES.trace, MERGE_SUMMARY_FILE]) {
     if (!(await present(join(runDir, name)))) continue;
     await copyFile(join(runDir, name), join(outDir, name));
     copied.push(name);

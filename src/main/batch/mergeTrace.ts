@@ -18,8 +18,8 @@ import { createGzip } from 'node:zlib';
 import type { InstantRecord, ProcessRole, SpanRecord, TraceRecord } from '../../shared/events';
 import { AppError } from '../../shared/errors';
 import { SHARD_CLOCK_INSTANT, SHARD_CPU_INSTANT } from '../data';
+import { RUN_FILES } from '../engineProtocol';
 import { normalizeTrace, PROCESS_IDS, readNdjsonRecords, type ChromeEvent } from '../export';
-import { RUN_FILES } from '../service';
 import type { ShardRun } from './shardRuns';
 
 export type ShardClock = 'wall clock mark' | 'run creation time';

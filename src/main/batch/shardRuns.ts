@@ -10,8 +10,9 @@ import type { RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import type { Report, ShardInfo } from '../../shared/report';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
+import { RUN_FILES } from '../engineProtocol';
 import { parseReport } from '../export';
-import { readJson, RUN_FILES, type RunStatusFile } from '../service';
+import { readJson, type RunStatusFile } from '../service';
 
 export interface ShardRun {
   /** the run's folder */

@@ -13,6 +13,7 @@ import { readUntrustedText } from '../data';
 import { reportUnderMethodNames } from '../../shared/posteriorMethodNames';
 import type { Report } from '../../shared/report';
 import { compareReports, formatComparisonTable } from '../analysis';
+import { RUN_FILES } from '../engineProtocol';
 import { boolFlag, numberFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { withService } from './cliService';
@@ -28,13 +29,13 @@ const MAX_REPORT_BYTES = 32 * 2 ** 20;
 async function reportFile(path: string): Promise<Report> {
   let file = path;
   try {
-    if ((await stat(path)).isDirectory()) file = join(path, 'report.json');
+    if ((await stat(path)).isDirectory()) file = join(path, RUN_FILES.report);
   } catch {
-    throw new AppError('NOT_FOUND', `${path} is neither a run id in the runs folder nor a run folder or report.json.`, { file: path });
+    throw new AppError('NOT_FOUND', `${path} is neither a run id in the runs folder nor a run folder or ${RUN_FILES.report}.`, { file: path });
   }
   let parsed: unknown;
   try {
-    parsed = parseBoundedJson(await readUntrustedText(file, { maxBytes: MAX_REPORT_BYTES, fix: 'name a run id, a run folder or its report.json' }), file);
+    parsed = parseBoundedJson(await readUntrustedText(file, { maxBytes: MAX_REPORT_BYTES, fix: `name a run id, a run folder or its ${RUN_FILES.report}` }), file);
   } catch (e) {
     // a pipe, a device, a link or an oversized file is refused in its own words
     if (e instanceof AppError && e.code !== 'NOT_FOUND' && !/is not valid JSON/.test(e.message)) throw e;
@@ -42,7 +43,7 @@ async function reportFile(path: string): Promise<Report> {
   }
   const r = parsed as Partial<Report>;
   if (typeof r !== 'object' || r === null || !Array.isArray(r.strategies) || typeof r.backend !== 'object') {
-    throw new AppError('BAD_ARGUMENT', `${file} is not a kde-profiler report.json.`, { file });
+    throw new AppError('BAD_ARGUMENT', `${file} is not a kde-profiler ${RUN_FILES.report}.`, { file });
   }
   return reportUnderMethodNames(r as Report);
 }

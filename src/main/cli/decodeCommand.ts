@@ -10,14 +10,17 @@
  * `kde-profiler merge` to add up with the others.
  */
 import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { POSTERIOR_METHODS, POSTERIOR_MODELS, type PosteriorMethod, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
 import { checkPosteriorParameters, type PosteriorParameters } from '../../shared/posteriorParameters';
 import { wholeDecodeTime } from '../../shared/posteriorReport';
 import { projectionSentence } from '../../shared/projection';
 import { formatBytes, formatMs } from '../../shared/format';
-import { DECODE_SUMMARY_FILE, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary, type PosteriorSummary } from '../engineProtocol';
+import {
+  DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_DIR, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary,
+  type PosteriorSummary,
+} from '../engineProtocol';
 import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
@@ -130,11 +133,11 @@ function parametersOf(flags: ReturnType<typeof parseFlags>, model: PosteriorMode
 async function copyDecodeOutputs(runDir: string, outDir: string, strategy: StrategyChoice): Promise<DecodeSummary> {
   const rel = likelihoodRelPath(strategy);
   const summary = JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
-  await mkdir(join(outDir, 'likelihood'), { recursive: true });
+  await mkdir(join(outDir, LIKELIHOOD_DIR), { recursive: true });
   const posterior = summary.posterior ? Object.values(POSTERIOR_FILES) : [];
   // a folder made for this copy goes again if the copy fails: DIR is left as it was
-  const newFolder = posterior.length > 0 && !(await exists(join(outDir, 'posterior')));
-  if (newFolder) await mkdir(join(outDir, 'posterior'));
+  const newFolder = posterior.length > 0 && !(await exists(join(outDir, POSTERIOR_DIR)));
+  if (newFolder) await mkdir(join(outDir, POSTERIOR_DIR));
   try {
     await commitAll([
       () => stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true }),
@@ -142,7 +145,7 @@ async function copyDecodeOutputs(runDir: string, outDir: string, strategy: Strat
       () => stageCopy(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE)),
     ]);
   } catch (e) {
-    if (newFolder) await rmdir(join(outDir, 'posterior')).catch(() => undefined);
+    if (newFolder) await rmdir(join(outDir, POSTERIOR_DIR)).catch(() => undefined);
     throw e;
   }
   // a partial file of an earlier attempt is superseded by the complete one
@@ -155,7 +158,7 @@ function decodeOutputsOf(strategy: StrategyChoice, posterior: boolean): FolderOu
   const rel = likelihoodRelPath(strategy);
   return {
     files: [rel, `${rel}${PARTIAL_SUFFIX}`, DECODE_SUMMARY_FILE, ...(posterior ? Object.values(POSTERIOR_FILES) : [])],
-    folders: ['likelihood', ...(posterior ? ['posterior'] : [])],
+    folders: [LIKELIHOOD_DIR, ...(posterior ? [POSTERIOR_DIR] : [])],
   };
 }
 
@@ -163,7 +166,7 @@ function decodeOutputsOf(strategy: StrategyChoice, posterior: boolean): FolderOu
 async function keepPartial(runDir: string, outDir: string, strategy: StrategyChoice): Promise<string | undefined> {
   const rel = `${likelihoodRelPath(strategy)}${PARTIAL_SUFFIX}`;
   if (!(await exists(join(runDir, rel)))) return undefined;
-  await mkdir(join(outDir, 'likelihood'), { recursive: true });
+  await mkdir(join(outDir, LIKELIHOOD_DIR), { recursive: true });
   await (await stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true })).commit();
   return join(outDir, rel);
 }
@@ -183,11 +186,14 @@ function wholeDecodeText(p: PosteriorSummary, decodeMs: number): string {
     `${formatMs(t.posteriorMs)} = ${formatMs(t.wholeMs)}, ${t.ratio.toFixed(2)}× the likelihood alone\n`;
 }
 
+/** the posterior's files by name, without their folder and ending */
+const POSTERIOR_FILE_NAMES = Object.values(POSTERIOR_FILES).map((f) => basename(f, '.npy')).join(', ');
+
 function posteriorText(p: PosteriorSummary, outDir: string, decodeMs: number): string {
   return (
     `${p.model} posterior (${p.method}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
     `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${p.marginalLogLikelihood.toFixed(3)}\n` +
-    `posterior: ${join(outDir, 'posterior')}/ (acausal_posterior, causal_posterior, acausal_state_probabilities, map_position .npy)\n` +
+    `posterior: ${join(outDir, POSTERIOR_DIR)}/ (${POSTERIOR_FILE_NAMES} .npy)\n` +
     (p.localMs !== undefined ? `local likelihood (the Local state) ${formatMs(p.localMs)}\n` : '') +
     wholeDecodeText(p, decodeMs) +
     (p.memory ? `posterior memory: estimated ${formatBytes(p.memory.estimatedBytes)}, measured ${formatBytes(p.memory.measuredBytes)}\n` : '') +

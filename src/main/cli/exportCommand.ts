@@ -9,8 +9,9 @@ import { withService } from './cliService';
 import { checkNewOutputFile } from './outputChecks';
 import { writeOutputFile } from './outputFiles';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
+import { BUNDLE_ALIGNMENTS, type BundleAlignment } from '../../shared/api';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
-import { buildPerfettoBundle, bundleRunOf, type BundleAlignment, type ProfilerService } from '../service';
+import { perfettoBundleFileName } from '../service';
 
 const USAGE = `kde-profiler export RUN --format trace|trace-json|json|md|csv [--out FILE [--force]] [--runs-dir DIR]
 kde-profiler export RUN_A RUN_B … --format perfetto-bundle [--align start|wall-clock] [--out FILE.zip [--force]] [--runs-dir DIR]
@@ -20,7 +21,6 @@ const OPTIONS = {
   format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, 'runs-dir': { type: 'string' }, align: { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } as const;
 const FORMATS = ['trace', 'trace-json', 'json', 'md', 'csv', 'perfetto-bundle'] as const;
-const ALIGNMENTS: readonly BundleAlignment[] = ['start', 'wall-clock'];
 /** runs one bundle may hold: each is a whole trace in memory */
 const MAX_BUNDLE_RUNS = 64;
 
@@ -34,20 +34,10 @@ function runIdsOf(positionals: string[]): string[] {
   return positionals;
 }
 
-/** Each run's trace and what it is, through the service; then the archive. */
-async function perfettoBundle(service: ProfilerService, runIds: string[], align: BundleAlignment): Promise<Uint8Array> {
-  const runs = [];
-  for (const id of runIds) {
-    const trace = await service.exportRun(id, 'trace-json');
-    runs.push(bundleRunOf(await service.getRun(id), Buffer.from(trace.base64 ?? '', 'base64')));
-  }
-  return buildPerfettoBundle(runs, align);
-}
-
 function alignmentOf(text: string | undefined, format: string): BundleAlignment {
   if (text === undefined) return 'start';
   if (format !== 'perfetto-bundle') throw new UsageError('--align applies to --format perfetto-bundle');
-  if (!(ALIGNMENTS as readonly string[]).includes(text)) throw new UsageError(`--align: expected one of ${ALIGNMENTS.join(', ')}, got '${text}'`);
+  if (!(BUNDLE_ALIGNMENTS as readonly string[]).includes(text)) throw new UsageError(`--align: expected one of ${BUNDLE_ALIGNMENTS.join(', ')}, got '${text}'`);
   return text as BundleAlignment;
 }
 
@@ -65,9 +55,10 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const out = stringFlag(flags, 'out');
   const force = boolFlag(flags, 'force');
   if (format === 'perfetto-bundle') {
-    const path = resolve(io.cwd, out ?? `kde-profiler-${runIds.join('_').slice(0, 120)}.perfetto.zip`);
+    const path = resolve(io.cwd, out ?? perfettoBundleFileName(runIds));
     await checkNewOutputFile(path, force, out === undefined ? '' : '--out');
-    await writeOutputFile(path, await withService(io, stringFlag(flags, 'runs-dir'), (service) => perfettoBundle(service, runIds, align)), force);
+    const bundle = await withService(io, stringFlag(flags, 'runs-dir'), (service) => service.exportPerfettoBundle(runIds, align));
+    await writeOutputFile(path, bundle.bytes, force);
     io.stderr.write(`wrote ${path}: open it at ui.perfetto.dev (${runIds.length} run${runIds.length === 1 ? '' : 's'}, each a machine of its own)\n`);
     return EXIT.ok;
   }

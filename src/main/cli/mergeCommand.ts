@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { formatMs } from '../../shared/format';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { mergeShardRuns, type MergeSummary } from '../batch';
+import { RUN_FILES } from '../engineProtocol';
 import { boolFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { defaultRunsDir } from './cliService';
@@ -49,7 +50,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const result = await mergeShardRuns({ sources, runsDir, outDir });
   io.stdout.write(runSummary(result.report));
   io.stdout.write(shardLines(result.summary));
-  if (result.schemaProblems.length > 0) io.stderr.write(`warning: the merged report.json does not match its schema: ${result.schemaProblems.slice(0, 5).join('; ')}\n`);
+  if (result.schemaProblems.length > 0) io.stderr.write(`warning: the merged ${RUN_FILES.report} does not match its schema: ${result.schemaProblems.slice(0, 5).join('; ')}\n`);
   io.stderr.write(`run ${result.runId}: merged run in ${result.runDir}, copied to ${outDir}\n`);
   await printRunLink(io, runsDir, result.runId, 'results');
   return EXIT.ok;

@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path';
 import type { RunConfig } from '../../shared/config';
 import type { Report } from '../../shared/report';
 import { readTraceJson } from '../data';
-import { likelihoodRelPath, POSTERIOR_FILES } from '../engineProtocol';
+import {
+  EXTERNAL_DIR, LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PLAIN_TRACE_FILE, POSTERIOR_DIR, POSTERIOR_FILES, REPORT_FILES, RUN_FILES,
+} from '../engineProtocol';
 import type { FolderOutputs } from './outputChecks';
 import { commitAll, stageBytes, stageCopy, type StagedFile } from './outputFiles';
 
@@ -25,25 +27,25 @@ export async function exists(path: string): Promise<boolean> {
 }
 
 export interface CopyOptions {
-  /** plain trace.json instead of trace.json.gz */
+  /** the trace as plain JSON (PLAIN_TRACE_FILE) instead of gzip (RUN_FILES.trace) */
   traceJson: boolean;
 }
 
 type Stage = () => Promise<StagedFile>;
 
 async function traceStages(runDir: string, outDir: string, options: CopyOptions): Promise<{ stages: Stage[]; written: string[] }> {
-  const trace = join(runDir, 'trace.json.gz');
+  const trace = join(runDir, RUN_FILES.trace);
   if (!(await exists(trace))) return { stages: [], written: [] };
-  if (options.traceJson) return { stages: [async () => stageBytes(join(outDir, 'trace.json'), await readTraceJson(trace))], written: ['trace.json'] };
-  return { stages: [() => stageCopy(trace, join(outDir, 'trace.json.gz'))], written: ['trace.json.gz'] };
+  if (options.traceJson) return { stages: [async () => stageBytes(join(outDir, PLAIN_TRACE_FILE), await readTraceJson(trace))], written: [PLAIN_TRACE_FILE] };
+  return { stages: [() => stageCopy(trace, join(outDir, RUN_FILES.trace))], written: [RUN_FILES.trace] };
 }
 
 async function likelihoodStages(runDir: string, outDir: string): Promise<Stage[]> {
-  const likelihood = join(runDir, 'likelihood');
+  const likelihood = join(runDir, LIKELIHOOD_DIR);
   if (!(await exists(likelihood))) return [];
-  await mkdir(join(outDir, 'likelihood'), { recursive: true });
+  await mkdir(join(outDir, LIKELIHOOD_DIR), { recursive: true });
   const entries = await readdir(likelihood, { withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => () => stageCopy(join(likelihood, e.name), join(outDir, 'likelihood', e.name)));
+  return entries.filter((e) => e.isFile()).map((e) => () => stageCopy(join(likelihood, e.name), join(outDir, LIKELIHOOD_DIR, e.name)));
 }
 
 /**
@@ -51,7 +53,7 @@ async function likelihoodStages(runDir: string, outDir: string): Promise<Stage[]
  * (external/<n>-<name>/), those that exist.
  */
 async function posteriorStages(runDir: string, outDir: string): Promise<Stage[]> {
-  const report = await readFile(join(runDir, 'report.json'), 'utf8').then((t) => JSON.parse(t) as Report).catch(() => undefined);
+  const report = await readFile(join(runDir, RUN_FILES.report), 'utf8').then((t) => JSON.parse(t) as Report).catch(() => undefined);
   const named = [
     ...(report?.posterior ? Object.values(POSTERIOR_FILES) : []),
     ...(report?.strategies ?? []).flatMap((s) => (s.external?.posterior ? [s.external.posterior.file] : [])),
@@ -71,7 +73,7 @@ export async function copyRunOutputs(runDir: string, outDir: string, options: Co
   await mkdir(outDir, { recursive: true });
   const stages: Stage[] = [];
   const written: string[] = [];
-  for (const name of ['report.json', 'report.md', 'report.csv']) {
+  for (const name of REPORT_FILES) {
     if (await exists(join(runDir, name))) {
       stages.push(() => stageCopy(join(runDir, name), join(outDir, name)));
       written.push(name);
@@ -79,9 +81,9 @@ export async function copyRunOutputs(runDir: string, outDir: string, options: Co
   }
   const trace = await traceStages(runDir, outDir, options);
   const likelihood = await likelihoodStages(runDir, outDir);
-  if (likelihood.length > 0) written.push('likelihood/');
+  if (likelihood.length > 0) written.push(`${LIKELIHOOD_DIR}/`);
   const posterior = await posteriorStages(runDir, outDir);
-  if (posterior.length > 0) written.push('posterior/');
+  if (posterior.length > 0) written.push(`${POSTERIOR_DIR}/`);
   await commitAll([...stages, ...trace.stages, ...likelihood, ...posterior]);
   return [...written.slice(0, 3), ...trace.written, ...written.slice(3)];
 }
@@ -89,10 +91,10 @@ export async function copyRunOutputs(runDir: string, outDir: string, options: Co
 /** What copyRunOutputs may write for a run of `config`, so that `--out` is checked before the run. */
 export function runOutputsOf(config: RunConfig, options: CopyOptions): FolderOutputs {
   const likelihoods = config.saveLikelihood ? [...config.strategies, ...(config.local ? ['local'] : [])].map(likelihoodRelPath) : [];
-  if (likelihoods.length > 0) likelihoods.push('likelihood/axes.json');
+  if (likelihoods.length > 0) likelihoods.push(LIKELIHOOD_AXES_FILE);
   const posterior = config.posterior ? Object.values(POSTERIOR_FILES) : [];
   return {
-    files: ['report.json', 'report.md', 'report.csv', options.traceJson ? 'trace.json' : 'trace.json.gz', ...likelihoods, ...posterior],
-    folders: ['likelihood', ...(config.posterior ? ['posterior'] : []), ...(config.engines ? ['external'] : [])],
+    files: [...REPORT_FILES, options.traceJson ? PLAIN_TRACE_FILE : RUN_FILES.trace, ...likelihoods, ...posterior],
+    folders: [LIKELIHOOD_DIR, ...(config.posterior ? [POSTERIOR_DIR] : []), ...(config.engines ? [EXTERNAL_DIR] : [])],
   };
 }

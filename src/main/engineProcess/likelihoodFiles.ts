@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset } from '../../shared/dataset';
 import { encodeNpyFloat32 } from '../data';
-import { AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from '../engineProtocol';
+import { LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from '../engineProtocol';
 
 
 export async function writeLikelihood(runDir: string, name: string, values: Float64Array, nTime: number, nCols: number): Promise<string> {
@@ -55,5 +55,5 @@ export async function writeAxes(runDir: string, dataset: Dataset): Promise<void>
   await mkdir(join(runDir, LIKELIHOOD_DIR), { recursive: true });
   // NaN is not JSON: unknown positions travel as null
   const json = JSON.stringify(likelihoodAxes(dataset), (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
-  await writeFile(join(runDir, LIKELIHOOD_DIR, AXES_FILE), json);
+  await writeFile(join(runDir, LIKELIHOOD_AXES_FILE), json);
 }

@@ -12,7 +12,7 @@ import type { PosteriorRequest } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { AppError } from '../../shared/errors';
 import type { PosteriorMethodTiming, PosteriorReport } from '../../shared/posteriorReport';
-import { POSTERIOR_FILES, type PosteriorSummary } from '../engineProtocol';
+import { POSTERIOR_FILES, POSTERIOR_WORK_DIR, POSTERIOR_WORK_LIKELIHOOD, type PosteriorSummary } from '../engineProtocol';
 import type { EngineDeps } from './engineDeps';
 import { nextStep, type MeasureContext } from './measureContext';
 import { decodePosterior } from './posterior';
@@ -23,9 +23,6 @@ export const POSTERIOR_GROUP = 'posterior';
 
 /** the decode's default window: the filter and smoother spans of a run and of a decode cover alike */
 const ROWS_PER_WINDOW = 2000;
-
-/** scratch space inside the run folder, removed when the stage ends however it ends */
-const WORK_DIR = 'posterior-work';
 
 export interface RunPosteriorInputs {
   ctx: MeasureContext;
@@ -59,7 +56,7 @@ function sourceOf(measured: readonly StrategyMeasurement[], size: number): Strat
  */
 async function likelihoodFileOf(inp: RunPosteriorInputs, source: StrategyMeasurement, nTime: number, nBins: number): Promise<string> {
   if (source.result.likelihoodFile) return join(inp.runDir, source.result.likelihoodFile);
-  const writer = await RowFileWriter.create(join(inp.runDir, WORK_DIR, 'likelihood.npy'), nTime, nBins);
+  const writer = await RowFileWriter.create(join(inp.runDir, POSTERIOR_WORK_LIKELIHOOD), nTime, nBins);
   try {
     const values = source.likelihood!;
     for (let start = 0; start < nTime; start += ROWS_PER_WINDOW) {
@@ -96,7 +93,7 @@ async function localLikelihood(inp: RunPosteriorInputs): Promise<{ values: Float
 /** Where a method's outputs go: the run folder for the last, scratch for the ones before it. */
 function outputDirOf(inp: RunPosteriorInputs, index: number): string {
   const last = index === inp.request.methods.length - 1;
-  return last ? inp.runDir : join(inp.runDir, WORK_DIR, inp.request.methods[index]!);
+  return last ? inp.runDir : join(inp.runDir, POSTERIOR_WORK_DIR, inp.request.methods[index]!);
 }
 
 async function runMethod(
@@ -140,7 +137,7 @@ export async function runPosterior(inp: RunPosteriorInputs): Promise<PosteriorRe
     const reported = summaries.find((s) => s.method === 'structured') ?? summaries[0]!;
     return { ...reported, ...(local?.ms !== undefined ? { localMs: local.ms } : {}), methods: timings };
   } finally {
-    await rm(join(inp.runDir, WORK_DIR), { recursive: true, force: true });
+    await rm(join(inp.runDir, POSTERIOR_WORK_DIR), { recursive: true, force: true });
   }
 }
 

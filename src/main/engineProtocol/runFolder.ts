@@ -1,15 +1,45 @@
 /**
- * Where the engine process leaves likelihoods in a run's folder, for the service to read back:
- * float32 .npy (n_time, n_bins) in C order, plus axes.json with what a heatmap needs to label them.
- * A decode run also leaves decode.json, what it measured, beside them.
+ * The layout of a run's folder (<runs folder>/<run id>/), said once for everyone who reads or
+ * writes one: the service (config, status, the event log, the report in three forms, the trace),
+ * the engine process (likelihoods with their axes, decode.json, the posterior, the external
+ * engines' folders, its scratch), a merge of shard runs (merge.json), and the CLI, whose `run
+ * --out` and `decode --out` copy the same names into a folder of the user's, so scripts find them
+ * at the same relative paths there. Every path here is relative and '/'-separated: this folder
+ * imports no node, and path.join takes such a path as it is on every platform.
  */
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
+import { engineSlug } from '../../shared/externalEngines';
 import type { BackendInfo, PosteriorReport, ShardInfo } from '../../shared/report';
 import type { RecordingProjection } from '../../shared/projection';
 
+/** What the service writes into a run's folder. */
+export const RUN_FILES = {
+  config: 'config.json',
+  status: 'status.json',
+  events: 'events.ndjson',
+  report: 'report.json',
+  reportMd: 'report.md',
+  reportCsv: 'report.csv',
+  trace: 'trace.json.gz',
+} as const;
+
+/** the report in its three forms, in the order `--out` lists them */
+export const REPORT_FILES = [RUN_FILES.report, RUN_FILES.reportMd, RUN_FILES.reportCsv] as const;
+
+/** the trace as plain JSON, which `run --out DIR --trace-json` writes instead of RUN_FILES.trace */
+export const PLAIN_TRACE_FILE = 'trace.json';
+
+/** what a merge of shard runs leaves beside the report: each shard's numbers, for scripts */
+export const MERGE_SUMMARY_FILE = 'merge.json';
+
+/**
+ * Where the engine process leaves likelihoods, for the service to read back: float32 .npy
+ * (n_time, n_bins) in C order, plus axes.json with what a heatmap needs to label them.
+ */
 export const LIKELIHOOD_DIR = 'likelihood';
 export const AXES_FILE = 'axes.json';
+export const LIKELIHOOD_AXES_FILE = `${LIKELIHOOD_DIR}/${AXES_FILE}`;
 
 export interface LikelihoodAxes {
   time: number[];
@@ -31,12 +61,32 @@ export const PARTIAL_SUFFIX = '.partial';
  * .npy in NLD's layout (posterior-spec §12): the posteriors T × state bins with NaN in non-interior
  * bins, the state probabilities T × states, the MAP position per row.
  */
+export const POSTERIOR_DIR = 'posterior';
 export const POSTERIOR_FILES = {
-  acausal: 'posterior/acausal_posterior.npy',
-  causal: 'posterior/causal_posterior.npy',
-  stateProbabilities: 'posterior/acausal_state_probabilities.npy',
-  mapPosition: 'posterior/map_position.npy',
+  acausal: `${POSTERIOR_DIR}/acausal_posterior.npy`,
+  causal: `${POSTERIOR_DIR}/causal_posterior.npy`,
+  stateProbabilities: `${POSTERIOR_DIR}/acausal_state_probabilities.npy`,
+  mapPosition: `${POSTERIOR_DIR}/map_position.npy`,
 } as const;
+
+/**
+ * Scratch of a profiling run's posterior stage, removed when the stage ends: the outputs of every
+ * HMM strategy but the last, and the likelihood the stage reads when the run saved none.
+ */
+export const POSTERIOR_WORK_DIR = 'posterior-work';
+export const POSTERIOR_WORK_LIKELIHOOD = `${POSTERIOR_WORK_DIR}/likelihood.npy`;
+
+/**
+ * The external engines' folder: the run's data written once for all of them, and a folder per
+ * engine, numbered in the run's order, where it writes its outputs (a posterior among them).
+ */
+export const EXTERNAL_DIR = 'external';
+export const EXTERNAL_DATA_FILE = `${EXTERNAL_DIR}/data.npz`;
+
+/** the folder of the run's `index`-th external engine (from 0) */
+export function externalEngineDir(index: number, engine: string): string {
+  return `${EXTERNAL_DIR}/${index + 1}-${engineSlug(engine)}`;
+}
 
 /** what decode.json and the report say of the posterior; the files are always POSTERIOR_FILES */
 export interface PosteriorSummary extends PosteriorReport {

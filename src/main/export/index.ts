@@ -12,6 +12,4 @@ export { renderReportMarkdown } from './reportMarkdown';
 export { renderReportCsv, CSV_COLUMNS } from './reportCsv';
 export { validateReport, serializeReport, parseReport, warmReportValidator, type ReportValidation } from './reportJson';
 export { baselineOf, speedupOf } from './reportTimings';
-export {
-  buildPerfettoBundle, bundleRunOf, PERFETTO_MANIFEST_FILE, type BundleAlignment, type BundleRun,
-} from './perfettoBundle';
+export { buildPerfettoBundle, bundleRunOf, PERFETTO_MANIFEST_FILE, type BundleRun } from './perfettoBundle';

@@ -8,13 +8,10 @@
  * attributes (`manifest_attribute.kde_profiler.*` rows of Perfetto's metadata table).
  */
 import { strToU8, zipSync } from 'fflate';
-import type { RunDetail } from '../../shared/api';
+import type { BundleAlignment, RunDetail } from '../../shared/api';
 import { AppError } from '../../shared/errors';
 
 export const PERFETTO_MANIFEST_FILE = 'perfetto_manifest.json';
-
-/** how the runs line up: all starting together (to compare them), or where their creation times put them */
-export type BundleAlignment = 'start' | 'wall-clock';
 
 export interface BundleRun {
   runId: string;

@@ -6,6 +6,7 @@
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import { formatAbsDiff, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../shared/format';
 import { failureText } from '../../shared/externalEngineFacts';
+import { RUN_FILES } from '../engineProtocol';
 import { mdTable, ratioWithCi, yesNo } from './format';
 
 const PHASES = ['encode', 'decode', 'total'] as const;
@@ -139,7 +140,7 @@ function dispatchReasons(report: Report): string[] {
     const lines = reasons.flatMap((why, e) => (why ? [`- ${report.dataset.electrodes[e]?.name ?? `electrode ${e}`}: ${s.resolved[e] ?? '?'} (${why})`] : []));
     if (lines.length === 0) continue;
     out.push('', `### Why \`${s.strategy}\` chose what it ran`, '', ...lines.slice(0, REASONS_SHOWN));
-    if (lines.length > REASONS_SHOWN) out.push(`- … and ${lines.length - REASONS_SHOWN} more electrodes (every one in report.json, \`resolvedReasons\`)`);
+    if (lines.length > REASONS_SHOWN) out.push(`- … and ${lines.length - REASONS_SHOWN} more electrodes (every one in ${RUN_FILES.report}, \`resolvedReasons\`)`);
   }
   return out;
 }

@@ -19,7 +19,7 @@ import type { SpawnEngine } from '../host';
 import { dataCalls, runViews } from './calls';
 import { decodeConfig, decodeRequestOf, withReadableData } from './checks';
 import { createServiceCore, type ServiceCore } from './serviceCore';
-import { entryOf, exportBytes, type OpenEventStream } from './store';
+import { bundleAlignment, entryOf, exportBytes, perfettoBundleBytes, type ExportBytes, type OpenEventStream } from './store';
 import { exportFormat, finiteNumber, listener } from './validate';
 
 export interface ProfilerServiceOptions {
@@ -57,6 +57,12 @@ export interface ProfilerService extends ProfilerApi {
    * listed like any run. Not part of ProfilerApi: the CLI holds the service itself.
    */
   startDecode(config: unknown, decode: DecodeRequest): Promise<{ runId: string }>;
+  /**
+   * Several runs' traces as one Perfetto bundle (a ZIP that ui.perfetto.dev opens as one timeline,
+   * each run a machine of its own), lined up by `align` (BUNDLE_ALIGNMENTS; default 'start'). Not
+   * part of ProfilerApi: the CLI holds the service itself.
+   */
+  exportPerfettoBundle(runIds: readonly string[], align?: string): Promise<ExportBytes>;
   /** resolves with the final status once the run has finished, failed or been cancelled */
   whenFinished(runId: string): Promise<RunIndexEntry>;
   /** cancels every queued and running run (app quit, CLI interrupt) */
@@ -64,7 +70,7 @@ export interface ProfilerService extends ProfilerApi {
 }
 
 type RunControl = Pick<ProfilerService, 'startRun' | 'startDecode' | 'cancelRun' | 'whenFinished' | 'subscribe' | 'close'>;
-type RecordedRuns = Pick<ProfilerService, 'listRuns' | 'getRun' | 'deleteRun' | 'compareRuns' | 'exportRun'>;
+type RecordedRuns = Pick<ProfilerService, 'listRuns' | 'getRun' | 'deleteRun' | 'compareRuns' | 'exportRun' | 'exportPerfettoBundle'>;
 
 /** The calls that start runs, follow them and stop them. */
 function runControl({ store, ready, bus, queue, runId }: ServiceCore, commandsAllowed: boolean): RunControl {
@@ -144,6 +150,12 @@ function recordedRuns({ store, ready, queue, timelines, runId }: ServiceCore): R
       await store.status(id);
       const out = await exportBytes(store, id, f);
       return { fileName: out.fileName, mime: out.mime, base64: Buffer.from(out.bytes).toString('base64') };
+    },
+
+    async exportPerfettoBundle(ids, align) {
+      const runIds: string[] = [];
+      for (const v of ids) runIds.push(await runId(v));
+      return perfettoBundleBytes(store, runIds, bundleAlignment(align), getRun);
     },
   };
 }

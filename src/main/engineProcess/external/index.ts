@@ -4,4 +4,4 @@
  * turned into results rows beside the engine's strategies.
  */
 export { comparePosteriorEngines } from './posteriorAgreement';
-export { EXTERNAL_DIR, externalUnits, measureExternalEngines, type ExternalSink } from './measureExternal';
+export { externalUnits, measureExternalEngines, type ExternalSink } from './measureExternal';

@@ -7,11 +7,12 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { DEFAULT_ENGINE_TIMEOUT_S, engineSlug, type ExternalEngineName } from '../../../shared/externalEngines';
+import { DEFAULT_ENGINE_TIMEOUT_S, type ExternalEngineName } from '../../../shared/externalEngines';
 import type { TraceRecord } from '../../../shared/events';
 import { compareArrays } from '../../analysis';
 import { writeClusterlessNpz } from '../../data';
 import { throwIfCancelled } from '../../engine/model';
+import { EXTERNAL_DATA_FILE, EXTERNAL_DIR, externalEngineDir } from '../../engineProtocol';
 import type { MeasureContext } from '../measureContext';
 import type { StrategyMeasurement } from '../strategyMeasure';
 import { runChild, type ChildEnd } from './childRun';
@@ -24,7 +25,6 @@ import { importFrameworkTrace } from './frameworkTrace';
 import { watchGpuMemory } from './gpuWatch';
 import type { TraceMessage } from './messages';
 
-export const EXTERNAL_DIR = 'external';
 const RECORD_BATCH = 64;
 
 export interface ExternalSink {
@@ -42,14 +42,13 @@ export function externalUnits(config: MeasureContext['config']): number {
 export async function measureExternalEngines(ctx: MeasureContext, runDir: string, sink: ExternalSink): Promise<StrategyMeasurement[]> {
   const engines = ctx.config.engines ?? [];
   if (engines.length === 0) return [];
-  const dir = join(runDir, EXTERNAL_DIR);
-  await mkdir(dir, { recursive: true });
-  const dataPath = join(dir, 'data.npz');
+  await mkdir(join(runDir, EXTERNAL_DIR), { recursive: true });
+  const dataPath = join(runDir, EXTERNAL_DATA_FILE);
   await ctx.rec.span('external data', () => writeClusterlessNpz(ctx.dataset, dataPath, { overwrite: true }));
   const measured: StrategyMeasurement[] = [];
   try {
     for (const [i, name] of engines.entries()) {
-      measured.push(await measureExternal(ctx, { name, index: i, dataPath, runDir, outDir: join(dir, `${i + 1}-${engineSlug(name)}`) }, sink));
+      measured.push(await measureExternal(ctx, { name, index: i, dataPath, runDir, outDir: join(runDir, externalEngineDir(i, name)) }, sink));
     }
   } finally {
     await rm(dataPath, { force: true });

@@ -157,7 +157,7 @@ export interface LikelihoodReadOptions {
 export async function likelihoodView(
   runDir: string, runId: string, strategy: string, request: CheckedLikelihoodRequest, options: LikelihoodReadOptions = {},
 ): Promise<LikelihoodView> {
-  const file = join(runDir, LIKELIHOOD_DIR, `${strategy}.npy`);
+  const file = join(runDir, likelihoodRelPath(strategy));
   const handle = await openLikelihood(file);
   if (handle === null) throw await missingLikelihood(file, runId, strategy);
   try {

@@ -11,13 +11,12 @@ import { AppError } from '../../../shared/errors';
 import { readUntrustedText } from '../../data';
 import { posteriorUnderMethodNames } from '../../../shared/posteriorMethodNames';
 import { NON_LOCAL_STATES, ONE_BIN_STATES } from '../../../shared/posteriorView';
-import { DECODE_SUMMARY_FILE, type DecodeSummary, type PosteriorSummary } from '../../engineProtocol';
+import { DECODE_SUMMARY_FILE, RUN_FILES, type DecodeSummary, type PosteriorSummary } from '../../engineProtocol';
 
 /** decode.json is a few kilobytes; far more is not one the decode wrote */
 const MAX_SUMMARY_BYTES = 4 * 1024 * 1024;
 /** a run's report.json: stage tables and findings, megabytes at most */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
-const REPORT_FILE = 'report.json';
 
 export interface PosteriorColumns {
   model: string;
@@ -67,7 +66,7 @@ async function decodePosterior(runDir: string): Promise<PosteriorSummary | null>
 
 /** report.json's posterior (a profiling run with `--model`); null when the report is absent or has none. */
 async function reportPosterior(runDir: string): Promise<PosteriorSummary | null> {
-  const file = join(runDir, REPORT_FILE);
+  const file = join(runDir, RUN_FILES.report);
   let text: string;
   try {
     text = await readUntrustedText(file, { maxBytes: MAX_REPORT_BYTES, within: runDir });
@@ -95,7 +94,7 @@ export function posteriorColumns(summary: PosteriorSummary, fileColumns: number,
   const nBins = spatial > 0 ? (fileColumns - oneBin) / spatial : 0;
   if (spatial === 0 || !Number.isInteger(nBins) || nBins < 1 || fileColumns !== summary.nStateBins) {
     throw new AppError('IO', `${file} has ${fileColumns} columns, which do not fit the states ${states.join(', ')} ` +
-      `(${summary.nStateBins} state bins in decode.json); run the decode again.`, { file });
+      `(${summary.nStateBins} state bins in ${DECODE_SUMMARY_FILE}); run the decode again.`, { file });
   }
   const firstColumns: number[] = [];
   let column = 0;

@@ -28,7 +28,7 @@ export async function writeRunEndFiles({ store, config, runId: id, status, repor
         report,
       );
       if (problems.length > 0) {
-        emit({ type: 'log', runId: id, level: 'warn', message: `report.json does not match its schema: ${problems.slice(0, 5).join('; ')}` });
+        emit({ type: 'log', runId: id, level: 'warn', message: `${RUN_FILES.report} does not match its schema: ${problems.slice(0, 5).join('; ')}` });
       }
     } catch (e) {
       unsaved.push(`report files: ${serializeError(e).message}`);

@@ -12,9 +12,11 @@ export { EventLog, eventLogError, openEventFile, type EventLogOptions, type Open
 export { withFileLock, type FileLockOptions } from './indexLock';
 export { readJson, writeJsonAtomic, writeTextAtomic } from './jsonFiles';
 export { ownerAlive, ownerStamp, processAlive, processCpuTicks, processStartTicks, type OwnerRecord } from './ownerProcess';
-export { exportBytes, type ExportBytes } from './runExport';
+export { bundleAlignment, exportBytes, perfettoBundleBytes, perfettoBundleFileName, type ExportBytes } from './runExport';
 export { buildTraceFile, writeReportFiles, writeTraceFromEvents, type TraceWriteResult } from './runFiles';
 export { newRunId } from './runIds';
 export { INDEX_FILE } from './runIndex';
-export { entryOf, RUN_FILES, RunStore, type RunStatusFile } from './runStore';
+export { entryOf, RunStore, type RunStatusFile } from './runStore';
+// the store keeps the runs' folders, so the service's rooms find a run folder's names here too
+export { RUN_FILES } from '../../engineProtocol';
 export { errnoOf, RunsFolderError, storeWrite, storeWriteError, writeProblemOf, type StoreWriteProblem } from './storeErrors';

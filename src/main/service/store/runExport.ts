@@ -1,19 +1,21 @@
 /**
  * A run's files as downloadable bytes: the trace (gzip or plain JSON) and the report in JSON,
- * Markdown or CSV. A trace missing from the folder (an older run, a failed write) is rebuilt
- * from events.ndjson and kept there; on a read-only (or full) runs folder it is rebuilt in the
- * system's temporary folder and not kept, so exporting never needs to write the runs folder.
+ * Markdown or CSV; and several runs' traces as one Perfetto bundle. A trace missing from the
+ * folder (an older run, a failed write) is rebuilt from events.ndjson and kept there; on a
+ * read-only (or full) runs folder it is rebuilt in the system's temporary folder and not kept, so
+ * exporting never needs to write the runs folder.
  */
 import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExportFormat } from '../../../shared/api';
+import { BUNDLE_ALIGNMENTS, type BundleAlignment, type ExportFormat, type RunDetail } from '../../../shared/api';
 import { AppError } from '../../../shared/errors';
 import type { Report } from '../../../shared/report';
 import { gunzipBounded, gzipDeclaredSize, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, readUntrustedFile } from '../../data';
-import { renderReportCsv, renderReportMarkdown } from '../../export';
+import { PLAIN_TRACE_FILE, RUN_FILES } from '../../engineProtocol';
+import { buildPerfettoBundle, bundleRunOf, renderReportCsv, renderReportMarkdown, type BundleRun } from '../../export';
 import { buildTraceFile, writeTraceFromEvents } from './runFiles';
-import { RUN_FILES, type RunStore } from './runStore';
+import type { RunStore } from './runStore';
 import { writeProblemOf } from './storeErrors';
 
 /** the most a report file (.md, .csv, .json) may hold to be exported */
@@ -95,16 +97,46 @@ export async function exportBytes(store: RunStore, runId: string, format: Export
       const bytes = await traceBytes(store, runId);
       // handed on as it is, but never one that would inflate past what a trace may in whoever opens it
       gzipDeclaredSize(bytes, MAX_TRACE_JSON_BYTES, store.file(runId, RUN_FILES.trace));
-      return { fileName: `${base}.trace.json.gz`, mime: 'application/gzip', bytes };
+      return { fileName: `${base}.${RUN_FILES.trace}`, mime: 'application/gzip', bytes };
     }
     case 'trace-json':
-      return { fileName: `${base}.trace.json`, mime: 'application/json', bytes: await gunzipBounded(await traceBytes(store, runId), MAX_TRACE_JSON_BYTES, store.file(runId, RUN_FILES.trace)) };
+      return { fileName: `${base}.${PLAIN_TRACE_FILE}`, mime: 'application/json', bytes: await gunzipBounded(await traceBytes(store, runId), MAX_TRACE_JSON_BYTES, store.file(runId, RUN_FILES.trace)) };
     case 'json':
       await reportOf(store, runId);
-      return { fileName: `${base}.report.json`, mime: 'application/json', bytes: await runFileBytes(store, runId, RUN_FILES.report, MAX_REPORT_BYTES) };
+      return { fileName: `${base}.${RUN_FILES.report}`, mime: 'application/json', bytes: await runFileBytes(store, runId, RUN_FILES.report, MAX_REPORT_BYTES) };
     case 'md':
-      return { fileName: `${base}.report.md`, mime: 'text/markdown', bytes: await textFile(store, runId, RUN_FILES.reportMd, renderReportMarkdown) };
+      return { fileName: `${base}.${RUN_FILES.reportMd}`, mime: 'text/markdown', bytes: await textFile(store, runId, RUN_FILES.reportMd, renderReportMarkdown) };
     case 'csv':
-      return { fileName: `${base}.report.csv`, mime: 'text/csv', bytes: await textFile(store, runId, RUN_FILES.reportCsv, renderReportCsv) };
+      return { fileName: `${base}.${RUN_FILES.reportCsv}`, mime: 'text/csv', bytes: await textFile(store, runId, RUN_FILES.reportCsv, renderReportCsv) };
   }
+}
+
+/** the file a bundle of these runs is offered as: its runs' ids, cut short for the file system */
+export function perfettoBundleFileName(runIds: readonly string[]): string {
+  return `kde-profiler-${runIds.join('_').slice(0, 120)}.perfetto.zip`;
+}
+
+export function bundleAlignment(v: unknown): BundleAlignment {
+  if (v === undefined) return 'start';
+  if (typeof v !== 'string' || !(BUNDLE_ALIGNMENTS as readonly string[]).includes(v)) {
+    throw new AppError('BAD_ARGUMENT', `align: expected one of ${BUNDLE_ALIGNMENTS.join(', ')}, got ${JSON.stringify(v)}`, { key: 'align' });
+  }
+  return v as BundleAlignment;
+}
+
+/**
+ * Several runs' traces as one Perfetto archive that ui.perfetto.dev opens as one timeline, each run
+ * a machine of its own described by `detailOf` (the run as the service shows it). Each trace is
+ * read as `exportBytes` reads it, so a run without one is refused in the same words.
+ */
+export async function perfettoBundleBytes(
+  store: RunStore, runIds: readonly string[], align: BundleAlignment, detailOf: (runId: string) => Promise<RunDetail>,
+): Promise<ExportBytes> {
+  const runs: BundleRun[] = [];
+  for (const id of runIds) {
+    await store.status(id);
+    const trace = await exportBytes(store, id, 'trace-json');
+    runs.push(bundleRunOf(await detailOf(id), trace.bytes));
+  }
+  return { fileName: perfettoBundleFileName(runIds), mime: 'application/zip', bytes: buildPerfettoBundle(runs, align) };
 }

@@ -22,19 +22,10 @@ import { ownerAlive } from './ownerProcess';
 import { damagedEntry, statusProblem } from './statusCheck';
 import { storeWrite, writeProblemOf } from './storeErrors';
 import { isRunId } from '../../../shared/runIds';
+import { RUN_FILES } from '../../engineProtocol';
 
 export { processAlive } from './ownerProcess';
 export { INDEX_FILE } from './runIndex';
-
-export const RUN_FILES = {
-  config: 'config.json',
-  status: 'status.json',
-  events: 'events.ndjson',
-  report: 'report.json',
-  reportMd: 'report.md',
-  reportCsv: 'report.csv',
-  trace: 'trace.json.gz',
-} as const;
 
 export interface RunStatusFile extends RunIndexEntry {
   /** the process that runs it; a run whose owner is gone cannot still be running */
