@@ -16,7 +16,7 @@ const reason = webTestSkipReason();
 if (reason) console.warn(`test/e2e/viewWidths.test.ts skipped: ${reason}`);
 
 const SOON = { timeout: 15_000 };
-const VIEWS = ['data', 'setup', 'live', 'results', 'likelihood', 'runs', 'sweeps', 'export'] as const;
+const VIEWS = ['data', 'setup', 'live', 'results', 'decode', 'runs', 'sweeps', 'export'] as const;
 const SIZES = [{ width: 1280, height: 800 }, { width: 1400, height: 900 }] as const;
 
 
