@@ -11,7 +11,7 @@
  * whose density is a far tail) the query is returned in `exact` for the caller to evaluate pair by
  * pair. Sums run in float64; the kernel is the unnormalised e^(−u²/2), the normaliser added in log.
  */
-import { logNormaliser } from '../kernelNormalisers';
+import { logNormaliser } from '../../hostMath';
 import { barycentricWeights, CELL_NODES, CELL_WIDTH, chebyshevNodes, lagrangeBasis } from './chebyshevCells';
 import { tabulationBounds, type TabulationBounds } from './tabulationBound';
 

@@ -4,9 +4,9 @@
  * same op graph on every backend.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logNormaliser } from './kernelNormalisers';
-import { EPS } from './model';
-import { gaussianKernelMatrix } from './ops';
+import { logNormaliser } from '../hostMath';
+import { EPS } from '../model';
+import { gaussianKernelMatrix } from '../ops';
 
 /**
  * log K_σ between every sample (n × d) and every evaluation point (m × d), by direct differences:

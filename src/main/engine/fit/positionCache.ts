@@ -5,7 +5,7 @@
  * says so with a `position-kernel recomputed` instant naming the electrode and the bytes.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { EngineProbe } from './model';
+import type { EngineProbe } from '../model';
 
 export class PositionCache {
   private readonly entries = new Map<string, tf.Tensor[]>();

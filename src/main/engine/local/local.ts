@@ -10,16 +10,15 @@
  * cost (position samples × rows) kernels. The joint KDE J is per spike and mark, pair by pair over
  * the encoding spikes near the spike's position (localJointKde.ts).
  */
-import type { Dataset } from '../../shared/dataset';
-import { electrodeArgs, ELECTRODE_SPAN } from '../../shared/traceSpans';
-import { LOG_EPS } from './model';
-import type { EncodingModel, FittedElectrode } from './fit';
-import { safeLog } from './logSpace';
-import { interpolatePosition } from './positionTrack';
+import type { Dataset } from '../../../shared/dataset';
+import { electrodeArgs, ELECTRODE_SPAN } from '../../../shared/traceSpans';
+import { LOG_EPS } from '../model';
+import { type EncodingModel, type FittedElectrode, interpolatePosition } from '../fit';
+import { safeLog } from '../hostMath';
 import { floorThreshold, jointLogKdeAtSpikes } from './localJointKde';
 import { positionLogKde } from './positionDensity';
-import { decodingSpikes } from './likelihood';
-import { NULL_PROBE, type EngineProbe } from './types';
+import { decodingSpikes } from '../likelihood';
+import { NULL_PROBE, type EngineProbe } from '../types';
 
 /** μ·(density / occupancy), 0 where the occupancy is 0 (the reference's guard), from their logs. */
 function rateRatio(meanRate: number, logDensity: number, logOccupancy: number): number {

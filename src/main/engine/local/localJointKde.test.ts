@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initBackend } from './index';
-import { logKde, logKdeBelowPeak } from './logKde';
+import { initBackend } from '../index';
+import { logKde, logKdeBelowPeak } from '../gaussian/logKde';
 import { jointLogKdeAtSpikes, type JointInputs } from './localJointKde';
 
 beforeAll(async () => {

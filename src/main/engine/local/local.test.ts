@@ -3,10 +3,10 @@
  * tabulated (positionDensity/), against the float64 oracle that evaluates every pair.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitEncodingModel, initBackend, predictLocal } from './index';
-import type { EngineProbe } from './types';
-import { maxAbsDiff, smallDataset } from './testing/builders';
-import { oracle } from './testing/oracle';
+import { fitEncodingModel, initBackend, predictLocal } from '../index';
+import type { EngineProbe } from '../types';
+import { maxAbsDiff, smallDataset } from '../testing/builders';
+import { oracle } from '../testing/oracle';
 
 beforeAll(async () => {
   await initBackend('wasm');

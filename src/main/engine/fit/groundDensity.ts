@@ -6,13 +6,11 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { FitContext, FittedElectrode } from './fit';
-import { toTensor2d } from './gaussianKernel';
-import { electrodeFlushIsSafe } from './kernelNormalisers';
-import { logKde, logKdeWorkOf } from './logKde';
-import { electrodeBias, maxFinite } from './logSpace';
-import { addWork, FLOAT32_BYTES, gridKdeWork, logKdeWork, type Work } from './model';
-import { linearPositionKernel } from './ops';
-import type { FitKeep } from './strategies';
+import { toTensor2d, logKde, logKdeWorkOf } from '../gaussian';
+import { electrodeFlushIsSafe, electrodeBias, maxFinite } from '../hostMath';
+import { addWork, FLOAT32_BYTES, gridKdeWork, logKdeWork, type Work } from '../model';
+import { linearPositionKernel } from '../ops';
+import type { FitKeep } from '../strategies';
 
 /**
  * log g_e, keeping for the predicts that follow what the strategy asks (FitKeep) where the budget

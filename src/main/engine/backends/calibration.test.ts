@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { calibrateBackend } from './calibration';
-import { initBackend } from './index';
+import { initBackend } from '../index';
 
 describe('calibrateBackend', () => {
   it('measures wasm: positive finite rates, what it measured, no tensors left behind', async () => {

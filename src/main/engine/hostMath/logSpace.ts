@@ -2,7 +2,7 @@
  * Host-side log-space helpers of the likelihood: the spec's safe log, an electrode's bias per bin
  * (log μ − log π) and the largest finite value of such a vector.
  */
-import { EPS } from './model';
+import { EPS } from '../model';
 
 /** max(log x, LOG_EPS) with NaN kept: safe_log of the spec for x ≥ 0. */
 export function safeLog(x: number, logEps: number): number {

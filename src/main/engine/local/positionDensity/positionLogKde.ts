@@ -3,7 +3,7 @@
  * animal's own positions): tabulated where positions are one-dimensional and the bound holds
  * (tabulatedKde.ts), pair by pair (logKde) for the rest.
  */
-import { logKde } from '../logKde';
+import { logKde } from '../../gaussian';
 import { tabulatedLogKde } from './tabulatedKde';
 
 export interface PositionDensity {

@@ -3,9 +3,9 @@
  * process, the model the predicts read, and the options a caller fits with.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import type { StrategyName } from '../../shared/config';
+import type { StrategyName } from '../../../shared/config';
 import type { PositionCache } from './positionCache';
-import type { KeptFactor } from './strategies';
+import type { KeptFactor } from '../strategies';
 
 export interface FittedElectrode {
   name: string;

@@ -3,8 +3,8 @@
  * spike-to-row mapping, linear interpolation of positions with the spec's NaN and extrapolation
  * rules, rows without NaN, and the model layer's training selection.
  */
-import { AppError } from '../../shared/errors';
-import { upperBound } from '../../shared/sortedSearch';
+import { AppError } from '../../../shared/errors';
+import { upperBound } from '../../../shared/sortedSearch';
 import { gather } from './rowSelection';
 
 /**

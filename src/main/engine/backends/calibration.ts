@@ -11,9 +11,9 @@
  * backend. Every tensor created here is disposed.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { BackendInfo } from '../../shared/report';
-import { FLOAT32_BYTES, FLUSH_BELOW, type Calibration } from './model';
-import { flushedExp, packedProduct } from './ops';
+import type { BackendInfo } from '../../../shared/report';
+import { FLOAT32_BYTES, FLUSH_BELOW, type Calibration } from '../model';
+import { flushedExp, packedProduct } from '../ops';
 import { waitForDevice } from './sync';
 
 export interface CalibrationOptions {

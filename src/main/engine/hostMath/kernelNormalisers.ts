@@ -2,7 +2,7 @@
  * The Gaussian kernels' log-normalisers, and the flush bound an electrode's kernels are built under
  * (model/flush.ts), from its kernel widths: host arithmetic shared by the ops and the strategies.
  */
-import { EPS, flushIsSafe, flushThreshold, HALF_LOG_2PI } from './model';
+import { EPS, flushIsSafe, flushThreshold, HALF_LOG_2PI } from '../model';
 
 /** Σ_j (−ln σ_j − ½ ln 2π): log-normaliser of a product Gaussian with widths σ. */
 export function logNormaliser(std: number[]): number {

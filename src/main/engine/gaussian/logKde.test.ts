@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onGrid as kdeOnGrid } from './ops/linearPositionKernel';
+import { onGrid as kdeOnGrid } from '../ops/linearPositionKernel';
 import { KDE_PART_SAMPLES, logKde, logKdeWorkOf } from './logKde';
-import { addWork, gridKdeWork, logKdeWork } from './model/opWork';
-import { hasWasmKernels, installWasmKernels } from './simd';
-import { rng } from './testing/builders';
+import { addWork, gridKdeWork, logKdeWork } from '../model/opWork';
+import { hasWasmKernels, installWasmKernels } from '../simd';
+import { rng } from '../testing/builders';
 
 /** log[(1/n) Σ_i N(x; s_i, σ)] in float64, by its definition with a log-sum-exp */
 function logKdeByDefinition(samples: Float64Array, points: Float64Array, q: number, std: number[]): Float64Array {

@@ -10,9 +10,9 @@
  * encoding spike. On a 200 cm track with a 6 cm kernel a window holds about half the spikes. On the
  * wasm backend the window's sum takes one pass (logKdeBelowPeak), whose dropped terms join the bound.
  */
-import { EPS } from './model';
-import { logNormaliser } from './kernelNormalisers';
-import { BELOW_PEAK_DROPPED, logKde, logKdeBelowPeak } from './logKde';
+import { EPS } from '../model';
+import { logNormaliser } from '../hostMath';
+import { BELOW_PEAK_DROPPED, logKde, logKdeBelowPeak } from '../gaussian';
 
 /** Position kernel widths either side of a block's spikes that its window takes. */
 export const WINDOW_WIDTHS = 7.5;

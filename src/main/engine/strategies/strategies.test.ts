@@ -4,12 +4,12 @@
  * and tile sizes that do not divide the problem.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { STRATEGIES } from '../../shared/config';
-import { CancelledError, engineMemory, fitEncodingModel, initBackend, NULL_PROBE, predictNonlocal, predictNonlocalWindows } from './index';
-import { resolveNldDispatch, type Calibration } from './model';
-import { seriesReach } from './strategies';
-import { countNotClose, smallDataset } from './testing/builders';
-import { oracle } from './testing/oracle';
+import { STRATEGIES } from '../../../shared/config';
+import { CancelledError, engineMemory, fitEncodingModel, initBackend, NULL_PROBE, predictNonlocal, predictNonlocalWindows } from '../index';
+import { resolveNldDispatch, type Calibration } from '../model';
+import { seriesReach } from '.';
+import { countNotClose, smallDataset } from '../testing/builders';
+import { oracle } from '../testing/oracle';
 
 /** a made-up backend for auto's cost model: the figures only have to be positive and finite */
 const TEST_CALIBRATION: Calibration = {
@@ -140,7 +140,7 @@ describe('tensor hygiene', () => {
 
 describe('windowed predict', () => {
   it('gives the same rows as one full predict, for windows that split spikes on grid points', async () => {
-    const { predictNonlocalWindows, windowBounds } = await import('./index');
+    const { predictNonlocalWindows, windowBounds } = await import('../index');
     expect(windowBounds(10, 4)).toEqual([[0, 4], [4, 8], [8, 10]]);
     expect(windowBounds(9, 4)).toEqual([[0, 4], [4, 9]]);
     const d = smallDataset({ nTime: 23, electrodes: [{ nEnc: 30, nDec: 40, nFeatures: 2 }, { nEnc: 20, nDec: 25, nFeatures: 3 }] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initBackend, listBackends, tfjsVersion } from './index';
+import { initBackend, listBackends, tfjsVersion } from '../index';
 
 describe('backends', () => {
   it('lists all four with availability and a reason', async () => {

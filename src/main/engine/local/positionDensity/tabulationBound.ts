@@ -11,8 +11,8 @@
  * the pair can take, e^(−(D + w)²/2): `near`. Cells farther apart have every distance beyond REACH,
  * where the error is at most `far` in units of the kernel's peak, whatever the relative size.
  */
-import { hermite } from '../hermite';
-import { FLUSH_BELOW } from '../model';
+import { hermite } from '../../hostMath';
+import { FLUSH_BELOW } from '../../model';
 import { CELL_NODES, CELL_WIDTH, lebesgueConstant } from './chebyshevCells';
 
 /** Kernel widths beyond which a pair counts as far (e^(−REACH²/2) = 2^−63). */

@@ -7,11 +7,11 @@
  * probe must not load libtensorflow, and tfjs-node and tfjs-node-gpu never load in one process.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { BackendAvailability } from '../../shared/api';
-import type { BackendChoice, BackendName } from '../../shared/config';
-import { AppError } from '../../shared/errors';
-import type { BackendInfo } from '../../shared/report';
-import { installWasmKernels } from './simd';
+import type { BackendAvailability } from '../../../shared/api';
+import type { BackendChoice, BackendName } from '../../../shared/config';
+import { AppError } from '../../../shared/errors';
+import type { BackendInfo } from '../../../shared/report';
+import { installWasmKernels } from '../simd';
 
 const TF_NODE_GPU = '@tensorflow/tfjs-node-gpu';
 /**

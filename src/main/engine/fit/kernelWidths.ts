@@ -1,5 +1,5 @@
 /** Kernel widths as the dataset gives them: one σ for every dimension, or one per dimension. */
-import { AppError } from '../../shared/errors';
+import { AppError } from '../../../shared/errors';
 
 /** A scalar σ repeated per dimension, or a per-dimension σ checked against the dimension. */
 export function stdVector(std: number | number[], dims: number, what: string, electrode?: string): number[] {

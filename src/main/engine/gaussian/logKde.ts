@@ -9,8 +9,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { toTensor2d } from './gaussianKernel';
-import { addWork, gridKdeWork, logKdeWork, type Work } from './model';
-import { kdeColumnSums, linearPositionKernel } from './ops';
+import { addWork, gridKdeWork, logKdeWork, type Work } from '../model';
+import { kdeColumnSums, linearPositionKernel } from '../ops';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
  *  transient device memory stays small next to what the decode strategies need */

@@ -5,19 +5,18 @@
  * before the fit unless the caller asks for the likelihood function's own semantics ('propagate').
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Dataset, ElectrodeData } from '../../shared/dataset';
-import { electrodeArgs, ELECTRODE_SPAN } from '../../shared/traceSpans';
-import { EPS } from './model';
+import type { Dataset, ElectrodeData } from '../../../shared/dataset';
+import { electrodeArgs, ELECTRODE_SPAN } from '../../../shared/traceSpans';
+import { EPS } from '../model';
 import { stdVector } from './kernelWidths';
 import { dropNanRows, interpolatePosition, trainingSelection } from './positionTrack';
 import { gather, gatherOrAll, inBoundsIndices, insideWindows } from './rowSelection';
 import type { EncodingModel, FitOptions, FittedElectrode } from './fitTypes';
-import { toTensor2d } from './gaussianKernel';
-import { fitKeepFor, KEEP_THE_KERNEL, type FitElectrode, type FitKeep } from './strategies';
-import { kdePartCount, kdeParts, kdePartsWork, logKde, logKdeWorkOf, mergeKdeParts, type KdePart } from './logKde';
+import { toTensor2d, kdePartCount, kdeParts, kdePartsWork, logKde, logKdeWorkOf, mergeKdeParts, type KdePart } from '../gaussian';
+import { fitKeepFor, KEEP_THE_KERNEL, type FitElectrode, type FitKeep } from '../strategies';
 import { groundDensity, uploadElectrode } from './groundDensity';
 import { PositionCache } from './positionCache';
-import { NULL_PROBE, type EngineProbe } from './types';
+import { NULL_PROBE, type EngineProbe } from '../types';
 
 export type { EncodingModel, FitOptions, FittedElectrode } from './fitTypes';
 

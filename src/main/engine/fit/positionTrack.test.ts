@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { upperBound } from '../../shared/sortedSearch';
+import { upperBound } from '../../../shared/sortedSearch';
 import { stdVector } from './kernelWidths';
 import { dropNanRows, interpolatePosition, spikeRows, upperBoundFrom } from './positionTrack';
 import { inBoundsIndices } from './rowSelection';

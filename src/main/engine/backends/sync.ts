@@ -4,8 +4,8 @@
  * before it. Synchronous backends (wasm, cpu, tfjs-node) have finished by the time an op returns.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { StageTools } from './strategies';
-import type { EngineProbe } from './types';
+import type { StageTools } from '../strategies';
+import type { EngineProbe } from '../types';
 
 const ASYNC_BACKENDS = new Set(['webgpu', 'webgl']);
 
