@@ -3,6 +3,6 @@
  * loads): idle, using no CPU, its only sign of life the engine's own heartbeat. Forked by
  * engineHeartbeat.test.ts.
  */
-import { serveEngine } from '../../src/main/engineProcess/engineServe';
+import { serveEngine } from '../../src/main/engineProcess/run/engineServe';
 
 serveEngine(() => new Promise(() => undefined));

@@ -169,12 +169,16 @@ describe('strategies call ops', () => {
     // judged on the resolved path: from a strategy's own folder, '../backends' is not the engine's
     expect(await messages(eslint, "import { initBackend } from '../backends';\nexport { initBackend };", 'src/main/engine/strategies/series/probe.ts')).toHaveLength(0);
     expect(await messages(eslint, "import { initBackend } from '../../backends';\nexport { initBackend };", 'src/main/engine/strategies/series/probe.ts')).toEqual([expect.stringContaining('may not import "../../backends"')]);
+    // the backends are a room: its door and every module behind it are refused alike
+    expect(await messages(eslint, "import { initBackend } from '../backends/backends';\nexport { initBackend };", file)).toEqual([expect.stringContaining('may not import "../backends/backends"')]);
+    expect(await messages(eslint, "import { makeStageTools } from '../backends/sync';\nexport { makeStageTools };", file)).toEqual([expect.stringContaining('may not import "../backends/sync"')]);
     expect(await messages(eslint, 'declare const tf: { getBackend(): string };\nexport const fused = tf.getBackend() === "wasm";', file)).toEqual([expect.stringMatching(/may not ask which backend it runs on \(getBackend\(\)\)/)]);
     expect(await messages(eslint, 'declare function hasWasmKernels(): boolean;\nexport const fused = hasWasmKernels();', file)).toEqual([expect.stringContaining('(hasWasmKernels())')]);
   });
 
   it('lets a strategy call ops, and leaves the rest of the engine alone', async () => {
     expect(await messages(eslint, "import { gaussianKernelMatrix } from '../ops';\nexport { gaussianKernelMatrix };", file)).toEqual([]);
+    expect(await messages(eslint, "import { prepareMarks } from '../gaussian';\nimport { maxFinite } from '../hostMath';\nexport { prepareMarks, maxFinite };", file)).toEqual([]);
     expect(await messages(eslint, 'declare const tf: { getBackend(): string };\nexport const fused = tf.getBackend() === "wasm";', 'src/main/engine/ops/probe.ts')).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { STRATEGIES } from '../../shared/config';
 import type { Dataset } from '../../shared/dataset';
 import { EPS, LOG_EPS } from './model';
 import { fitEncodingModel, initBackend, predictLocal, predictNonlocal } from './index';
-import { spikeRows } from './positionTrack';
+import { spikeRows } from './fit/positionTrack';
 import { countNotClose, maxAbsDiff, smallDataset } from './testing/builders';
 import { oracle } from './testing/oracle';
 

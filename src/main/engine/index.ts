@@ -1,22 +1,25 @@
 /**
- * The clusterless-KDE engine on TensorFlow.js ops: backends, encoding fit, non-local predict (the
- * likelihood's pipeline, likelihood/: plan, executor, ordered sum) and local predict under seven
+ * The clusterless-KDE engine on TensorFlow.js ops, in rooms: the backends and what the engine
+ * measures of them (backends/), the encoding fit (fit/), non-local predict (the likelihood's
+ * pipeline, likelihood/: plan, executor, ordered sum) and local predict (local/) under seven
  * strategies, the six of kde-spec §7 and the engine's own series (strategies/), computed with the
- * fused ops of ops/ (each choosing the engine's SIMD kernels of simd/ or a graph of tf ops).
+ * Gaussian kernels of gaussian/ and the fused ops of ops/ (each choosing the engine's SIMD kernels
+ * of simd/ or a graph of tf ops), on the host arithmetic of hostMath/. What every room reports
+ * through and returns (EngineProbe, PredictOptions, the results) is types.ts, beside this door.
  * Importing it loads TensorFlow.js;
  * what needs the engine's decisions without its compute (constants, sizes, memory formulas, `auto`
- * dispatch) imports engine/model instead.
+ * dispatch) imports engine/model instead, and the posterior's formulas engine/posterior.
  *
  * Imports tfjs, engine/model and src/shared only: no electron, no fs, no recorder (it reports
- * through EngineProbe).
+ * through EngineProbe). The rooms import each other through their index.ts and never this file,
+ * which imports them.
  */
-export { calibrateBackend, type CalibrationOptions } from './calibration';
-export { initBackend, listBackends, tfjsVersion, engineMemory, profileKernels } from './backends';
+export { calibrateBackend, engineMemory, initBackend, listBackends, profileKernels, tfjsVersion, type CalibrationOptions } from './backends';
 export {
   encodingModelOf, fitElectrodeAt, fitEncodingModel, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
   type EncodingModel, type FitContext, type FitOptions, type FittedElectrode,
 } from './fit';
-export type { KdePart } from './logKde';
+export type { KdePart } from './gaussian';
 export {
   electrodeSpanArgs, electrodeTerms, inThreadExecutor, OrderedTermSum, planNonlocal, predictNonlocal, predictNonlocalWindows, predictNonlocalWindowsWith,
   predictNonlocalWith, runNonlocalPlan, seriesReachOf, windowBounds,

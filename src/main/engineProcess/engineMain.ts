@@ -1,5 +1,5 @@
 /** Entry of the engine process: the real engine behind the host protocol. */
-import { serveEngine } from './engineServe';
-import { realEngineDeps } from './realDeps';
+import { serveEngine } from './run';
+import { realEngineDeps } from './session';
 
 serveEngine(realEngineDeps);

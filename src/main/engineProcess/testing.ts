@@ -10,7 +10,7 @@ import { loadDataset } from '../data';
 import { throwIfCancelled } from '../engine/model';
 import type { BatchTime, EngineProbe, NonlocalResult } from '../engine/types';
 import { aggregateKernels } from '../recorder';
-import type { EngineDeps, FittedModel, WindowListener } from './engineDeps';
+import type { EngineDeps, FittedModel, WindowListener } from './session/engineDeps';
 
 export interface FakeEngineOptions {
   /** strategies that throw from predict */

@@ -43,7 +43,7 @@ export interface ProfilerServiceOptions {
    */
   servesPages?: boolean;
   /**
-   * The nice value each run's engine lowers itself to (engineProcess/enginePriority.ts); default:
+   * The nice value each run's engine lowers itself to (engineProcess/session/enginePriority.ts); default:
    * BACKGROUND_ENGINE_NICENESS when the service serves pages, else the priority is left alone.
    */
   engineNiceness?: number;

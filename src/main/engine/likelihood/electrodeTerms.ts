@@ -7,10 +7,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import { electrodeArgs } from '../../../shared/traceSpans';
 import { DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize, throwIfCancelled } from '../model';
 import type { EncodingModel, FittedElectrode } from '../fit';
-import { electrodeBias } from '../logSpace';
-import { toTensor2d } from '../gaussianKernel';
+import { electrodeBias } from '../hostMath';
+import { toTensor2d } from '../gaussian';
 import { STRATEGY_IMPLS, type ElectrodeContext } from '../strategies';
-import { makeStageTools } from '../sync';
+import { makeStageTools } from '../backends';
 import type { EngineProbe, PredictOptions } from '../types';
 import type { PlannedTerms } from './plan';
 

@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Calibration, SeriesReach } from '../model';
-import { fitEncodingModel } from '../fit';
-import { initBackend } from '../backends';
+import { fitEncodingModel } from '../fit/fit';
+import { initBackend } from '../backends/backends';
 import { smallDataset } from '../testing/builders';
 import { inThreadExecutor } from './executor';
 import { planNonlocal, type ElectrodeMarks, type ReachSource } from './plan';

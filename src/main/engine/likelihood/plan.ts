@@ -12,9 +12,7 @@
 import type { StrategyChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { electrodeStrategy, type SeriesReach, type StrategyOptions, type TileChoice } from '../model';
-import type { EncodingModel } from '../fit';
-import { spikeRows } from '../positionTrack';
-import { gatherOrAll, inBoundsIndices } from '../rowSelection';
+import { type EncodingModel, spikeRows, gatherOrAll, inBoundsIndices } from '../fit';
 import { seriesReach } from '../strategies';
 
 /** In-bounds decoding spikes of one electrode and their output rows. */

@@ -5,7 +5,7 @@
  * one pass; the op graph takes five passes over the (n × m) memory.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logNormaliser } from '../kernelNormalisers';
+import { logNormaliser } from '../hostMath';
 import { GAUSS_KERNEL } from '../simd';
 import { fusedKernelRuns, runFusedKernel } from './fusedKernel';
 

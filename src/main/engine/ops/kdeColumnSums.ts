@@ -5,7 +5,7 @@
  * graph (logKde.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logNormaliser } from '../kernelNormalisers';
+import { logNormaliser } from '../hostMath';
 import { KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from '../simd';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';
 

@@ -6,7 +6,7 @@
  * when, and the work count follows.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logNormaliser } from '../kernelNormalisers';
+import { logNormaliser } from '../hostMath';
 import { FLUSH_BELOW, gridKdeWork, linearPositionKernelWork, type Work } from '../model';
 import { gridApplies, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS } from '../simd';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';

@@ -6,7 +6,7 @@
  * bins; the op graph gather → slice → log kernel → factor → flush gives the same bits.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logNormaliser } from '../kernelNormalisers';
+import { logNormaliser } from '../hostMath';
 import { FLUSH_BELOW } from '../model';
 import { MIN_KERNEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL } from '../simd';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';

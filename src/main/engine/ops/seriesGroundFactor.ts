@@ -6,7 +6,7 @@
  * factor.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logNormaliser } from '../kernelNormalisers';
+import { logNormaliser } from '../hostMath';
 import { FLUSH_BELOW } from '../model';
 import { MIN_KERNEL_COLUMNS, SERIES_GROUND_FACTOR_KERNEL } from '../simd';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';

@@ -4,7 +4,7 @@
  * by, one file per kernel group, and the installer that registers them as TensorFlow.js kernels.
  * The evenly-spaced-grid recurrence (uniformGrid.ts) decides where a row needs no exp per entry.
  *
- * Imported by engine/ops (which choose when a kernel runs), backends.ts (which installs them),
+ * Imported by engine/ops (which choose when a kernel runs), backends/ (which installs them),
  * likelihoodSum.ts (likelihoodSum.wat, its own module) and the engine's entry; never by a strategy. Imports tfjs, the wasm backend's types and itself only:
  * no other part of the engine, no node, no electron.
  */

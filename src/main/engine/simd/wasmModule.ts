@@ -66,7 +66,7 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
 /**
  * Whether this WebAssembly engine takes relaxed SIMD (the fused multiply-add builds of the packed
  * product and of the exp and log polynomials). Chromium 114+ and Node 22+ do; Node 20 only behind
- * a V8 flag, which the engine process sets when this says no (engineProcess/relaxedSimd.ts).
+ * a V8 flag, which the engine process sets when this says no (engineProcess/session/relaxedSimd.ts).
  */
 export function relaxedSimdAvailable(): boolean {
   return WebAssembly.validate(decode(KDE_PRODUCT_RELAXED_WASM_BASE64));

@@ -6,7 +6,7 @@
  * spikes (S × P) stay on the device until the last chunk; streaming trades that for recomputing.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussianKernel';
+import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussian';
 import { blockRanges, epilogue, logSumExpJoint, markKernelStage, sliceRows } from './common';
 import { foldLogSumExp } from './online';
 import { BLOCK_SPAN, CHUNK_SPAN } from '../../../shared/traceSpans';

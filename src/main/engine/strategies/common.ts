@@ -1,8 +1,7 @@
 /** Pieces shared by several strategies: block slicing and the common epilogue. */
 import * as tf from '@tensorflow/tfjs-core';
-import { maxFinite } from '../logSpace';
-import { electrodeFlushIsSafe } from '../kernelNormalisers';
-import { logMarkKernelGemm, type PreparedMarks } from '../gaussianKernel';
+import { maxFinite, electrodeFlushIsSafe } from '../hostMath';
+import { logMarkKernelGemm, type PreparedMarks } from '../gaussian';
 import { biasFloor, linearPositionKernel } from '../ops';
 import { BLOCK_SPAN } from '../../../shared/traceSpans';
 import type { ElectrodeContext, StageFn, StageTools } from './types';

@@ -8,9 +8,8 @@
  * than E it becomes (e′): the same fold accumulated chunk by chunk with a running scale.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { maxFinite } from '../logSpace';
-import { electrodeFlushIsSafe } from '../kernelNormalisers';
-import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussianKernel';
+import { maxFinite, electrodeFlushIsSafe } from '../hostMath';
+import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussian';
 import { addWork, FLOAT32_BYTES, FLUSH_BELOW, gridKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, stream, type Work } from '../model';
 import { compensatedWeights, linearPositionKernel, packedProduct, positionFactorRows } from '../ops';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';

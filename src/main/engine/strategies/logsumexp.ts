@@ -5,7 +5,7 @@
  * temporary to B × E × Tp.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeMarks, logKernelDirect, prepareMarks } from '../gaussianKernel';
+import { disposeMarks, logKernelDirect, prepareMarks } from '../gaussian';
 import { epilogue, forEachBlock, logSumExpJoint, markKernelStage } from './common';
 import type { ElectrodeContext, Strategy } from './types';
 

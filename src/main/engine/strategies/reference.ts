@@ -6,7 +6,7 @@
  * scale e^0 = 1), about twice the backend's matmul; Kpos is packed once per electrode and call.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { kernelDirect } from '../gaussianKernel';
+import { kernelDirect } from '../gaussian';
 import { packedProduct, type PackedFactor } from '../ops';
 import { epilogue, forEachBlock, linearPositionKernelOf, sliceRows } from './common';
 import type { StageFn, Strategy } from './types';

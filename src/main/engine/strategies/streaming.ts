@@ -7,7 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { COMPENSATED_MAX_FEATURES } from '../model';
-import { disposeMarks, logKernelDirect, prepareMarks } from '../gaussianKernel';
+import { disposeMarks, logKernelDirect, prepareMarks } from '../gaussian';
 import { blockRanges, epilogue, forEachBlock, logSumExpJoint, markKernelStage, sliceCols, sliceRows } from './common';
 import { positionFactorRows } from '../ops';
 import { finishCompensated, foldCompensated, foldLogSumExp, type CompensatedState } from './online';

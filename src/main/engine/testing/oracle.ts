@@ -5,8 +5,8 @@
  */
 import type { Dataset } from '../../../shared/dataset';
 import { EPS, HALF_LOG_2PI, LOG_EPS } from '../model';
-import { stdVector } from '../kernelWidths';
-import { interpolatePosition, spikeRows } from '../positionTrack';
+import { stdVector } from '../fit/kernelWidths';
+import { interpolatePosition, spikeRows } from '../fit/positionTrack';
 
 function kernel(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, std: number[]): number {
   let prod = 1;

@@ -10,7 +10,7 @@ import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import { engineModelOf } from '../../../shared/externalEngines';
 import { parseNpy, readUntrustedFile } from '../../data';
-import { placeGridOf } from '../posterior/posteriorInputs';
+import { placeGridOf } from '../posterior';
 import { resultFailure } from './externalFailures';
 import type { ExternalRecord } from './externalRecord';
 

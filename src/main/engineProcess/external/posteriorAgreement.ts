@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { PosteriorReport } from '../../../shared/posteriorReport';
 import { compareArrays } from '../../analysis';
 import { POSTERIOR_FILES } from '../../engineProtocol';
-import { RowFileReader } from '../rowFiles';
-import type { StrategyMeasurement } from '../strategyMeasure';
+import { RowFileReader } from '../runFiles';
+import type { StrategyMeasurement } from '../measurement';
 
 /** Sets each posterior engine's agreement with the posterior the run left in its folder. */
 export async function comparePosteriorEngines(measured: readonly StrategyMeasurement[], runDir: string, report: PosteriorReport): Promise<void> {

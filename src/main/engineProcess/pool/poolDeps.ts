@@ -8,7 +8,7 @@ import type { Dataset } from '../../../shared/dataset';
 import type { EngineProbe } from '../../engine/model';
 import type { LocalElectrodeTerms } from '../../engine';
 import { AppError } from '../../../shared/errors';
-import type { EngineDeps, FittedModel, KernelProfile } from '../engineDeps';
+import type { EngineDeps, FittedModel, KernelProfile } from '../session';
 import { assignElectrodes } from './assignment';
 import type { EnginePool } from './enginePool';
 import { poolExecutor } from './poolExecutor';

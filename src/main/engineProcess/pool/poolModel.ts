@@ -3,7 +3,7 @@
  * electrode, and the workers' kernel profiles collected while profileKernels runs.
  */
 import type { Dataset } from '../../../shared/dataset';
-import type { FittedModel } from '../engineDeps';
+import type { FittedModel } from '../session';
 import type { EnginePool, WorkerFit } from './enginePool';
 import type { WorkerProfile } from './poolProtocol';
 

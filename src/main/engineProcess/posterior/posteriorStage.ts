@@ -20,7 +20,7 @@ import { scaleWork } from '../../engine/model';
 import { POSTERIOR_FILES, type PosteriorSummary } from '../../engineProtocol';
 import { likelihoodArgmax, PositionErrors } from './positionErrors';
 import { missingRows, placeGridOf } from './posteriorInputs';
-import { RowFileReader, RowFileWriter } from '../rowFiles';
+import { RowFileReader, RowFileWriter } from '../runFiles';
 
 export interface PosteriorStageInputs {
   runDir: string;

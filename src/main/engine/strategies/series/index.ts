@@ -11,8 +11,8 @@
  * instead of the position kernel (fitKeep.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { logNormaliser } from '../../kernelNormalisers';
-import { kernelDirect } from '../../gaussianKernel';
+import { logNormaliser } from '../../hostMath';
+import { kernelDirect } from '../../gaussian';
 import { COMPENSATED_MAX_FEATURES, linearMarkKernelWork, linearReduceWork } from '../../model';
 import { seriesTerms } from '../../ops';
 import { epilogue, forEachBlock, gatherHostRows, linearPositionKernelOf } from '../common';

@@ -12,8 +12,7 @@
  * normal range), less than that bound allows.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { maxFinite } from '../../logSpace';
-import { electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../../kernelNormalisers';
+import { maxFinite, electrodeFlushIsSafe, electrodeFlushThreshold, logNormaliser } from '../../hostMath';
 import { EPS, FLOAT32_BYTES, LOG_EPS, NO_WORK, type Work } from '../../model';
 import { interpolatedTerms } from '../../ops';
 import { forEachBlock, sliceRows } from '../common';

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../../shared/dataset';
 import { fitEncodingModel, initBackend, predictNonlocal } from '../../index';
-import { electrodeFlushThreshold } from '../../kernelNormalisers';
+import { electrodeFlushThreshold } from '../../hostMath/kernelNormalisers';
 import type { EngineProbe } from '../../model';
 import { countNotClose, electrode, normal, rng, smallDataset } from '../../testing/builders';
 import { coverageProbe } from '../../testing/coverageProbe';

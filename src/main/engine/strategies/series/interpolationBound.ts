@@ -7,7 +7,7 @@
  * relative (the terms are positive). Also how far, for a flush threshold τ, the handoff looks along
  * positions and along the marks' principal axis.
  */
-import { hermite } from '../../hermite';
+import { hermite } from '../../hostMath';
 import { FLUSH_BELOW } from '../../model';
 
 /** Chebyshev nodes per cell: the kernel keeps one accumulator per node. */

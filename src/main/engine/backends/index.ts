@@ -1,0 +1,13 @@
+/**
+ * The TensorFlow.js backends and what the engine measures of them: choosing and starting one
+ * (wasm with the engine's SIMD kernels, cpu, webgpu, tfjs-node), the tensors and bytes it holds,
+ * a profiled call's kernels, a calibration of what it reaches on the strategies' operations, and
+ * stage spans that wait for an asynchronous device instead of timing its dispatch.
+ *
+ * Part of the engine: imports tfjs, the engine's other modules, engine/model and src/shared only.
+ * The strategies never import this room (architecture/strategies-call-ops): an op chooses its
+ * kernel for the backend it runs on.
+ */
+export { engineMemory, initBackend, listBackends, profileKernels, tfjsVersion } from './backends';
+export { calibrateBackend, type CalibrationOptions } from './calibration';
+export { makeStageTools } from './sync';

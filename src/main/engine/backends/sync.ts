@@ -1,0 +1,53 @@
+/**
+ * Stage spans that measure device work rather than dispatch: on an asynchronous backend (WebGPU)
+ * the end of a stage waits for one element of its result, which completes everything queued
+ * before it. Synchronous backends (wasm, cpu, tfjs-node) have finished by the time an op returns.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { StageTools } from '../strategies';
+import type { EngineProbe } from '../types';
+
+const ASYNC_BACKENDS = new Set(['webgpu', 'webgl']);
+
+function firstTensor(container: tf.TensorContainer): tf.Tensor | null {
+  if (container instanceof tf.Tensor) return container;
+  if (Array.isArray(container)) {
+    for (const c of container) {
+      const t = firstTensor(c as tf.TensorContainer);
+      if (t) return t;
+    }
+    return null;
+  }
+  if (container !== null && typeof container === 'object') {
+    for (const c of Object.values(container)) {
+      const t = firstTensor(c as tf.TensorContainer);
+      if (t) return t;
+    }
+  }
+  return null;
+}
+
+export async function waitForDevice(container: tf.TensorContainer): Promise<void> {
+  if (!ASYNC_BACKENDS.has(tf.getBackend())) return;
+  const t = firstTensor(container);
+  if (t === null || t.size === 0) return;
+  const one = tf.tidy(() => tf.slice(tf.reshape(t, [-1]), [0], [1]));
+  try {
+    await one.data();
+  } finally {
+    one.dispose();
+  }
+}
+
+export function makeStageTools(probe: EngineProbe): StageTools {
+  return {
+    stage: (name, fn, args) =>
+      probe.span(name, async () => {
+        const out = fn();
+        await waitForDevice(out);
+        return out;
+      }, args),
+    span: (name, fn, args) => probe.span(name, fn, args),
+    instant: (name, args) => probe.instant(name, args),
+  };
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunConfig, type StoppingRule, type StrategyChoice } from '../../../shared/config';
+import { makePreset } from '../../data';
+import { Recorder } from '../../recorder';
+import type { EngineDeps } from '../session/engineDeps';
+import { SpanCollector, type MeasureContext, type MemoryWatch } from './measureContext';
+import { ProgressTracker } from './progressTracker';
+import { measureStrategies, type StrategyMeasurement } from './strategyMeasure';
+import { fakeEngineDeps } from '../testing';
+
+/**
+ * A fake engine on a fake clock: every predict advances the clock by the next scripted duration
+ * (given the strategy and the engine's call count so far), so the warm totals are exactly the
+ * script (the fit takes no time).
+ */
+function scripted(durationsMs: (i: number, strategy: string) => number): { deps: EngineDeps; now: () => number } {
+  const base = fakeEngineDeps();
+  let clock = 0;
+  let call = 0;
+  const deps: EngineDeps = {
+    ...base,
+    predictNonlocal: async (...args) => {
+      clock += durationsMs(call++, args[2]);
+      return base.predictNonlocal(...args);
+    },
+  };
+  return { deps, now: () => clock };
+}
+
+const memory: MemoryWatch = { markStage: () => undefined, sampleNow: () => undefined, summary: () => ({ stages: {} }) };
+
+interface Measured {
+  rows: StrategyMeasurement[];
+  labels: string[];
+  rounds: StrategyMeasurement[][];
+  progress: ReturnType<ProgressTracker['snapshot']>;
+}
+
+async function measureAll(
+  strategies: StrategyChoice[], durationsMs: (i: number, strategy: string) => number, untilStable?: StoppingRule, repeats = 5,
+): Promise<Measured> {
+  const { deps, now } = scripted(durationsMs);
+  const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats, warmup: 1, untilStable });
+  const tracker = new ProgressTracker(strategies.map((name) => ({ name, units: 2 + repeats })), now);
+  const labels: string[] = [];
+  const rounds: StrategyMeasurement[][] = [];
+  const ctx: MeasureContext = {
+    deps, dataset: makePreset('tiny', { seed: 1 }), config, tracker, memory, nowMs: now,
+    rec: new Recorder({ proc: 'engine', disabled: true }),
+    spans: new SpanCollector(),
+    options: { blockSize: 100 },
+    signal: new AbortController().signal,
+    emitProgress: () => labels.push(tracker.snapshot().label),
+  };
+  const rows = await measureStrategies(ctx, strategies, (soFar) => rounds.push(soFar));
+  return { rows, labels, rounds, progress: tracker.snapshot() };
+}
+
+async function measureWith(durationsMs: (i: number) => number, untilStable?: StoppingRule, repeats = 5) {
+  const { rows, labels, progress } = await measureAll(['reference'], durationsMs, untilStable, repeats);
+  const result = rows[0]!.result;
+  return { total: result.total!, result, labels, progress };
+}
+
+// the cold call and the profiled warm-up come first: warm repeat k is predict call k + 1
+const warm = (f: (k: number) => number) => (i: number) => (i < 2 ? 500 : f(i - 2));
+
+describe('measureStrategy repeats', () => {
+  it('takes exactly the asked repeats without a stopping rule', async () => {
+    const { total } = await measureWith(warm((k) => 100 + (k % 2) * 50), undefined, 3);
+    expect(total.n).toBe(3);
+    expect(total.stoppedBy).toBe('repeats');
+    expect(total.samplesMs).toEqual([100, 150, 100]);
+  });
+
+  it('stops by precision once the median\'s interval is within ±5 %', async () => {
+    const rule = { relativeCi: 0.05, maxTimeS: 60, maxRepeats: 200 };
+    // noisy for the first eight repeats, then steady at 180 ms
+    const { total, labels, progress } = await measureWith(warm((k) => (k < 8 ? (k % 2 === 0 ? 120 : 260) : 180)), rule);
+    expect(total.stoppedBy).toBe('precision');
+    expect(total.n).toBeGreaterThan(8);
+    expect(total.n).toBeLessThan(60);
+    expect(total.ci95![1] - total.ci95![0]).toBeLessThanOrEqual(0.1 * total.medianMs);
+    // progress says where the interval stands against its target
+    expect(labels.some((l) => /reference · repeat \d+ \(±\d+\.\d %, target ±5 %, \d+ of 60 s\)/.test(l))).toBe(true);
+    expect(progress.fraction).toBe(1);
+  });
+
+  it('stops by time when the next repeat would end past the budget', async () => {
+    const rule = { relativeCi: 0.01, maxTimeS: 2, maxRepeats: 200 };
+    const { total } = await measureWith(warm((k) => (k % 2 === 0 ? 100 : 300)), rule);
+    expect(total.stoppedBy).toBe('time');
+    // 200 ms a repeat on average: ten of them fit in 2 s
+    expect(total.samplesMs.reduce((s, x) => s + x, 0)).toBeLessThanOrEqual(2000);
+    expect(total.n).toBe(10);
+  });
+
+  it('stops at the repeat cap', async () => {
+    const rule = { relativeCi: 0.01, maxTimeS: 3600, maxRepeats: 12 };
+    const { total } = await measureWith(warm((k) => (k % 2 === 0 ? 100 : 300)), rule);
+    expect(total).toMatchObject({ stoppedBy: 'max-repeats', n: 12 });
+  });
+
+  it('never stops before the asked repeats, whatever the budget', async () => {
+    const rule = { relativeCi: 0.05, maxTimeS: 0.1, maxRepeats: 200 };
+    const { total } = await measureWith(warm(() => 1000), rule);
+    expect(total.n).toBe(5);
+  });
+
+  it('records the machine\'s load around the strategy', async () => {
+    const { result } = await measureWith(warm(() => 10), undefined, 2);
+    expect(result.load?.loadAverageStart.length).toBeGreaterThanOrEqual(0);
+    expect(typeof result.load?.busy).toBe('boolean');
+  });
+});
+
+/** Durations by each strategy's own call count k (0 cold, 1 the profiled warm-up, then its repeats). */
+function perStrategy(f: (k: number, strategy: string) => number): (i: number, strategy: string) => number {
+  const calls = new Map<string, number>();
+  return (_i, strategy) => {
+    const k = calls.get(strategy) ?? 0;
+    calls.set(strategy, k + 1);
+    return f(k, strategy);
+  };
+}
+
+describe('measureStrategies interleaves the repeats', () => {
+  it('spreads a drift of the machine over every strategy instead of charging it to the last one', async () => {
+    // two strategies that cost the same, on a machine 10 ms slower at every call
+    const { rows } = await measureAll(['reference', 'compensated'], (i) => 100 + 10 * i);
+    const [a, b] = rows.map((r) => r.result.total!.medianMs);
+    // measured one after the other the second strategy's repeats would lie 7 calls later: 70 ms slower
+    expect(Math.abs(b! - a!)).toBeLessThanOrEqual(10);
+    expect(rows.map((r) => r.result.total!.n)).toEqual([5, 5]);
+  });
+
+  it('gives each strategy its own time budget with --repeats auto', async () => {
+    const rule = { relativeCi: 0.01, maxTimeS: 2, maxRepeats: 200 };
+    const { rows, progress } = await measureAll(['reference', 'compensated'], perStrategy((k) => (k < 2 ? 500 : k % 2 === 0 ? 100 : 300)), rule);
+    // 200 ms a repeat on average: ten of each fit in its own 2 s, though the rounds took 4 s
+    for (const { result } of rows) expect(result.total).toMatchObject({ stoppedBy: 'time', n: 10 });
+    expect(progress.fraction).toBe(1);
+  });
+
+  it('fails a strategy whose repeat throws, keeps measuring the others, and hands over each round', async () => {
+    const broken = perStrategy((k, s) => {
+      if (s === 'compensated' && k === 3) throw new Error('compensated broke on its second repeat');
+      return 100;
+    });
+    const { rows, rounds } = await measureAll(['reference', 'compensated'], broken, undefined, 3);
+    expect(rows[0]!.result).toMatchObject({ status: 'ok', total: { n: 3 } });
+    expect(rows[1]!.result).toMatchObject({ status: 'failed', error: { message: 'compensated broke on its second repeat' } });
+    expect(rounds.map((round) => round.map((r) => `${r.result.strategy}:${r.result.status}:${r.result.total?.n ?? '-'}`))).toEqual([
+      ['reference:ok:1', 'compensated:ok:1'],
+      ['reference:ok:2', 'compensated:failed:-'],
+      ['reference:ok:3', 'compensated:failed:-'],
+    ]);
+  });
+
+  it('completes a row (health) once its repeats stop, and hands the same row over in every later round', async () => {
+    // reference is steady and stops at its 2 repeats; compensated never is, and goes on to its cap of 6
+    const rule = { relativeCi: 1e-9, maxTimeS: 3600, maxRepeats: 6 };
+    const steady = perStrategy((k, strategy) => (k < 2 ? 500 : strategy === 'reference' ? 100 : 100 + (k % 2) * 50));
+    const { rounds, rows } = await measureAll(['reference', 'compensated'], steady, rule, 2);
+    expect(rounds).toHaveLength(6);
+    const reference = rounds.map((round) => round.find((r) => r.result.strategy === 'reference')!);
+    const compensated = rounds.map((round) => round.find((r) => r.result.strategy === 'compensated')!);
+    expect(reference.slice(0, 1).map((r) => r.result.health)).toEqual([undefined]);
+    expect(reference[1]!.result.health).toBeDefined();
+    expect(reference.slice(2).every((r) => r === reference[1])).toBe(true);
+    expect(compensated.slice(0, -1).every((r) => r.result.health === undefined)).toBe(true);
+    expect(rows.every((r) => r.result.health !== undefined)).toBe(true);
+  });
+});
