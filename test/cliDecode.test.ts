@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RUN_CONFIG } from '../src/shared/config';
+import { formatBytes } from '../src/shared/format';
+import type { Report } from '../src/shared/report';
 import { loadNpz, parseNpy } from '../src/main/data';
+import type { DecodeSummary } from '../src/main/engineProtocol';
+import { estimateRunMemory } from '../src/main/service/engineInfo';
 
 const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/kde_ref_small_seed7_D4_fs40.npz', import.meta.url));
@@ -118,5 +123,24 @@ describe('kde-profiler decode', () => {
     const none = await cli(['decode', '--data', FIXTURE, '--model', 'none', '--no-spike-rate', '1', '--out', join(dir, 'p4')]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--no-spike-rate needs a posterior/);
+  });
+
+  it('says before it decodes what the posterior stage will hold, the figure its report gives beside the likelihood\'s peak', async () => {
+    const out = join(dir, 'estimate');
+    const runsDir = join(dir, 'estimate-runs');
+    const r = await cli(['decode', '--data', FIXTURE, '--model', 'detector', '--out', out, '--runs-dir', runsDir]);
+    expect(r.code, r.stderr).toBe(0);
+    const memory = (JSON.parse(await readFile(join(out, 'decode.json'), 'utf8')) as DecodeSummary).posterior!.memory!;
+    const estimated = formatBytes(memory.estimatedBytes);
+    expect(r.stderr).toContain(`estimated memory of the detector posterior (structured), held besides the likelihood's: ${estimated} of typed arrays (${memory.formula})`);
+    expect(r.stdout).toContain(`posterior memory: estimated ${estimated}, measured`);
+    const [runId] = (await readdir(runsDir)).filter((f) => /^\d{8}-\d{6}-/.test(f));
+    const report = JSON.parse(await readFile(join(runsDir, runId!, 'report.json'), 'utf8')) as Report;
+    expect(report.recommendation!.reason).toMatch(new RegExp(`estimated peak \\S+ \\S+ of the likelihood's tensors; the detector posterior \\(structured\\) holds an estimated ${estimated}`));
+    // the service's estimate before a run, from the dataset's summary alone, is the engine's to within the band's share
+    const before = await estimateRunMemory({
+      ...DEFAULT_RUN_CONFIG, data: { kind: 'file', path: FIXTURE }, strategies: ['auto'], posterior: { model: 'detector', methods: ['structured'] },
+    });
+    expect(Math.abs(before.posterior[0]!.peakBytes - memory.estimatedBytes)).toBeLessThanOrEqual(0.01 * memory.estimatedBytes);
   });
 });

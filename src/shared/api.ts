@@ -3,7 +3,7 @@
  * (Electron IPC through the preload, or WebSocket in web mode). Every method's arguments are
  * validated at runtime on the service side; errors arrive as AppError (see errors.ts).
  */
-import type { BackendChoice, BackendName, DataSource, PresetName, RunConfig, StrategyName } from './config';
+import type { BackendChoice, BackendName, DataSource, PosteriorMethod, PosteriorModel, PresetName, RunConfig, StrategyName } from './config';
 import type { DatasetSummary } from './dataset';
 import type { SerializedError } from './errors';
 import type { RunEvent, RunStatus } from './events';
@@ -70,11 +70,32 @@ export interface DataInspection {
   scale?: string;
 }
 
+/** A likelihood strategy's peak device memory (tensors), for the largest electrode. */
 export interface MemoryEstimate {
   strategy: StrategyName;
   peakBytes: number;
   /** the formula in words, e.g. "B·E·P = 100·1001·2000 floats" */
   formula: string;
+}
+
+/**
+ * The posterior stage's own peak host memory (its typed arrays: transition, per-row evidence,
+ * one window of rows), by the formula the decode reports beside its measured figure. It runs after
+ * the likelihood, in the same engine process.
+ */
+export interface PosteriorMemoryEstimate {
+  model: PosteriorModel;
+  method: PosteriorMethod;
+  /** rows the stage holds at once */
+  rowsPerWindow: number;
+  peakBytes: number;
+  formula: string;
+}
+
+/** A run's memory before it starts: each strategy's, in the order asked, and the posterior stage's per method the run asks for (none: empty). */
+export interface RunMemoryEstimate {
+  strategies: MemoryEstimate[];
+  posterior: PosteriorMemoryEstimate[];
 }
 
 export interface RunHeadline {
@@ -216,7 +237,7 @@ export interface ProfilerApi {
   getInfo(): Promise<SystemInfo>;
   listPresets(): Promise<PresetInfo[]>;
   inspectData(source: DataSource): Promise<DataInspection>;
-  estimateMemory(config: RunConfig): Promise<MemoryEstimate[]>;
+  estimateMemory(config: RunConfig): Promise<RunMemoryEstimate>;
   startRun(config: RunConfig): Promise<{ runId: string }>;
   cancelRun(runId: string): Promise<void>;
   listRuns(): Promise<RunIndexEntry[]>;

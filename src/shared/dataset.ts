@@ -98,7 +98,14 @@ export interface DatasetSummary {
   positionRange: [number, number];
   timeSpan: [number, number];
   nTime: number;
+  /** the interior place bins: the likelihood's columns */
   nBins: number;
+  /**
+   * 1-D data: every bin of the place grid, interior or not (the posterior's state space keeps them
+   * all), so an estimate before a run sizes the posterior without the grid. Absent for 2-D
+   * positions, on which the posterior does not run, and in summaries written before it.
+   */
+  nPlaceGridBins?: number;
   featureDims: number[];
   positionStd: number[];
   waveformStd: number | number[];
@@ -152,6 +159,7 @@ export function summarizeDataset(d: Dataset): DatasetSummary {
     timeSpan: [d.time.length ? d.time[0]! : 0, d.time.length ? d.time[d.time.length - 1]! : 0],
     nTime: d.time.length,
     nBins: d.placeBinCenters.length / q,
+    ...(q === 1 ? { nPlaceGridBins: d.placeGrid?.centers.length ?? d.placeBinCenters.length } : {}),
     featureDims: [...new Set(d.electrodes.map((e) => e.nFeatures))].sort((a, b) => a - b),
     positionStd,
     waveformStd: d.params.waveformStd,

@@ -68,6 +68,16 @@ function disturbedWords(best: Candidate, next: Candidate | undefined): string {
 }
 
 /**
+ * The budget covers the likelihood's tensors; a run that ends with a posterior also holds the
+ * stage's typed arrays (its estimate by posteriorWork.ts's formula), which the peak must not hide.
+ */
+function posteriorWords(input: AnalysisInput): string {
+  const p = input.posterior;
+  if (!p?.memory) return '';
+  return ` of the likelihood's tensors; the ${p.model} posterior (${p.method}) holds an estimated ${formatBytes(p.memory.estimatedBytes)} of typed arrays besides, outside the budget`;
+}
+
+/**
  * Among strategies that ran, agree with the reference (allclose, or the same decoded position in
  * at least 99 % of rows) and whose estimated peak fits the memory budget: the lowest warm median
  * encode + decode. The block size is the config's: one run measures one block size, so there is
@@ -96,7 +106,7 @@ export function recommend(input: AnalysisInput): Recommendation | undefined {
   const parts = [
     ranking.words,
     agreementOf(best.r).words,
-    `fits the ${formatBytes(budget)} budget` + (peak !== undefined ? ` (estimated peak ${formatBytes(peak)})` : ''),
+    `fits the ${formatBytes(budget)} budget` + (peak !== undefined ? ` (estimated peak ${formatBytes(peak)}${posteriorWords(input)})` : ''),
   ];
   const skippedWords = skipped.length > 0 ? `; not chosen: ${skipped.join(', ')}` : '';
   const rec: Recommendation = {

@@ -4,7 +4,7 @@
  */
 import { isDispatch, type BackendChoice, type StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
-import type { BackendInfo, MachineLoad, StrategyResult, TimingStats } from '../../shared/report';
+import type { BackendInfo, MachineLoad, PosteriorReport, StrategyResult, TimingStats } from '../../shared/report';
 import { isExternalEngineName } from '../../shared/externalEngines';
 import { formatAbsDiff, formatShare } from '../../shared/format';
 import { addTimings } from './stats';
@@ -26,6 +26,8 @@ export interface AnalysisInput {
   load?: MachineLoad;
   /** logical cores of the machine, for the load's words */
   cores?: number;
+  /** the posterior the run ended with: its stage's memory is held besides the likelihood's, outside the budget */
+  posterior?: Pick<PosteriorReport, 'model' | 'method' | 'memory'>;
 }
 
 /** "compensated", or "auto (compensated)" when a dispatch resolved to one strategy everywhere. */

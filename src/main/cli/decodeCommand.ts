@@ -21,6 +21,7 @@ import {
   DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_DIR, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary,
   type PosteriorSummary,
 } from '../engineProtocol';
+import { DEFAULT_ROWS_PER_WINDOW } from '../engine/model';
 import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
@@ -79,8 +80,6 @@ const OPTIONS = {
   'runs-dir': RUN_OPTIONS['runs-dir'],
   help: RUN_OPTIONS.help,
 } as const;
-
-const DEFAULT_ROWS_PER_CHUNK = 2000;
 
 /** The posterior the flags ask for; none for a shard unless one is named (which the engine refuses). */
 function posteriorOf(flags: ReturnType<typeof parseFlags>, sharded: boolean): DecodeRequest['posterior'] {
@@ -234,7 +233,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };
   config.data = await resolveNwbData(config.data, stringFlag(flags, 'recipe'), io.cwd);
   await checkNpzStart(config.data);
-  const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_CHUNK;
+  const rowsPerChunk = intFlag(flags, 'rows-per-chunk', 2) ?? DEFAULT_ROWS_PER_WINDOW;
   const posterior = posteriorOf(flags, config.shard !== undefined);
   const request: DecodeRequest = posterior ? { rowsPerChunk, posterior } : { rowsPerChunk };
   const outDir = resolve(io.cwd, outFlag);

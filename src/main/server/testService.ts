@@ -21,7 +21,7 @@ export function stubService(): StubService {
     getInfo: async () => ({ version: '9.9.9' }) as never,
     listPresets: async () => [],
     inspectData: notFound,
-    estimateMemory: async () => [],
+    estimateMemory: async () => ({ strategies: [], posterior: [] }),
     startRun: async () => ({ runId: '20250101-000000-abcdef' }),
     cancelRun: async () => undefined,
     listRuns: async () => [],

@@ -178,7 +178,7 @@ describe('profiler service with the engine process', () => {
     expect(presets.map((p) => p.name)).toEqual(['tiny', 'small', 'medium', 'large', 'realistic', 'place']);
     const inspection = await service.inspectData({ kind: 'preset', name: 'tiny', seed: 42, features: 2, featureScale: 1 });
     expect(inspection.summary!.nElectrodes).toBe(4);
-    const estimates = await service.estimateMemory(config('medium', ['reference', 'logsumexp', 'auto']));
+    const { strategies: estimates } = await service.estimateMemory(config('medium', ['reference', 'logsumexp', 'auto']));
     expect(estimates.map((e) => e.strategy).slice(0, 2)).toEqual(['reference', 'logsumexp']);
     // logsumexp materializes B·E·P, the reference only E·P-sized kernels
     expect(estimates[1]!.peakBytes).toBeGreaterThan(10 * estimates[0]!.peakBytes);

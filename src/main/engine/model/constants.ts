@@ -26,6 +26,12 @@ export const DEFAULT_POS_TILE_SIZE = 256;
  * peaked at 2.06 GiB RSS for 38.0 s of decode, within a quarter of it at 1.54 GiB for 41.3 s.
  */
 export const KEPT_KERNEL_BUDGET_SHARE = 0.25;
+/**
+ * Rows per window of a decode that names none (`decode --rows-per-chunk`), and of a profiling run's
+ * posterior stage, so the filter and smoother spans of a run and of a decode cover alike: the window
+ * is what the posterior stage holds at once, and so what its memory estimate is made of.
+ */
+export const DEFAULT_ROWS_PER_WINDOW = 2000;
 /** The `series` strategy's feature limit: its (F × P) factor and (B × F) features stay small. */
 export const MAX_SERIES_FEATURES = 256;
 /** `series` takes at most E / this many features, else the direct product is about as cheap. */

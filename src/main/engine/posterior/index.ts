@@ -27,3 +27,4 @@ export { assembleOutputs, mapPosition, maskedPosterior, stateProbabilities, type
 export {
   filterRowWork, posteriorMemoryEstimate, smoothRowWork, transitionBytes, transitionProductWork, type PosteriorMemoryEstimate,
 } from './posteriorWork';
+export { posteriorStageEstimate, posteriorStageEstimateOfSummary, type PosteriorStageAsk } from './stageEstimate';

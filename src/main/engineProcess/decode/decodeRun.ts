@@ -17,6 +17,7 @@ import type { StageTime, StrategyResult } from '../../../shared/report';
 import { datasetScale, timingStats } from '../../analysis';
 import { PRESET_INFO } from '../../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../../engine/model';
+import { posteriorStageEstimate } from '../../engine/posterior';
 import type { WindowSummary } from '../../engine';
 import {
   DECODE_SUMMARY_FILE, likelihoodRelPath, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type PosteriorSummary,
@@ -26,7 +27,7 @@ import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type Fitt
 import { DecodeProgress, type DecodePhase } from './decodeProgress';
 import { LikelihoodStream, writeAxes } from '../runFiles';
 import { fitOptionsFor, notApplicableFor } from '../measurement';
-import { decodePosterior } from '../posterior';
+import { decodePosterior, placeGridOf } from '../posterior';
 import { recordingProjection } from './recordingProjection';
 
 /** What the decode learned on its way, for decode.json and the report. */
@@ -83,6 +84,11 @@ class DecodeRun {
     const scale = datasetScale(summary, PRESET_INFO).sentence;
     session.log('info', `${summary.name}: ${scale}`);
     session.log('info', `estimated peak device memory for ${estimate.strategy}: ${formatBytes(estimate.deviceBytes)} (${estimate.formula})`);
+    const wanted = this.request.posterior;
+    if (wanted && dataset.positionDims === 1) {
+      const stage = posteriorStageEstimate({ ...wanted, rowsPerWindow: this.request.rowsPerChunk }, placeGridOf(dataset), dataset.time.length);
+      session.log('info', `estimated memory of the ${wanted.model} posterior (${wanted.method}), held besides the likelihood's: ${formatBytes(stage.bytes)} of typed arrays (${stage.formula})`);
+    }
 
     memory.markStage(strategy);
     // the stage table of the fit and the decode, span by span: a long recording's spans are not kept

@@ -12,6 +12,7 @@ import type { PosteriorRequest } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import type { PosteriorMethodTiming, PosteriorReport } from '../../../shared/posteriorReport';
+import { DEFAULT_ROWS_PER_WINDOW } from '../../engine/model';
 import { POSTERIOR_FILES, POSTERIOR_WORK_DIR, POSTERIOR_WORK_LIKELIHOOD, type PosteriorSummary } from '../../engineProtocol';
 import type { EngineDeps } from '../session';
 import { nextStep, type MeasureContext } from './measureContext';
@@ -22,7 +23,7 @@ import type { StrategyMeasurement } from './strategyMeasure';
 export const POSTERIOR_GROUP = 'posterior';
 
 /** the decode's default window: the filter and smoother spans of a run and of a decode cover alike */
-const ROWS_PER_WINDOW = 2000;
+const ROWS_PER_WINDOW = DEFAULT_ROWS_PER_WINDOW;
 
 export interface RunPosteriorInputs {
   ctx: MeasureContext;

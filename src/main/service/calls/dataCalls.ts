@@ -2,7 +2,7 @@
  * The calls about the machine and the data rather than about one run: system info, presets, a data
  * file's summary and memory estimate, NWB scans and recipes, npz export, and the sweeps on disk.
  */
-import type { DataInspection, MemoryEstimate, PresetInfo, ProfilerApi, SystemInfo } from '../../../shared/api';
+import type { DataInspection, PresetInfo, ProfilerApi, RunMemoryEstimate, SystemInfo } from '../../../shared/api';
 import { PRESET_INFO } from '../../data';
 import { DatasetSummaryCache, exportSourceAsNpz, saveRecipeFor, scanDataView, withScale } from '../datasets';
 import { estimateRunMemory, SystemInfoCache } from '../engineInfo';
@@ -22,7 +22,7 @@ export function dataCalls({ store, ready, spawn }: ServiceCore): DataCalls {
     getInfo: async (): Promise<SystemInfo> => systemInfo.get(),
     listPresets: async (): Promise<PresetInfo[]> => PRESET_INFO.map((p) => ({ ...p })),
     inspectData: async (source): Promise<DataInspection> => withScale(await summaries.inspect(dataSource(source))),
-    estimateMemory: async (config): Promise<MemoryEstimate[]> => estimateRunMemory(runConfig(config), summaries),
+    estimateMemory: async (config): Promise<RunMemoryEstimate> => estimateRunMemory(runConfig(config), summaries),
 
     pickDataFile: async () => null,
     scanData: (paths) => scanDataView(paths),

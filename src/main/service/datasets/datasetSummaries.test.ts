@@ -73,7 +73,7 @@ describe('estimateRunMemory', () => {
   it('estimates from the cached summary', async () => {
     const cache = new DatasetSummaryCache();
     await cache.inspect(tiny);
-    const estimates = await estimateRunMemory({ ...DEFAULT_RUN_CONFIG, data: tiny, strategies: ['reference', 'logsumexp'] }, cache);
+    const { strategies: estimates } = await estimateRunMemory({ ...DEFAULT_RUN_CONFIG, data: tiny, strategies: ['reference', 'logsumexp'] }, cache);
     expect(estimates.map((e) => e.strategy)).toEqual(['reference', 'logsumexp']);
     expect(estimates[1]!.peakBytes).toBeGreaterThan(estimates[0]!.peakBytes);
   });

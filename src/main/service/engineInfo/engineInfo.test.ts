@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { RunMemoryEstimate } from '../../../shared/api';
+import { DEFAULT_RUN_CONFIG, POSTERIOR_METHODS, type DataSource, type RunConfig } from '../../../shared/config';
+import { loadDataset } from '../../data';
+import { DEFAULT_ROWS_PER_WINDOW } from '../../engine/model';
+import { posteriorStageEstimate, posteriorStageEstimateOfSummary } from '../../engine/posterior';
 import type { EngineChild } from '../../host';
-import { SystemInfoCache } from './engineInfo';
+import { DatasetSummaryCache } from '../datasets';
+import { estimateRunMemory, SystemInfoCache } from './engineInfo';
 
 /** A stand-in engine process that answers a probe with one backend of the given name, or dies. */
 function fakeEngine(backend: string | null, spawned: { count: number }): () => EngineChild {
@@ -42,5 +48,44 @@ describe('SystemInfoCache', () => {
     await expect(failing.get()).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
     await expect(failing.get()).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
     expect(spawned.count).toBe(2);
+  });
+});
+
+describe('estimateRunMemory', () => {
+  const medium: DataSource = { kind: 'preset', name: 'medium', seed: 42, features: 4, featureScale: 1 };
+  const base: RunConfig = { ...DEFAULT_RUN_CONFIG, data: medium, strategies: ['reference', 'compensated'] };
+  const total = (e: RunMemoryEstimate) => [...e.strategies, ...e.posterior].reduce((sum, x) => sum + x.peakBytes, 0);
+
+  it("adds the posterior stage a run asks for, one row per method, by engine/posterior's formula", async () => {
+    const cache = new DatasetSummaryCache();
+    const without = await estimateRunMemory(base, cache);
+    expect(without.posterior).toEqual([]);
+    const asked = await estimateRunMemory({ ...base, posterior: { model: 'detector', methods: [...POSTERIOR_METHODS] } }, cache);
+    expect(asked.strategies).toEqual(without.strategies);
+    const summary = await cache.summaryOf(medium);
+    const stage = POSTERIOR_METHODS.map((method) => posteriorStageEstimateOfSummary({ model: 'detector', method, rowsPerWindow: DEFAULT_ROWS_PER_WINDOW }, summary)!);
+    expect(asked.posterior).toEqual(stage.map((e, i) => ({
+      model: 'detector', method: POSTERIOR_METHODS[i], rowsPerWindow: Math.min(DEFAULT_ROWS_PER_WINDOW, summary.nTime), peakBytes: e.bytes, formula: e.formula,
+    })));
+    expect(total(asked) - total(without)).toBe(stage.reduce((sum, e) => sum + e.bytes, 0));
+  });
+
+  it("is, from the summary, what the engine's stage estimates on the dataset's own grid", async () => {
+    const cache = new DatasetSummaryCache();
+    const dataset = await loadDataset(medium);
+    const grid = dataset.placeGrid ?? { centers: dataset.placeBinCenters, interior: new Uint8Array(dataset.placeBinCenters.length).fill(1) };
+    const { posterior } = await estimateRunMemory({ ...base, posterior: { model: 'decoder', methods: [...POSTERIOR_METHODS] } }, cache);
+    for (const row of posterior) {
+      const engine = posteriorStageEstimate({ model: 'decoder', method: row.method, rowsPerWindow: DEFAULT_ROWS_PER_WINDOW }, grid, dataset.time.length);
+      expect(Math.abs(row.peakBytes - engine.bytes)).toBeLessThanOrEqual(0.01 * engine.bytes);
+    }
+  });
+
+  it('has no posterior row where the data cannot have one (2-D positions)', async () => {
+    const summary = await new DatasetSummaryCache().summaryOf(medium);
+    const flat = { summaryOf: async () => ({ ...summary, positionDims: 2 }) } as unknown as DatasetSummaryCache;
+    const estimate = await estimateRunMemory({ ...base, posterior: { model: 'decoder', methods: ['structured'] } }, flat);
+    expect(estimate.posterior).toEqual([]);
+    expect(estimate.strategies).toHaveLength(2);
   });
 });

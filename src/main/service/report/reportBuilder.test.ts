@@ -4,6 +4,9 @@ import { summarizeDataset } from '../../../shared/dataset';
 import { makePreset, PRESET_INFO } from '../../data';
 import { renderReportCsv, renderReportMarkdown, validateReport } from '../../export';
 import { timingStats } from '../../analysis';
+import { estimateDatasetPeak } from '../../engine/model';
+import { posteriorStageEstimate } from '../../engine/posterior';
+import { formatBytes } from '../../../shared/format';
 import type { PosteriorReport, StrategyResult } from '../../../shared/report';
 import reportSchema from '../../../../resources/report.schema.json';
 import { buildReport, type ReportInput } from './reportBuilder';
@@ -131,6 +134,37 @@ describe('buildReport', () => {
 
     const csv = renderReportCsv(report).trimEnd().split('\n');
     expect(csv.filter((l) => l.includes(',posterior,detector structured,ok,'))).toHaveLength(2);
+  });
+
+  it("says in a decode's recommendation what its posterior stage holds besides the likelihood's estimated peak", () => {
+    const data = makePreset('tiny', { seed: 1 });
+    const dataset = summarizeDataset(data);
+    const peak = estimateDatasetPeak('compensated', dataset, { blockSize: dataset.blockSize }).deviceBytes;
+    const stage = posteriorStageEstimate({ model: 'decoder', method: 'structured', rowsPerWindow: 2000 }, data.placeGrid!, data.time.length);
+    const strategy: StrategyResult = {
+      strategy: 'compensated', resolved: ['compensated'], status: 'ok', stages: [], kernels: [], total: timingStats(40, []),
+      memory: { estimatedPeakBytes: peak, measuredPeakTensorBytes: peak },
+    };
+    const posterior = {
+      model: 'decoder', method: 'structured', states: ['Continuous'], rows: data.time.length, nStateBins: 100, nInteriorStateBins: 100,
+      marginalLogLikelihood: -1, filterMs: 1, smoothMs: 1, denseTransitionBytes: 40_000,
+      memory: { estimatedBytes: stage.bytes, formula: stage.formula, measuredBytes: stage.bytes },
+      files: { acausal: 'a.npy', causal: 'c.npy', stateProbabilities: 's.npy', mapPosition: 'm.npy' },
+    } satisfies PosteriorReport;
+    const decode = (p?: PosteriorReport) => buildReport({
+      runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed',
+      config: parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['compensated'] }),
+      outcome: {
+        dataset,
+        backend: { name: 'cpu', device: 'CPU', isGpu: false, isFallback: false, reason: 'asked', tfjsVersion: '4.22.0', initMs: 1, warnings: [] },
+        strategies: [strategy], notApplicable: [], windows: [], ...(p ? { posterior: p } : {}),
+      },
+    });
+    expect(decode().recommendation!.reason).toContain(`fits the 1.00 GiB budget (estimated peak ${formatBytes(peak)}).`);
+    expect(decode(posterior).recommendation!.reason).toContain(
+      `fits the 1.00 GiB budget (estimated peak ${formatBytes(peak)} of the likelihood's tensors; ` +
+        `the decoder posterior (structured) holds an estimated ${formatBytes(stage.bytes)} of typed arrays besides, outside the budget).`,
+    );
   });
 
   it('names in the schema the models and posterior methods the config knows', () => {

@@ -101,6 +101,7 @@ export function buildReport(input: ReportInput): Report {
     posTileSize: config.posTileSize,
     cores: env.cpus,
     ...(load ? { load } : {}),
+    ...(outcome.posterior ? { posterior: outcome.posterior } : {}),
   };
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,

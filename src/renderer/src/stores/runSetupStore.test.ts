@@ -70,16 +70,22 @@ describe('useRunSetupStore', () => {
     expect(setup.blocker).toMatch(/Workers must be a whole number/);
   });
 
-  it('asks for no posterior by default, else the chosen model timed with both posterior methods, without a new estimate', async () => {
+  it('asks for no posterior by default, else the chosen model timed with both posterior methods, estimating its stage too', async () => {
     const setup = useRunSetupStore();
     expect(setup.config).not.toHaveProperty('posterior');
     setup.posterior = 'detector';
     await nextTick();
     expect(setup.config.posterior).toEqual({ model: 'detector', methods: ['dense', 'structured'] });
     await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
-    expect(api.callsOf('estimateMemory')).toHaveLength(0);
+    // the estimate covers the posterior stage, so a new model is a new estimate
+    expect(api.callsOf('estimateMemory')).toHaveLength(1);
+    expect(api.callsOf('estimateMemory')[0]!.args[0]).toMatchObject({ posterior: { model: 'detector' } });
+    expect(setup.posteriorEstimates.map((e) => [e.model, e.method])).toEqual([['detector', 'dense'], ['detector', 'structured']]);
     setup.posterior = 'none';
     expect(setup.config).not.toHaveProperty('posterior');
+    await nextTick();
+    await vi.advanceTimersByTimeAsync(ESTIMATE_DEBOUNCE_MS);
+    expect(setup.posteriorEstimates).toEqual([]);
   });
 
   it('offers the project\'s own engines, never a command, and sends the chosen ones in the order offered, without a new estimate', async () => {
@@ -141,7 +147,7 @@ describe('useRunSetupStore', () => {
     let release: () => void = () => undefined;
     api.estimateMemory = (config) =>
       new Promise((resolve) => {
-        release = () => resolve([{ strategy: 'reference', peakBytes: 1, formula: `old ${config.strategies.length}` }]);
+        release = () => resolve({ strategies: [{ strategy: 'reference', peakBytes: 1, formula: `old ${config.strategies.length}` }], posterior: [] });
       });
     const first = setup.estimate();
     const slowRelease = release;

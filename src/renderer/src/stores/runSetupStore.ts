@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch, type ComputedRef, type Ref } from 'vue';
-import type { BackendAvailability, MemoryEstimate } from '../../../shared/api';
+import type { BackendAvailability, MemoryEstimate, PosteriorMemoryEstimate } from '../../../shared/api';
 import {
   DEFAULT_RUN_CONFIG, DEFAULT_STOPPING_RULE, POSTERIOR_METHODS, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
   type PosteriorModel, type RunConfig, type StrategyChoice,
@@ -113,6 +113,8 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
 /** the memory estimate of a config, asked again (debounced) whenever something that changes memory changes */
 function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<StrategyChoice[]>) {
   const estimates = shallowRef<MemoryEstimate[]>([]);
+  /** the posterior stage's, per method, when the config asks for a posterior */
+  const posteriorEstimates = shallowRef<PosteriorMemoryEstimate[]>([]);
   /** the strategy choices the estimates answer, in the order asked (auto's estimate names what auto picks) */
   const estimatedFor = shallowRef<StrategyChoice[]>([]);
   const estimating = ref(false);
@@ -123,6 +125,7 @@ function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<Strat
     const ticket = estimateRequests.next();
     if (strategies.value.length === 0) {
       estimates.value = [];
+      posteriorEstimates.value = [];
       estimatedFor.value = [];
       return;
     }
@@ -131,11 +134,13 @@ function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<Strat
     const asked = config.value;
     await ticket.settle(() => useApi().estimateMemory(asked), {
       onAnswer: (result) => {
-        estimates.value = result;
+        estimates.value = result.strategies;
+        posteriorEstimates.value = result.posterior;
         estimatedFor.value = [...asked.strategies];
       },
       onError: (e) => {
         estimates.value = [];
+        posteriorEstimates.value = [];
         estimatedFor.value = [];
         estimateError.value = errorText(e).message;
       },
@@ -146,14 +151,14 @@ function useMemoryEstimate(config: ComputedRef<RunConfig>, strategies: Ref<Strat
   }
 
   const scheduleEstimate = debounce(() => void estimate(), ESTIMATE_DEBOUNCE_MS);
-  // the label, repeat counts, the posterior and the external engines (which the estimate does not cover) do not change it; everything else may
+  // the label, repeat counts and the external engines (which the estimate does not cover) do not change it; everything else may
   const estimateKey = computed(() => {
-    const { label: _l, repeats: _r, warmup: _w, posterior: _p, untilStable: _u, engines: _e, ...rest } = config.value;
+    const { label: _l, repeats: _r, warmup: _w, untilStable: _u, engines: _e, ...rest } = config.value;
     return JSON.stringify(rest);
   });
   watch(estimateKey, () => scheduleEstimate());
 
-  return { estimates, estimatedFor, estimating, estimateError, estimate, scheduleEstimate };
+  return { estimates, posteriorEstimates, estimatedFor, estimating, estimateError, estimate, scheduleEstimate };
 }
 
 export const useRunSetupStore = defineStore('runSetup', () => {

@@ -2,8 +2,10 @@
  * Rows of the memory estimate table. The service answers one estimate per chosen strategy, in the
  * order asked, naming the strategy the formula describes: for `auto` that is the strategy auto
  * would pick, so the row is labelled with both ("auto → compensated") and keyed by the choice.
+ * A run that ends with a posterior gets a row per posterior method after them: the stage's own
+ * host memory, a different memory from the strategies' tensors.
  */
-import type { MemoryEstimate } from '../../../shared/api';
+import type { MemoryEstimate, PosteriorMemoryEstimate } from '../../../shared/api';
 import type { StrategyChoice } from '../../../shared/config';
 
 export interface EstimateRow {
@@ -28,4 +30,14 @@ export function estimateRows(chosen: readonly StrategyChoice[], estimates: reado
     rows.push({ choice, label, peakBytes: e.peakBytes, formula: e.formula });
   });
   return rows;
+}
+
+/** The posterior stage's rows, one per method the run times: "decoder posterior, structured", keyed by the method. */
+export function posteriorEstimateRows(estimates: readonly PosteriorMemoryEstimate[]): EstimateRow[] {
+  return estimates.map((e) => ({
+    choice: `posterior-${e.method}`,
+    label: `${e.model} posterior, ${e.method}`,
+    peakBytes: e.peakBytes,
+    formula: e.formula,
+  }));
 }

@@ -3,7 +3,7 @@
  * push run events to whoever subscribed. Override any method by assigning to it.
  */
 import type {
-  Comparison, ExportFormat, ExportResult, MemoryEstimate, NpzExportOptions, ProfilerApi, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest,
+  Comparison, ExportFormat, ExportResult, NpzExportOptions, ProfilerApi, RunMemoryEstimate, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest,
 } from '../../../shared/api';
 import { isDispatch, type DataSource, type RunConfig } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
@@ -56,9 +56,12 @@ export class FakeApi implements ProfilerApi {
     this.record('inspectData', source);
     return { ...sample.inspection(), source };
   };
-  estimateMemory = async (config: RunConfig): Promise<MemoryEstimate[]> => {
+  estimateMemory = async (config: RunConfig): Promise<RunMemoryEstimate> => {
     this.record('estimateMemory', config);
-    return config.strategies.filter((s) => !isDispatch(s)).map((s, i) => ({ strategy: s, peakBytes: (i + 1) * 1024 * 1024, formula: `formula ${s}` }));
+    const strategies = config.strategies.filter((s) => !isDispatch(s)).map((s, i) => ({ strategy: s, peakBytes: (i + 1) * 1024 * 1024, formula: `formula ${s}` }));
+    const p = config.posterior;
+    const posterior = (p?.methods ?? []).map((method, i) => ({ model: p!.model, method, rowsPerWindow: 2000, peakBytes: (i + 1) * 2 ** 24, formula: `formula ${method}` }));
+    return { strategies, posterior };
   };
   startRun = async (config: RunConfig) => (this.record('startRun', config), { runId: this.nextRunId });
   cancelRun = async (runId: string) => void this.record('cancelRun', runId);
