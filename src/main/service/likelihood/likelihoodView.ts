@@ -60,7 +60,7 @@ export async function readAxes(runDir: string): Promise<LikelihoodAxes | undefin
 /**
  * The windows of the decode run that wrote this likelihood, from decode.json; undefined for other
  * runs, or where decode.json does not describe this file. The rule is the decode's own
- * (engine/windows.ts): windows of max(2, ⌊rowsPerChunk⌋) rows, a lone last row joined to the window before.
+ * (engine/likelihood/windows.ts): windows of max(2, ⌊rowsPerChunk⌋) rows, a lone last row joined to the window before.
  */
 async function decodeWindows(runDir: string, strategy: string, nTime: number): Promise<LikelihoodWindows | undefined> {
   let summary: Partial<DecodeSummary>;
