@@ -17,19 +17,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WebSocket } from 'ws';
 import { parseRunConfig, STRATEGIES } from '../src/shared/config';
-import { parseServerMessage, type ClientMessage, type ServerMessage } from '../src/shared/wire';
+import type { ServerMessage } from '../src/shared/wire';
 import { createProfilerService } from '../src/main/service';
 import { startServer } from '../src/main/server';
+import { PageSocket, type EventMessage } from './pageSocket';
 
 const TIMELINE_REFRESH_MS = 250;
 const CALL_TIMEOUT_MS = 60_000;
 /** events that say nothing about the timeline: the rest (trace batches, timeline notices) do */
 const NOT_TIMELINE = new Set(['progress', 'status', 'log']);
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 interface Tally {
   messages: number;
@@ -53,56 +51,14 @@ function kindOf(m: ServerMessage, methodOf: (id: number) => string | undefined):
   return `answer ${methodOf(m.id) ?? '?'}`;
 }
 
-class Page {
-  readonly tally = emptyTally();
-  readonly opened: Promise<void>;
-  private readonly ws: WebSocket;
-  private nextId = 1;
-  private readonly pending = new Map<number, { method: string; resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+/** A page that counts every frame it receives, by kind. */
+class Page extends PageSocket {
+  readonly tally: Tally;
 
-  constructor(url: string, origin: string, private readonly onEvent: (m: ServerMessage & { kind: 'event' }) => void) {
-    this.ws = new WebSocket(url, { origin });
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('error', reject);
-    });
-    this.ws.on('message', (data: Buffer) => this.onFrame(data));
-  }
-
-  request(message: DistributiveOmit<ClientMessage, 'id'>): Promise<unknown> {
-    const id = this.nextId++;
-    const method = message.kind === 'call' ? message.method : message.kind;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(id)?.reject(new Error(`${method}: no answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
-      this.pending.set(id, { method, resolve, reject, timer });
-      this.ws.send(JSON.stringify({ ...message, id }));
-    });
-  }
-
-  call(method: string, ...params: unknown[]): Promise<unknown> {
-    return this.request({ kind: 'call', method: method as never, params });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-
-  private settle(id: number) {
-    const p = this.pending.get(id);
-    if (p) clearTimeout(p.timer);
-    this.pending.delete(id);
-    return p;
-  }
-
-  private onFrame(data: Buffer): void {
-    const m = parseServerMessage(data.toString('utf8'));
-    count(this.tally, m ? kindOf(m, (id) => this.pending.get(id)?.method) : 'unreadable', data.byteLength);
-    if (!m) return;
-    if (m.kind === 'event') return this.onEvent(m);
-    const p = this.settle(m.id);
-    if (!p) return;
-    if (m.ok) p.resolve(m.result);
-    else p.reject(new Error(`${p.method}: ${m.error.code}: ${m.error.message}`));
+  constructor(url: string, origin: string, onEvent: (m: EventMessage) => void) {
+    const tally = emptyTally();
+    super(url, origin, { event: onEvent, frame: (m, bytes, methodOf) => count(tally, m ? kindOf(m, methodOf) : 'unreadable', bytes) }, CALL_TIMEOUT_MS);
+    this.tally = tally;
   }
 }
 

@@ -24,13 +24,12 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { WebSocket } from 'ws';
 import { STRATEGIES, type RunConfig } from '../src/shared/config';
 import type { RunEvent } from '../src/shared/events';
-import { parseServerMessage, type ClientMessage } from '../src/shared/wire';
 import { createProfilerService } from '../src/main/service';
 import { startServer } from '../src/main/server';
 import { percentile, report, round, summary } from './loadCheckFigures';
+import { PageSocket } from './pageSocket';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STATIC_DIR = join(REPO_ROOT, 'out', 'renderer');
@@ -50,8 +49,6 @@ interface ClientResult {
   clientLoopDelayP99Ms: number;
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
 /** ms since the epoch with sub-ms resolution, comparable between the two processes */
 const wallMs = () => performance.timeOrigin + performance.now();
 
@@ -60,55 +57,6 @@ function signature(e: RunEvent): string {
   return JSON.stringify(e);
 }
 
-/** One page: a socket that answers calls by id and hands run events to `onEvent`. */
-class Page {
-  private readonly ws: WebSocket;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
-  readonly opened: Promise<void>;
-
-  constructor(plan: ClientPlan, private readonly onEvent: (e: RunEvent) => void, private readonly onError: (m: string) => void) {
-    this.ws = new WebSocket(plan.wsUrl, { origin: plan.origin });
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('error', (e) => reject(e));
-    });
-    this.ws.on('message', (data) => this.onText(String(data)));
-    this.ws.on('close', () => {
-      for (const id of [...this.pending.keys()]) this.settle(id)?.reject(new Error('socket closed'));
-    });
-  }
-
-  request(message: DistributiveOmit<ClientMessage, 'id'>): Promise<unknown> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(id)?.reject(new Error(`no answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
-      this.ws.send(JSON.stringify({ ...message, id }));
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-
-  private settle(id: number) {
-    const p = this.pending.get(id);
-    if (p) clearTimeout(p.timer);
-    this.pending.delete(id);
-    return p;
-  }
-
-  private onText(text: string): void {
-    const m = parseServerMessage(text);
-    if (!m) return this.onError('unreadable server message');
-    if (m.kind === 'event') return this.onEvent(m.event);
-    const p = this.settle(m.id);
-    if (!p) return;
-    if (m.ok) p.resolve(m.result);
-    else p.reject(new Error(`${m.error.code}: ${m.error.message}`));
-  }
-}
 
 /** The child: N pages watching the run, plus the steady stream, for `seconds`. */
 async function runClients(plan: ClientPlan): Promise<ClientResult> {
@@ -129,7 +77,7 @@ async function runClients(plan: ClientPlan): Promise<ClientResult> {
     let timelineBusy = false;
     let lastTimelineMs = 0;
     const seen = new Set<string>();
-    const page: Page = new Page(plan, (e) => {
+    const page: PageSocket = new PageSocket(plan.wsUrl, plan.origin, { event: ({ event: e }) => {
       const sig = signature(e);
       if (!seen.has(sig)) {
         seen.add(sig);
@@ -142,7 +90,9 @@ async function runClients(plan: ClientPlan): Promise<ClientResult> {
       lastTimelineMs = performance.now();
       void timed('timeline', () => page.request({ kind: 'call', method: 'getTimeline', params: [plan.runId, { startUs: 0, endUs: Math.max(latestUs, 1), widthPx: 1200 }] }))
         .finally(() => (timelineBusy = false));
-    }, (m) => result.errors.push(m));
+    }, frame: (m) => {
+      if (!m) result.errors.push('unreadable server message');
+    } }, CALL_TIMEOUT_MS);
     return page;
   });
   await Promise.all(pages.map((p) => p.opened));
