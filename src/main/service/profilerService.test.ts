@@ -48,6 +48,12 @@ describe('profiler service with the engine process', () => {
     expect(entry.status).toBe('completed');
     expect(entry.headline.map((h) => h.strategy)).toEqual(['reference', 'compensated']);
     expect(events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.status)).toEqual(['queued', 'running', 'completed']);
+    // a page hears that the run runs before it hears of its timeline, and its last notice before the run's end
+    const running = events.findIndex((e) => e.type === 'status' && e.status === 'running');
+    const notices = events.flatMap((e, i) => (e.type === 'timeline' ? [i] : []));
+    expect(notices.length).toBeGreaterThan(0);
+    expect(notices[0]!).toBeGreaterThan(running);
+    expect(notices.at(-1)!).toBeLessThan(events.findIndex((e) => e.type === 'status' && e.status === 'completed'));
     expect(events.some((e) => e.type === 'progress')).toBe(true);
 
     const detail = await service.getRun(runId);

@@ -50,7 +50,7 @@ export class ActiveRun {
 
   constructor(private readonly o: ActiveRunOptions) {
     this.status = o.status;
-    this.timeline = o.config.trace ? new LiveTimeline(() => this.openSpans(), { notify: (change) => o.emit({ type: 'timeline', runId: this.id, ...change }) }) : undefined;
+    this.timeline = o.config.trace ? new LiveTimeline(() => this.openSpans(), { notify: (change) => o.emit({ type: 'timeline', runId: this.id, ...change }), holdNotices: true }) : undefined;
     this.finished = new Promise((resolve) => {
       this.resolveFinished = resolve;
     });
@@ -174,8 +174,8 @@ export class ActiveRun {
       await log.close();
       throw startNotRecordedError(e, store.runsDir, store.dir(id));
     }
-    this.timeline?.flushNotices();
     this.o.emit({ type: 'status', runId: id, status: 'running' });
+    this.timeline?.releaseNotices(); // a page hears of the timeline once it heard the run runs
 
     const rss: EngineRss | undefined = handle.pid === undefined ? undefined : sampleEngineRss({
       pid: handle.pid, trace: config.trace, nowUs: () => rec.nowUs(), onRecords, readRssBytes: this.o.readRssBytes,

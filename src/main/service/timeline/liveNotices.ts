@@ -15,6 +15,8 @@ export interface LiveNoticesOptions {
   send: (change: TimelineChange) => void;
   intervalMs?: number;
   nowMs?: () => number;
+  /** send nothing until release(): a run's pages hear that it runs before they hear of its timeline */
+  held?: boolean;
 }
 
 export class LiveNotices {
@@ -22,15 +24,17 @@ export class LiveNotices {
   private sentAtMs = -Infinity;
   private readonly intervalMs: number;
   private readonly nowMs: () => number;
+  private held: boolean;
 
   constructor(private readonly options: LiveNoticesOptions) {
     this.intervalMs = options.intervalMs ?? NOTICE_INTERVAL_MS;
     this.nowMs = options.nowMs ?? (() => performance.now());
+    this.held = options.held ?? false;
   }
 
   /** the timeline took records: a notice goes out now, or when the interval since the last is up */
   changed(): void {
-    if (this.timer !== undefined) return;
+    if (this.held || this.timer !== undefined) return;
     const waitMs = this.sentAtMs + this.intervalMs - this.nowMs();
     if (waitMs <= 0) return this.flush();
     this.timer = setTimeout(() => this.flush(), waitMs);
@@ -38,7 +42,13 @@ export class LiveNotices {
     this.timer.unref?.();
   }
 
-  /** Sends what changed now (before the run's status, so a page's last notice comes before it). */
+  /** Ends the hold: what changed while held goes out now, the rest as changed() spaces it. */
+  release(): void {
+    this.held = false;
+    this.flush();
+  }
+
+  /** Sends what changed now, held or not (before the run's final status, so a page's last notice comes before it). */
   flush(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;

@@ -34,6 +34,8 @@ export interface LiveTimelineOptions {
   nowMs?: () => number;
   /** receives the notices of what changed, spaced out by LiveNotices (absent: takeChanges() answers them) */
   notify?: (change: TimelineChange) => void;
+  /** hold the notices until releaseNotices() (LiveNotices' `held`) */
+  holdNotices?: boolean;
 }
 
 interface Built {
@@ -59,7 +61,7 @@ export class LiveTimeline {
   constructor(private readonly openSpans: () => readonly OpenSpan[], options: LiveTimelineOptions = {}) {
     this.nowMs = options.nowMs ?? (() => performance.now());
     const notify = options.notify;
-    this.notices = notify && new LiveNotices({ take: () => this.takeChanges(), send: notify });
+    this.notices = notify && new LiveNotices({ take: () => this.takeChanges(), send: notify, held: options.holdNotices });
   }
 
   /** trace records appended so far */
@@ -76,6 +78,11 @@ export class LiveTimeline {
       this.changes.note(r);
     }
     this.notices?.changed();
+  }
+
+  /** Ends the hold on notices: what changed while held goes out now. */
+  releaseNotices(): void {
+    this.notices?.release();
   }
 
   /** Sends the notice of what changed now, not when the interval is up: before the run's status, say. */

@@ -121,6 +121,20 @@ describe('LiveNotices', () => {
     notices.flush();
     expect(sent).toEqual([0, 100, 120]);
   });
+
+  it('held, sends nothing however much changes, then everything at once when released', async () => {
+    vi.useFakeTimers();
+    let pending = 0;
+    const sent: number[] = [];
+    const change = (): TimelineChange[] => (pending > 0 ? [{ latestUs: pending, changed: [], lanesChanged: false, counters: [] }] : []);
+    const notices = new LiveNotices({ take: () => { const c = change(); pending = 0; return c; }, send: (c) => sent.push(c.latestUs), intervalMs: 100, held: true, nowMs: () => 0 });
+    pending = 3;
+    notices.changed();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sent).toEqual([]);
+    notices.release();
+    expect(sent).toEqual([3]);
+  });
 });
 
 describe('a notice brings no record', () => {
