@@ -91,13 +91,23 @@ function importersOf(folder) {
   const target = { kind: 'path', name: folder, path: folder };
   // a room's own folder hands the room on through its own door, whose re-exports are judged there
   return [...ZONES.entries()]
-    .filter(([zone, { constraints }]) => zone !== folder && !isRoomOf(folder, zone) && !constraints.some((c) => breaks(c, target, false)))
+    .filter(([zone, { constraints }]) => zone !== folder && !handsRoomOn(zone, folder) && !constraints.some((c) => breaks(c, target, false)))
     .map(([, row]) => row);
 }
 
 /** Whether `folder` is a room (a sub-folder with a row of its own) of `parent`. */
 function isRoomOf(folder, parent) {
   return folder.startsWith(`${parent}/`);
+}
+
+/**
+ * Whether `parent` reaches its room `folder` only to hand it on through a door of its own (its
+ * index.ts belongs to its row): then what the room hands it is judged at that door. A folder whose
+ * index.ts has a row of its own (src/main, the Electron root's) holds files that import the room as
+ * any importer does.
+ */
+function handsRoomOn(parent, folder) {
+  return isRoomOf(folder, parent) && zoneOf(`${parent}/index.ts`) === parent;
 }
 
 function targetName(target) {
