@@ -29,7 +29,7 @@ import { run as seriesFactor } from '../src/main/engine/ops/seriesFactor';
 import { run as seriesTerms } from '../src/main/engine/ops/seriesTerms';
 import { positionReach, projectionReach } from '../src/main/engine/strategies/series/interpolationBound';
 import { MARK_SCALE, planInterpolation } from '../src/main/engine/strategies/series/interpolationPlan';
-import { INTERPOLATED_TERMS_KERNEL, type InterpolatedTermsAttrs } from '../src/main/engine/simd';
+import { INTERPOLATED_TERMS_KERNEL, type InterpolatedTermsAttrs } from '../src/main/engine/kernels';
 import { LOG_EPS } from '../src/main/engine/model';
 import { normal, rng } from '../src/main/engine/testing/builders';
 import { median, printColumns } from './table';

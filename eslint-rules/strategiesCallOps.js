@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const STRATEGIES = 'src/main/engine/strategies/';
 /** the wasm kernels (simd/) and the backends' room (backends/: choosing one, its calibration, waiting for its device), whole */
-const BACKEND_MODULES = ['src/main/engine/simd', 'src/main/engine/backends'];
+const BACKEND_MODULES = ['src/main/engine/simd', 'src/main/engine/webgpu', 'src/main/engine/backends'];
 const BACKEND_QUESTIONS = new Set(['hasWasmKernels', 'getBackend', 'findBackend', 'backend']);
 
 function specifierOf(source) {

@@ -5,7 +5,7 @@
 # carries it. Each step has a time limit and its outcome is kept as it finishes, so a step that
 # fails or hangs costs only itself. Needs python3 with NumPy; NLD needs JAX and its imports.
 #
-#   bash check.sh [--out DIR] [--presets large,realistic] [--backends webgpu,wasm]
+#   bash check.sh [--out DIR] [--presets large,realistic] [--backends webgpu,wasm] [--op-graphs 1]
 #                 [--strategies reference,compensated,series,auto] [--cpu-strategies LIST] [--nld-variants clusterless_kde,clusterless_kde_log]
 #                 [--nld-cpu] [--repeats 3] [--warmup 1] [--step-timeout-s 240] [--nld-step-timeout-s 480] [--deadline-s 0]
 #                 [--data-args 'NAME:ARGS']
@@ -26,6 +26,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUT_DIR="$HERE/results"
 PRESETS=large,realistic
 BACKENDS=webgpu,wasm
+# 1: each webgpu cell again on TensorFlow.js's op graphs (--op-graphs 0 leaves them out)
+OP_GRAPHS=1
 STRATEGIES=reference,compensated,series,auto
 CPU_STRATEGIES=
 NLD_VARIANTS=clusterless_kde,clusterless_kde_log
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
     --out) OUT_DIR=$2; shift 2 ;;
     --presets) PRESETS=$2; shift 2 ;;
     --backends) BACKENDS=$2; shift 2 ;;
+    --op-graphs) OP_GRAPHS=$2; shift 2 ;;
     --strategies) STRATEGIES=$2; shift 2 ;;
     --cpu-strategies) CPU_STRATEGIES=$2; shift 2 ;;
     --nld-variants) NLD_VARIANTS=$2; shift 2 ;;
@@ -152,6 +155,11 @@ for name in "${FILES[@]}"; do
     for s in ${strategies//,/ }; do
       step engine "$name $s $b" "$NODE" "$HERE/engine/engineSide.mjs" "$file" --strategy "$s" --backend "$b" \
         --repeats "$REPEATS" --warmup "$WARMUP" --cell-limit-s "$STEP_TIMEOUT" "${ll_arg[@]}"
+      # the same cell on webgpu's op graphs (TensorFlow.js's programs, not the engine's WGSL kernels): what fusing gains
+      if [ "$b" = webgpu ] && [ "$OP_GRAPHS" = 1 ]; then
+        step engine "$name $s webgpu op-graph" env KDE_PROFILER_TFJS_KERNELS=1 "$NODE" "$HERE/engine/engineSide.mjs" "$file" --strategy "$s" \
+          --backend webgpu --repeats "$REPEATS" --warmup "$WARMUP" --cell-limit-s "$STEP_TIMEOUT" "${ll_arg[@]}"
+      fi
     done
   done
   if [ -d "$HERE/nld" ]; then

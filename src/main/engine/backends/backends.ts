@@ -12,11 +12,12 @@ import type { BackendChoice, BackendName } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import type { BackendInfo } from '../../../shared/report';
 import { installWasmKernels } from '../simd';
+import { installGpuActivity, installWebGpuKernels } from '../webgpu';
 
 const TF_NODE_GPU = '@tensorflow/tfjs-node-gpu';
 /**
  * Set to 1 to keep TensorFlow.js's own wasm Exp and Log and the op-graph Gaussian kernel instead of
- * the engine's SIMD kernels: the A/B switch the kernel benchmark and a doubtful user need. An
+ * the engine's SIMD kernels, and the op graphs instead of the engine's WGSL kernels on webgpu: the A/B switch the kernel benchmark and a doubtful user need. An
  * environment variable, so it reaches the engine process and its pool workers unchanged.
  */
 export const TFJS_KERNELS_ENV = 'KDE_PROFILER_TFJS_KERNELS';
@@ -59,7 +60,8 @@ function ensureWebGpuGlobals(): Promise<boolean> {
       const spec = 'webgpu';
       const mod = (await import(spec)) as { create: (opts: string[]) => unknown; globals: object };
       Object.assign(globalThis, mod.globals);
-      const gpu = mod.create([]);
+      // Dawn rounds timestamp queries to 65 536 ns unless told not to: GPU spans need them exact
+      const gpu = mod.create(['disable-dawn-features=timestamp_quantization']);
       if (g.navigator) (g.navigator as { gpu?: unknown }).gpu = gpu;
       else Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true, writable: true });
       return true;
@@ -128,8 +130,12 @@ async function activate(name: BackendName): Promise<Omit<BackendInfo, 'reason' |
       if (!probe.available) throw new AppError('BACKEND_UNAVAILABLE', `webgpu backend unavailable: ${probe.detail}`, { hint: 'use --backend wasm' });
       await import('@tensorflow/tfjs-backend-webgpu');
       await setBackendOrThrow('webgpu');
+      const own = process.env[TFJS_KERNELS_ENV] !== '1';
+      if (own) installWebGpuKernels();
+      // the device's dispatches, compilations and readbacks are counted on either path
+      installGpuActivity();
       if (probe.isFallback) warnings.push(`WebGPU runs on a software adapter (${probe.device}): this is the CPU, not a GPU`);
-      return { name, device: probe.device, isGpu: probe.isGpu, isFallback: probe.isFallback, warnings };
+      return { name, device: `${probe.device}${own ? "; the engine's WGSL kernels" : ''}`, isGpu: probe.isGpu, isFallback: probe.isFallback, warnings };
     }
     case 'tensorflow':
       return activateTensorflow(warnings);

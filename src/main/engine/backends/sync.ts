@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { StageTools } from '../strategies';
 import type { EngineProbe } from '../types';
+import { activitySince, gpuActivity } from '../webgpu';
 
 const ASYNC_BACKENDS = new Set(['webgpu', 'webgl']);
 
@@ -39,14 +40,22 @@ export async function waitForDevice(container: tf.TensorContainer): Promise<void
   }
 }
 
+/**
+ * Stage spans; on webgpu each stage's args also say what the device did inside it (`gpu`:
+ * dispatches, pipelines compiled, bytes read back), counted by webgpu/activity.ts.
+ */
 export function makeStageTools(probe: EngineProbe): StageTools {
   return {
-    stage: (name, fn, args) =>
-      probe.span(name, async () => {
+    stage: (name, fn, args) => {
+      const before = tf.getBackend() === 'webgpu' ? gpuActivity() : null;
+      const spanArgs = before ? (args ?? {}) : args;
+      return probe.span(name, async () => {
         const out = fn();
         await waitForDevice(out);
+        if (before && spanArgs) spanArgs.gpu = activitySince(before, gpuActivity()!);
         return out;
-      }, args),
+      }, spanArgs);
+    },
     span: (name, fn, args) => probe.span(name, fn, args),
     instant: (name, args) => probe.instant(name, args),
   };

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS } from '../model';
-import { BIAS_FLOOR_KERNEL } from '../simd';
+import { BIAS_FLOOR_KERNEL } from '../kernels';
 import { fusedKernelRuns, runFusedKernel } from './fusedKernel';
 
 export function run(logJ: tf.Tensor2D, bias: tf.Tensor1D): tf.Tensor2D {

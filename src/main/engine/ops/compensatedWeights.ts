@@ -5,7 +5,7 @@
  * graph, which forms the weights inside its fold.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import { COMPENSATED_WEIGHTS_KERNEL, MIN_KERNEL_COLUMNS, type CompensatedWeightsAttrs } from '../simd';
+import { COMPENSATED_WEIGHTS_KERNEL, MIN_KERNEL_COLUMNS, type CompensatedWeightsAttrs } from '../kernels';
 import { fusedKernelRuns, runFusedKernelOutputs } from './fusedKernel';
 
 export type WeightsAttrs = CompensatedWeightsAttrs;

@@ -1,6 +1,6 @@
 /** exp with results below `flush` dropped: the exp the engine's KDE, position-factor and weights kernels run. Fused only. */
 import type * as tf from '@tensorflow/tfjs-core';
-import { EXP_FLUSHED_KERNEL } from '../simd';
+import { EXP_FLUSHED_KERNEL } from '../kernels';
 import { fusedKernelRuns, runFusedKernel } from './fusedKernel';
 
 export function runsFused(): boolean {

@@ -1,14 +1,16 @@
 /**
  * How an op reaches an engine kernel. TensorFlow.js finds a kernel by its name on the active
- * backend, so an op asks for it by name (simd/kernelNames.ts) and never sees the backend. A backend
- * has the engine's kernels once they are installed on it: today the wasm backend's SIMD kernels; a
- * webgpu build of the same names would be one more entry in KERNELS_INSTALLED.
+ * backend, so an op asks for it by name (engine/kernels) and never sees the backend. A backend
+ * has the engine's kernels once they are installed on it: the wasm backend's SIMD kernels (simd/)
+ * and the webgpu backend's WGSL programs (webgpu/), each a kernel of the names it implements.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { hasWasmKernels, type EngineKernelAttrs, type EngineKernelName } from '../simd';
+import { type EngineKernelAttrs, type EngineKernelName } from '../kernels';
+import { hasWasmKernels } from '../simd';
+import { hasWebGpuKernels } from '../webgpu';
 
 /** Per backend name, whether the engine's kernels are installed on the active backend of that name. */
-const KERNELS_INSTALLED: Readonly<Record<string, () => boolean>> = { wasm: hasWasmKernels };
+const KERNELS_INSTALLED: Readonly<Record<string, () => boolean>> = { wasm: hasWasmKernels, webgpu: hasWebGpuKernels };
 
 /** Whether the active backend runs this engine kernel. */
 export function fusedKernelRuns(name: EngineKernelName): boolean {

@@ -6,7 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../hostMath';
-import { GAUSS_KERNEL } from '../simd';
+import { GAUSS_KERNEL } from '../kernels';
 import { fusedKernelRuns, runFusedKernel } from './fusedKernel';
 
 export function run(samples: tf.Tensor2D, points: tf.Tensor2D, std: number[], linear: boolean): tf.Tensor2D {

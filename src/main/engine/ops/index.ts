@@ -12,6 +12,7 @@
 export * as biasFloor from './biasFloor';
 export * as compensatedWeights from './compensatedWeights';
 export * as flushedExp from './flushedExp';
+export * as fusedLikelihood from './fusedLikelihood';
 export * as gaussianKernelMatrix from './gaussianKernelMatrix';
 export * as interpolatedTerms from './interpolatedTerms';
 export * as kdeColumnSums from './kdeColumnSums';

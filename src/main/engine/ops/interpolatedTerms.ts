@@ -4,7 +4,7 @@
  * (E × P) position kernel. Fused only: runsFused says whether the handoff can run at all.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import { INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../simd';
+import { INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, type InterpolatedTermsAttrs } from '../kernels';
 import { fusedKernelRuns, runFusedKernelOutputs } from './fusedKernel';
 
 export type TermsAttrs = InterpolatedTermsAttrs;

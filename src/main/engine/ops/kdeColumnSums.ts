@@ -6,7 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../hostMath';
-import { KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from '../simd';
+import { KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from '../kernels';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';
 
 /** Whether the fused kernel takes this many points. */

@@ -8,7 +8,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../hostMath';
 import { FLUSH_BELOW, gridKdeWork, linearPositionKernelWork, type Work } from '../model';
-import { gridApplies, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS } from '../simd';
+import { LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS } from '../kernels';
+import { gridApplies } from '../simd';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';
 import * as gaussianKernelMatrix from './gaussianKernelMatrix';
 

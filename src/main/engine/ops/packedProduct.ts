@@ -5,7 +5,7 @@
  * elsewhere the caller multiplies on the op graph.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, SCALED_CHUNK_PRODUCT_KERNEL } from '../simd';
+import { MIN_KERNEL_COLUMNS, PACK_PANELS_KERNEL, PANEL_COLUMNS, SCALED_CHUNK_PRODUCT_KERNEL } from '../kernels';
 import { fusedKernelRuns, runFusedKernelOutputs } from './fusedKernel';
 
 /** Bins per panel of a packed factor: a stored panel costs this many multiply-adds per weight. */

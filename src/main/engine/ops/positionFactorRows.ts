@@ -8,7 +8,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../hostMath';
 import { FLUSH_BELOW } from '../model';
-import { MIN_KERNEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL } from '../simd';
+import { MIN_KERNEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL } from '../kernels';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';
 import * as gaussianKernelMatrix from './gaussianKernelMatrix';
 

@@ -1,7 +1,7 @@
 /** The series factor W = Ψᵀ·Kpos (F × P) of an electrode, F a multiple of 4 (the fused kernel takes four features at a time). */
 import * as tf from '@tensorflow/tfjs-core';
 import { seriesFactorWork, type Work } from '../model';
-import { MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL } from '../simd';
+import { MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL } from '../kernels';
 import { fusedKernelRuns, runFusedKernel } from './fusedKernel';
 
 /** psi (E × F), kpos (E × P) → (F × P). */

@@ -8,7 +8,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../hostMath';
 import { FLUSH_BELOW } from '../model';
-import { MIN_KERNEL_COLUMNS, SERIES_GROUND_FACTOR_KERNEL } from '../simd';
+import { MIN_KERNEL_COLUMNS, SERIES_GROUND_FACTOR_KERNEL } from '../kernels';
 import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';
 
 /** Whether the fused kernel takes this many bins. */

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { LOG_EPS, seriesTermsWork, type Work } from '../model';
-import { MIN_KERNEL_COLUMNS, SERIES_TERMS_KERNEL } from '../simd';
+import { MIN_KERNEL_COLUMNS, SERIES_TERMS_KERNEL } from '../kernels';
 import { fusedKernelRuns, runFusedKernel } from './fusedKernel';
 
 /** Whether the fused kernel runs for this many bins (and so reads only Φ's own features of W). */

@@ -2,7 +2,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { offsetOf, wasmKernel, withFloat64Scratch } from './kernelCall';
-import { COMPENSATED_WEIGHTS_KERNEL, MIN_KERNEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL } from './kernelNames';
+import { COMPENSATED_WEIGHTS_KERNEL, MIN_KERNEL_COLUMNS, POSITION_FACTOR_ROWS_KERNEL } from '../kernels';
 import { gridFactorRowStates, uniformGridOf } from './uniformGrid';
 
 export const compensatedWeightsKernel = wasmKernel<typeof COMPENSATED_WEIGHTS_KERNEL, 'a' | 'bt' | 'rowMax'>(

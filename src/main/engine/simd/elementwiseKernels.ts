@@ -5,7 +5,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { offsetOf, wasmKernel } from './kernelCall';
-import { BIAS_FLOOR_KERNEL, EXP_FLUSHED_KERNEL, MIN_KERNEL_COLUMNS } from './kernelNames';
+import { BIAS_FLOOR_KERNEL, EXP_FLUSHED_KERNEL, MIN_KERNEL_COLUMNS } from '../kernels';
 import { installedModule } from './wasmModule';
 
 /** below this many elements the SIMD loops cannot form one vector; plain JS does those */

@@ -4,7 +4,7 @@
  */
 import { wasmKernel, withScratch } from './kernelCall';
 import { maximaAndGridPlan, runGridRows } from './columnMaxima';
-import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS, type FlushAttrs } from './kernelNames';
+import { COLUMN_SCALED_EXP_KERNEL, GAUSS_KERNEL, LINEAR_POSITION_KERNEL, MIN_KERNEL_COLUMNS, type FlushAttrs } from '../kernels';
 
 const LANES = MIN_KERNEL_COLUMNS;
 

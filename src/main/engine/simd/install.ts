@@ -11,7 +11,7 @@ import { biasFloorKernel, expFlushedKernel, unaryKernel } from './elementwiseKer
 import { columnScaledExpKernel, gaussKernel, linearPositionKernel } from './gaussKernels';
 import { interpolatedTermsKernel } from './interpolatedTerms';
 import { kdeColumnSumsKernel } from './kdeColumnSums';
-import { GAUSS_KERNEL } from './kernelNames';
+import { GAUSS_KERNEL } from '../kernels';
 import { packPanelsKernel, scaledChunkProductKernel } from './packedProduct';
 import { seriesFactorKernel, seriesGroundFactorKernel, seriesTermsKernel } from './seriesKernels';
 import { moduleFor } from './wasmModule';

@@ -3,7 +3,7 @@
  * and node kernels (strategies/series/interpolated.ts plans its layout).
  */
 import { wasmKernel, withScratch } from './kernelCall';
-import { INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, MIN_KERNEL_COLUMNS } from './kernelNames';
+import { INTERPOLATED_TERMS_KERNEL, interpolatedSpikeVectorFloats, MIN_KERNEL_COLUMNS } from '../kernels';
 
 /** interpolatedTerms' scratch: a row's 8 sums, then its weight's 10 constants, four floats each */
 const INTERPOLATED_SCRATCH_FLOATS = 72;

@@ -1,7 +1,7 @@
 /** Column sums of Gaussian KDE parts without the (samples × points) kernel in memory. */
 import { wasmKernel, withScratch } from './kernelCall';
 import { maximaAndGridPlan, runGridRows } from './columnMaxima';
-import { KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from './kernelNames';
+import { KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from '../kernels';
 
 export const kdeColumnSumsKernel = wasmKernel<typeof KDE_COLUMN_SUMS_KERNEL, 'a' | 'bt'>(
   KDE_COLUMN_SUMS_KERNEL, ({ backend, kernels, inputs: { a, bt }, attrs: { c, partRows, shiftByPeak }, at, output }) => {

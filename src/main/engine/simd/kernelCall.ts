@@ -5,7 +5,7 @@
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import type { EngineKernelAttrs, EngineKernelName } from './kernelNames';
+import type { EngineKernelAttrs, EngineKernelName } from '../kernels';
 import { installedModule, type WasmKernelModule } from './wasmModule';
 
 /** One call of an engine kernel on the wasm backend. */

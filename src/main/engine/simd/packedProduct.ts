@@ -2,7 +2,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { offsetOf, wasmKernel, withScratch } from './kernelCall';
-import { PACK_PANELS_KERNEL, PANEL_COLUMNS, SCALED_CHUNK_PRODUCT_KERNEL } from './kernelNames';
+import { PACK_PANELS_KERNEL, PANEL_COLUMNS, SCALED_CHUNK_PRODUCT_KERNEL } from '../kernels';
 
 export const packPanelsKernel = wasmKernel<typeof PACK_PANELS_KERNEL, 'x'>(PACK_PANELS_KERNEL, ({ backend, kernels, inputs: { x }, at, output }) => {
   const [k, n] = x.shape as [number, number];

@@ -1,7 +1,7 @@
 /** The series strategy's kernels: its spike terms, its factor, and the fit's ground process with the factor in one pass. */
 import { wasmKernel, withScratch } from './kernelCall';
 import { maximaAndGridPlan, withGridRows } from './columnMaxima';
-import { MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL } from './kernelNames';
+import { MIN_KERNEL_COLUMNS, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL } from '../kernels';
 
 /** kernel rows the series fit forms per tile before adding their product into the factor */
 const SERIES_GROUND_TILE_ROWS = 16;

@@ -2,10 +2,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  BIAS_FLOOR_KERNEL, COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, hasWasmKernels, installWasmKernels,
+  BIAS_FLOOR_KERNEL, COLUMN_SCALED_EXP_KERNEL, COMPENSATED_WEIGHTS_KERNEL, EXP_FLUSHED_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL,
   LINEAR_POSITION_KERNEL, PACK_PANELS_KERNEL, POSITION_FACTOR_ROWS_KERNEL,
   SCALED_CHUNK_PRODUCT_KERNEL, SERIES_FACTOR_KERNEL, SERIES_GROUND_FACTOR_KERNEL, SERIES_TERMS_KERNEL,
-} from './index';
+} from '../kernels';
+import { hasWasmKernels, installWasmKernels } from './index';
 import { uniformGridOf } from './uniformGrid';
 
 /** distance in units in the last place between two float32 values of the same sign */

@@ -10,8 +10,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { maxFinite, electrodeFlushIsSafe } from '../hostMath';
 import { disposeMarks, logKernelDirect, prepareMarks, type PreparedMarks } from '../gaussian';
-import { addWork, FLOAT32_BYTES, FLUSH_BELOW, gridKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, stream, type Work } from '../model';
-import { compensatedWeights, linearPositionKernel, packedProduct, positionFactorRows } from '../ops';
+import { addWork, FLOAT32_BYTES, FLUSH_BELOW, LOG_EPS, gridKdeWork, logKernelDirectWork, NO_WORK, positionFactorWork, stream, type Work } from '../model';
+import { compensatedWeights, fusedLikelihood, linearPositionKernel, packedProduct, positionFactorRows } from '../ops';
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, type CompensatedState } from './online';
 import type { ElectrodeContext, EmitBlock, StageTools, Strategy } from './types';
@@ -217,6 +217,24 @@ async function runWithKernel(
   }
 }
 
+/**
+ * (e) in one fused kernel per block (ops/fusedLikelihood): the mark kernel, the factor's product,
+ * log, bias and floor without the (B × E) mark kernel in device memory, a scale per spike.
+ */
+async function runFused(
+  ctx: ElectrodeContext, decMarks: tf.Tensor2D, { stage, span }: StageTools, emit: EmitBlock,
+  marks: PreparedMarks, rowMax: tf.Tensor2D, factor: tf.Tensor2D,
+): Promise<void> {
+  const operands: fusedLikelihood.Operands = { invStd: marks.invStd, encT: marks.scaledT, rowMax, factor, bias: ctx.bias };
+  const attrs = { c: marks.logNorm, logE: Math.log(ctx.nEnc), floor: LOG_EPS };
+  await forEachBlock(decMarks.shape[0], ctx.blockSize, span, async (s0, s1) => {
+    const terms = await stage('reduce', () => fusedLikelihood.run(decMarks, operands, { ...attrs, first: s0, count: s1 - s0 }), {
+      work: fusedLikelihood.work(s1 - s0, ctx.nEnc, ctx.nBins, ctx.nFeatures),
+    });
+    await emit(s0, terms);
+  });
+}
+
 /** (e) / (e′) on the op graph: the GEMM form of the mark kernel, every backend. */
 async function runOpGraph(
   ctx: ElectrodeContext, decMarks: tf.Tensor2D, { stage, span }: StageTools, emit: EmitBlock,
@@ -263,7 +281,8 @@ export const compensated: Strategy = {
         return [f.rowMax, f.factor];
       });
       try {
-        await runOpGraph(ctx, decMarks, tools, emit, marks, rowMax, factor);
+        if (fusedLikelihood.runsFused(ctx.nEnc, ctx.nBins, ctx.nFeatures)) await runFused(ctx, decMarks, tools, emit, marks, rowMax, factor);
+        else await runOpGraph(ctx, decMarks, tools, emit, marks, rowMax, factor);
       } finally {
         if (owned) tf.dispose([rowMax, factor]);
       }

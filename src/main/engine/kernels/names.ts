@@ -1,7 +1,8 @@
 /**
  * The engine's own TensorFlow.js kernels by name, and what each takes: inputs in the comment,
  * attributes as a type. The ops (engine/ops) ask for a kernel by these names and TensorFlow.js
- * finds it on the active backend, so the names are the seam between an op and a backend's kernel.
+ * finds it on the active backend, so the names are the seam between an op and a backend's kernel:
+ * simd/ implements them for wasm, webgpu/ for WebGPU, each saying which shapes it takes.
  * EngineKernelAttrs ties each name to its attributes, for the caller and the kernel alike.
  */
 
@@ -83,6 +84,15 @@ export const EXP_FLUSHED_KERNEL = 'KdeExpFlushed';
  * (kdeKernels.wat), bias (m) → [ℓ (n × m), the spike vectors its rows took (int32 scalar)], m a multiple of 4
  */
 export const INTERPOLATED_TERMS_KERNEL = 'KdeInterpolatedTerms';
+/**
+ * one electrode's non-local spike terms for a block of decoding spikes, mark kernel, position
+ * factor, log, bias and floor in one kernel (kde-spec §7e with a scale per spike):
+ * dec (S × D) raw decoding marks of which the block is rows first … first + count − 1 (B = count), invStd (D), encT (D × E) encoding marks over the widths,
+ * rowMax (E or 1 × E) and factor (E × P) the compensated position factor (positionFactorRows),
+ * bias (P) → ℓ (B × P) = max(log Σ_i exp(logKmark(s,i) + a_i − M_s)·F[i,p] + M_s − log E + bias_p, floor),
+ * M_s = max over the finite a_i of logKmark(s,i) + a_i; the floor where the sum is 0 or bias_p is not finite
+ */
+export const FUSED_LIKELIHOOD_KERNEL = 'KdeFusedLikelihood';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -145,6 +155,18 @@ export interface InterpolatedTermsAttrs {
   reach: number;
 }
 
+export interface FusedLikelihoodAttrs {
+  /** the block: rows first … first + count − 1 of dec (no slice of it is dispatched) */
+  first: number;
+  count: number;
+  /** the mark kernel's log-normaliser */
+  c: number;
+  /** log E, E the electrode's encoding spikes */
+  logE: number;
+  /** the floor of every term (LOG_EPS) */
+  floor: number;
+}
+
 export interface GaussAttrs {
   /** log-normaliser added to every entry */
   c: number;
@@ -190,6 +212,7 @@ export interface EngineKernelAttrs {
   [BIAS_FLOOR_KERNEL]: BiasFloorAttrs;
   [EXP_FLUSHED_KERNEL]: FlushAttrs;
   [INTERPOLATED_TERMS_KERNEL]: InterpolatedTermsAttrs;
+  [FUSED_LIKELIHOOD_KERNEL]: FusedLikelihoodAttrs;
 }
 
 export type EngineKernelName = keyof EngineKernelAttrs;

@@ -1,0 +1,48 @@
+/**
+ * Installs the engine's WebGPU kernels on TensorFlow.js's webgpu backend, under the names of
+ * kernels/names.ts. Once per process (the kernel registry is per
+ * thread; the device lives in one thread of the engine process). The activity counters
+ * (activity.ts) are installed apart, with or without these kernels. A new kernel is a file exporting
+ * its program and kernel function, listed here.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { FUSED_LIKELIHOOD_KERNEL, type FusedLikelihoodAttrs } from '../kernels';
+import { fusedLikelihood, termsWorkgroupBytes, MAX_FEATURES, type WebGpuBackendLike } from './fusedLikelihood';
+
+interface DeviceLimits {
+  maxComputeWorkgroupStorageSize: number;
+  maxStorageBufferBindingSize: number;
+}
+
+let limits: DeviceLimits | null = null;
+
+const KERNELS: readonly tf.KernelConfig[] = [
+  {
+    kernelName: FUSED_LIKELIHOOD_KERNEL,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend, attrs }) =>
+      fusedLikelihood(backend as unknown as WebGpuBackendLike, inputs as Record<string, tf.TensorInfo>, attrs as unknown as FusedLikelihoodAttrs),
+  },
+];
+
+/** Call after tf.setBackend('webgpu') has resolved. */
+export function installWebGpuKernels(): void {
+  const device = (tf.backend() as unknown as { device: { limits: DeviceLimits } }).device;
+  limits = { maxComputeWorkgroupStorageSize: device.limits.maxComputeWorkgroupStorageSize, maxStorageBufferBindingSize: device.limits.maxStorageBufferBindingSize };
+  for (const config of KERNELS) if (!tf.getKernel(config.kernelName, 'webgpu')) tf.registerKernel(config);
+}
+
+/** Whether the engine's kernels are installed on the active webgpu backend. */
+export function hasWebGpuKernels(): boolean {
+  return limits !== null && tf.getBackend() === 'webgpu';
+}
+
+/**
+ * Whether the fused likelihood takes an electrode of this shape on this device: D mark dimensions
+ * within the compiled range, its tiles within the device's workgroup memory, and the factor within
+ * one storage binding.
+ */
+export function fusedLikelihoodTakes(nEnc: number, nBins: number, nFeatures: number): boolean {
+  if (limits === null || nEnc < 1 || nBins < 1 || nFeatures < 1 || nFeatures > MAX_FEATURES) return false;
+  return termsWorkgroupBytes(nFeatures) <= limits.maxComputeWorkgroupStorageSize && 4 * nEnc * nBins <= limits.maxStorageBufferBindingSize;
+}
