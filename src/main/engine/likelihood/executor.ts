@@ -8,6 +8,7 @@
  */
 import { ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import { throwIfCancelled } from '../model';
+import { fusedLikelihood } from '../ops';
 import type { EncodingModel } from '../fit';
 import type { EngineProbe, PredictOptions } from '../types';
 import { electrodeSpanArgs, electrodeTerms } from './electrodeTerms';
@@ -38,6 +39,7 @@ export function inThreadExecutor(model: EncodingModel): NonlocalExecutor {
       summedGroundProcessIntensity: model.summedGroundProcessIntensity,
     },
     seriesReach: async (asks) => asks.map((ask) => seriesReachOf(model, ask)),
+    fusedLikelihood: (nEnc, nBins, nFeatures) => fusedLikelihood.runsFused(nEnc, nBins, nFeatures),
     start: (plan, options, probe) => ({
       async into(terms) {
         for (const planned of plan.electrodes) {

@@ -77,4 +77,24 @@ describe('the non-local plan', () => {
       model.dispose();
     }
   });
+
+  it("takes compensated under auto where the executor fuses it, and only there, with that reason", async () => {
+    const fusing = { ...recordingSource(), fusedLikelihood: (nEnc: number) => nEnc !== 25 };
+    const plan = await planNonlocal(fusing, dataset, 'auto', { blockSize: 4, calibration: CALIBRATION });
+    expect(plan.electrodes[0]!.choice.strategy).toBe('compensated');
+    expect(plan.electrodes[0]!.choice.reason).toMatch(/fused likelihood kernel/);
+    // electrode 3 is a shape the executor does not fuse: the cost model's comparison decides it
+    expect(plan.electrodes[3]!.choice.reason).not.toMatch(/fused/);
+    // a strategy named outright is never replaced
+    const named = await planNonlocal(fusing, dataset, 'series', { blockSize: 4 });
+    expect(named.electrodes.map((p) => p.choice.strategy)).toEqual(['series', 'series', 'series', 'series']);
+    // the in-thread executor on wasm has no fused likelihood
+    const model = await fitEncodingModel(dataset);
+    try {
+      const onWasm = await planNonlocal(inThreadExecutor(model), dataset, 'auto', { blockSize: 4 });
+      expect(onWasm.electrodes.some((p) => /fused/.test(p.choice.reason ?? ''))).toBe(false);
+    } finally {
+      model.dispose();
+    }
+  });
 });

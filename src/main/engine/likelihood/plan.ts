@@ -83,6 +83,8 @@ export interface ReachSource {
   readonly model: PlannedModel;
   /** per electrode asked, in order: what series' bound proves for its marks, and whether the fit kept its factor */
   seriesReach(asks: readonly ElectrodeMarks[]): Promise<SeriesReach[]>;
+  /** whether the executor runs compensated as one fused kernel per block on this shape (absent: never) */
+  fusedLikelihood?(nEnc: number, nBins: number, nFeatures: number): boolean;
 }
 
 /** What series' bound proves for electrode e's decoding marks, against the model that holds the electrode. */
@@ -114,7 +116,8 @@ export async function planNonlocal(source: ReachSource, dataset: Dataset, strate
     const { nDec } = marks[e]!;
     const nEnc = model.nEnc[e]!;
     const sizes = { nEnc, nDec, nBins: model.nBins, nFeatures: el.nFeatures, positionDims: dataset.positionDims, nTime };
-    const choice = electrodeStrategy(strategy, sizes, options, reaches.get(e));
+    const fused = strategy === 'auto' && source.fusedLikelihood?.(nEnc, model.nBins, el.nFeatures) === true;
+    const choice = electrodeStrategy(strategy, sizes, fused ? { ...options, fusedLikelihood: true } : options, reaches.get(e));
     return { ...marks[e]!, choice, kind: electrodeTermsKind(nDec, nEnc), rows: spikes[e]!.rows };
   });
   return { strategy, nTime, electrodes };

@@ -88,12 +88,20 @@ function seriesExclusion(s: ProblemSizes, reach: SeriesReach | undefined, o: Str
 const ms = (seconds: number): string => formatMs(seconds * 1e3);
 
 /**
- * The fastest accurate strategy for one electrode: NLD's dispatch, or series where its bound
- * covers the spikes and the model predicts it faster. The reason names the predicted times compared
+ * The fastest accurate strategy for one electrode: compensated where the executor fuses it into one
+ * kernel per block, else NLD's dispatch, or series where its bound covers the spikes and the model
+ * predicts it faster. The reason names the predicted times compared
  * or why series was left out.
  */
 export function resolveFastestStrategy(s: ProblemSizes, o: StrategyOptions, reach?: SeriesReach): AutoChoice {
   const nld = resolveNldDispatch(s, o);
+  if (o.fusedLikelihood && s.nEnc > 0 && s.nDec > 0) {
+    return {
+      strategy: 'compensated',
+      estimatedPeakBytes: estimatePeakBytes('compensated', s, o).deviceBytes,
+      reason: `the backend's fused likelihood kernel: compensated in one kernel per block, the mark kernel never in device memory (NLD's dispatch: ${nld.strategy})`,
+    };
+  }
   const calibration = o.calibration;
   if (!calibration) return { ...nld, reason: `no backend calibration, so NLD's dispatch: ${nld.reason}` };
   if (s.nEnc === 0 || s.nDec === 0) return { ...nld, reason: `nothing to compare (E = ${s.nEnc}, S = ${s.nDec}): ${nld.reason}` };

@@ -26,4 +26,10 @@ export interface StrategyOptions {
   memoryBudgetBytes?: number;
   /** `auto`: the backend's calibrated throughput its cost model rates work at; without it `auto` follows NLD's dispatch */
   calibration?: Calibration;
+  /**
+   * `auto`: the executor runs compensated as one fused kernel per block on this electrode's shape
+   * (the engine's WGSL kernel on webgpu), which `auto` then takes over the op graphs the cost model
+   * rates; set per electrode by the plan, unset where the executor has no such kernel
+   */
+  fusedLikelihood?: boolean;
 }

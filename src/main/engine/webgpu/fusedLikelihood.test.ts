@@ -71,7 +71,7 @@ describe('the fused likelihood on webgpu', () => {
     tf.dispose([dec, ...Object.values(o)]);
   });
 
-  it("a compensated predict's blocks each take at most 3 dispatches in their kernel stage", async (ctx) => {
+  it("a compensated predict's blocks each take at most 3 dispatches in their kernel stage, and auto takes that path", async (ctx) => {
     if (!available) return ctx.skip();
     const ds = smallDataset({ electrodes: [{ nEnc: 120, nDec: 90, nFeatures: 4 }, { nEnc: 80, nDec: 40, nFeatures: 2 }] });
     const model = await fitEncodingModel(ds);
@@ -85,7 +85,11 @@ describe('the fused likelihood on webgpu', () => {
       counter: () => undefined, instant: () => undefined, progress: () => undefined,
     };
     await predictNonlocal(model, ds, 'compensated', { blockSize: 32 }, probe);
+    // auto takes the fused path on webgpu, and says so
+    const auto = await predictNonlocal(model, ds, 'auto', { blockSize: 32 });
     model.dispose();
+    expect(auto.resolved).toEqual(['compensated', 'compensated']);
+    expect(auto.resolvedReasons.every((r) => /fused likelihood kernel/.test(r))).toBe(true);
     const reduce = stages.filter((s) => s.name === 'reduce');
     // 90 and 40 spikes in blocks of 32: 3 + 2 blocks
     expect(reduce.length).toBe(5);
