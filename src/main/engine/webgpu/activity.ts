@@ -20,14 +20,14 @@ const MAP_READ = 1;
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 
-function wrap(proto: Record<string, unknown> | undefined, name: string, count: (self: unknown, args: unknown[]) => void): boolean {
-  const original = proto?.[name];
-  if (typeof original !== 'function') return false;
-  proto![name] = function (this: unknown, ...args: unknown[]) {
+/** Counts each call of proto[name] before it runs; a method the runtime lacks is left alone. */
+function wrap(proto: Record<string, unknown>, name: string, count: (self: unknown, args: unknown[]) => void): void {
+  const original = proto[name];
+  if (typeof original !== 'function') return;
+  proto[name] = function (this: unknown, ...args: unknown[]) {
     count(this, args);
     return (original as Method).apply(this, args);
   };
-  return true;
 }
 
 /**
