@@ -78,8 +78,8 @@ export async function kdeParts(samples: Float64Array, evalPoints: Float64Array, 
   const ofParts = indices.map((i) => partSamples(samples, q, i));
   const nanPart = (part: Float64Array): KdePart => ({ max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: part.length / q, nan: true });
   const hasNan = ofParts.map(hasNaN);
-  if (kdeColumnSums.runsFused(m)) {
-    const computed = kernelParts(ofParts.filter((_, k) => !hasNan[k]), points, m, q, std);
+  if (kdeColumnSums.runsFused(m, q)) {
+    const computed = await kernelParts(ofParts.filter((_, k) => !hasNan[k]), points, m, q, std);
     let next = 0;
     return ofParts.map((part, k) => (hasNan[k] ? nanPart(part) : computed[next++]!));
   }
@@ -129,7 +129,7 @@ async function opGraphPart(part: Float64Array, points: Float64Array, m: number, 
  * than a 1 024 × 100 part itself), each kernel row formed in cache and summed without the
  * (samples × points) kernel in memory.
  */
-function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: number, std: number[], shiftByPeak = false): KdePart[] {
+async function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: number, std: number[], shiftByPeak = false): Promise<KdePart[]> {
   if (parts.length === 0) return [];
   const rows = parts.map((p) => p.length / q);
   const [colMax, colSum] = tf.tidy(() => {
@@ -142,8 +142,8 @@ function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: 
     return kdeColumnSums.run(toTensor2d(all, all.length / q, q), toTensor2d(points, m, q), std, rows, shiftByPeak);
   });
   try {
-    // the wasm backend reads synchronously: no await per part
-    const [mx, sm] = [colMax.dataSync(), colSum.dataSync()];
+    // one read for all parts; the webgpu backend cannot read synchronously in Node
+    const [mx, sm] = await Promise.all([colMax.data(), colSum.data()]);
     return rows.map((count, k) => ({
       max: Float64Array.from(mx.subarray(k * m, (k + 1) * m)), sum: Float64Array.from(sm.subarray(k * m, (k + 1) * m)), samples: count, nan: false,
     }));
@@ -223,10 +223,10 @@ export const BELOW_PEAK_DROPPED = 2 ** -63;
  * value. Null where the fused kernel does not run (another backend, fewer than its smallest number
  * of points) or a sample or point is NaN: use logKde there.
  */
-export function logKdeBelowPeak(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[]): Float64Array | null {
+export async function logKdeBelowPeak(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[]): Promise<Float64Array | null> {
   const n = samples.length / q;
   const m = evalPoints.length / q;
-  if (n === 0 || !kdeColumnSums.runsFused(m) || hasNaN(samples) || hasNaN(evalPoints)) return null;
+  if (n === 0 || !kdeColumnSums.runsFused(m, q) || hasNaN(samples) || hasNaN(evalPoints)) return null;
   const parts = Array.from({ length: kdePartCount(n) }, (_, i) => partSamples(samples, q, i));
-  return mergeKdeParts(kernelParts(parts, evalPoints, m, q, std, true), evalPoints, q);
+  return mergeKdeParts(await kernelParts(parts, evalPoints, m, q, std, true), evalPoints, q);
 }

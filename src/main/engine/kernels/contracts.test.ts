@@ -2,7 +2,10 @@
  * The kernel contracts, one suite for every backend: each kernel with a contract (contracts.ts)
  * against a float64 evaluation of what it must compute, on odd shapes (one spike, one encoding
  * spike, a block past the first rows, a block that does not fill a tile, bins not a multiple of the tile, one and ten mark
- * dimensions), with a zero-occupancy bin and an encoding spike whose factor row is not finite.
+ * dimensions), with a zero-occupancy bin and an encoding spike whose factor row is not finite;
+ * the KDE column sums on one sample, one point, parts past the first, an empty part, points far
+ * from every sample and 1 to 17 coordinates, by the fit's parts (kdeParts, the op graph where a
+ * backend has no kernel) and by any parts and the peak's shift (the kernel itself).
  * Where a backend has the engine's own kernel it must be the one that ran.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -10,9 +13,11 @@ import { describe, expect, it } from 'vitest';
 import type { BackendName } from '../../../shared/config';
 import { initBackend, listBackends } from '../index';
 import { LOG_EPS } from '../model';
-import { fusedLikelihood } from '../ops';
+import { kdeParts, KDE_PART_SAMPLES } from '../gaussian';
+import { logNormaliser } from '../hostMath';
+import { fusedLikelihood, kdeColumnSums } from '../ops';
 import { rng } from '../testing/builders';
-import { FUSED_LIKELIHOOD_KERNEL, KERNEL_CONTRACTS } from './index';
+import { FUSED_LIKELIHOOD_KERNEL, KDE_COLUMN_SUMS_KERNEL, KERNEL_CONTRACTS } from './index';
 
 interface Case {
   B: number; E: number; P: number; D: number;
@@ -100,6 +105,110 @@ for (const backend of ['cpu', 'wasm', 'webgpu'] as BackendName[]) {
         const want = expected(shape, o, c);
         const bad = Array.from(want.keys()).filter((i) => !(Math.abs(values[i]! - want[i]!) <= contract.atol + contract.rtol * Math.abs(want[i]!)));
         expect(bad.slice(0, 5).map((i) => [i, values[i], want[i]])).toEqual([]);
+      });
+    }
+  });
+}
+
+interface KdeCase {
+  /** samples per part, points, coordinates */
+  parts: number[]; m: number; q: number;
+}
+
+/** by the fit's parts of KDE_PART_SAMPLES (the last shorter) */
+const KDE_CASES: KdeCase[] = [
+  { parts: [1], m: 1, q: 1 },
+  { parts: [KDE_PART_SAMPLES, KDE_PART_SAMPLES, 52], m: 130, q: 3 },
+  { parts: [300], m: 7, q: 17 },
+  { parts: [KDE_PART_SAMPLES, 9], m: 257, q: 2 },
+];
+
+/** any parts, an empty one among them, through the kernel alone */
+const KERNEL_PARTS: KdeCase = { parts: [5, 0, 300, 1], m: 67, q: 5 };
+
+function kdeOperands({ parts, m, q }: KdeCase, seed: number): { samples: Float64Array; points: Float64Array; std: number[] } {
+  const r = rng(seed);
+  const n = parts.reduce((a, b) => a + b, 0);
+  const samples = Float64Array.from({ length: n * q }, () => (r() - 0.5) * 80);
+  const points = Float64Array.from({ length: m * q }, () => (r() - 0.5) * 80);
+  // a point far from every sample: its terms underflow in float32 long before float64
+  if (m > 1) points.fill(5000, (m - 1) * q, m * q);
+  return { samples, points, std: Array.from({ length: q }, (_, d) => 4 + d) };
+}
+
+/** Per part and point, in float64: the largest log kernel and Σ exp(logK − it); shifted by the peak c instead, dropping terms below 2^−63 of it. */
+function expectedColumns({ parts, m, q }: KdeCase, o: ReturnType<typeof kdeOperands>, shiftByPeak: boolean): { max: Float64Array; sum: Float64Array } {
+  const c = logNormaliser(o.std);
+  const max = new Float64Array(parts.length * m).fill(-Infinity);
+  const sum = new Float64Array(parts.length * m);
+  let first = 0;
+  for (const [k, count] of parts.entries()) {
+    for (let p = 0; p < m; p++) {
+      const z: number[] = [];
+      for (let i = first; i < first + count; i++) {
+        let d2 = 0;
+        for (let d = 0; d < q; d++) d2 += ((o.samples[i * q + d]! - o.points[p * q + d]!) / o.std[d]!) ** 2;
+        z.push(c - 0.5 * d2);
+      }
+      const top = shiftByPeak ? c : Math.max(-Infinity, ...z);
+      max[k * m + p] = top;
+      sum[k * m + p] = z.reduce((t, v) => t + (shiftByPeak && v - c < -63 * Math.LN2 ? 0 : top === -Infinity ? 0 : Math.exp(v - top)), 0);
+    }
+    first += count;
+  }
+  return { max, sum };
+}
+
+/** The elements outside the contract: the maxima within atol + rtol·|max|, the sums within rtol of theirs (and 2^−63 per sample under the peak's shift). */
+function outsideContract(got: { max: ArrayLike<number>; sum: ArrayLike<number> }, want: { max: Float64Array; sum: Float64Array }, samples: number): unknown[] {
+  const { rtol, atol } = KERNEL_CONTRACTS[KDE_COLUMN_SUMS_KERNEL]!;
+  const bad: unknown[] = [];
+  for (let j = 0; j < want.max.length; j++) {
+    const [gm, wm, gs, ws] = [got.max[j]!, want.max[j]!, got.sum[j]!, want.sum[j]!];
+    const maxOk = gm === wm || Math.abs(gm - wm) <= atol + rtol * Math.abs(wm);
+    const sumOk = Math.abs(gs - ws) <= rtol * ws + samples * 2 ** -63;
+    if (!maxOk || !sumOk) bad.push([j, gm, wm, gs, ws]);
+  }
+  return bad.slice(0, 5);
+}
+
+for (const backend of ['cpu', 'wasm', 'webgpu'] as BackendName[]) {
+  describe(`${KDE_COLUMN_SUMS_KERNEL} contract on ${backend}`, () => {
+    for (const [k, shape] of KDE_CASES.entries()) {
+      it(`parts ${shape.parts.join('+')} × ${shape.m} points, q ${shape.q}`, async (ctx) => {
+        if (!(await available(backend))) return ctx.skip();
+        await initBackend(backend);
+        const o = kdeOperands(shape, 300 + k);
+        const before = tf.memory().numTensors;
+        const got = await kdeParts(o.samples, o.points, shape.q, o.std, shape.parts.map((_, i) => i));
+        expect(tf.memory().numTensors).toBe(before);
+        // the engine's kernel runs wherever the backend has one that takes the shape
+        expect(kdeColumnSums.runsFused(shape.m, shape.q)).toBe(backend === 'webgpu' || (backend === 'wasm' && shape.m >= 4));
+        const flat = (f: 'max' | 'sum') => Float64Array.from(got.flatMap((part) => Array.from(part[f])));
+        expect(got.map((part) => part.samples)).toEqual(shape.parts);
+        const n = shape.parts.reduce((a, b) => a + b, 0);
+        expect(outsideContract({ max: flat('max'), sum: flat('sum') }, expectedColumns(shape, o, false), n)).toEqual([]);
+      });
+    }
+
+    for (const shiftByPeak of [false, true]) {
+      it(`the kernel on parts ${KERNEL_PARTS.parts.join('+')}${shiftByPeak ? ', shifted by the peak' : ''}`, async (ctx) => {
+        if (!(await available(backend))) return ctx.skip();
+        await initBackend(backend);
+        if (!kdeColumnSums.runsFused(KERNEL_PARTS.m, KERNEL_PARTS.q)) {
+          // fused only: a backend without the kernel has nothing to hold to it
+          expect(backend).toBe('cpu');
+          return;
+        }
+        const o = kdeOperands(KERNEL_PARTS, 400);
+        const { q, m, parts } = KERNEL_PARTS;
+        const n = parts.reduce((a, b) => a + b, 0);
+        const [colMax, colSum] = tf.tidy(() =>
+          kdeColumnSums.run(tf.tensor2d(Float32Array.from(o.samples), [n, q]), tf.tensor2d(Float32Array.from(o.points), [m, q]), o.std, parts, shiftByPeak),
+        );
+        const got = { max: await colMax.data(), sum: await colSum.data() };
+        tf.dispose([colMax, colSum]);
+        expect(outsideContract(got, expectedColumns(KERNEL_PARTS, o, shiftByPeak), n)).toEqual([]);
       });
     }
   });

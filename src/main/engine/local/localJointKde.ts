@@ -120,7 +120,7 @@ export async function jointLogKdeAtSpikes(inp: JointInputs): Promise<JointResult
     pairs += w * block.length;
     const windowSamples = encSortedJoint.subarray(i0 * width, i1 * width);
     const points = spikeJoint(block);
-    const onePass = w > 0 ? logKdeBelowPeak(windowSamples, points, width, std) : null;
+    const onePass = w > 0 ? await logKdeBelowPeak(windowSamples, points, width, std) : null;
     const near = onePass ?? (w > 0 ? await logKde(windowSamples, points, width, std) : new Float64Array(block.length).fill(-Infinity));
     // the one-pass sums dropped terms below 2^−63 of the peak: at most w of them
     const logDropped = onePass ? Math.log(w / nEnc) + logPeak + Math.log(BELOW_PEAK_DROPPED) : -Infinity;

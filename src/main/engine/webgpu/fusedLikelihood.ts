@@ -16,6 +16,7 @@
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import type { FusedLikelihoodAttrs } from '../kernels';
+import { FLOAT_CHECKS, type WebGpuBackendLike, type WebGpuProgram } from './program';
 
 /** decoding spikes and bins per workgroup tile, encoding spikes per step */
 export const TILE_SPIKES = 64;
@@ -36,24 +37,6 @@ export const MAX_FEATURES = 16;
 export function termsWorkgroupBytes(nFeatures: number): number {
   return 4 * (TILE_SPIKES * TILE_ENC + TILE_ENC * TILE_BINS + TILE_ENC * nFeatures + TILE_ENC + TILE_SPIKES * nFeatures + TILE_SPIKES);
 }
-
-/** What TensorFlow.js's webgpu backend takes as a program (its WebGPUProgram, not exported as a type). */
-export interface WebGpuProgram {
-  outputShape: number[];
-  shaderKey: string;
-  dispatchLayout: { x: number[]; y?: number[]; z?: number[] };
-  dispatch: [number, number, number];
-  variableNames: string[];
-  uniforms?: string;
-  workgroupSize: [number, number, number];
-  getUserCode(): string;
-}
-
-/** the bit tests WGSL needs: implementations may fold isnan/isinf comparisons away */
-const FLOAT_CHECKS = `
-  fn kdeIsFinite(x : f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
-  fn kdeIsNan(x : f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
-`;
 
 /** Program 1: M_s for every spike of the block, (B). */
 export function spikeMaxProgram(nSpikes: number, nFeatures: number): WebGpuProgram {
@@ -223,12 +206,6 @@ export function termsProgram(nSpikes: number, nBins: number, nFeatures: number):
         ${EPILOGUE}
       }`,
   };
-}
-
-/** The webgpu backend as the kernel sees it: what runs a program and frees its intermediate. */
-export interface WebGpuBackendLike {
-  runWebGPUProgram(program: WebGpuProgram, inputs: tf.TensorInfo[], dtype: 'float32', uniforms?: { type: 'float32' | 'int32'; data: number[] }[]): tf.TensorInfo;
-  disposeData(dataId: object): boolean;
 }
 
 /** The kernel: program 1 then program 2; M_s is freed before it returns (it never leaves the kernel). */

@@ -1,12 +1,12 @@
 /**
  * The engine's own WebGPU kernels for TensorFlow.js's webgpu backend: WGSL programs that fuse what
  * the op graph runs as many dispatches (fusedLikelihood.ts: an electrode's spike terms for a block
- * in two), their registration under the names of engine/kernels (install.ts) with the shapes they
- * take, and the device's activity counters (activity.ts: dispatches, pipelines, bytes read back).
+ * in two; kdeColumnSums.ts: the fit's and the Local likelihood's KDE sums in two), their
+ * registration under the names of engine/kernels (install.ts) with the shapes they take, and the device's activity counters (activity.ts: dispatches, pipelines, bytes read back).
  *
  * Imported by engine/ops (whether a kernel takes a shape), backends/ (which installs them) and
  * the stage spans; never by a strategy. Imports tfjs and engine/kernels only.
  */
-export { fusedLikelihoodTakes, hasWebGpuKernels, installWebGpuKernels } from './install';
+export { fusedLikelihoodTakes, hasWebGpuKernels, installWebGpuKernels, kdeColumnSumsTakes } from './install';
 export { activitySince, gpuActivity, installGpuActivity, type GpuActivity } from './activity';
 export { FUSED_TILES } from './fusedLikelihood';

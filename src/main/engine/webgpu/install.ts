@@ -3,11 +3,13 @@
  * kernels/names.ts. Once per process (the kernel registry is per
  * thread; the device lives in one thread of the engine process). The activity counters
  * (activity.ts) are installed apart, with or without these kernels. A new kernel is a file exporting
- * its program and kernel function, listed here.
+ * its programs and kernel function, listed here with the shapes it takes.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { FUSED_LIKELIHOOD_KERNEL, type FusedLikelihoodAttrs } from '../kernels';
-import { fusedLikelihood, termsWorkgroupBytes, MAX_FEATURES, type WebGpuBackendLike } from './fusedLikelihood';
+import { FUSED_LIKELIHOOD_KERNEL, KDE_COLUMN_SUMS_KERNEL, type FusedLikelihoodAttrs, type KdeColumnSumsAttrs } from '../kernels';
+import { fusedLikelihood, termsWorkgroupBytes, MAX_FEATURES } from './fusedLikelihood';
+import { kdeColumnSums, kdeWorkgroupBytes, MAX_KDE_DIMS } from './kdeColumnSums';
+import type { WebGpuBackendLike } from './program';
 
 interface DeviceLimits {
   maxComputeWorkgroupStorageSize: number;
@@ -16,12 +18,20 @@ interface DeviceLimits {
 
 let limits: DeviceLimits | null = null;
 
+type KernelArgs = Parameters<tf.KernelFunc>[0];
+const gpu = (args: KernelArgs): [WebGpuBackendLike, Record<string, tf.TensorInfo>] =>
+  [args.backend as unknown as WebGpuBackendLike, args.inputs as Record<string, tf.TensorInfo>];
+
 const KERNELS: readonly tf.KernelConfig[] = [
   {
     kernelName: FUSED_LIKELIHOOD_KERNEL,
     backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) =>
-      fusedLikelihood(backend as unknown as WebGpuBackendLike, inputs as Record<string, tf.TensorInfo>, attrs as unknown as FusedLikelihoodAttrs),
+    kernelFunc: (args) => fusedLikelihood(...gpu(args), args.attrs as unknown as FusedLikelihoodAttrs),
+  },
+  {
+    kernelName: KDE_COLUMN_SUMS_KERNEL,
+    backendName: 'webgpu',
+    kernelFunc: (args) => kdeColumnSums(...gpu(args), args.attrs as unknown as KdeColumnSumsAttrs),
   },
 ];
 
@@ -45,4 +55,9 @@ export function hasWebGpuKernels(): boolean {
 export function fusedLikelihoodTakes(nEnc: number, nBins: number, nFeatures: number): boolean {
   if (limits === null || nEnc < 1 || nBins < 1 || nFeatures < 1 || nFeatures > MAX_FEATURES) return false;
   return termsWorkgroupBytes(nFeatures) <= limits.maxComputeWorkgroupStorageSize && 4 * nEnc * nBins <= limits.maxStorageBufferBindingSize;
+}
+
+/** Whether the KDE column sums take samples of q coordinates on this device (any number of samples and points). */
+export function kdeColumnSumsTakes(q: number): boolean {
+  return limits !== null && q >= 1 && q <= MAX_KDE_DIMS && kdeWorkgroupBytes(q) <= limits.maxComputeWorkgroupStorageSize;
 }

@@ -1,0 +1,62 @@
+/**
+ * The KDE column sums on the webgpu backend as the device sees it (lavapipe here): a fit takes the
+ * same number of dispatches whatever the number of its position samples and encoding spikes (the
+ * op graph takes some per tile of samples), and every output element is written (a pooled buffer
+ * full of NaN is handed out again). Skips, saying why, without an adapter.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fitEncodingModel, initBackend, listBackends } from '../index';
+import { kdeColumnSums } from '../ops';
+import { smallDataset } from '../testing/builders';
+import { activitySince, gpuActivity } from './index';
+
+let available = false;
+beforeAll(async () => {
+  const web = (await listBackends()).find((b) => b.name === 'webgpu')!;
+  available = web.available;
+  if (!available) console.warn(`webgpu kernel tests skipped: ${web.detail}`);
+  else await initBackend('webgpu');
+});
+
+describe('the KDE column sums on webgpu', () => {
+  it('fits in the same dispatches with 3× the samples: at most five per density (occupancy, then each electrode)', async (ctx) => {
+    if (!available) return ctx.skip();
+    const counts: number[] = [];
+    // above TensorFlow.js's CPU hand-off size, so the operands' own ops are on the device in both
+    for (const scale of [1, 3]) {
+      const ds = smallDataset({ nPos: 1200 * scale, electrodes: [{ nEnc: 1100 * scale, nDec: 20, nFeatures: 4 }, { nEnc: 1050 * scale, nDec: 20, nFeatures: 2 }] });
+      const before = gpuActivity()!;
+      const model = await fitEncodingModel(ds);
+      counts.push(activitySince(before, gpuActivity()!).dispatches);
+      model.dispose();
+    }
+    expect(counts[1]).toBe(counts[0]);
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(counts[0]).toBeLessThanOrEqual(5 * 3);
+  });
+
+  it('writes every element: a buffer left full of NaN by an earlier tensor comes back whole', async (ctx) => {
+    if (!available) return ctx.skip();
+    const [n, m, q] = [700, 45, 3];
+    const u = (k: number): Float32Array => Float32Array.from({ length: k }, (_, i) => Math.sin(i * 12.9898 + k) * 30);
+    const samples = tf.tensor2d(u(n * q), [n, q]);
+    const points = tf.tensor2d(u(m * q), [m, q]);
+    const parts = [300, 400];
+    const [wantMax, wantSum] = kdeColumnSums.run(samples, points, [5, 6, 7], parts);
+    const want = [await wantMax.data(), await wantSum.data()];
+    tf.dispose([wantMax, wantSum]);
+    for (let round = 0; round < 3; round++) {
+      // the backend pools freed buffers by size: the next parts × m float32 outputs are likely these
+      const poison = [tf.fill([2, m], NaN), tf.fill([2, m], NaN)];
+      await Promise.all(poison.map((t) => t.data()));
+      tf.dispose(poison);
+      const [colMax, colSum] = kdeColumnSums.run(samples, points, [5, 6, 7], parts);
+      const got = [await colMax.data(), await colSum.data()];
+      tf.dispose([colMax, colSum]);
+      expect(got.map((g) => g.filter(Number.isNaN).length)).toEqual([0, 0]);
+      expect(got.map((g, k) => Math.max(...g.map((v, i) => Math.abs(v - want[k]![i]!))))).toEqual([0, 0]);
+    }
+    tf.dispose([samples, points]);
+  });
+});
