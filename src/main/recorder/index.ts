@@ -6,7 +6,7 @@
  * Must not import tfjs (the engine hands tf.profile results and tf.memory through plain
  * callbacks) nor electron (it runs in the engine process and in the CLI).
  */
-export { Recorder, MAIN_TID, type RecorderOptions } from './recorder';
+export { Recorder, DEVICE_TID, MAIN_TID, type RecorderOptions } from './recorder';
 export { BatchSink, DEFAULT_FLUSH_INTERVAL_MS, DEFAULT_MAX_BATCH_RECORDS, type BatchListener, type BatchSinkOptions } from './batchSink';
 export { hrtimeNowNs, parseOriginNs, estimateClockOffsetNs, type MonotonicNowNs } from './clock';
 export { MemorySampler, type MemorySamplerOptions, type MemorySummary, type MemoryPeaks, type CounterSink, type TensorMemory } from './memorySampler';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { SpanRecord, TraceRecord } from '../../shared/events';
-import { Recorder } from './recorder';
+import { DEVICE_TID, Recorder } from './recorder';
 import { estimateClockOffsetNs, parseOriginNs } from './clock';
 
 /** A clock that advances by `stepNs` on every read, so durations are known exactly. */
@@ -105,6 +105,26 @@ describe('Recorder spans', () => {
     rec.close();
     const [s] = spansOf(rec.takeRecords());
     expect(s).toMatchObject({ name: 'run', args: { unfinished: true } });
+  });
+});
+
+describe('Recorder device lane', () => {
+  it("puts the device's spans on their own named lane, from the shared origin, one after another", () => {
+    const rec = new Recorder({ proc: 'engine', originNs: 1_000_000n, nowNs: () => 1_000_000n });
+    rec.deviceSpans([
+      { name: 'KdeFusedSpikeMax', startNs: 1_002_000n, endNs: 1_005_000n },
+      // begins before the one above ended (its clock rounded): it starts where that one ends
+      { name: 'KdeFusedTerms', startNs: 1_004_000n, endNs: 1_009_500n },
+    ], 'GPU: test adapter');
+    rec.deviceSpans([{ name: 'ReduceProgram', startNs: 1_010_000n, endNs: 1_010_000n }], 'GPU: test adapter');
+    const records = rec.takeRecords();
+    const names = records.filter((r) => r.ph === 'M' && r.tid === DEVICE_TID);
+    expect(names).toEqual([{ ph: 'M', proc: 'engine', tid: DEVICE_TID, name: 'thread_name', args: { name: 'GPU: test adapter' } }]);
+    expect(spansOf(records).map((s) => [s.tid, s.name, s.cat, toNs(s.ts), toNs(s.dur)])).toEqual([
+      [DEVICE_TID, 'KdeFusedSpikeMax', 'gpu', 2000, 3000],
+      [DEVICE_TID, 'KdeFusedTerms', 'gpu', 5000, 4500],
+      [DEVICE_TID, 'ReduceProgram', 'gpu', 10_000, 0],
+    ]);
   });
 });
 

@@ -10,11 +10,13 @@
  * trace-check) sees exactly the ends we compared.
  */
 import type { CounterRecord, InstantRecord, OpenSpan, ProcessRole, SpanRecord, ThreadNameRecord, TraceRecord } from '../../shared/events';
-import type { EngineProbe } from '../engine/model';
+import type { DeviceSpan, EngineProbe } from '../engine/model';
 import { BatchSink, type BatchListener } from './batchSink';
 import { hrtimeNowNs, parseOriginNs, type MonotonicNowNs } from './clock';
 
 export const MAIN_TID = 1;
+/** the lane of the device's own spans (GPU kernels on its clock), apart from the host threads and the pool's workers */
+export const DEVICE_TID = 1000;
 
 export interface RecorderOptions {
   proc: ProcessRole;
@@ -59,6 +61,9 @@ export class Recorder implements EngineProbe {
   private readonly retained: TraceRecord[] = [];
   private readonly onProgress: ((fraction: number, label: string) => void) | undefined;
   private readonly stack: Frame[] = [];
+  private deviceLane: string | null = null;
+  /** where the device lane's last span ended: its spans never overlap */
+  private deviceEndNs = -Infinity;
 
   constructor(options: RecorderOptions) {
     this.proc = options.proc;
@@ -114,6 +119,25 @@ export class Recorder implements EngineProbe {
     };
     if (args !== undefined) rec.args = args;
     this.sink.push(rec);
+  }
+
+  /**
+   * Spans the device timed (DeviceSpan: a GPU's kernels on the host's clock), on a lane of their
+   * own named `lane`, beside the host spans that issued them. A span that would start before the
+   * lane's last one ended starts at that end (the device runs one kernel after another).
+   */
+  deviceSpans(spans: readonly DeviceSpan[], lane: string): void {
+    if (this.disabled || spans.length === 0) return;
+    if (this.deviceLane !== lane) {
+      this.deviceLane = lane;
+      this.sink.push({ ph: 'M', proc: this.proc, tid: DEVICE_TID, name: 'thread_name', args: { name: lane } });
+    }
+    for (const span of spans) {
+      const startNs = Math.max(Number(span.startNs - this.originNs), this.deviceEndNs);
+      const endNs = Math.max(Number(span.endNs - this.originNs), startNs);
+      this.deviceEndNs = endNs;
+      this.sink.push({ ph: 'X', proc: this.proc, tid: DEVICE_TID, name: span.name, cat: 'gpu', ts: startNs / 1000, dur: (endNs - startNs) / 1000 });
+    }
   }
 
   progress(fraction: number, label: string): void {

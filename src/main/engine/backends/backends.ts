@@ -11,8 +11,10 @@ import type { BackendAvailability } from '../../../shared/api';
 import type { BackendChoice, BackendName } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import type { BackendInfo } from '../../../shared/report';
+import type { DeviceSpan } from '../model';
 import { installWasmKernels } from '../simd';
 import { installGpuActivity, installWebGpuKernels } from '../webgpu';
+import { installWebGpuTimer, profileOnGpuClock } from './gpuProfile';
 
 const TF_NODE_GPU = '@tensorflow/tfjs-node-gpu';
 /**
@@ -132,8 +134,9 @@ async function activate(name: BackendName): Promise<Omit<BackendInfo, 'reason' |
       await setBackendOrThrow('webgpu');
       const own = process.env[TFJS_KERNELS_ENV] !== '1';
       if (own) installWebGpuKernels();
-      // the device's dispatches, compilations and readbacks are counted on either path
+      // the device's dispatches, compilations and readbacks are counted on either path, and its kernels timed in the profiled call
       installGpuActivity();
+      if (installWebGpuTimer()) gpuLane = `GPU: ${probe.device}`;
       if (probe.isFallback) warnings.push(`WebGPU runs on a software adapter (${probe.device}): this is the CPU, not a GPU`);
       return { name, device: `${probe.device}${own ? "; the engine's WGSL kernels" : ''}`, isGpu: probe.isGpu, isFallback: probe.isFallback, warnings };
     }
@@ -204,8 +207,21 @@ export function engineMemory(): { numTensors: number; numBytes: number } {
   return { numTensors: m.numTensors, numBytes: m.numBytes };
 }
 
-/** tf.profile around fn, with the shared result object copied before anything can overwrite it. */
-export async function profileKernels<T>(fn: () => Promise<T>): Promise<{ result: T; kernels: unknown[]; peakBytes: number }> {
+/**
+ * tf.profile around fn, with the shared result object copied before anything can overwrite it; on
+ * webgpu with timestamp queries also the GPU's kernels as spans on the host's clock (gpuProfile.ts).
+ */
+export async function profileKernels<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; kernels: unknown[]; peakBytes: number; deviceSpans?: DeviceSpan[]; deviceLane?: string }> {
+  const timed = await profileOnGpuClock(fn, tfProfile);
+  return timed ? { ...timed, deviceLane: gpuLane } : tfProfile(fn);
+}
+
+/** the GPU lane's name: the adapter the kernels ran on */
+let gpuLane = 'GPU';
+
+async function tfProfile<T>(fn: () => Promise<T>): Promise<{ result: T; kernels: unknown[]; peakBytes: number }> {
   let result: T | undefined;
   const info = await tf.profile(async () => {
     result = await fn();

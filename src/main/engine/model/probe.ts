@@ -15,6 +15,13 @@ export interface EngineProbe {
   progress(fraction: number, label: string): void;
 }
 
+/** A span the device timed (a GPU kernel), on the host's monotonic clock (process.hrtime.bigint()). */
+export interface DeviceSpan {
+  name: string;
+  startNs: bigint;
+  endNs: bigint;
+}
+
 export const NULL_PROBE: EngineProbe = {
   span: async (_name, fn) => fn(),
   counter: () => undefined,

@@ -5,6 +5,7 @@
  * pass through the same methods, so the counts are the device's, not an estimate. Installed once,
  * when the webgpu backend starts; a stage span reads the difference across itself.
  */
+import { isTimerBuffer } from './gpuTimer';
 
 export interface GpuActivity {
   dispatches: number;
@@ -47,7 +48,8 @@ export function installGpuActivity(): boolean {
   wrap(device, 'createComputePipeline', () => void totals.pipelines++);
   wrap(device, 'createComputePipelineAsync', () => void totals.pipelines++);
   wrap(buffer, 'mapAsync', (self, args) => {
-    if (((args[0] as number) & MAP_READ) !== 0) totals.readBytes += (args[2] as number | undefined) ?? (self as { size: number }).size - ((args[1] as number | undefined) ?? 0);
+    // the GPU timer's timestamps are the profiler's readback, not the engine's
+    if (((args[0] as number) & MAP_READ) !== 0 && !isTimerBuffer(self as object)) totals.readBytes += (args[2] as number | undefined) ?? (self as { size: number }).size - ((args[1] as number | undefined) ?? 0);
   });
   installed = true;
   return true;

@@ -9,7 +9,7 @@ import type { SpanRecord, TraceRecord } from '../../../shared/events';
 import type { StageTime } from '../../../shared/report';
 import { REPEAT_SPAN, STRATEGY_SPAN, WARMUP_SPAN } from '../../../shared/traceSpans';
 import { RunningStageTimes } from '../../recorder';
-import { throwIfCancelled, type StrategyOptions } from '../../engine/model';
+import { throwIfCancelled, type DeviceSpan, type StrategyOptions } from '../../engine/model';
 import type { EngineProbe } from '../../engine';
 import type { EngineDeps } from '../session';
 import type { ProgressTracker } from './progressTracker';
@@ -18,6 +18,8 @@ import type { ProgressTracker } from './progressTracker';
 export interface LoopRecorder extends EngineProbe {
   flush(): void;
   nowUs(): number;
+  /** spans the device timed, on a lane of their own (Recorder.deviceSpans) */
+  deviceSpans(spans: readonly DeviceSpan[], lane: string): void;
 }
 
 /** The recorder folder's MemorySampler as the loop uses it. */

@@ -85,7 +85,8 @@ export async function unit<T>(ctx: MeasureContext, group: string, step: LoopStep
 }
 
 /**
- * One call profiled: the kernels of encode and decode together; the peak of decode alone, which
+ * One call profiled: the kernels of encode and decode together (on webgpu each one also a span on
+ * the GPU's lane, from its timestamps); the peak of decode alone, which
  * is what the strategy's memory formula describes (the fit's transient tiles are the same for every
  * strategy). It takes the place of the last warmup call (warmups are not timed), so it costs the
  * run only tf.profile's own overhead; with no warmup it is one call more.
@@ -96,6 +97,7 @@ export async function kernelProfile(ctx: MeasureContext, strategy: StrategyChoic
     fitAndPredict(ctx, strategy, async (phase, fn) => {
       const p = await ctx.deps.profileKernels(fn);
       profiled.kernels.push(...p.kernels);
+      if (p.deviceSpans) ctx.rec.deviceSpans(p.deviceSpans, p.deviceLane ?? 'GPU');
       if (phase === 'decode') profiled.peakBytes = p.peakBytes;
       return p.result;
     }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig, type StoppingRule, type StrategyChoice } from '../../../shared/config';
+import type { SpanRecord, ThreadNameRecord } from '../../../shared/events';
 import { makePreset } from '../../data';
 import { Recorder } from '../../recorder';
 import type { EngineDeps } from '../session/engineDeps';
@@ -170,5 +171,36 @@ describe('measureStrategies interleaves the repeats', () => {
     expect(reference.slice(2).every((r) => r === reference[1])).toBe(true);
     expect(compensated.slice(0, -1).every((r) => r.result.health === undefined)).toBe(true);
     expect(rows.every((r) => r.result.health !== undefined)).toBe(true);
+  });
+});
+
+describe('the profiled call on a backend that times its kernels', () => {
+  it("puts the device's kernels on the GPU lane of the trace, beside the host's spans", async () => {
+    const base = fakeEngineDeps();
+    const deps: EngineDeps = {
+      ...base,
+      profileKernels: async (fn) => {
+        const result = await fn();
+        const t = process.hrtime.bigint();
+        return {
+          result, kernels: [], peakBytes: 0, deviceLane: 'GPU: test adapter',
+          deviceSpans: [{ name: 'KdeFusedSpikeMax', startNs: t - 3000n, endNs: t - 2000n }, { name: 'KdeFusedTerms', startNs: t - 2000n, endNs: t - 500n }],
+        };
+      },
+    };
+    const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference'], repeats: 1, warmup: 1 });
+    const rec = new Recorder({ proc: 'engine' });
+    const ctx: MeasureContext = {
+      deps, dataset: makePreset('tiny', { seed: 1 }), config, tracker: new ProgressTracker([{ name: 'reference', units: 3 }]), memory,
+      rec, spans: new SpanCollector(), options: { blockSize: 100 }, signal: new AbortController().signal, emitProgress: () => undefined,
+    };
+    await measureStrategies(ctx, ['reference'], () => undefined);
+    const records = rec.takeRecords();
+    const lane = records.find((r): r is ThreadNameRecord => r.ph === 'M' && r.args.name === 'GPU: test adapter');
+    expect(lane).toBeDefined();
+    const gpu = records.filter((r): r is SpanRecord => r.ph === 'X' && r.tid === lane!.tid);
+    // the fit's kernels, then the predict's: each phase is profiled apart
+    expect(gpu.map((r) => r.name)).toEqual(['KdeFusedSpikeMax', 'KdeFusedTerms', 'KdeFusedSpikeMax', 'KdeFusedTerms']);
+    expect(lane!.tid).not.toBe(rec.tid);
   });
 });

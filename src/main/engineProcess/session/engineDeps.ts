@@ -7,7 +7,7 @@ import type { BackendChoice, DataSource, RunConfig, StrategyChoice } from '../..
 import type { Dataset } from '../../../shared/dataset';
 import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo, KernelStat } from '../../../shared/report';
-import type { StrategyOptions } from '../../engine/model';
+import type { DeviceSpan, StrategyOptions } from '../../engine/model';
 import type { Calibration } from '../../../shared/roofline';
 import type { FitOptions } from '../../engine';
 import type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from '../../engine';
@@ -25,6 +25,10 @@ export interface KernelProfile<T> {
   kernels: unknown[];
   /** peak bytes held in tensors during fn; not finite when no kernel ran */
   peakBytes: number;
+  /** the GPU's kernels during fn on the host's clock, where the backend times them (webgpu with timestamp queries) */
+  deviceSpans?: DeviceSpan[];
+  /** the lane those spans go on: the device's name */
+  deviceLane?: string;
 }
 
 /** Loading progress: electrodes read so far (files that are read electrode by electrode). */

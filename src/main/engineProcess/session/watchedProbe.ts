@@ -6,6 +6,7 @@
  * now are the recorder's: it answers them, for the live timeline.
  */
 import type { OpenSpan } from '../../../shared/events';
+import type { DeviceSpan } from '../../engine/model';
 import type { LoopRecorder } from '../measurement';
 
 /** the recorder under the probe: the loop's recorder, which also answers what it has open */
@@ -54,5 +55,9 @@ export class WatchedProbe implements LoopRecorder {
 
   nowUs(): number {
     return this.rec.nowUs();
+  }
+
+  deviceSpans(spans: readonly DeviceSpan[], lane: string): void {
+    this.rec.deviceSpans(spans, lane);
   }
 }
