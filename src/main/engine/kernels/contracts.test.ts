@@ -15,9 +15,10 @@ import { initBackend, listBackends } from '../index';
 import { LOG_EPS } from '../model';
 import { kdeParts, KDE_PART_SAMPLES } from '../gaussian';
 import { logNormaliser } from '../hostMath';
-import { fusedLikelihood, kdeColumnSums } from '../ops';
+import { fusedKernelRuns } from '../ops/fusedKernel';
+import { fusedLikelihood, gaussianKernelMatrix, kdeColumnSums } from '../ops';
 import { rng } from '../testing/builders';
-import { FUSED_LIKELIHOOD_KERNEL, KDE_COLUMN_SUMS_KERNEL, KERNEL_CONTRACTS } from './index';
+import { FUSED_LIKELIHOOD_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, KERNEL_CONTRACTS } from './index';
 
 interface Case {
   B: number; E: number; P: number; D: number;
@@ -210,6 +211,46 @@ for (const backend of ['cpu', 'wasm', 'webgpu'] as BackendName[]) {
         tf.dispose([colMax, colSum]);
         expect(outsideContract(got, expectedColumns(KERNEL_PARTS, o, shiftByPeak), n)).toEqual([]);
       });
+    }
+  });
+}
+
+/** samples × points × coordinates; the last pair of a case far apart, so K underflows in float32 */
+const GAUSS_CASES: [number, number, number][] = [[1, 1, 1], [70, 33, 2], [5, 300, 10], [129, 65, 3]];
+
+for (const backend of ['cpu', 'wasm', 'webgpu'] as BackendName[]) {
+  describe(`${GAUSS_KERNEL} contract on ${backend}`, () => {
+    for (const [k, [n, m, d]] of GAUSS_CASES.entries()) {
+      for (const linear of [false, true]) {
+        it(`${n} × ${m}, d ${d}, ${linear ? 'K' : 'log K'}`, async (ctx) => {
+          if (!(await available(backend))) return ctx.skip();
+          await initBackend(backend);
+          const r = rng(500 + k);
+          const samples = Float64Array.from({ length: n * d }, () => (r() - 0.5) * 40);
+          const points = Float64Array.from({ length: m * d }, () => (r() - 0.5) * 40);
+          if (n > 1) samples.fill(900, (n - 1) * d);
+          const std = Array.from({ length: d }, (_, j) => 3 + j);
+          // the engine's kernel runs wherever the backend has one
+          expect(fusedKernelRuns(GAUSS_KERNEL)).toBe(backend !== 'cpu');
+          const got = tf.tidy(() => gaussianKernelMatrix.run(tf.tensor2d(Float32Array.from(samples), [n, d]), tf.tensor2d(Float32Array.from(points), [m, d]), std, linear));
+          const values = await got.data();
+          got.dispose();
+          const c = logNormaliser(std);
+          const { rtol, atol } = KERNEL_CONTRACTS[GAUSS_KERNEL]!;
+          const bad: unknown[] = [];
+          for (let i = 0; i < n; i++) {
+            for (let j = 0; j < m; j++) {
+              let q = 0;
+              for (let e = 0; e < d; e++) q += ((Math.fround(samples[i * d + e]!) - Math.fround(points[j * d + e]!)) / std[e]!) ** 2;
+              const want = linear ? Math.exp(c - 0.5 * q) : c - 0.5 * q;
+              // K below float32's range is 0 or subnormal there: held to the smallest normal float32 instead
+              const tol = linear ? Math.max(rtol * want, 2 ** -126) : atol + rtol * Math.abs(want);
+              if (!(Math.abs(values[i * m + j]! - want) <= tol)) bad.push([i, j, values[i * m + j], want]);
+            }
+          }
+          expect(bad.slice(0, 5)).toEqual([]);
+        });
+      }
     }
   });
 }

@@ -14,9 +14,17 @@ const KERNELS_INSTALLED: Readonly<Record<string, () => boolean>> = { wasm: hasWa
 
 /** Whether the active backend runs this engine kernel. */
 export function fusedKernelRuns(name: EngineKernelName): boolean {
+  return fusedKernelBackend(name) !== null;
+}
+
+/**
+ * The active backend where it runs this engine kernel, else null: for an op whose kernel takes
+ * different shapes on different backends (the WGSL programs are compiled per width).
+ */
+export function fusedKernelBackend(name: EngineKernelName): 'wasm' | 'webgpu' | null {
   const backend = tf.getBackend();
   const installed = KERNELS_INSTALLED[backend];
-  return installed !== undefined && installed() && tf.getKernel(name, backend) !== undefined;
+  return installed !== undefined && installed() && tf.getKernel(name, backend) !== undefined ? (backend as 'wasm' | 'webgpu') : null;
 }
 
 /** An engine kernel with one output, its attributes typed by its name. */

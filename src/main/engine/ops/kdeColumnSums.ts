@@ -8,15 +8,16 @@ import * as tf from '@tensorflow/tfjs-core';
 import { logNormaliser } from '../hostMath';
 import { KDE_COLUMN_SUMS_KERNEL, MIN_KERNEL_COLUMNS } from '../kernels';
 import { kdeColumnSumsTakes } from '../webgpu';
-import { fusedKernelRuns, overWidths, runFusedKernelOutputs } from './fusedKernel';
+import { fusedKernelBackend, overWidths, runFusedKernelOutputs } from './fusedKernel';
 
 /**
  * Whether the active backend's kernel takes this many points of q coordinates: wasm's at least
  * MIN_KERNEL_COLUMNS points, WebGPU's any number with q within its compiled widths and the device's workgroup memory.
  */
 export function runsFused(nPoints: number, q: number): boolean {
-  if (!fusedKernelRuns(KDE_COLUMN_SUMS_KERNEL)) return false;
-  return tf.getBackend() === 'webgpu' ? nPoints >= 1 && kdeColumnSumsTakes(q) : nPoints >= MIN_KERNEL_COLUMNS;
+  const on = fusedKernelBackend(KDE_COLUMN_SUMS_KERNEL);
+  if (on === null) return false;
+  return on === 'webgpu' ? nPoints >= 1 && kdeColumnSumsTakes(q) : nPoints >= MIN_KERNEL_COLUMNS;
 }
 
 /**

@@ -6,7 +6,8 @@
  * its programs and kernel function, listed here with the shapes it takes.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { FUSED_LIKELIHOOD_KERNEL, KDE_COLUMN_SUMS_KERNEL, type FusedLikelihoodAttrs, type KdeColumnSumsAttrs } from '../kernels';
+import { FUSED_LIKELIHOOD_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, type FusedLikelihoodAttrs, type GaussAttrs, type KdeColumnSumsAttrs } from '../kernels';
+import { gaussKernel, MAX_GAUSS_DIMS } from './gaussKernel';
 import { fusedLikelihood, termsWorkgroupBytes, MAX_FEATURES } from './fusedLikelihood';
 import { kdeColumnSums, kdeWorkgroupBytes, MAX_KDE_DIMS } from './kdeColumnSums';
 import type { WebGpuBackendLike } from './program';
@@ -27,6 +28,11 @@ const KERNELS: readonly tf.KernelConfig[] = [
     kernelName: FUSED_LIKELIHOOD_KERNEL,
     backendName: 'webgpu',
     kernelFunc: (args) => fusedLikelihood(...gpu(args), args.attrs as unknown as FusedLikelihoodAttrs),
+  },
+  {
+    kernelName: GAUSS_KERNEL,
+    backendName: 'webgpu',
+    kernelFunc: (args) => gaussKernel(...gpu(args), args.attrs as unknown as GaussAttrs),
   },
   {
     kernelName: KDE_COLUMN_SUMS_KERNEL,
@@ -60,4 +66,9 @@ export function fusedLikelihoodTakes(nEnc: number, nBins: number, nFeatures: num
 /** Whether the KDE column sums take samples of q coordinates on this device (any number of samples and points). */
 export function kdeColumnSumsTakes(q: number): boolean {
   return limits !== null && q >= 1 && q <= MAX_KDE_DIMS && kdeWorkgroupBytes(q) <= limits.maxComputeWorkgroupStorageSize;
+}
+
+/** Whether the Gaussian kernel matrix takes d coordinates (any number of samples and points). */
+export function gaussKernelTakes(d: number): boolean {
+  return limits !== null && d >= 1 && d <= MAX_GAUSS_DIMS;
 }
