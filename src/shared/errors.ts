@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'IO'
   | 'UNAUTHORIZED'
   | 'RUN_FAILED'
+  /** the GPU device stopped (a driver reset, a lost or destroyed device) while the engine used it */
+  | 'DEVICE_LOST'
   | 'CANCELLED'
   | 'INTERNAL'
   | 'BUG';
@@ -101,7 +103,7 @@ export function isUnexpected(e: unknown): boolean {
 const KNOWN_CODES = new Set<string>([
   'E001', 'E010', 'E011', 'E012', 'E013', 'E020', 'E021', 'E022', 'E023', 'E025', 'E026', 'E027',
   'E030', 'E032', 'E043', 'E050', 'E060', 'E061', 'E064', 'E065', 'E090',
-  'BAD_ARGUMENT', 'BACKEND_UNAVAILABLE', 'NOT_FOUND', 'EXISTS', 'IO', 'UNAUTHORIZED', 'RUN_FAILED', 'CANCELLED',
+  'BAD_ARGUMENT', 'BACKEND_UNAVAILABLE', 'NOT_FOUND', 'EXISTS', 'IO', 'UNAUTHORIZED', 'RUN_FAILED', 'DEVICE_LOST', 'CANCELLED',
   'INTERNAL', 'BUG',
 ]);
 

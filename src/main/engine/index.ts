@@ -14,7 +14,7 @@
  * through EngineProbe). The rooms import each other through their index.ts and never this file,
  * which imports them.
  */
-export { calibrateBackend, engineMemory, initBackend, listBackends, profileKernels, tfjsVersion, type CalibrationOptions } from './backends';
+export { calibrateBackend, engineMemory, explainBackendFailure, initBackend, listBackends, profileKernels, tfjsVersion, type CalibrationOptions } from './backends';
 export {
   encodingModelOf, fitElectrodeAt, fitEncodingModel, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
   type EncodingModel, type FitContext, type FitOptions, type FittedElectrode,

@@ -137,6 +137,7 @@ async function activate(name: BackendName): Promise<Omit<BackendInfo, 'reason' |
       // the device's dispatches, compilations and readbacks are counted on either path, and its kernels timed in the profiled call
       installGpuActivity();
       if (installWebGpuTimer()) gpuLane = `GPU: ${probe.device}`;
+      watchDeviceLoss(probe.device);
       if (probe.isFallback) warnings.push(`WebGPU runs on a software adapter (${probe.device}): this is the CPU, not a GPU`);
       return { name, device: `${probe.device}${own ? "; the engine's WGSL kernels" : ''}`, isGpu: probe.isGpu, isFallback: probe.isFallback, warnings };
     }
@@ -216,6 +217,40 @@ export async function profileKernels<T>(
 ): Promise<{ result: T; kernels: unknown[]; peakBytes: number; deviceSpans?: DeviceSpan[]; deviceLane?: string }> {
   const timed = await profileOnGpuClock(fn, tfProfile);
   return timed ? { ...timed, deviceLane: gpuLane } : tfProfile(fn);
+}
+
+interface LostDevice {
+  device: string;
+  reason: string;
+  message: string;
+}
+
+/** resolves when the active webgpu device is lost, with what Dawn said; null until a webgpu backend starts */
+let deviceLost: Promise<LostDevice> | null = null;
+
+function watchDeviceLoss(device: string): void {
+  const gpu = (tf.backend() as unknown as { device: { lost: Promise<{ reason?: string; message?: string }> } }).device;
+  deviceLost = gpu.lost.then((info) => ({ device, reason: info.reason ?? 'unknown', message: info.message ?? '' }));
+}
+
+/** How long a failure waits to learn whether the device was lost: Dawn settles the loss and the failed readback apart. */
+const LOSS_SETTLES_MS = 250;
+
+/**
+ * A failure as the person running it should read it: where the webgpu device was lost, what the
+ * engine was doing when the device went (Dawn's failed readback says nothing) and what to do; any
+ * other failure unchanged.
+ */
+export async function explainBackendFailure(e: unknown): Promise<unknown> {
+  if (deviceLost === null || e instanceof AppError) return e;
+  let timer: NodeJS.Timeout | undefined;
+  const lost = await Promise.race([deviceLost, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), LOSS_SETTLES_MS)))]);
+  clearTimeout(timer);
+  if (lost === null) return e;
+  const detail = e instanceof Error && e.message ? ` (then: ${e.name}: ${e.message})` : '';
+  return new AppError('DEVICE_LOST', `the GPU device was lost while the engine used it: ${lost.device}, ${lost.reason}${lost.message ? `: ${lost.message}` : ''}${detail}`, {
+    hint: 'what the run measured before is kept; run it again (every run starts on a new device), check the driver (nvidia-smi, dmesg), or use --backend wasm',
+  });
 }
 
 /** the GPU lane's name: the adapter the kernels ran on */

@@ -8,6 +8,6 @@
  * The strategies never import this room (architecture/strategies-call-ops): an op chooses its
  * kernel for the backend it runs on.
  */
-export { engineMemory, initBackend, listBackends, profileKernels, tfjsVersion } from './backends';
+export { engineMemory, explainBackendFailure, initBackend, listBackends, profileKernels, tfjsVersion } from './backends';
 export { calibrateBackend, type CalibrationOptions } from './calibration';
 export { makeStageTools } from './sync';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig, type StoppingRule, type StrategyChoice } from '../../../shared/config';
 import type { SpanRecord, ThreadNameRecord } from '../../../shared/events';
+import { AppError } from '../../../shared/errors';
 import { makePreset } from '../../data';
 import { Recorder } from '../../recorder';
 import type { EngineDeps } from '../session/engineDeps';
@@ -202,5 +203,31 @@ describe('the profiled call on a backend that times its kernels', () => {
     // the fit's kernels, then the predict's: each phase is profiled apart
     expect(gpu.map((r) => r.name)).toEqual(['KdeFusedSpikeMax', 'KdeFusedTerms', 'KdeFusedSpikeMax', 'KdeFusedTerms']);
     expect(lane!.tid).not.toBe(rec.tid);
+  });
+});
+
+describe('a strategy whose device is lost', () => {
+  it('fails with what the engine says of the loss, and the strategies measured before keep their rows', async () => {
+    const base = fakeEngineDeps();
+    const raw = new Error('');
+    const lost = new AppError('DEVICE_LOST', 'the GPU device was lost while the engine used it: test adapter, destroyed');
+    const deps: EngineDeps = {
+      ...base,
+      predictNonlocal: async (...args) => {
+        if (args[2] === 'compensated') throw raw;
+        return base.predictNonlocal(...args);
+      },
+      explainFailure: async (e) => (e === raw ? lost : e),
+    };
+    const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference', 'compensated'], repeats: 1, warmup: 0 });
+    const ctx: MeasureContext = {
+      deps, dataset: makePreset('tiny', { seed: 1 }), config, memory,
+      tracker: new ProgressTracker([{ name: 'reference', units: 2 }, { name: 'compensated', units: 2 }]),
+      rec: new Recorder({ proc: 'engine', disabled: true }), spans: new SpanCollector(), options: { blockSize: 100 },
+      signal: new AbortController().signal, emitProgress: () => undefined,
+    };
+    const rows = await measureStrategies(ctx, ['reference', 'compensated'], () => undefined);
+    expect(rows.map((r) => r.result.status)).toEqual(['ok', 'failed']);
+    expect(rows[1]!.result.error).toMatchObject({ code: 'DEVICE_LOST', message: lost.message });
   });
 });

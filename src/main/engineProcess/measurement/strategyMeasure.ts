@@ -96,7 +96,7 @@ async function prepare(ctx: MeasureContext, strategy: StrategyChoice): Promise<S
     s.calls = await ctx.rec.span(STRATEGY_SPAN, () => coldAndWarmups(ctx, strategy), { strategy });
   } catch (e) {
     if (ctx.signal.aborted || isCancellation(e)) throw e;
-    s.error = e;
+    s.error = (await ctx.deps.explainFailure?.(e)) ?? e;
     s.loadAtEnd = readLoad();
     ctx.tracker.skipRest(strategy);
     ctx.emitProgress();

@@ -72,6 +72,8 @@ export interface EngineDeps {
   ): Promise<WindowSummary>;
   predictLocal(model: FittedModel, dataset: Dataset, probe?: EngineProbe): Promise<Float64Array>;
   profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>>;
+  /** a failure as the person should read it (a lost GPU device said so); absent: as thrown */
+  explainFailure?(e: unknown): Promise<unknown>;
   strategyOptionsFor(dataset: Dataset, config: RunConfig): StrategyOptions;
   aggregateKernels(kernels: unknown[]): KernelStat[];
   /** fit and predict spread over worker threads, each with its own backend; absent where there are none (test fakes) */

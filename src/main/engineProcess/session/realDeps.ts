@@ -22,6 +22,7 @@ export async function realEngineDeps(): Promise<EngineDeps> {
     predictNonlocalWindows: engine.predictNonlocalWindows,
     predictLocal: engine.predictLocal,
     profileKernels: engine.profileKernels,
+    explainFailure: engine.explainBackendFailure,
     strategyOptionsFor: model.strategyOptionsFor,
     aggregateKernels: recorder.aggregateKernels,
     async startWorkers(options) {

@@ -202,7 +202,7 @@ export class RunSession {
       await this.stopRecording();
       // whatever a cancelled run throws on its way out is the cancel, not a failure
       if (this.signal.aborted || isCancellation(e)) this.send({ type: 'cancelled' });
-      else this.send({ type: 'error', error: serializeError(e) });
+      else this.send({ type: 'error', error: serializeError((await this.deps.explainFailure?.(e)) ?? e) });
     }
   }
 
