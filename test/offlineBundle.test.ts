@@ -72,7 +72,7 @@ describe('offline bench bundle', () => {
 
     const results = join(work, 'results');
     const check = spawnSync('bash', [join(bundle, 'check.sh'), '--out', results, '--presets', 'tiny', '--backends', 'wasm,webgpu',
-      '--strategies', 'reference,series', '--repeats', '1', '--warmup', '0', '--step-timeout-s', '120'], {
+      '--strategies', 'reference,series', '--repeats', '1', '--warmup', '0', '--step-timeout-s', '120', '--cpu-workers', '2'], {
       cwd: work, encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? work, KDE_BUNDLE_USE_LIBS: '1' },
     });
     expect(check.status, check.stderr).toBe(0);
@@ -86,17 +86,18 @@ describe('offline bench bundle', () => {
     expect(peer?.result?.parity).toMatchObject({ ok: true });
     const webgpuRuns = adapter.active.webgpu?.name === 'webgpu';
     const engines = steps.filter((s) => s.kind === 'engine' && (webgpuRuns || !/webgpu( op-graph)?$/.test(s.name)));
-    // each webgpu cell runs twice: the engine's WGSL kernels, then TensorFlow.js's op graphs
+    // wasm on the pool's two worker threads; each webgpu cell runs twice: the engine's WGSL kernels, then TensorFlow.js's op graphs
     expect(engines.map((s) => s.name)).toEqual(
       webgpuRuns
-        ? ['tiny reference wasm', 'tiny series wasm', 'tiny reference webgpu', 'tiny reference webgpu op-graph', 'tiny series webgpu', 'tiny series webgpu op-graph']
-        : ['tiny reference wasm', 'tiny series wasm'],
+        ? ['tiny reference wasm ×2', 'tiny series wasm ×2', 'tiny reference webgpu', 'tiny reference webgpu op-graph', 'tiny series webgpu', 'tiny series webgpu op-graph']
+        : ['tiny reference wasm ×2', 'tiny series wasm ×2'],
     );
+    expect(engines.filter((e) => e.name.includes('wasm')).map((e) => e.result?.workers)).toEqual([2, 2]);
     for (const e of engines) {
       expect(e.error, e.name).toBeUndefined();
       expect(e.result?.vsExpected, e.name).toMatchObject({ ok: true });
       expect(e.result?.vsPeer, e.name).toMatchObject({ ok: true });
     }
-    expect(check.stdout).toMatch(/\| tiny \| series wasm \|/);
+    expect(check.stdout).toMatch(/\| tiny \| series wasm ×2 \|/);
   });
 });

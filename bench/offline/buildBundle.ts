@@ -81,7 +81,12 @@ function xz(from: string, to: string): void {
 
 async function bundleEngine(dir: string): Promise<void> {
   await build({
-    entryPoints: { engineSide: join(REPO_ROOT, 'bench/peer/engineSide.ts'), adapterInfo: join(REPO_ROOT, 'bench/offline/adapterInfo.ts') },
+    entryPoints: {
+      engineSide: join(REPO_ROOT, 'bench/peer/engineSide.ts'),
+      adapterInfo: join(REPO_ROOT, 'bench/offline/adapterInfo.ts'),
+      // the engine pool's worker thread, so wasm can run on every core (engineSide --workers N)
+      poolWorker: join(REPO_ROOT, 'src/main/engineProcess/pool/poolWorker.ts'),
+    },
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -8,8 +8,10 @@
 #   bash check.sh [--out DIR] [--presets large,realistic] [--backends webgpu,wasm] [--op-graphs 1]
 #                 [--strategies reference,compensated,series,auto] [--cpu-strategies LIST] [--nld-variants clusterless_kde,clusterless_kde_log]
 #                 [--nld-cpu] [--repeats 3] [--warmup 1] [--step-timeout-s 240] [--nld-step-timeout-s 480] [--deadline-s 0]
-#                 [--data-args 'NAME:ARGS']
+#                 [--data-args 'NAME:ARGS'] [--cpu-workers N]
 #
+# --cpu-workers N: wasm runs on the engine pool's N worker threads (default: every core, nproc),
+# as a run on this machine would; its cells are named "… wasm ×N". 1 is one thread.
 # --cpu-strategies replaces --strategies on the CPU backends (wasm, cpu), where `reference` on a
 # large file can take longer than the rest together.
 # --data-args adds a file made by the reference tool with extra arguments, e.g.
@@ -38,12 +40,14 @@ STEP_TIMEOUT=240
 NLD_STEP_TIMEOUT=480
 DEADLINE=0
 DATA_ARGS=()
+CPU_WORKERS=$(nproc 2>/dev/null || echo 1)
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT_DIR=$2; shift 2 ;;
     --presets) PRESETS=$2; shift 2 ;;
     --backends) BACKENDS=$2; shift 2 ;;
     --op-graphs) OP_GRAPHS=$2; shift 2 ;;
+    --cpu-workers) CPU_WORKERS=$2; shift 2 ;;
     --strategies) STRATEGIES=$2; shift 2 ;;
     --cpu-strategies) CPU_STRATEGIES=$2; shift 2 ;;
     --nld-variants) NLD_VARIANTS=$2; shift 2 ;;
@@ -152,9 +156,12 @@ for name in "${FILES[@]}"; do
   for b in ${BACKENDS//,/ }; do
     strategies=$STRATEGIES
     if [ -n "$CPU_STRATEGIES" ] && { [ "$b" = wasm ] || [ "$b" = cpu ]; }; then strategies=$CPU_STRATEGIES; fi
+    cell=$b
+    workers=(--workers 1)
+    if [ "$b" = wasm ] && [ "$CPU_WORKERS" -gt 1 ]; then cell="wasm ×$CPU_WORKERS"; workers=(--workers "$CPU_WORKERS"); fi
     for s in ${strategies//,/ }; do
-      step engine "$name $s $b" "$NODE" "$HERE/engine/engineSide.mjs" "$file" --strategy "$s" --backend "$b" \
-        --repeats "$REPEATS" --warmup "$WARMUP" --cell-limit-s "$STEP_TIMEOUT" "${ll_arg[@]}"
+      step engine "$name $s $cell" "$NODE" "$HERE/engine/engineSide.mjs" "$file" --strategy "$s" --backend "$b" \
+        --repeats "$REPEATS" --warmup "$WARMUP" --cell-limit-s "$STEP_TIMEOUT" "${workers[@]}" "${ll_arg[@]}"
       # the same cell on webgpu's op graphs (TensorFlow.js's programs, not the engine's WGSL kernels): what fusing gains
       if [ "$b" = webgpu ] && [ "$OP_GRAPHS" = 1 ]; then
         step engine "$name $s webgpu op-graph" env KDE_PROFILER_TFJS_KERNELS=1 "$NODE" "$HERE/engine/engineSide.mjs" "$file" --strategy "$s" \

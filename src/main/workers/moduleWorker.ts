@@ -12,12 +12,13 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * The entry `name` beside the caller (`callerUrl` is its import.meta.url): `name.ts` from source;
- * in the bundle `name.js` beside the caller, else one folder up.
+ * in a bundle `name.js` (Electron's) or `name.mjs` (the offline bench's) beside the caller, else one
+ * folder up.
  */
 export function moduleWorkerEntry(callerUrl: string, name: string): URL {
   if (callerUrl.endsWith('.ts')) return new URL(`./${name}.ts`, callerUrl);
-  const here = new URL(`./${name}.js`, callerUrl);
-  return existsSync(fileURLToPath(here)) ? here : new URL(`../${name}.js`, callerUrl);
+  const candidates = ['./', '../'].flatMap((dir) => ['.js', '.mjs'].map((ext) => new URL(`${dir}${name}${ext}`, callerUrl)));
+  return candidates.find((url) => existsSync(fileURLToPath(url))) ?? candidates[2]!;
 }
 
 /** tsx's ESM API, resolved through its package exports so the worker can load TypeScript */
