@@ -128,6 +128,19 @@ export interface StageTime {
    * electrode spans share one name, so this is where the time of each electrode is kept.
    */
   byElectrode?: ElectrodeStageTime[];
+  /**
+   * What the GPU was asked to do in this stage's spans, added up (webgpu: counted on the device's
+   * own methods): compute dispatches, pipelines compiled and bytes read back. Present only when
+   * every span of the stage carried the counts.
+   */
+  gpu?: StageGpuActivity;
+}
+
+export interface StageGpuActivity {
+  dispatches: number;
+  /** compute pipelines created (each a shader compilation); in warm repeats a finding */
+  pipelines: number;
+  readBytes: number;
 }
 
 /** Work as the roofline counts it (its rules: engine/model/opWork.ts). */

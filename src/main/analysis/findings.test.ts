@@ -168,6 +168,22 @@ describe('tensor leak', () => {
   });
 });
 
+describe('GPU pipelines compiled in warm repeats', () => {
+  const stage = (name: string, pipelines: number) => ({ name, calls: 3, totalMs: 1, selfMs: 1, gpu: { dispatches: 6, pipelines, readBytes: 0 } });
+
+  it('fires with the count and the stages that compiled', () => {
+    const r = okResult('compensated', 10, { stages: [stage('reduce', 2), stage('position-kernel', 0), stage('mark-kernel', 1)] });
+    const f = find(deriveFindings(input([r], { requestedBackend: 'webgpu' })), 'warm-compilation:compensated');
+    expect(f).toMatchObject({ severity: 'warning', value: 3 });
+    expect(f?.message).toContain('compiled 3 GPU pipelines during its warm repeats (2 in reduce, 1 in mark-kernel)');
+  });
+
+  it('does not fire when the warm repeats compiled nothing, or the stages carry no device counts', () => {
+    expect(ids(deriveFindings(input([okResult('compensated', 10, { stages: [stage('reduce', 0)] })])))).toEqual([]);
+    expect(ids(deriveFindings(input([okResult('compensated', 10, { stages: [{ name: 'reduce', calls: 3, totalMs: 1, selfMs: 1 }] })])))).toEqual([]);
+  });
+});
+
 describe('GPU asked for, CPU used', () => {
   const run = (requested: BackendChoice, backend: BackendInfo): Finding[] =>
     deriveFindings(input([okResult('reference', 10)], { requestedBackend: requested, backend }));

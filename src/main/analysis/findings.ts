@@ -207,6 +207,33 @@ function leakFindings(strategies: readonly StrategyResult[]): Finding[] {
   return out;
 }
 
+/**
+ * A strategy whose warm repeats compiled GPU pipelines: a shader compiled inside the timed calls
+ * (a shape that differs between calls keys a new one), so its warm median holds compilation.
+ */
+function warmCompilationFindings(strategies: readonly StrategyResult[]): Finding[] {
+  const out: Finding[] = [];
+  for (const r of strategies) {
+    if (r.status !== 'ok') continue;
+    const compiled = r.stages.filter((st) => (st.gpu?.pipelines ?? 0) > 0);
+    if (compiled.length === 0) continue;
+    const label = strategyLabel(r);
+    const total = compiled.reduce((n, st) => n + st.gpu!.pipelines, 0);
+    const where = compiled.map((st) => `${st.gpu!.pipelines} in ${st.name}`).join(', ');
+    out.push({
+      id: `warm-compilation:${label}`,
+      severity: 'warning',
+      strategy: label,
+      value: total,
+      message:
+        `${label} compiled ${total} GPU pipeline${total === 1 ? '' : 's'} during its warm repeats (${where}): shader ` +
+        `compilation ran inside the timed calls, so its warm median includes it. A block or window of another ` +
+        `size keys a new shader; keep them the same size from call to call, or warm up on every size first.`,
+    });
+  }
+  return out;
+}
+
 function deviceFinding(requested: BackendChoice, backend: BackendInfo): Finding[] {
   if (!GPU_REQUESTS.includes(requested) || (backend.isGpu && !backend.isFallback)) return [];
   const asked = requested === 'auto' ? 'auto was asked to pick the fastest device' : `--backend ${requested} was asked for`;
@@ -261,6 +288,7 @@ export function deriveFindings(input: AnalysisInput): Finding[] {
     ...deviceFinding(input.requestedBackend, input.backend),
     ...numericFindings(input),
     ...leakFindings(input.strategies),
+    ...warmCompilationFindings(input.strategies),
     ...memoryFindings(input),
     ...loadFindings(input),
     ...coldStartFindings(input),

@@ -51,9 +51,14 @@ export function stagesSection(report: Report): string {
   for (const s of report.strategies) {
     if (s.stages.length === 0) continue;
     any = true;
+    const top = s.stages.slice(0, TOP_N);
+    // on a GPU: what the device was asked to do per stage, compilations in warm repeats among it
+    const gpu = top.some((st) => st.gpu !== undefined);
+    const gpuCells = (st: (typeof top)[number]): string[] =>
+      st.gpu ? [fmtInt(st.gpu.dispatches), fmtInt(st.gpu.pipelines), formatBytes(st.gpu.readBytes)] : ['—', '—', '—'];
     out.push('', `### ${s.strategy}`, '', mdTable(
-      ['Stage', 'Calls', 'Total', 'Self'],
-      s.stages.slice(0, TOP_N).map((st) => [st.name, fmtInt(st.calls), formatMs(st.totalMs), formatMs(st.selfMs)]),
+      ['Stage', 'Calls', 'Total', 'Self', ...(gpu ? ['GPU dispatches', 'Pipelines compiled', 'Read back'] : [])],
+      top.map((st) => [st.name, fmtInt(st.calls), formatMs(st.totalMs), formatMs(st.selfMs), ...(gpu ? gpuCells(st) : [])]),
     ));
   }
   if (!any) out.push('', 'No stage times were recorded (tracing was off, or no strategy finished).');

@@ -20,6 +20,18 @@ describe('renderReportMarkdown', () => {
     ]);
   });
 
+  it("adds the GPU's dispatches, compilations and readback per stage where the stages carry them, and not elsewhere", () => {
+    expect(section('Stages')).not.toContain('GPU dispatches');
+    const report = exampleReport();
+    const [first, ...rest] = report.strategies;
+    const withGpu = { ...first!, stages: first!.stages.map((st, i) => (i === 0 ? { ...st, gpu: { dispatches: 1200, pipelines: 2, readBytes: 4096 } } : st)) };
+    const md2 = renderReportMarkdown({ ...report, strategies: [withGpu, ...rest] });
+    const stages = md2.slice(md2.indexOf('## Stages'), md2.indexOf('## Kernels'));
+    expect(stages).toContain('| Stage | Calls | Total | Self | GPU dispatches | Pipelines compiled | Read back |');
+    expect(stages).toContain('| 1,200 | 2 | 4.00 KiB |');
+    expect(stages).toContain('| — | — | — |');
+  });
+
   it('shows the dataset sizes', () => {
     const s = section('Dataset');
     expect(s).toContain('| Electrodes | 16 |');

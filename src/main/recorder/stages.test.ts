@@ -69,6 +69,20 @@ describe('stageTimes', () => {
     for (const partly of ['mark-kernel', 'series-factor', 'scatter', 'ground-process']) expect(byName[partly]!.work).toBeUndefined();
     expect(byName['series-factor']!.calls).toBe(2);
   });
+
+  it("adds up the device's counts its spans carried, and gives none to a stage where a span carried none", () => {
+    const g = (dispatches: number, pipelines = 0) => ({ gpu: { dispatches, pipelines, readBytes: 40 } });
+    const spans = [
+      span('reduce', 0, 10, 1, 'engine', g(2, 1)), span('reduce', 10, 10, 1, 'engine', g(2)),
+      span('position-kernel', 20, 10, 1, 'engine', g(5)), span('position-kernel', 30, 10),
+      span('mark-kernel', 40, 10, 1, 'engine', { gpu: { dispatches: 1.5, pipelines: 0, readBytes: 0 } }),
+    ];
+    const byName = Object.fromEntries(stageTimes(spans).map((s) => [s.name, s]));
+    expect(byName.reduce!.gpu).toEqual({ dispatches: 4, pipelines: 1, readBytes: 80 });
+    expect(byName['position-kernel']!.gpu).toBeUndefined();
+    expect(byName['mark-kernel']!.gpu).toBeUndefined();
+    expect(running(spans).find((s) => s.name === 'reduce')!.gpu).toEqual({ dispatches: 4, pipelines: 1, readBytes: 80 });
+  });
 });
 
 /** Nested spans on one lane in [start, end] (µs), in the order they close: children first. */

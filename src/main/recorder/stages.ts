@@ -2,12 +2,12 @@
  * Per-stage time from recorded spans: calls, total time, and self time (total minus the time of
  * direct children), and the work its spans say they did (args.work, added up) when every one of them
  * says so: a stage where some spans counted and others did not would otherwise look as if it did
- * less work than it did. Nesting is rebuilt per (process, lane) from the times in integer ns, the
+ * less work than it did; likewise the device's counts (args.gpu on webgpu). Nesting is rebuilt per (process, lane) from the times in integer ns, the
  * way trace viewers see it, so the numbers match what the timeline shows. The electrode spans all
  * share one name; their stage also keeps its time per electrode, read from the spans' args.
  */
 import type { SpanRecord } from '../../shared/events';
-import type { CountedWork, ElectrodeStageTime, StageTime } from '../../shared/report';
+import type { CountedWork, ElectrodeStageTime, StageGpuActivity, StageTime } from '../../shared/report';
 import { electrodeIndexOf } from '../../shared/traceSpans';
 
 interface Open {
@@ -32,6 +32,17 @@ function addCounted(a: CountedWork, b: CountedWork): CountedWork {
   return Object.fromEntries(WORK_KEYS.map((k) => [k, a[k] + b[k]])) as unknown as CountedWork;
 }
 
+const GPU_KEYS = ['dispatches', 'pipelines', 'readBytes'] as const;
+
+/** A span's args.gpu (the webgpu stage spans' device counts) when every count is an integer ≥ 0, else undefined. */
+function gpuActivityOf(v: unknown): StageGpuActivity | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const g = v as Record<string, unknown>;
+  return GPU_KEYS.every((k) => Number.isInteger(g[k]) && (g[k] as number) >= 0)
+    ? { dispatches: g.dispatches as number, pipelines: g.pipelines as number, readBytes: g.readBytes as number }
+    : undefined;
+}
+
 /** A span's lane: nesting is per (process, lane). */
 const laneKey = (s: SpanRecord): string => `${s.proc}|${s.tid}`;
 
@@ -40,6 +51,8 @@ class StageTally {
   private readonly byName = new Map<string, StageTime>();
   /** stages with a span that did not count its work */
   private readonly uncounted = new Set<string>();
+  /** stages with a span that carried no device counts */
+  private readonly ungpu = new Set<string>();
   /** per stage name, time per electrode index, for spans that stand for one electrode */
   private readonly perElectrode = new Map<string, Map<number, ElectrodeStageTime>>();
 
@@ -52,6 +65,9 @@ class StageTally {
     const counted = countedWork(s.args?.work);
     if (counted) stat.work = stat.work ? addCounted(stat.work, counted) : counted;
     else this.uncounted.add(s.name);
+    const gpu = gpuActivityOf(s.args?.gpu);
+    if (gpu) stat.gpu = stat.gpu ? { dispatches: stat.gpu.dispatches + gpu.dispatches, pipelines: stat.gpu.pipelines + gpu.pipelines, readBytes: stat.gpu.readBytes + gpu.readBytes } : gpu;
+    else this.ungpu.add(s.name);
     const electrode = electrodeIndexOf(s.name, s.args);
     if (electrode >= 0) this.addElectrode(s.name, electrode, durNs);
     return stat;
@@ -71,6 +87,7 @@ class StageTally {
     const out = [...this.byName.values()].map((st) => {
       const copy = { ...st };
       if (this.uncounted.has(st.name)) delete copy.work;
+      if (this.ungpu.has(st.name)) delete copy.gpu;
       const byIndex = this.perElectrode.get(st.name);
       if (byIndex) copy.byElectrode = [...byIndex.values()].map((r) => ({ ...r })).sort((a, b) => a.electrode - b.electrode);
       return copy;
