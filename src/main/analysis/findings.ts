@@ -4,18 +4,17 @@
  * do. This file holds the performance, memory and device findings; numericFindings.ts the
  * numerical ones.
  */
-import { isDispatch, type BackendChoice } from '../../shared/config';
-import type { BackendInfo, Finding, StrategyResult } from '../../shared/report';
+import { isDispatch } from '../../shared/config';
+import type { Finding, StrategyResult } from '../../shared/report';
 import { formatBytes, formatMs, formatShare, formatRatio } from '../../shared/format';
 import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../engine/model';
 import { accuracyFindings } from './accuracy';
+import { deviceFinding, warmCompilationFindings } from './deviceFindings';
 import { numericFindings } from './numericFindings';
 import { agreementOf, type AnalysisInput, describeSize, strategyLabel, totalTiming, warmTotalMs } from './results';
 import { precisionOf } from './stopping';
 import { COLD_START_RATIO, COLD_START_SHARE, IMPRECISE_HALF_WIDTH, SLOWER_RATIO } from './thresholds';
 import { compareResults, formatMedianWithCi, formatRatioCi, sameStrategy } from './verdicts';
-
-const GPU_REQUESTS: readonly BackendChoice[] = ['webgpu', 'tensorflow', 'auto'];
 
 function coldStartFindings(input: AnalysisInput): Finding[] {
   const out: Finding[] = [];
@@ -205,59 +204,6 @@ function leakFindings(strategies: readonly StrategyResult[]): Finding[] {
     });
   }
   return out;
-}
-
-/**
- * A strategy whose warm repeats compiled GPU pipelines: a shader compiled inside the timed calls
- * (a shape that differs between calls keys a new one), so its warm median holds compilation.
- */
-function warmCompilationFindings(strategies: readonly StrategyResult[]): Finding[] {
-  const out: Finding[] = [];
-  for (const r of strategies) {
-    if (r.status !== 'ok') continue;
-    const compiled = r.stages.filter((st) => (st.gpu?.pipelines ?? 0) > 0);
-    if (compiled.length === 0) continue;
-    const label = strategyLabel(r);
-    const total = compiled.reduce((n, st) => n + st.gpu!.pipelines, 0);
-    const where = compiled.map((st) => `${st.gpu!.pipelines} in ${st.name}`).join(', ');
-    out.push({
-      id: `warm-compilation:${label}`,
-      severity: 'warning',
-      strategy: label,
-      value: total,
-      message:
-        `${label} compiled ${total} GPU pipeline${total === 1 ? '' : 's'} during its warm repeats (${where}): shader ` +
-        `compilation ran inside the timed calls, so its warm median includes it. A block or window of another ` +
-        `size keys a new shader; keep them the same size from call to call, or warm up on every size first.`,
-    });
-  }
-  return out;
-}
-
-function deviceFinding(requested: BackendChoice, backend: BackendInfo): Finding[] {
-  if (!GPU_REQUESTS.includes(requested) || (backend.isGpu && !backend.isFallback)) return [];
-  const asked = requested === 'auto' ? 'auto was asked to pick the fastest device' : `--backend ${requested} was asked for`;
-  // the backend's own warnings say why TensorFlow found no GPU; for webgpu they repeat the device
-  const notes = backend.name === 'tensorflow' && backend.warnings.length > 0 ? ` (${backend.warnings.join('; ')})` : '';
-  let advice: string;
-  if (backend.name === 'tensorflow') {
-    advice = 'tfjs-node-gpu needs CUDA 11.2 and cuDNN 8.1 on the library path; install them, or use --backend webgpu';
-  } else if (backend.name === 'webgpu' && backend.isFallback) {
-    advice =
-      'the WebGPU adapter is a software fallback: install the vendor Vulkan/Metal/D3D12 driver; ' +
-      'until then wasm is usually faster';
-  } else {
-    advice =
-      'install the GPU driver (Vulkan/Metal/D3D12 for webgpu, CUDA 11.2 + cuDNN 8.1 for tensorflow) ' +
-      'and check `kde-profiler info`';
-  }
-  return [{
-    id: 'gpu-not-used',
-    severity: requested === 'auto' ? 'info' : 'warning',
-    message:
-      `${asked}, but this run computed on the CPU: ${backend.device} (${backend.name})${notes}. ` +
-      `${advice[0]!.toUpperCase()}${advice.slice(1)}.`,
-  }];
 }
 
 function failureFindings(strategies: readonly StrategyResult[]): Finding[] {

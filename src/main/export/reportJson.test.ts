@@ -18,6 +18,15 @@ describe('report schema', () => {
     expect(parseReport(JSON.stringify(old), 'report.json').config.posterior).toEqual({ model: 'decoder', methods: ['dense', 'structured'] });
   });
 
+  it("accepts the GPU's counts on a stage, and refuses a count that is not one", () => {
+    const report = exampleReport();
+    report.strategies[0]!.stages[0]!.gpu = { dispatches: 120, pipelines: 0, readBytes: 4096 };
+    expect(validateReport(report)).toEqual({ ok: true, errors: [] });
+    expect(parseReport(serializeReport(report), 'report.json')).toEqual(report);
+    report.strategies[0]!.stages[0]!.gpu = { dispatches: -1, pipelines: 0, readBytes: 0 };
+    expect(validateReport(report).ok).toBe(false);
+  });
+
   it('accepts external engines\' rows, one of them not available on the machine', () => {
     const report = exampleReportWithEngines();
     expect(validateReport(report)).toEqual({ ok: true, errors: [] });
