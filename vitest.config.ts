@@ -13,7 +13,10 @@ import { defineConfig } from 'vitest/config';
  * The engine against its float64 fixtures, the spec's edge cases and the kernels' contracts, on
  * every backend here: files that switch the process's backend, each in its own module graph.
  */
-const PARITY = ['src/main/engine/parity.*.test.ts', 'src/main/engine/edgeCases.test.ts', 'src/main/engine/kernels/*.test.ts', 'src/main/engine/webgpu/*.test.ts'];
+const PARITY = [
+  'src/main/engine/parity.*.test.ts', 'src/main/engine/edgeCases.test.ts', 'src/main/engine/kernels/*.test.ts', 'src/main/engine/webgpu/*.test.ts',
+  'src/main/engine/backendChoice/*.test.ts',
+];
 
 /** A whole machine: browsers, the packed install, SLURM, faults staged with real processes. */
 const SYSTEM = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/pack.test.ts', 'test/slurm.test.ts', 'test/benchUiRun.test.ts', 'test/offlineBundle.test.ts'];

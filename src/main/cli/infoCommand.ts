@@ -11,6 +11,14 @@ import { table } from './table';
 const USAGE = 'kde-profiler info [--json]';
 const OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
+/** What `--backend auto` will do here: measure a hardware GPU against the CPU on each run's data, or take the CPU. */
+function autoSentence(backends: readonly { name: string; available: boolean; isGpu: boolean }[]): string {
+  const gpu = backends.find((b) => b.name === 'webgpu' && b.available && b.isGpu);
+  return gpu
+    ? '--backend auto: each run times a slice of its own data (its largest electrode) on the GPU and on the CPU\'s threads and takes the faster; the report says what it measured.'
+    : '--backend auto: no hardware GPU adapter here, so runs take the CPU (wasm, on every core) without measuring.';
+}
+
 async function execute(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, OPTIONS);
   if (boolFlag(flags, 'help')) {
@@ -28,6 +36,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   );
   const rows = info.backends.map((b) => [b.name, b.available ? 'yes' : 'no', b.isGpu ? 'GPU' : 'CPU', b.detail]);
   io.stdout.write(`${table([['backend', 'available', 'device', 'detail'], ...rows])}\n`);
+  io.stdout.write(`\n${autoSentence(info.backends)}\n`);
   return EXIT.ok;
 }
 

@@ -14,6 +14,7 @@
  * through EngineProbe). The rooms import each other through their index.ts and never this file,
  * which imports them.
  */
+export { initBackendFor, type ChoiceContext } from './backendChoice';
 export { calibrateBackend, engineMemory, explainBackendFailure, initBackend, listBackends, profileKernels, tfjsVersion, type CalibrationOptions } from './backends';
 export {
   encodingModelOf, fitElectrodeAt, fitEncodingModel, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,

@@ -6,7 +6,7 @@ import type { BackendInfo } from '../../../shared/report';
  * backends that compute on one thread each (wasm, cpu), else one — a GPU is one device, and the
  * tensorflow backend spreads its own work over the cores (and must not load in worker threads).
  */
-export function workerCount(requested: number | undefined, backend: BackendInfo): number {
+export function workerCount(requested: number | undefined, backend: Pick<BackendInfo, 'name'>): number {
   if (requested !== undefined) return requested;
   return backend.name === 'wasm' || backend.name === 'cpu' ? availableParallelism() : 1;
 }

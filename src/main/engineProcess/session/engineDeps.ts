@@ -9,7 +9,7 @@ import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo, KernelStat } from '../../../shared/report';
 import type { DeviceSpan, StrategyOptions } from '../../engine/model';
 import type { Calibration } from '../../../shared/roofline';
-import type { FitOptions } from '../../engine';
+import type { ChoiceContext, FitOptions } from '../../engine';
 import type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from '../../engine';
 
 /** The fitted model as the loop uses it: host arrays plus a way to free its tensors. */
@@ -45,6 +45,8 @@ export interface EngineDeps {
   tfjsVersion(): string;
   loadDataset(source: DataSource, options?: DatasetLoadOptions): Promise<Dataset>;
   initBackend(choice: BackendChoice): Promise<BackendInfo>;
+  /** `auto` for this run's data: the GPU only where it measured faster on a slice of it (absent: initBackend('auto')) */
+  initBackendFor?(dataset: Dataset, ctx: ChoiceContext): Promise<BackendInfo>;
   /** the active backend's ceilings, from the per-machine cache in cacheDir or measured now */
   calibrate(backend: BackendInfo, cacheDir: string, onWarning: (message: string) => void): Promise<Calibration>;
   engineMemory(): { numTensors: number; numBytes: number };

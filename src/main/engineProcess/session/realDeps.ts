@@ -15,6 +15,7 @@ export async function realEngineDeps(): Promise<EngineDeps> {
     tfjsVersion: engine.tfjsVersion,
     loadDataset: data.loadDataset,
     initBackend: engine.initBackend,
+    initBackendFor: engine.initBackendFor,
     calibrate: (backend, cacheDir, onWarning) => calibrated(backend, () => engine.calibrateBackend(backend), cacheDir, { onWarning }),
     engineMemory: engine.engineMemory,
     fitEncodingModel: engine.fitEncodingModel,

@@ -140,7 +140,7 @@ export class RunSession {
     const loadMs = performance.now() - t0;
     const { dataset, fingerprint, shard } = await this.identify(whole);
     const tf32 = applyTf32Setting(this.start.config.allowTf32);
-    const backend = await this.probe.span('backend-init', () => this.deps.initBackend(this.start.config.backend));
+    const backend = await this.probe.span('backend-init', () => this.startBackend(dataset));
     const calibration = await this.probe.span('calibrate', () =>
       this.deps.calibrate(backend, dirname(this.start.runDir), (message) => this.log('warn', message)));
     const wanted = workerCount(this.start.config.workers, backend);
@@ -152,6 +152,14 @@ export class RunSession {
     this.memorySampler = memory;
     memory.start();
     return { dataset, fingerprint, ...(shard ? { shard } : {}), backend, loadMs, memory, calibration, deps, workers, tf32, niceness: currentNiceness() };
+  }
+
+  /** The backend asked for; `auto` measured on this run's data where the engine can (a GPU only where it was faster). */
+  private startBackend(dataset: Dataset): Promise<BackendInfo> {
+    const { config } = this.start;
+    if (config.backend !== 'auto' || !this.deps.initBackendFor) return this.deps.initBackend(config.backend);
+    const cpuWorkers = workerCount(config.workers, { name: 'wasm' });
+    return this.deps.initBackendFor(dataset, { cpuWorkers, blockSize: this.deps.strategyOptionsFor(dataset, config).blockSize ?? dataset.params.blockSize });
   }
 
   /** The whole dataset's fingerprint, then the shard's share of it when the run is a shard. */
