@@ -97,9 +97,9 @@ export function seriesReachOf(model: EncodingModel, ask: ElectrodeMarks): Series
   });
 }
 
-/** Electrodes whose choice weighs series' reach: `auto` with a calibration, where there is something to compare. */
+/** Electrodes whose choice weighs series' reach: `auto` with a calibration or a probe, where there is something to compare. */
 function reachAsks(strategy: StrategyChoice, options: StrategyOptions, model: PlannedModel, marks: ElectrodeMarks[]): ElectrodeMarks[] {
-  if (strategy !== 'auto' || options.calibration === undefined) return [];
+  if (strategy !== 'auto' || (options.calibration === undefined && options.probed === undefined)) return [];
   return marks.filter((m) => model.nEnc[m.electrode]! > 0 && m.nDec > 0);
 }
 

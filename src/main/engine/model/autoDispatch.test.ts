@@ -96,3 +96,28 @@ describe('nld-dispatch: the heuristic auto followed before', () => {
     expect(electrodeStrategy('series', sizes, o)).toEqual({ strategy: 'series' });
   });
 });
+
+describe('auto after the probe', () => {
+  const o = { blockSize: 100, calibration: CALIBRATION };
+
+  it("follows the probe against the cost model, and says both", () => {
+    // the model picks series here (the first case above); the probe measured the dispatch faster
+    const c = resolveFastestStrategy(sizes, { ...o, probed: { faster: 'dispatch', summary: 'series 90 ms, compensated 40 ms on e0' } }, allNear);
+    expect(c.strategy).toBe('compensated');
+    expect(c.reason).toMatch(/^measured: series 90 ms, compensated 40 ms on e0; the cost model predicted series \(series .* predicted on wasm\)$/);
+  });
+
+  it('takes series where it measured faster only where its bound holds', () => {
+    const probed = { faster: 'series' as const, summary: 'series 10 ms, compensated 40 ms on e0' };
+    expect(resolveFastestStrategy(sizes, { ...o, probed }, allNear)).toMatchObject({ strategy: 'series', reason: 'measured: series 10 ms, compensated 40 ms on e0' });
+    const none: SeriesReach = { ...allNear, nNear: 0 };
+    const c = resolveFastestStrategy(sizes, { ...o, probed }, none);
+    expect(c.strategy).toBe('compensated');
+    expect(c.reason).toContain('series excluded: its error bound covers none of the 3000 decoding spikes');
+  });
+
+  it("makes the dispatch the backend's fused compensated where it has one", () => {
+    const probed = { faster: 'dispatch' as const, summary: 'x' };
+    expect(resolveFastestStrategy(sizes, { ...o, probed, fusedLikelihood: true }, allNear).strategy).toBe('compensated');
+  });
+});

@@ -17,7 +17,7 @@ import { defaultEncTileSize, estimatePeakBytes, resolveNldDispatch, type AutoCho
 import { addWork, hostScatter, pieces, seriesFactorWork, seriesTermsWork, type Work } from './opWork';
 import { ceilingSeconds } from './roofline';
 import { linearPositionKernelWork, MODELLED_STAGES, predictStageWork } from './stageWork';
-import type { ProblemSizes, StrategyOptions } from './types';
+import type { ProbedStrategy, ProblemSizes, StrategyOptions } from './types';
 
 /** What the series' plan proves for one electrode's decoding spikes (strategies/series/plan.ts). */
 export interface SeriesReach {
@@ -87,6 +87,28 @@ function seriesExclusion(s: ProblemSizes, reach: SeriesReach | undefined, o: Str
 
 const ms = (seconds: number): string => formatMs(seconds * 1e3);
 
+/** What a backend's own fused kernel makes of NLD's dispatch: compensated, one kernel per block. */
+function dispatchOrFused(s: ProblemSizes, o: StrategyOptions, nld: AutoChoice): AutoChoice {
+  if (!o.fusedLikelihood) return nld;
+  return { strategy: 'compensated', estimatedPeakBytes: estimatePeakBytes('compensated', s, o).deviceBytes, reason: `compensated as the backend's fused kernel (NLD's dispatch: ${nld.strategy})` };
+}
+
+/**
+ * `auto` after the probe: series where the probe measured it faster and its bound holds here, else
+ * NLD's dispatch (compensated where the backend fuses it); the reason says what was measured, and
+ * where the cost model would have chosen otherwise.
+ */
+function probedChoice(s: ProblemSizes, o: StrategyOptions, probed: ProbedStrategy, nld: AutoChoice, reach?: SeriesReach): AutoChoice {
+  const modelled = resolveFastestStrategy(s, { ...o, probed: undefined }, reach);
+  const excluded = seriesExclusion(s, reach, o);
+  const chosen = probed.faster === 'series' && excluded === null
+    ? { strategy: 'series' as const, estimatedPeakBytes: estimatePeakBytes('series', s, o).deviceBytes, reason: '' }
+    : dispatchOrFused(s, o, nld);
+  const why = probed.faster === 'series' && excluded !== null ? `; ${excluded}` : '';
+  const disagreed = modelled.strategy !== chosen.strategy ? `; the cost model predicted ${modelled.strategy} (${modelled.reason})` : '';
+  return { ...chosen, reason: `measured: ${probed.summary}${why}${disagreed}` };
+}
+
 /**
  * The fastest accurate strategy for one electrode: compensated where the executor fuses it into one
  * kernel per block, else NLD's dispatch, or series where its bound covers the spikes and the model
@@ -95,6 +117,7 @@ const ms = (seconds: number): string => formatMs(seconds * 1e3);
  */
 export function resolveFastestStrategy(s: ProblemSizes, o: StrategyOptions, reach?: SeriesReach): AutoChoice {
   const nld = resolveNldDispatch(s, o);
+  if (o.probed && s.nEnc > 0 && s.nDec > 0) return probedChoice(s, o, o.probed, nld, reach);
   if (o.fusedLikelihood && s.nEnc > 0 && s.nDec > 0) {
     return {
       strategy: 'compensated',

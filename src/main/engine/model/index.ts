@@ -11,7 +11,7 @@ export * from './constants';
 export { CancelledError, isCancellation, throwIfCancelled } from './cancellation';
 export { FLUSH_BELOW, FLUSH_TOLERANCE, flushIsSafe, flushThreshold } from './flush';
 export { NULL_PROBE, type DeviceSpan, type EngineProbe } from './probe';
-export type { ProblemSizes, StrategyOptions } from './types';
+export type { ProbedStrategy, ProblemSizes, StrategyOptions } from './types';
 export { strategyOptionsFor } from './strategyOptions';
 export { electrodeStrategy, type TileChoice } from './electrodeStrategy';
 export { predictedSeconds, resolveFastestStrategy, seriesPredictWork, type SeriesReach } from './autoDispatch';

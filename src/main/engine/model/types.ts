@@ -32,4 +32,17 @@ export interface StrategyOptions {
    * rates; set per electrode by the plan, unset where the executor has no such kernel
    */
   fusedLikelihood?: boolean;
+  /**
+   * `auto`: what timing the candidates on a slice of this run's own data measured (the probe,
+   * engineProcess/autoProbe): which of NLD's dispatch and series was faster there. `auto` follows
+   * it wherever series' bound holds for the electrode (else NLD's dispatch, whatever was faster)
+   */
+  probed?: ProbedStrategy;
+}
+
+/** The probe's verdict as `auto` takes it. */
+export interface ProbedStrategy {
+  faster: 'series' | 'dispatch';
+  /** what was measured, for the reason */
+  summary: string;
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { isDispatch, type StrategyChoice } from '../../../shared/config';
 import { summarizeDataset, type Dataset, type DatasetSummary } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
-import { formatBytes } from '../../../shared/format';
+import { formatBytes, formatMs } from '../../../shared/format';
 import type { StageTime, StrategyResult } from '../../../shared/report';
 import { datasetScale, timingStats } from '../../analysis';
 import { PRESET_INFO } from '../../data';
@@ -20,7 +20,7 @@ import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '..
 import { posteriorStageEstimate } from '../../engine/posterior';
 import type { WindowSummary } from '../../engine';
 import {
-  DECODE_SUMMARY_FILE, likelihoodRelPath, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type PosteriorSummary,
+  DECODE_SUMMARY_FILE, likelihoodRelPath, type AutoProbeRecord, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type PosteriorSummary,
   type StartMessage,
 } from '../../engineProtocol';
 import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type FittedModel, type RunInputs, type RunSession } from '../session';
@@ -29,10 +29,13 @@ import { LikelihoodStream, writeAxes } from '../runFiles';
 import { fitOptionsFor, notApplicableFor } from '../measurement';
 import { decodePosterior, placeGridOf } from '../posterior';
 import { recordingProjection } from './recordingProjection';
+import { probeAutoStrategy } from '../autoProbe';
 
 /** What the decode learned on its way, for decode.json and the report. */
 interface Decoded {
   windows: WindowSummary;
+  /** `auto`'s probe, where it ran */
+  autoProbe?: AutoProbeRecord;
   posterior?: PosteriorSummary;
   fitMs: number;
   decodeMs: number;
@@ -137,12 +140,17 @@ class DecodeRun {
     this.enter('decoding');
     const t1 = performance.now();
     try {
+      const measured = this.strategy === 'auto'
+        ? await probe.span('auto-probe', () => probeAutoStrategy(this.deps, model, dataset, options, this.session.signal))
+        : null;
+      if (measured) this.session.log('info', `auto's probe: ${measured.record.summary} (${formatMs(measured.record.probeMs)}); it follows the ${measured.probed.faster === 'series' ? 'series' : "dispatch's choice"} where series' bound holds`);
+      const decodeOptions = measured ? { ...options, probed: measured.probed } : options;
       const args = { strategy: this.strategy, rowsPerChunk: this.request.rowsPerChunk };
-      const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, options), args);
+      const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, decodeOptions), args);
       this.session.emitProgress(1, `rows ${windows.nTime}/${windows.nTime}`);
       const decodeMs = performance.now() - t1;
       const posterior = await this.posterior(model, dataset);
-      return { windows, fitMs, decodeMs, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}) };
+      return { windows, fitMs, decodeMs, startUs, endUs: probe.nowUs(), ...(posterior ? { posterior } : {}), ...(measured ? { autoProbe: measured.record } : {}) };
     } finally {
       model.dispose();
     }
@@ -242,6 +250,7 @@ function summaryOf(
   };
   if (inputs.shard) summary.shard = inputs.shard;
   if (decoded.posterior) summary.posterior = decoded.posterior;
+  if (decoded.autoProbe) summary.autoProbe = decoded.autoProbe;
   return summary;
 }
 
