@@ -4,7 +4,8 @@
  */
 import type { StrategyChoice } from '../../../shared/config';
 import { WARMUP_SPAN } from '../../../shared/traceSpans';
-import type { NonlocalResult } from '../../engine';
+import type { NonlocalResult, PredictOptions } from '../../engine';
+import { probeAutoStrategy } from '../autoProbe';
 import type { FittedModel } from '../session';
 import { fitOptionsFor } from './fitOptions';
 import { clockOf, nextStep, type MeasureContext } from './measureContext';
@@ -33,6 +34,12 @@ const PROFILE_SPAN = 'kernel-profile';
 type Wrap = <T>(phase: 'encode' | 'decode', fn: () => Promise<T>) => Promise<T>;
 const unwrapped: Wrap = (_phase, fn) => fn();
 
+/** The predict's options: the run's, with `auto`'s probe where it ran. */
+function optionsFor(ctx: MeasureContext, strategy: StrategyChoice): PredictOptions {
+  const probed = strategy === 'auto' && ctx.autoProbe ? { probed: ctx.autoProbe } : {};
+  return { ...ctx.options, ...probed, signal: ctx.signal };
+}
+
 /**
  * fit + predict, each in its own span and timed; the model's tensors are freed before returning.
  * `wrap` lets the kernel-profiled call profile encode and decode separately.
@@ -44,8 +51,13 @@ export async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoic
   const model = await rec.span('encode', () => wrap('encode', () => deps.fitEncodingModel(dataset, rec, fitOptionsFor(strategy, ctx.options.memoryBudgetBytes))));
   const t1 = now();
   try {
+    // `auto`'s probe, once, in its first call (the cold one): part of what auto's first decode costs
+    if (strategy === 'auto' && ctx.autoProbe === undefined) {
+      const measured = await rec.span('auto-probe', () => probeAutoStrategy(deps, model, dataset, ctx.options, ctx.signal));
+      ctx.autoProbe = measured?.probed ?? null;
+    }
     const result = await rec.span('decode', () =>
-      wrap('decode', () => deps.predictNonlocal(model, dataset, strategy, { ...ctx.options, signal: ctx.signal }, rec)),
+      wrap('decode', () => deps.predictNonlocal(model, dataset, strategy, optionsFor(ctx, strategy), rec)),
     );
     const t2 = now();
     const fit = {

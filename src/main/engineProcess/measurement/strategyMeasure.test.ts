@@ -231,3 +231,34 @@ describe('a strategy whose device is lost', () => {
     expect(rows[1]!.result.error).toMatchObject({ code: 'DEVICE_LOST', message: lost.message });
   });
 });
+
+describe("a run's auto", () => {
+  it("is probed once, in its cold call between the fit and the predict, and every call of it follows the probe", async () => {
+    const base = fakeEngineDeps();
+    const seen: { strategy: string; probed?: string }[] = [];
+    const deps: EngineDeps = {
+      ...base,
+      predictNonlocal: async (m, d, strategy, o, p) => {
+        seen.push({ strategy, ...(o.probed ? { probed: o.probed.faster } : {}) });
+        await new Promise((resolve) => setTimeout(resolve, strategy === 'series' ? 1 : 20));
+        return base.predictNonlocal(m, d, strategy, o, p);
+      },
+    };
+    const config = parseRunConfig({ data: { kind: 'preset', name: 'place' }, strategies: ['auto'], repeats: 2, warmup: 0, kernelProfile: false });
+    const rec = new Recorder({ proc: 'engine' });
+    const ctx: MeasureContext = {
+      deps, dataset: makePreset('place', { seed: 1 }), config, memory, tracker: new ProgressTracker([{ name: 'auto', units: 3 }]),
+      rec, spans: new SpanCollector(), options: { blockSize: 4 }, signal: new AbortController().signal, emitProgress: () => undefined,
+    };
+    await measureStrategies(ctx, ['auto'], () => undefined);
+    // the probe's four calls (the dispatch's twice, then series twice), then auto's cold call and two repeats
+    expect(seen.slice(0, 4).map((s) => s.strategy)).toEqual(['compensated', 'compensated', 'series', 'series']);
+    expect(seen.slice(4)).toEqual([{ strategy: 'auto', probed: 'series' }, { strategy: 'auto', probed: 'series' }, { strategy: 'auto', probed: 'series' }]);
+    const spans = rec.takeRecords().filter((r): r is SpanRecord => r.ph === 'X');
+    const probe = spans.filter((s) => s.name === 'auto-probe');
+    const cold = spans.find((s) => s.name === 'cold')!;
+    expect(probe).toHaveLength(1);
+    expect(probe[0]!.ts).toBeGreaterThanOrEqual(cold.ts);
+    expect(probe[0]!.ts + probe[0]!.dur).toBeLessThanOrEqual(cold.ts + cold.dur);
+  });
+});
