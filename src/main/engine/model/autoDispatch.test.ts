@@ -110,10 +110,14 @@ describe('auto after the probe', () => {
   it('takes series where it measured faster only where its bound holds', () => {
     const probed = { faster: 'series' as const, summary: 'series 10 ms, compensated 40 ms on e0' };
     expect(resolveFastestStrategy(sizes, { ...o, probed }, allNear)).toMatchObject({ strategy: 'series', reason: 'measured: series 10 ms, compensated 40 ms on e0' });
+    // spikes out of the series' reach are computed exactly: the probe timed that, so series stands
     const none: SeriesReach = { ...allNear, nNear: 0 };
-    const c = resolveFastestStrategy(sizes, { ...o, probed }, none);
-    expect(c.strategy).toBe('compensated');
-    expect(c.reason).toContain('series excluded: its error bound covers none of the 3000 decoding spikes');
+    expect(resolveFastestStrategy(sizes, { ...o, probed }, none).strategy).toBe('series');
+    // above the features compensated takes, the spikes out of reach would have no bound: the dispatch
+    const wide = { ...sizes, nFeatures: 40 };
+    const c = resolveFastestStrategy(wide, { ...o, probed }, { ...allNear, nNear: 10 });
+    expect(c.strategy).not.toBe('series');
+    expect(c.reason).toMatch(/series excluded: its bound covers 10 of 3000 spikes, and above \d+ features/);
   });
 
   it("makes the dispatch the backend's fused compensated where it has one", () => {

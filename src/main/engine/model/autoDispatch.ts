@@ -72,10 +72,17 @@ export function seriesPredictWork(s: ProblemSizes, reach: SeriesReach, o: Pick<S
   return addWork(...parts);
 }
 
-/** Why series cannot run on this electrode with its bound holding, or null when it can. */
-function seriesExclusion(s: ProblemSizes, reach: SeriesReach | undefined, o: StrategyOptions): string | null {
+/**
+ * Why series is left out on this electrode, or null: its bound would not hold (above
+ * COMPENSATED_MAX_FEATURES its far spikes take a product without one), its peak exceeds the
+ * budget, or (`measured` false: the cost model's judgement) its series reaches none of the spikes,
+ * which the model then rates as compensated plus nothing. A probe that measured series faster
+ * overrules only the last: series computes the spikes out of reach exactly (its interpolated
+ * handoff on one-dimensional positions, else compensated), and the probe timed that.
+ */
+function seriesExclusion(s: ProblemSizes, reach: SeriesReach | undefined, o: StrategyOptions, measured = false): string | null {
   if (!reach) return 'series not planned (marks unknown)';
-  if (reach.nNear === 0) return `series excluded: its error bound covers none of the ${s.nDec} decoding spikes`;
+  if (reach.nNear === 0 && !measured) return `series excluded: its error bound covers none of the ${s.nDec} decoding spikes`;
   if (s.nFeatures > COMPENSATED_MAX_FEATURES && reach.nNear < s.nDec) {
     return `series excluded: its bound covers ${reach.nNear} of ${s.nDec} spikes, and above ${COMPENSATED_MAX_FEATURES} features the others would take the linear direct product, which has no bound`;
   }
@@ -100,7 +107,7 @@ function dispatchOrFused(s: ProblemSizes, o: StrategyOptions, nld: AutoChoice): 
  */
 function probedChoice(s: ProblemSizes, o: StrategyOptions, probed: ProbedStrategy, nld: AutoChoice, reach?: SeriesReach): AutoChoice {
   const modelled = resolveFastestStrategy(s, { ...o, probed: undefined }, reach);
-  const excluded = seriesExclusion(s, reach, o);
+  const excluded = seriesExclusion(s, reach, o, true);
   const chosen = probed.faster === 'series' && excluded === null
     ? { strategy: 'series' as const, estimatedPeakBytes: estimatePeakBytes('series', s, o).deviceBytes, reason: '' }
     : dispatchOrFused(s, o, nld);
