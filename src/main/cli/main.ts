@@ -6,6 +6,7 @@
  * runs the engine in its own process.
  */
 import { deserializeError, exitCodeFor, isAppError, serializeError } from '../../shared/errors';
+import { terminalSafe } from './terminalStream';
 import { EXIT, UsageError, type CliIo } from './cliTypes';
 import { COMMANDS } from './commands';
 import { didYouMean } from '../../shared/suggest';
@@ -21,7 +22,8 @@ function help(): string {
   ].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
+  const io = terminalSafe(rawIo);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(help());

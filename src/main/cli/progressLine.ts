@@ -2,6 +2,7 @@
  * Run progress on stderr, only once a run has taken longer than a second: one line rewritten in
  * place on a terminal, otherwise a plain line every few seconds (logs of CI and cluster jobs).
  */
+import { ERASE_LINE } from './terminalStream';
 import type { ProgressInfo } from '../../shared/events';
 
 const QUIET_MS = 1000;
@@ -31,7 +32,7 @@ export class ProgressLine {
     const text = formatProgress(p);
     if (this.out.isTTY) {
       const width = Math.max(20, (this.out.columns ?? 100) - 1);
-      this.out.write(`\r\x1b[K${text.slice(0, width)}`);
+      this.out.write(`${ERASE_LINE}${text.slice(0, width)}`);
       this.drawn = true;
     } else if (now - this.lastPlainMs >= PLAIN_INTERVAL_MS) {
       this.lastPlainMs = now;
@@ -41,7 +42,7 @@ export class ProgressLine {
 
   /** Clears the live line so that what follows starts on a clean line. */
   done(): void {
-    if (this.drawn) this.out.write('\r\x1b[K');
+    if (this.drawn) this.out.write(ERASE_LINE);
     this.drawn = false;
   }
 }

@@ -11,6 +11,7 @@
  */
 import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import type { RooflineEntry } from '../../shared/roofline';
+import { csvText } from '../../shared/untrustedText';
 import { baselineOf, speedupOf } from './reportTimings';
 
 export const CSV_COLUMNS = [
@@ -39,7 +40,7 @@ function csvNumber(x: number): string {
 function csvValue(v: string | number | boolean | undefined | null): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? csvNumber(v) : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
-  const s = String(v);
+  const s = typeof v === 'string' ? csvText(v) : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -4,6 +4,7 @@
  * then findings and the recommendation.
  */
 import type { MachineLoad, Report } from '../../shared/report';
+import { markdownLine, markdownText } from '../../shared/untrustedText';
 import { formatBytes, formatMs, formatShare } from '../../shared/format';
 import { fmtInt, fmtSig, mdTable } from './format';
 import {
@@ -42,7 +43,7 @@ function repeatsWords(report: Report): string {
 function header(report: Report): string {
   const b = report.backend;
   const lines = [
-    `# KDE profile: ${report.dataset.name}`,
+    `# KDE profile: ${markdownLine(report.dataset.name)}`,
     '',
     `- **Status**: ${report.status}${report.error ? `: ${report.error.message}` : ''}`,
     ...(report.runId ? [`- **Run**: ${report.runId}${report.config.label ? ` (${report.config.label})` : ''}`] : []),
@@ -103,5 +104,6 @@ export function renderReportMarkdown(report: Report): string {
     recommendationSection(report),
     notApplicableSection(report),
   ];
-  return `${sections.filter((s) => s !== undefined).join('\n\n')}\n`;
+  // strings from the data file (its name, its electrodes') show as text, never as markup
+  return markdownText(`${sections.filter((s) => s !== undefined).join('\n\n')}\n`);
 }

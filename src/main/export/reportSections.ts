@@ -2,6 +2,7 @@
  * The memory, stage, kernel, numerical-health and findings sections of report.md.
  */
 import type { Report, Severity } from '../../shared/report';
+import { markdownLine } from '../../shared/untrustedText';
 import { formatBytes, formatMs, formatRatio, formatShare } from '../../shared/format';
 import { fmtInt, mdTable, ratioWithCi, yesNo } from './format';
 
@@ -122,7 +123,7 @@ export function findingsSection(report: Report): string {
   const sorted = [...report.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   for (const f of sorted) {
     const where = [f.strategy && `strategy ${f.strategy}`, f.electrode && `electrode ${f.electrode}`].filter(Boolean).join(', ');
-    out.push(`- ${SEVERITY_LABEL[f.severity]} \`${f.id}\`: ${f.message}${where ? ` (${where})` : ''}`);
+    out.push(markdownLine(`- ${SEVERITY_LABEL[f.severity]} \`${f.id}\`: ${f.message}${where ? ` (${where})` : ''}`));
   }
   return out.join('\n');
 }
