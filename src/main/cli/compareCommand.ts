@@ -59,6 +59,13 @@ async function reportOf(arg: string, service: ProfilerService, io: CliIo): Promi
   return { label: arg, report: await reportFile(resolve(io.cwd, arg)) };
 }
 
+/** A run that did not complete is compared on what it measured before it stopped, and the output says so. */
+function unfinishedNote(side: 'A' | 'B', run: { label: string; report: Report }): string | null {
+  if (run.report.status === 'completed') return null;
+  const why = run.report.error ? `: ${run.report.error.message}` : '';
+  return `note: ${side} (${run.label}) did not complete (${run.report.status}${why}); it is compared on what it measured before it stopped.`;
+}
+
 async function execute(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, OPTIONS, 2);
   if (boolFlag(flags, 'help')) {
@@ -71,10 +78,12 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   if (thresholdPct < 0) throw new UsageError(`--threshold: expected a percentage ≥ 0, got '${thresholdPct}'`);
   const [a, b] = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => [await reportOf(argA, service, io), await reportOf(argB, service, io)] as const);
   const result = compareReports(a.report, b.report, thresholdPct);
+  const notes = [unfinishedNote('A', a), unfinishedNote('B', b)].filter((n): n is string => n !== null);
   if (boolFlag(flags, 'json')) {
-    io.stdout.write(`${JSON.stringify({ a: a.label, b: b.label, ...result }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ a: a.label, b: b.label, ...result, ...(notes.length > 0 ? { notes } : {}) }, null, 2)}\n`);
   } else {
-    io.stdout.write(`A: ${a.label}\nB: ${b.label}\n\n${formatComparisonTable(result.rows)}\n\n${result.verdict}\n`);
+    const noted = notes.length > 0 ? `\n\n${notes.join('\n')}` : '';
+    io.stdout.write(`A: ${a.label}\nB: ${b.label}\n\n${formatComparisonTable(result.rows)}\n\n${result.verdict}${noted}\n`);
   }
   return result.regressed ? EXIT.regression : result.inconclusive ? EXIT.inconclusive : EXIT.ok;
 }

@@ -56,6 +56,12 @@ function interrupted(s: RunStatusFile): RunStatusFile {
   };
 }
 
+/** A report with the store's status where the store knows the run ended otherwise than the report says. */
+function reportUnderStatus(report: Report, s: RunStatusFile | undefined): Report {
+  if (!s || report.status !== 'completed' || (s.status !== 'failed' && s.status !== 'cancelled')) return report;
+  return { ...report, status: s.status, ...(s.error ? { error: s.error } : {}) };
+}
+
 /**
  * Writes that only keep the folder tidy (the index, a dead run's status): a read-only or full runs
  * folder skips them, so that listing and reading it still work.
@@ -200,8 +206,15 @@ export class RunStore {
     return c;
   }
 
+  /**
+   * The run's report under the store's one status: a report the engine finished before its run
+   * was interrupted, failed or cancelled says so (export, compare, the views read this), where the
+   * file alone would still say completed.
+   */
   async report(runId: string): Promise<Report | null> {
-    return reportUnderMethodNames(await this.runJson<Report>(runId, RUN_FILES.report)) ?? null;
+    const report = reportUnderMethodNames(await this.runJson<Report>(runId, RUN_FILES.report)) ?? null;
+    if (report === null) return null;
+    return reportUnderStatus(report, await this.status(runId).catch(() => undefined));
   }
 
   /** whether the run's folder holds something by that name (a link counts: reading it is refused) */
