@@ -11,7 +11,7 @@
  */
 import type { StrategyChoice } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
-import { electrodeStrategy, type SeriesReach, type StrategyOptions, type TileChoice } from '../model';
+import { COMPENSATED_MAX_FEATURES, electrodeStrategy, type SeriesReach, type StrategyOptions, type TileChoice } from '../model';
 import { type EncodingModel, spikeRows, gatherOrAll, inBoundsIndices } from '../fit';
 import { seriesReach } from '../strategies';
 
@@ -97,10 +97,16 @@ export function seriesReachOf(model: EncodingModel, ask: ElectrodeMarks): Series
   });
 }
 
-/** Electrodes whose choice weighs series' reach: `auto` with a calibration or a probe, where there is something to compare. */
-function reachAsks(strategy: StrategyChoice, options: StrategyOptions, model: PlannedModel, marks: ElectrodeMarks[]): ElectrodeMarks[] {
+/**
+ * Electrodes whose choice weighs series' reach: `auto` with a calibration, where there is something
+ * to compare. After a probe that measured series faster only those whose far spikes would lose
+ * their bound (above COMPENSATED_MAX_FEATURES): elsewhere series is exact whatever its reach, and
+ * planning it per window costs what the series strategy plans again.
+ */
+function reachAsks(strategy: StrategyChoice, options: StrategyOptions, model: PlannedModel, marks: ElectrodeMarks[], nFeatures: (e: number) => number): ElectrodeMarks[] {
   if (strategy !== 'auto' || (options.calibration === undefined && options.probed === undefined)) return [];
-  return marks.filter((m) => model.nEnc[m.electrode]! > 0 && m.nDec > 0);
+  const asked = marks.filter((m) => model.nEnc[m.electrode]! > 0 && m.nDec > 0);
+  return options.probed?.faster === 'series' ? asked.filter((m) => nFeatures(m.electrode) > COMPENSATED_MAX_FEATURES) : asked;
 }
 
 /** The plan of a predict of `strategy` on dataset's grid: every electrode's spikes and strategy, resolved once. */
@@ -109,7 +115,7 @@ export async function planNonlocal(source: ReachSource, dataset: Dataset, strate
   const nTime = dataset.time.length;
   const spikes = dataset.electrodes.map((_el, e) => decodingSpikes(dataset, e));
   const marks = spikes.map((s, e) => ({ electrode: e, marks: s.features, nDec: s.times.length }));
-  const asks = reachAsks(strategy, options, model, marks);
+  const asks = reachAsks(strategy, options, model, marks, (e) => dataset.electrodes[e]!.nFeatures);
   const reaches = new Map<number, SeriesReach>();
   if (asks.length > 0) (await source.seriesReach(asks)).forEach((reach, i) => reaches.set(asks[i]!.electrode, reach));
   const electrodes = dataset.electrodes.map((el, e): ElectrodePlan => {

@@ -81,9 +81,10 @@ export function seriesPredictWork(s: ProblemSizes, reach: SeriesReach, o: Pick<S
  * handoff on one-dimensional positions, else compensated), and the probe timed that.
  */
 function seriesExclusion(s: ProblemSizes, reach: SeriesReach | undefined, o: StrategyOptions, measured = false): string | null {
-  if (!reach) return 'series not planned (marks unknown)';
-  if (reach.nNear === 0 && !measured) return `series excluded: its error bound covers none of the ${s.nDec} decoding spikes`;
-  if (s.nFeatures > COMPENSATED_MAX_FEATURES && reach.nNear < s.nDec) {
+  // measured, and at most COMPENSATED_MAX_FEATURES features, every spike is exact whatever the reach: no plan needed
+  if (!reach && !(measured && s.nFeatures <= COMPENSATED_MAX_FEATURES)) return 'series not planned (marks unknown)';
+  if (reach && reach.nNear === 0 && !measured) return `series excluded: its error bound covers none of the ${s.nDec} decoding spikes`;
+  if (reach && s.nFeatures > COMPENSATED_MAX_FEATURES && reach.nNear < s.nDec) {
     return `series excluded: its bound covers ${reach.nNear} of ${s.nDec} spikes, and above ${COMPENSATED_MAX_FEATURES} features the others would take the linear direct product, which has no bound`;
   }
   const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;

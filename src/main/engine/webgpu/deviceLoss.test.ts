@@ -6,23 +6,18 @@
  * Skips, saying why, without an adapter.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
-import { explainBackendFailure, fitEncodingModel, initBackend, listBackends, predictNonlocal } from '../index';
+import { explainBackendFailure, fitEncodingModel, predictNonlocal } from '../index';
 import type { EngineProbe } from '../model';
 import { smallDataset } from '../testing/builders';
+import { webgpuForTests } from '../testing/webgpuTests';
 
-let available = false;
-beforeAll(async () => {
-  const web = (await listBackends()).find((b) => b.name === 'webgpu')!;
-  available = web.available;
-  if (!available) console.warn(`webgpu device-loss test skipped: ${web.detail}`);
-  else await initBackend('webgpu');
-});
+const available = webgpuForTests('webgpu device-loss test');
 
 describe('a webgpu device lost mid-predict', () => {
   it('fails the predict, and the failure says the device was lost and what to do', async (ctx) => {
-    if (!available) return ctx.skip();
+    if (!available()) return ctx.skip();
     const ds = smallDataset({ nPos: 300, nTime: 200, electrodes: [{ nEnc: 400, nDec: 150, nFeatures: 4 }, { nEnc: 300, nDec: 90, nFeatures: 2 }] });
     const model = await fitEncodingModel(ds);
     let blocks = 0;

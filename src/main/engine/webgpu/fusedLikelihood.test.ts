@@ -5,20 +5,15 @@
  * real predict's blocks through the stage spans' `gpu` args. Skips, saying why, without an adapter.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { fitEncodingModel, initBackend, listBackends, predictNonlocal } from '../index';
+import { describe, expect, it } from 'vitest';
+import { fitEncodingModel, predictNonlocal } from '../index';
 import { LOG_EPS, type EngineProbe } from '../model';
 import { fusedLikelihood } from '../ops';
 import { smallDataset } from '../testing/builders';
+import { webgpuForTests } from '../testing/webgpuTests';
 import { activitySince, gpuActivity } from './index';
 
-let available = false;
-beforeAll(async () => {
-  const web = (await listBackends()).find((b) => b.name === 'webgpu')!;
-  available = web.available;
-  if (!available) console.warn(`webgpu kernel tests skipped: ${web.detail}`);
-  else await initBackend('webgpu');
-});
+const available = webgpuForTests('webgpu kernel tests');
 
 function operands(B: number, E: number, P: number, D: number): { dec: tf.Tensor2D; o: fusedLikelihood.Operands } {
   const u = (n: number): Float32Array => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + n) * 0.8);
@@ -35,7 +30,7 @@ const ATTRS = { c: -1, logE: Math.log(50), floor: Math.fround(LOG_EPS) };
 
 describe('the fused likelihood on webgpu', () => {
   it('takes two dispatches per block, compiles its pipelines once, and reads back only the terms', async (ctx) => {
-    if (!available) return ctx.skip();
+    if (!available()) return ctx.skip();
     const { dec, o } = operands(70, 50, 90, 4);
     const first = gpuActivity()!;
     const a = fusedLikelihood.run(dec, o, { ...ATTRS, first: 0, count: dec.shape[0] });
@@ -53,7 +48,7 @@ describe('the fused likelihood on webgpu', () => {
   });
 
   it('writes every element: a buffer left full of NaN by an earlier tensor comes back whole', async (ctx) => {
-    if (!available) return ctx.skip();
+    if (!available()) return ctx.skip();
     const [B, P] = [65, 67];
     const { dec, o } = operands(B, 33, P, 3);
     const want = await fusedLikelihood.opGraph(dec, o, { ...ATTRS, first: 0, count: dec.shape[0] }).data();
@@ -72,7 +67,7 @@ describe('the fused likelihood on webgpu', () => {
   });
 
   it("a compensated predict's blocks each take at most 3 dispatches in their kernel stage, and auto takes that path", async (ctx) => {
-    if (!available) return ctx.skip();
+    if (!available()) return ctx.skip();
     const ds = smallDataset({ electrodes: [{ nEnc: 120, nDec: 90, nFeatures: 4 }, { nEnc: 80, nDec: 40, nFeatures: 2 }] });
     const model = await fitEncodingModel(ds);
     const stages: { name: string; gpu?: { dispatches: number; pipelines: number } }[] = [];

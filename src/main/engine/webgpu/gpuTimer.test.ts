@@ -6,24 +6,19 @@
  * an adapter or without timestamp queries.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { fitEncodingModel, initBackend, listBackends, predictNonlocal, profileKernels } from '../index';
+import { describe, expect, it } from 'vitest';
+import { fitEncodingModel, predictNonlocal, profileKernels } from '../index';
 import { smallDataset } from '../testing/builders';
+import { webgpuForTests } from '../testing/webgpuTests';
 import { activitySince, gpuActivity, gpuTimingOn } from './index';
 
-let available = false;
-beforeAll(async () => {
-  const web = (await listBackends()).find((b) => b.name === 'webgpu')!;
-  available = web.available;
-  if (!available) console.warn(`webgpu timer tests skipped: ${web.detail}`);
-  else await initBackend('webgpu');
-});
+const available = webgpuForTests('webgpu timer tests');
 
 interface Kernel { name: string; kernelTimeMs: unknown }
 
 describe('the GPU timer in the profiled call', () => {
   it("gives each program a span inside the call and each kernel its programs' device time", async (ctx) => {
-    if (!available) return ctx.skip();
+    if (!available()) return ctx.skip();
     if (!(tf.backend() as unknown as { device: { features: Set<string> } }).device.features.has('timestamp-query')) return ctx.skip();
     const ds = smallDataset({ nPos: 300, nTime: 200, electrodes: [{ nEnc: 400, nDec: 150, nFeatures: 4 }, { nEnc: 300, nDec: 90, nFeatures: 2 }] });
     const model = await fitEncodingModel(ds);

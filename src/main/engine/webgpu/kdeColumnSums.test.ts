@@ -5,23 +5,18 @@
  * full of NaN is handed out again). Skips, saying why, without an adapter.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { fitEncodingModel, initBackend, listBackends } from '../index';
+import { describe, expect, it } from 'vitest';
+import { fitEncodingModel } from '../index';
 import { kdeColumnSums } from '../ops';
 import { smallDataset } from '../testing/builders';
+import { webgpuForTests } from '../testing/webgpuTests';
 import { activitySince, gpuActivity } from './index';
 
-let available = false;
-beforeAll(async () => {
-  const web = (await listBackends()).find((b) => b.name === 'webgpu')!;
-  available = web.available;
-  if (!available) console.warn(`webgpu kernel tests skipped: ${web.detail}`);
-  else await initBackend('webgpu');
-});
+const available = webgpuForTests('webgpu kernel tests');
 
 describe('the KDE column sums on webgpu', () => {
   it('fits in the same dispatches with 3× the samples: at most five per density (occupancy, then each electrode)', async (ctx) => {
-    if (!available) return ctx.skip();
+    if (!available()) return ctx.skip();
     const counts: number[] = [];
     // above TensorFlow.js's CPU hand-off size, so the operands' own ops are on the device in both
     for (const scale of [1, 3]) {
@@ -37,7 +32,7 @@ describe('the KDE column sums on webgpu', () => {
   });
 
   it('writes every element: a buffer left full of NaN by an earlier tensor comes back whole', async (ctx) => {
-    if (!available) return ctx.skip();
+    if (!available()) return ctx.skip();
     const [n, m, q] = [700, 45, 3];
     const u = (k: number): Float32Array => Float32Array.from({ length: k }, (_, i) => Math.sin(i * 12.9898 + k) * 30);
     const samples = tf.tensor2d(u(n * q), [n, q]);

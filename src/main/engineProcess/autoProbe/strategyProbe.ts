@@ -11,6 +11,7 @@
 import type { StrategyName } from '../../../shared/config';
 import type { Dataset, ElectrodeData } from '../../../shared/dataset';
 import { formatMs } from '../../../shared/format';
+import { lowerBound, upperBound } from '../../../shared/sortedSearch';
 import { resolveNldDispatch, type ProbedStrategy, type StrategyOptions } from '../../engine/model';
 import type { AutoProbeRecord } from '../../engineProtocol';
 import type { EngineDeps, FittedModel } from '../session';
@@ -42,17 +43,6 @@ function probeElectrode(dataset: Dataset): { e: number | null; totalPairs: numbe
   return { e: best, totalPairs };
 }
 
-/** First index with a[i] ≥ x (a ascending). */
-function lowerBound(a: Float64Array, x: number): number {
-  let [lo, hi] = [0, a.length];
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The dataset cut to the rows holding electrode e's first `count` in-grid decoding spikes, with
  * the other electrodes' decoding spikes left out: every electrode stays, so the fitted model's
@@ -69,7 +59,7 @@ export function probeSlice(dataset: Dataset, e: number, count: number): { slice:
   const rows = time.subarray(r0, r1);
   const none = (x: ElectrodeData): ElectrodeData => ({ ...x, decodingSpikeTimes: new Float64Array(0), decodingFeatures: new Float64Array(0) });
   const s0 = lowerBound(el.decodingSpikeTimes, rows[0]!);
-  const s1 = lowerBound(el.decodingSpikeTimes, rows[rows.length - 1]! + Number.EPSILON * Math.abs(rows[rows.length - 1]!));
+  const s1 = upperBound(el.decodingSpikeTimes, rows[rows.length - 1]!);
   const mine: ElectrodeData = {
     ...el,
     decodingSpikeTimes: el.decodingSpikeTimes.subarray(s0, s1),
