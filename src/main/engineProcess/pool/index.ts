@@ -7,4 +7,4 @@
  */
 export { EnginePool, type PoolOptions, type WorkerFit } from './enginePool';
 export { poolEngineDeps } from './poolDeps';
-export { workerCount } from './workerCount';
+export { runWorkers, workerCount } from './workerCount';

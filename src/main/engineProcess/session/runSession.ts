@@ -23,7 +23,7 @@ import type { DatasetLoadOptions, EngineDeps, WorkerDeps } from './engineDeps';
 import { SpanCollector } from '../measurement';
 import { currentNiceness } from './enginePriority';
 import { applyTf32Setting, type Tf32Setting } from './tf32';
-import { workerCount } from '../pool';
+import { runWorkers, workerCount } from '../pool';
 import { WatchedProbe } from './watchedProbe';
 
 export interface EngineRun {
@@ -143,7 +143,9 @@ export class RunSession {
     const backend = await this.probe.span('backend-init', () => this.startBackend(dataset));
     const calibration = await this.probe.span('calibrate', () =>
       this.deps.calibrate(backend, dirname(this.start.runDir), (message) => this.log('warn', message)));
-    const wanted = workerCount(this.start.config.workers, backend);
+    // checked before they start: more workers than electrodes or cores only multiply the threads and the memory
+    const { workers: wanted, clamped } = runWorkers(this.start.config.workers, backend, dataset.electrodes.length);
+    if (clamped) this.log('warn', clamped);
     const deps = wanted > 1 && this.deps.startWorkers
       ? await this.probe.span('workers-start', () => this.startWorkers(wanted, backend), { workers: wanted })
       : this.deps;
