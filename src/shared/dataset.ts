@@ -41,10 +41,17 @@ export interface ExpectedOutputs {
   logLikelihoodLocal?: Float64Array;
 }
 
-/** A 1-D place grid: every bin's centre, and 1 where the bin is on the track (interior). */
+/**
+ * A place grid: every bin's centre, and 1 where the bin is on the track (interior). A 2-D grid is
+ * NLD's regular grid of x-major bins (C order: bin ix·ny + iy), its centres (B × 2) row-major.
+ */
 export interface PlaceGridBins {
+  /** B × dims row-major, dims = shape's length (1 when shape is absent) */
   centers: Float64Array;
+  /** B flags */
   interior: Uint8Array;
+  /** bins per axis of a 2-D grid ([nx, ny]); absent on a 1-D grid */
+  shape?: number[];
 }
 
 export interface Dataset {
@@ -67,7 +74,7 @@ export interface Dataset {
   /** interior place-bin centres (P × positionDims) row-major, already restricted to the track interior */
   placeBinCenters: Float64Array;
   /**
-   * The whole 1-D place grid with its interior mask, where it is known (built from place_bin_size, or
+   * The whole place grid with its interior mask, where it is known (built from place_bin_size, or
    * place_bin_centers with is_track_interior): the posterior keeps non-interior bins in its state
    * space and its output (posterior-spec §4, §12). Absent: every bin of placeBinCenters is interior.
    */
@@ -101,9 +108,9 @@ export interface DatasetSummary {
   /** the interior place bins: the likelihood's columns */
   nBins: number;
   /**
-   * 1-D data: every bin of the place grid, interior or not (the posterior's state space keeps them
-   * all), so an estimate before a run sizes the posterior without the grid. Absent for 2-D
-   * positions, on which the posterior does not run, and in summaries written before it.
+   * Every bin of the place grid, interior or not (the posterior's state space keeps them all), so an
+   * estimate before a run sizes the posterior without the grid. Absent where a 2-D dataset knows
+   * only its interior bins (no posterior runs on it), and in summaries written before it.
    */
   nPlaceGridBins?: number;
   featureDims: number[];
@@ -159,7 +166,7 @@ export function summarizeDataset(d: Dataset): DatasetSummary {
     timeSpan: [d.time.length ? d.time[0]! : 0, d.time.length ? d.time[d.time.length - 1]! : 0],
     nTime: d.time.length,
     nBins: d.placeBinCenters.length / q,
-    ...(q === 1 ? { nPlaceGridBins: d.placeGrid?.centers.length ?? d.placeBinCenters.length } : {}),
+    ...(q === 1 || d.placeGrid ? { nPlaceGridBins: d.placeGrid?.interior.length ?? d.placeBinCenters.length } : {}),
     featureDims: [...new Set(d.electrodes.map((e) => e.nFeatures))].sort((a, b) => a - b),
     positionStd,
     waveformStd: d.params.waveformStd,

@@ -27,7 +27,7 @@ export {
   encodeNpyBytes, encodeNpyFloat32, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, npyHeader, NPZ_FORMAT,
   writeClusterlessNpz, ZipWriter, type NpzWriteOptions,
 } from './writers';
-export { buildPlaceGrid1d, buildPlaceGrid2d, histogramCounts, linspace, type PlaceGrid1d, type PlaceGrid2d } from './grid';
+export { buildPlaceGrid1d, buildPlaceGrid2d, histogramCounts, linspace, regularGridShape, type PlaceGrid1d, type PlaceGrid2d } from './grid';
 export {
   lapTrajectory, makePreset, PLACE_POSITION_STD_CM, PLACE_WAVEFORM_STD, presetInfo, PRESET_INFO, replayTrajectory, Rng, spikeCountsPerElectrode,
   tetrodeSpikes, TRACK_CM, type PresetOptions,

@@ -7,6 +7,6 @@
  * Imports node, src/shared, engine/model (the spec's defaults), npz/, validation/ and grid/ only:
  * never nwb/, the presets or the writers.
  */
-export { buildGrid } from './loadGrid';
+export { buildGrid, type GridResult } from './loadGrid';
 export { inspectNpz, inspectNpzBytes, loadNpz, loadNpzBytes, type LoadProgress, type NpzInspection, type NpzLoadOptions } from './loadNpz';
 export { checkPositionValues, checkSampleTimes, checkTimeGrid, checkTrajectory, type PositionSeries } from './loadPosition';

@@ -4,7 +4,7 @@
  */
 import type { PlaceGridBins } from '../../../shared/dataset';
 import { count, finiteRange, num, scanNonFinite, shapeText, type ArrayReader, type ValidationFindings } from '../validation';
-import { buildPlaceGrid1d, buildPlaceGrid2d } from '../grid';
+import { buildPlaceGrid1d, buildPlaceGrid2d, regularGridShape } from '../grid';
 import { DEFAULT_PLACE_BIN_SIZE } from './loadParams';
 
 /** a grid this large means a unit mistake, not a track */
@@ -46,6 +46,19 @@ function interiorOf(centers: Float64Array, mask: Float64Array, dims: number): Fl
   return Float64Array.from(out);
 }
 
+/**
+ * The file's whole grid as the posterior takes it: 1-D as given; 2-D where its centres are a regular
+ * x-major grid (NLD's layout), else only its interior bins for the likelihood, and a note why.
+ */
+function wholeGrid(centers: Float64Array, mask: Float64Array, dims: number, notes: string[]): PlaceGridBins | undefined {
+  const interior = Uint8Array.from(mask, (v) => (v !== 0 ? 1 : 0));
+  if (dims === 1) return { centers, interior };
+  const shape = dims === 2 ? regularGridShape(centers) : undefined;
+  if (shape) return { centers, interior, shape };
+  notes.push(`place_bin_centers is not a regular x-major ${dims}-D grid: the likelihood runs on its interior bins, the posterior cannot`);
+  return undefined;
+}
+
 export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInput, notes: string[]): Promise<GridResult | null> {
   const dims = g.positionDims;
   let result: Float64Array | null = null;
@@ -60,7 +73,7 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
       return null;
     }
     result = interiorOf(centers, mask.data, dims);
-    if (dims === 1) full = { centers, interior: Uint8Array.from(mask.data, (v) => (v !== 0 ? 1 : 0)) };
+    full = wholeGrid(centers, mask.data, dims, notes);
     notes.push(`place grid from place_bin_centers + is_track_interior: ${count(result.length / dims)} of ${count(nBins)} bins interior`);
   } else if (r.has('interior_place_bin_centers')) {
     result = await readCenters(r, f, 'interior_place_bin_centers', dims);
@@ -71,7 +84,7 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
     if (!result) return null;
     notes.push(`place grid from place_bin_centers with no is_track_interior: all ${count(result.length / dims)} bins taken as interior`);
   } else {
-    return buildGridBins(f, g, notes);
+    return buildGrid(f, g, notes);
   }
   if (result.length === 0) {
     f.error('E011', 'the place grid has no interior bins; nothing can be decoded.', { key: 'is_track_interior' });
@@ -81,16 +94,12 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
 }
 
 /**
- * The grid built from place_bin_size: 1-D as kde-spec §2.2; 2-D (x, y) only where the caller allows
- * it (NWB import, whose files carry no grid), as a rectangle of visited bins.
+ * The grid built from place_bin_size: 1-D as kde-spec §2.2; 2-D (x, y) as non_local_detector builds
+ * it (posterior-spec §2b).
  */
-export function buildGrid(f: ValidationFindings, g: GridInput, notes: string[], allow2d = false): Float64Array | null {
-  return buildGridBins(f, g, notes, allow2d)?.centers ?? null;
-}
-
-function buildGridBins(f: ValidationFindings, g: GridInput, notes: string[], allow2d = false): GridResult | null {
-  if (g.positionDims !== 1 && !(allow2d && g.positionDims === 2)) {
-    f.error('E011', `position is ${g.positionDims}-D and the file gives no place grid; add place_bin_centers (P, ${g.positionDims}) with is_track_interior, or interior_place_bin_centers. Only 1-D grids are built from place_bin_size.`,
+export function buildGrid(f: ValidationFindings, g: GridInput, notes: string[]): GridResult | null {
+  if (g.positionDims > 2) {
+    f.error('E011', `position is ${g.positionDims}-D and the file gives no place grid; add place_bin_centers (P, ${g.positionDims}) with is_track_interior, or interior_place_bin_centers. Only 1-D and 2-D grids are built from place_bin_size.`,
       { key: 'place_bin_centers' });
     return null;
   }
@@ -110,9 +119,14 @@ function buildGridBins(f: ValidationFindings, g: GridInput, notes: string[], all
   const source = g.placeBinSize === undefined ? `${num(h)} (default, as non_local_detector's Environment)` : `${num(h)} from params`;
   if (g.positionDims === 2) {
     const grid = buildPlaceGrid2d(g.position, h);
-    const interior = grid.centers.filter((_, k) => grid.isInterior[k >> 1]);
-    notes.push(`2-D place grid built from place_bin_size ${source}: ${grid.nx} × ${grid.ny} bins, ${count(interior.length / 2)} visited ones taken as interior`);
-    return { centers: interior };
+    const interior = grid.centers.filter((_, k) => grid.interior[k >> 1] === 1);
+    const [nx, ny] = grid.shape;
+    notes.push(`2-D place grid built from place_bin_size ${source} as non_local_detector builds it: ${nx} × ${ny} bins with a padding bin at each end of each axis, ${count(interior.length / 2)} interior (visited, then closed)`);
+    if (interior.length === 0) {
+      f.error('E011', 'the 2-D place grid built from position has no interior bin; check position and params.place_bin_size.', { key: 'position' });
+      return null;
+    }
+    return { centers: interior, full: { centers: grid.centers, interior: grid.interior, shape: grid.shape } };
   }
   const grid = buildPlaceGrid1d(g.position, h);
   const interior = grid.centers.filter((_, j) => grid.isInterior[j]);

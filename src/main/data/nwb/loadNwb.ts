@@ -129,7 +129,8 @@ function assemble(files: H5Handle[], scans: NwbScan[], recipe: NwbRecipe, paths:
     positionDims: pos.dims,
     time,
     electrodes,
-    placeBinCenters: grid,
+    placeBinCenters: grid.centers,
+    ...(grid.full ? { placeGrid: grid.full } : {}),
     params,
     notes,
   };

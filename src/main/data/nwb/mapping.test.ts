@@ -75,7 +75,10 @@ describe('mapping choices', () => {
     expect(ds.positionDims).toBe(2);
     expect(ds.position[21]).toBe(-(100 - nld.position[10]! / 2));
     expect(ds.placeBinCenters.length % 2).toBe(0);
-    expect(ds.notes.join('\n')).toMatch(/2-D place grid built from place_bin_size 5 from params: 35 × 18 bins, \d+ visited ones taken as interior/);
+    expect(ds.notes.join('\n')).toMatch(/2-D place grid built from place_bin_size 5 from params as non_local_detector builds it: 37 × 20 bins with a padding bin at each end of each axis, \d+ interior/);
+    // the whole grid travels with the dataset, so the 2-D posterior can run on it
+    expect(ds.placeGrid!.shape).toEqual([37, 20]);
+    expect(ds.placeBinCenters.length / 2).toBe(ds.placeGrid!.interior.reduce((s, v) => s + v, 0));
     expect(ds.isTraining!.reduce((s, v) => s + v, 0)).toBe(17500);
   });
 

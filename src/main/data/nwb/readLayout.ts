@@ -5,7 +5,7 @@
  */
 import type { KdeParams } from '../../../shared/dataset';
 import { count, num, type ValidationFindings } from '../validation';
-import { buildGrid, checkTimeGrid, type PositionSeries } from '../clusterlessNpz';
+import { buildGrid, checkTimeGrid, type GridResult, type PositionSeries } from '../clusterlessNpz';
 import { DEFAULT_BLOCK_SIZE, DEFAULT_POSITION_STD, DEFAULT_WAVEFORM_STD } from '../../engine/model';
 import { getDataset, type H5Handle } from './h5';
 import { datasetMeta, readRows } from './h5read';
@@ -56,10 +56,10 @@ export function decodingBins(
 
 export function placeGrid(
   files: H5Handle[], grid: GridChoice | undefined, pos: PositionSeries, placeBinSize: number | undefined, f: ValidationFindings, notes: string[],
-): Float64Array | null {
+): GridResult | null {
   if (!grid || grid.kind === 'build') {
     const size = grid?.kind === 'build' ? grid.placeBinSize : placeBinSize;
-    return buildGrid(f, { position: pos.values, positionDims: pos.dims, placeBinSize: size }, notes, true);
+    return buildGrid(f, { position: pos.values, positionDims: pos.dims, placeBinSize: size }, notes);
   }
   const h = files[grid.file]!;
   const centers = readNumbers(h, grid.centers, f);
@@ -71,7 +71,7 @@ export function placeGrid(
   }
   if (!grid.interior) {
     notes.push(`place grid from ${h.file}:${grid.centers}, all ${count(centers.data.length / pos.dims)} bins interior`);
-    return centers.data;
+    return { centers: centers.data };
   }
   const mask = readNumbers(h, grid.interior, f);
   if (!mask) return null;
@@ -83,7 +83,7 @@ export function placeGrid(
   const out: number[] = [];
   for (let p = 0; p < nBins; p++) if (mask.data[p] !== 0) for (let d = 0; d < pos.dims; d++) out.push(centers.data[p * pos.dims + d]!);
   notes.push(`place grid from ${h.file}:${grid.centers} + ${grid.interior}: ${count(out.length / pos.dims)} of ${count(nBins)} bins interior`);
-  return Float64Array.from(out);
+  return { centers: Float64Array.from(out) };
 }
 
 export function recipeParams(recipe: NwbRecipe, notes: string[]): KdeParams {

@@ -62,11 +62,15 @@ describe('errors on mutated copies of a fixture', () => {
     expect(f.fix).toBe('use the first 2 columns');
   });
 
-  it('E011 2-D position without a grid', async () => {
+  it('2-D position without a grid: the grid is built as non_local_detector builds it, padding bins and all', async () => {
     const m = drop(tiny(), 'place_bin_centers', 'is_track_interior', 'interior_place_bin_centers', 'decoding_position', 'decoding_position_time');
     m.position = f8(new Array(200).fill(0).map((_, i) => i), [100, 2]);
-    const f = await only(m, 'E011');
-    expect(f.message).toMatch(/position is 2-D and the file gives no place grid/);
+    const r = await inspectNpzBytes(makeNpz(m), 'mut.npz');
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    const grid = r.dataset!.placeGrid!;
+    // x and y each span 198 over the fixture's place_bin_size 1: 198 bins an axis, and one padding bin at each end
+    expect(grid.shape).toEqual([200, 200]);
+    expect(r.dataset!.notes.join('\n')).toMatch(/as non_local_detector builds it: 200 × 200 bins/);
   });
 
   it('E012 position_time decreasing and repeating, with counts and first index', async () => {

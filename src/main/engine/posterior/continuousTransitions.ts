@@ -3,6 +3,7 @@
  * computed on its own, so a caller that keeps only a band never holds the P × P block.
  */
 import { lowerBound, upperBound } from '../../../shared/sortedSearch';
+import { gridDims, type PlaceGrid } from './grid';
 
 /** Which continuous transition a block of two states follows; one-bin blocks ignore it (§4). */
 export type ContinuousKind = 'randomWalk' | 'uniform' | 'discrete';
@@ -45,6 +46,40 @@ export function randomWalkRow(
     return;
   }
   for (let j = lo; j < hi; j++) out[j] = out[j]! / sum;
+}
+
+/**
+ * Row `from` of the Euclidean random walk on a grid of any dimension (posterior-spec §2b.4): the
+ * isotropic N(c_j; c_i, movementVar · I) (scipy's multivariate_normal with a scalar covariance),
+ * non-interior rows and columns zeroed, the row divided by its sum. Bins beyond the negligible
+ * reach in Euclidean distance are left 0, as the 1-D row leaves them. 1-D grids take the sorted run.
+ */
+export function gridRandomWalkRow(grid: PlaceGrid, movementVar: number, from: number, out: Float64Array): void {
+  const dims = gridDims(grid);
+  if (dims === 1) {
+    randomWalkRow(grid.centers, grid.interior, movementVar, from, out);
+    return;
+  }
+  out.fill(0);
+  const { centers, interior } = grid;
+  if (!interior[from]) return;
+  const scale = (2 * Math.PI * movementVar) ** (-dims / 2);
+  const reach2 = 2 * NEGLIGIBLE_NATS * movementVar;
+  let sum = 0;
+  for (let j = 0; j < interior.length; j++) {
+    if (!interior[j]) continue;
+    let d2 = 0;
+    for (let a = 0; a < dims; a++) d2 += (centers[j * dims + a]! - centers[from * dims + a]!) ** 2;
+    if (d2 > reach2) continue;
+    const density = Math.exp((-0.5 * d2) / movementVar) * scale;
+    out[j] = density;
+    sum += density;
+  }
+  if (!(sum > 0)) {
+    out.fill(0);
+    return;
+  }
+  for (let j = 0; j < out.length; j++) if (out[j] !== 0) out[j] = out[j]! / sum;
 }
 
 /**

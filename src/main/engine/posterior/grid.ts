@@ -1,8 +1,31 @@
 /**
- * The place grid the posterior runs on (posterior-spec §2): every bin's centre and its interior
- * flag, the shape the dataset keeps (`Dataset.placeGrid`). The grid is built once, by the data
- * loaders (data/grid/, numpy's linspace and histogramdd step for step); the posterior only reads it.
+ * The place grid the posterior runs on (posterior-spec §2, §2b): every bin's centre and its interior
+ * flag, the shape the dataset keeps (`Dataset.placeGrid`); a 2-D grid adds its bins per axis. The
+ * grid is built once, by the data loaders (data/grid/, numpy's and scipy's steps); the posterior only
+ * reads it.
  */
 import type { PlaceGridBins } from '../../../shared/dataset';
 
 export type PlaceGrid = PlaceGridBins;
+
+/** Position dimensions of the grid's centres. */
+export function gridDims(grid: PlaceGrid): number {
+  return grid.shape?.length ?? 1;
+}
+
+/** Bins of the grid, interior or not. */
+export function gridBinCount(grid: PlaceGrid): number {
+  return grid.interior.length;
+}
+
+/** A grid whose centres, mask and shape disagree cannot be decoded on: say which part is wrong. */
+export function checkGrid(grid: PlaceGrid): void {
+  const dims = gridDims(grid);
+  const bins = grid.interior.length;
+  if (grid.centers.length !== bins * dims) {
+    throw new RangeError(`the place grid has ${bins} interior flags but ${grid.centers.length / dims} ${dims}-D centres`);
+  }
+  if (grid.shape && grid.shape.reduce((a, b) => a * b, 1) !== bins) {
+    throw new RangeError(`the place grid's shape ${grid.shape.join(' × ')} does not hold its ${bins} bins`);
+  }
+}

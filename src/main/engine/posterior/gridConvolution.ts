@@ -10,6 +10,7 @@
  * value is far below that (a tail of the Gaussian) comes out as rounding noise: negative noise is
  * set to 0, as a probability cannot be negative.
  */
+import type { GridFilter } from './gridFilter';
 
 function nextPowerOfTwo(n: number): number {
   let p = 1;
@@ -17,7 +18,7 @@ function nextPowerOfTwo(n: number): number {
   return p;
 }
 
-export class GridConvolution {
+export class GridConvolution implements GridFilter {
   /** the FFT length L of the real transform; the complex one beneath it is L / 2 long */
   readonly length: number;
   private readonly half: number;
@@ -37,7 +38,7 @@ export class GridConvolution {
    * @param halfKernel K(0), K(1) … K(h): the kernel at 0 … h bins (K(−d) = K(d), zero beyond h)
    * @param gridBins the grid's bins: inputs and outputs are this long
    */
-  constructor(halfKernel: Float64Array, readonly gridBins: number) {
+  constructor(private readonly halfKernel: Float64Array, readonly gridBins: number) {
     const h = halfKernel.length - 1;
     const n = nextPowerOfTwo(Math.max(4, gridBins + h));
     const m = n / 2;
@@ -63,6 +64,26 @@ export class GridConvolution {
     }
     this.forwardReal(kernel, n);
     this.spectrum = Float64Array.from(this.specRe, (v) => v / m);
+  }
+
+  /** K between two grid bins (0 beyond the kernel's reach). */
+  between(from: number, to: number): number {
+    const d = Math.abs(to - from);
+    return d < this.halfKernel.length ? this.halfKernel[d]! : 0;
+  }
+
+  /** two complex FFTs of L/2 (about 5 L log2 L flops each) and the spectrum product */
+  get applyFlops(): number {
+    return 10 * this.length * Math.log2(this.length) + 6 * this.length;
+  }
+
+  get streamBytes(): number {
+    return 8 * this.length;
+  }
+
+  /** the spectrum, the FFT tables and the work arrays: about seven float64 arrays of L */
+  get heldBytes(): number {
+    return 7 * 8 * this.length;
   }
 
   /** out[j] = max(0, Σ_i x[i] · K(j − i)) for j in [0, gridBins); x is gridBins long. */

@@ -2,6 +2,7 @@
  * Posteriors as upstream returns them (posterior-spec §12): every state bin in state order with
  * NaN in non-interior bins, the probability of each state, and the most probable position.
  */
+import { gridDims } from './grid';
 import type { StateSpace } from './stateSpaceTypes';
 
 /** T × nStateBins float32: the interior values in their columns, NaN elsewhere (into `out` when given, a streamed window's reused buffer). */
@@ -33,10 +34,12 @@ export function stateProbabilities(
 }
 
 /**
- * Centre of the bin with the most posterior summed over the spatial states, per row; NaN when the
- * spatial states hold no mass (all the probability sits in Local or No-Spike, or the row is empty).
+ * Centre of the bin with the most posterior summed over the spatial states, per row (rows × dims,
+ * x then y on a 2-D grid); NaN when the spatial states hold no mass (all the probability sits in
+ * Local or No-Spike, or the row is empty).
  */
-export function mapPosition(space: StateSpace, interior: Float32Array, rows: number, out = new Float64Array(rows)): Float64Array {
+export function mapPosition(space: StateSpace, interior: Float32Array, rows: number, out = new Float64Array(rows * gridDims(space.grid))): Float64Array {
+  const dims = gridDims(space.grid);
   const n = space.nInteriorStateBins;
   const p = space.nInteriorBins;
   const byBin = new Float64Array(p);
@@ -49,7 +52,8 @@ export function mapPosition(space: StateSpace, interior: Float32Array, rows: num
     }
     let best = -1;
     for (let k = 0; k < p; k++) if (byBin[k]! > 0 && (best < 0 || byBin[k]! > byBin[best]!)) best = k;
-    out[t] = best < 0 ? NaN : space.grid.centers[space.interiorBins[best]!]!;
+    const bin = best < 0 ? -1 : space.interiorBins[best]!;
+    for (let a = 0; a < dims; a++) out[t * dims + a] = bin < 0 ? NaN : space.grid.centers[bin * dims + a]!;
   }
   return out;
 }

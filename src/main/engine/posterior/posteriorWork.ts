@@ -34,10 +34,9 @@ export function transitionProductWork(space: StateSpace, method: TransitionMetho
   let matrix = 0;
   for (const b of space.transitions.structured.blocks) {
     if (b.kind === 'convolution') {
-      // two complex FFTs of length L (about 5 L log2 L flops each), the spectrum product, scatter and gather
-      const l = b.convolution.length;
-      flops += 10 * l * Math.log2(l) + 6 * l + 3 * b.rows;
-      matrix += F64 * l + I32 * b.rows + F64 * b.rows;
+      // the convolution (two FFTs, or the separable passes), scatter and gather
+      flops += b.convolution.applyFlops + 3 * b.rows;
+      matrix += b.convolution.streamBytes + I32 * b.rows + F64 * b.rows;
     } else if (b.kind === 'band') {
       flops += 2 * b.values.length;
       matrix += F32 * b.values.length + 3 * I32 * b.rows;
@@ -78,8 +77,8 @@ export function transitionBytes(space: StateSpace, method: TransitionMethod): nu
   if (method === 'dense') return F32 * n * n;
   let bytes = 0;
   for (const b of space.transitions.structured.blocks) {
-    // a convolution keeps its spectrum, FFT tables and work arrays (about seven float64 arrays of L) and its rows' scales
-    if (b.kind === 'convolution') bytes += 7 * F64 * b.convolution.length + (I32 + F64) * b.rows;
+    // a convolution keeps its tables and work arrays, and its rows' scales
+    if (b.kind === 'convolution') bytes += b.convolution.heldBytes + (I32 + F64) * b.rows;
     else bytes += F32 * b.values.length + (b.kind === 'band' ? 3 * I32 * b.rows : 0);
   }
   return bytes;

@@ -7,7 +7,7 @@ import {
   checkDiscreteTransition, decoderDiscreteInitial, decoderDiscreteTransition, detectorDiscreteInitial,
   detectorDiscreteTransition,
 } from './discreteTransitions';
-import type { PlaceGrid } from './grid';
+import { checkGrid, gridBinCount, type PlaceGrid } from './grid';
 import type { PosteriorModel, StateKind, StateLayout, StateSpace, StateSpaceOptions } from './stateSpaceTypes';
 import { lazyTransitions } from './transitions';
 
@@ -94,6 +94,7 @@ function interiorLayout(kinds: StateKind[], grid: PlaceGrid) {
 }
 
 export function buildStateSpace(model: PosteriorModel, grid: PlaceGrid, options: StateSpaceOptions = {}): StateSpace {
+  checkGrid(grid);
   const states = MODELS[model];
   const discreteTransition = options.discreteTransition ?? states.discreteTransition();
   checkDiscreteTransition(discreteTransition, states.kinds.length);
@@ -106,7 +107,7 @@ export function buildStateSpace(model: PosteriorModel, grid: PlaceGrid, options:
   const partial = {
     model, grid, stateNames: states.names, stateKinds: states.kinds, continuousKinds: states.continuous,
     discreteTransition, discreteInitial, movementVar, noSpikeRate: options.noSpikeRate ?? DEFAULT_NO_SPIKE_RATE,
-    nBins: grid.centers.length, ...interiorLayout(states.kinds, grid),
+    nBins: gridBinCount(grid), ...interiorLayout(states.kinds, grid),
   };
   const layout: StateLayout = { ...partial, initial: initialDistribution(partial) };
   return { ...layout, transitions: lazyTransitions(layout) };

@@ -4,7 +4,7 @@
  * the all-ones B × 1 rule, uniform blocks) or a random walk; the dense and the structured forms
  * are both built from this one list, so they hold the same numbers.
  */
-import { randomWalkRow, uniformValue } from './continuousTransitions';
+import { gridRandomWalkRow, uniformValue } from './continuousTransitions';
 import type { StateLayout } from './stateSpaceTypes';
 
 export interface TransitionBlock {
@@ -65,7 +65,7 @@ export class RandomWalkRows {
 
   compute(fromInterior: number): Float64Array {
     const { grid, interiorBins, movementVar } = this.layout;
-    randomWalkRow(grid.centers, grid.interior, movementVar, interiorBins[fromInterior]!, this.allBins);
+    gridRandomWalkRow(grid, movementVar, interiorBins[fromInterior]!, this.allBins);
     for (let k = 0; k < this.row.length; k++) this.row[k] = this.allBins[interiorBins[k]!]!;
     return this.row;
   }

@@ -18,7 +18,10 @@ describe('posterior inputs', () => {
     const bare = placeGridOf(dataset({}));
     expect(Array.from(bare.centers)).toEqual([1, 3, 7]);
     expect(Array.from(bare.interior)).toEqual([1, 1, 1]);
-    expect(() => placeGridOf(dataset({ positionDims: 2 }))).toThrow(/1-D positions/);
+    expect(() => placeGridOf(dataset({ positionDims: 2 }))).toThrow(/needs the whole place grid.*place_bin_centers \(P, 2\)/);
+    expect(() => placeGridOf(dataset({ positionDims: 3 }))).toThrow(/1-D and 2-D positions; t has 3-D/);
+    const grid2d = { centers: Float64Array.of(0, 0, 0, 1, 1, 0, 1, 1), interior: Uint8Array.of(1, 1, 0, 1), shape: [2, 2] };
+    expect(placeGridOf(dataset({ positionDims: 2, placeGrid: grid2d }))).toBe(grid2d);
   });
 
   it('marks the rows whose interpolated position is NaN as missing (posterior-spec §8), and none when all are known', () => {

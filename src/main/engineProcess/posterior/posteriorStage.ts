@@ -13,7 +13,7 @@ import type { PosteriorParameters } from '../../../shared/posteriorParameters';
 import { AppError } from '../../../shared/errors';
 import type { EngineProbe } from '../../engine';
 import {
-  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, mapPosition, maskedPosterior, noSpikeLogLikelihood,
+  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, gridDims, mapPosition, maskedPosterior, noSpikeLogLikelihood,
   posteriorMemoryEstimate, smoothRowWork, stateProbabilities, transitionBytes, type StateSpace,
 } from '../../engine/posterior';
 import { scaleWork } from '../../engine/model';
@@ -141,7 +141,7 @@ async function filterPass(
       await inp.probe.span('filter', async () => {
         const b = buffers(rows);
         const nonLocal = await reader.read(start, rows, b.nonLocal);
-        accuracy.likelihood?.add(start, likelihoodArgmax(nonLocal, rows, inp.dataset.placeBinCenters));
+        accuracy.likelihood?.add(start, likelihoodArgmax(nonLocal, rows, inp.dataset.placeBinCenters, inp.dataset.positionDims));
         const parts = {
           nonLocal,
           ...(evidence.local ? { local: evidence.local.subarray(start, start + rows) } : {}),
@@ -196,7 +196,7 @@ interface SmootherOutputs {
 async function openOutputs(runDir: string, space: StateSpace, rows: number): Promise<SmootherOutputs> {
   const acausal = await RowFileWriter.create(join(runDir, POSTERIOR_FILES.acausal), rows, space.nStateBins);
   const states = await RowFileWriter.create(join(runDir, POSTERIOR_FILES.stateProbabilities), rows, space.stateNames.length);
-  const map = await RowFileWriter.create(join(runDir, POSTERIOR_FILES.mapPosition), rows, 1);
+  const map = await RowFileWriter.create(join(runDir, POSTERIOR_FILES.mapPosition), rows, gridDims(space.grid));
   return { acausal, states, map };
 }
 
@@ -207,7 +207,7 @@ async function smoothPass(space: StateSpace, inp: PosteriorStageInputs, w: Windo
   const n = space.nInteriorStateBins;
   memory.beforeAllocating();
   const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), {
-    read: space.nStateBins, causal: n, acausal: n, masked: space.nStateBins, states: space.stateNames.length, map: 1,
+    read: space.nStateBins, causal: n, acausal: n, masked: space.nStateBins, states: space.stateNames.length, map: gridDims(space.grid),
   });
   try {
     for (let i = w.starts.length - 1; i >= 0; i--) {
