@@ -29,9 +29,9 @@ function* members(ds: Dataset): Generator<Member> {
   }
   yield f8('time', ds.time, [ds.time.length]);
   yield f8('interior_place_bin_centers', ds.placeBinCenters, [ds.placeBinCenters.length / q, q]);
-  if (ds.placeGrid && q === 1) {
-    // the whole 1-D grid, which the loader prefers: a posterior keeps the bins off the track as columns of its state space
-    yield f8('place_bin_centers', ds.placeGrid.centers, [ds.placeGrid.centers.length, 1]);
+  if (ds.placeGrid) {
+    // the whole grid, which the loader prefers: a posterior keeps the bins off the track as columns of its state space
+    yield f8('place_bin_centers', ds.placeGrid.centers, [ds.placeGrid.interior.length, q]);
     yield f8('is_track_interior', Float64Array.from(ds.placeGrid.interior), [ds.placeGrid.interior.length]);
   }
   const separate = ds.electrodes.some((e) => e.decodingSpikeTimes !== e.encodingSpikeTimes || e.decodingFeatures !== e.encodingFeatures);
