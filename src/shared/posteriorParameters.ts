@@ -14,6 +14,12 @@ export interface PosteriorParameters {
   noSpikeRate?: number;
   /** S × S, rows from and columns to, in the model's state order; each row sums to 1 */
   discreteTransition?: number[][];
+  /**
+   * the detector's Local state over every place bin, with a Gaussian kernel of this std (position
+   * units) around the animal, 0 for all mass in the animal's bin (NLD's local_position_std); absent:
+   * the Local state is one bin at the animal's exact position
+   */
+  localPositionStd?: number;
 }
 
 /** States per model, in NLD's order: the discrete transition is this many rows and columns. */
@@ -22,6 +28,16 @@ export const MODEL_STATE_COUNT: Record<PosteriorModel, number> = { decoder: 1, d
 function positive(v: unknown, key: string, flag: string): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
     throw new AppError('BAD_ARGUMENT', `${flag}: expected a positive number, got ${JSON.stringify(v)}`, { key });
+  }
+  return v;
+}
+
+function localStd(v: unknown, model: PosteriorModel): number {
+  if (model !== 'detector') {
+    throw new AppError('BAD_ARGUMENT', '--local-position-std: only the detector has a Local state; drop it or decode with --model detector', { key: 'posterior.localPositionStd' });
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+    throw new AppError('BAD_ARGUMENT', `--local-position-std: expected a number ≥ 0 in position units (0: the animal's bin only), got ${JSON.stringify(v)}`, { key: 'posterior.localPositionStd' });
   }
   return v;
 }
@@ -45,16 +61,17 @@ function transitionMatrix(v: unknown, model: PosteriorModel): number[][] {
 export function checkPosteriorParameters(v: unknown, model: PosteriorModel): PosteriorParameters {
   if (v === undefined) return {};
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new AppError('BAD_ARGUMENT', 'posterior parameters: expected { movementVar?, noSpikeRate?, discreteTransition? }', { key: 'posterior.parameters' });
+    throw new AppError('BAD_ARGUMENT', 'posterior parameters: expected { movementVar?, noSpikeRate?, discreteTransition?, localPositionStd? }', { key: 'posterior.parameters' });
   }
   const p = v as Record<string, unknown>;
-  const unknown = Object.keys(p).filter((k) => !['movementVar', 'noSpikeRate', 'discreteTransition'].includes(k));
+  const unknown = Object.keys(p).filter((k) => !['movementVar', 'noSpikeRate', 'discreteTransition', 'localPositionStd'].includes(k));
   if (unknown.length > 0) {
-    throw new AppError('BAD_ARGUMENT', `posterior parameters: unknown ${unknown.join(', ')}; expected movementVar, noSpikeRate, discreteTransition`, { key: 'posterior.parameters' });
+    throw new AppError('BAD_ARGUMENT', `posterior parameters: unknown ${unknown.join(', ')}; expected movementVar, noSpikeRate, discreteTransition, localPositionStd`, { key: 'posterior.parameters' });
   }
   const out: PosteriorParameters = {};
   if (p.movementVar !== undefined) out.movementVar = positive(p.movementVar, 'posterior.movementVar', '--movement-var');
   if (p.noSpikeRate !== undefined) out.noSpikeRate = positive(p.noSpikeRate, 'posterior.noSpikeRate', '--no-spike-rate');
   if (p.discreteTransition !== undefined) out.discreteTransition = transitionMatrix(p.discreteTransition, model);
+  if (p.localPositionStd !== undefined) out.localPositionStd = localStd(p.localPositionStd, model);
   return out;
 }

@@ -42,6 +42,7 @@ const DECODE_USAGE = `kde-profiler decode --data FILE.npz|FILE.nwb|preset:NAME [
                     [--pos-tile N] [--memory-budget-mb MB] [--rows-per-chunk N] [--workers N] [--allow-tf32]
                     [--model decoder|detector|none] [--posterior-method structured|dense] (default structured)
                     [--movement-var CM2] [--no-spike-rate HZ] [--discrete-transition JSON]
+                    [--local-position-std CM]
                     [--shard I/N [--shard-by round-robin|spikes]] --out DIR [--runs-dir DIR]
 
 --model: the state-space posterior after the likelihood (default decoder; none with --shard, whose
@@ -52,7 +53,11 @@ is its old name, still read.
 --movement-var, --no-spike-rate, --discrete-transition: the model's random-walk variance (position
 units², default 6), No-Spike rate (per s, default 1e-10) and state-to-state transition (JSON rows
 from, columns to, in the model's state order: the detector's Local, No-Spike, Non-Local Continuous,
-Non-Local Fragmented), non_local_detector's defaults where absent.`;
+Non-Local Fragmented), non_local_detector's defaults where absent.
+--local-position-std: the detector's Local state over every place bin, weighted by a Gaussian of
+this std (position units) around the animal's bin along the grid's interior, or all in the animal's
+bin for 0 (non_local_detector's local_position_std); absent, Local is one bin at the animal's
+exact position.`;
 
 const OPTIONS = {
   data: RUN_OPTIONS.data,
@@ -76,6 +81,7 @@ const OPTIONS = {
   'movement-var': { type: 'string' },
   'no-spike-rate': { type: 'string' },
   'discrete-transition': { type: 'string' },
+  'local-position-std': { type: 'string' },
   out: RUN_OPTIONS.out,
   'runs-dir': RUN_OPTIONS['runs-dir'],
   help: RUN_OPTIONS.help,
@@ -99,13 +105,16 @@ function posteriorOf(flags: ReturnType<typeof parseFlags>, sharded: boolean): De
   return { model: model as PosteriorModel, method: method as PosteriorMethod, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
 }
 
-const PARAMETER_FLAGS = ['movement-var', 'no-spike-rate', 'discrete-transition'] as const;
+const PARAMETER_FLAGS = ['movement-var', 'no-spike-rate', 'discrete-transition', 'local-position-std'] as const;
 
-/** --movement-var, --no-spike-rate and --discrete-transition (JSON rows), checked against the model. */
+/** --movement-var, --no-spike-rate, --discrete-transition (JSON rows) and --local-position-std, checked against the model. */
 function parametersOf(flags: ReturnType<typeof parseFlags>, model: PosteriorModel): PosteriorParameters {
   const number = (flag: string): number | undefined => {
     const text = stringFlag(flags, flag);
-    return text === undefined ? undefined : Number(text);
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (text.trim() === '' || Number.isNaN(value)) throw new UsageError(`--${flag}: expected a number, got ${JSON.stringify(text.slice(0, 40))}`);
+    return value;
   };
   const transitionText = stringFlag(flags, 'discrete-transition');
   let discreteTransition: unknown;
@@ -116,7 +125,7 @@ function parametersOf(flags: ReturnType<typeof parseFlags>, model: PosteriorMode
       throw new UsageError(`--discrete-transition: expected JSON rows such as '[[0.98,0.02],[0.02,0.98]]', got ${transitionText.slice(0, 80)}`);
     }
   }
-  const raw = { movementVar: number('movement-var'), noSpikeRate: number('no-spike-rate'), discreteTransition };
+  const raw = { movementVar: number('movement-var'), noSpikeRate: number('no-spike-rate'), discreteTransition, localPositionStd: number('local-position-std') };
   try {
     return checkPosteriorParameters(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)), model);
   } catch (e) {

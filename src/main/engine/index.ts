@@ -17,7 +17,7 @@
 export { initBackendFor, type ChoiceContext } from './backendChoice';
 export { calibrateBackend, engineMemory, explainBackendFailure, initBackend, listBackends, profileKernels, tfjsVersion, type CalibrationOptions } from './backends';
 export {
-  encodingModelOf, fitElectrodeAt, fitEncodingModel, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
+  encodingModelOf, fitElectrodeAt, fitEncodingModel, interpolatePosition, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
   type EncodingModel, type FitContext, type FitOptions, type FittedElectrode,
 } from './fit';
 export type { KdePart } from './gaussian';

@@ -28,3 +28,4 @@ export {
   filterRowWork, posteriorMemoryEstimate, smoothRowWork, transitionBytes, transitionProductWork, type PosteriorMemoryEstimate,
 } from './posteriorWork';
 export { posteriorStageEstimate, posteriorStageEstimateOfSummary, type PosteriorStageAsk } from './stageEstimate';
+export { GridBinIndex, LocalPositionKernel } from './localPositionKernel';

@@ -8,6 +8,7 @@
  * values and the rank-one rows) and is bandwidth-bound.
  */
 import type { CountedWork as Work } from '../../../shared/report';
+import { localKernelCacheBytes } from './localPositionKernel';
 import type { StateSpace } from './stateSpaceTypes';
 import type { TransitionMethod } from './transitionProducts';
 
@@ -100,7 +101,9 @@ export function posteriorMemoryEstimate(space: StateSpace, method: TransitionMet
   const transition = transitionBytes(space, method);
   const evidence = rows * (F32 * (space.stateKinds.includes('local') ? 1 : 0) + F32 * (space.stateKinds.includes('noSpike') ? 1 : 0) + 1);
   const steppers = (F32 + 2 * F64) * n + (2 * F32 + 3 * F64) * n;
-  const filterWindow = F32 * w * (p + 2 * n + cols);
+  // the multi-bin Local state's kernel: one window of it, and the kernel rows kept per bin
+  const kernel = space.stateKinds.includes('spatialLocal') ? F32 * w * p + localKernelCacheBytes(p) : 0;
+  const filterWindow = F32 * w * (p + 2 * n + cols) + kernel;
   const smoothWindow = F32 * w * (2 * cols + 2 * n + states) + F64 * w;
   const bytes = transition + evidence + steppers + Math.max(filterWindow, smoothWindow);
   const formula =

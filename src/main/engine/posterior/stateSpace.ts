@@ -8,7 +8,7 @@ import {
   detectorDiscreteTransition,
 } from './discreteTransitions';
 import { checkGrid, gridBinCount, type PlaceGrid } from './grid';
-import type { PosteriorModel, StateKind, StateLayout, StateSpace, StateSpaceOptions } from './stateSpaceTypes';
+import { spansGrid, type PosteriorModel, type StateKind, type StateLayout, type StateSpace, type StateSpaceOptions } from './stateSpaceTypes';
 import { lazyTransitions } from './transitions';
 
 export const DEFAULT_MOVEMENT_VAR = 6.0;
@@ -44,9 +44,30 @@ const MODELS: Record<PosteriorModel, ModelStates> = {
   },
 };
 
+/**
+ * The detector with NLD's multi-bin Local: the Local state spans the grid, and every discrete
+ * transition into or out of it becomes uniform (NLD upgrades Discrete() to Uniform() there), so a
+ * row entering Local spreads evenly and the kernel in its likelihood places it.
+ */
+function withSpatialLocal(states: ModelStates): ModelStates {
+  const local = states.kinds.indexOf('local');
+  return {
+    ...states,
+    kinds: states.kinds.map((k) => (k === 'local' ? 'spatialLocal' : k)),
+    continuous: states.continuous.map((row, from) => row.map((kind, to) => ((from === local || to === local) && kind === 'discrete' ? 'uniform' : kind))),
+  };
+}
+
+function statesOf(model: PosteriorModel, localPositionStd: number | undefined): ModelStates {
+  if (localPositionStd === undefined) return MODELS[model];
+  if (!MODELS[model].kinds.includes('local')) throw new RangeError(`the ${model} has no Local state to give a position std`);
+  if (!(localPositionStd >= 0) || !Number.isFinite(localPositionStd)) throw new RangeError(`the local position std must be a number ≥ 0, got ${localPositionStd}`);
+  return withSpatialLocal(MODELS[model]);
+}
+
 /** state_ind and is_interior_state_bin over all state bins (§3). */
 function stateBins(kinds: StateKind[], interior: Uint8Array): { stateIndex: Int32Array; isInterior: Uint8Array } {
-  const sizes = kinds.map((kind) => (kind === 'spatial' ? interior.length : 1));
+  const sizes = kinds.map((kind) => (spansGrid(kind) ? interior.length : 1));
   const total = sizes.reduce((a, b) => a + b, 0);
   const stateIndex = new Int32Array(total);
   const isInterior = new Uint8Array(total);
@@ -54,7 +75,7 @@ function stateBins(kinds: StateKind[], interior: Uint8Array): { stateIndex: Int3
   kinds.forEach((kind, s) => {
     for (let b = 0; b < sizes[s]!; b++, k++) {
       stateIndex[k] = s;
-      isInterior[k] = kind === 'spatial' ? interior[b]! : 1;
+      isInterior[k] = spansGrid(kind) ? interior[b]! : 1;
     }
   });
   return { stateIndex, isInterior };
@@ -69,7 +90,7 @@ function initialDistribution(layout: Omit<StateLayout, 'initial'>): Float32Array
   const out = new Float32Array(layout.nInteriorStateBins);
   for (let k = 0; k < out.length; k++) {
     const s = layout.interiorStateIndex[k]!;
-    const continuous = layout.stateKinds[s] === 'spatial' ? perBin : 1;
+    const continuous = spansGrid(layout.stateKinds[s]!) ? perBin : 1;
     out[k] = continuous * layout.discreteInitial[s]!;
   }
   return out;
@@ -95,7 +116,7 @@ function interiorLayout(kinds: StateKind[], grid: PlaceGrid) {
 
 export function buildStateSpace(model: PosteriorModel, grid: PlaceGrid, options: StateSpaceOptions = {}): StateSpace {
   checkGrid(grid);
-  const states = MODELS[model];
+  const states = statesOf(model, options.localPositionStd);
   const discreteTransition = options.discreteTransition ?? states.discreteTransition();
   checkDiscreteTransition(discreteTransition, states.kinds.length);
   const discreteInitial = options.discreteInitial ?? states.discreteInitial();
@@ -107,6 +128,7 @@ export function buildStateSpace(model: PosteriorModel, grid: PlaceGrid, options:
   const partial = {
     model, grid, stateNames: states.names, stateKinds: states.kinds, continuousKinds: states.continuous,
     discreteTransition, discreteInitial, movementVar, noSpikeRate: options.noSpikeRate ?? DEFAULT_NO_SPIKE_RATE,
+    ...(options.localPositionStd !== undefined ? { localPositionStd: options.localPositionStd } : {}),
     nBins: gridBinCount(grid), ...interiorLayout(states.kinds, grid),
   };
   const layout: StateLayout = { ...partial, initial: initialDistribution(partial) };

@@ -8,8 +8,17 @@ import type { StructuredTransition } from './structuredTransition';
 
 export type PosteriorModel = 'decoder' | 'detector';
 
-/** One-bin states (Local without a position std, No-Spike) or spatial ones over every grid bin. */
-export type StateKind = 'local' | 'noSpike' | 'spatial';
+/**
+ * One-bin states (Local without a position std, No-Spike), spatial ones over every grid bin, and
+ * the Local state over every grid bin when it has a position std (its likelihood adds the kernel
+ * of localPositionKernel.ts; NLD's multi-bin Local).
+ */
+export type StateKind = 'local' | 'noSpike' | 'spatial' | 'spatialLocal';
+
+/** Whether a state spans the grid's bins (rather than being one bin). */
+export function spansGrid(kind: StateKind): boolean {
+  return kind === 'spatial' || kind === 'spatialLocal';
+}
 
 export interface StateSpaceOptions {
   /** the random walk's VARIANCE in position units² (6.0, so σ ≈ 2.449) */
@@ -20,6 +29,8 @@ export interface StateSpaceOptions {
   discreteInitial?: number[];
   /** spikes per second a state without spikes still allows (1e-10) */
   noSpikeRate?: number;
+  /** the detector's Local state over every bin with this kernel std (0: the delta kernel); absent: one bin */
+  localPositionStd?: number;
 }
 
 export interface StateLayout {
@@ -33,6 +44,8 @@ export interface StateLayout {
   discreteInitial: number[];
   movementVar: number;
   noSpikeRate: number;
+  /** the multi-bin Local state's kernel std, when it has one */
+  localPositionStd?: number;
   /** grid bins, interior or not (B) */
   nBins: number;
   /** interior grid bins (P) */

@@ -5,7 +5,7 @@
  * are both built from this one list, so they hold the same numbers.
  */
 import { gridRandomWalkRow, uniformValue } from './continuousTransitions';
-import type { StateLayout } from './stateSpaceTypes';
+import { spansGrid, type StateLayout } from './stateSpaceTypes';
 
 export interface TransitionBlock {
   rowStart: number;
@@ -25,8 +25,8 @@ function blockOf(layout: StateLayout, from: number, to: number): TransitionBlock
   const rows = layout.stateStart[from + 1]! - rowStart;
   const cols = layout.stateStart[to + 1]! - colStart;
   if (rows === 0 || cols === 0) return null;
-  const fromSpatial = layout.stateKinds[from] === 'spatial';
-  const toSpatial = layout.stateKinds[to] === 'spatial';
+  const fromSpatial = spansGrid(layout.stateKinds[from]!);
+  const toSpatial = spansGrid(layout.stateKinds[to]!);
   const kind = layout.continuousKinds[from]![to]!;
   const base = { rowStart, rows, colStart, cols, discrete: layout.discreteTransition[from]![to]! };
   const uniform = uniformValue(layout.nInteriorBins);

@@ -182,7 +182,8 @@ class DecodeRun {
     const { probe } = this.session;
     const t0 = performance.now();
     let local: Float64Array | undefined;
-    if (wanted.model === 'detector') {
+    // the multi-bin Local state (a position std) takes the non-local likelihood and a kernel, not the one-bin Local likelihood
+    if (wanted.model === 'detector' && wanted.parameters?.localPositionStd === undefined) {
       this.enter('local');
       this.session.emitProgress(0, "(the detector's Local state)");
       local = await probe.span('local', () => this.localLikelihood(model, dataset));

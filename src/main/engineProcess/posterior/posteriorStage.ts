@@ -11,9 +11,9 @@ import type { PosteriorMethod, PosteriorModel } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import type { PosteriorParameters } from '../../../shared/posteriorParameters';
 import { AppError } from '../../../shared/errors';
-import type { EngineProbe } from '../../engine';
+import { interpolatePosition, type EngineProbe } from '../../engine';
 import {
-  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, gridDims, mapPosition, maskedPosterior, noSpikeLogLikelihood,
+  AcausalSmoother, assembleLogLikelihood, buildStateSpace, CausalFilter, filterRowWork, gridDims, LocalPositionKernel, mapPosition, maskedPosterior, noSpikeLogLikelihood,
   posteriorMemoryEstimate, smoothRowWork, stateProbabilities, transitionBytes, type StateSpace,
 } from '../../engine/posterior';
 import { scaleWork } from '../../engine/model';
@@ -96,6 +96,8 @@ interface StateEvidence {
   local?: Float32Array;
   noSpike?: Float32Array;
   missing?: Uint8Array;
+  /** the multi-bin Local state's kernel, and the animal's position at every row it is taken at */
+  kernel?: { of: LocalPositionKernel; positions: Float64Array; dims: number };
 }
 
 /** Decoded against true positions, where the data carry them: the likelihood's argmax and the posterior's MAP. */
@@ -115,6 +117,11 @@ function evidenceFor(space: StateSpace, inp: PosteriorStageInputs): StateEvidenc
     const spikes = dataset.electrodes.map((e) => e.decodingSpikeTimes ?? e.encodingSpikeTimes);
     evidence.noSpike = noSpikeLogLikelihood(dataset.time, spikes, space.noSpikeRate);
   }
+  if (space.stateKinds.includes('spatialLocal')) {
+    const dims = gridDims(space.grid);
+    const positions = interpolatePosition(dataset.decodingPositionTime ?? dataset.positionTime, dataset.decodingPosition ?? dataset.position, dims, dataset.time);
+    evidence.kernel = { of: new LocalPositionKernel(space.grid, space.interiorBins, space.localPositionStd ?? 0), positions, dims };
+  }
   const missing = missingRows(dataset);
   if (missing) evidence.missing = missing;
   return evidence;
@@ -133,7 +140,8 @@ async function filterPass(
   const n = space.nInteriorStateBins;
   // one buffer of each kind for every window (views of them for a shorter last one): the stage's memory is one window's
   memory.beforeAllocating();
-  const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), { nonLocal: space.nInteriorBins, ll: n, causal: n, masked: space.nStateBins });
+  const kernelWidth = evidence.kernel ? space.nInteriorBins : 0;
+  const buffers = windowBuffers(Math.min(inp.rowsPerChunk, w.rows), { nonLocal: space.nInteriorBins, ll: n, causal: n, masked: space.nStateBins, kernel: kernelWidth });
   try {
     for (const [i, start] of w.starts.entries()) {
       checkCancelled(inp.signal);
@@ -146,6 +154,7 @@ async function filterPass(
           nonLocal,
           ...(evidence.local ? { local: evidence.local.subarray(start, start + rows) } : {}),
           ...(evidence.noSpike ? { noSpike: evidence.noSpike.subarray(start, start + rows) } : {}),
+          ...(evidence.kernel ? { localKernel: kernelWindow(evidence.kernel, start, rows, b.kernel) } : {}),
         };
         const ll = assembleLogLikelihood(space, rows, parts, evidence.missing?.subarray(start, start + rows), b.ll);
         filter.filterWindow(ll, rows, b.causal);
@@ -163,6 +172,10 @@ async function filterPass(
     await reader.close();
   }
   return filter.marginalLogLikelihood;
+}
+
+function kernelWindow(kernel: NonNullable<StateEvidence['kernel']>, start: number, rows: number, out: Float32Array): Float32Array {
+  return kernel.of.rows(kernel.positions.subarray(start * kernel.dims, (start + rows) * kernel.dims), rows, out);
 }
 
 /**
@@ -274,7 +287,10 @@ export async function decodePosterior(inp: PosteriorStageInputs): Promise<Poster
     filterMs: t1 - t0,
     smoothMs: performance.now() - t1,
     denseTransitionBytes: transitionBytes(space, 'dense'),
-    parameters: { movementVar: space.movementVar, noSpikeRate: space.noSpikeRate, discreteTransition: space.discreteTransition },
+    parameters: {
+      movementVar: space.movementVar, noSpikeRate: space.noSpikeRate, discreteTransition: space.discreteTransition,
+      ...(space.localPositionStd !== undefined ? { localPositionStd: space.localPositionStd } : {}),
+    },
     memory: { ...estimateOf(space, inp, w.rows), measuredBytes: memory.measuredBytes },
     files: POSTERIOR_FILES,
   };
