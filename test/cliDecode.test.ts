@@ -123,6 +123,15 @@ describe('kde-profiler decode', () => {
     const none = await cli(['decode', '--data', FIXTURE, '--model', 'none', '--no-spike-rate', '1', '--out', join(dir, 'p4')]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--no-spike-rate needs a posterior/);
+    const localStd = await cli(['decode', '--data', FIXTURE, '--model', 'decoder', '--local-position-std', '2', '--out', join(dir, 'p5')]);
+    expect(localStd.code).toBe(2);
+    expect(localStd.stderr).toMatch(/--local-position-std: only the detector has a Local state/);
+    const negative = await cli(['decode', '--data', FIXTURE, '--model', 'detector', '--local-position-std', '-1', '--out', join(dir, 'p6')]);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toMatch(/--local-position-std: expected a number ≥ 0/);
+    const word = await cli(['decode', '--data', FIXTURE, '--model', 'detector', '--local-position-std', 'wide', '--out', join(dir, 'p7')]);
+    expect(word.code).toBe(2);
+    expect(word.stderr).toMatch(/--local-position-std: expected a number, got "wide"/);
   });
 
   it('says before it decodes what the posterior stage will hold, the figure its report gives beside the likelihood\'s peak', async () => {

@@ -69,7 +69,8 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
     if (!centers || !mask) return null;
     const nBins = centers.length / dims;
     if (mask.data.length !== nBins) {
-      f.error('E010', `'is_track_interior' has ${count(mask.data.length)} entries but 'place_bin_centers' has ${count(nBins)} bins; they must be equal.`, { key: 'is_track_interior' });
+      f.error('E010', `'is_track_interior' has ${count(mask.data.length)} entries but 'place_bin_centers' has ${count(nBins)} bins; they must be equal.`,
+        { key: 'is_track_interior', fix: 'give one flag per row of place_bin_centers, in the same order' });
       return null;
     }
     result = interiorOf(centers, mask.data, dims);
@@ -87,7 +88,9 @@ export async function readGrid(r: ArrayReader, f: ValidationFindings, g: GridInp
     return buildGrid(f, g, notes);
   }
   if (result.length === 0) {
-    f.error('E011', 'the place grid has no interior bins; nothing can be decoded.', { key: 'is_track_interior' });
+    f.error('E011', 'the place grid has no interior bins; nothing can be decoded.', {
+      key: 'is_track_interior', fix: 'mark the bins the animal can reach true in is_track_interior, or leave the grid out so it is built from the positions and params.place_bin_size',
+    });
     return null;
   }
   return full ? { centers: result, full } : { centers: result };

@@ -57,7 +57,7 @@ export interface ReplayEvent {
 }
 
 /** How fast a replayed trajectory sweeps the track (about 20× running speed, as in sharp-wave ripples). */
-const REPLAY_CM_PER_S = 600;
+export const REPLAY_CM_PER_S = 600;
 
 /** The runs of samples in which the animal waits at an end of the track: [first, end) indices. */
 function pausesAtEnds(position: Float64Array): [number, number][] {
@@ -77,6 +77,26 @@ function pausesAtEnds(position: Float64Array): [number, number][] {
 }
 
 /**
+ * When replay events fall in one pause of samples [first, end): the first 0.2–0.6 s in, then each
+ * half second of waiting starts a 100–250 ms event with probability rate × 0.5 s, 0.3 s apart at least.
+ */
+export function replayWindows(first: number, end: number, positionHz: number, ratePerS: number, rng: Rng): { start: number; length: number }[] {
+  const windows: { start: number; length: number }[] = [];
+  let i = first + Math.floor(rng.uniform(0.2, 0.6) * positionHz);
+  while (i < end) {
+    const length = Math.floor(rng.uniform(0.1, 0.25) * positionHz);
+    if (i + length > end) break;
+    if (rng.random() < Math.min(1, ratePerS * 0.5)) {
+      windows.push({ start: i, length });
+      i += length + Math.floor(0.3 * positionHz);
+    } else {
+      i += Math.floor(0.5 * positionHz);
+    }
+  }
+  return windows;
+}
+
+/**
  * Replay on top of laps: while the animal waits at an end, now and then (at `ratePerS` events per
  * second of waiting) its place cells fire for 100–250 ms as if it were sweeping from that end along
  * the track. Returns the position the spikes represent (the true one outside events) and the
@@ -89,18 +109,9 @@ export function replayTrajectory(position: Float64Array, positionHz: number, rat
   for (const [first, end] of pausesAtEnds(position)) {
     const from = position[first]!;
     const direction = from === 0 ? 1 : -1;
-    let i = first + Math.floor(rng.uniform(0.2, 0.6) * positionHz);
-    while (i < end) {
-      const length = Math.floor(rng.uniform(0.1, 0.25) * positionHz);
-      if (i + length > end) break;
-      // each half second of waiting starts an event with probability rate × 0.5 s
-      if (rng.random() < Math.min(1, ratePerS * 0.5)) {
-        for (let k = 0; k < length; k++) represented[i + k] = from + (direction * REPLAY_CM_PER_S * k) / positionHz;
-        events.push({ startS: i / positionHz, endS: (i + length) / positionHz, fromCm: from, toCm: represented[i + length - 1]! });
-        i += length + Math.floor(0.3 * positionHz);
-      } else {
-        i += Math.floor(0.5 * positionHz);
-      }
+    for (const { start, length } of replayWindows(first, end, positionHz, ratePerS, rng)) {
+      for (let k = 0; k < length; k++) represented[start + k] = from + (direction * REPLAY_CM_PER_S * k) / positionHz;
+      events.push({ startS: start / positionHz, endS: (start + length) / positionHz, fromCm: from, toCm: represented[start + length - 1]! });
     }
   }
   return { represented, events };
@@ -140,28 +151,31 @@ export interface TetrodeSpikes {
   marks: Float32Array;
 }
 
+/** What one tetrode's spikes are drawn from: its units' rates at a position sample, a bound on their sum, their mark templates. */
+export interface TetrodeRates {
+  ratesAt(sample: number): number[];
+  maxTotalRate: number;
+  templates: number[][];
+}
+
 /**
- * Exactly `n` spikes of one tetrode, by thinning uniform candidate times against the place-tuned
- * rate at the animal's position, then sorted; each spike's marks are its unit's template with
- * 5 % gain jitter and 8 µV noise.
+ * Exactly `n` spikes of one tetrode, by thinning uniform candidate times against the units' rates
+ * at the position sample each falls in, then sorted; each spike's marks are its unit's template
+ * with 5 % gain jitter and 8 µV noise.
  */
-export function tetrodeSpikes(n: number, features: number, positionHz: number, position: Float64Array, rng: Rng): TetrodeSpikes {
-  const lastS = (position.length - 1) / positionHz;
-  const units = tetrodeUnits(features, rng);
-  let maxRate = 0;
-  for (let x = 0; x <= TRACK_CM; x += 0.5) maxRate = Math.max(maxRate, units.reduce((s, u) => s + rateAt(u, x), 0));
+export function spikesFromRates(n: number, features: number, positionHz: number, samples: number, model: TetrodeRates, rng: Rng): TetrodeSpikes {
+  const lastS = (samples - 1) / positionHz;
   const times = new Float64Array(n);
   const unitOf = new Uint8Array(n);
   let k = 0;
   while (k < n) {
     const t = rng.uniform(0, lastS);
-    const x = position[Math.min(position.length - 1, Math.floor(t * positionHz))]!;
-    const rates = units.map((u) => rateAt(u, x));
+    const rates = model.ratesAt(Math.min(samples - 1, Math.floor(t * positionHz)));
     const total = rates.reduce((s, r) => s + r, 0);
-    if (rng.random() * maxRate > total) continue;
+    if (rng.random() * model.maxTotalRate > total) continue;
     let pick = rng.random() * total;
     let u = 0;
-    while (u < units.length - 1 && pick > rates[u]!) pick -= rates[u++]!;
+    while (u < rates.length - 1 && pick > rates[u]!) pick -= rates[u++]!;
     times[k] = t;
     unitOf[k++] = u;
   }
@@ -169,10 +183,19 @@ export function tetrodeSpikes(n: number, features: number, positionHz: number, p
   const sortedTimes = Float64Array.from(order, (i) => times[i]!);
   const marks = new Float32Array(n * features);
   order.forEach((src, dst) => {
-    const tpl = units[unitOf[src]!]!.template;
+    const tpl = model.templates[unitOf[src]!]!;
     for (let j = 0; j < features; j++) marks[dst * features + j] = tpl[j]! * (1 + 0.05 * rng.normal()) + 8 * rng.normal();
   });
   return { times: sortedTimes, marks };
+}
+
+/** Exactly `n` spikes of one tetrode of place cells on the track (spikesFromRates), at the animal's `position` per sample. */
+export function tetrodeSpikes(n: number, features: number, positionHz: number, position: Float64Array, rng: Rng): TetrodeSpikes {
+  const units = tetrodeUnits(features, rng);
+  let maxRate = 0;
+  for (let x = 0; x <= TRACK_CM; x += 0.5) maxRate = Math.max(maxRate, units.reduce((s, u) => s + rateAt(u, x), 0));
+  const model = { ratesAt: (i: number) => units.map((u) => rateAt(u, position[i]!)), maxTotalRate: maxRate, templates: units.map((u) => u.template) };
+  return spikesFromRates(n, features, positionHz, position.length, model, rng);
 }
 
 /** Spike counts per electrode: uneven (0.6–1.4 of the mean) and summing exactly to the total. */

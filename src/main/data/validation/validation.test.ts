@@ -73,6 +73,25 @@ describe('errors on mutated copies of a fixture', () => {
     expect(r.dataset!.notes.join('\n')).toMatch(/as non_local_detector builds it: 200 × 200 bins/);
   });
 
+  it("a 2-D file grid: its mask must match its centres (E010) and hold an interior bin (E011), each saying what to do", async () => {
+    const twoD = (): Members => {
+      const m = drop(tiny(), 'interior_place_bin_centers', 'decoding_position', 'decoding_position_time');
+      m.position = f8(new Array(200).fill(0).map((_, i) => i % 17), [100, 2]);
+      m.place_bin_centers = f8(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 1 + 2 * Math.floor(i / 6) : 1 + 2 * (Math.floor(i / 2) % 3))), [6, 2]);
+      return m;
+    };
+    const short = twoD();
+    short.is_track_interior = f8([1, 1, 1, 1, 1], [5]);
+    const mismatch = await only(short, 'E010');
+    expect(mismatch.message).toMatch(/'is_track_interior' has 5 entries but 'place_bin_centers' has 6 bins/);
+    expect(mismatch.fix).toMatch(/one flag per row of place_bin_centers/);
+    const empty = twoD();
+    empty.is_track_interior = f8([0, 0, 0, 0, 0, 0], [6]);
+    const none = await only(empty, 'E011');
+    expect(none.key).toBe('is_track_interior');
+    expect(none.fix).toMatch(/leave the grid out so it is built from the positions/);
+  });
+
   it('E012 position_time decreasing and repeating, with counts and first index', async () => {
     const m = edit(tiny(), 'position_time', (d) => {
       [d[10], d[11]] = [d[11]!, d[10]!];
