@@ -5,9 +5,12 @@
  * (bench/peer/hmm_peer.py; NLD is skipped, saying why, when it cannot be imported), on the same
  * float32 inputs in one invocation. Medians of warm calls, µs per time bin, ratios to NLD.
  *
- *   npm run bench -- --posterior [--sizes 100,500,1000,3420] [--models decoder,detector]
+ *   npm run bench -- --posterior [--sizes 100,500,1000,3420,57x60] [--models decoder,detector]
  *     [--rows 200] [--max-dense-rows 40] [--repeats 3] [--python python3] [--nld-src PATH]
  *     [--out bench/results/posterior.json]
+ *
+ * A size NXxNY is a 2-D open field of NX × NY bins (the random walk then runs over x and y, as
+ * on NLD's production grid of 3 420 bins); a plain number P is a 1-D track.
  *
  * The log likelihood is a bump that follows a moving position, so the posterior is concentrated
  * as in a real decode. Large N runs fewer rows (--max-dense-rows when N > 2000): per-row times
@@ -36,7 +39,7 @@ function options(argv: string[]) {
     args: argv,
     options: {
       posterior: { type: 'boolean', default: false },
-      sizes: { type: 'string', default: '100,500,1000,3420' },
+      sizes: { type: 'string', default: '100,500,1000,3420,57x60' },
       models: { type: 'string', default: 'decoder,detector' },
       rows: { type: 'string', default: '200' },
       'max-dense-rows': { type: 'string', default: '40' },
@@ -46,8 +49,10 @@ function options(argv: string[]) {
       out: { type: 'string', default: 'bench/results/posterior.json' },
     },
   });
-  const sizes = values.sizes!.split(',').map(Number);
-  if (sizes.some((p) => !Number.isInteger(p) || p < 2)) throw new AppError('BAD_ARGUMENT', `--sizes: grid sizes are integers ≥ 2, got ${values.sizes}`);
+  const sizes = values.sizes!.split(',').map((text) => text.split('x').map(Number));
+  if (sizes.some((axes) => axes.length > 2 || axes.some((n) => !Number.isInteger(n) || n < 2))) {
+    throw new AppError('BAD_ARGUMENT', `--sizes: grid sizes are P (1-D) or NXxNY (2-D), integers ≥ 2, got ${values.sizes}`);
+  }
   const models = values.models!.split(',') as PosteriorModel[];
   if (models.some((m) => m !== 'decoder' && m !== 'detector')) throw new AppError('BAD_ARGUMENT', `--models: decoder and/or detector, got ${values.models}`);
   return {
@@ -56,26 +61,39 @@ function options(argv: string[]) {
   };
 }
 
-function grid(p: number) {
-  const centers = Float64Array.from({ length: p }, (_, j) => 1 + 2 * j);
-  return { centers, interior: new Uint8Array(p).fill(1) };
+/** 2 cm bins from 1 cm: a 1-D track of P bins, or an nx × ny open field in C order (x-major). */
+function grid(axes: number[]) {
+  if (axes.length === 1) {
+    const p = axes[0]!;
+    return { centers: Float64Array.from({ length: p }, (_, j) => 1 + 2 * j), interior: new Uint8Array(p).fill(1) };
+  }
+  const [nx, ny] = axes as [number, number];
+  const centers = new Float64Array(nx * ny * 2);
+  for (let b = 0; b < nx * ny; b++) {
+    centers[2 * b] = 1 + 2 * Math.floor(b / ny);
+    centers[2 * b + 1] = 1 + 2 * (b % ny);
+  }
+  return { centers, interior: new Uint8Array(nx * ny).fill(1), shape: [nx, ny] };
 }
 
-/** T × N: a Gaussian bump (σ 4 cm) following a position that sweeps the track; one-bin states flat. */
+/** T × N: a Gaussian bump (σ 4 cm) following a position that sweeps the track or circles the field; one-bin states flat. */
 function logLikelihood(space: StateSpace, rows: number): Float32Array {
   const n = space.nInteriorStateBins;
+  const dims = space.grid.shape?.length ?? 1;
   const ll = new Float32Array(rows * n);
-  const span = space.grid.centers[space.grid.centers.length - 1]!;
+  const span = Array.from({ length: dims }, (_, a) => space.grid.centers[(space.nBins - 1) * dims + a]!);
   for (let t = 0; t < rows; t++) {
-    const x = (span * (0.5 + 0.45 * Math.sin(t / 15)));
+    const at = span.map((x, a) => x * (0.5 + 0.45 * (a === 0 ? Math.sin(t / 15) : Math.cos(t / 15))));
     for (let k = 0; k < n; k++) {
       const s = space.interiorStateIndex[k]!;
       if (space.stateKinds[s] !== 'spatial') {
         ll[t * n + k] = -3;
         continue;
       }
-      const c = space.grid.centers[space.interiorBins[k - space.stateStart[s]!]!]!;
-      ll[t * n + k] = -((c - x) ** 2) / (2 * 16);
+      const bin = space.interiorBins[k - space.stateStart[s]!]!;
+      let d2 = 0;
+      for (let a = 0; a < dims; a++) d2 += (space.grid.centers[bin * dims + a]! - at[a]!) ** 2;
+      ll[t * n + k] = -d2 / (2 * 16);
     }
   }
   return ll;
@@ -118,12 +136,13 @@ export async function runPosteriorBench(argv: string[]): Promise<void> {
   const o = options(argv);
   const dir = mkdtempSync(join(tmpdir(), 'kde-posterior-bench-'));
   const results: unknown[] = [];
-  console.log('| model | P | N | rows | ours dense µs/row | ours structured µs/row | NumPy dense µs/row | NLD JAX µs/row | structured × NLD | structured × dense | max |Δ| NumPy, NLD |');
+  console.log('| model | grid | N | rows | ours dense µs/row | ours structured µs/row | NumPy dense µs/row | NLD JAX µs/row | structured × NLD | structured × dense | max |Δ| NumPy, NLD |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   try {
     for (const model of o.models) {
-      for (const p of o.sizes) {
-        const space = buildStateSpace(model, grid(p));
+      for (const axes of o.sizes) {
+        const space = buildStateSpace(model, grid(axes));
+        const p = axes.join('×');
         const n = space.nInteriorStateBins;
         const rows = n > 2000 ? Math.min(o.rows, o.maxDenseRows) : o.rows;
         const ll = logLikelihood(space, rows);
