@@ -8,18 +8,31 @@
  *
  *   npm run bench -- --whole-decode [--decode-last 0.05] [--repeats 3] [--model detector|decoder]
  *     [--cache-dir DIR] [--out bench/results/whole-decode.json]
+ *
+ * `--shape production-2d` decodes the open field shaped like non_local_detector's production data
+ * instead (make-recording --open-field; wholeDecode2d.ts), each stage's time projected to the whole
+ * recording, beside NLD on JAX on the same window and NLD's published A100 figures. One decode
+ * takes minutes there, so by default it decodes once, the last 0.002 (a smaller window holds less
+ * than a block of decoding spikes per electrode and projects high), with --memory-budget-mb 512: at
+ * the 1 GiB default the electrodes whose position kernel does not fit stream in chunks that
+ * overflowed the wasm engine's memory. NLD runs where KDE_PROFILER_NLD_SRC and
+ * KDE_PROFILER_NLD_PYTHON are set, --nld-repeats warm calls after its cold one, each stopped after
+ * --nld-timeout-s.
+ *
+ *   npm run bench -- --whole-decode --shape production-2d [--decode-last 0.002] [--repeats 1]
+ *     [--memory-budget-mb 512] [--nld-repeats 1] [--nld-timeout-s 1800] [--out bench/results/whole-decode-2d.json]
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { PosteriorModel } from '../src/shared/config';
 import { AppError } from '../src/shared/errors';
-import { wholeDecodeTime, type WholeDecodeTime } from '../src/shared/posteriorReport';
-import type { DecodeSummary } from '../src/main/engineProtocol/runFolder';
 import { recordingFile } from './peer/peerData';
 import { median, printColumns } from './table';
+import { runProductionTwoD } from './wholeDecode2d';
+import { decodeOnce, type Repeat } from './wholeDecodeRun';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RATIO_TARGET = 1.5;
@@ -29,56 +42,62 @@ export function wantsWholeDecode(argv: string[]): boolean {
   return argv.includes('--whole-decode');
 }
 
+const SHAPES = ['production', 'production-2d'] as const;
+
+function positiveNumber(flag: string, text: string | undefined): number {
+  const n = Number(text);
+  if (!(n > 0) || !Number.isFinite(n)) throw new AppError('BAD_ARGUMENT', `--${flag}: expected a positive number, got ${text}.`);
+  return n;
+}
+
+function wholeNumber(flag: string, text: string | undefined, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new AppError('BAD_ARGUMENT', `--${flag}: expected a whole number ≥ ${min}, got ${text}.`);
+  return n;
+}
+
 function options(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
     options: {
       'whole-decode': { type: 'boolean', default: false },
-      'decode-last': { type: 'string', default: '0.05' },
-      repeats: { type: 'string', default: '3' },
+      shape: { type: 'string', default: 'production' },
+      'decode-last': { type: 'string' },
+      repeats: { type: 'string' },
       model: { type: 'string', default: 'detector' },
       'cache-dir': { type: 'string', default: join(tmpdir(), 'kde-profiler-bench') },
-      out: { type: 'string', default: 'bench/results/whole-decode.json' },
+      out: { type: 'string' },
+      'memory-budget-mb': { type: 'string' },
+      'nld-repeats': { type: 'string', default: '1' },
+      'nld-timeout-s': { type: 'string', default: '1800' },
     },
   });
-  const decodeLast = Number(values['decode-last']);
+  const shape = values.shape as (typeof SHAPES)[number];
+  if (!SHAPES.includes(shape)) throw new AppError('BAD_ARGUMENT', `--shape: ${SHAPES.join(' or ')}, got ${values.shape}.`);
+  const twoD = shape === 'production-2d';
+  const decodeLast = Number(values['decode-last'] ?? (twoD ? '0.002' : '0.05'));
   if (!(decodeLast > 0 && decodeLast <= 1)) throw new AppError('BAD_ARGUMENT', `--decode-last must be in (0, 1], got ${values['decode-last']}.`);
-  const repeats = Number(values.repeats);
-  if (!Number.isInteger(repeats) || repeats < 1) throw new AppError('BAD_ARGUMENT', `--repeats: expected a whole number ≥ 1, got ${values.repeats}.`);
+  const repeats = wholeNumber('repeats', values.repeats ?? (twoD ? '1' : '3'), 1);
   if (values.model !== 'detector' && values.model !== 'decoder') throw new AppError('BAD_ARGUMENT', `--model: detector or decoder, got ${values.model}.`);
-  return { decodeLast, repeats, model: values.model, cacheDir: values['cache-dir']!, out: values.out! };
-}
-
-interface Repeat extends WholeDecodeTime {
-  wallMs: number;
-  peakRssBytes: number;
-}
-
-/** One `kde-profiler decode` of the file in its own process; its times from the decode.json it wrote. */
-function decodeOnce(file: string, model: string): Repeat {
-  const outDir = mkdtempSync(join(tmpdir(), 'kde-whole-decode-'));
-  try {
-    const started = performance.now();
-    const r = spawnSync(process.execPath, ['bin/kde-profiler.mjs', 'decode', '--data', file, '--model', model, '--out', join(outDir, 'out'),
-      '--runs-dir', join(outDir, 'runs')], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const wallMs = performance.now() - started;
-    if (r.status !== 0) throw new AppError('RUN_FAILED', `kde-profiler decode --model ${model} on ${file} failed (exit ${r.status}): ${r.stderr.trim().split('\n').at(-1)}`);
-    const s = JSON.parse(readFileSync(join(outDir, 'out', 'decode.json'), 'utf8')) as DecodeSummary;
-    const p = s.posterior;
-    if (!p) throw new AppError('BUG', `decode.json of ${file} has no posterior though --model ${model} was given`);
-    return { wallMs, ...wholeDecodeTime(s.decodeMs, p), peakRssBytes: s.peakRssBytes };
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
-  }
+  const model: PosteriorModel = values.model;
+  const out = values.out ?? (twoD ? 'bench/results/whole-decode-2d.json' : 'bench/results/whole-decode.json');
+  const budget = values['memory-budget-mb'] ?? (twoD ? '512' : undefined);
+  const memoryBudgetMb = budget === undefined ? null : positiveNumber('memory-budget-mb', budget);
+  return {
+    shape, decodeLast, repeats, model, cacheDir: values['cache-dir']!, out, memoryBudgetMb,
+    nldRepeats: wholeNumber('nld-repeats', values['nld-repeats'], 0), nldTimeoutS: positiveNumber('nld-timeout-s', values['nld-timeout-s']),
+  };
 }
 
 export async function runWholeDecodeBench(argv: string[]): Promise<void> {
-  const o = options(argv);
+  const { shape, ...o } = options(argv);
+  if (shape === 'production-2d') return runProductionTwoD(o, REPO_ROOT);
+  const flags = o.memoryBudgetMb === null ? [] : ['--memory-budget-mb', String(o.memoryBudgetMb)];
   const file = recordingFile(o.decodeLast, { cacheDir: o.cacheDir, python: 'python3', referenceTool: '', repoRoot: REPO_ROOT });
   const repeats: Repeat[] = [];
   for (let i = 0; i < o.repeats; i++) {
     process.stderr.write(`whole decode ${i + 1}/${o.repeats} (--model ${o.model}, ${file})…\n`);
-    repeats.push(decodeOnce(file, o.model));
+    repeats.push(decodeOnce({ file, model: o.model, repoRoot: REPO_ROOT, flags }));
   }
   const med = (f: (r: Repeat) => number) => median(repeats.map(f));
   const s = (msValue: number) => (msValue / 1000).toFixed(2);

@@ -18,13 +18,21 @@
  * --bin-cm B: the place grid's bin size (params.place_bin_size): 0.2 gives the 200 cm track 1 000
  * bins, for posteriors of a few thousand state bins.
  *
- * The output is large (about 100 MB at the defaults); keep it out of the repository.
+ * --open-field writes a 2-D recording shaped like non_local_detector's production data instead
+ * (src/main/data/presets/openField.ts): a 110 × 116 cm arena, 22 tetrodes, 4 marks, 1 418 s at 500 Hz
+ * (709 000 samples: its 709 k time bins where every sample is a decoding row), about 50 spikes/s
+ * per tetrode, replay sweeps while the animal pauses. The file carries NLD's 2-D grid over every
+ * position (57 × 60 = 3 420 bins at --bin-cm 2) as place_bin_centers and is_track_interior, so every
+ * reader decodes on the same bins.
+ *
+ * The output is large (about 100 MB at the defaults, 55 MB with --open-field); keep it out of the repository.
  */
 import { parseArgs } from 'node:util';
 import {
-  encodeNpyBytes, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, lapTrajectory, NPZ_FORMAT, npyHeader,
-  PLACE_POSITION_STD_CM, PLACE_WAVEFORM_STD, replayTrajectory, Rng, spikeCountsPerElectrode, tetrodeSpikes, TRACK_CM, ZipWriter,
+  buildPlaceGrid2d, float64Bytes, lapTrajectory, npyHeader, replayTrajectory, Rng, spikeCountsPerElectrode, tetrodeSpikes, TRACK_CM,
 } from '../src/main/data';
+import { OPEN_FIELD_DEFAULTS, simulateOpenField } from '../src/main/data/presets/openField';
+import { writeRecording, type RecordingParts } from './recordingWriter';
 
 interface Options {
   out: string;
@@ -39,26 +47,44 @@ interface Options {
   binCm: number;
 }
 
-const USAGE = 'usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F] [--replay-rate R] [--bin-cm B]';
+const USAGE = 'usage: make-recording.ts OUT.npz [--spikes N] [--electrodes E] [--features F] [--duration S] [--position-hz HZ] [--seed N] [--decode-last F] [--replay-rate R] [--bin-cm B] [--open-field]';
 
-function options(): Options {
+/** the defaults that differ between the two arenas */
+const TRACK_DEFAULTS = { spikes: 2_100_000, electrodes: 32, durationS: 1200 };
+const FIELD = OPEN_FIELD_DEFAULTS;
+/** NLD's grid over a walk that reaches every wall: ceil(side / 2 cm) bins per axis and a padding bin at each end */
+const FIELD_GRID = [FIELD.arena.widthCm, FIELD.arena.heightCm].map((side) => Math.ceil(side / 2) + 2);
+
+const HELP = `${USAGE}
+
+  laps on a ${TRACK_CM} cm linear track (the default): --spikes ${TRACK_DEFAULTS.spikes} --electrodes ${TRACK_DEFAULTS.electrodes} --duration ${TRACK_DEFAULTS.durationS}
+  --open-field: a ${FIELD.arena.widthCm} × ${FIELD.arena.heightCm} cm open field shaped like non_local_detector's production data:
+    --spikes ${FIELD.spikes} (about 50 spikes/s per tetrode) --electrodes ${FIELD.electrodes} --duration ${FIELD.durationS}
+    (${FIELD.durationS * FIELD.positionHz} samples at ${FIELD.positionHz} Hz, NLD's 709 k time bins); at --bin-cm 2 NLD's grid over it
+    is ${FIELD_GRID.join(' × ')} = ${FIELD_GRID[0]! * FIELD_GRID[1]!} bins, written into the file (place_bin_centers, is_track_interior)
+  both: --features 4 --position-hz 500 --seed 1 --replay-rate 0.5 (replay events per second of pausing, 0 for none)
+    --bin-cm 2 (params.place_bin_size); --decode-last F: decoding rows over the last fraction F only (default: all samples)
+`;
+
+function options(): Options & { openField: boolean } {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      spikes: { type: 'string', default: '2100000' },
-      electrodes: { type: 'string', default: '32' },
+      spikes: { type: 'string' },
+      electrodes: { type: 'string' },
       features: { type: 'string', default: '4' },
-      duration: { type: 'string', default: '1200' },
+      duration: { type: 'string' },
       'position-hz': { type: 'string', default: '500' },
       seed: { type: 'string', default: '1' },
       'replay-rate': { type: 'string', default: '0.5' },
       'bin-cm': { type: 'string', default: '2' },
       'decode-last': { type: 'string' },
+      'open-field': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(HELP);
     process.exit(0);
   }
   const out = positionals[0];
@@ -68,12 +94,15 @@ function options(): Options {
     return n;
   };
   if (!out) throw new Error(USAGE);
+  const openField = values['open-field'] === true;
+  const d = openField ? FIELD : TRACK_DEFAULTS;
   return {
     out,
-    spikes: Math.floor(int('spikes', values.spikes, 1)),
-    electrodes: Math.floor(int('electrodes', values.electrodes, 1)),
+    openField,
+    spikes: Math.floor(int('spikes', values.spikes ?? String(d.spikes), 1)),
+    electrodes: Math.floor(int('electrodes', values.electrodes ?? String(d.electrodes), 1)),
     features: Math.floor(int('features', values.features, 1)),
-    durationS: int('duration', values.duration, 1),
+    durationS: int('duration', values.duration ?? String(d.durationS), 1),
     positionHz: int('position-hz', values['position-hz'], 1),
     seed: Math.floor(int('seed', values.seed, 0)),
     decodeLast: values['decode-last'] === undefined ? null : Math.min(1, int('decode-last', values['decode-last'], 1e-6)),
@@ -82,44 +111,49 @@ function options(): Options {
   };
 }
 
-async function main(): Promise<void> {
-  const o = options();
-  const started = performance.now();
+/** Laps on the linear track (placeSimulation.ts), replay sweeping from the ends. */
+function trackRecording(o: Options): RecordingParts {
   const rng = new Rng(o.seed);
   const { time, position } = lapTrajectory(o.durationS, o.positionHz, rng);
   const { represented, events } = replayTrajectory(position, o.positionHz, o.replayRate, rng);
   const counts = spikeCountsPerElectrode(o.spikes, o.electrodes, rng);
-  const zip = await ZipWriter.create(o.out);
-  try {
-    await zip.add('format.npy', [encodeNpyStrings([NPZ_FORMAT], true)]);
-    await zip.add('position_time.npy', [npyHeader('<f8', [time.length]), float64Bytes(time)]);
-    await zip.add('position.npy', [npyHeader('<f8', [time.length, 1]), float64Bytes(position)]);
-    await zip.add('position_units.npy', [encodeNpyStrings(['cm'], true)]);
-    if (o.decodeLast !== null) {
-      const window = time.subarray(Math.floor(time.length * (1 - o.decodeLast)));
-      await zip.add('time.npy', [npyHeader('<f8', [window.length]), float64Bytes(window)]);
-    }
-    await zip.add('electrode_names.npy', [encodeNpyStrings(counts.map((_, e) => `tet${String(e + 1).padStart(2, '0')}`))]);
-    await zip.add('feature_names.npy', [encodeNpyStrings(Array.from({ length: o.features }, (_, j) => `amp_ch${j}`))]);
-    await zip.add('position_std.npy', [encodeNpyFloat64([], Float64Array.of(PLACE_POSITION_STD_CM))]);
-    await zip.add('waveform_std.npy', [encodeNpyFloat64([], Float64Array.of(PLACE_WAVEFORM_STD))]);
-    await zip.add('params.npy', [encodeNpyBytes(new TextEncoder().encode(JSON.stringify({ place_bin_size: o.binCm, block_size: 100 })))]);
-    for (let e = 0; e < o.electrodes; e++) {
-      const { times, marks } = tetrodeSpikes(counts[e]!, o.features, o.positionHz, represented, rng);
-      await zip.add(`spike_times_${e}.npy`, [npyHeader('<f8', [times.length]), float64Bytes(times)]);
-      await zip.add(`spike_waveform_features_${e}.npy`, [npyHeader('<f4', [times.length, o.features]), float32Bytes(marks)]);
-      process.stderr.write(`electrode ${e + 1}/${o.electrodes}: ${times.length} spikes\n`);
-    }
-    const meta = { generator: 'scripts/make-recording.ts', ...o, out: undefined, track_cm: TRACK_CM, replay_events: events };
-    await zip.add('meta_json.npy', [encodeNpyStrings([JSON.stringify(meta)], true)]);
-    await zip.finish();
-  } catch (e) {
-    await zip.abort();
-    throw e;
+  function* electrodes() {
+    for (const n of counts) yield tetrodeSpikes(n, o.features, o.positionHz, represented, rng);
   }
+  const meta = { generator: 'scripts/make-recording.ts', ...o, out: undefined, track_cm: TRACK_CM, replay_events: events };
+  return { time, position, dims: 1, counts, electrodes: electrodes(), features: o.features, binCm: o.binCm, decodeLast: o.decodeLast, extra: [], meta };
+}
+
+/** The open field (openField.ts), with NLD's grid over every position sample written beside it. */
+function openFieldRecording(o: Options): RecordingParts {
+  const arena = FIELD.arena;
+  const r = simulateOpenField({ ...o, arena });
+  const grid = buildPlaceGrid2d(r.position, o.binCm);
+  const bins = grid.centers.length / 2;
+  const extra: [string, Uint8Array[]][] = [
+    ['place_bin_centers.npy', [npyHeader('<f8', [bins, 2]), float64Bytes(grid.centers)]],
+    ['is_track_interior.npy', [npyHeader('|b1', [bins]), grid.interior]],
+  ];
+  process.stderr.write(`open field ${arena.widthCm} × ${arena.heightCm} cm: grid ${grid.shape.join(' × ')} = ${bins} bins, ` +
+    `${grid.interior.reduce((a, b) => a + b, 0)} interior; ${r.events.length} replay events\n`);
+  const meta = {
+    generator: 'scripts/make-recording.ts --open-field', ...o, out: undefined, arena_cm: [arena.widthCm, arena.heightCm],
+    grid_shape: grid.shape, replay_events: r.events,
+  };
+  return {
+    time: r.time, position: r.position, dims: 2, counts: r.counts, electrodes: r.electrodeSpikes(), features: o.features, binCm: o.binCm,
+    decodeLast: o.decodeLast, extra, meta,
+  };
+}
+
+async function main(): Promise<void> {
+  const { openField, ...o } = options();
+  const started = performance.now();
+  const parts = openField ? openFieldRecording(o) : trackRecording(o);
+  await writeRecording(o.out, parts);
   const seconds = (performance.now() - started) / 1000;
   const peakMb = process.resourceUsage().maxRSS / 1024;
-  process.stderr.write(`wrote ${o.out}: ${o.spikes} spikes on ${o.electrodes} electrodes, ${time.length} position samples in ${seconds.toFixed(1)} s (peak RSS ${peakMb.toFixed(0)} MB)\n`);
+  process.stderr.write(`wrote ${o.out}: ${o.spikes} spikes on ${o.electrodes} electrodes, ${parts.time.length} position samples in ${seconds.toFixed(1)} s (peak RSS ${peakMb.toFixed(0)} MB)\n`);
 }
 
 main().catch((e: unknown) => {

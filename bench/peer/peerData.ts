@@ -1,7 +1,8 @@
 /**
  * The .npz files both sides of the peer bench read, kept in a cache folder outside the repository
  * and made only when missing: the synthetic presets by the float64 reference tool
- * (shared/tools/kde_reference.py, seed 5), the production recording by scripts/make-recording.ts.
+ * (shared/tools/kde_reference.py, seed 5), the production recordings (the linear track and the open
+ * field) by scripts/make-recording.ts.
  * Each is written under a temporary name and renamed, so an interrupted run leaves no half file.
  */
 import { spawnSync } from 'node:child_process';
@@ -41,14 +42,20 @@ export function presetFile(preset: string, tools: DataTools): string {
   return path;
 }
 
-/** the production recording (make-recording.ts defaults) decoding its last `decodeLast` fraction */
-export function recordingFile(decodeLast: number, tools: DataTools): string {
-  const path = join(tools.cacheDir, `recording-decode-last-${decodeLast}.npz`);
+/** make-recording.ts's two arenas: the linear track, or the open field shaped like NLD's production data */
+export type RecordingShape = 'track' | 'open-field';
+
+/** the production recording (make-recording.ts defaults, `--open-field` for the 2-D one) decoding its last `decodeLast` fraction */
+export function recordingFile(decodeLast: number, tools: DataTools, shape: RecordingShape = 'track'): string {
+  const stem = shape === 'track' ? 'recording' : 'open-field-recording';
+  const path = join(tools.cacheDir, `${stem}-decode-last-${decodeLast}.npz`);
   if (existsSync(path)) return path;
   mkdirSync(tools.cacheDir, { recursive: true });
   const partial = `${path}.partial-${process.pid}.npz`;
+  const flags = shape === 'track' ? [] : ['--open-field'];
   try {
-    run(`the production recording`, process.execPath, ['--import', 'tsx', 'scripts/make-recording.ts', partial, '--decode-last', String(decodeLast)], tools.repoRoot);
+    run(`the production recording${shape === 'track' ? '' : ' (open field)'}`, process.execPath,
+      ['--import', 'tsx', 'scripts/make-recording.ts', partial, ...flags, '--decode-last', String(decodeLast)], tools.repoRoot);
     renameSync(partial, path);
   } finally {
     rmSync(partial, { force: true });

@@ -121,10 +121,12 @@ export function openFieldReplay(t: OpenFieldTrajectory, positionHz: number, rate
     for (const { start, length } of replayWindows(first, end, positionHz, ratePerS, rng)) {
       const { cos, sin, room } = sweepHeading(x0, y0, rng, arena);
       const speed = Math.min(REPLAY_CM_PER_S, (room * positionHz) / Math.max(1, length - 1));
+      const clamp = (v: number, hi: number) => Math.min(hi, Math.max(0, v));
       for (let k = 0; k < length; k++) {
         const d = (speed * k) / positionHz;
-        represented[(start + k) * 2] = x0 + cos * d;
-        represented[(start + k) * 2 + 1] = y0 + sin * d;
+        // a sweep that ends on a wall may round past it
+        represented[(start + k) * 2] = clamp(x0 + cos * d, arena.widthCm);
+        represented[(start + k) * 2 + 1] = clamp(y0 + sin * d, arena.heightCm);
       }
       const last = (start + length - 1) * 2;
       events.push({ startS: start / positionHz, endS: (start + length) / positionHz, fromCm: [x0, y0], toCm: [represented[last]!, represented[last + 1]!] });
@@ -196,7 +198,9 @@ export interface OpenFieldOptions {
 
 /**
  * NLD's production shape: 22 tetrodes with 4 marks, 1 418 s at 500 Hz (its 709 k time bins when
- * every position sample is a decoding row), about 50 spikes/s per tetrode.
+ * every position sample is a decoding row). Its spike rate is not published; at about 50 spikes/s
+ * per tetrode NLD's mark × position product over the whole recording is some 7e14 FLOP, about 36 s
+ * at an A100's float32 peak: the order of the 83 s per predict it reports for that data.
  */
 export const OPEN_FIELD_DEFAULTS: Omit<OpenFieldOptions, 'seed'> = {
   electrodes: 22,

@@ -152,11 +152,7 @@ export interface TetrodeSpikes {
 }
 
 /** What one tetrode's spikes are drawn from: its units' rates at a position sample, a bound on their sum, their mark templates. */
-export interface TetrodeRates {
-  ratesAt(sample: number): number[];
-  maxTotalRate: number;
-  templates: number[][];
-}
+export interface TetrodeRates { ratesAt(sample: number): number[]; maxTotalRate: number; templates: number[][] }
 
 /**
  * Exactly `n` spikes of one tetrode, by thinning uniform candidate times against the units' rates
