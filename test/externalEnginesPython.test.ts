@@ -3,7 +3,9 @@
  * external engines of a run, through the protocol module they share. Where NLD is not importable
  * its row says why and the run goes on; where it is (its src/ folder in KDE_PROFILER_NLD_SRC, a
  * Python with JAX in KDE_PROFILER_NLD_PYTHON), its likelihood agrees with the fixture's float64
- * output, its XLA compilations are counted and JAX's own trace of a call joins the timeline.
+ * output, its XLA compilations are counted and JAX's own trace of a call joins the timeline. On a 2-D
+ * open field (test/fixtures/nld_2d_decoder.npz, scripts/make-nld-2d-fixtures.py) its whole decode on the
+ * file's grid gives the posterior NLD itself wrote into the fixture.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -14,11 +16,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../src/shared/events';
 import type { Report } from '../src/shared/report';
 import { runCliCaptured } from '../src/main/cli/testing';
+import { parseNpy } from '../src/main/data';
 
 const ENGINES = fileURLToPath(new URL('../resources/engines/', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/kde_ref_tiny_seed42_D2.npz', import.meta.url));
+const NLD_2D_DECODER = fileURLToPath(new URL('./fixtures/nld_2d_decoder.npz', import.meta.url));
 const NLD_SRC = process.env.KDE_PROFILER_NLD_SRC;
 const NLD_PYTHON = process.env.KDE_PROFILER_NLD_PYTHON ?? 'python3';
+
+/** one array of an .npz (stored or deflated members), as float64 */
+async function npzArray(file: string, key: string): Promise<{ shape: number[]; data: Float64Array }> {
+  const { unzipSync } = await import('fflate');
+  const member = unzipSync(new Uint8Array(await readFile(file)), { filter: (f) => f.name === `${key}.npy` })[`${key}.npy`];
+  if (!member) throw new Error(`${file} has no '${key}'`);
+  const a = parseNpy(member);
+  return { shape: a.shape, data: a.data as Float64Array };
+}
 
 function cannotRun(python: string, code: string): string | undefined {
   const r = spawnSync(python, ['-c', code], { encoding: 'utf8' });
@@ -35,7 +48,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 /** `kde-profiler run` on the tiny fixture with these flags; its report and trace records */
 async function run(
   name: string, flags: string[], env: Record<string, string> = {}, data = FIXTURE,
-): Promise<{ report: Report; records: TraceRecord[]; stderr: string }> {
+): Promise<{ report: Report; records: TraceRecord[]; stderr: string; runDir: string }> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
@@ -44,7 +57,7 @@ async function run(
     const [id] = (await readdir(runsDir)).filter((n) => /^\d{8}-/.test(n));
     const report = JSON.parse(await readFile(join(runsDir, id!, 'report.json'), 'utf8')) as Report;
     const records = (await readFile(join(runsDir, id!, 'events.ndjson'), 'utf8')).trim().split('\n').flatMap((l) => JSON.parse(l) as TraceRecord[]);
-    return { report, records, stderr: r.stderr };
+    return { report, records, stderr: r.stderr, runDir: join(runsDir, id!) };
   } finally {
     process.env = saved;
   }
@@ -116,4 +129,34 @@ describe('the shipped engines', () => {
       if (trace.length > 0) expect(framework.length).toBeGreaterThan(10);
     }, 600_000);
   }
+  it("nld:decoder:x64 on a 2-D open field: NLD's decode on the file's whole grid is the posterior NLD wrote into the fixture", async (ctx) => {
+    if (!NLD_SRC) ctx.skip('skipped: KDE_PROFILER_NLD_SRC is not set (the src/ folder of a non_local_detector checkout)');
+    const missing = cannotRun(NLD_PYTHON, 'import jax, scipy, xarray, pandas, sklearn, networkx');
+    if (missing) ctx.skip(`skipped: ${missing}; set KDE_PROFILER_NLD_PYTHON to a Python with NLD's dependencies`);
+    const flags = ['--model', 'decoder', '--posterior-method', 'structured', '--engine', 'nld:decoder:x64', '--python', NLD_PYTHON];
+    const { report, runDir } = await run('nld-2d-decoder', flags, { JAX_PLATFORMS: 'cpu' }, NLD_2D_DECODER);
+    const row = report.strategies.find((s) => s.strategy === 'nld:decoder:x64')!;
+    expect(row.status, row.error?.message).toBe('ok');
+    const file = row.external?.posterior?.file;
+    expect(file, 'the engine handed back no posterior').toBeTypeOf('string');
+    const engine = parseNpy(new Uint8Array(await readFile(join(runDir, file!))));
+    const expected = await npzArray(NLD_2D_DECODER, 'nld_acausal_posterior');
+    expect(engine.shape).toEqual(expected.shape);
+    const got = engine.data as Float64Array;
+    let worst = 0;
+    let offTrack = 0;
+    for (let i = 0; i < got.length; i++) {
+      const [a, b] = [got[i]!, expected.data[i]!];
+      if (Number.isNaN(b)) {
+        offTrack++;
+        expect(Number.isNaN(a), `column ${i % expected.shape[1]!} is off the track in NLD's posterior but not in the engine's`).toBe(true);
+        continue;
+      }
+      worst = Math.max(worst, Number.isNaN(a) ? Infinity : Math.abs(a - b));
+    }
+    // the padding bins of NLD's 2-D grid are off the track: the comparison covers the rest
+    expect(offTrack).toBeGreaterThan(0);
+    expect(offTrack).toBeLessThan(got.length);
+    expect(worst).toBeLessThan(1e-6);
+  }, 600_000);
 });

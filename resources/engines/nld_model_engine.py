@@ -9,7 +9,10 @@ the result, compared by the profiler with the run's own posterior of the same mo
 asks for it (KDE_PROFILER_FRAMEWORK_TRACE), one more warm call runs under JAX's profiler.
 
 The model keeps the file's place grid and interior mask (its fit would otherwise fit a grid from
-the positions), so its columns are the profiler's. NLD's code is not part of KDE Profiler:
+the positions), so its columns are the profiler's: a 1-D grid, or a whole regular 2-D grid in NLD's
+C order (an open field without a track graph). Where KDE_PROFILER_LOCAL_POSITION_STD is set (a number
+>= 0), the detector gets it as NLD's local_position_std: its Local state then spans the grid, and its
+posterior has one more grid's columns. NLD's code is not part of KDE Profiler:
 KDE_PROFILER_NLD_SRC names the folder that holds its `non_local_detector` package, or NLD is
 installed in this Python. Exit 3 when NLD or JAX cannot be imported, saying what is missing."""
 
@@ -24,11 +27,28 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from kde_profiler_engine import Engine  # noqa: E402
-from nld_support import NLD_SRC_ENV, CompileCounter, NldUnavailable, import_nld_model, profiled_call, send_device_peak, timed_calls, whole_grid_environment_for  # noqa: E402
+from nld_support import NLD_SRC_ENV, CompileCounter, GridRefused, NldUnavailable, import_nld_model, profiled_call, regular_grid_axes, send_device_peak, timed_calls, whole_grid_environment_for  # noqa: E402
 from peer_data import load_for_engine  # noqa: E402
 
 RESULT = "acausal_posterior"
 MODEL_ENV = "KDE_PROFILER_MODEL"
+LOCAL_STD_ENV = "KDE_PROFILER_LOCAL_POSITION_STD"
+
+
+def local_position_std_from(environ) -> float | None:
+    """The detector's local_position_std from the environment: None where unset, else a finite number >= 0
+    (ValueError saying what is wrong otherwise)."""
+    text = environ.get(LOCAL_STD_ENV, "").strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{LOCAL_STD_ENV}={text!r} is not a number >= 0; give the Local state's kernel width in "
+                         "position units (0 for its bin alone), or unset it for NLD's one-bin Local state.")
+    return value
 
 
 def start(model: str, x64: bool):
@@ -51,8 +71,10 @@ def start(model: str, x64: bool):
 class ModelCalls:
     """The model's fit and predict on one loaded file, as a lab calls them."""
 
-    def __init__(self, Environment, model_class, ds: dict) -> None:
+    def __init__(self, Environment, model_class, ds: dict, local_position_std: float | None = None) -> None:
         self.Environment, self.model_class, self.ds = Environment, model_class, ds
+        # only set when asked: NLD's default (None) is its one-bin Local state
+        self.model_options = {} if local_position_std is None else {"local_position_std": local_position_std}
         els = ds["electrodes"]
         self.enc_times = [e["enc_times"] for e in els]
         self.enc_marks = [e["enc_marks"] for e in els]
@@ -66,8 +88,11 @@ class ModelCalls:
         ds = self.ds
         params = {"position_std": float(np.asarray(ds["position_std"]).reshape(-1)[0]),
                   "waveform_std": np.asarray(ds["waveform_std"], np.float64), "block_size": int(ds["block_size"])}
-        model = self.model_class(environments=[whole_grid_environment_for(self.Environment, ds)],
-                                 clusterless_algorithm="clusterless_kde", clusterless_algorithm_params=params)
+        # the Local state's kernel measures distance on NLD's grid graph, which nothing else here reads
+        environment = whole_grid_environment_for(self.Environment, ds, with_graph=bool(self.model_options))
+        model = self.model_class(environments=[environment],
+                                 clusterless_algorithm="clusterless_kde", clusterless_algorithm_params=params,
+                                 **self.model_options)
         return model.fit(ds["position_time"], np.asarray(ds["position"], np.float64).reshape(ds["position_time"].size, -1),
                          self.enc_times, self.enc_marks)
 
@@ -92,11 +117,17 @@ def main(argv: list[str] | None = None) -> int:
     ds = load_for_engine(engine)
     if ds is None:
         return 1
-    if np.asarray(ds["grid_centers"]).shape[1] != 1:
-        engine.log("error", "the data's position is not 1-D; this engine decodes 1-D positions without a track graph.")
+    try:
+        regular_grid_axes(np.asarray(ds["grid_centers"], np.float64))
+        local_std = local_position_std_from(os.environ)
+    except (GridRefused, ValueError) as e:
+        engine.log("error", str(e))
         return 1
+    if local_std is not None and args.model != "detector":
+        engine.log("warn", f"{LOCAL_STD_ENV} is the detector's Local state's kernel; the decoder has no Local state and ignores it.")
+        local_std = None
     compiles = CompileCounter(jax)
-    calls = ModelCalls(Environment, model_class, ds)
+    calls = ModelCalls(Environment, model_class, ds, local_std)
     posterior = timed_calls(engine, calls, compiles)
     if engine.framework_trace:
         profiled_call(engine, jax, lambda: calls.predict(calls.fit()))

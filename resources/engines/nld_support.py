@@ -94,21 +94,72 @@ def environment_for(Environment, ds: dict):
     return env
 
 
-def whole_grid_environment_for(Environment, ds: dict):
-    """NLD's Environment on the file's whole 1-D grid and interior mask, kept when a model's fit would
-    fit its own grid from the positions: the posterior then has the same columns as the profiler's."""
-    centers = np.asarray(ds["grid_centers"], np.float64).reshape(-1, 1)
-    interior = np.asarray(ds["grid_interior"], bool).reshape(-1)
-    width = float(centers[1, 0] - centers[0, 0]) if centers.shape[0] > 1 else 1.0
-    edges = np.append(centers[:, 0] - width / 2, centers[-1, 0] + width / 2)
-    env = Environment(place_bin_size=width)
+class GridRefused(Exception):
+    """The file's grid is not one this engine can hand NLD whole; the message says what the file needs."""
+
+
+def regular_grid_axes(centers: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each axis's centres of a whole grid laid out as NLD lays out its own (meshgrid "ij", raveled in
+    C order: the first ny bins share x), or GridRefused; 1-D centres are their own axis."""
+    if centers.shape[1] == 1:
+        return (centers[:, 0],)
+    if centers.shape[1] != 2:
+        raise GridRefused(f"position is {centers.shape[1]}-D; this engine decodes 1-D and 2-D positions only.")
+    ny = int(np.argmax(centers[:, 0] != centers[0, 0])) or centers.shape[0]
+    xs, ys = centers[::ny, 0], centers[:ny, 1]
+    regular = centers.shape[0] == xs.size * ny and np.array_equal(
+        centers, np.stack([a.ravel() for a in np.meshgrid(xs, ys, indexing="ij")], axis=1))
+    if not regular or np.any(np.diff(xs) <= 0) or np.any(np.diff(ys) <= 0):
+        raise GridRefused("a 2-D file needs its whole place grid: place_bin_centers (B, 2) of every bin, padding bins "
+                          "included, in NLD's C order (bin ix * ny + iy), with is_track_interior (B,); this file's "
+                          "centres are not such a grid.")
+    return xs, ys
+
+
+def _edges_of(axis: np.ndarray) -> np.ndarray:
+    """Bin edges around an axis's centres: midway between neighbours, half a bin beyond the ends."""
+    width = float(axis[1] - axis[0]) if axis.size > 1 else 1.0
+    inner = (axis[:-1] + axis[1:]) / 2
+    return np.concatenate([[axis[0] - width / 2], inner, [axis[-1] + width / 2]])
+
+
+def _graph_distances(graph, n_bins: int) -> np.ndarray:
+    """Shortest-path lengths between every two bins of NLD's grid graph (inf where no path), as its fit keeps them."""
+    import networkx as nx
+
+    distance = np.full((n_bins, n_bins), np.inf)
+    for source, lengths in nx.shortest_path_length(graph, weight="distance"):
+        distance[source, list(lengths)] = list(lengths.values())
+    return distance
+
+
+def whole_grid_environment_for(Environment, ds: dict, with_graph: bool = False):
+    """NLD's Environment on the file's whole grid (1-D, or 2-D in NLD's C order) and interior mask, kept when a
+    model's fit would fit its own grid from the positions: the posterior then has the same columns as the
+    profiler's. With `with_graph`, also the grid graph (interior bins joined to their 3^D neighbours) and its
+    shortest-path distances, as NLD's own fit_place_grid leaves them: the Local state's kernel
+    (local_position_std) measures distance on them. NLD's fit always builds them (about 50 s at 3 420 bins);
+    without a model that reads them they are left out, so the timed fit is the decode's."""
+    from non_local_detector.environment import get_track_boundary, make_nD_track_graph_from_environment
+
+    centers = np.asarray(ds["grid_centers"], np.float64)
+    centers = centers.reshape(centers.shape[0], -1)
+    axes = regular_grid_axes(centers)
+    shape = tuple(a.size for a in axes)
+    edges = tuple(_edges_of(a) for a in axes)
+    widths = tuple(float(e[1] - e[0]) for e in edges)
+    env = Environment(place_bin_size=widths[0] if len(set(widths)) == 1 else widths)
     env.place_bin_centers_ = centers
-    env.centers_shape_ = (centers.shape[0],)
-    env.edges_ = (edges,)
-    env.place_bin_edges_ = edges[:, None]
+    env.centers_shape_ = shape
+    env.edges_ = edges
+    env.place_bin_edges_ = np.stack([m.ravel() for m in np.meshgrid(*edges, indexing="ij")], axis=1)
+    interior = np.asarray(ds["grid_interior"], bool).reshape(shape)
     env.is_track_interior_ = interior
-    env.is_track_boundary_ = np.zeros_like(interior)
+    env.is_track_boundary_ = get_track_boundary(interior, n_position_dims=2, connectivity=1) if len(shape) == 2 else None
     env._is_fitted = True
+    if with_graph:
+        env.track_graphDD = make_nD_track_graph_from_environment(env)
+        env.distance_between_nodes_ = _graph_distances(env.track_graphDD, centers.shape[0])
     env.fit_place_grid = lambda *_args, **_kwargs: env
     return env
 

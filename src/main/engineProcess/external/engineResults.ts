@@ -34,7 +34,8 @@ export interface ResultInputs {
 
 /** Columns of a model's posterior: one per state bin of the grid the run's own posterior decodes on, posterior-spec §3. */
 export function stateBinsOf(model: PosteriorModel, dataset: Dataset): number {
-  const bins = placeGridOf(dataset).centers.length;
+  // bins, not coordinates: a 2-D grid's centres hold two numbers a bin
+  const bins = placeGridOf(dataset).interior.length;
   // the detector's Local and No-Spike are one bin each, its two non-local states the whole grid
   return model === 'decoder' ? bins : 2 + 2 * bins;
 }
