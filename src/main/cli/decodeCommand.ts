@@ -200,7 +200,7 @@ const POSTERIOR_FILE_NAMES = Object.values(POSTERIOR_FILES).map((f) => basename(
 function posteriorText(p: PosteriorSummary, outDir: string, decodeMs: number): string {
   return (
     `${p.model} posterior (${p.method}, ${p.nInteriorStateBins} state bins, states ${p.states.join(', ')}): filter ${formatMs(p.filterMs)} · ` +
-    `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${p.marginalLogLikelihood.toFixed(3)}\n` +
+    `smoother ${formatMs(p.smoothMs)} · log marginal likelihood ${(Number.isFinite(p.marginalLogLikelihood) ? p.marginalLogLikelihood.toFixed(3) : String(p.marginalLogLikelihood ?? 'not finite'))}\n` +
     `posterior: ${join(outDir, POSTERIOR_DIR)}/ (${POSTERIOR_FILE_NAMES} .npy)\n` +
     (p.localMs !== undefined ? `local likelihood (the Local state) ${formatMs(p.localMs)}\n` : '') +
     wholeDecodeText(p, decodeMs) +

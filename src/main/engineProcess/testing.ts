@@ -21,6 +21,8 @@ export interface FakeEngineOptions {
   busyMsPerElectrode?: number;
   /** predictLocal throws (the detector posterior's Local state cannot be computed) */
   failingLocal?: boolean;
+  /** this row of the likelihood is NaN in its first bin (a broken strategy's output) */
+  nanRow?: number;
 }
 
 function busyWait(ms: number): void {
@@ -90,6 +92,7 @@ export function fakeEngineDeps(options: FakeEngineOptions = {}): EngineDeps {
       }
       const ll = new Float64Array(nTime * nBins);
       for (let t = 0; t < nTime; t++) ll[t * nBins + (t % nBins)] = 1 + offset(strategy);
+      if (options.nanRow !== undefined && options.nanRow < nTime) ll[options.nanRow * nBins] = NaN;
       return {
         logLikelihood: ll, nTime, nBins,
         resolved: d.electrodes.map(() => (isDispatch(strategy) ? 'compensated' : strategy)),

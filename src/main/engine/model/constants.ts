@@ -17,6 +17,15 @@ export const DEFAULT_BLOCK_SIZE = 100;
 export const COMPENSATED_MAX_FEATURES = 8;
 /** `auto` keeps each electrode's estimated device peak under this many bytes unless told otherwise */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 ** 3;
+/**
+ * The most one electrode's working set may take, whatever the budget: a plan sizes its chunks and
+ * kernels within the smaller of the two. The wasm backend's heap goes wrong past 2 GiB (its offsets
+ * are signed 32-bit), and a streaming chunk holds its position kernel, its factor and the product's
+ * operands at once, about three times C·P, beside the kept kernels. On a 2-D grid of 3 177 bins,
+ * chunks planned at 512 MiB of C·P gave NaN or terms off by up to 57 nats in some rows, and at
+ * 1 GiB in thousands of bins; at 256 MiB every term matched the one-thread result.
+ */
+export const MAX_WORKING_SET_BYTES = 256 * 1024 ** 2;
 /** the engine's encoding chunk and position tile when a run names none */
 export const DEFAULT_ENC_TILE_SIZE = 256;
 export const DEFAULT_POS_TILE_SIZE = 256;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StrategyName } from '../../../shared/config';
 import { dataset } from '../../analysis/testData';
 import { estimateDatasetPeak, estimatePeakBytes, type ProblemSizes, resolveNldDispatch } from './index';
+import { MAX_WORKING_SET_BYTES } from './constants';
 
 // the medium preset's typical electrode: E = 200, S = 100, P = 500, B = 100, T = 500
 const medium: ProblemSizes = { nEnc: 200, nDec: 100, nBins: 500, nFeatures: 2, positionDims: 1, nTime: 500 };
@@ -112,6 +113,25 @@ describe('resolveNldDispatch', () => {
 
   it('falls back to logsumexp for an electrode without encoding spikes', () => {
     expect(resolveNldDispatch({ ...medium, nEnc: 0 }, B).strategy).toBe('logsumexp');
+  });
+});
+
+describe('the working-set cap', () => {
+  // an electrode of NLD's production shape: 88 250 encoding spikes on a 2-D grid of 3 177 bins
+  const big: ProblemSizes = { nEnc: 88250, nDec: 300, nBins: 3177, nFeatures: 4, positionDims: 2, nTime: 1418 };
+
+  it('keeps every chunk within 256 MiB however large the budget, so the wasm heap stays under 2 GiB', () => {
+    for (const budget of [512 * 2 ** 20, 2 ** 30, 8 * 2 ** 30]) {
+      const c = resolveNldDispatch(big, { blockSize: 100, memoryBudgetBytes: budget });
+      expect(c.strategy).toBe('streaming');
+      expect(c.estimatedPeakBytes).toBeLessThanOrEqual(MAX_WORKING_SET_BYTES);
+      expect(c.encTileSize! * big.nBins * 4).toBeLessThanOrEqual(MAX_WORKING_SET_BYTES);
+    }
+  });
+
+  it('still takes a smaller budget as it is', () => {
+    const c = resolveNldDispatch(big, { blockSize: 100, memoryBudgetBytes: 64 * 2 ** 20 });
+    expect(c.estimatedPeakBytes).toBeLessThanOrEqual(64 * 2 ** 20);
   });
 });
 

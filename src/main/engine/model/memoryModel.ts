@@ -17,7 +17,7 @@ import type { DatasetSummary } from '../../../shared/dataset';
 import { formatBytes } from '../../../shared/format';
 import {
   COMPENSATED_MAX_FEATURES, DEFAULT_ENC_TILE_SIZE, DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, FLOAT32_BYTES, FLOAT64_BYTES,
-  MAX_SERIES_FEATURES, SERIES_MIN_SAVING,
+  MAX_SERIES_FEATURES, MAX_WORKING_SET_BYTES, SERIES_MIN_SAVING,
 } from './constants';
 import type { ProblemSizes, StrategyOptions } from './types';
 
@@ -212,7 +212,8 @@ function autoHighD(s: ProblemSizes, o: StrategyOptions, budget: number): AutoCho
  * largest that keep the estimate under the budget.
  */
 export function resolveNldDispatch(s: ProblemSizes, o: StrategyOptions): AutoChoice {
-  const budget = o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  // a larger budget buys no larger chunk than a backend can hold correctly
+  const budget = Math.min(o.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES, MAX_WORKING_SET_BYTES);
   if (s.nEnc === 0) {
     const why = 'no encoding spikes: every spike term is on the LOG_EPS floor, logsumexp handles E = 0';
     return choice('logsumexp', s, o, {}, why);

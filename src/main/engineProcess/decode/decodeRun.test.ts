@@ -87,6 +87,16 @@ describe('a decode run in the engine process', () => {
     expect(plainResult?.type === 'result' && plainResult.outcome.posterior).toBe(undefined);
   });
 
+  it('stops before the posterior at a NaN in the likelihood, naming its row, and keeps the likelihood', async () => {
+    const { run, messages } = decode(['reference'], 9, { nanRow: 5 }, undefined, {}, { model: 'decoder', method: 'structured' });
+    await run.done;
+    const failed = messages.find((m) => m.type === 'error' || (m.type === 'result' && m.outcome.status === 'failed'));
+    const text = JSON.stringify(failed ?? messages.filter((m) => m.type !== 'trace'));
+    expect(text).toMatch(/the likelihood is NaN at row 5 \(t = [\d.]+ s\), bin 0/);
+    expect(await readdir(join(dir, 'likelihood'))).toContain('reference.npy');
+    expect((await readdir(dir)).includes('posterior') ? (await readdir(join(dir, 'posterior'))).filter((f) => !f.endsWith('.partial')) : []).not.toContain('acausal_posterior.npy');
+  });
+
   it('reports progress through loading, fitting and decoding, ending at the whole bar', async () => {
     const { run, messages } = decode(['reference'], 3, { busyMsPerElectrode: 30 });
     await run.done;

@@ -21,6 +21,7 @@ import { POSTERIOR_FILES, type PosteriorSummary } from '../../engineProtocol';
 import { likelihoodArgmax, PositionErrors } from './positionErrors';
 import { missingRows, placeGridOf } from './posteriorInputs';
 import { RowFileReader, RowFileWriter } from '../runFiles';
+import { StageMemory } from './stageMemory';
 
 export interface PosteriorStageInputs {
   runDir: string;
@@ -54,41 +55,6 @@ function windowsOf(rows: number, rowsPerChunk: number): Windows {
 
 function checkCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AppError('CANCELLED', 'the decode was cancelled during its posterior');
-}
-
-/**
- * The stage's memory as the engine sees it: typed arrays (process.memoryUsage().arrayBuffers, where
- * every posterior buffer lives), sampled at each window's fullest point, less the lowest level seen
- * before the stage allocated. The process collects first where it exposes a collector (the engine
- * process does), and the level is read again just before each pass allocates its buffers: a
- * collection frees backing stores concurrently, so a level read right after it can still hold
- * buffers the likelihood left behind, which would hide what the stage holds.
- */
-class StageMemory {
-  private base = Infinity;
-  private peak = 0;
-
-  constructor() {
-    StageMemory.collect();
-    this.beforeAllocating();
-  }
-
-  /** A full collection, where the process exposes one. */
-  static collect(): void {
-    (globalThis as { gc?: () => void }).gc?.();
-  }
-
-  beforeAllocating(): void {
-    this.base = Math.min(this.base, process.memoryUsage().arrayBuffers);
-  }
-
-  sample(): void {
-    this.peak = Math.max(this.peak, process.memoryUsage().arrayBuffers - this.base);
-  }
-
-  get measuredBytes(): number {
-    return this.peak;
-  }
 }
 
 /** What the filter needs besides the non-local likelihood, for the whole recording's rows. */
@@ -149,6 +115,7 @@ async function filterPass(
       await inp.probe.span('filter', async () => {
         const b = buffers(rows);
         const nonLocal = await reader.read(start, rows, b.nonLocal);
+        refuseNaN(nonLocal, start, space.nInteriorBins, inp);
         accuracy.likelihood?.add(start, likelihoodArgmax(nonLocal, rows, inp.dataset.placeBinCenters, inp.dataset.positionDims));
         const parts = {
           nonLocal,
@@ -172,6 +139,19 @@ async function filterPass(
     await reader.close();
   }
   return filter.marginalLogLikelihood;
+}
+
+/**
+ * A NaN in the likelihood would make every later row of the posterior NaN: the stage stops at the
+ * first one and says where, and the likelihood file stays for a look. (−∞ is a valid log likelihood.)
+ */
+function refuseNaN(values: Float32Array, start: number, width: number, inp: PosteriorStageInputs): void {
+  const at = values.findIndex((v) => Number.isNaN(v));
+  if (at < 0) return;
+  const row = start + Math.floor(at / width);
+  const t = inp.dataset.time[row];
+  throw new AppError('RUN_FAILED', `the likelihood is NaN at row ${row}${t === undefined ? '' : ` (t = ${t} s)`}, bin ${at % width}, so the posterior cannot be computed; ` +
+    `the likelihood was kept in ${inp.likelihoodFile}. Decode again with --strategy reference or a smaller --memory-budget-mb, and report the data if it persists.`);
 }
 
 function kernelWindow(kernel: NonNullable<StateEvidence['kernel']>, start: number, rows: number, out: Float32Array): Float32Array {
