@@ -9,6 +9,7 @@ import type { SerializedError } from './errors';
 import type { RunEvent, RunStatus } from './events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
 import type { PosteriorRequest, PosteriorView } from './posteriorView';
+import type { PosteriorMap, PosteriorMapRequest } from './posteriorViewMap';
 import type { Report } from './report';
 import type { SweepResult, SweepSummary } from './sweep';
 import type { CounterSeries, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest, TimelineView } from './timelineView';
@@ -251,6 +252,8 @@ export interface ProfilerApi {
   getLikelihood(runId: string, strategy: string, request?: LikelihoodRequest): Promise<LikelihoodView>;
   /** a range of a decode run's posterior over position with its states and MAP, reduced for a heatmap; NOT_FOUND when the run has none */
   getPosterior(runId: string, request?: PosteriorRequest): Promise<PosteriorView>;
+  /** a 2-D decode's posterior at one time row, as a map over the open field; BAD_ARGUMENT for a 1-D decode or a row past its end */
+  getPosteriorMap(runId: string, request: PosteriorMapRequest): Promise<PosteriorMap>;
   compareRuns(runA: string, runB: string, thresholdPct: number): Promise<Comparison>;
   exportRun(runId: string, format: ExportFormat): Promise<ExportResult>;
   /** events of one run, or of all runs with '*'; returns the unsubscribe function */
@@ -278,7 +281,7 @@ export interface ProfilerApi {
 /** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */
 export const API_METHODS = [
   'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'getRun',
-  'deleteRun', 'getTimeline', 'getCounters', 'findSpan', 'summarizeArea', 'getLikelihood', 'getPosterior', 'compareRuns', 'exportRun', 'pickDataFile',
+  'deleteRun', 'getTimeline', 'getCounters', 'findSpan', 'summarizeArea', 'getLikelihood', 'getPosterior', 'getPosteriorMap', 'compareRuns', 'exportRun', 'pickDataFile',
   'scanData', 'saveRecipe', 'exportDataAsNpz', 'listSweeps', 'getSweep',
 ] as const;
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -28,6 +28,7 @@ export const API_ARGS: Record<ApiMethod, readonly ArgSpec[]> = {
   summarizeArea: ['runId', 'object'],
   getLikelihood: ['runId', 'string', 'object'],
   getPosterior: ['runId', 'object'],
+  getPosteriorMap: ['runId', 'object'],
   compareRuns: ['runId', 'runId', 'number'],
   exportRun: ['runId', 'string'],
   pickDataFile: [],

@@ -39,6 +39,16 @@ export interface PosteriorView {
   nTime: number;
   /** position bins of one spatial state */
   nBins: number;
+  /**
+   * Position dimensions of the decode's grid: 1 (a track), or 2 (an open field). A 2-D view holds
+   * no raster (`values` is empty, `cols` 0): the page asks for the map at one row (getPosteriorMap),
+   * and draws the MAP's x and y (`mapPosition`, `mapPositionY`) as tracks over time.
+   */
+  dims: 1 | 2;
+  /** a 2-D decode's grid, where the dataset it decoded could be read again */
+  grid?: PosteriorGrid;
+  /** a 2-D decode without `grid`: why the map cannot be drawn (the data file gone or changed) */
+  gridProblem?: string;
   startRow: number;
   endRow: number;
   /** time rows per displayed row, on average; 1 at full resolution */
@@ -50,10 +60,18 @@ export interface PosteriorView {
   binCenters: number[];
   /** the time (s) of each displayed row's first time row */
   time: number[];
-  /** per displayed row: the MAP position of the block's most confident row (the row's own MAP at full resolution) */
+  /**
+   * per displayed row: the MAP position of the block's most confident row (the row's own MAP at
+   * full resolution); on a 2-D grid its x, and the most confident row is the block's highest
+   * P(non-local) for the detector, the block's first row for the decoder
+   */
   mapPosition: number[];
-  /** per displayed row: the mean true position over its block, where the dataset knew it */
+  /** 2-D: the MAP's y, at the same rows as `mapPosition` */
+  mapPositionY?: number[];
+  /** per displayed row: the mean true position over its block (its x on a 2-D grid), where the dataset knew it */
   truePosition?: number[];
+  /** 2-D: the mean true y over each block, where the dataset knew it */
+  truePositionY?: number[];
   /**
    * Per state (the `states` order), per displayed row: the acausal state probability, the maximum
    * over the block's rows. Absent for a model of one state (the decoder): it would be 1 everywhere.
@@ -65,6 +83,19 @@ export interface PosteriorView {
    * to more than any one row held). Detector only.
    */
   nonLocalProbability?: number[];
+}
+
+/**
+ * An open field's grid as the posterior files hold it: bin = ix · ny + iy (x-major, NLD's C order),
+ * every bin kept, interior or not (the padding bins at the edges are NaN in every row).
+ */
+export interface PosteriorGrid {
+  /** bins along x and along y */
+  shape: [number, number];
+  /** the centre of each column of bins along x (nx values) */
+  x: number[];
+  /** the centre of each row of bins along y (ny values) */
+  y: number[];
 }
 
 export const DEFAULT_POSTERIOR_ROWS = 1000;

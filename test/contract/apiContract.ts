@@ -125,6 +125,14 @@ export function describeApiContract(name: string, open: () => Promise<Transport>
       expect((await errorOf(t.api.getPosterior(runId, 'all' as never))).code).toBe('BAD_ARGUMENT');
     });
 
+    it('getPosteriorMap: a benchmark run has no posterior to map; a bad row or run id is refused by name', async () => {
+      expect((await errorOf(t.api.getPosteriorMap(runId, { row: 0 }))).code).toBe('NOT_FOUND');
+      const bad = await errorOf(t.api.getPosteriorMap(runId, { row: -1 }));
+      expect([bad.code, bad.location?.key]).toEqual(['BAD_ARGUMENT', 'request.row']);
+      expect((await errorOf(t.api.getPosteriorMap(runId, 'row 3' as never))).code).toBe('BAD_ARGUMENT');
+      expect((await errorOf(t.api.getPosteriorMap('../etc', { row: 0 }))).code).toBe('BAD_ARGUMENT');
+    });
+
     it('a bad run config fails with BAD_ARGUMENT naming the key', async () => {
       const e = await errorOf(t.api.startRun({ data: { ...TINY, name: 'enormous' } } as never));
       expect(e.code).toBe('BAD_ARGUMENT');

@@ -33,6 +33,7 @@ export function stubService(): StubService {
     summarizeArea: notFound,
     getLikelihood: notFound,
     getPosterior: notFound,
+    getPosteriorMap: notFound,
     compareRuns: notFound,
     exportRun: notFound,
     pickDataFile: async () => null,

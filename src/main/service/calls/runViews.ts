@@ -1,20 +1,44 @@
 /**
  * The views of one run's recording: its timeline (a window, a span search, an area summary), its
- * counter series, its saved likelihoods and its posterior. A running run answers from memory; a recorded one
- * from its files, read once and cached.
+ * counter series, its saved likelihoods and its posterior (a 2-D decode's also as a map per row).
+ * A running run answers from memory; a recorded one from its files, read once and cached.
  */
 import type { CounterSeries, LikelihoodView, ProfilerApi, SpanAreaSummary, SpanSearchResult, TimelineView } from '../../../shared/api';
 import { posteriorRequest, type PosteriorView } from '../../../shared/posteriorView';
+import { posteriorMapRequest, type PosteriorMap } from '../../../shared/posteriorViewMap';
 import { likelihoodRequest, likelihoodView } from '../likelihood';
-import { posteriorView } from '../posterior';
+import { posteriorMap, posteriorView, PosteriorGrids } from '../posterior';
 import type { ServiceCore } from '../serviceCore';
 import { RUN_FILES } from '../store';
 import { findSpan, queryTimeline, summarizeArea, type TimelineIndex } from '../timeline';
 import { likelihoodName, spanAreaRequest, spanSearchRequest, timelineRequest } from '../validate';
 
-type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' | 'getCounters' | 'getLikelihood' | 'getPosterior'>;
+type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' | 'getCounters' | 'getLikelihood' | 'getPosterior' | 'getPosteriorMap'>;
 
-export function runViews({ store, queue, timelines, runId }: ServiceCore): RunViews {
+/** a decode's posterior: thinned over time, and a 2-D decode's map at one row */
+function posteriorViews({ store, runId }: ServiceCore): Pick<RunViews, 'getPosterior' | 'getPosteriorMap'> {
+  // a 2-D decode's grid, read from its dataset once for all the maps a page asks for
+  const grids = new PosteriorGrids();
+  const gridOf = (id: string) => (expect: Parameters<PosteriorGrids['of']>[1]) => grids.of(async () => (await store.config(id)).data, expect);
+  return {
+    async getPosterior(v, request = {}): Promise<PosteriorView> {
+      const id = await runId(v);
+      const req = posteriorRequest(request);
+      await store.status(id);
+      return posteriorView(store.dir(id), id, req, { grid: gridOf(id) });
+    },
+
+    async getPosteriorMap(v, request): Promise<PosteriorMap> {
+      const id = await runId(v);
+      const req = posteriorMapRequest(request);
+      await store.status(id);
+      return posteriorMap(store.dir(id), id, req, gridOf(id));
+    },
+  };
+}
+
+export function runViews(core: ServiceCore): RunViews {
+  const { store, queue, timelines, runId } = core;
   async function recordedTimelineIndex(id: string): Promise<TimelineIndex | null> {
     if (!(await store.exists(id, RUN_FILES.events))) return null;
     return timelines.get(id, store.file(id, RUN_FILES.events));
@@ -73,11 +97,6 @@ export function runViews({ store, queue, timelines, runId }: ServiceCore): RunVi
       return likelihoodView(store.dir(id), id, name, req);
     },
 
-    async getPosterior(v, request = {}): Promise<PosteriorView> {
-      const id = await runId(v);
-      const req = posteriorRequest(request);
-      await store.status(id);
-      return posteriorView(store.dir(id), id, req);
-    },
+    ...posteriorViews(core),
   };
 }

@@ -77,8 +77,11 @@ export class PosteriorBlockReducer {
 export class StateBlockReducer {
   readonly perState: number[][];
   readonly nonLocal: number[] = [];
+  /** per block: the row whose non-local sum was highest (the first row where the model has no non-local state); -1 where none was a number */
+  readonly peakRows: number[] = [];
   private readonly max: Float64Array;
   private nonLocalMax = Number.NaN;
+  private peakRow = -1;
   private block = 0;
 
   constructor(
@@ -96,17 +99,25 @@ export class StateBlockReducer {
       const v = values[offset + s]!;
       if (!Number.isNaN(v) && !(v <= this.max[s]!)) this.max[s] = v;
     }
-    if (this.nonLocalIndices.length === 0) return;
+    if (this.nonLocalIndices.length === 0) {
+      if (this.peakRow < 0) this.peakRow = row;
+      return;
+    }
     let sum = 0;
     for (const s of this.nonLocalIndices) sum += values[offset + s]!;
-    if (!Number.isNaN(sum) && !(sum <= this.nonLocalMax)) this.nonLocalMax = sum;
+    if (!Number.isNaN(sum) && !(sum <= this.nonLocalMax)) {
+      this.nonLocalMax = sum;
+      this.peakRow = row;
+    }
   }
 
   finishBlock(): void {
     for (let s = 0; s < this.nStates; s++) this.perState[s]!.push(this.max[s]!);
     this.nonLocal.push(this.nonLocalMax);
+    this.peakRows.push(this.peakRow);
     this.max.fill(Number.NaN);
     this.nonLocalMax = Number.NaN;
+    this.peakRow = -1;
     this.block++;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Where each state's columns lie in a run's posterior files, from what decode.json (a decode) or
  * report.json (a profiling run with a posterior) says of the posterior: NLD's order (posterior-spec §3, §12), a one-bin state (Local, No-Spike) one column, a
- * spatial state one column per position bin. Checked against the file's width, so a summary and
+ * spatial state (and a Local with a position std) one column per position bin. Checked against the file's width, so a summary and
  * files that disagree are refused rather than drawn wrong.
  */
 import { readFile } from 'node:fs/promises';
@@ -86,10 +86,20 @@ export async function readPosteriorSummary(runDir: string): Promise<PosteriorSum
   return (await decodePosterior(runDir)) ?? (await reportPosterior(runDir));
 }
 
+/**
+ * The states of one column each in this posterior: Local spans the grid like the spatial states
+ * where the decode gave it a position std (NLD's multi-bin Local), which its parameters then say.
+ */
+function oneBinStates(summary: PosteriorSummary): readonly string[] {
+  const std = (summary.parameters as { localPositionStd?: unknown } | undefined)?.localPositionStd;
+  return typeof std === 'number' ? ONE_BIN_STATES.filter((s) => s !== 'Local') : ONE_BIN_STATES;
+}
+
 /** The columns of each state, given the width of the posterior files; throws IO where they do not fit. */
 export function posteriorColumns(summary: PosteriorSummary, fileColumns: number, file: string): PosteriorColumns {
   const { states } = summary;
-  const oneBin = states.filter((s) => ONE_BIN_STATES.includes(s)).length;
+  const singles = oneBinStates(summary);
+  const oneBin = states.filter((s) => singles.includes(s)).length;
   const spatial = states.length - oneBin;
   const nBins = spatial > 0 ? (fileColumns - oneBin) / spatial : 0;
   if (spatial === 0 || !Number.isInteger(nBins) || nBins < 1 || fileColumns !== summary.nStateBins) {
@@ -100,10 +110,10 @@ export function posteriorColumns(summary: PosteriorSummary, fileColumns: number,
   let column = 0;
   for (const s of states) {
     firstColumns.push(column);
-    column += ONE_BIN_STATES.includes(s) ? 1 : nBins;
+    column += singles.includes(s) ? 1 : nBins;
   }
   const nonLocalStateIndices = states.flatMap((s, i) => (NON_LOCAL_STATES.includes(s) ? [i] : []));
-  const spatialIndices = states.flatMap((s, i) => (ONE_BIN_STATES.includes(s) ? [] : [i]));
+  const spatialIndices = states.flatMap((s, i) => (singles.includes(s) ? [] : [i]));
   const shownIndices = nonLocalStateIndices.length > 0 ? nonLocalStateIndices : spatialIndices;
   return {
     model: summary.model,

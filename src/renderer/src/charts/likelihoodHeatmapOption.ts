@@ -146,8 +146,8 @@ function rowMarkLines(view: LikelihoodView, rows: readonly number[] | undefined)
   };
 }
 
-const DECODED_COLOR = '#ff3b30';
-const TRUE_COLOR = '#00d5ff';
+export const DECODED_COLOR = '#ff3b30';
+export const TRUE_COLOR = '#00d5ff';
 
 /** the values the colours stand for: row-relative by default */
 export function likelihoodValues(view: LikelihoodView, relative = true): number[] {

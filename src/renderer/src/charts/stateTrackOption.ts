@@ -6,8 +6,10 @@
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import type { PosteriorView } from '../../../shared/posteriorView';
 import { formatNumber } from '../lib/format';
+import { escapeHtml } from './palette';
 import { cellAxis } from './likelihoodHeatmapOption';
 import { periodBands, PERIOD_EDGE } from './posteriorHeatmapOption';
+import { CURSOR_EDGE } from './positionTrackOption';
 
 /** one colour per state, apart from the period orange and from each other for colour-blind readers */
 const STATE_COLORS: Readonly<Record<string, string>> = {
@@ -22,6 +24,18 @@ export interface StateTrackOptions {
   threshold: number;
   bands?: readonly (readonly [number, number])[];
   selection?: readonly [number, number] | null;
+  /** the displayed row of the 2-D view's cursor, drawn as a line; absent or null: none */
+  cursor?: number | null;
+}
+
+function cursorLine(cursor: number | null | undefined): LineSeriesOption {
+  return {
+    type: 'line', name: 'cursor', data: [], silent: true,
+    markLine: {
+      silent: true, symbol: ['none', 'none'], label: { show: false }, lineStyle: { color: CURSOR_EDGE, width: 2, type: 'solid' },
+      data: cursor === null || cursor === undefined ? [] : [{ xAxis: cursor }],
+    },
+  };
 }
 
 function stateLine(view: PosteriorView, state: string, i: number): LineSeriesOption {
@@ -66,7 +80,7 @@ export function stateTrackOption(view: PosteriorView, options: StateTrackOptions
         const items = p as { seriesName?: string; data?: [number, number | string]; marker?: string }[];
         const r = items[0]?.data?.[0] ?? 0;
         const head = `t = ${formatNumber(view.time[r])} s`;
-        return [head, ...items.map((it) => `${it.marker ?? ''}${it.seriesName}: ${typeof it.data?.[1] === 'number' ? formatNumber(it.data[1], 3) : '–'}`)].join('<br/>');
+        return [head, ...items.map((it) => `${it.marker ?? ''}${escapeHtml(it.seriesName ?? '')}: ${typeof it.data?.[1] === 'number' ? formatNumber(it.data[1], 3) : '–'}`)].join('<br/>');
       },
     },
     // the heatmap's margins, so the two time axes line up
@@ -77,6 +91,6 @@ export function stateTrackOption(view: PosteriorView, options: StateTrackOptions
     },
     // quarters: a tick at 0.9 beside the top one at 1 would print one label over the other
     yAxis: { type: 'value', name: 'state probability', min: 0, max: 1, interval: 0.25 },
-    series: [...lines, nonLocal],
+    series: options.cursor === undefined ? [...lines, nonLocal] : [...lines, nonLocal, cursorLine(options.cursor)],
   };
 }

@@ -12,6 +12,7 @@ export { TIMELINE_REFRESH_MS, useLiveRunStore, type LivePhase, type LogLine } fr
 export { useResultsStore } from './resultsStore';
 export { useLikelihoodStore } from './likelihoodStore';
 export { usePosteriorStore } from './posteriorStore';
+export { DEFAULT_PLAY_SPEED, MAP_FRAME_MS, PLAY_SPEEDS, TRAIL_SECONDS, usePosteriorMapStore, type MapTarget } from './posteriorMapStore';
 export { useTimelineStore, windowAround, type AreaSelection } from './timelineStore';
 export { DEFAULT_THRESHOLD_PCT, useRunsStore } from './runsStore';
 export { EXPORT_CHOICES, useExportStore } from './exportStore';

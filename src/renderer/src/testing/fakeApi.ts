@@ -10,12 +10,14 @@ import { AppError } from '../../../shared/errors';
 import type { RunEvent } from '../../../shared/events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from '../../../shared/nwb';
 import type { PosteriorRequest } from '../../../shared/posteriorView';
+import type { PosteriorMapRequest } from '../../../shared/posteriorViewMap';
 import { sweepSummaryOf, type SweepResult, type SweepSummary } from '../../../shared/sweep';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { setApiForTests } from '../stores/apiAccess';
 import * as sample from './sampleData';
 import * as samplePosterior from './samplePosterior';
+import * as samplePosterior2d from './samplePosterior2d';
 import { ambiguousView } from './sampleNwb';
 import { sampleSweep } from './sampleSweep';
 
@@ -96,6 +98,12 @@ export class FakeApi implements ProfilerApi {
   getPosterior = async (runId: string, request: PosteriorRequest = {}) => {
     this.record('getPosterior', runId, request);
     return samplePosterior.posteriorView(request, runId);
+  };
+  getPosteriorMap = async (runId: string, request: PosteriorMapRequest) => {
+    this.record('getPosteriorMap', runId, request);
+    if (!runId.startsWith('field')) throw new AppError('BAD_ARGUMENT', `run ${runId} decoded 1-D positions: its posterior is drawn over time and position, not as a map.`, { key: 'runId' });
+    if (request.row >= samplePosterior2d.FIELD_ROWS) throw new AppError('BAD_ARGUMENT', `request.row: must be below ${samplePosterior2d.FIELD_ROWS}`, { key: 'request.row' });
+    return samplePosterior2d.fieldMap(request);
   };
   compareRuns = async (a: string, b: string, thresholdPct: number): Promise<Comparison> => {
     this.record('compareRuns', a, b, thresholdPct);

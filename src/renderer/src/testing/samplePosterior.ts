@@ -1,9 +1,11 @@
 /**
  * A detector's posterior answer for store and component tests: 100 rows of 0.1 s, 4 position
  * bins, non-local between rows 30 and 39 and again from row 90 to the end. Run ids starting with
- * 'decoder' stand for a decoder (one state: no state probabilities).
+ * 'decoder' stand for a decoder (one state: no state probabilities), those starting with 'field'
+ * for a 2-D decode (samplePosterior2d.ts).
  */
 import type { PosteriorRequest, PosteriorView } from '../../../shared/posteriorView';
+import { fieldView } from './samplePosterior2d';
 
 export const SAMPLE_POSTERIOR_ROWS = 100;
 
@@ -12,6 +14,7 @@ function nonLocalAt(row: number): number {
 }
 
 export function posteriorView(request: PosteriorRequest = {}, runId = 'run-1'): PosteriorView {
+  if (runId.startsWith('field')) return fieldView(request);
   const decoder = runId.startsWith('decoder');
   const nTime = SAMPLE_POSTERIOR_ROWS;
   const startRow = request.startRow ?? 0;
@@ -29,7 +32,7 @@ export function posteriorView(request: PosteriorRequest = {}, runId = 'run-1'): 
     model: decoder ? 'decoder' : 'detector',
     states: decoder ? ['Continuous'] : ['Local', 'No-Spike', 'Non-Local Continuous', 'Non-Local Fragmented'],
     spatialStates: decoder ? ['Continuous'] : ['Non-Local Continuous', 'Non-Local Fragmented'],
-    nTime, nBins: 4, startRow, endRow, rowsPerRow: (endRow - startRow) / rows, values, rows,
+    nTime, nBins: 4, dims: 1, startRow, endRow, rowsPerRow: (endRow - startRow) / rows, values, rows,
     cols: oneColumn ? 1 : 4, binCenters: oneColumn ? [40] : binCenters,
     time: firstRows.map((r) => r / 10),
     mapPosition: firstRows.map((r) => binCenters[peakBin(r)]!),

@@ -1,0 +1,102 @@
+/**
+ * A 2-D decode's grid and true trajectory, for the map and the x/y tracks. The run folder keeps
+ * the posterior over the whole grid but not the grid itself (its shape and centres) nor the true
+ * y, so they are read again from the dataset the run decoded (its config's data source), once per
+ * run, and checked against the posterior files: a data file changed since the decode is refused
+ * rather than drawn on the wrong grid.
+ */
+import type { DataSource } from '../../../shared/config';
+import type { Dataset } from '../../../shared/dataset';
+import { AppError, BugError } from '../../../shared/errors';
+import type { PosteriorGrid } from '../../../shared/posteriorView';
+import { truePositionAtRows } from '../../analysis';
+import { loadDataset } from '../../data';
+
+export interface PosteriorGridInfo {
+  grid: PosteriorGrid;
+  /** the decoding rows' times (s) */
+  time: Float64Array;
+  /** nTime × 2 (x, y per row), NaN where unknown; absent where the dataset knows no position at any row */
+  truePosition?: Float64Array;
+}
+
+/** what the posterior files say the grid must be */
+export interface GridExpectation {
+  runId: string;
+  /** position bins of one spatial state (the grid's bins, interior or not) */
+  nBins: number;
+  nTime: number;
+}
+
+function describe(source: DataSource): string {
+  return source.kind === 'preset' ? `preset:${source.name}` : source.path;
+}
+
+/** The grid of a loaded dataset, checked against the posterior it should have produced. */
+export function gridInfoOf(dataset: Dataset, source: DataSource, expect: GridExpectation): PosteriorGridInfo {
+  const refuse = (why: string): AppError =>
+    new AppError('IO', `run ${expect.runId}'s map needs the place grid of the data it decoded, and ${describe(source)} ${why}: the file changed since the decode, or another file now has its name. Decode it again to see its map.`, { key: 'data' });
+  const shape = dataset.placeGrid?.shape;
+  if (dataset.positionDims !== 2 || !shape || shape.length !== 2) throw refuse(`has ${dataset.positionDims}-D positions without a whole 2-D grid`);
+  const [nx, ny] = shape as [number, number];
+  if (nx * ny !== expect.nBins) throw refuse(`has a grid of ${nx} × ${ny} bins, where the posterior has ${expect.nBins}`);
+  if (dataset.time.length !== expect.nTime) throw refuse(`has ${dataset.time.length} decoding rows, where the posterior has ${expect.nTime}`);
+  const centers = dataset.placeGrid!.centers;
+  const grid: PosteriorGrid = {
+    shape: [nx, ny],
+    x: Array.from({ length: nx }, (_, ix) => centers[ix * ny * 2]!),
+    y: Array.from({ length: ny }, (_, iy) => centers[iy * 2 + 1]!),
+  };
+  const info: PosteriorGridInfo = { grid, time: Float64Array.from(dataset.time) };
+  const truth = truePositionAtRows(dataset);
+  if (truth.some((v) => !Number.isNaN(v))) info.truePosition = truth;
+  return info;
+}
+
+/** a load that failed, said as what the map lacks and why */
+function unreadable(e: unknown, source: DataSource, expect: GridExpectation): unknown {
+  if (!(e instanceof AppError) || e instanceof BugError) return e;
+  return new AppError(e.code, `run ${expect.runId}'s map needs the place grid of the data it decoded, and ${describe(source)} cannot be read again: ${e.message}`, e.location);
+}
+
+export type DatasetLoader = (source: DataSource) => Promise<Dataset>;
+
+/**
+ * The grids of the runs whose maps the pages look at, loaded once each (a page asks for a map per
+ * frame); a few runs at most are kept, the one used longest ago dropped first. A failed load is not
+ * kept, so a data file put back is read on the next request.
+ */
+export class PosteriorGrids {
+  private readonly known = new Map<string, Promise<PosteriorGridInfo>>();
+
+  constructor(
+    private readonly load: DatasetLoader = (source) => loadDataset(source),
+    private readonly capacity = 4,
+  ) {}
+
+  async of(source: () => Promise<DataSource>, expect: GridExpectation): Promise<PosteriorGridInfo> {
+    const key = `${expect.runId}\n${expect.nBins}\n${expect.nTime}`;
+    let info = this.known.get(key);
+    if (!info) {
+      info = this.read(source, expect);
+      info.catch(() => {
+        if (this.known.get(key) === info) this.known.delete(key);
+      });
+    }
+    this.known.delete(key);
+    this.known.set(key, info);
+    while (this.known.size > this.capacity) this.known.delete(this.known.keys().next().value!);
+    return info;
+  }
+
+  private async read(source: () => Promise<DataSource>, expect: GridExpectation): Promise<PosteriorGridInfo> {
+    const s = await source();
+    let dataset: Dataset;
+    try {
+      dataset = await this.load(s);
+    } catch (e) {
+      throw unreadable(e, s, expect);
+    }
+    return gridInfoOf(dataset, s, expect);
+  }
+}
