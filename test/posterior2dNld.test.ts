@@ -6,7 +6,6 @@
  * Ours is float32 throughout; NLD's float64 posteriors are met within 1e-5 (1e-4 is the bar). The
  * structured transition is within 1e-6 of the dense one, and 1 and 2 workers give the same bits.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,40 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBackends } from '../src/main/engine';
 import { parseNpy } from '../src/main/data';
+import { cliIn, maxDiff, npzArrays } from './support/posteriorArrays';
 
-const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 let dir: string;
 const arrays = new Map<string, Map<string, Float64Array>>();
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: 240_000, env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? dir } },
-      (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
-  });
-}
-
-async function npzArrays(file: string): Promise<Map<string, Float64Array>> {
-  const { unzipSync } = await import('fflate');
-  const out = new Map<string, Float64Array>();
-  for (const [name, bytes] of Object.entries(unzipSync(new Uint8Array(await readFile(file))))) {
-    const a = parseNpy(bytes);
-    if (typeof a.data === 'object' && a.data !== null && 'length' in a.data) out.set(name.replace(/\.npy$/, ''), Float64Array.from(a.data as ArrayLike<number>, Number));
-  }
-  return out;
-}
-
-/** max |a − b|, NaN in both equal, NaN in one a miss */
-function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  expect(a.length).toBe(b.length);
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (Number.isNaN(a[i]!) && Number.isNaN(b[i]!)) continue;
-    const d = Math.abs(a[i]! - b[i]!);
-    worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
-  }
-  return worst;
-}
+const cli = (args: string[]) => cliIn(dir, args);
 
 async function decode(name: string, file: string, args: string[]): Promise<{ acausal: Float64Array; states: Float64Array; map: { shape: number[] }; summary: any; bytes: Buffer }> {
   const out = join(dir, name);

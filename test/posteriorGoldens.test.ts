@@ -5,7 +5,6 @@
  * NLD's goldens within 1e-5 (posterior-spec §0: float32 lands about 1e-6 from them), whatever the
  * backend, the filter's transition form, the window size or the number of workers.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,56 +12,28 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBackends } from '../src/main/engine';
 import { loadNpz, parseNpy } from '../src/main/data';
+import { cliIn, maxDiff, npzArrays } from './support/posteriorArrays';
 
-const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const REFERENCE = fixture('posterior_reference.npz');
 let dir: string;
 let reference: Map<string, Float64Array>;
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: 240_000, env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? dir } },
-      (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => cliIn(dir, args);
 
 async function npy(file: string): Promise<{ shape: number[]; data: Float64Array }> {
   const a = parseNpy(new Uint8Array(await readFile(file)));
   return { shape: a.shape, data: a.data as Float64Array };
 }
 
-/** max |a − b| over entries, NaN in both counting as equal and NaN in one as a miss */
-function maxDiff(a: Float64Array, b: Float64Array): number {
-  expect(a.length).toBe(b.length);
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (Number.isNaN(a[i]!) && Number.isNaN(b[i]!)) continue;
-    const d = Math.abs(a[i]! - b[i]!);
-    worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
-  }
-  return worst;
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kde-posterior-'));
-  const npz = await loadNpzArrays(REFERENCE);
+  const npz = await npzArrays(REFERENCE);
   reference = npz;
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function loadNpzArrays(file: string): Promise<Map<string, Float64Array>> {
-  const { unzipSync } = await import('fflate');
-  const members = unzipSync(new Uint8Array(await readFile(file)));
-  const out = new Map<string, Float64Array>();
-  for (const [name, bytes] of Object.entries(members)) {
-    const a = parseNpy(bytes);
-    if (a.data instanceof Float64Array) out.set(name.replace(/\.npy$/, ''), a.data);
-  }
-  return out;
-}
 
 const CASES: { model: 'decoder' | 'detector'; backend: string; method: string; extra: string[] }[] = [
   { model: 'decoder', backend: 'wasm', method: 'structured', extra: [] },
