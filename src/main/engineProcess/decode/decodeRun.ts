@@ -24,6 +24,7 @@ import {
   type StartMessage,
 } from '../../engineProtocol';
 import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type FittedModel, type RunInputs, type RunSession } from '../session';
+import { refuseBeyondHeap } from './heapLimit';
 import { DecodeProgress, type DecodePhase } from './decodeProgress';
 import { LikelihoodStream, writeAxes } from '../runFiles';
 import { fitOptionsFor, notApplicableFor } from '../measurement';
@@ -87,8 +88,9 @@ class DecodeRun {
     const scale = datasetScale(summary, PRESET_INFO).sentence;
     session.log('info', `${summary.name}: ${scale}`);
     session.log('info', `estimated peak device memory for ${estimate.strategy}: ${formatBytes(estimate.deviceBytes)} (${estimate.formula})`);
+    refuseBeyondHeap(strategy, backend.name, estimate);
     const wanted = this.request.posterior;
-    if (wanted && dataset.positionDims === 1) {
+    if (wanted) {
       const stage = posteriorStageEstimate({ ...wanted, rowsPerWindow: this.request.rowsPerChunk }, placeGridOf(dataset), dataset.time.length);
       session.log('info', `estimated memory of the ${wanted.model} posterior (${wanted.method}), held besides the likelihood's: ${formatBytes(stage.bytes)} of typed arrays (${stage.formula})`);
     }
