@@ -29,8 +29,9 @@ function* members(ds: Dataset): Generator<Member> {
   }
   yield f8('time', ds.time, [ds.time.length]);
   yield f8('interior_place_bin_centers', ds.placeBinCenters, [ds.placeBinCenters.length / q, q]);
-  if (ds.placeGrid) {
+  if (ds.placeGrid && ds.placeGrid.centers.length === ds.placeGrid.interior.length * q) {
     // the whole grid, which the loader prefers: a posterior keeps the bins off the track as columns of its state space
+    // (a grid of other dimensions than the positions is not this dataset's: it is left out, not written truncated)
     yield f8('place_bin_centers', ds.placeGrid.centers, [ds.placeGrid.interior.length, q]);
     yield f8('is_track_interior', Float64Array.from(ds.placeGrid.interior), [ds.placeGrid.interior.length]);
   }
