@@ -13,14 +13,13 @@
  * instead (make-recording --open-field; wholeDecode2d.ts), each stage's time projected to the whole
  * recording, beside NLD on JAX on the same window and NLD's published A100 figures. One decode
  * takes minutes there, so by default it decodes once, the last 0.002 (a smaller window holds less
- * than a block of decoding spikes per electrode and projects high), with --memory-budget-mb 512: at
- * the 1 GiB default the electrodes whose position kernel does not fit stream in chunks that
- * overflowed the wasm engine's memory. NLD runs where KDE_PROFILER_NLD_SRC and
+ * than a block of decoding spikes per electrode and projects high), with the decode's own memory
+ * budget unless --memory-budget-mb names one. NLD runs where KDE_PROFILER_NLD_SRC and
  * KDE_PROFILER_NLD_PYTHON are set, --nld-repeats warm calls after its cold one, each stopped after
  * --nld-timeout-s.
  *
  *   npm run bench -- --whole-decode --shape production-2d [--decode-last 0.002] [--repeats 1]
- *     [--memory-budget-mb 512] [--nld-repeats 1] [--nld-timeout-s 1800] [--out bench/results/whole-decode-2d.json]
+ *     [--memory-budget-mb MB] [--nld-repeats 1] [--nld-timeout-s 1800] [--out bench/results/whole-decode-2d.json]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,7 +80,7 @@ function options(argv: string[]) {
   if (values.model !== 'detector' && values.model !== 'decoder') throw new AppError('BAD_ARGUMENT', `--model: detector or decoder, got ${values.model}.`);
   const model: PosteriorModel = values.model;
   const out = values.out ?? (twoD ? 'bench/results/whole-decode-2d.json' : 'bench/results/whole-decode.json');
-  const budget = values['memory-budget-mb'] ?? (twoD ? '512' : undefined);
+  const budget = values['memory-budget-mb'];
   const memoryBudgetMb = budget === undefined ? null : positiveNumber('memory-budget-mb', budget);
   return {
     shape, decodeLast, repeats, model, cacheDir: values['cache-dir']!, out, memoryBudgetMb,
