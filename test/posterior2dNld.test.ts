@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBackends } from '../src/main/engine';
 import { parseNpy } from '../src/main/data';
+import { parseReport } from '../src/main/export';
 import { cliIn, maxDiff, npzArrays } from './support/posteriorArrays';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -20,10 +21,12 @@ let dir: string;
 const arrays = new Map<string, Map<string, Float64Array>>();
 const cli = (args: string[]) => cliIn(dir, args);
 
-async function decode(name: string, file: string, args: string[]): Promise<{ acausal: Float64Array; states: Float64Array; map: { shape: number[] }; summary: any; bytes: Buffer }> {
+async function decode(name: string, file: string, args: string[]): Promise<{ acausal: Float64Array; states: Float64Array; map: { shape: number[] }; summary: any; bytes: Buffer; runDir: string }> {
   const out = join(dir, name);
   const r = await cli(['decode', '--data', fixture(file), '--strategy', 'reference', '--out', out, '--runs-dir', join(dir, 'runs'), ...args]);
   expect(r.code, r.stderr).toBe(0);
+  const runDir = /^run \S+: trace and report in (.+)$/m.exec(`${r.stdout}\n${r.stderr}`)?.[1];
+  expect(runDir, r.stdout).toBeDefined();
   const read = async (f: string) => parseNpy(new Uint8Array(await readFile(join(out, 'posterior', f))));
   const acausal = await read('acausal_posterior.npy');
   return {
@@ -32,6 +35,7 @@ async function decode(name: string, file: string, args: string[]): Promise<{ aca
     map: { shape: (await read('map_position.npy')).shape },
     summary: JSON.parse(await readFile(join(out, 'decode.json'), 'utf8')),
     bytes: await readFile(join(out, 'posterior', 'acausal_posterior.npy')),
+    runDir: runDir!,
   };
 }
 
@@ -89,6 +93,9 @@ describe("the multi-bin Local state is non_local_detector's local_position_std",
       expect(maxDiff(ours.acausal, reference)).toBeLessThan(1e-5);
       expect(maxDiff(ours.states, nld.get(`${c.key}_${c.std}_acausal_state_probabilities`)!)).toBeLessThan(1e-5);
       expect(ours.summary.posterior.parameters.localPositionStd).toBe(Number(c.std));
+      // the run's report reads back against its own schema, the std among its parameters
+      const report = parseReport(await readFile(join(ours.runDir, 'report.json'), 'utf8'), 'report.json');
+      expect(report.posterior?.parameters?.localPositionStd).toBe(Number(c.std));
       // the Local state spans the grid: as many state bins as each non-local state, plus No-Spike's one
       const stateInd = nld.get(`${c.key}_${c.std}_state_ind`)!;
       expect(ours.summary.posterior.nStateBins).toBe(stateInd.length);

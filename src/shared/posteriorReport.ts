@@ -27,7 +27,8 @@ export interface PosteriorReport {
   /** what NLD's dense N × N float32 transition matrix would take */
   denseTransitionBytes: number;
   /** the model's parameters as the decode used them (NLD's defaults where none was given) */
-  parameters?: { movementVar: number; noSpikeRate: number; discreteTransition: number[][] };
+  /** localPositionStd: the multi-bin Local state's kernel std, where the decode gave one */
+  parameters?: { movementVar: number; noSpikeRate: number; discreteTransition: number[][]; localPositionStd?: number };
   /** the detector's Local-state likelihood, which runs before the filter */
   localMs?: number;
   /**

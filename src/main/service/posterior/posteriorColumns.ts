@@ -91,8 +91,7 @@ export async function readPosteriorSummary(runDir: string): Promise<PosteriorSum
  * where the decode gave it a position std (NLD's multi-bin Local), which its parameters then say.
  */
 function oneBinStates(summary: PosteriorSummary): readonly string[] {
-  const std = (summary.parameters as { localPositionStd?: unknown } | undefined)?.localPositionStd;
-  return typeof std === 'number' ? ONE_BIN_STATES.filter((s) => s !== 'Local') : ONE_BIN_STATES;
+  return summary.parameters?.localPositionStd !== undefined ? ONE_BIN_STATES.filter((s) => s !== 'Local') : ONE_BIN_STATES;
 }
 
 /** The columns of each state, given the width of the posterior files; throws IO where they do not fit. */
