@@ -26,6 +26,8 @@ export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 ** 3;
  * 1 GiB in thousands of bins; at 256 MiB every term matched the one-thread result.
  */
 export const MAX_WORKING_SET_BYTES = 256 * 1024 ** 2;
+/** what the wasm backend's heap holds correctly: its offsets are signed 32-bit */
+export const WASM_HEAP_BYTES = 2 ** 31;
 /** the engine's encoding chunk and position tile when a run names none */
 export const DEFAULT_ENC_TILE_SIZE = 256;
 export const DEFAULT_POS_TILE_SIZE = 256;

@@ -4,10 +4,7 @@
 import { isDispatch, type StrategyChoice } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import { formatBytes } from '../../../shared/format';
-import type { PeakEstimate } from '../../engine/model';
-
-/** What the wasm backend's heap holds correctly: its offsets are signed 32-bit. */
-const WASM_HEAP_BYTES = 2 ** 31;
+import { WASM_HEAP_BYTES, type PeakEstimate } from '../../engine/model';
 
 /**
  * A strategy named by the user runs as it is, untiled: where its estimate passes what the backend
