@@ -8,7 +8,7 @@
  * trace and likelihoods are copied there too.
  */
 import { createWriteStream } from 'node:fs';
-import { copyFile, cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
@@ -17,7 +17,8 @@ import { AppError, serializeError } from '../../shared/errors';
 import type { TraceRecord } from '../../shared/events';
 import type { Report } from '../../shared/report';
 import { ndjsonLine } from '../export';
-import { LIKELIHOOD_DIR, MERGE_SUMMARY_FILE, REPORT_FILES, RUN_FILES } from '../engineProtocol';
+import { commitResultFolder, stageFile } from '../data';
+import { LIKELIHOOD_DIR, MERGE_SUMMARY_FILE, REPORT_FILES, RESULT_FOLDER_NAMES, RUN_FILES } from '../engineProtocol';
 import {
   headlineOf, newRunId, ownerStamp, type RunStatusFile, RunStore, storeWrite, toolVersion, writeJsonAtomic, writeReportFiles,
 } from '../service';
@@ -188,19 +189,26 @@ async function present(path: string): Promise<boolean> {
   }
 }
 
-/** The merged run's outputs into outDir, where scripts expect them (outDir/report.json, outDir/likelihood/…). */
-async function copyOutputs(runDir: string, outDir: string): Promise<string[]> {
-  await mkdir(outDir, { recursive: true });
+/**
+ * The merged run's outputs into outDir, where scripts expect them (outDir/report.json,
+ * outDir/likelihood/…), as one commit: an earlier result there stays whole until this one is.
+ */
+async function copyOutputs(runId: string, runDir: string, outDir: string): Promise<string[]> {
   const copied: string[] = [];
-  for (const name of [...REPORT_FILES, RUN_FILES.trace, MERGE_SUMMARY_FILE]) {
-    if (!(await present(join(runDir, name)))) continue;
-    await copyFile(join(runDir, name), join(outDir, name));
-    copied.push(name);
-  }
-  if (await present(join(runDir, LIKELIHOOD_DIR))) {
-    await cp(join(runDir, LIKELIHOOD_DIR), join(outDir, LIKELIHOOD_DIR), { recursive: true });
-    copied.push(`${LIKELIHOOD_DIR}/`);
-  }
+  await commitResultFolder(outDir, { all: RESULT_FOLDER_NAMES }, { kind: 'merge', runId, status: 'completed' }, async (staging) => {
+    for (const name of [...REPORT_FILES, RUN_FILES.trace, MERGE_SUMMARY_FILE]) {
+      if (!(await present(join(runDir, name)))) continue;
+      await stageFile(runDir, staging, name);
+      copied.push(name);
+    }
+    if (await present(join(runDir, LIKELIHOOD_DIR))) {
+      for (const e of await readdir(join(runDir, LIKELIHOOD_DIR), { withFileTypes: true })) {
+        if (e.isFile()) await stageFile(runDir, staging, join(LIKELIHOOD_DIR, e.name));
+      }
+      copied.push(`${LIKELIHOOD_DIR}/`);
+    }
+    return copied.map((c) => c.replace(/\/$/, ''));
+  });
   return copied;
 }
 
@@ -215,6 +223,6 @@ export async function mergeShardRuns(options: MergeOptions): Promise<MergeResult
   const timelines = await readShardTimelines(shards);
   const { runId, report, summary, schemaProblems } = await recordMergedRun(store, shards, timelines);
   const runDir = store.dir(runId);
-  const copied = options.outDir ? await copyOutputs(runDir, options.outDir) : [];
+  const copied = options.outDir ? await copyOutputs(runId, runDir, options.outDir) : [];
   return { runId, runDir, report, summary, copied, schemaProblems };
 }

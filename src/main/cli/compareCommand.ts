@@ -9,11 +9,11 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseBoundedJson } from '../../shared/boundedJson';
 import { AppError } from '../../shared/errors';
-import { readUntrustedText } from '../data';
+import { pendingCommit, readResultManifest, readUntrustedText, recoverResultFolder } from '../data';
 import { reportUnderMethodNames } from '../../shared/posteriorMethodNames';
 import type { Report } from '../../shared/report';
 import { compareReports, formatComparisonTable } from '../analysis';
-import { RUN_FILES } from '../engineProtocol';
+import { RESULT_FOLDER_NAMES, RUN_FILES } from '../engineProtocol';
 import { boolFlag, numberFlag, parseFlags, stringFlag } from './args';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { withService } from './cliService';
@@ -26,6 +26,19 @@ export const DEFAULT_THRESHOLD_PCT = 10;
 /** the most a report.json named here may hold */
 const MAX_REPORT_BYTES = 32 * 2 ** 20;
 
+/**
+ * A `--out` folder whose commit was killed holds no whole result until it is finished: finish it
+ * (the new result is complete in its staging folder), or say why it cannot be read yet.
+ */
+async function finishPendingCommit(dir: string): Promise<void> {
+  if ((await readResultManifest(dir)) || !(await pendingCommit(dir))) return;
+  try {
+    await recoverResultFolder(dir, { all: RESULT_FOLDER_NAMES });
+  } catch (e) {
+    throw new AppError('IO', `${dir} holds a result whose commit was interrupted and cannot be finished here (${(e as Error).message}): run the command again with --out ${dir}, or copy the folder somewhere you may write.`, { file: dir });
+  }
+}
+
 async function reportFile(path: string): Promise<Report> {
   let file = path;
   try {
@@ -33,6 +46,7 @@ async function reportFile(path: string): Promise<Report> {
   } catch {
     throw new AppError('NOT_FOUND', `${path} is neither a run id in the runs folder nor a run folder or ${RUN_FILES.report}.`, { file: path });
   }
+  if (file !== path) await finishPendingCommit(path);
   let parsed: unknown;
   try {
     parsed = parseBoundedJson(await readUntrustedText(file, { maxBytes: MAX_REPORT_BYTES, fix: `name a run id, a run folder or its ${RUN_FILES.report}` }), file);

@@ -9,7 +9,7 @@
  * With `--shard I/N` it decodes one shard of the electrodes (a SLURM array task), for
  * `kde-profiler merge` to add up with the others.
  */
-import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { POSTERIOR_METHODS, POSTERIOR_MODELS, type PosteriorMethod, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
@@ -18,9 +18,11 @@ import { wholeDecodeTime } from '../../shared/posteriorReport';
 import { projectionSentence } from '../../shared/projection';
 import { formatBytes, formatMs } from '../../shared/format';
 import {
-  DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_DIR, POSTERIOR_FILES, type DecodeRequest, type DecodeSummary,
+  DECODE_SUMMARY_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PARTIAL_SUFFIX, POSTERIOR_DIR, POSTERIOR_FILES, RESULT_FOLDER_NAMES, type DecodeRequest,
+  type DecodeSummary,
   type PosteriorSummary,
 } from '../engineProtocol';
+import { commitResultFolder, holdsResult, stageFile } from '../data';
 import { DEFAULT_ROWS_PER_WINDOW } from '../engine/model';
 import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
@@ -30,7 +32,7 @@ import { checkNpzStart } from './dataFile';
 import { resolveNwbData } from './nwbData';
 import { followRun } from './runCommand';
 import { checkOutputFolder, type FolderOutputs } from './outputChecks';
-import { commitAll, notCopiedMessage, stageCopy } from './outputFiles';
+import { notCopiedMessage } from './outputFiles';
 import { oldPosteriorFlagNote, POSTERIOR_METHOD_FLAGS, posteriorMethodFlag, WITHOUT_POSTERIOR_METHOD } from './posteriorMethodFlag';
 import { exists } from './runOutputs';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
@@ -135,29 +137,17 @@ function parametersOf(flags: ReturnType<typeof parseFlags>, model: PosteriorMode
 
 /**
  * The finished decode's likelihood (a hard link where the file system allows: no second copy of a
- * long likelihood) and decode.json, from the run folder into DIR. Both are written whole beside
- * their targets before either replaces an earlier result.
+ * long likelihood), posterior and decode.json, from the run folder into DIR as one commit: an
+ * earlier result there stays whole until this one is, and none of its files stays beside it.
  */
-async function copyDecodeOutputs(runDir: string, outDir: string, strategy: StrategyChoice): Promise<DecodeSummary> {
+async function copyDecodeOutputs(runId: string, runDir: string, outDir: string, strategy: StrategyChoice): Promise<DecodeSummary> {
   const rel = likelihoodRelPath(strategy);
   const summary = JSON.parse(await readFile(join(runDir, DECODE_SUMMARY_FILE), 'utf8')) as DecodeSummary;
-  await mkdir(join(outDir, LIKELIHOOD_DIR), { recursive: true });
   const posterior = summary.posterior ? Object.values(POSTERIOR_FILES) : [];
-  // a folder made for this copy goes again if the copy fails: DIR is left as it was
-  const newFolder = posterior.length > 0 && !(await exists(join(outDir, POSTERIOR_DIR)));
-  if (newFolder) await mkdir(join(outDir, POSTERIOR_DIR));
-  try {
-    await commitAll([
-      () => stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true }),
-      ...posterior.map((file) => () => stageCopy(join(runDir, file), join(outDir, file), { hardLink: true })),
-      () => stageCopy(join(runDir, DECODE_SUMMARY_FILE), join(outDir, DECODE_SUMMARY_FILE)),
-    ]);
-  } catch (e) {
-    if (newFolder) await rmdir(join(outDir, POSTERIOR_DIR)).catch(() => undefined);
-    throw e;
-  }
-  // a partial file of an earlier attempt is superseded by the complete one
-  await rm(join(outDir, `${rel}${PARTIAL_SUFFIX}`), { force: true });
+  await commitResultFolder(outDir, { all: RESULT_FOLDER_NAMES }, { kind: 'decode', runId, status: 'completed' }, async (staging) => {
+    for (const file of [rel, ...posterior, DECODE_SUMMARY_FILE]) await stageFile(runDir, staging, file);
+    return [LIKELIHOOD_DIR, ...(posterior.length > 0 ? [POSTERIOR_DIR] : []), DECODE_SUMMARY_FILE];
+  });
   return summary;
 }
 
@@ -170,12 +160,21 @@ function decodeOutputsOf(strategy: StrategyChoice, posterior: boolean): FolderOu
   };
 }
 
-/** The rows a stopped decode wrote, into DIR beside where the whole file would have gone; undefined when none. */
-async function keepPartial(runDir: string, outDir: string, strategy: StrategyChoice): Promise<string | undefined> {
+/**
+ * The rows a stopped decode wrote, into DIR where the whole file would have gone, when DIR holds no
+ * earlier result (a stopped decode replaces nothing); returns where they are, undefined when none.
+ */
+async function keepPartial(run: { runId: string; status: string }, runDir: string, outDir: string, strategy: StrategyChoice, io: CliIo): Promise<string | undefined> {
   const rel = `${likelihoodRelPath(strategy)}${PARTIAL_SUFFIX}`;
   if (!(await exists(join(runDir, rel)))) return undefined;
-  await mkdir(join(outDir, LIKELIHOOD_DIR), { recursive: true });
-  await (await stageCopy(join(runDir, rel), join(outDir, rel), { hardLink: true })).commit();
+  if (await holdsResult(outDir, { all: RESULT_FOLDER_NAMES })) {
+    io.stderr.write(`--out ${outDir} keeps its earlier result: a decode that did not complete replaces nothing there\n`);
+    return join(runDir, rel);
+  }
+  await commitResultFolder(outDir, { all: RESULT_FOLDER_NAMES }, { kind: 'decode', ...run }, async (staging) => {
+    await stageFile(runDir, staging, rel);
+    return [LIKELIHOOD_DIR];
+  });
   return join(outDir, rel);
 }
 
@@ -259,7 +258,7 @@ async function decodeAndCopy(service: ProfilerService, config: RunConfig, reques
   if (final.status === 'completed') {
     let summary: DecodeSummary;
     try {
-      summary = await copyDecodeOutputs(runDir, outDir, strategy);
+      summary = await copyDecodeOutputs(runId, runDir, outDir, strategy);
     } catch (e) {
       io.stderr.write(notCopiedMessage(runId, e, join(runDir, likelihoodRelPath(strategy))));
       return EXIT.internal;
@@ -270,7 +269,7 @@ async function decodeAndCopy(service: ProfilerService, config: RunConfig, reques
     return EXIT.ok;
   }
   const cancelled = final.status === 'cancelled' || interrupted;
-  const partial = await keepPartial(runDir, outDir, strategy);
+  const partial = await keepPartial({ runId, status: final.status }, runDir, outDir, strategy, io);
   if (partial) io.stderr.write(`decode ${cancelled ? 'cancelled' : 'failed'}; the rows written so far are in ${partial}\n`);
   if (cancelled) {
     io.stderr.write(`run ${runId} cancelled; what was recorded is in ${runDir}\n`);

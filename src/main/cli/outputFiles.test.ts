@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkOutputTarget, commitAll, stageBytes, stageCopy, writeOutputFile } from './outputFiles';
+import { checkOutputTarget, writeOutputFile } from './outputFiles';
 
 let dir: string;
 beforeEach(async () => {
@@ -39,20 +39,4 @@ describe('output files', () => {
     await expect(checkOutputTarget(join(dir, 'absent'))).resolves.toBeUndefined();
   });
 
-  it('put nothing in place when one of several fails, and say the earlier file is unchanged', async () => {
-    await writeFile(join(dir, 'a'), 'old a');
-    const failing = commitAll([
-      () => stageBytes(join(dir, 'a'), 'new a'),
-      () => stageCopy(join(dir, 'missing'), join(dir, 'b')),
-    ]);
-    await expect(failing).rejects.toThrow(/could not be written: ENOENT; whatever was there before is unchanged/);
-    expect(await readFile(join(dir, 'a'), 'utf8')).toBe('old a');
-    expect(await readdir(dir)).toEqual(['a']);
-  });
-
-  it('copy by a hard link where asked', async () => {
-    await writeFile(join(dir, 'src'), 'bytes');
-    await (await stageCopy(join(dir, 'src'), join(dir, 'dst'), { hardLink: true })).commit();
-    expect(await readFile(join(dir, 'dst'), 'utf8')).toBe('bytes');
-  });
 });

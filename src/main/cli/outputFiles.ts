@@ -5,15 +5,10 @@
  * old file (or none), never half of one, and no temporary file behind. A link or a folder at the
  * target is refused: a write through a link would land wherever it points.
  */
-import { randomBytes } from 'node:crypto';
-import { copyFile, link, lstat, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { link, lstat, rename, rm, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { AppError } from '../../shared/errors';
-
-/** A temporary name beside `target`, hidden and unique, on the same file system (so rename is atomic). */
-function temporaryBeside(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-}
+import { temporaryBeside } from '../data';
 
 /** Refuses a target that is a link or anything but a regular file; nothing there is fine. */
 export async function checkOutputTarget(target: string): Promise<void> {
@@ -37,7 +32,7 @@ function writeError(target: string, e: unknown): AppError {
 }
 
 /** A file written whole beside its target, not yet in place. */
-export interface StagedFile {
+interface StagedFile {
   /** renames it over the target */
   commit(): Promise<void>;
   /** removes it */
@@ -67,38 +62,6 @@ async function stage(target: string, fill: (tmp: string) => Promise<void>, repla
     if (!replace) await discard();
   };
   return { commit, discard };
-}
-
-/** Puts staged files in place once all are complete; a failure leaves every target as it was. */
-export async function commitAll(staging: Array<() => Promise<StagedFile>>): Promise<void> {
-  const staged: StagedFile[] = [];
-  try {
-    for (const s of staging) staged.push(await s());
-  } catch (e) {
-    for (const f of staged) await f.discard();
-    throw e;
-  }
-  for (const f of staged) await f.commit();
-}
-
-/** Writes `bytes` to `target` atomically. */
-export function stageBytes(target: string, bytes: Uint8Array | string): Promise<StagedFile> {
-  return stage(target, (tmp) => writeFile(tmp, bytes, { flag: 'wx' }));
-}
-
-/** Copies `from` to `target` atomically; with `hardLink`, a hard link where the file system allows. */
-export function stageCopy(from: string, target: string, options: { hardLink?: boolean } = {}): Promise<StagedFile> {
-  return stage(target, async (tmp) => {
-    if (options.hardLink) {
-      try {
-        await link(from, tmp);
-        return;
-      } catch {
-        // another file system, or one without hard links: a copy
-      }
-    }
-    await copyFile(from, tmp);
-  });
 }
 
 /** Writes `bytes` to `target` atomically; unless `replace`, a file already at `target` is kept and the write fails. */

@@ -7,6 +7,8 @@ import { resolve } from 'node:path';
 import type { RunIndexEntry } from '../../shared/api';
 import type { RunConfig } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
+import { holdsResult } from '../data';
+import { RESULT_FOLDER_NAMES } from '../engineProtocol';
 import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { checkNpzStart } from './dataFile';
@@ -96,21 +98,33 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   return withService(io, stringFlag(flags, 'runs-dir'), (service) => runAndReport(service, config, outDir, traceJson, io), true);
 }
 
+/**
+ * The run's result into --out as one commit. A run that did not complete replaces nothing: where
+ * --out already holds a result it is kept, and what the run recorded stays in the run store.
+ */
+async function copyToOut(runId: string, runDir: string, outDir: string, status: string, traceJson: boolean, io: CliIo): Promise<boolean | 'failed'> {
+  if (status !== 'completed' && (await holdsResult(outDir, { all: RESULT_FOLDER_NAMES }))) {
+    io.stderr.write(`--out ${outDir} keeps its earlier result: a run that did not complete replaces nothing there\n`);
+    return false;
+  }
+  try {
+    await copyRunOutputs(runDir, outDir, { traceJson }, { runId, status });
+    return true;
+  } catch (e) {
+    if (status !== 'completed') throw e;
+    // the run itself is complete in the store: say where, rather than only why the copy failed
+    io.stderr.write(notCopiedMessage(runId, e, runDir));
+    return 'failed';
+  }
+}
+
 async function runAndReport(service: ProfilerService, config: RunConfig, outDir: string | undefined, traceJson: boolean, io: CliIo): Promise<number> {
   const { runId } = await service.startRun(config);
   const { final, interrupted } = await followRun(service, runId, io);
   const runDir = resolve(service.runsDir, runId);
-  if (outDir) {
-    try {
-      await copyRunOutputs(runDir, outDir, { traceJson });
-    } catch (e) {
-      if (final.status !== 'completed') throw e;
-      // the run itself is complete in the store: say where, rather than only why the copy failed
-      io.stderr.write(notCopiedMessage(runId, e, runDir));
-      return EXIT.internal;
-    }
-  }
-  const where = outDir ?? runDir;
+  const copied = outDir !== undefined && (await copyToOut(runId, runDir, outDir, final.status, traceJson, io));
+  if (copied === 'failed') return EXIT.internal;
+  const where = copied === true ? outDir! : runDir;
   if (final.status === 'completed') {
     const detail = await service.getRun(runId);
     if (detail.report) io.stdout.write(runSummary(detail.report));

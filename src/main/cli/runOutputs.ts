@@ -2,19 +2,18 @@
  * `run --out DIR`: the run's report, trace, likelihoods and posterior copied out of the run store
  * into DIR, where scripts expect them and where the report's relative paths point
  * (DIR/report.json, DIR/likelihood/<strategy>.npy, DIR/posterior/*.npy, an external engine's
- * posterior under DIR/external/). Every file is written whole beside its target before any
- * replaces an earlier result (see outputFiles.ts).
+ * posterior under DIR/external/), committed as one result with its manifest last.
  */
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RunConfig } from '../../shared/config';
 import type { Report } from '../../shared/report';
-import { readTraceJson } from '../data';
+import { commitResultFolder, readTraceJson, stageFile } from '../data';
 import {
-  EXTERNAL_DIR, LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PLAIN_TRACE_FILE, POSTERIOR_DIR, POSTERIOR_FILES, REPORT_FILES, RUN_FILES,
+  EXTERNAL_DIR, LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, PLAIN_TRACE_FILE, POSTERIOR_DIR, POSTERIOR_FILES, REPORT_FILES,
+  RESULT_FOLDER_NAMES, RUN_FILES,
 } from '../engineProtocol';
 import type { FolderOutputs } from './outputChecks';
-import { commitAll, stageBytes, stageCopy, type StagedFile } from './outputFiles';
 
 /** whether a file or folder is there (a missing one is not an error here) */
 export async function exists(path: string): Promise<boolean> {
@@ -31,61 +30,70 @@ export interface CopyOptions {
   traceJson: boolean;
 }
 
-type Stage = () => Promise<StagedFile>;
-
-async function traceStages(runDir: string, outDir: string, options: CopyOptions): Promise<{ stages: Stage[]; written: string[] }> {
-  const trace = join(runDir, RUN_FILES.trace);
-  if (!(await exists(trace))) return { stages: [], written: [] };
-  if (options.traceJson) return { stages: [async () => stageBytes(join(outDir, PLAIN_TRACE_FILE), await readTraceJson(trace))], written: [PLAIN_TRACE_FILE] };
-  return { stages: [() => stageCopy(trace, join(outDir, RUN_FILES.trace))], written: [RUN_FILES.trace] };
+async function stageTrace(runDir: string, staging: string, options: CopyOptions): Promise<string[]> {
+  if (!(await exists(join(runDir, RUN_FILES.trace)))) return [];
+  if (!options.traceJson) {
+    await stageFile(runDir, staging, RUN_FILES.trace);
+    return [RUN_FILES.trace];
+  }
+  await writeFile(join(staging, PLAIN_TRACE_FILE), await readTraceJson(join(runDir, RUN_FILES.trace)));
+  return [PLAIN_TRACE_FILE];
 }
 
-async function likelihoodStages(runDir: string, outDir: string): Promise<Stage[]> {
+async function stageLikelihoods(runDir: string, staging: string): Promise<string[]> {
   const likelihood = join(runDir, LIKELIHOOD_DIR);
   if (!(await exists(likelihood))) return [];
-  await mkdir(join(outDir, LIKELIHOOD_DIR), { recursive: true });
-  const entries = await readdir(likelihood, { withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => () => stageCopy(join(likelihood, e.name), join(outDir, LIKELIHOOD_DIR, e.name)));
+  const files = (await readdir(likelihood, { withFileTypes: true })).filter((e) => e.isFile());
+  for (const e of files) await stageFile(runDir, staging, join(LIKELIHOOD_DIR, e.name));
+  return files.length > 0 ? [LIKELIHOOD_DIR] : [];
 }
 
 /**
  * The posterior files the report names: the run's own (posterior/) and each whole-decode engine's
  * (external/<n>-<name>/), those that exist.
  */
-async function posteriorStages(runDir: string, outDir: string): Promise<Stage[]> {
+async function stagePosteriors(runDir: string, staging: string): Promise<string[]> {
   const report = await readFile(join(runDir, RUN_FILES.report), 'utf8').then((t) => JSON.parse(t) as Report).catch(() => undefined);
   const named = [
     ...(report?.posterior ? Object.values(POSTERIOR_FILES) : []),
     ...(report?.strategies ?? []).flatMap((s) => (s.external?.posterior ? [s.external.posterior.file] : [])),
   ];
-  const stages: Stage[] = [];
+  const top: string[] = [];
   for (const file of named) {
     // a name from the report stays inside the run folder: never a path that climbs out of it
     if (file.split(/[\\/]/).includes('..') || !(await exists(join(runDir, file)))) continue;
-    await mkdir(dirname(join(outDir, file)), { recursive: true });
-    stages.push(() => stageCopy(join(runDir, file), join(outDir, file)));
+    await stageFile(runDir, staging, file);
+    top.push(file.split(/[\\/]/)[0]!);
   }
-  return stages;
+  return top;
 }
 
-/** Copies what the run left; returns the names written into outDir. */
-export async function copyRunOutputs(runDir: string, outDir: string, options: CopyOptions): Promise<string[]> {
-  await mkdir(outDir, { recursive: true });
-  const stages: Stage[] = [];
+/** The run's final status and id, as the result folder's manifest records them. */
+export interface RunResultOf {
+  runId: string;
+  status: string;
+}
+
+/**
+ * Copies what the run left into DIR as one commit (see data/files/resultFolder.ts): an earlier
+ * result there stays whole until this one is, and none of its files stays beside it. Returns
+ * the names written into DIR.
+ */
+export async function copyRunOutputs(runDir: string, outDir: string, options: CopyOptions, run: RunResultOf): Promise<string[]> {
   const written: string[] = [];
-  for (const name of REPORT_FILES) {
-    if (await exists(join(runDir, name))) {
-      stages.push(() => stageCopy(join(runDir, name), join(outDir, name)));
+  await commitResultFolder(outDir, { all: RESULT_FOLDER_NAMES }, { kind: 'run', ...run }, async (staging) => {
+    for (const name of REPORT_FILES) {
+      if (!(await exists(join(runDir, name)))) continue;
+      await stageFile(runDir, staging, name);
       written.push(name);
     }
-  }
-  const trace = await traceStages(runDir, outDir, options);
-  const likelihood = await likelihoodStages(runDir, outDir);
-  if (likelihood.length > 0) written.push(`${LIKELIHOOD_DIR}/`);
-  const posterior = await posteriorStages(runDir, outDir);
-  if (posterior.length > 0) written.push(`${POSTERIOR_DIR}/`);
-  await commitAll([...stages, ...trace.stages, ...likelihood, ...posterior]);
-  return [...written.slice(0, 3), ...trace.written, ...written.slice(3)];
+    written.push(...(await stageTrace(runDir, staging, options)));
+    const likelihood = await stageLikelihoods(runDir, staging);
+    const posterior = await stagePosteriors(runDir, staging);
+    written.push(...likelihood.map((d) => `${d}/`), ...[...new Set(posterior)].map((d) => `${d}/`));
+    return [...written.map((w) => w.replace(/\/$/, ''))];
+  });
+  return written;
 }
 
 /** What copyRunOutputs may write for a run of `config`, so that `--out` is checked before the run. */

@@ -24,6 +24,10 @@ export {
   readTraceJson, readUntrustedFile, readUntrustedText, regularFileStats, type UntrustedReadOptions,
 } from './files';
 export {
+  commitResultFolder, holdsResult, pendingCommit, processAlive, readResultManifest, recoverResultFolder, RESULT_MANIFEST, stageFile, TEMPORARY_NAME,
+  temporaryBeside, writeFileAtomic, type ResultDescription, type ResultManifest, type ResultNames,
+} from './files';
+export {
   encodeNpyBytes, encodeNpyFloat32, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, npyHeader, NPZ_FORMAT,
   writeClusterlessNpz, ZipWriter, type NpzWriteOptions,
 } from './writers';

@@ -147,3 +147,12 @@ export interface AutoProbeRecord {
   /** the probe's own time */
   probeMs: number;
 }
+
+/**
+ * Every top-level name a result folder (`run`, `decode` or `merge --out DIR`) may hold: a new
+ * result moves aside whatever of these an earlier one left, so no file of another run stands
+ * beside it; anything else in DIR is a person's own and is never touched.
+ */
+export const RESULT_FOLDER_NAMES: readonly string[] = [
+  ...REPORT_FILES, RUN_FILES.trace, PLAIN_TRACE_FILE, LIKELIHOOD_DIR, POSTERIOR_DIR, EXTERNAL_DIR, DECODE_SUMMARY_FILE, MERGE_SUMMARY_FILE,
+];

@@ -7,7 +7,6 @@
  * A shard (`--shard I/N`) decodes its electrodes only; decode.json says which, with the whole
  * dataset's fingerprint, so `kde-profiler merge` can add the shards' likelihoods up.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDispatch, type StrategyChoice } from '../../../shared/config';
 import { summarizeDataset, type Dataset, type DatasetSummary } from '../../../shared/dataset';
@@ -15,7 +14,7 @@ import { AppError } from '../../../shared/errors';
 import { formatBytes, formatMs } from '../../../shared/format';
 import type { StageTime, StrategyResult } from '../../../shared/report';
 import { datasetScale, timingStats } from '../../analysis';
-import { PRESET_INFO } from '../../data';
+import { PRESET_INFO, writeFileAtomic } from '../../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../../engine/model';
 import { posteriorStageEstimate } from '../../engine/posterior';
 import type { WindowSummary } from '../../engine';
@@ -112,7 +111,7 @@ class DecodeRun {
     const decodeSummary = summaryOf(summary, scale, inputs, strategy, estimate, this.request, decoded);
     const projection = projectionOf(dataset, decoded, decodeSummary.peakRssBytes);
     if (projection) decodeSummary.projection = projection;
-    await writeFile(join(start.runDir, DECODE_SUMMARY_FILE), `${JSON.stringify(decodeSummary, null, 2)}\n`);
+    await writeFileAtomic(join(start.runDir, DECODE_SUMMARY_FILE), `${JSON.stringify(decodeSummary, null, 2)}\n`);
     return {
       dataset: summary,
       backend,

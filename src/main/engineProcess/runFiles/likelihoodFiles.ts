@@ -3,17 +3,18 @@
  * (n_time, n_bins) in C order, plus axes.json with what a heatmap needs to label them
  * (time rows, bin centres, the true position at each row when the dataset knows it).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset } from '../../../shared/dataset';
-import { encodeNpyFloat32 } from '../../data';
+import { encodeNpyFloat32, writeFileAtomic } from '../../data';
 import { LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from '../../engineProtocol';
 
 
 export async function writeLikelihood(runDir: string, name: string, values: Float64Array, nTime: number, nCols: number): Promise<string> {
   await mkdir(join(runDir, LIKELIHOOD_DIR), { recursive: true });
   const rel = likelihoodRelPath(name);
-  await writeFile(join(runDir, rel), encodeNpyFloat32([nTime, nCols], values));
+  // whole or absent: a kill mid-write never leaves half a .npy under its name
+  await writeFileAtomic(join(runDir, rel), encodeNpyFloat32([nTime, nCols], values));
   return rel;
 }
 
@@ -55,5 +56,5 @@ export async function writeAxes(runDir: string, dataset: Dataset): Promise<void>
   await mkdir(join(runDir, LIKELIHOOD_DIR), { recursive: true });
   // NaN is not JSON: unknown positions travel as null
   const json = JSON.stringify(likelihoodAxes(dataset), (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
-  await writeFile(join(runDir, LIKELIHOOD_AXES_FILE), json);
+  await writeFileAtomic(join(runDir, LIKELIHOOD_AXES_FILE), json);
 }

@@ -12,15 +12,9 @@
  */
 import { readFileSync } from 'node:fs';
 
-/** whether a process with this pid exists (EPERM: it does, under another user) */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from '../../data';
+
+export { processAlive };
 
 /** /proc/PID/stat is one short line; anything longer is not it */
 const MAX_STAT_BYTES = 4096;
