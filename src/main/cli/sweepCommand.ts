@@ -5,7 +5,7 @@
  * and sweep.csv as they stand; at the end the table of medians, the slopes and the crossovers.
  * Ctrl-C cancels the run under way and keeps what the sweep has.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RunConfig } from '../../shared/config';
 import type { Report } from '../../shared/report';
@@ -21,6 +21,7 @@ import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { withService } from './cliService';
 import { checkOutputFolder } from './outputChecks';
+import { writeOutputFile } from './outputFiles';
 import { followRun } from './runCommand';
 import { RUN_OPTIONS, runConfigFromFlags } from './runFlags';
 import { runningServer } from './serverLink';
@@ -136,7 +137,8 @@ async function runValue(service: ProfilerService, state: SweepState, i: number, 
 
 async function copyOut(service: ProfilerService, id: string, outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
-  for (const name of [SWEEP_FILES.json, SWEEP_FILES.csv]) await copyFile(join(sweepDir(service.runsDir, id), name), join(outDir, name));
+  // each file whole or not at all: a kill mid-copy leaves the earlier file, never half of one
+  for (const name of [SWEEP_FILES.json, SWEEP_FILES.csv]) await writeOutputFile(join(outDir, name), await readFile(join(sweepDir(service.runsDir, id), name)));
 }
 
 async function printSweepLink(io: CliIo, runsDir: string, id: string): Promise<void> {
