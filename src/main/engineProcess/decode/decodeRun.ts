@@ -16,17 +16,17 @@ import type { StageTime, StrategyResult } from '../../../shared/report';
 import { datasetScale, timingStats } from '../../analysis';
 import { PRESET_INFO, writeFileAtomic } from '../../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../../engine/model';
-import { posteriorStageEstimate } from '../../engine/posterior';
+import { buildStateSpace, posteriorStageEstimate } from '../../engine/posterior';
 import type { WindowSummary } from '../../engine';
 import {
   DECODE_SUMMARY_FILE, likelihoodRelPath, type AutoProbeRecord, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type PosteriorSummary,
   type StartMessage,
 } from '../../engineProtocol';
 import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type FittedModel, type RunInputs, type RunSession } from '../session';
-import { refuseBeyondHeap } from './heapLimit';
 import { DecodeProgress, type DecodePhase } from './decodeProgress';
+import { decodeOutputSize, refuseBeyondDisk, type DecodeOutputSize } from './diskSpace';
 import { LikelihoodStream, writeAxes } from '../runFiles';
-import { fitOptionsFor, notApplicableFor } from '../measurement';
+import { fitOptionsFor, notApplicableFor, refuseBeyondHeap } from '../measurement';
 import { decodePosterior, placeGridOf } from '../posterior';
 import { recordingProjection } from './recordingProjection';
 import { probeAutoStrategy } from '../autoProbe';
@@ -93,6 +93,7 @@ class DecodeRun {
       const stage = posteriorStageEstimate({ ...wanted, rowsPerWindow: this.request.rowsPerChunk }, placeGridOf(dataset), dataset.time.length);
       session.log('info', `estimated memory of the ${wanted.model} posterior (${wanted.method}), held besides the likelihood's: ${formatBytes(stage.bytes)} of typed arrays (${stage.formula})`);
     }
+    await refuseBeyondDisk(start.runDir, this.outputSize(dataset));
 
     memory.markStage(strategy);
     // the stage table of the fit and the decode, span by span: a long recording's spans are not kept
@@ -155,6 +156,14 @@ class DecodeRun {
     } finally {
       model.dispose();
     }
+  }
+
+  /** What the decode will write into the run folder: the likelihood, and the posterior's files when asked. */
+  private outputSize(dataset: Dataset): DecodeOutputSize {
+    const wanted = this.request.posterior;
+    const space = wanted ? buildStateSpace(wanted.model, placeGridOf(dataset), wanted.parameters) : undefined;
+    const nBins = dataset.placeBinCenters.length / dataset.positionDims;
+    return decodeOutputSize(dataset.time.length, nBins, space ? { space, positionDims: dataset.positionDims } : undefined);
   }
 
   /** The likelihood window by window into its file (the summary times each batch of windows decoded together). */

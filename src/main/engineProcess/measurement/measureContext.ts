@@ -34,6 +34,8 @@ export interface MeasureContext {
   dataset: Dataset;
   config: RunConfig;
   options: StrategyOptions;
+  /** the active backend's name: a named strategy whose estimate passes what it holds is refused before its work */
+  backendName?: string;
   rec: LoopRecorder;
   tracker: ProgressTracker;
   spans: SpanCollector;

@@ -262,3 +262,28 @@ describe("a run's auto", () => {
     expect(probe[0]!.ts + probe[0]!.dur).toBeLessThanOrEqual(cold.ts + cold.dur);
   });
 });
+
+describe('a named strategy past what the backend holds', () => {
+  it('fails before its work with the electrode and what to do, and the run measures the others', async () => {
+    // one electrode of 4 000 × 4 000 spikes over 40 000 bins: reference would hold B·E·P floats at once, terabytes
+    const dataset = makePreset('tiny', { seed: 1, sizes: { nElectrodes: 1, meanEncodingSpikes: 4000, meanDecodingSpikes: 4000, nPositionBins: 40_000 } });
+    const { deps, now } = scripted(() => 100);
+    const strategies: StrategyChoice[] = ['reference', 'auto'];
+    const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies, repeats: 1, warmup: 0 });
+    const tracker = new ProgressTracker(strategies.map((name) => ({ name, units: 2 })), now);
+    let predicts = 0;
+    const counting: EngineDeps = { ...deps, predictNonlocal: async (...args) => { predicts++; return deps.predictNonlocal(...args); } };
+    const ctx: MeasureContext = {
+      deps: counting, dataset, config, tracker, memory, nowMs: now, backendName: 'wasm',
+      rec: new Recorder({ proc: 'engine', disabled: true }), spans: new SpanCollector(),
+      options: { blockSize: 1_000_000 }, signal: new AbortController().signal, emitProgress: () => undefined,
+    };
+    const rows = await measureStrategies(ctx, strategies);
+    expect(rows[0]!.result.status).toBe('failed');
+    expect(rows[0]!.result.error?.message).toMatch(/--strategy reference would hold .* past the 2\.00 GiB the wasm backend holds/);
+    expect(rows[1]!.result.status).toBe('ok');
+    // only auto's calls predicted: reference was refused before any
+    expect(predicts).toBeGreaterThan(0);
+    expect(rows[1]!.result.strategy).toBe('auto');
+  });
+});

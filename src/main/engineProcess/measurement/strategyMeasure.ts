@@ -14,6 +14,7 @@ import { STRATEGY_SPAN, WARMUP_SPAN } from '../../../shared/traceSpans';
 import { compareArrays, machineLoadBetween, numericalHealth, timingStats } from '../../analysis';
 import { estimateDatasetPeak, isCancellation } from '../../engine/model';
 import type { StrategyWindow } from '../../engineProtocol';
+import { refuseBeyondHeap } from './heapLimit';
 import { emptyTally, interleavedRepeats, isMeasuring, type StrategyInProgress } from './interleavedRepeats';
 import { readLoad } from './loadReading';
 import type { MeasureContext } from './measureContext';
@@ -93,6 +94,7 @@ async function prepare(ctx: MeasureContext, strategy: StrategyChoice): Promise<S
   const startUs = ctx.rec.nowUs();
   ctx.memory.markStage(strategy);
   try {
+    if (ctx.backendName) refuseBeyondHeap(strategy, ctx.backendName, estimateDatasetPeak(strategy, summarizeDataset(ctx.dataset), ctx.options));
     s.calls = await ctx.rec.span(STRATEGY_SPAN, () => coldAndWarmups(ctx, strategy), { strategy });
   } catch (e) {
     if (ctx.signal.aborted || isCancellation(e)) throw e;

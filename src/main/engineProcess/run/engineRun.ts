@@ -61,6 +61,7 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
     deps: compute, dataset, config, tracker, memory, rec: session.probe, spans: session.spans, signal: session.signal,
     // auto rates each electrode's candidates at this backend's calibrated throughput
     options: { ...deps.strategyOptionsFor(dataset, config), calibration },
+    backendName: backend.name,
     emitProgress: () => session.emitProgress(),
   };
   // after each round of repeats the host gets what was measured so far: a run that fails or is cancelled keeps it
