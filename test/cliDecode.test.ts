@@ -56,6 +56,8 @@ describe('kde-profiler decode', () => {
       expect(summary.peakRssBytes).toBeGreaterThan(0);
       expect(summary.windows).toBeGreaterThanOrEqual(1);
       expect(summary.scale).toMatch(/preset/);
+      // the encoding and decoding spikes are counted apart, never summed (a window's spikes are in both sets)
+      expect(r.stdout).toContain(`${summary.dataset.nEncodingSpikes} encoding and ${summary.dataset.nDecodingSpikes} decoding spikes`);
       expect((await readdir(join(out, 'likelihood'))).some((f) => f.endsWith('.partial'))).toBe(false);
     });
   }

@@ -212,7 +212,8 @@ function posteriorText(p: PosteriorSummary, outDir: string, decodeMs: number): s
 function summaryText(s: DecodeSummary, file: string): string {
   const d = s.dataset;
   return (
-    `${d.name}: ${d.nElectrodes} electrodes, ${d.nEncodingSpikes + d.nDecodingSpikes} spikes, ` +
+    // the two sets overlap where the encoding spans the whole recording and the decode a window of it: never summed
+    `${d.name}: ${d.nElectrodes} electrodes, ${d.nEncodingSpikes} encoding and ${d.nDecodingSpikes} decoding spikes, ` +
     `${d.nTime} rows × ${d.nBins} bins on ${s.backend.name} (${s.backend.device})\n` +
     `load ${formatMs(s.loadMs)} · fit ${formatMs(s.fitMs)} · decode ${formatMs(s.decodeMs)} ` +
     `(${s.strategy} → ${[...new Set(s.resolved)].join(', ')}) · peak RSS ${formatBytes(s.peakRssBytes)}\n` +

@@ -30,6 +30,23 @@ describe('runSummary', () => {
     expect(lines).toContain('decoding error at chance (a bin guessed uniformly): 29.3, 19 % within 10');
   });
 
+  it("with a posterior, says the decoder's own error first and names the column for the likelihood it scores", () => {
+    const report = exampleReport();
+    report.strategies[0]!.accuracy = { rows: 500, medianAbsError: 59.3, shareWithin10: 0.29 };
+    report.posterior = {
+      model: 'decoder', method: 'structured', states: ['Continuous'], nTime: 500, nStateBins: 100, filterMs: 3, smoothMs: 2,
+      accuracy: { likelihood: { rows: 500, medianAbsError: 59.3, shareWithin10: 0.29 }, posterior: { rows: 500, medianAbsError: 2.11, shareWithin10: 0.981, units: 'cm' } },
+    } as unknown as NonNullable<typeof report.posterior>;
+    const lines = runSummary(report).split('\n');
+    const decoded = lines.findIndex((l) => l.startsWith('decoding error of the decoder (posterior MAP against the true position): 2.1 cm, 98 % within 10'));
+    const header = lines.findIndex((l) => l.startsWith('strategy '));
+    expect(decoded).toBeGreaterThan(0);
+    expect(decoded).toBeLessThan(header);
+    expect(lines[header]).toMatch(/likelihood argmax error$/);
+    // without a posterior the column keeps its plain name
+    expect(text).toMatch(/decoding error$/m);
+  });
+
   it('names the runner-up with its verdict', () => {
     expect(text).toContain('recommendation: compensated, block size 100; runner-up reference: 2.12× (95 % CI 1.99–2.30): slower');
   });
