@@ -8,7 +8,7 @@
  * it then agrees with the band's float32 entries to float32 rounding, not bit for bit.
  */
 import { NEGLIGIBLE_NATS } from './continuousTransitions';
-import { gridDims, type PlaceGrid } from './grid';
+import { gridAxes, gridDims, type PlaceGrid } from './grid';
 import { GridConvolution } from './gridConvolution';
 import type { GridFilter } from './gridFilter';
 import { SeparableConvolution } from './separableConvolution';
@@ -58,8 +58,7 @@ function axisKernel(step: number, bins: number, movementVar: number): Float64Arr
 function regularSteps2d(grid: PlaceGrid): [number, number] | undefined {
   const [nx, ny] = grid.shape as [number, number];
   const c = grid.centers;
-  const xs = Float64Array.from({ length: nx }, (_, ix) => c[ix * ny * 2]!);
-  const ys = Float64Array.from({ length: ny }, (_, iy) => c[iy * 2 + 1]!);
+  const [xs, ys] = gridAxes(grid) as [Float64Array, Float64Array];
   for (let ix = 0; ix < nx; ix++) {
     for (let iy = 0; iy < ny; iy++) {
       const k = (ix * ny + iy) * 2;

@@ -18,6 +18,18 @@ export function gridBinCount(grid: PlaceGrid): number {
   return grid.interior.length;
 }
 
+/**
+ * The grid's centre coordinates along each axis, read off its C-order centres (the last axis
+ * fastest): axis a's i-th coordinate is that of bin i·stride_a. A grid without a shape is one axis.
+ * Whether every bin sits on these axes (a regular grid) is the caller's question.
+ */
+export function gridAxes(grid: PlaceGrid): Float64Array[] {
+  const dims = gridDims(grid);
+  const shape = grid.shape ?? [grid.interior.length];
+  const strides = shape.map((_, a) => shape.slice(a + 1).reduce((x, y) => x * y, 1));
+  return shape.map((n, a) => Float64Array.from({ length: n }, (_, i) => grid.centers[i * strides[a]! * dims + a]!));
+}
+
 /** A grid whose centres, mask and shape disagree cannot be decoded on: say which part is wrong. */
 export function checkGrid(grid: PlaceGrid): void {
   const dims = gridDims(grid);

@@ -9,7 +9,7 @@
  * initial and transition mass of the Local state, so the state's effective prior is the kernel.
  * A row whose position is unknown (NaN) gets 0 in every bin: no preference.
  */
-import { gridDims, type PlaceGrid } from './grid';
+import { gridAxes, gridDims, type PlaceGrid } from './grid';
 
 /** The animal's bin as NLD's Environment.get_bin_ind finds it; -1 when the position is NaN. */
 export class GridBinIndex {
@@ -22,7 +22,7 @@ export class GridBinIndex {
     this.dims = gridDims(grid);
     const shape = grid.shape ?? [grid.interior.length];
     this.strides = shape.map((_, a) => shape.slice(a + 1).reduce((x, y) => x * y, 1));
-    this.axes = shape.map((n, a) => Float64Array.from({ length: n }, (_, i) => grid.centers[i * this.strides[a]! * this.dims + a]!));
+    this.axes = gridAxes(grid);
   }
 
   /**

@@ -11,6 +11,7 @@ import { AppError, BugError } from '../../../shared/errors';
 import type { PosteriorGrid } from '../../../shared/posteriorView';
 import { truePositionAtRows } from '../../analysis';
 import { loadDataset } from '../../data';
+import { gridAxes } from '../../engine/posterior';
 
 export interface PosteriorGridInfo {
   grid: PosteriorGrid;
@@ -41,12 +42,8 @@ export function gridInfoOf(dataset: Dataset, source: DataSource, expect: GridExp
   const [nx, ny] = shape as [number, number];
   if (nx * ny !== expect.nBins) throw refuse(`has a grid of ${nx} × ${ny} bins, where the posterior has ${expect.nBins}`);
   if (dataset.time.length !== expect.nTime) throw refuse(`has ${dataset.time.length} decoding rows, where the posterior has ${expect.nTime}`);
-  const centers = dataset.placeGrid!.centers;
-  const grid: PosteriorGrid = {
-    shape: [nx, ny],
-    x: Array.from({ length: nx }, (_, ix) => centers[ix * ny * 2]!),
-    y: Array.from({ length: ny }, (_, iy) => centers[iy * 2 + 1]!),
-  };
+  const [x, y] = gridAxes(dataset.placeGrid!) as [Float64Array, Float64Array];
+  const grid: PosteriorGrid = { shape: [nx, ny], x: Array.from(x), y: Array.from(y) };
   const info: PosteriorGridInfo = { grid, time: Float64Array.from(dataset.time) };
   const truth = truePositionAtRows(dataset);
   if (truth.some((v) => !Number.isNaN(v))) info.truePosition = truth;
