@@ -53,6 +53,8 @@ describe('a decode run in the engine process', () => {
     const [s] = result.outcome.strategies;
     expect(s).toMatchObject({ strategy: 'compensated', status: 'ok', likelihoodFile: 'likelihood/compensated.npy' });
     expect([s!.encode!.n, s!.decode!.n]).toEqual([0, 0]);
+    // the machine's load around the decode, which the report's busy finding reads
+    if (process.platform === 'linux') expect(s!.load).toMatchObject({ loadAverageStart: expect.any(Array), loadAverageEnd: expect.any(Array), busy: expect.any(Boolean) });
     expect(result.outcome.windows.map((w) => w.strategy)).toEqual(['compensated']);
     // the stage table of the fit and the decode, tallied as the spans closed; the loop's own spans left out
     const stages = Object.fromEntries(s!.stages.map((st) => [st.name, st]));

@@ -13,7 +13,7 @@ import { summarizeDataset, type Dataset, type DatasetSummary } from '../../../sh
 import { AppError } from '../../../shared/errors';
 import { formatBytes, formatMs } from '../../../shared/format';
 import type { StageTime, StrategyResult } from '../../../shared/report';
-import { datasetScale, timingStats } from '../../analysis';
+import { datasetScale, machineLoadBetween, timingStats } from '../../analysis';
 import { PRESET_INFO, writeFileAtomic } from '../../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../../engine/model';
 import { buildStateSpace, posteriorStageEstimate } from '../../engine/posterior';
@@ -26,7 +26,7 @@ import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type Fitt
 import { DecodeProgress, type DecodePhase } from './decodeProgress';
 import { decodeOutputSize, refuseBeyondDisk, type DecodeOutputSize } from './diskSpace';
 import { LikelihoodStream, writeAxes } from '../runFiles';
-import { fitOptionsFor, notApplicableFor, refuseBeyondHeap } from '../measurement';
+import { fitOptionsFor, notApplicableFor, readLoad, refuseBeyondHeap } from '../measurement';
 import { decodePosterior, placeGridOf } from '../posterior';
 import { recordingProjection } from './recordingProjection';
 import { probeAutoStrategy } from '../autoProbe';
@@ -101,6 +101,8 @@ class DecodeRun {
     session.spans.beginTally();
     let decoded: Decoded;
     let stages: StageTime[];
+    // the machine's load around the work: a decode on a busy machine says its times are disturbed, as a run does
+    const loadAtStart = readLoad();
     try {
       decoded = await this.fitAndDecode(dataset, options);
     } finally {
@@ -116,7 +118,7 @@ class DecodeRun {
     return {
       dataset: summary,
       backend,
-      strategies: [strategyResult(decodeSummary, decoded, stages, memory.summary().stages[strategy])],
+      strategies: [{ ...strategyResult(decodeSummary, decoded, stages, memory.summary().stages[strategy]), load: machineLoadBetween(loadAtStart, readLoad()) }],
       notApplicable: notApplicableFor(backend),
       windows: [{ strategy, startUs: decoded.startUs, endUs: decoded.endUs }],
       calibration: inputs.calibration,

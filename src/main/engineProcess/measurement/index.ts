@@ -13,6 +13,7 @@ export { fitOptionsFor } from './fitOptions';
 export { LOCAL_GROUP, localRatioToNonlocal, measureLocal, type LocalMeasurement } from './localMeasure';
 export { SpanCollector, type LoopRecorder, type MeasureContext } from './measureContext';
 export { refuseBeyondHeap } from './heapLimit';
+export { readLoad } from './loadReading';
 export { notApplicableFor } from './notApplicable';
 export { ProgressTracker, type ProgressGroup } from './progressTracker';
 export { POSTERIOR_GROUP, posteriorUnits, runPosterior } from './runPosterior';
