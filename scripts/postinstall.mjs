@@ -1,12 +1,16 @@
-// Fetches the Electron binary where the network allows it. Electron >= 42 no longer downloads at
-// install time; without the binary the CLI, web mode and tests all work, only the desktop window
-// needs it. Never fails the install.
+// Builds the command line to JavaScript (build-cli.mjs), then fetches the Electron binary where
+// the network allows it. Electron >= 42 no longer downloads at install time; without the binary
+// the CLI, web mode and tests all work, only the desktop window needs it. Never fails the install.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
+
+// the command line, built to JavaScript once so that it starts without compiling TypeScript
+spawnSync(process.execPath, [fileURLToPath(new URL('./build-cli.mjs', import.meta.url))], { stdio: 'inherit', timeout: 120_000 });
 
 function electronDir() {
   try {

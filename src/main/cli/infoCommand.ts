@@ -19,6 +19,13 @@ function autoSentence(backends: readonly { name: string; available: boolean; isG
     : '--backend auto: no hardware GPU adapter here, so runs take the CPU (wasm, on every core) without measuring.';
 }
 
+/** Which command line runs: its JavaScript build, or the TypeScript sources compiled at every start (slower). */
+function commandLineBuild(): string {
+  return import.meta.url.endsWith('.ts')
+    ? 'command line: from the TypeScript sources through tsx (a source is newer than out/cli, or it is not built; `npm run build:cli` makes it start faster)'
+    : 'command line: its JavaScript build (out/cli)';
+}
+
 async function execute(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, OPTIONS);
   if (boolFlag(flags, 'help')) {
@@ -32,7 +39,8 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   }
   io.stdout.write(
     `kde-profiler ${info.version} · TensorFlow.js ${info.tfjsVersion} · Node ${info.node} · ${info.platform}\n` +
-      `${info.cpus} CPUs, ${formatBytes(info.totalMemoryBytes)} memory; default backend ${info.defaultBackend}\n\n`,
+      `${info.cpus} CPUs, ${formatBytes(info.totalMemoryBytes)} memory; default backend ${info.defaultBackend}\n` +
+      `${commandLineBuild()}\n\n`,
   );
   const rows = info.backends.map((b) => [b.name, b.available ? 'yes' : 'no', b.isGpu ? 'GPU' : 'CPU', b.detail]);
   io.stdout.write(`${table([['backend', 'available', 'device', 'detail'], ...rows])}\n`);

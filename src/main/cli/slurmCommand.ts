@@ -44,7 +44,8 @@ const MERGE_SCRIPT = 'kde-profiler-merge.sbatch';
 
 /** node and this checkout's (or package's) entry script: compute nodes see the same shared paths */
 function defaultCli(): string[] {
-  return [process.execPath, fileURLToPath(new URL('../../../bin/kde-profiler.mjs', import.meta.url))];
+  // from source (src/main/cli) or the CLI's build (out/cli)
+  return [process.execPath, fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../bin/kde-profiler.mjs' : '../../bin/kde-profiler.mjs', import.meta.url))];
 }
 
 function checkRunFlags(runFlags: string[]): string[] {

@@ -31,9 +31,12 @@ const STDERR_TAIL_CHARS = 16_384;
 /** after 'exit', wait this long for the IPC channel to drain before reporting the exit */
 const DRAIN_GRACE_MS = 250;
 
-/** The TypeScript entry of the engine process, in its own wing beside this one. */
+/** Whether this module runs from the TypeScript sources (else from a JavaScript build, out/cli or out/main). */
+const fromSource = import.meta.url.endsWith('.ts');
+
+/** The engine process's entry: engineMain.ts in its own wing from source, engineMain.mjs beside this module in the CLI's build. */
 export function defaultEngineEntry(): string {
-  return fileURLToPath(new URL('../engineProcess/engineMain.ts', import.meta.url));
+  return fileURLToPath(new URL(fromSource ? '../engineProcess/engineMain.ts' : './engineMain.mjs', import.meta.url));
 }
 
 /** tsx resolved from this module, so the child loads it whatever the working directory is. */
@@ -41,6 +44,8 @@ function tsxLoaderUrl(): string {
   const require = createRequire(import.meta.url);
   return pathToFileURL(require.resolve('tsx')).href;
 }
+
+const entryIsTypeScript = (entry: string): boolean => entry.endsWith('.ts');
 
 export interface ForkOptions {
   /** a .ts entry to run instead of engineMain.ts (tests use small fake engines) */
@@ -52,7 +57,7 @@ export interface ForkOptions {
 export function forkEngine(options: ForkOptions = {}): EngineChild {
   const child = fork(options.entry ?? defaultEngineEntry(), [], {
     // --expose-gc: the posterior stage collects garbage once before it takes its memory baseline
-    execArgv: ['--import', tsxLoaderUrl(), '--expose-gc'],
+    execArgv: [...(entryIsTypeScript(options.entry ?? defaultEngineEntry()) ? ['--import', tsxLoaderUrl()] : []), '--expose-gc'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: options.env ?? process.env,
