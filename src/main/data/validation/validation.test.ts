@@ -7,6 +7,7 @@ import type { ValidationFinding } from '../../../shared/api';
 import { AppError } from '../../../shared/errors';
 import { inspectNpz, inspectNpzBytes, loadNpz, loadNpzBytes } from '../clusterlessNpz';
 import { bytesJson, f8, makeNpy, makeNpz, numbersOf, strings, unzipMembers } from '../testing';
+import { ValidationFindings } from './validationFindings';
 
 const fixture = fileURLToPath(new URL('../../../../test/fixtures/kde_ref_tiny_seed42_D2.npz', import.meta.url));
 const tiny = () => unzipMembers(readFileSync(fixture));
@@ -313,7 +314,8 @@ describe('loadNpz errors', () => {
       expect(e).toBeInstanceOf(AppError);
       const err = e as AppError;
       expect(err.code).toBe('E027');
-      expect(err.message).toMatch(/^two\.npz: Electrode 'e0'.*\(and 1 more problem\)$/);
+      // the other problem is listed, code, key and words, so one load shows them all
+      expect(err.message).toMatch(/^two\.npz: Electrode 'e0'.*\(and 1 more problem: E\d{3} at spike_times_2: .*e2.*\)$/);
       expect(err.location).toMatchObject({ file: 'two.npz', key: 'spike_times_0', electrode: 'e0', index: 6 });
     }
   });
@@ -324,5 +326,15 @@ describe('loadNpz errors', () => {
     edit(m, 'spike_waveform_features_0', (d) => { d[0] = Number.POSITIVE_INFINITY; });
     const codes = (await findingsOf(m)).filter((f) => f.severity === 'error').map((f) => f.code).sort();
     expect(codes).toEqual(['E020', 'E025', 'E050']);
+  });
+});
+
+describe('a load with many problems', () => {
+  it('lists the first few after the first and counts the rest, each cut short', () => {
+    const findings = new ValidationFindings('many.npz');
+    for (let i = 0; i < 9; i++) findings.error('E027', `problem ${i} ${'x'.repeat(i === 1 ? 400 : 0)}`, { key: `spike_times_${i}` });
+    const message = findings.toAppError()!.message;
+    expect(message).toMatch(/^many\.npz: problem 0 +\(and 8 more problems: E027 at spike_times_1: problem 1 x+…; E027 at spike_times_2: problem 2 ; .*E027 at spike_times_5: problem 5 ; 3 more not listed\)$/);
+    expect(message.length).toBeLessThan(1200);
   });
 });

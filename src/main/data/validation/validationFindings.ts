@@ -55,7 +55,7 @@ export class ValidationFindings {
     const first = errors[0];
     if (!first) return null;
     const more = errors.length - 1;
-    const message = more > 0 ? `${first.message} (and ${more} more problem${more === 1 ? '' : 's'})` : first.message;
+    const message = more > 0 ? `${first.message} (and ${more} more problem${more === 1 ? '' : 's'}: ${otherProblems(errors.slice(1), `${this.file}: `)})` : first.message;
     return new AppError(first.code as ErrorCode, message, {
       file: this.file,
       key: first.key,
@@ -64,6 +64,21 @@ export class ValidationFindings {
       hint: first.fix,
     });
   }
+}
+
+/** the errors after the first, listed so that one load shows them all (the first few, each cut short) */
+const LISTED_PROBLEMS = 5;
+const PROBLEM_CHARS = 160;
+
+/** `prefix`: the file's name, said once at the start of the whole message */
+function otherProblems(rest: readonly ValidationFinding[], prefix: string): string {
+  const shown = rest.slice(0, LISTED_PROBLEMS).map((f) => {
+    const message = f.message.startsWith(prefix) ? f.message.slice(prefix.length) : f.message;
+    const text = message.length > PROBLEM_CHARS ? `${message.slice(0, PROBLEM_CHARS - 1)}…` : message;
+    return `${f.code}${f.key !== undefined ? ` at ${f.key}` : ''}: ${text}`;
+  });
+  const unlisted = rest.length - shown.length;
+  return shown.join('; ') + (unlisted > 0 ? `; ${unlisted} more not listed` : '');
 }
 
 /** 35000 → "35,000" */
