@@ -21,7 +21,7 @@ interface Candidate {
 
 /** The opening sentence: the lowest median and how the runner-up compares, in the intervals' terms. */
 function rankingWords(input: AnalysisInput, best: Candidate, next: Candidate | undefined): { words: string; runnerUp?: Recommendation['runnerUp'] } {
-  const lowest = `On ${input.backend.name} (${input.backend.device}) ${best.name} had the lowest warm median encode + decode`;
+  const lowest = `On ${input.backend.name} ${best.name} had the lowest warm median encode + decode`;
   const bestTime = formatMedianWithCi(totalTiming(best.r)!);
   if (!next) {
     // alone and called once (a decode): there is no warm median, nor anything to be lowest among
@@ -40,7 +40,8 @@ function rankingWords(input: AnalysisInput, best: Candidate, next: Candidate | u
   if (c.verdict === 'no significant difference') {
     return {
       runnerUp,
-      words: `On ${input.backend.name} (${input.backend.device}) ${best.name} and ${next.name} show no significant difference: ` +
+      // the backend's device is said where the run is described; here its name is enough
+      words: `On ${input.backend.name} ${best.name} and ${next.name} show no significant difference: ` +
         `${next.name} takes ${formatRatioCi(c.ratio, c.ratioCi95)} the time of ${best.name}; ${best.name} had the lower warm ` +
         `median encode + decode (${formatMs(best.ms)} vs ${formatMs(next.ms)}), so either will do`,
     };
@@ -103,11 +104,10 @@ export function recommend(input: AnalysisInput): Recommendation | undefined {
   const next = accepted.find((c) => c.name !== best.name);
   const peak = best.r.memory?.estimatedPeakBytes;
   const ranking = rankingWords(input, best, next);
-  const parts = [
-    ranking.words,
-    agreementOf(best.r).words,
-    `fits the ${formatBytes(budget)} budget` + (peak !== undefined ? ` (estimated peak ${formatBytes(peak)}${posteriorWords(input)})` : ''),
-  ];
+  // two sentences: how it ranks, then what it is (a verb phrase of its own, not a list run on after the ranking)
+  const about = `${best.name} ${agreementOf(best.r).words} and fits the ${formatBytes(budget)} budget` +
+    (peak !== undefined ? ` (estimated peak ${formatBytes(peak)}${posteriorWords(input)})` : '');
+  const parts = [`${ranking.words}. ${about}`];
   const skippedWords = skipped.length > 0 ? `; not chosen: ${skipped.join(', ')}` : '';
   const rec: Recommendation = {
     strategy: best.name,
