@@ -11,9 +11,11 @@ export interface GpuActivity {
   dispatches: number;
   pipelines: number;
   readBytes: number;
+  /** buffers mapped for reading: each a round trip that waits for the device to finish */
+  readbacks: number;
 }
 
-const totals: GpuActivity = { dispatches: 0, pipelines: 0, readBytes: 0 };
+const totals: GpuActivity = { dispatches: 0, pipelines: 0, readBytes: 0, readbacks: 0 };
 let installed = false;
 
 /** GPUMapMode.READ */
@@ -49,7 +51,9 @@ export function installGpuActivity(): boolean {
   wrap(device, 'createComputePipelineAsync', () => void totals.pipelines++);
   wrap(buffer, 'mapAsync', (self, args) => {
     // the GPU timer's timestamps are the profiler's readback, not the engine's
-    if (((args[0] as number) & MAP_READ) !== 0 && !isTimerBuffer(self as object)) totals.readBytes += (args[2] as number | undefined) ?? (self as { size: number }).size - ((args[1] as number | undefined) ?? 0);
+    if (((args[0] as number) & MAP_READ) === 0 || isTimerBuffer(self as object)) return;
+    totals.readBytes += (args[2] as number | undefined) ?? (self as { size: number }).size - ((args[1] as number | undefined) ?? 0);
+    totals.readbacks++;
   });
   installed = true;
   return true;
@@ -62,5 +66,8 @@ export function gpuActivity(): GpuActivity | null {
 
 /** What happened between two readings. */
 export function activitySince(before: GpuActivity, after: GpuActivity): GpuActivity {
-  return { dispatches: after.dispatches - before.dispatches, pipelines: after.pipelines - before.pipelines, readBytes: after.readBytes - before.readBytes };
+  return {
+    dispatches: after.dispatches - before.dispatches, pipelines: after.pipelines - before.pipelines,
+    readBytes: after.readBytes - before.readBytes, readbacks: after.readbacks - before.readbacks,
+  };
 }

@@ -42,8 +42,9 @@ describe('the fused likelihood on webgpu', () => {
     const read = activitySince(warm, gpuActivity()!);
     // operands are uploaded on first use, so the first call's dispatches are the kernel's two as well
     expect(activitySince(first, warm).dispatches).toBe(2);
-    expect(dispatched).toEqual({ dispatches: 2, pipelines: 0, readBytes: 0 });
+    expect(dispatched).toEqual({ dispatches: 2, pipelines: 0, readBytes: 0, readbacks: 0 });
     expect(read.readBytes).toBe(70 * 90 * 4);
+    expect(read.readbacks).toBe(1);
     tf.dispose([a, b, dec, ...Object.values(o)]);
   });
 
