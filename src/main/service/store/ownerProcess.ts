@@ -12,9 +12,12 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { processAlive } from '../../data';
+import { processAlive as pidAlive } from '../../data';
 
-export { processAlive };
+/** whether a process with this pid exists (the service's own name for data/'s check, which its importers may not reach) */
+export function processAlive(pid: number): boolean {
+  return pidAlive(pid);
+}
 
 /** /proc/PID/stat is one short line; anything longer is not it */
 const MAX_STAT_BYTES = 4096;
