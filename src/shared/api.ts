@@ -5,16 +5,17 @@
  */
 import type { BackendChoice, BackendName, DataSource, PosteriorMethod, PosteriorModel, PresetName, RunConfig, StrategyName } from './config';
 import type { DatasetSummary } from './dataset';
-import type { SerializedError } from './errors';
-import type { RunEvent, RunStatus } from './events';
+import type { RunEvent } from './events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
 import type { PosteriorRequest, PosteriorView } from './posteriorView';
 import type { PosteriorMap, PosteriorMapRequest } from './posteriorViewMap';
 import type { Report } from './report';
+import type { RunIndexEntry, RunPage, RunPageRequest } from './runList';
 import type { SweepResult, SweepSummary } from './sweep';
 import type { CounterSeries, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest, TimelineView } from './timelineView';
 
 export * from './timelineView';
+export * from './runList';
 
 export interface BackendAvailability {
   name: BackendName;
@@ -97,26 +98,6 @@ export interface PosteriorMemoryEstimate {
 export interface RunMemoryEstimate {
   strategies: MemoryEstimate[];
   posterior: PosteriorMemoryEstimate[];
-}
-
-export interface RunHeadline {
-  strategy: string;
-  encodeMedianMs?: number;
-  decodeMedianMs?: number;
-  totalMedianMs?: number;
-}
-
-export interface RunIndexEntry {
-  id: string;
-  status: RunStatus;
-  createdAt: string;
-  finishedAt?: string;
-  label?: string;
-  dataset: string;
-  backend: string;
-  strategies: string[];
-  headline: RunHeadline[];
-  error?: SerializedError;
 }
 
 export interface RunDetail {
@@ -241,7 +222,14 @@ export interface ProfilerApi {
   estimateMemory(config: RunConfig): Promise<RunMemoryEstimate>;
   startRun(config: RunConfig): Promise<{ runId: string }>;
   cancelRun(runId: string): Promise<void>;
+  /** every run, newest first; a large runs folder is better read a page at a time (listRunPage) */
   listRuns(): Promise<RunIndexEntry[]>;
+  /**
+   * A page of the runs, newest first, with the total: what a view of a large run history asks for.
+   * Optional only in the type, so that stand-ins of the whole API written before it still stand:
+   * the service and both transports always carry it.
+   */
+  listRunPage?(request?: RunPageRequest): Promise<RunPage>;
   getRun(runId: string): Promise<RunDetail>;
   deleteRun(runId: string): Promise<void>;
   getTimeline(runId: string, request: TimelineRequest): Promise<TimelineView>;
@@ -280,7 +268,7 @@ export interface ProfilerApi {
 
 /** Method names as they travel: IPC channels are `profiler:<method>`, WS messages carry the method. */
 export const API_METHODS = [
-  'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'getRun',
+  'getInfo', 'listPresets', 'inspectData', 'estimateMemory', 'startRun', 'cancelRun', 'listRuns', 'listRunPage', 'getRun',
   'deleteRun', 'getTimeline', 'getCounters', 'findSpan', 'summarizeArea', 'getLikelihood', 'getPosterior', 'getPosteriorMap', 'compareRuns', 'exportRun', 'pickDataFile',
   'scanData', 'saveRecipe', 'exportDataAsNpz', 'listSweeps', 'getSweep',
 ] as const;

@@ -20,6 +20,7 @@ export const API_ARGS: Record<ApiMethod, readonly ArgSpec[]> = {
   startRun: ['object'],
   cancelRun: ['runId'],
   listRuns: [],
+  listRunPage: ['object?'],
   getRun: ['runId'],
   deleteRun: ['runId'],
   getTimeline: ['runId', 'object'],

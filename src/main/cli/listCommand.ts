@@ -1,12 +1,30 @@
-/** `kde-profiler list`: the runs in the runs folder, newest first, with their headline times. */
+/**
+ * `kde-profiler list`: the runs in the runs folder, newest first, with their headline times. The
+ * table shows a page (the newest DEFAULT_LIMIT unless told otherwise) and says how many are left
+ * and how to see them: a runs folder of a hundred thousand runs is not printed in full by default.
+ * `--json` gives every run unless limited, as scripts have always read it.
+ */
+import type { RunIndexEntry } from '../../shared/api';
 import { formatMs } from '../../shared/format';
-import { boolFlag, parseFlags, stringFlag } from './args';
+import { boolFlag, intFlag, parseFlags, refuseTogether, stringFlag } from './args';
 import { withService } from './cliService';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { table } from './table';
 
-const USAGE = 'kde-profiler list [--runs-dir DIR] [--json]';
-const OPTIONS = { 'runs-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const USAGE = 'kde-profiler list [--runs-dir DIR] [--json] [--limit N | --all] [--offset N]';
+const OPTIONS = {
+  'runs-dir': { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, all: { type: 'boolean' }, offset: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** runs the table shows unless told otherwise: a screenful or two */
+export const DEFAULT_LIMIT = 50;
+
+interface Shown {
+  runs: RunIndexEntry[];
+  offset: number;
+  total: number;
+}
 
 async function execute(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, OPTIONS);
@@ -14,15 +32,27 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  const { runs, runsDir } = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => ({ runs: await service.listRuns(), runsDir: service.runsDir }));
-  if (boolFlag(flags, 'json')) {
-    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+  refuseTogether(flags, [['limit', 'all', 'give one: --limit N lists N runs, --all lists every run']]);
+  const json = boolFlag(flags, 'json');
+  const limit = boolFlag(flags, 'all') ? Infinity : (intFlag(flags, 'limit', 1) ?? (json ? Infinity : DEFAULT_LIMIT));
+  const offset = intFlag(flags, 'offset', 0) ?? 0;
+  const { all, runsDir } = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => ({ all: await service.listRuns(), runsDir: service.runsDir }));
+  const shown: Shown = { runs: all.slice(offset, offset + limit), offset, total: all.length };
+  if (json) {
+    io.stdout.write(`${JSON.stringify(shown.runs, null, 2)}\n`);
     return EXIT.ok;
   }
-  if (runs.length === 0) {
-    io.stdout.write(`no runs in ${runsDir}\n`);
+  if (shown.runs.length === 0) {
+    io.stdout.write(shown.total === 0 ? `no runs in ${runsDir}\n` : `no runs past the ${shown.total} in ${runsDir} (--offset ${offset})\n`);
     return EXIT.ok;
   }
+  writeTable(io, shown.runs, runsDir);
+  const more = pageNote(shown, limit);
+  if (more !== undefined) io.stdout.write(`\n${more}\n`);
+  return EXIT.ok;
+}
+
+function writeTable(io: CliIo, runs: RunIndexEntry[], runsDir: string): void {
   // a reason cut to fit the table would hide its cause (a link, a pipe, which file): each in full below
   const cut: string[] = [];
   const rows = runs.map((r) => [
@@ -38,7 +68,15 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   ]);
   io.stdout.write(`${table([['id', 'status', 'created (UTC)', 'dataset', 'backend', 'warm median total / reason'], ...rows])}\n`);
   if (cut.length > 0) io.stdout.write(`\n${cut.join('\n')}\n`);
-  return EXIT.ok;
+}
+
+/** Which runs of how many the table showed and how to see the rest; undefined when it showed them all. */
+function pageNote({ runs, offset, total }: Shown, limit: number): string | undefined {
+  const end = offset + runs.length;
+  if (offset === 0 && end === total) return undefined;
+  const older = total - end;
+  const next = older > 0 ? `; ${older} older: --offset ${end}${Number.isFinite(limit) ? ` --limit ${limit}` : ''} shows the next, --all every run` : '';
+  return `runs ${offset + 1}–${end} of ${total}, newest first${next}`;
 }
 
 /** the reason column's width */

@@ -2,9 +2,11 @@
  * `kde-profiler serve`: web mode. Starts the service and the loopback server, prints the URL with
  * its token (and with --open, the link to one run's results), records itself in the runs folder
  * so `run` and `decode` can print links to their runs, and runs until SIGINT/SIGTERM, then
- * cancels runs, removes that record and closes cleanly.
+ * cancels runs, removes that record and closes cleanly. A read-only runs folder is served for
+ * browsing: serve says no run can start there, and records nothing in it.
  */
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../server';
@@ -15,7 +17,7 @@ import { exampleRunConfig } from '../../shared/exampleRun';
 import { openInBrowser } from './openBrowser';
 import { RUN_ID_PATTERN } from '../../shared/runIds';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
-import { checkedRunsDir } from './cliService';
+import { checkedRunsDir, defaultRunsDir } from './cliService';
 import { removeServeInfo, runLink, writeServeInfo } from './serverLink';
 
 const USAGE = `kde-profiler serve [--port N] [--runs-dir DIR] [--static-dir DIR] [--example PRESET | --open RUN] [--no-browser]
@@ -33,9 +35,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** out/renderer of this checkout, where `npm run build` puts the renderer: from source (src/main/cli) or the CLI's build (out/cli). */
+/** out/renderer of this checkout, where `npm run build` puts the renderer. */
 function defaultStaticDir(): string {
-  return fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../out/renderer' : '../renderer', import.meta.url));
+  return fileURLToPath(new URL('../../../out/renderer', import.meta.url));
 }
 
 export interface ServeHandle {
@@ -97,7 +99,10 @@ export async function serveUntil(args: string[], io: CliIo, stopped: () => Promi
     io.stderr.write(`kde-profiler serve: the renderer is not built (no ${join(staticDir, 'index.html')}): run \`npm run build\` first.\n`);
     return EXIT.internal;
   }
-  const runsDir = await checkedRunsDir(io, stringFlag(flags, 'runs-dir'), true);
+  const runsFlag = stringFlag(flags, 'runs-dir');
+  // an existing folder may be read-only (an archive, a snapshot): browsed, never run in; a missing one must be made
+  const exists = await stat(defaultRunsDir(io, runsFlag)).then((s) => s.isDirectory(), () => false);
+  const runsDir = await checkedRunsDir(io, runsFlag, !exists);
   const service = createProfilerService({ runsDir, servesPages: true });
   // a link to a run that is not there would open on an error: say so before serving anything
   if (open !== undefined && !(await runExists(service, open))) {
@@ -107,7 +112,10 @@ export async function serveUntil(args: string[], io: CliIo, stopped: () => Promi
   }
   const handle = await startWebMode({ port, runsDir, staticDir, service });
   try {
-    await recordServer(io, service.runsDir, handle.url);
+    const folder = await service.runsFolder();
+    // where no run can start, no run or decode there will look for this server's address
+    if (folder.canStartRuns) await recordServer(io, service.runsDir, handle.url);
+    else io.stderr.write(`kde-profiler serve: browsing only: ${folder.reason ?? `no run can start in ${service.runsDir}.`}\n`);
     io.stdout.write(`KDE Profiler web mode: ${handle.url}\n`);
     const page = await firstPage(service, handle.url, example as PresetName | undefined, open);
     if (page) {

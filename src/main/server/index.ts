@@ -5,5 +5,6 @@
  * Must not import electron, the renderer, or the engine.
  */
 export { startServer, type RunningServer, type ServerOptions } from './startServer';
+export { PAGE_LIVENESS, type PageLivenessOptions } from './pageLiveness';
 export { isLoopbackHost, isOwnOrigin, newToken } from './auth';
 export { mimeType, resolveStaticPath } from './staticFiles';

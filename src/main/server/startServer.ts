@@ -13,8 +13,9 @@ import { AppError } from '../../shared/errors';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/wire';
 import { rendererCspHeader } from '../../shared/csp';
 import { hasToken, isLoopbackHost, isOwnOrigin, newToken } from './auth';
+import { PAGE_LIVENESS, watchPages, type PageLivenessOptions } from './pageLiveness';
 import { resolveStaticPath, sendFile } from './staticFiles';
-import { attachSession } from './wsSession';
+import { attachSession, logToStderr } from './wsSession';
 
 export interface ServerOptions {
   service: ProfilerApi;
@@ -25,6 +26,10 @@ export interface ServerOptions {
   staticDir: string;
   /** tests pass one; otherwise a fresh random token */
   token?: string;
+  /** when pages are pinged and dropped (pageLiveness.ts); tests shorten them, everyone else keeps PAGE_LIVENESS */
+  liveness?: Partial<PageLivenessOptions>;
+  /** where the server says what a page is not told (a page dropped, an unexpected error); default: stderr */
+  log?: (line: string) => void;
 }
 
 export interface RunningServer {
@@ -65,15 +70,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const root = await realpath(options.staticDir).catch(() => {
     throw new AppError('NOT_FOUND', `the built renderer is missing at ${options.staticDir}: run \`npm run build\` first.`, { file: options.staticDir });
   });
+  const log = options.log ?? logToStderr;
   const server = createServer(pageHandler(root));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const pages = watchPages(wss, { ...PAGE_LIVENESS, ...options.liveness }, log);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const refusal = upgradeRefusal(req, token, wss.clients.size);
     if (refusal) return refuseUpgrade(socket, refusal.status, refusal.reason);
-    wss.handleUpgrade(req, socket, head, (ws) => attachSession(ws, options.service));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      pages.track(ws);
+      attachSession(ws, options.service, log);
+    });
   });
-  await listen(server, options.port ?? 0, host);
+  try {
+    await listen(server, options.port ?? 0, host);
+  } catch (e) {
+    pages.stop();
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost = host === '::1' ? '[::1]' : host;
 
@@ -82,6 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     token,
     async close() {
+      pages.stop();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
       server.closeAllConnections();

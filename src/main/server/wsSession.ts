@@ -46,8 +46,8 @@ export function messageText(message: ServerMessage): string {
   return JSON.stringify(message);
 }
 
-/** Where a session reports what a page is not told (an unexpected error's stack). */
-const logToStderr = (line: string): void => {
+/** Where the server reports what a page is not told (an unexpected error's stack, a page dropped). */
+export const logToStderr = (line: string): void => {
   process.stderr.write(`kde-profiler serve: ${line}\n`);
 };
 
@@ -55,6 +55,14 @@ const logToStderr = (line: string): void => {
 function answerError(e: unknown, what: string, log: (line: string) => void): ReturnType<typeof pageError> {
   if (isUnexpected(e)) log(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   return pageError(e);
+}
+
+/** Drops a page that holds back more than MAX_BUFFERED_BYTES, saying so; true when it did. */
+function droppedFarBehind(ws: WebSocket, log: (line: string) => void): boolean {
+  if (ws.bufferedAmount <= MAX_BUFFERED_BYTES) return false;
+  log(`dropped a page that stopped reading: ${Math.round(ws.bufferedAmount / 1e6)} MB were queued for it, more than the ${Math.round(MAX_BUFFERED_BYTES / 1e6)} MB a page may hold back; its place is free for another page.`);
+  ws.terminate();
+  return true;
 }
 
 export function attachSession(ws: WebSocket, api: ProfilerApi, log: (line: string) => void = logToStderr): void {
@@ -67,10 +75,7 @@ export function attachSession(ws: WebSocket, api: ProfilerApi, log: (line: strin
       const error = new AppError('INTERNAL', `the answer is ${Math.round(text.length / 1e6)} MB, more than the ${MAX_MESSAGE_BYTES / 1e6} MB a message may carry; ask for a smaller view.`);
       text = JSON.stringify({ kind: 'result', id: message.id, ok: false, error: error.toJSON() } satisfies ServerMessage);
     }
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      ws.terminate();
-      return;
-    }
+    if (droppedFarBehind(ws, log)) return;
     ws.send(text);
   };
 

@@ -19,6 +19,11 @@ export class EventBus {
     };
   }
 
+  /** whether anyone listens: work done only for listeners (following other processes' runs) can rest */
+  hasListeners(): boolean {
+    return this.listeners.size > 0;
+  }
+
   emit(event: RunEvent): void {
     for (const target of [event.runId, '*']) {
       const set = this.listeners.get(target);

@@ -5,7 +5,9 @@
  *
  * Its rooms, each with an index.ts saying what it must not import: queue/ (runs while they
  * happen), store/ (the runs folder), timeline/ (track view and counters), likelihood/ (saved
- * likelihoods), datasets/ (data files as the API sees them), report/ (a run's report). The facade
+ * likelihoods), datasets/ (data files as the API sees them), report/ (a run's report), liveFolder/
+ * (the runs folder as other processes share it: whether runs can start there, and their runs,
+ * followed for this service's pages). The facade
  * (profilerService.ts) wires them into ProfilerApi. This file is the service's public surface: the
  * front doors and the batch wing import it, never a room. It hands them only what every one of
  * them may import (the lint follows its re-exports): a run folder's names come from

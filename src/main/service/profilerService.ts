@@ -7,7 +7,7 @@
  * run queue (queue/) runs the runs; the views of a recording and the calls about the machine and
  * the data are groups of calls in calls/, a run request's checks are in checks/.
  */
-import type { Comparison, ExportResult, ProfilerApi, RunDetail, RunIndexEntry } from '../../shared/api';
+import type { Comparison, ExportResult, ProfilerApi, RunDetail, RunIndexEntry, RunPage, RunPageRequest } from '../../shared/api';
 import type { RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
 import type { RunEvent } from '../../shared/events';
@@ -16,11 +16,13 @@ import { compareReports } from '../analysis';
 import { warmReportValidator } from '../export';
 import type { DecodeRequest } from '../engineProtocol';
 import type { SpawnEngine } from '../host';
+import type { RunsFolderState } from '../../shared/serverState';
 import { dataCalls, runViews } from './calls';
 import { decodeConfig, decodeRequestOf, withReadableData } from './checks';
+import { assertRunsCanStart, runsFolderState, type OtherProcessRunsOptions } from './liveFolder';
 import { createServiceCore, type ServiceCore } from './serviceCore';
 import { bundleAlignment, entryOf, exportBytes, perfettoBundleBytes, type ExportBytes, type OpenEventStream } from './store';
-import { exportFormat, finiteNumber, listener } from './validate';
+import { exportFormat, finiteNumber, listener, runPageRequest } from './validate';
 
 export interface ProfilerServiceOptions {
   runsDir: string;
@@ -47,10 +49,17 @@ export interface ProfilerServiceOptions {
    * BACKGROUND_ENGINE_NICENESS when the service serves pages, else the priority is left alone.
    */
   engineNiceness?: number;
+  /**
+   * Follow the runs other processes run in the runs folder (a CLI run beside a serve), so that this
+   * service's subscribers hear their status, progress and timeline (liveFolder/otherProcessRuns.ts);
+   * default: when the service serves pages. Tests shorten the polling with an object.
+   */
+  otherProcessRuns?: boolean | Partial<OtherProcessRunsOptions>;
 }
 
 export interface ProfilerService extends ProfilerApi {
   readonly runsDir: string;
+  listRunPage(request?: RunPageRequest): Promise<RunPage>;
   /**
    * A decode run (kde-profiler decode): one strategy, fitted once, the grid decoded in windows of
    * rows into likelihood/<strategy>.npy and decode.json in the run's folder. Queued, recorded and
@@ -63,19 +72,26 @@ export interface ProfilerService extends ProfilerApi {
    * part of ProfilerApi: the CLI holds the service itself.
    */
   exportPerfettoBundle(runIds: readonly string[], align?: string): Promise<ExportBytes>;
+  /**
+   * Whether runs can start in the runs folder, and if not why (a read-only archive is browsed, never
+   * run in); getInfo's answer carries the same as `runsFolder` (shared/serverState.ts).
+   */
+  runsFolder(): Promise<RunsFolderState>;
   /** resolves with the final status once the run has finished, failed or been cancelled */
   whenFinished(runId: string): Promise<RunIndexEntry>;
   /** cancels every queued and running run (app quit, CLI interrupt) */
   close(): Promise<void>;
 }
 
-type RunControl = Pick<ProfilerService, 'startRun' | 'startDecode' | 'cancelRun' | 'whenFinished' | 'subscribe' | 'close'>;
-type RecordedRuns = Pick<ProfilerService, 'listRuns' | 'getRun' | 'deleteRun' | 'compareRuns' | 'exportRun' | 'exportPerfettoBundle'>;
+type RunControl = Pick<ProfilerService, 'startRun' | 'startDecode' | 'cancelRun' | 'whenFinished' | 'subscribe' | 'runsFolder' | 'close'>;
+type RecordedRuns = Pick<ProfilerService, 'listRuns' | 'listRunPage' | 'getRun' | 'deleteRun' | 'compareRuns' | 'exportRun' | 'exportPerfettoBundle'>;
 
 /** The calls that start runs, follow them and stop them. */
-function runControl({ store, ready, bus, queue, runId }: ServiceCore, commandsAllowed: boolean): RunControl {
+function runControl({ store, ready, bus, queue, runId, progress, otherRuns }: ServiceCore, commandsAllowed: boolean): RunControl {
   const enqueue = async (config: RunConfig, decode?: DecodeRequest): Promise<{ runId: string }> => {
     await ready;
+    // said before anything is queued: a read-only folder is refused with what to do, not a failed mkdir
+    await assertRunsCanStart(store.runsDir, ready);
     return { runId: await queue.enqueue(config, decode) };
   };
   return {
@@ -98,8 +114,13 @@ function runControl({ store, ready, bus, queue, runId }: ServiceCore, commandsAl
       return bus.subscribe(target, listener(fn) as (e: RunEvent) => void);
     },
 
+    runsFolder: () => runsFolderState(store.runsDir, ready),
+
     async close() {
       await queue.cancelAll();
+      await otherRuns?.stop();
+      // a progress write left half-done would leave its temporary file in the run's folder
+      await progress.settled();
       // the runs folder's first index write may still be under way when a caller stops at once (a refused path)
       await ready.catch(() => undefined);
     },
@@ -107,18 +128,28 @@ function runControl({ store, ready, bus, queue, runId }: ServiceCore, commandsAl
 }
 
 /** The calls on recorded runs: list, open, compare, export, delete. */
-function recordedRuns({ store, ready, queue, timelines, runId }: ServiceCore): RecordedRuns {
+function recordedRuns({ store, ready, queue, timelines, progress, runId }: ServiceCore): RecordedRuns {
   const getRun = async (v: unknown): Promise<RunDetail> => {
     const id = await runId(v);
     const entry = entryOf(await store.status(id));
     return { entry, config: await store.config(id), report: await store.report(id) };
   };
+  /** the store brought in line with the folder (and with final statuses saved late) before any listing */
+  const refreshed = async (): Promise<void> => {
+    await ready;
+    await queue.saveUnsavedFinals();
+    await store.refresh();
+  };
   return {
     async listRuns() {
-      await ready;
-      await queue.saveUnsavedFinals();
-      await store.refresh();
+      await refreshed();
       return store.list();
+    },
+
+    async listRunPage(v) {
+      const { offset, limit } = runPageRequest(v);
+      await refreshed();
+      return { offset, ...store.page(offset, limit) };
     },
 
     getRun,
@@ -130,6 +161,8 @@ function recordedRuns({ store, ready, queue, timelines, runId }: ServiceCore): R
       if (queue.get(id)) await queue.cancel(id);
       queue.forget(id);
       timelines.forget(id);
+      // a progress write still going would put a file back into the folder being removed
+      await progress.settled();
       await store.delete(id);
     },
 

@@ -1,12 +1,15 @@
 /**
  * What the service's calls share: the run store and the promise that its folder is ready, the run
  * queue, the event bus, and the timelines of recorded runs (a run's live one is adopted when it
- * ends, so the first look at a finished run does not read its file again).
+ * ends, so the first look at a finished run does not read its file again). Beside the queue: the
+ * progress files its runs keep for other processes' pages, and the runs other processes run in
+ * the same folder, followed for this service's pages (liveFolder/).
  */
 import { resolve } from 'node:path';
 import { assertRunId } from '../../shared/runIds';
 import { forkEngine, type SpawnEngine } from '../host';
 import { EventBus } from './eventBus';
+import { OtherProcessRuns, PROGRESS_FILE, ProgressFiles } from './liveFolder';
 import type { ProfilerServiceOptions } from './profilerService';
 import { RunQueue } from './queue';
 import { RunStore } from './store';
@@ -20,6 +23,10 @@ export interface ServiceCore {
   bus: EventBus;
   queue: RunQueue;
   timelines: TimelineCache;
+  /** the progress files of this service's runs, for pages another process serves */
+  progress: ProgressFiles;
+  /** other processes' runs in the runs folder, followed while anyone listens; undefined when not followed */
+  otherRuns: OtherProcessRuns | undefined;
   /** a checked run id, once the runs folder is ready */
   runId: (v: unknown) => Promise<string>;
 }
@@ -39,8 +46,13 @@ export function createServiceCore(options: ProfilerServiceOptions): ServiceCore 
   const spawn = options.spawnEngine ?? (() => forkEngine());
   const bus = new EventBus();
   const timelines = new TimelineCache();
+  const progress = new ProgressFiles((id) => store.file(id, PROGRESS_FILE), store.runsDir);
   const queue = new RunQueue({
-    store, spawn, emit: (e) => bus.emit(e), readRssBytes: options.readRssBytes, openEventStream: options.openEventStream,
+    store, spawn, emit: (e) => {
+      progress.note(e);
+      bus.emit(e);
+    },
+    readRssBytes: options.readRssBytes, openEventStream: options.openEventStream,
     engineTimeoutMs: options.engineTimeoutMs,
     engineNiceness: options.engineNiceness ?? (options.servesPages ? BACKGROUND_ENGINE_NICENESS : undefined),
     onEnded: (run) => {
@@ -52,5 +64,14 @@ export function createServiceCore(options: ProfilerServiceOptions): ServiceCore 
     await ready;
     return id;
   };
-  return { store, ready, spawn, bus, queue, timelines, runId };
+  return { store, ready, spawn, bus, queue, timelines, progress, otherRuns: followOtherRuns(options, store, ready, bus, timelines), runId };
+}
+
+/** Another process's runs are followed where pages are served, unless the options say otherwise. */
+function followOtherRuns(options: ProfilerServiceOptions, store: RunStore, ready: Promise<void>, bus: EventBus, timelines: TimelineCache): OtherProcessRuns | undefined {
+  const asked = options.otherProcessRuns ?? options.servesPages === true;
+  if (asked === false) return undefined;
+  return new OtherProcessRuns({
+    store, ready, emit: (e) => bus.emit(e), listened: () => bus.hasListeners(), onEnded: (id) => timelines.forget(id),
+  }, asked === true ? {} : asked);
 }

@@ -4,7 +4,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { ExportFormat, NpzExportOptions, SpanAreaRequest, SpanSearchRequest, TimelineRequest } from '../../shared/api';
+import { DEFAULT_RUN_PAGE, MAX_RUN_PAGE, type ExportFormat, type NpzExportOptions, type RunPageRequest, type SpanAreaRequest, type SpanSearchRequest, type TimelineRequest } from '../../shared/api';
 import { isNpzExportOptions } from '../../shared/apiArgs';
 import { parseRunConfig, type DataSource, type RunConfig } from '../../shared/config';
 
@@ -37,6 +37,19 @@ export function timelineRequest(v: unknown): TimelineRequest {
   if (endUs <= startUs) throw bad('request.endUs', `must be after startUs (${startUs}), got ${endUs}`);
   const widthPx = Math.round(finiteNumber(r.widthPx, 'request.widthPx', 1, MAX_TIMELINE_WIDTH_PX));
   return { startUs, endUs, widthPx };
+}
+
+/** listRunPage's request with its defaults filled in; an offset past the end is an empty page, not an error */
+export function runPageRequest(v: unknown): Required<RunPageRequest> {
+  if (v === undefined) return { offset: 0, limit: DEFAULT_RUN_PAGE };
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('request', 'expected { offset?, limit? }');
+  const r = v as Record<string, unknown>;
+  const unknown = Object.keys(r).filter((k) => k !== 'offset' && k !== 'limit');
+  if (unknown.length > 0) throw bad(`request.${unknown[0]}`, 'expected only offset and limit');
+  const offset = r.offset === undefined ? 0 : finiteNumber(r.offset, 'request.offset', 0, Number.MAX_SAFE_INTEGER);
+  const limit = r.limit === undefined ? DEFAULT_RUN_PAGE : finiteNumber(r.limit, 'request.limit', 1, MAX_RUN_PAGE);
+  if (!Number.isInteger(offset) || !Number.isInteger(limit)) throw bad('request', `expected whole numbers, got offset ${offset} and limit ${limit}`);
+  return { offset, limit };
 }
 
 /** lanes one area may name: far more than a trace has (a lane per thread and electrode) */

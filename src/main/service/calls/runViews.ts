@@ -38,7 +38,10 @@ function posteriorViews({ store, runId }: ServiceCore): Pick<RunViews, 'getPoste
 }
 
 export function runViews(core: ServiceCore): RunViews {
-  const { store, queue, timelines, runId } = core;
+  const { store, queue, timelines, otherRuns, runId } = core;
+  /** the timeline of a run recording now: this service's, or one another process runs and this one follows */
+  const liveTimeline = (id: string) => queue.get(id)?.timeline ?? otherRuns?.timeline(id);
+
   async function recordedTimelineIndex(id: string): Promise<TimelineIndex | null> {
     if (!(await store.exists(id, RUN_FILES.events))) return null;
     return timelines.get(id, store.file(id, RUN_FILES.events));
@@ -47,7 +50,7 @@ export function runViews(core: ServiceCore): RunViews {
   /** the live run's index, or a finished run's read once; null before anything was recorded */
   async function timelineIndexOf(id: string): Promise<TimelineIndex | null> {
     await store.status(id);
-    const live = queue.get(id)?.timeline;
+    const live = liveTimeline(id);
     if (live) return live.index();
     return recordedTimelineIndex(id);
   }
@@ -58,7 +61,7 @@ export function runViews(core: ServiceCore): RunViews {
       const req = timelineRequest(request);
       await store.status(id);
       // every page watching a live run asks for much the same view: the run answers it once
-      const live = queue.get(id)?.timeline;
+      const live = liveTimeline(id);
       if (live) return live.query(req);
       const index = await recordedTimelineIndex(id);
       // queued, or traced off: nothing recorded yet is an empty timeline, not an error
@@ -83,7 +86,7 @@ export function runViews(core: ServiceCore): RunViews {
     async getCounters(v): Promise<CounterSeries[]> {
       const id = await runId(v);
       await store.status(id);
-      const live = queue.get(id)?.timeline;
+      const live = liveTimeline(id);
       if (live) return live.counterSeries();
       if (!(await store.exists(id, RUN_FILES.events))) return [];
       return timelines.counters(id, store.file(id, RUN_FILES.events));

@@ -1,27 +1,28 @@
 /**
  * The run store: one folder per run under the runs directory, and runs/index.json listing them.
  * Each folder's status.json holds the run's index entry (plus the pid of the process that owns the
- * run, and when it started), so runs are listed from the folders themselves, and a run that says
- * "running" but whose owner is gone (or whose pid now belongs to another process) is listed as
- * failed, "interrupted". Several processes may share one runs folder:
+ * run, and when it started), so runs are listed from the folders themselves (a finished run's
+ * entry may come from index.json instead, which only ever follows the status files: indexedRuns.ts),
+ * and a run that says "running" but whose owner is gone (or whose pid now belongs to another
+ * process) is listed as failed, "interrupted". Several processes may share one runs folder:
  * index.json is merged under a lock (runIndex.ts), and a run another live process owns is not
  * deleted from here. Reading works on a read-only runs folder: the writes that only keep it tidy
  * are skipped there.
  */
 import { randomUUID } from 'node:crypto';
-import { access, constants, lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { access, constants, lstat, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunIndexEntry } from '../../../shared/api';
+import { compareEntries, type RunIndexEntry } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
 import { reportUnderMethodNames, runConfigUnderMethodNames } from '../../../shared/posteriorMethodNames';
 import { AppError } from '../../../shared/errors';
 import type { Report } from '../../../shared/report';
 import { readJson, readStoreJson, writeJsonAtomic } from './jsonFiles';
-import { compareEntries, updateIndex } from './runIndex';
+import { IndexedRuns } from './indexedRuns';
+import { runFolders, updateIndex } from './runIndex';
 import { ownerAlive } from './ownerProcess';
 import { damagedEntry, statusProblem } from './statusCheck';
 import { storeWrite, writeProblemOf } from './storeErrors';
-import { isRunId } from '../../../shared/runIds';
 import { RUN_FILES } from '../../engineProtocol';
 
 export { processAlive } from './ownerProcess';
@@ -77,13 +78,19 @@ async function tidyWrite(write: () => Promise<void>): Promise<void> {
 export class RunStore {
   /** stamped on the status of every run this store executes (ownerStore) */
   readonly storeId = randomUUID();
-  private entries = new Map<string, RunStatusFile>();
+  private readonly entries = new Map<string, RunStatusFile>();
+  /** entries in listing order, made again after a change */
+  private sorted: RunIndexEntry[] | undefined;
+  /** what index.json holds, as far as this store knows */
+  private readonly indexed: IndexedRuns;
   /** runs this store's service is executing now */
   private readonly active = new Set<string>();
   /** runs listed as damaged: their status is read again at each refresh, in case it was repaired */
   private readonly damaged = new Set<string>();
 
-  constructor(readonly runsDir: string) {}
+  constructor(readonly runsDir: string) {
+    this.indexed = new IndexedRuns(runsDir);
+  }
 
   markActive(runId: string, active: boolean): void {
     if (active) this.active.add(runId);
@@ -113,34 +120,45 @@ export class RunStore {
   async init(): Promise<void> {
     await storeWrite(this.runsDir, () => mkdir(this.runsDir, { recursive: true }));
     this.entries.clear();
+    this.sorted = undefined;
     await this.refresh();
   }
 
-  /** Brings the in-memory index in line with the folders (other processes add and finish runs too). */
+  /**
+   * Brings the in-memory index in line with the folders (other processes add and finish runs too):
+   * one listing of the runs folder, the status files of runs that may have moved on (unfinished,
+   * damaged, new to this store), and index.json written only when this store knows more than it.
+   */
   async refresh(): Promise<void> {
-    let names: string[];
-    try {
-      names = (await readdir(this.runsDir)).filter(isRunId);
-    } catch {
-      names = [];
-    }
-    const present = new Set(names);
-    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.entries.delete(id);
-    for (const id of names) {
-      const known = this.entries.get(id);
-      if (known && !this.damaged.has(id) && (!isUnfinished(known) || this.active.has(id))) continue;
-      const s = await this.readStatus(id);
-      if (!s) continue;
-      if (this.damaged.has(id) || this.isLive(s)) {
-        this.entries.set(id, s);
-        continue;
-      }
-      const failed = interrupted(s);
-      this.entries.set(id, failed);
-      await tidyWrite(() => writeJsonAtomic(this.file(id, RUN_FILES.status), failed, this.runsDir));
-    }
+    const present = await runFolders(this.runsDir);
+    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.dropEntry(id);
+    let lagging = this.indexed.prune(present);
+    const unknown = [...present].filter((id) => !this.entries.has(id));
+    for (const entry of await this.indexed.finishedAmong(unknown, present.size)) this.setEntry(entry.id, entry);
+    // a store that has neither read nor written the index (an empty runs folder) still leaves one
+    if (!this.indexed.checked) lagging = true;
+    for (const id of present) await this.readIfMoved(id);
+    for (const entry of this.entries.values()) if (this.indexed.lags(entry)) lagging = true;
+    if (!lagging) return;
     // the listing above comes from the folders; the index file only follows it
-    await tidyWrite(() => updateIndex(this.runsDir, { seen: this.list(), prune: true }));
+    const listed = this.list();
+    await tidyWrite(() => updateIndex(this.runsDir, { seen: listed, prune: true }));
+    this.indexed.note(listed);
+  }
+
+  /** Reads a run's status again unless the entry in memory cannot have changed (finished, or run here). */
+  private async readIfMoved(id: string): Promise<void> {
+    const known = this.entries.get(id);
+    if (known && !this.damaged.has(id) && (!isUnfinished(known) || this.active.has(id))) return;
+    const s = await this.readStatus(id);
+    if (!s) return;
+    if (this.damaged.has(id) || this.isLive(s)) {
+      this.setEntry(id, s);
+      return;
+    }
+    const failed = interrupted(s);
+    this.setEntry(id, failed);
+    await tidyWrite(() => writeJsonAtomic(this.file(id, RUN_FILES.status), failed, this.runsDir));
   }
 
   /**
@@ -160,8 +178,31 @@ export class RunStore {
     return damagedEntry(id, path, problem ?? 'unreadable');
   }
 
+  /** newest first */
   list(): RunIndexEntry[] {
-    return [...this.entries.values()].map(entryOf).sort(compareEntries);
+    return [...this.sortedEntries()];
+  }
+
+  /** `limit` runs from the `offset`th, newest first, and how many there are */
+  page(offset: number, limit: number): { runs: RunIndexEntry[]; total: number } {
+    const sorted = this.sortedEntries();
+    return { runs: sorted.slice(offset, offset + limit), total: sorted.length };
+  }
+
+  /** sorted once per change, not once per page: a page of a hundred thousand runs is a slice */
+  private sortedEntries(): readonly RunIndexEntry[] {
+    this.sorted ??= [...this.entries.values()].map(entryOf).sort(compareEntries);
+    return this.sorted;
+  }
+
+  private setEntry(id: string, s: RunStatusFile): void {
+    this.entries.set(id, s);
+    this.sorted = undefined;
+  }
+
+  private dropEntry(id: string): void {
+    this.entries.delete(id);
+    this.sorted = undefined;
   }
 
   async create(status: RunStatusFile, config: RunConfig): Promise<void> {
@@ -171,16 +212,17 @@ export class RunStore {
       await this.writeStatus(status);
     } catch (e) {
       // a run that could not be recorded leaves no empty folder behind (a full disk, say)
-      this.entries.delete(status.id);
+      this.dropEntry(status.id);
       await rm(this.dir(status.id), { recursive: true, force: true }).catch(() => undefined);
       throw e;
     }
   }
 
   async writeStatus(status: RunStatusFile): Promise<void> {
-    this.entries.set(status.id, status);
+    this.setEntry(status.id, status);
     await writeJsonAtomic(this.file(status.id, RUN_FILES.status), status, this.runsDir);
     await updateIndex(this.runsDir, { put: [entryOf(status)] });
+    this.indexed.note([status]);
   }
 
   /** The entry, from memory or (a run another process made) from its folder. */
@@ -239,9 +281,10 @@ export class RunStore {
       await access(this.runsDir, constants.W_OK);
       await rm(this.dir(runId), { recursive: true, force: true });
     });
-    this.entries.delete(runId);
+    this.dropEntry(runId);
     // the run is gone either way (deleting runs is how a full disk gets space back); a refresh prunes the index
     await tidyWrite(() => updateIndex(this.runsDir, { remove: [runId] }));
+    this.indexed.forget(runId);
   }
 
   private refuseIfRunElsewhere(s: RunStatusFile): void {

@@ -4,6 +4,8 @@
  * and a small real disk that can be filled.
  */
 import { execFile, spawnSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunStatusFile } from './runStore';
 import { serializeError } from '../../../shared/errors';
@@ -20,6 +22,25 @@ export const DEAD_PID = 2 ** 30;
 
 export function finishedStatus(id: string, s: Partial<RunStatusFile> = {}): RunStatusFile {
   return { id, status: 'completed', createdAt: new Date().toISOString(), dataset: 'preset:tiny', backend: 'wasm', strategies: ['reference'], headline: [], ...s };
+}
+
+/** `n` run ids a second apart, oldest first, with their creation times (ids begin with it, as newRunId makes them) */
+export function runIdsInOrder(n: number, from = Date.UTC(2025, 0, 1)): { id: string; createdAt: string }[] {
+  return Array.from({ length: n }, (_, i) => {
+    const at = new Date(from + i * 1000);
+    const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    return { id: `${stamp}-${i.toString(16).padStart(6, '0')}`, createdAt: at.toISOString() };
+  });
+}
+
+/** Run folders holding `statuses` as their status.json, written in parallel batches (a large runs folder in seconds). */
+export async function writeRunFolders(runsDir: string, statuses: readonly RunStatusFile[]): Promise<void> {
+  for (let i = 0; i < statuses.length; i += 500) {
+    await Promise.all(statuses.slice(i, i + 500).map(async (s) => {
+      await mkdir(join(runsDir, s.id));
+      await writeFile(join(runsDir, s.id, 'status.json'), JSON.stringify(s));
+    }));
+  }
 }
 
 export interface WorkerResult {

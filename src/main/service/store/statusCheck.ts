@@ -37,13 +37,20 @@ export function statusProblem(value: unknown, id: string): string | undefined {
   return undefined;
 }
 
+const DAMAGED = 'damaged: ';
+
 /** The listing of a run whose status cannot be used: failed, with the reason, its files left as they are. */
 export function damagedEntry(id: string, path: string, reason: string): RunStatusFile {
-  const message = `damaged: ${path} cannot be used (${reason}); the run's other files are left as they are: delete the run, or repair the file.`;
+  const message = `${DAMAGED}${path} cannot be used (${reason}); the run's other files are left as they are: delete the run, or repair the file.`;
   return {
     id, status: 'failed', createdAt: createdAtOf(id), dataset: '?', backend: '?', strategies: [], headline: [],
     error: new AppError('IO', message, { file: path, key: id }).toJSON(),
   };
+}
+
+/** whether an entry is one damagedEntry made: its status is read again, in case it was repaired */
+export function isDamagedEntry(e: { error?: { message: string } }): boolean {
+  return e.error?.message.startsWith(DAMAGED) === true;
 }
 
 /** The time a run id names (20250101-120000-…), as the ISO time the listing sorts by. */

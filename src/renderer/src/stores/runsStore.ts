@@ -1,14 +1,16 @@
 /**
- * The run history from the run store: list, delete, and a side-by-side comparison of two runs
- * with the regression verdict. A comparison is named in the address as `compare=<a>,<b>`.
+ * The run history from the run store, a page at a time (runPages.ts): list, delete, and a
+ * side-by-side comparison of two runs with the regression verdict. A comparison is named in the
+ * address as `compare=<a>,<b>`.
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, type Ref } from 'vue';
-import type { Comparison, RunIndexEntry } from '../../../shared/api';
+import type { Comparison } from '../../../shared/api';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 import { missingRunOf, missingRunText } from './missingRun';
+import { useRunPages } from './runPages';
 
 export const DEFAULT_THRESHOLD_PCT = 10;
 
@@ -83,9 +85,9 @@ function useRunComparison(selected: Ref<string[]>, ticked: Ref<[string, string] 
 }
 
 export const useRunsStore = defineStore('runs', () => {
-  const runs = shallowRef<RunIndexEntry[]>([]);
   const loading = ref(false);
   const error = ref<string | null>(null);
+  const pages = useRunPages((e) => (error.value = errorText(e).message));
   /** ids ticked for comparison, oldest tick first; at most two */
   const selected = ref<string[]>([]);
   const thresholdPct = ref(DEFAULT_THRESHOLD_PCT);
@@ -95,10 +97,9 @@ export const useRunsStore = defineStore('runs', () => {
     loading.value = true;
     error.value = null;
     try {
-      const list = await useApi().listRuns();
-      // newest first, whatever order the store keeps
-      runs.value = markRaw([...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt)));
-      selected.value = selected.value.filter((id) => list.some((r) => r.id === id));
+      await pages.reload();
+      // a tick on a run that is gone goes too; with the list only partly loaded, compare says which is gone
+      if (pages.complete()) selected.value = selected.value.filter((id) => pages.loaded(id) !== undefined);
     } catch (e) {
       error.value = errorText(e).message;
     } finally {
@@ -110,7 +111,7 @@ export const useRunsStore = defineStore('runs', () => {
     error.value = null;
     try {
       await useApi().deleteRun(id);
-      runs.value = markRaw(runs.value.filter((r) => r.id !== id));
+      if (!pages.drop(id)) await pages.reload();
       selected.value = selected.value.filter((s) => s !== id);
       const shown = compared.comparison.value;
       if (shown && (shown.a.id === id || shown.b.id === id)) compared.comparison.value = null;
@@ -128,9 +129,9 @@ export const useRunsStore = defineStore('runs', () => {
   const baselineFirst = computed((): [string, string] | null => {
     const [x, y] = selected.value;
     if (x === undefined || y === undefined) return null;
-    const created = (id: string) => runs.value.find((r) => r.id === id)?.createdAt ?? id;
-    // run ids begin with their creation time, so they break a tie the same way
-    const order = created(x).localeCompare(created(y)) || x.localeCompare(y);
+    const [ex, ey] = [pages.loaded(x), pages.loaded(y)];
+    // run ids begin with their creation time: they break a tie, and order a pair whose rows are not loaded
+    const order = (ex && ey ? ex.createdAt.localeCompare(ey.createdAt) : 0) || x.localeCompare(y);
     return order <= 0 ? [x, y] : [y, x];
   });
 
@@ -142,5 +143,8 @@ export const useRunsStore = defineStore('runs', () => {
     else selected.value = [...selected.value, id].slice(-2);
   }
 
-  return { runs, loading, error, selected, baselineFirst, thresholdPct, canCompare, ...compared, refresh, remove, toggleSelected };
+  return {
+    runs: pages.newest, total: pages.total, loading, error, selected, baselineFirst, thresholdPct, canCompare, ...compared,
+    rowAt: pages.rowAt, show: pages.show, refresh, remove, toggleSelected,
+  };
 });

@@ -2,8 +2,9 @@
  * A ProfilerApi for store tests: answers from sample data, records every call, and lets a test
  * push run events to whoever subscribed. Override any method by assigning to it.
  */
-import type {
-  Comparison, ExportFormat, ExportResult, NpzExportOptions, ProfilerApi, RunMemoryEstimate, SpanAreaRequest, SpanAreaSummary, SpanSearchRequest, SpanSearchResult, TimelineRequest,
+import {
+  compareEntries, DEFAULT_RUN_PAGE, type Comparison, type ExportFormat, type ExportResult, type NpzExportOptions, type ProfilerApi, type RunMemoryEstimate,
+  type RunPage, type RunPageRequest, type SpanAreaRequest, type SpanAreaSummary, type SpanSearchRequest, type SpanSearchResult, type TimelineRequest,
 } from '../../../shared/api';
 import { isDispatch, type DataSource, type RunConfig } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
@@ -68,6 +69,13 @@ export class FakeApi implements ProfilerApi {
   startRun = async (config: RunConfig) => (this.record('startRun', config), { runId: this.nextRunId });
   cancelRun = async (runId: string) => void this.record('cancelRun', runId);
   listRuns = async () => (this.record('listRuns'), [sample.runEntry('run-1'), sample.runEntry('run-2', { status: 'failed' })]);
+  /** a page of whatever listRuns answers (a test replaces that one), in the service's order */
+  listRunPage = async (request: RunPageRequest = {}): Promise<RunPage> => {
+    this.record('listRunPage', request);
+    const all = [...(await this.listRuns())].sort(compareEntries);
+    const offset = request.offset ?? 0;
+    return { runs: all.slice(offset, offset + (request.limit ?? DEFAULT_RUN_PAGE)), offset, total: all.length };
+  };
   getRun = async (runId: string) => (this.record('getRun', runId), sample.runDetail(runId));
   deleteRun = async (runId: string) => void this.record('deleteRun', runId);
   getTimeline = async (runId: string, request: TimelineRequest) => {
