@@ -35,9 +35,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** out/renderer of this checkout, where `npm run build` puts the renderer. */
+/** out/renderer of this checkout, where `npm run build` puts the renderer: from source (src/main/cli) or the CLI's build (out/cli). */
 function defaultStaticDir(): string {
-  return fileURLToPath(new URL('../../../out/renderer', import.meta.url));
+  return fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../out/renderer' : '../renderer', import.meta.url));
 }
 
 export interface ServeHandle {
