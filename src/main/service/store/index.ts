@@ -1,8 +1,9 @@
 /**
  * The run store: one folder per run under the runs folder (status, config, events.ndjson, report
- * files, trace), the shared index.json and its lock, run ids, atomic JSON and text writes, the
- * append-only event log, and the errors a full or read-only runs folder turns into. Also the bytes
- * of a recorded run's exports.
+ * files, trace), the shared index.json (compact, capped by the run folders it lists, and read in
+ * place of every status file when a store first meets a large runs folder) and its lock, run
+ * ids, atomic JSON and text writes, the append-only event log, and the errors a full or read-only
+ * runs folder turns into. Also the bytes of a recorded run's exports.
  *
  * Must not import the rest of the service (queue, timeline, likelihood, datasets, the facade) nor
  * the batch wing: they build on the store, never the other way round. It may import report/ for

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunIndexEntry } from '../../../shared/api';
-import { INDEX_FILE, updateIndex } from './runIndex';
+import { INDEX_FILE, MAX_INDEX_ENTRY_BYTES, updateIndex } from './runIndex';
+import { RunStore } from './runStore';
 import { newRunId } from './runIds';
 import { finishedStatus } from './runStoreTesting.testdata';
 
@@ -70,5 +71,51 @@ describe('updateIndex', () => {
     await updateIndex(dir, { put: [run] });
     const after = await stat(join(dir, INDEX_FILE));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+
+  it('writes one compact entry a line, with the listing\'s fields only, in one order whoever wrote them', async () => {
+    const run = await runFolder({ label: 'a label' });
+    const { label, ...rest } = run;
+    await updateIndex(dir, { put: [{ ...rest, ownerPid: 4242, label } as RunIndexEntry] });
+    const lines = (await readFile(join(dir, INDEX_FILE), 'utf8')).split('\n');
+    expect(lines).toEqual(['{"runs":[', expect.stringMatching(/^\{"id":"[^"]+","status":"completed","createdAt":.*"label":"a label","dataset"/), ']}', '']);
+    expect(lines[1]).not.toContain('ownerPid');
+  });
+
+  it('leaves out an entry longer than it keeps: the run is listed from its status file', async () => {
+    const store = new RunStore(dir);
+    await store.init();
+    const long = finishedStatus(newRunId(), { error: { name: 'AppError', code: 'RUN_FAILED', message: 'x'.repeat(MAX_INDEX_ENTRY_BYTES) }, status: 'failed' });
+    const short = finishedStatus(newRunId());
+    await store.create(long, {} as never);
+    await store.create(short, {} as never);
+    expect((await index()).map((e) => e.id)).toEqual([short.id]);
+    const fresh = new RunStore(dir);
+    await fresh.init();
+    expect(fresh.list().map((e) => e.id).sort()).toEqual([long.id, short.id].sort());
+  });
+});
+
+describe('a store reading index.json', () => {
+  it('rebuilds an entry of the wrong shape from the run\'s status file', async () => {
+    const run = await runFolder();
+    await writeFile(join(dir, run.id, 'status.json'), JSON.stringify(run));
+    await writeFile(join(dir, INDEX_FILE), JSON.stringify({ runs: [{ ...run, createdAt: 12345, dataset: 'from the index' }] }));
+    const store = new RunStore(dir);
+    await store.init();
+    expect(store.list()).toEqual([run]);
+    expect(await index()).toEqual([run]);
+  });
+
+  it('takes a finished run from the index, but reads again a run it lists as running', async () => {
+    const [done, running] = [await runFolder({ dataset: 'done' }), { ...(await runFolder({ status: 'running' })), ownerPid: 2 ** 30 }];
+    for (const r of [done, running]) await writeFile(join(dir, r.id, 'status.json'), JSON.stringify(r));
+    await writeFile(join(dir, INDEX_FILE), JSON.stringify({ runs: [{ ...done, dataset: 'as the index says' }, running] }));
+    const store = new RunStore(dir);
+    await store.init();
+    const listed = new Map(store.list().map((e) => [e.id, e]));
+    expect(listed.get(done.id)?.dataset).toBe('as the index says');
+    // its owner is gone: read from its folder, it is interrupted
+    expect(listed.get(running.id)).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/^interrupted/) } });
   });
 });

@@ -132,12 +132,12 @@ export class RunStore {
   async refresh(): Promise<void> {
     const present = await runFolders(this.runsDir);
     for (const id of [...this.entries.keys()]) if (!present.has(id)) this.dropEntry(id);
-    let lagging = this.indexed.prune(present);
     const unknown = [...present].filter((id) => !this.entries.has(id));
     for (const entry of await this.indexed.finishedAmong(unknown, present.size)) this.setEntry(entry.id, entry);
-    // a store that has neither read nor written the index (an empty runs folder) still leaves one
-    if (!this.indexed.checked) lagging = true;
-    for (const id of present) await this.readIfMoved(id);
+    // runs the index lists whose folders are gone; and a store that has neither read nor written it (an empty runs folder) still leaves one
+    let lagging = this.indexed.prune(present) || !this.indexed.checked;
+    // checked before any await: a hundred thousand finished runs cost a loop, not a hundred thousand awaits
+    for (const id of present) if (this.mayHaveMoved(id)) await this.readMoved(id);
     for (const entry of this.entries.values()) if (this.indexed.lags(entry)) lagging = true;
     if (!lagging) return;
     // the listing above comes from the folders; the index file only follows it
@@ -146,10 +146,14 @@ export class RunStore {
     this.indexed.note(listed);
   }
 
-  /** Reads a run's status again unless the entry in memory cannot have changed (finished, or run here). */
-  private async readIfMoved(id: string): Promise<void> {
+  /** whether a run's status may have changed since this store read it: not when finished (or run here) */
+  private mayHaveMoved(id: string): boolean {
     const known = this.entries.get(id);
-    if (known && !this.damaged.has(id) && (!isUnfinished(known) || this.active.has(id))) return;
+    return !known || this.damaged.has(id) || (isUnfinished(known) && !this.active.has(id));
+  }
+
+  /** Reads a run's status again, marking it interrupted when its owner is gone. */
+  private async readMoved(id: string): Promise<void> {
     const s = await this.readStatus(id);
     if (!s) return;
     if (this.damaged.has(id) || this.isLive(s)) {
@@ -178,12 +182,11 @@ export class RunStore {
     return damagedEntry(id, path, problem ?? 'unreadable');
   }
 
-  /** newest first */
   list(): RunIndexEntry[] {
     return [...this.sortedEntries()];
   }
 
-  /** `limit` runs from the `offset`th, newest first, and how many there are */
+  /** `limit` runs from the `offset`th, newest first as list() gives them, and how many there are */
   page(offset: number, limit: number): { runs: RunIndexEntry[]; total: number } {
     const sorted = this.sortedEntries();
     return { runs: sorted.slice(offset, offset + limit), total: sorted.length };
