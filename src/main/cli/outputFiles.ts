@@ -8,7 +8,7 @@
 import { link, lstat, rename, rm, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { temporaryBeside } from '../data';
+import { temporaryBeside, writeFailureReason } from '../data';
 
 /** Refuses a target that is a link or anything but a regular file; nothing there is fine. */
 export async function checkOutputTarget(target: string): Promise<void> {
@@ -26,9 +26,7 @@ export async function checkOutputTarget(target: string): Promise<void> {
 /** What a failed write says: the target, the system's reason, and that the earlier file is untouched. */
 function writeError(target: string, e: unknown): AppError {
   if (e instanceof AppError) return e;
-  const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC)' : code === 'EEXIST' ? 'a file of that name appeared meanwhile (EEXIST)' : code ? `${code}` : String(e);
-  return new AppError('IO', `${target} could not be written: ${why}; whatever was there before is unchanged.`, { file: basename(target) });
+  return new AppError('IO', `${target} could not be written: ${writeFailureReason(e)}; whatever was there before is unchanged.`, { file: basename(target) });
 }
 
 /** A file written whole beside its target, not yet in place. */

@@ -25,7 +25,7 @@ export {
 } from './files';
 export {
   commitResultFolder, holdsResult, pendingCommit, processAlive, readResultManifest, recoverResultFolder, RESULT_MANIFEST, stageFile, TEMPORARY_NAME,
-  temporaryBeside, writeFileAtomic, type ResultDescription, type ResultManifest, type ResultNames,
+  temporaryBeside, writeFailureReason, writeFileAtomic, type ResultDescription, type ResultManifest, type ResultNames,
 } from './files';
 export {
   encodeNpyBytes, encodeNpyFloat32, encodeNpyFloat64, encodeNpyStrings, float32Bytes, float64Bytes, npyHeader, NPZ_FORMAT,

@@ -27,3 +27,12 @@ export async function writeFileAtomic(target: string, bytes: Uint8Array | string
     throw e;
   }
 }
+
+/** The system's reason for a failed write, in words a person acts on. */
+export function writeFailureReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC') return 'the disk is full (ENOSPC)';
+  if (code === 'EDQUOT') return 'the disk quota is used up (EDQUOT)';
+  if (code === 'EEXIST') return 'a file of that name appeared meanwhile (EEXIST)';
+  return code ?? String(e);
+}

@@ -13,7 +13,7 @@ export {
   gunzipBounded, gzipDeclaredSize, MAX_TRACE_GZ_BYTES, MAX_TRACE_JSON_BYTES, openUntrustedFile, readTraceJson, readUntrustedFile,
   readUntrustedText, type UntrustedReadOptions,
 } from './untrustedFile';
-export { TEMPORARY_NAME, temporaryBeside, writeFileAtomic } from './atomicWrite';
+export { TEMPORARY_NAME, temporaryBeside, writeFailureReason, writeFileAtomic } from './atomicWrite';
 export { processAlive } from './processAlive';
 export {
   commitResultFolder, holdsResult, pendingCommit, readResultManifest, recoverResultFolder, RESULT_MANIFEST, stageFile, type ResultDescription, type ResultManifest,

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, link, lstat, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { TEMPORARY_NAME, writeFileAtomic } from './atomicWrite';
+import { TEMPORARY_NAME, writeFailureReason, writeFileAtomic } from './atomicWrite';
 import { AppError } from '../../../shared/errors';
 import { withCommitLock } from './commitLock';
 import { processAlive } from './processAlive';
@@ -45,12 +45,6 @@ export type ResultDescription = Omit<ResultManifest, 'format' | 'version' | 'com
 /** Every top-level name any result writes: what a new result moves aside, whichever earlier result left it. */
 export interface ResultNames {
   all: readonly string[];
-}
-
-/** the system's reason for a failed write, in words */
-function reasonOf(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'ENOSPC' ? 'the disk is full (ENOSPC)' : code === 'EDQUOT' ? 'the disk quota is used up (EDQUOT)' : code ?? String(e);
 }
 
 /**
@@ -221,13 +215,13 @@ export async function commitResultFolder(
   } catch (e) {
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
     if (e instanceof AppError) throw e;
-    throw new AppError('IO', `${dir} could not be written: ${reasonOf(e)}; whatever was there before is unchanged.`, { file: basename(dir) });
+    throw new AppError('IO', `${dir} could not be written: ${writeFailureReason(e)}; whatever was there before is unchanged.`, { file: basename(dir) });
   }
   await withCommitLock(dir, async () => {
     await recoverLocked(dir, names, id);
     await applyStaged(dir, id, names);
   }).catch((e: unknown) => {
     if (e instanceof AppError) throw e;
-    throw new AppError('IO', `${dir}: putting the new result in place failed (${reasonOf(e)}); the next command writing to this folder finishes it.`, { file: basename(dir) });
+    throw new AppError('IO', `${dir}: putting the new result in place failed (${writeFailureReason(e)}); the next command writing to this folder finishes it.`, { file: basename(dir) });
   });
 }
