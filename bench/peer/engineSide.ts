@@ -5,7 +5,11 @@
  * the peer's and with the file's float64 expected output, and prints one JSON line on stdout.
  *
  *   node --import tsx bench/peer/engineSide.ts FILE --strategy auto [--backend wasm] [--repeats 3]
- *     [--warmup 1] [--cell-limit-s 600] [--peer-ll PEER.npy] [--workers N]
+ *     [--warmup 1] [--cell-limit-s 600] [--peer-ll PEER.npy] [--workers N] [--stage-sync]
+ *
+ * Stages do not wait for the device (a decode's setting): on webgpu the device then sums each
+ * predict's rows and the likelihood is read back once. --stage-sync waits at each stage, as `run`
+ * does for its stage table. On webgpu the result says what the device did in the last call.
  *
  * With --workers N > 1 the electrodes are spread over the engine pool's N worker threads, as a run
  * does by default on CPU backends (one per core).
@@ -19,7 +23,7 @@ import type { Calibration } from '../../src/main/engine/model';
 import type { Dataset } from '../../src/shared/dataset';
 import { AppError } from '../../src/shared/errors';
 import { loadDataset, parseNpy } from '../../src/main/data';
-import type { NonlocalResult } from '../../src/main/engine';
+import { activitySince, gpuActivity, type NonlocalResult } from '../../src/main/engine';
 import { fitOptionsFor, realEngineDeps, type EngineDeps } from '../../src/main/engineProcess';
 import { deviation, medianOrNull, type EngineResult } from './sideResults';
 
@@ -33,6 +37,7 @@ const { values: args, positionals } = parseArgs({
     'cell-limit-s': { type: 'string', default: '600' },
     'peer-ll': { type: 'string' },
     workers: { type: 'string', default: '1' },
+    'stage-sync': { type: 'boolean', default: false },
     // the backend calibration auto's cost model reads, kept as a run keeps it (measured once a week)
     'calibration-dir': { type: 'string', default: join(tmpdir(), 'kde-profiler-bench-calibration') },
   },
@@ -52,7 +57,7 @@ async function timeOnce(
   const t0 = performance.now();
   const model = await deps.fitEncodingModel(ds, undefined, fitOptionsFor(strategy, undefined));
   const t1 = performance.now();
-  const result = await deps.predictNonlocal(model, ds, strategy, { blockSize: ds.params.blockSize, calibration });
+  const result = await deps.predictNonlocal(model, ds, strategy, { blockSize: ds.params.blockSize, calibration, stageSync: args['stage-sync'] });
   const t2 = performance.now();
   model.dispose();
   return { fitMs: t1 - t0, predictMs: t2 - t1, result };
@@ -96,11 +101,14 @@ async function main(): Promise<void> {
   const fitMs: number[] = [];
   const predictMs: number[] = [];
   const started = performance.now();
+  let lastActivity: EngineResult['gpu'];
   // a side that is already slow runs fewer repeats rather than hours: the sample count says how many ran
   for (let i = 0; i < warmup + repeats && performance.now() - started < cellLimitMs; i++) {
     // only the last likelihood is compared: the one before hands its memory to this call
     last.release?.();
+    const before = gpuActivity();
     const r = await timeOnce(deps, ds, strategy, calibration);
+    if (before) lastActivity = activitySince(before, gpuActivity()!);
     last = r.result;
     if (i < warmup) continue;
     fitMs.push(r.fitMs);
@@ -124,6 +132,8 @@ async function main(): Promise<void> {
     totalMedianMs: medianOrNull(totalMs),
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     workers,
+    stageSync: args['stage-sync'],
+    ...(lastActivity ? { gpu: lastActivity } : {}),
   };
   if (args['peer-ll']) out.vsPeer = deviation(last.logLikelihood, readPeerLikelihood(args['peer-ll']));
   if (ds.expected?.logLikelihoodNonlocal) out.vsExpected = deviation(last.logLikelihood, ds.expected.logLikelihoodNonlocal);

@@ -62,6 +62,10 @@ export interface EngineResult extends SideTimings {
   /** the likelihood against the peer's, and against the file's float64 expected output */
   vsPeer?: Deviation;
   vsExpected?: Deviation;
+  /** on webgpu, what the device did in the last warm fit + predict: dispatches, pipelines compiled, readbacks and their bytes */
+  gpu?: { dispatches: number; pipelines: number; readbacks: number; readBytes: number };
+  /** whether each stage waited for the device (a readback per stage) */
+  stageSync?: boolean;
 }
 
 /** nld_peer.py's agreement figures: maxAbsDiff null where nothing was finite */

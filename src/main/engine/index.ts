@@ -31,4 +31,5 @@ export { CancelledError } from './model';
 export { copyFloat32Into, relaxedSimdAvailable } from './simd';
 export { addLocalTerms, localTerms, predictLocal, type LocalElectrodeTerms } from './local';
 export { NULL_PROBE } from './types';
+export { activitySince, gpuActivity, type GpuActivity } from './webgpu';
 export type { BatchTime, EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from './types';

@@ -14,3 +14,8 @@ async function ready(): Promise<boolean> {
 }
 
 describeParity('webgpu', (fixture) => (fixture.includes('medium') ? ['reference', 'compensated'] : ['reference', 'compensated', 'streaming']), ready);
+
+// the same strategies with stages that do not wait for the device: each predict's rows summed there and read back once
+describeParity('webgpu', (fixture) => (fixture.includes('medium') ? ['compensated'] : ['reference', 'compensated', 'streaming']), ready, {
+  predictOptions: { stageSync: false }, label: ', rows summed on the device',
+});

@@ -20,6 +20,13 @@ export interface PredictOptions extends StrategyOptions {
   positionKernelBudgetBytes?: number;
   /** a windowed decode: the most likelihood one predict computes at once (default DECODE_BATCH_BYTES, windows.ts) */
   windowBatchBytes?: number;
+  /**
+   * On an asynchronous backend (webgpu), whether each stage span waits for the device: default
+   * true, so a span holds its stage's device time, at the cost of a readback per stage. False lets
+   * the device run ahead: a predict then reads back once, where the device sums its rows
+   * (likelihood/deviceRowSums.ts), and the GPU's own time per kernel comes from the GPU timer.
+   */
+  stageSync?: boolean;
 }
 
 export interface NonlocalResult {

@@ -42,16 +42,17 @@ export async function waitForDevice(container: tf.TensorContainer): Promise<void
 
 /**
  * Stage spans; on webgpu each stage's args also say what the device did inside it (`gpu`:
- * dispatches, pipelines compiled, bytes read back), counted by webgpu/activity.ts.
+ * dispatches, pipelines compiled, bytes read back), counted by webgpu/activity.ts. Without
+ * waitForDevice a stage span holds only the time its work took to be queued.
  */
-export function makeStageTools(probe: EngineProbe): StageTools {
+export function makeStageTools(probe: EngineProbe, { waitForDevice: wait = true }: { waitForDevice?: boolean } = {}): StageTools {
   return {
     stage: (name, fn, args) => {
       const before = tf.getBackend() === 'webgpu' ? gpuActivity() : null;
       const spanArgs = before ? (args ?? {}) : args;
       return probe.span(name, async () => {
         const out = fn();
-        await waitForDevice(out);
+        if (wait) await waitForDevice(out);
         if (before && spanArgs) spanArgs.gpu = activitySince(before, gpuActivity()!);
         return out;
       }, spanArgs);

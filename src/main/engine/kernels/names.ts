@@ -93,6 +93,16 @@ export const INTERPOLATED_TERMS_KERNEL = 'KdeInterpolatedTerms';
  * M_s = max over the finite a_i of logKmark(s,i) + a_i; the floor where the sum is 0 or bias_p is not finite
  */
 export const FUSED_LIKELIHOOD_KERNEL = 'KdeFusedLikelihood';
+/**
+ * A block of an electrode's spike terms summed into a window's rows on the device, so a window's
+ * likelihood leaves the device once: acc ((2T + N) × P), terms (B × P), offsets (R + 1) int32,
+ * order (B) int32 → acc with the block added, every other element as it was. Rows 0 … T − 1 of acc
+ * hold each output row's sum of terms above the floor, rows T … 2T − 1 how many of its terms sat
+ * on the floor (≤ floor), and row 2T + e electrode e's floored terms per bin. The block's spikes of
+ * output row rowFirst + r are order[offsets[r]] … order[offsets[r + 1] − 1], added in that order.
+ * A NaN term is summed (the row stays NaN).
+ */
+export const ACCUMULATE_ROWS_KERNEL = 'KdeAccumulateRows';
 /** the fewest columns the fused kernels take; narrower inputs stay on the op graph */
 export const MIN_KERNEL_COLUMNS = 4;
 
@@ -167,6 +177,17 @@ export interface FusedLikelihoodAttrs {
   floor: number;
 }
 
+export interface AccumulateRowsAttrs {
+  /** the output row of the block's first row range (offsets[0]) */
+  rowFirst: number;
+  /** T, the window's output rows */
+  nTime: number;
+  /** the electrode whose floored terms row 2T + electrode counts */
+  electrode: number;
+  /** the floor of every term (float32 LOG_EPS) */
+  floor: number;
+}
+
 export interface GaussAttrs {
   /** log-normaliser added to every entry */
   c: number;
@@ -213,6 +234,7 @@ export interface EngineKernelAttrs {
   [EXP_FLUSHED_KERNEL]: FlushAttrs;
   [INTERPOLATED_TERMS_KERNEL]: InterpolatedTermsAttrs;
   [FUSED_LIKELIHOOD_KERNEL]: FusedLikelihoodAttrs;
+  [ACCUMULATE_ROWS_KERNEL]: AccumulateRowsAttrs;
 }
 
 export type EngineKernelName = keyof EngineKernelAttrs;

@@ -9,9 +9,10 @@ import { DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_POS_TILE_SIZE, defaultEncTileSize,
 import type { EncodingModel, FittedElectrode } from '../fit';
 import { electrodeBias } from '../hostMath';
 import { toTensor2d } from '../gaussian';
-import { STRATEGY_IMPLS, type ElectrodeContext } from '../strategies';
+import { STRATEGY_IMPLS, type ElectrodeContext, type StageTools } from '../strategies';
 import { makeStageTools } from '../backends';
 import type { EngineProbe, PredictOptions } from '../types';
+import type { DeviceRowSums } from './deviceRowSums';
 import type { PlannedTerms } from './plan';
 
 function biasOf(model: EncodingModel, fitted: FittedElectrode): Float32Array {
@@ -51,34 +52,52 @@ export type TermReader = (terms: tf.Tensor2D) => Float32Array | Promise<Float32A
 
 const readFresh: TermReader = async (terms) => (await terms.data()) as Float32Array;
 
-/**
- * Runs the planned electrode's strategy over its decoding marks, block by block, handing each
- * block of terms to `sink` (inside the block's `scatter` span) before the next block starts.
- */
-export async function electrodeTerms(
-  model: EncodingModel, planned: PlannedTerms, options: PredictOptions, probe: EngineProbe, sink: TermBlockSink, read: TermReader = readFresh,
-): Promise<void> {
+/** What is done with one block of terms while it is still on the device; the terms are freed after. */
+type BlockHandler = (start: number, terms: tf.Tensor2D, tools: StageTools) => Promise<void>;
+
+/** The planned electrode's strategy over its decoding marks, block by block, each block handed to `handle` before the next starts. */
+async function runBlocks(model: EncodingModel, planned: PlannedTerms, options: PredictOptions, probe: EngineProbe, handle: BlockHandler): Promise<void> {
   const fitted = model.electrodes[planned.electrode]!;
-  const tools = makeStageTools(probe);
+  const tools = makeStageTools(probe, { waitForDevice: options.stageSync !== false });
   const bias = tf.tensor1d(biasOf(model, fitted));
   const decMarks = toTensor2d(planned.marks, planned.nDec, fitted.nFeatures);
   try {
     const ctx = electrodeContext(model, planned, options, bias, probe);
     await STRATEGY_IMPLS[planned.choice.strategy].run(ctx, decMarks, tools, async (start, terms) => {
-      await tools.span('scatter', async () => {
-        let values: Float32Array;
-        try {
-          values = await read(terms);
-        } finally {
-          terms.dispose();
-        }
-        await sink(start, values);
-      });
+      try {
+        await handle(start, terms, tools);
+      } finally {
+        terms.dispose();
+      }
       throwIfCancelled(options.signal);
     });
   } finally {
     tf.dispose([bias, decMarks]);
   }
+}
+
+/**
+ * Runs the planned electrode's strategy over its decoding marks, block by block, handing each
+ * block of terms to `sink` (inside the block's `scatter` span) before the next block starts.
+ */
+export function electrodeTerms(
+  model: EncodingModel, planned: PlannedTerms, options: PredictOptions, probe: EngineProbe, sink: TermBlockSink, read: TermReader = readFresh,
+): Promise<void> {
+  return runBlocks(model, planned, options, probe, (start, terms, tools) =>
+    tools.span('scatter', async () => {
+      await sink(start, await read(terms));
+    }));
+}
+
+/**
+ * As electrodeTerms, but each block's terms are summed into their rows on the device (`rowSums`,
+ * read once by the caller): rows are the output rows of the electrode's decoding spikes.
+ */
+export function electrodeTermsOnDevice(
+  model: EncodingModel, planned: PlannedTerms, options: PredictOptions, probe: EngineProbe, rowSums: DeviceRowSums, rows: Int32Array,
+): Promise<void> {
+  return runBlocks(model, planned, options, probe, (start, terms, tools) =>
+    tools.stage('scatter', () => rowSums.add(planned.electrode, rows, start, terms)).then(() => undefined));
 }
 
 /** The span an electrode's terms are computed in, with what a reader of the trace needs to know. */

@@ -11,14 +11,15 @@ import { throwIfCancelled } from '../model';
 import { fusedLikelihood } from '../ops';
 import type { EncodingModel } from '../fit';
 import type { EngineProbe, PredictOptions } from '../types';
-import { electrodeSpanArgs, electrodeTerms } from './electrodeTerms';
-import type { TermListener } from './orderedTermSum';
+import { DeviceRowSums } from './deviceRowSums';
+import { electrodeSpanArgs, electrodeTerms, electrodeTermsOnDevice } from './electrodeTerms';
+import type { PredictTermSum } from './orderedTermSum';
 import { seriesReachOf, type NonlocalPlan, type ReachSource } from './plan';
 
 /** A plan's terms on their way: started by NonlocalExecutor.start, delivered by `into`. */
 export interface RunningTerms {
   /** Hands every planned electrode's blocks to `terms`, ending each with onElectrodeDone; resolves when the last is handed over. */
-  into(terms: TermListener): Promise<void>;
+  into(terms: PredictTermSum): Promise<void>;
 }
 
 export interface NonlocalExecutor extends ReachSource {
@@ -30,7 +31,11 @@ export interface NonlocalExecutor extends ReachSource {
   start(plan: NonlocalPlan, options: PredictOptions, probe: EngineProbe): RunningTerms;
 }
 
-/** The engine on this thread: electrode after electrode, each in its `electrode` span. */
+/**
+ * The engine on this thread: electrode after electrode, each in its `electrode` span. Where stages
+ * do not wait for the device and it keeps the predict's rows, the terms are summed there and read
+ * back once, at the end, in a `scatter` span.
+ */
 export function inThreadExecutor(model: EncodingModel): NonlocalExecutor {
   return {
     model: {
@@ -42,16 +47,25 @@ export function inThreadExecutor(model: EncodingModel): NonlocalExecutor {
     fusedLikelihood: (nEnc, nBins, nFeatures) => fusedLikelihood.runsFused(nEnc, nBins, nFeatures),
     start: (plan, options, probe) => ({
       async into(terms) {
-        for (const planned of plan.electrodes) {
-          if (planned.kind !== 'terms') continue;
-          throwIfCancelled(options.signal);
-          const e = planned.electrode;
-          await probe.span(
-            ELECTRODE_SPAN,
-            () => electrodeTerms(model, planned, options, probe, (start, values) => terms.onTerms(e, start, values)),
-            electrodeSpanArgs(model, planned),
-          );
-          terms.onElectrodeDone(e);
+        // the device keeps the rows only where nothing waits on each stage: a synced stage reads back anyway
+        const onDevice = options.stageSync === false ? DeviceRowSums.open(plan.nTime, model.nBins, plan.electrodes.length) : null;
+        try {
+          for (const planned of plan.electrodes) {
+            if (planned.kind !== 'terms') continue;
+            throwIfCancelled(options.signal);
+            const e = planned.electrode;
+            await probe.span(
+              ELECTRODE_SPAN,
+              () => onDevice
+                ? electrodeTermsOnDevice(model, planned, options, probe, onDevice, planned.rows)
+                : electrodeTerms(model, planned, options, probe, (start, values) => terms.onTerms(e, start, values)),
+              electrodeSpanArgs(model, planned),
+            );
+            terms.onElectrodeDone(e);
+          }
+          if (onDevice) terms.onRowSums(await probe.span('scatter', () => onDevice.read()));
+        } finally {
+          onDevice?.dispose();
         }
       },
     }),

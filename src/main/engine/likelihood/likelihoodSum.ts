@@ -89,6 +89,13 @@ export interface TermSink {
   addTerms(values: Float32Array, rows: Int32Array, start: number): number;
   /** adds LOG_EPS to every bin of each row (an electrode without encoding spikes) */
   addFloor(rows: Int32Array): void;
+  /** adds rows the device summed (deviceRowSums.ts): each bin's sum above the floor, and LOG_EPS per floored term */
+  addRowSums(sums: Float32Array, floored: Float32Array): void;
+}
+
+/** ll[i] += sums[i] + floored[i]·LOG_EPS in float64: the floor exact, as addTermsToRows adds it. */
+export function addRowSumsTo(ll: Float64Array, sums: Float32Array, floored: Float32Array): void {
+  for (let i = 0; i < ll.length; i++) ll[i] = ll[i]! + (sums[i]! + floored[i]! * LOG_EPS);
 }
 
 export class LikelihoodSum implements TermSink {
@@ -142,6 +149,11 @@ export class LikelihoodSum implements TermSink {
   addFloor(rows: Int32Array): void {
     this.assertHeld();
     addFloorTerms(this.ll, rows, this.nBins);
+  }
+
+  addRowSums(sums: Float32Array, floored: Float32Array): void {
+    this.assertHeld();
+    addRowSumsTo(this.ll, sums, floored);
   }
 
   private assertHeld(): void {

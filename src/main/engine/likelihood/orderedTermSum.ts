@@ -5,6 +5,7 @@
  * bitwise the same for any number of workers and any schedule. Blocks of an electrode ahead of the
  * next one due wait in memory; on one thread none ever waits.
  */
+import type { RowSums } from './deviceRowSums';
 import type { TermSink } from './likelihoodSum';
 import type { ElectrodeTermsKind } from './plan';
 
@@ -21,7 +22,13 @@ export interface TermListener {
   onElectrodeDone(electrode: number): void;
 }
 
-export class OrderedTermSum implements TermListener {
+/** Where a predict's terms go: blocks as they are computed, or every electrode's at once as the device summed them into rows. */
+export interface PredictTermSum extends TermListener {
+  /** every electrode's terms, summed into their rows on the device (deviceRowSums.ts) */
+  onRowSums(sums: RowSums): void;
+}
+
+export class OrderedTermSum implements PredictTermSum {
   private next = 0;
   private readonly waiting = new Map<number, { start: number; values: Float32Array; release?: () => void }[]>();
   private readonly done = new Set<number>();
@@ -54,6 +61,13 @@ export class OrderedTermSum implements TermListener {
   onElectrodeDone(electrode: number): void {
     this.done.add(electrode);
     if (electrode === this.next) this.advance();
+  }
+
+  onRowSums({ sums, floored, flooredPerElectrode }: RowSums): void {
+    this.sink.addRowSums(sums, floored);
+    flooredPerElectrode.forEach((n, e) => {
+      this.floored[e] = this.floored[e]! + n;
+    });
   }
 
   private add(electrode: number, start: number, values: Float32Array, release?: () => void): void {

@@ -9,6 +9,7 @@
  * installed), engine/model and the kernels' normalisers; never a strategy. Which backend is active
  * is asked in fusedKernel.ts and nowhere else in ops/.
  */
+export * as accumulateRows from './accumulateRows';
 export * as biasFloor from './biasFloor';
 export * as compensatedWeights from './compensatedWeights';
 export * as flushedExp from './flushedExp';

@@ -6,6 +6,7 @@ import type { BackendName, StrategyName } from '../../../shared/config';
 import { loadNpz } from '../../data';
 import { calibrateBackend, engineMemory, fitEncodingModel, initBackend, predictLocal, predictNonlocal } from '../index';
 import type { Calibration } from '../model';
+import type { PredictOptions } from '../types';
 import { countNotClose } from './builders';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('../../../../test/fixtures/', import.meta.url));
@@ -19,15 +20,16 @@ export function referenceFixtures(): string[] {
  * likelihood allclose (rtol 1e-4, atol 1e-4) to the float64 values, and no tensor left behind.
  * Small encoding/position tiles make the chunked paths take several chunks and tiles. With
  * `calibratedAuto`, `auto` also runs by the cost model at the backend's measured calibration
- * (where it may pick series), at the tiles a run uses.
+ * (where it may pick series), at the tiles a run uses. `predictOptions` are added to every
+ * predict's (stages that do not wait for the device, say), and `label` names the suite.
  */
 export function describeParity(
   backend: BackendName,
   strategiesFor: (fixture: string) => StrategyName[],
   ready: () => Promise<boolean> = async () => true,
-  { calibratedAuto = false }: { calibratedAuto?: boolean } = {},
+  { calibratedAuto = false, predictOptions = {}, label = '' }: { calibratedAuto?: boolean; predictOptions?: Partial<PredictOptions>; label?: string } = {},
 ): void {
-  describe(`parity on ${backend}`, () => {
+  describe(`parity on ${backend}${label}`, () => {
     let calibration: Calibration | undefined;
     for (const fixture of referenceFixtures()) {
       it(fixture, async (ctx) => {
@@ -45,7 +47,7 @@ export function describeParity(
         expect(countNotClose(model.meanRates, exp.meanRates!)).toBe(0);
         expect(countNotClose(model.summedGroundProcessIntensity, exp.summedGroundProcessIntensity!)).toBe(0);
         for (const strategy of strategiesFor(fixture)) {
-          const r = await predictNonlocal(model, ds, strategy, { blockSize: 100, encTileSize: 48, posTileSize: 96 });
+          const r = await predictNonlocal(model, ds, strategy, { blockSize: 100, encTileSize: 48, posTileSize: 96, ...predictOptions });
           expect([strategy, countNotClose(r.logLikelihood, exp.logLikelihoodNonlocal!)]).toEqual([strategy, 0]);
         }
         if (calibration) {

@@ -6,7 +6,11 @@
  * its programs and kernel function, listed here with the shapes it takes.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { FUSED_LIKELIHOOD_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL, type FusedLikelihoodAttrs, type GaussAttrs, type KdeColumnSumsAttrs } from '../kernels';
+import {
+  ACCUMULATE_ROWS_KERNEL, FUSED_LIKELIHOOD_KERNEL, GAUSS_KERNEL, KDE_COLUMN_SUMS_KERNEL,
+  type AccumulateRowsAttrs, type FusedLikelihoodAttrs, type GaussAttrs, type KdeColumnSumsAttrs,
+} from '../kernels';
+import { accumulateRows } from './accumulateRows';
 import { gaussKernel, MAX_GAUSS_DIMS } from './gaussKernel';
 import { fusedLikelihood, termsWorkgroupBytes, MAX_FEATURES } from './fusedLikelihood';
 import { kdeColumnSums, kdeWorkgroupBytes, MAX_KDE_DIMS } from './kdeColumnSums';
@@ -28,6 +32,11 @@ const KERNELS: readonly tf.KernelConfig[] = [
     kernelName: FUSED_LIKELIHOOD_KERNEL,
     backendName: 'webgpu',
     kernelFunc: (args) => fusedLikelihood(...gpu(args), args.attrs as unknown as FusedLikelihoodAttrs),
+  },
+  {
+    kernelName: ACCUMULATE_ROWS_KERNEL,
+    backendName: 'webgpu',
+    kernelFunc: (args) => accumulateRows(...gpu(args), args.attrs as unknown as AccumulateRowsAttrs),
   },
   {
     kernelName: GAUSS_KERNEL,
@@ -71,4 +80,13 @@ export function kdeColumnSumsTakes(q: number): boolean {
 /** Whether the Gaussian kernel matrix takes d coordinates (any number of samples and points). */
 export function gaussKernelTakes(d: number): boolean {
   return limits !== null && d >= 1 && d <= MAX_GAUSS_DIMS;
+}
+
+/**
+ * Whether a window's accumulator of accRows × nBins float32 fits one storage binding and the share
+ * of device memory the engine gives it: two are alive while a block is added (the old and the new).
+ */
+export function accumulateRowsTakes(accRows: number, nBins: number, maxBytes: number): boolean {
+  const bytes = 4 * accRows * nBins;
+  return limits !== null && accRows >= 1 && nBins >= 1 && bytes <= limits.maxStorageBufferBindingSize && 2 * bytes <= maxBytes;
 }

@@ -174,8 +174,10 @@ class DecodeRun {
     const file = join(this.start.runDir, likelihoodRelPath(this.strategy));
     const stream = await LikelihoodStream.open(file, [dataset.time.length, nBins]);
     try {
+      // a decode times its likelihood as a whole: stages that waited for the device would each cost a
+      // readback, where without them the device sums each batch's rows and it is read back once
       const windows = await this.deps.predictNonlocalWindows(
-        model, dataset, this.strategy, { ...options, signal: this.session.signal }, this.request.rowsPerChunk,
+        model, dataset, this.strategy, { ...options, signal: this.session.signal, stageSync: false }, this.request.rowsPerChunk,
         (_startRow, _rows, values) => stream.append(values),
         this.session.probe,
       );

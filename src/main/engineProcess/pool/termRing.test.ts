@@ -46,6 +46,7 @@ describe('OrderedTermSum with ring blocks', () => {
         return 0;
       },
       addFloor: () => undefined,
+      addRowSums: () => undefined,
     };
     const rows = Int32Array.from([0, 1]);
     const sum = new OrderedTermSum(sink, [{ kind: 'terms', rows }, { kind: 'terms', rows }]);
