@@ -15,6 +15,7 @@ import type { EncodingModel, FitOptions, FittedElectrode } from './fitTypes';
 import { toTensor2d, kdePartCount, kdeParts, kdePartsWork, logKde, logKdeWorkOf, mergeKdeParts, type KdePart } from '../gaussian';
 import { fitKeepFor, KEEP_THE_KERNEL, type FitElectrode, type FitKeep } from '../strategies';
 import { groundDensity, uploadElectrode } from './groundDensity';
+import { discardAll, readAll, type PendingRead } from '../readback';
 import { PositionCache } from './positionCache';
 import { NULL_PROBE, type EngineProbe } from '../types';
 
@@ -86,8 +87,23 @@ function groundProcessIntensity(ctx: FitContext, meanRate: number, logGroundDens
   return gpi;
 }
 
-/** One electrode's host-side fit: its in-window, in-bounds encoding spikes, their positions, g_e and Λ_e. */
-async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tensor[]): Promise<FittedElectrode> {
+/** An electrode's fit, its g_e and Λ_e still to come where its columns were left on the device. */
+interface ElectrodeFit {
+  fitted: FittedElectrode;
+  pending?: PendingRead<Float64Array>;
+}
+
+/** g_e and Λ_e of a fitted electrode, from log g_e. */
+function finishElectrode(ctx: FitContext, fitted: FittedElectrode, logGroundDensity: Float64Array): void {
+  fitted.logGroundDensity = logGroundDensity;
+  fitted.groundProcessIntensity = groundProcessIntensity(ctx, fitted.meanRate, logGroundDensity);
+}
+
+/**
+ * One electrode's host-side fit: its in-window, in-bounds encoding spikes, their positions, g_e and
+ * Λ_e; with `defer`, g_e and Λ_e wait for columns left on the device (finishElectrode).
+ */
+async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tensor[], defer: boolean): Promise<ElectrodeFit> {
   const { q, track, trainingWindows } = ctx;
   const selected = trainingWindows ? insideWindows(el.encodingSpikeTimes, trainingWindows) : null;
   const candidates = selected ? gather(el.encodingSpikeTimes, selected) : el.encodingSpikeTimes;
@@ -110,9 +126,10 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
     encPositionsTensor: null,
     encFeaturesTensor: null,
   };
-  fitted.logGroundDensity = await groundDensity(ctx, fitted, tensors);
-  fitted.groundProcessIntensity = groundProcessIntensity(ctx, meanRate, fitted.logGroundDensity);
-  return fitted;
+  const density = await groundDensity(ctx, fitted, tensors, defer);
+  if (!(density instanceof Float64Array)) return { fitted, pending: density };
+  finishElectrode(ctx, fitted, density);
+  return { fitted };
 }
 
 /** The fit hook of FitOptions.keepFor, or keep the kernel. */
@@ -128,17 +145,22 @@ interface ElectrodeFits {
   summed: Float64Array;
 }
 
+/** Electrode e's fit in its `electrode` span, with its device copies (also pushed to `tensors`). */
+function fitElectrodeSpan(ctx: FitContext, e: number, tensors: tf.Tensor[], defer: boolean): Promise<ElectrodeFit> {
+  const el = ctx.dataset.electrodes[e]!;
+  return ctx.probe.span(ELECTRODE_SPAN, async () => {
+    const fit = await fitElectrode(ctx, el, tensors, defer);
+    if (fit.fitted.encPositionsTensor === null) tensors.push(...uploadElectrode(fit.fitted, ctx.q));
+    return fit;
+  }, electrodeArgs(e, el.name));
+}
+
 /**
  * Electrode e's fit in its `electrode` span, with its device copies (also pushed to `tensors`).
  * Electrodes are independent given the shared context, so any process or worker may fit any of them.
  */
 export async function fitElectrodeAt(ctx: FitContext, e: number, tensors: tf.Tensor[]): Promise<FittedElectrode> {
-  const el = ctx.dataset.electrodes[e]!;
-  return ctx.probe.span(ELECTRODE_SPAN, async () => {
-    const fitted = await fitElectrode(ctx, el, tensors);
-    if (fitted.encPositionsTensor === null) tensors.push(...uploadElectrode(fitted, ctx.q));
-    return fitted;
-  }, electrodeArgs(e, el.name));
+  return (await fitElectrodeSpan(ctx, e, tensors, false)).fitted;
 }
 
 /** Σ_e Λ_e per bin, added in electrode order: the one order every way of fitting sums in. */
@@ -148,10 +170,28 @@ export function sumGroundProcess(perElectrode: readonly Float64Array[], nBins: n
   return summed;
 }
 
-/** Every electrode's fit, in order; their device copies go to `tensors`. */
+/**
+ * Every electrode's fit, in order; their device copies go to `tensors`. The kept kernels' columns
+ * stay on the device until every electrode is fitted and are read back together, in one
+ * `ground-process` span: on a GPU one round trip for the fit instead of one per electrode.
+ */
 async function fitElectrodes(ctx: FitContext, tensors: tf.Tensor[]): Promise<ElectrodeFits> {
-  const electrodes: FittedElectrode[] = [];
-  for (let e = 0; e < ctx.dataset.electrodes.length; e++) electrodes.push(await fitElectrodeAt(ctx, e, tensors));
+  const fits: ElectrodeFit[] = [];
+  try {
+    for (let e = 0; e < ctx.dataset.electrodes.length; e++) fits.push(await fitElectrodeSpan(ctx, e, tensors, true));
+    const deferred = fits.filter((f) => f.pending !== undefined);
+    if (deferred.length > 0) {
+      const densities = await ctx.probe.span('ground-process', () => readAll(deferred.map((f) => f.pending!)), { electrodes: deferred.length });
+      deferred.forEach((f, i) => {
+        delete f.pending;
+        finishElectrode(ctx, f.fitted, densities[i]!);
+      });
+    }
+  } catch (err) {
+    discardAll(fits.flatMap((f) => (f.pending ? [f.pending] : [])));
+    throw err;
+  }
+  const electrodes = fits.map((f) => f.fitted);
   return { electrodes, summed: sumGroundProcess(electrodes.map((f) => f.groundProcessIntensity), ctx.nBins) };
 }
 

@@ -8,5 +8,5 @@
  */
 export { disposeMarks, kernelDirect, logKernelDirect, logMarkKernelGemm, prepareMarks, toTensor2d, type PreparedMarks } from './gaussianKernel';
 export {
-  BELOW_PEAK_DROPPED, KDE_PART_SAMPLES, kdePartCount, kdeParts, kdePartsWork, logKde, logKdeBelowPeak, logKdeWorkOf, mergeKdeParts, type KdePart,
+  BELOW_PEAK_DROPPED, KDE_PART_SAMPLES, kdePartCount, kdeParts, kdePartsWork, logKde, logKdeBelowPeak, logKdePending, logKdeWorkOf, mergeKdeParts, type KdePart,
 } from './logKde';

@@ -1,16 +1,18 @@
 /**
  * Log of an equal-weight Gaussian KDE, log[(1/n) Σ_i K_σ(x, s_i)], evaluated at many points.
  * Computed in log space on the device, tile by tile over the samples, merged on the device (online
- * logsumexp) and read back once per part of KDE_PART_SAMPLES samples (on the wasm backend one
- * kernel call per part, the kernel never in memory), the parts merged on the host in float64, so
- * that memory stays bounded and far-away points keep their true (tiny) density instead of
- * underflowing in float32. Turning the result into a density with a
- * float64 exp then underflows exactly where the float64 reference does.
+ * logsumexp) and read back once, every part of KDE_PART_SAMPLES samples together (on the wasm
+ * backend one kernel call for them all, the kernel never in memory), the parts merged on the host
+ * in float64, so that memory stays bounded and far-away points keep their true (tiny) density
+ * instead of underflowing in float32. Turning the result into a density with a float64 exp then
+ * underflows exactly where the float64 reference does. logKdePending leaves the sums on the
+ * device, for a caller that reads several results at once (readback/).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { toTensor2d } from './gaussianKernel';
 import { addWork, gridKdeWork, logKdeWork, type Work } from '../model';
 import { kdeColumnSums, linearPositionKernel } from '../ops';
+import { allPending, pendingRead, readNow, readyRead, type PendingRead } from '../readback';
 
 /** elements of the largest (samples × points) tile: 1 MiB per float32 temporary, so the fit's
  *  transient device memory stays small next to what the decode strategies need */
@@ -72,24 +74,30 @@ function partSamples(samples: Float64Array, q: number, index: number): Float64Ar
  * A part with a NaN sample is NaN. On the wasm backend one kernel call computes them all; elsewhere
  * each part goes tile by tile on the device.
  */
-export async function kdeParts(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], indices: readonly number[]): Promise<KdePart[]> {
+export function kdeParts(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], indices: readonly number[]): Promise<KdePart[]> {
+  return readNow(kdePartsPending(samples, evalPoints, q, std, indices));
+}
+
+/** kdeParts with the parts' sums still on the device, to be read with other reads (readback/). */
+function kdePartsPending(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[], indices: readonly number[]): PendingRead<KdePart[]> {
   const m = evalPoints.length / q;
   const points = cleanEvalPoints(evalPoints, q).clean;
   const ofParts = indices.map((i) => partSamples(samples, q, i));
   const nanPart = (part: Float64Array): KdePart => ({ max: new Float64Array(m).fill(NaN), sum: new Float64Array(m).fill(NaN), samples: part.length / q, nan: true });
   const hasNan = ofParts.map(hasNaN);
   if (kdeColumnSums.runsFused(m, q)) {
-    const computed = await kernelParts(ofParts.filter((_, k) => !hasNan[k]), points, m, q, std);
-    let next = 0;
-    return ofParts.map((part, k) => (hasNan[k] ? nanPart(part) : computed[next++]!));
+    const computed = kernelParts(ofParts.filter((_, k) => !hasNan[k]), points, m, q, std);
+    return pendingRead(computed.tensors, (values) => {
+      const parts = computed.finish(values);
+      let next = 0;
+      return ofParts.map((part, k) => (hasNan[k] ? nanPart(part) : parts[next++]!));
+    });
   }
-  const out: KdePart[] = [];
-  for (const [k, part] of ofParts.entries()) out.push(hasNan[k] ? nanPart(part) : await opGraphPart(part, points, m, q, std));
-  return out;
+  return allPending(ofParts.map((part, k) => (hasNan[k] ? readyRead(nanPart(part)) : opGraphPart(part, points, m, q, std))));
 }
 
-/** One part tile by tile on the device, with a running maximum and rescaled sum, read back once. */
-async function opGraphPart(part: Float64Array, points: Float64Array, m: number, q: number, std: number[]): Promise<KdePart> {
+/** One part tile by tile on the device, with a running maximum and rescaled sum, left there to be read once. */
+function opGraphPart(part: Float64Array, points: Float64Array, m: number, q: number, std: number[]): PendingRead<KdePart> {
   const count = part.length / q;
   const evalTensor = toTensor2d(points, m, q);
   // running max and rescaled sum stay on the device: one readback per part, not one per tile
@@ -117,20 +125,22 @@ async function opGraphPart(part: Float64Array, points: Float64Array, m: number, 
       [runMax, runSum] = next;
       tf.dispose([prevMax, prevSum].filter((t): t is tf.Tensor1D => t !== null));
     }
-    const [mx, sm] = await Promise.all([runMax!.data(), runSum!.data()]);
-    return { max: Float64Array.from(mx), sum: Float64Array.from(sm), samples: count, nan: false };
+  } catch (err) {
+    tf.dispose([runMax, runSum].filter((t): t is tf.Tensor1D => t !== null));
+    throw err;
   } finally {
-    tf.dispose([evalTensor, ...[runMax, runSum].filter((t): t is tf.Tensor1D => t !== null)]);
+    evalTensor.dispose();
   }
+  return pendingRead([runMax!, runSum!], ([mx, sm]) => ({ max: Float64Array.from(mx!), sum: Float64Array.from(sm!), samples: count, nan: false }));
 }
 
 /**
  * Parts by the fused kdeColumnSums op, all in one call (a call and a read-back per part cost more
  * than a 1 024 × 100 part itself), each kernel row formed in cache and summed without the
- * (samples × points) kernel in memory.
+ * (samples × points) kernel in memory; left on the device to be read once.
  */
-async function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: number, std: number[], shiftByPeak = false): Promise<KdePart[]> {
-  if (parts.length === 0) return [];
+function kernelParts(parts: Float64Array[], points: Float64Array, m: number, q: number, std: number[], shiftByPeak = false): PendingRead<KdePart[]> {
+  if (parts.length === 0) return readyRead([]);
   const rows = parts.map((p) => p.length / q);
   const [colMax, colSum] = tf.tidy(() => {
     const all = new Float64Array(rows.reduce((n, r) => n + r, 0) * q);
@@ -141,15 +151,9 @@ async function kernelParts(parts: Float64Array[], points: Float64Array, m: numbe
     }
     return kdeColumnSums.run(toTensor2d(all, all.length / q, q), toTensor2d(points, m, q), std, rows, shiftByPeak);
   });
-  try {
-    // one read for all parts; the webgpu backend cannot read synchronously in Node
-    const [mx, sm] = await Promise.all([colMax.data(), colSum.data()]);
-    return rows.map((count, k) => ({
-      max: Float64Array.from(mx.subarray(k * m, (k + 1) * m)), sum: Float64Array.from(sm.subarray(k * m, (k + 1) * m)), samples: count, nan: false,
-    }));
-  } finally {
-    tf.dispose([colMax, colSum]);
-  }
+  return pendingRead([colMax, colSum], ([mx, sm]) => rows.map((count, k) => ({
+    max: Float64Array.from(mx!.subarray(k * m, (k + 1) * m)), sum: Float64Array.from(sm!.subarray(k * m, (k + 1) * m)), samples: count, nan: false,
+  })));
 }
 
 /**
@@ -199,18 +203,18 @@ export function mergeKdeParts(parts: readonly KdePart[], evalPoints: Float64Arra
  * @param evalPoints row-major (m × q); a NaN row gives NaN at that point
  * @returns (m,) log densities; −Infinity everywhere when n = 0 (density 0, not NaN)
  */
-export async function logKde(
-  samples: Float64Array,
-  evalPoints: Float64Array,
-  q: number,
-  std: number[],
-): Promise<Float64Array> {
+export function logKde(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[]): Promise<Float64Array> {
+  return readNow(logKdePending(samples, evalPoints, q, std));
+}
+
+/** logKde with its sums still on the device, to be read with other reads (readback/). */
+export function logKdePending(samples: Float64Array, evalPoints: Float64Array, q: number, std: number[]): PendingRead<Float64Array> {
   const n = samples.length / q;
   const m = evalPoints.length / q;
-  if (m === 0 || n === 0) return new Float64Array(m).fill(-Infinity);
-  if (hasNaN(samples)) return new Float64Array(m).fill(NaN);
-  const parts = await kdeParts(samples, evalPoints, q, std, Array.from({ length: kdePartCount(n) }, (_, i) => i));
-  return mergeKdeParts(parts, evalPoints, q);
+  if (m === 0 || n === 0) return readyRead(new Float64Array(m).fill(-Infinity));
+  if (hasNaN(samples)) return readyRead(new Float64Array(m).fill(NaN));
+  const parts = kdePartsPending(samples, evalPoints, q, std, Array.from({ length: kdePartCount(n) }, (_, i) => i));
+  return pendingRead(parts.tensors, (values) => mergeKdeParts(parts.finish(values), evalPoints, q));
 }
 
 /** Terms below this share of the kernel's peak are left out of logKdeBelowPeak's sums. */
@@ -228,5 +232,5 @@ export async function logKdeBelowPeak(samples: Float64Array, evalPoints: Float64
   const m = evalPoints.length / q;
   if (n === 0 || !kdeColumnSums.runsFused(m, q) || hasNaN(samples) || hasNaN(evalPoints)) return null;
   const parts = Array.from({ length: kdePartCount(n) }, (_, i) => partSamples(samples, q, i));
-  return mergeKdeParts(await kernelParts(parts, evalPoints, m, q, std, true), evalPoints, q);
+  return mergeKdeParts(await readNow(kernelParts(parts, evalPoints, m, q, std, true)), evalPoints, q);
 }

@@ -1,7 +1,8 @@
 /**
  * The KDE column sums on the webgpu backend as the device sees it (lavapipe here): a fit takes the
  * same number of dispatches whatever the number of its position samples and encoding spikes (the
- * op graph takes some per tile of samples), and every output element is written (a pooled buffer
+ * op graph takes some per tile of samples) and two readbacks whatever its number of electrodes
+ * (the occupancy, then every electrode's sums together), and every output element is written (a pooled buffer
  * full of NaN is handed out again). Skips, saying why, without an adapter.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -15,20 +16,26 @@ import { activitySince, gpuActivity } from './index';
 const available = webgpuForTests('webgpu kernel tests');
 
 describe('the KDE column sums on webgpu', () => {
-  it('fits in the same dispatches with 3× the samples: at most five per density (occupancy, then each electrode)', async (ctx) => {
+  it('fits in the same dispatches with 3× the samples: at most five per density, and one join per readback', async (ctx) => {
     if (!available()) return ctx.skip();
     const counts: number[] = [];
+    const readbacks: number[] = [];
     // above TensorFlow.js's CPU hand-off size, so the operands' own ops are on the device in both
-    for (const scale of [1, 3]) {
-      const ds = smallDataset({ nPos: 1200 * scale, electrodes: [{ nEnc: 1100 * scale, nDec: 20, nFeatures: 4 }, { nEnc: 1050 * scale, nDec: 20, nFeatures: 2 }] });
+    for (const [scale, nElectrodes] of [[1, 2], [3, 2], [1, 5]] as const) {
+      const electrodes = Array.from({ length: nElectrodes }, (_, e) => ({ nEnc: (1100 - 50 * e) * scale, nDec: 20, nFeatures: 2 + (e % 3) }));
+      const ds = smallDataset({ nPos: 1200 * scale, electrodes });
       const before = gpuActivity()!;
       const model = await fitEncodingModel(ds);
-      counts.push(activitySince(before, gpuActivity()!).dispatches);
+      const activity = activitySince(before, gpuActivity()!);
+      counts.push(activity.dispatches);
+      readbacks.push(activity.readbacks);
       model.dispose();
     }
     expect(counts[1]).toBe(counts[0]);
     expect(counts[0]).toBeGreaterThan(0);
-    expect(counts[0]).toBeLessThanOrEqual(5 * 3);
+    // occupancy and two electrodes, each at most five; each of the two readbacks joins its sums in one more
+    expect(counts[0]).toBeLessThanOrEqual(5 * 3 + 2);
+    expect(readbacks).toEqual([2, 2, 2]);
   });
 
   it('writes every element: a buffer left full of NaN by an earlier tensor comes back whole', async (ctx) => {
