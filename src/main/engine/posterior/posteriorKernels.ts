@@ -18,6 +18,7 @@ export interface PosteriorKernelExports {
   addScaled(acc: number, values: number, n: number, scale: number): void;
   addConstant(out: number, n: number, c: number): void;
   conditionRow(ll: number, pred: number, n: number, max: number, u: number): number;
+  symmetricStencil(out: number, x: number, n: number, k: number, h: number, strideBytes: number): void;
 }
 
 const PAGE_BYTES = 65_536;

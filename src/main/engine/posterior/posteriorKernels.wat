@@ -211,6 +211,8 @@
         (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
         (br $lane))))
 
+  ;; include posteriorKernels/separableStencil.wat
+
   ;; out[i] += c for i = 0 … n − 1 (float64)
   (func (export "addConstant") (param $out i32) (param $n i32) (param $c f64)
     (local $end i32) (local $vectorEnd i32) (local $s v128)
