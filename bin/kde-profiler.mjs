@@ -2,26 +2,18 @@
 // Runs the command line: from its JavaScript build (out/cli/, made at install by
 // scripts/build-cli.mjs) while no source is newer than that build, else from the TypeScript
 // sources through tsx, so a checkout being edited always runs what it holds.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { newestMtimeMs } from '../scripts/newestMtime.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const built = join(root, 'out', 'cli', 'main.mjs');
 
-/** whether anything under `dir` changed after `than` (ms since the epoch) */
-function newerThan(dir, than) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() ? newerThan(path, than) : statSync(path).mtimeMs > than) return true;
-  }
-  return false;
-}
-
 function useBuild() {
   if (process.env.KDE_PROFILER_FROM_SOURCE === '1' || !existsSync(built)) return false;
   const builtAt = statSync(built).mtimeMs;
-  return !newerThan(join(root, 'src'), builtAt) && statSync(join(root, 'package.json')).mtimeMs <= builtAt;
+  return newestMtimeMs(join(root, 'src'), builtAt) <= builtAt && statSync(join(root, 'package.json')).mtimeMs <= builtAt;
 }
 
 let runCli;

@@ -2,9 +2,10 @@
 // Builds out/ first when it is missing or older than the sources. Arguments after `--` go to
 // `kde-profiler serve` in web mode (e.g. `npm start -- --port 8080`).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestMtimeMs } from './newestMtime.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -16,15 +17,6 @@ function electronBinary() {
   if (process.env.KDE_PROFILER_NO_ELECTRON === '1' || !existsSync(pathFile)) return null;
   const exe = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
   return existsSync(exe) ? exe : null;
-}
-
-function newestMtimeMs(path) {
-  if (!existsSync(path)) return 0;
-  const info = statSync(path);
-  if (!info.isDirectory()) return info.mtimeMs;
-  let newest = 0;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, name)));
-  return newest;
 }
 
 /** out/ exists for every target and is newer than anything it is built from. */

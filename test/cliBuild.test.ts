@@ -6,30 +6,22 @@
  * pool workers are built entries too). Timings belong to the note, not here: this checks which runs.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { newestMtimeMs } from '../scripts/newestMtime.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'kde-profiler.mjs');
 const BUILT = join(ROOT, 'out', 'cli', 'main.mjs');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 /** why the build cannot be checked here, or undefined: it exists and no source is newer (a fresh install) */
 function staleBuild(): string | undefined {
   if (!existsSync(BUILT)) return 'out/cli is not built (npm ci builds it; npm run build:cli)';
-  return newestSource(join(ROOT, 'src')) > statSync(BUILT).mtimeMs ? 'a source is newer than out/cli (npm run build:cli)' : undefined;
+  return newestMtimeMs(join(ROOT, 'src')) > statSync(BUILT).mtimeMs ? 'a source is newer than out/cli (npm run build:cli)' : undefined;
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -4,11 +4,12 @@
  * collecting every console error, page error and failed request so a test can insist on none.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { newestMtimeMs } from '../../scripts/newestMtime.mjs';
 import { REPO_ROOT } from './electronBinary';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -30,13 +31,6 @@ export function chromiumExists(): boolean {
 export function webTestSkipReason(): string | null {
   if (!chromiumExists()) return `no ${CHROMIUM_PATH}`;
   return rendererEntryExists() ? null : 'the renderer entry src/renderer/src/main.ts does not exist';
-}
-
-function newestMtimeMs(path: string): number {
-  if (!existsSync(path)) return 0;
-  const info = statSync(path);
-  if (!info.isDirectory()) return info.mtimeMs;
-  return readdirSync(path).reduce((m, name) => Math.max(m, newestMtimeMs(join(path, name))), 0);
 }
 
 /** Builds out/ when the renderer is missing or older than its sources. */

@@ -1,7 +1,8 @@
 /**
  * Small fixtures the fault tests share: run configs on the presets, a throwaway runs folder, and
  * waits on what a run has reached. The heavier helpers (tmpfs, another user, another process) are
- * the run store's own, imported from src/main/service/store/runStoreTesting.testdata.ts.
+ * the run store's own, imported from src/main/service/store/runStoreTesting.testdata.ts; pages of
+ * web mode's server are faultKitPages.ts'.
  */
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * Fault: files in the runs folder that the store did not write. A status.json that is a named pipe,
  * a link to /dev/zero or to a file outside, 100 000 levels deep, or of the wrong shape
- * (createdAt: 12345); an index.json and its lock that are pipes. Before, listing hung on a pipe,
+ * (createdAt: 12345); an index.json, its journal and its lock that are pipes. Before, listing hung on a pipe,
  * read /dev/zero until memory ran out, failed for every run on a deep or ill-typed status, and
  * export printed whatever a run's report.md or trace linked to. Now each damaged run is listed as
  * failed ("damaged") with the reason, the other runs read and a new run completes, and export
@@ -73,6 +73,7 @@ describe('fault: hostile files in the runs folder', () => {
     await runWith('20250101-000005-aaaaa5', (p) => symlink(outside, p));
     await fifoAt(join(runsDir, 'index.json'));
     await fifoAt(join(runsDir, 'index.json.lock'));
+    await fifoAt(join(runsDir, 'index.journal.ndjson'));
 
     const listed = await within('listRuns', service.listRuns());
     const byId = new Map(listed.map((r) => [r.id, r]));

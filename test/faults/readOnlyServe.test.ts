@@ -2,7 +2,8 @@
  * Fault: web mode on a read-only runs folder (an archived or snapshot folder, which a lab opens
  * read-only). `serve` starts there; a page lists the runs, opens a report and draws a timeline;
  * getInfo says runs cannot start there and why; a start-run request is refused naming the folder,
- * the reason and what to do; and not a byte of the folder changes.
+ * the reason and what to do; the page's Run setup says so and keeps Start disabled (before, Start
+ * stayed enabled and the refusal came only once pressed); and not a byte of the folder changes.
  *
  * Root ignores chmod, so as root the folder is a read-only bind mount (EROFS for everyone, the
  * failure the issue saw); as another user, chmod 0555 binds (EACCES). Skipped only as root where
@@ -18,6 +19,7 @@ import { createProfilerService, type ProfilerService } from '../../src/main/serv
 import { mountReadOnlyView, unmount } from '../../src/main/service/store/runStoreTesting.testdata';
 import { serveUntil } from '../../src/main/cli/serve';
 import { capturedIo } from '../../src/main/cli/testing';
+import { ensureRendererBuilt, openBrowser, startServe, webTestSkipReason } from '../e2e/harness';
 import { presetRun, scratchFolder, waitFor } from './faultKit';
 
 let folder: Awaited<ReturnType<typeof scratchFolder>>;
@@ -159,4 +161,32 @@ describe('fault: web mode on a read-only runs folder', () => {
     stop('test over');
     expect(await done).toBe(0);
   }, 60_000);
+
+  it('Run setup in the page says why runs cannot start there, and keeps Start disabled', async (ctx) => {
+    const noBrowser = webTestSkipReason();
+    if (noBrowser) return ctx.skip(noBrowser);
+    const before = await snapshot(runsDir);
+    ensureRendererBuilt();
+    const serve = await startServe({ runsDir });
+    try {
+      const session = await openBrowser(serve.url);
+      try {
+        const { page } = session;
+        const soon = { timeout: 30_000 };
+        await page.getByTestId('load-preset').click();
+        await page.getByTestId('nav-setup').click();
+        await expect.poll(() => page.getByTestId('runs-folder-refusal').count(), soon).toBe(1);
+        expect(await page.getByTestId('runs-folder-refusal').textContent()).toMatch(/not writable \((EROFS|EACCES|EPERM)\).*no run can start there\. To run, copy the folder/);
+        await expect.poll(async () => (await page.getByTestId('start-blocker').textContent()) ?? '', soon)
+          .toMatch(new RegExp(`^No run can start in the runs folder ${runsDir} \\((EROFS|EACCES|EPERM)\\)\\.$`));
+        expect(await page.getByTestId('start-run').isDisabled()).toBe(true);
+        await session.screenshot('read-only-run-setup');
+      } finally {
+        await session.close();
+      }
+    } finally {
+      await serve.stop();
+    }
+    expect(await snapshot(runsDir)).toEqual(before);
+  }, 300_000);
 });

@@ -5,12 +5,11 @@
  * run's folder outright.
  */
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/shared/events';
-import { createProfilerService, INDEX_FILE, type ProfilerService } from '../../src/main/service';
-import { runWorker } from '../../src/main/service/store/runStoreTesting.testdata';
+import { createProfilerService, type ProfilerService } from '../../src/main/service';
+import { indexedEntries, runWorker } from '../../src/main/service/store/runStoreTesting.testdata';
 import { engineBusy, engineUntilCancelled, presetRun, runFaultWorker, scratchFolder, statusOnDisk, waitFor } from './faultKit';
 import type { Outcome } from './faultWorker';
 import { expectHonestListing, expectInvariants, notesFor, type Expected } from './invariants';
@@ -65,8 +64,7 @@ describe('fault: a second process on the same runs folder', () => {
     }
     // the stand-in engine answers no probe of backends, so the rest is asked of a service with real ones
     await expectInvariants(service, folder.path, { expected, traced: [runId], notes: notesFor(ctx) });
-    const index = JSON.parse(await readFile(join(folder.path, INDEX_FILE), 'utf8')) as { runs: { id: string }[] };
-    expect(index.runs.map((r) => r.id).sort()).toEqual(Object.keys(expected).sort());
+    expect((await indexedEntries(folder.path)).map((r) => r.id).sort()).toEqual(Object.keys(expected).sort());
   });
 
   it('ends a run whose folder another process removed once, without a stack, and runs the next', async (ctx) => {

@@ -11,12 +11,12 @@ import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerMessage } from '../../src/shared/wire';
 import { startServer, type PageLivenessOptions, type RunningServer } from '../../src/main/server';
 import { MAX_SESSIONS } from '../../src/main/server/startServer';
 import { stubService, type StubService } from '../../src/main/server/testService';
 import { createProfilerService, type ProfilerService } from '../../src/main/service';
 import { scratchFolder, waitFor } from './faultKit';
+import { answerTo, openPage as openPageOf, page as pageOf, type Page } from './faultKitPages';
 
 let folder: Awaited<ReturnType<typeof scratchFolder>>;
 let staticDir: string;
@@ -46,39 +46,12 @@ async function serve(api: Parameters<typeof startServer>[0]['service'], liveness
   return server;
 }
 
-interface Page {
-  ws: WebSocket;
-  answers: ServerMessage[];
-  closed: Promise<number>;
-}
-
-/** a page holding the token; resolves once open, or with the HTTP status that refused it */
-function openPage(s: RunningServer): Promise<Page | number> {
-  const ws = new WebSocket(`ws://127.0.0.1:${s.port}/ws?token=${s.token}`, { origin: `http://127.0.0.1:${s.port}` });
-  sockets.push(ws);
-  const answers: ServerMessage[] = [];
-  ws.on('message', (d) => answers.push(JSON.parse((d as Buffer).toString('utf8')) as ServerMessage));
-  const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
-  return new Promise((resolve) => {
-    ws.on('open', () => resolve({ ws, answers, closed }));
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.on('error', () => resolve(-1));
-  });
-}
-
-async function page(s: RunningServer): Promise<Page> {
-  const p = await openPage(s);
-  if (typeof p === 'number') throw new Error(`the server refused a page: ${p}`);
-  return p;
-}
+const openPage = (s: RunningServer) => openPageOf(s, { keep: sockets });
+const page = (s: RunningServer) => pageOf(s, { keep: sockets });
 
 /** a frozen tab: its socket is no longer read, so it answers no ping and takes in nothing */
 function stall(p: Page): void {
   (p.ws as unknown as { _socket: Socket })._socket.pause();
-}
-
-function answerTo(p: Page, id: number): Promise<ServerMessage> {
-  return waitFor(`the answer to call ${id}`, () => p.answers.find((a) => a.kind === 'result' && a.id === id), 5_000);
 }
 
 describe('fault: pages that stop reading', () => {

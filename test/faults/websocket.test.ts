@@ -8,12 +8,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { MAX_CLIENT_MESSAGE_BYTES, type ServerMessage } from '../../src/shared/wire';
+import { MAX_CLIENT_MESSAGE_BYTES } from '../../src/shared/wire';
 import { startServer, type RunningServer } from '../../src/main/server';
 import { MAX_SESSIONS } from '../../src/main/server/startServer';
 import { createProfilerService, type ProfilerService } from '../../src/main/service';
 import { presetRun, scratchFolder } from './faultKit';
+import { answerTo, openPage as openPageOf, page as pageOf, type Page } from './faultKitPages';
 import { expectInvariants, notesFor } from './invariants';
 
 /** messages just under the cap, sent at once from as many pages */
@@ -38,41 +38,9 @@ afterEach(async () => {
   await folder.remove();
 });
 
-interface Page {
-  ws: WebSocket;
-  answers: ServerMessage[];
-  closed: Promise<number>;
-}
-
-/** a page holding the token; resolves once open, or with the HTTP status that refused it */
-function openPage(): Promise<Page | number> {
-  const origin = `http://127.0.0.1:${server.port}`;
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, { origin, maxPayload: 256 * 1024 * 1024 });
-  const answers: ServerMessage[] = [];
-  ws.on('message', (d) => answers.push(JSON.parse((d as Buffer).toString('utf8')) as ServerMessage));
-  const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
-  return new Promise((resolve) => {
-    ws.on('open', () => resolve({ ws, answers, closed }));
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.on('error', () => resolve(-1));
-  });
-}
-
-async function page(): Promise<Page> {
-  const p = await openPage();
-  if (typeof p === 'number') throw new Error(`the server refused a page: ${p}`);
-  return p;
-}
-
-async function answerTo(p: Page, id: number, ms = 10_000): Promise<ServerMessage> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const m = p.answers.find((a) => a.kind === 'result' && a.id === id);
-    if (m) return m;
-    if (performance.now() > deadline) throw new Error(`no answer to call ${id} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const PAGE_OPTIONS = { maxPayload: 256 * 1024 * 1024 };
+const openPage = () => openPageOf(server, PAGE_OPTIONS);
+const page = () => pageOf(server, PAGE_OPTIONS);
 
 /** a call's message whose params are `count` empty objects: the costliest JSON per byte to hold parsed */
 function emptyObjects(id: number, count: number): string {

@@ -1,11 +1,12 @@
 /**
  * The layout of a run's folder (<runs folder>/<run id>/), said once for everyone who reads or
- * writes one: the service (config, status, the event log, the report in three forms, the trace),
- * the engine process (likelihoods with their axes, decode.json, the posterior, the external
- * engines' folders, its scratch), a merge of shard runs (merge.json), and the CLI, whose `run
- * --out` and `decode --out` copy the same names into a folder of the user's, so scripts find them
- * at the same relative paths there. Every path here is relative and '/'-separated: this folder
- * imports no node, and path.join takes such a path as it is on every platform.
+ * writes one: the service (config, status, the event log, a running run's progress, the report in
+ * three forms, the trace), the engine process (likelihoods with their axes, decode.json, the
+ * posterior, the external engines' folders, its scratch), a merge of shard runs (merge.json), and
+ * the CLI, whose `run --out` and `decode --out` copy the same names (a run's progress aside) into a
+ * folder of the user's, so scripts find them at the same relative paths there. Every path here is
+ * relative and '/'-separated: this folder imports no node, and path.join takes such a path as it
+ * is on every platform.
  */
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
@@ -22,6 +23,11 @@ export const RUN_FILES = {
   reportMd: 'report.md',
   reportCsv: 'report.csv',
   trace: 'trace.json.gz',
+  /**
+   * the latest progress of a run while it runs, for pages another process serves (the service's
+   * liveFolder/progressFile.ts); left as it was when the run ended, and never part of a result
+   */
+  progress: 'progress.json',
 } as const;
 
 /** the report in its three forms, in the order `--out` lists them */

@@ -24,8 +24,8 @@ import {
 } from '../../engineProtocol';
 import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type FittedModel, type RunInputs, type RunSession } from '../session';
 import { DecodeProgress, type DecodePhase } from './decodeProgress';
-import { decodeOutputSize, refuseBeyondDisk, type DecodeOutputSize } from './diskSpace';
-import { LikelihoodStream, writeAxes } from '../runFiles';
+import { decodeOutputSize } from './diskSpace';
+import { LikelihoodStream, refuseBeyondDisk, writeAxes, type OutputSize } from '../runFiles';
 import { fitOptionsFor, notApplicableFor, readLoad, refuseBeyondHeap } from '../measurement';
 import { decodePosterior, placeGridOf } from '../posterior';
 import { recordingProjection } from './recordingProjection';
@@ -86,14 +86,16 @@ class DecodeRun {
     const estimate = estimateDatasetPeak(strategy, summary, options);
     const scale = datasetScale(summary, PRESET_INFO).sentence;
     session.log('info', `${summary.name}: ${scale}`);
-    session.log('info', `estimated peak device memory for ${estimate.strategy}: ${formatBytes(estimate.deviceBytes)} (${estimate.formula})`);
+    // the estimate is of one electrode's likelihood tensors: said so, it does not read as the peak the decode ends by measuring
+    session.log('info', `estimated peak device memory of ${estimate.strategy}'s likelihood tensors for the largest electrode: ${formatBytes(estimate.deviceBytes)} ` +
+      `(${estimate.formula}); the engine process holds the runtime and the data besides, and its measured peak RSS is given at the end`);
     refuseBeyondHeap(strategy, backend.name, estimate);
     const wanted = this.request.posterior;
     if (wanted) {
       const stage = posteriorStageEstimate({ ...wanted, rowsPerWindow: this.request.rowsPerChunk }, placeGridOf(dataset), dataset.time.length);
       session.log('info', `estimated memory of the ${wanted.model} posterior (${wanted.method}), held besides the likelihood's: ${formatBytes(stage.bytes)} of typed arrays (${stage.formula})`);
     }
-    await refuseBeyondDisk(start.runDir, this.outputSize(dataset));
+    await refuseBeyondDisk(start.runDir, this.outputSize(dataset), { work: 'the decode' });
 
     memory.markStage(strategy);
     // the stage table of the fit and the decode, span by span: a long recording's spans are not kept
@@ -161,7 +163,7 @@ class DecodeRun {
   }
 
   /** What the decode will write into the run folder: the likelihood, and the posterior's files when asked. */
-  private outputSize(dataset: Dataset): DecodeOutputSize {
+  private outputSize(dataset: Dataset): OutputSize {
     const wanted = this.request.posterior;
     const space = wanted ? buildStateSpace(wanted.model, placeGridOf(dataset), wanted.parameters) : undefined;
     const nBins = dataset.placeBinCenters.length / dataset.positionDims;

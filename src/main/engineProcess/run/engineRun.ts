@@ -17,7 +17,8 @@ import type { EngineOutcome, EngineToHost, StartMessage } from '../../engineProt
 import { startDecodeRun } from '../decode';
 import { comparePosteriorEngines, externalUnits, measureExternalEngines, type ExternalSink } from '../external';
 import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type RunSession } from '../session';
-import { writeAxes, writeLikelihood } from '../runFiles';
+import { refuseBeyondDisk, writeAxes, writeLikelihood } from '../runFiles';
+import { savedLikelihoodSize } from './savedLikelihoods';
 import {
   LOCAL_GROUP, localRatioToNonlocal, measureLocal, measureStrategies, notApplicableFor, POSTERIOR_GROUP, posteriorUnits, ProgressTracker, runPosterior,
   type LocalMeasurement, type MeasureContext, type ProgressGroup, type StrategyMeasurement,
@@ -57,6 +58,8 @@ function progressGroups({ config }: StartMessage): ProgressGroup[] {
 async function profile(session: RunSession, start: StartMessage, deps: EngineDeps, tracker: ProgressTracker): Promise<EngineOutcome> {
   const { config, runDir } = start;
   const { dataset, backend, memory, calibration, deps: compute, workers, tf32, niceness } = await session.loadInputs();
+  const saved = savedLikelihoodSize(config, dataset.time.length, dataset.placeBinCenters.length / dataset.positionDims);
+  if (saved) await refuseBeyondDisk(runDir, saved, { work: 'the run', orElse: 'run without --save-likelihood' });
   const ctx: MeasureContext = {
     deps: compute, dataset, config, tracker, memory, rec: session.probe, spans: session.spans, signal: session.signal,
     // auto rates each electrode's candidates at this backend's calibrated throughput

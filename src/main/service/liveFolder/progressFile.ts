@@ -10,13 +10,10 @@
  */
 import type { RunEvent } from '../../../shared/events';
 import { readRunEvent } from '../../../shared/events';
-import { readJson, writeJsonAtomic } from '../store';
+import { readJson, RUN_FILES, writeJsonAtomic } from '../store';
 
-/**
- * Beside RUN_FILES' names (engineProtocol/runFolder.ts), where it belongs once that layout lists it;
- * only the service writes and reads it.
- */
-export const PROGRESS_FILE = 'progress.json';
+/** the run folder's name for it (engineProtocol/runFolder.ts); only the service writes and reads it */
+export const PROGRESS_FILE = RUN_FILES.progress;
 
 /** a page following another process's run sees its progress move twice a second; a small write per run that often costs the run nothing */
 export const PROGRESS_WRITE_INTERVAL_MS = 500;

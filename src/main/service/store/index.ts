@@ -1,7 +1,8 @@
 /**
- * The run store: one folder per run under the runs folder (status, config, events.ndjson, report
- * files, trace), the shared index.json (compact, capped by the run folders it lists, and read in
- * place of every status file when a store first meets a large runs folder) and its lock, run
+ * The run store: one folder per run under the runs folder (status, config, events.ndjson, a running
+ * run's progress, report files, trace), the shared index.json (compact, capped by the run folders
+ * it lists, read in place of every status file when a store first meets a large runs folder, and
+ * kept up to date by a journal that each status write appends a line to) and its lock, run
  * ids, atomic JSON and text writes, the append-only event log, and the errors a full or read-only
  * runs folder turns into. Also the bytes of a recorded run's exports.
  *

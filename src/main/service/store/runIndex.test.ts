@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import type { RunIndexEntry } from '../../../shared/api';
 import { INDEX_FILE, MAX_INDEX_ENTRY_BYTES, updateIndex } from './runIndex';
 import { RunStore } from './runStore';
 import { newRunId } from './runIds';
-import { finishedStatus } from './runStoreTesting.testdata';
+import { INDEX_JOURNAL_FILE } from './indexJournal';
+import { finishedStatus, indexedEntries } from './runStoreTesting.testdata';
 
 let dir: string;
 beforeEach(async () => {
@@ -16,8 +17,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** what the index lists: index.json with its journal applied */
 async function index(): Promise<RunIndexEntry[]> {
-  return (JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as { runs: RunIndexEntry[] }).runs;
+  return indexedEntries(dir);
 }
 
 async function runFolder(s: Partial<RunIndexEntry> = {}): Promise<RunIndexEntry> {
@@ -63,23 +65,34 @@ describe('updateIndex', () => {
     expect(await index()).toEqual([run]);
   });
 
-  it('writes nothing when the index already says so', async () => {
+  it('writes nothing when the index already says so, and an owner\'s put only to the journal', async () => {
     const run = await runFolder();
-    await updateIndex(dir, { put: [run] });
+    await updateIndex(dir, { seen: [run], prune: true });
     const before = await stat(join(dir, INDEX_FILE));
     await updateIndex(dir, { seen: [run], prune: true });
     await updateIndex(dir, { put: [run] });
     const after = await stat(join(dir, INDEX_FILE));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect((await readFile(join(dir, INDEX_JOURNAL_FILE), 'utf8')).split('\n')).toHaveLength(2);
+    // the journal adds nothing the index lacks: a listing that finds it so writes nothing either
+    await updateIndex(dir, { seen: [run], prune: true });
+    expect((await stat(join(dir, INDEX_FILE))).ino).toBe(before.ino);
   });
 
   it('writes one compact entry a line, with the listing\'s fields only, in one order whoever wrote them', async () => {
     const run = await runFolder({ label: 'a label' });
     const { label, ...rest } = run;
-    await updateIndex(dir, { put: [{ ...rest, ownerPid: 4242, label } as RunIndexEntry] });
+    const owned = { ...rest, ownerPid: 4242, label } as RunIndexEntry;
+    await updateIndex(dir, { put: [owned] });
+    const journal = (await readFile(join(dir, INDEX_JOURNAL_FILE), 'utf8')).split('\n');
+    expect(journal).toEqual([expect.stringMatching(/^\{"put":\{"id":"[^"]+","status":"completed","createdAt":.*"label":"a label","dataset".*\}\}$/), '']);
+    expect(journal[0]).not.toContain('ownerPid');
+    // a listing's refresh that finds a run the index lacks writes it whole, the journal folded in
+    await updateIndex(dir, { seen: [{ ...owned, id: (await runFolder()).id }], prune: true });
+    expect(await readdir(dir)).not.toContain(INDEX_JOURNAL_FILE);
     const lines = (await readFile(join(dir, INDEX_FILE), 'utf8')).split('\n');
-    expect(lines).toEqual(['{"runs":[', expect.stringMatching(/^\{"id":"[^"]+","status":"completed","createdAt":.*"label":"a label","dataset"/), ']}', '']);
-    expect(lines[1]).not.toContain('ownerPid');
+    expect(lines).toEqual(['{"runs":[', ...Array.from({ length: 2 }, () => expect.stringMatching(/^\{"id":"[^"]+","status":"completed","createdAt":.*"label":"a label","dataset"/)), ']}', '']);
+    expect(lines.join('\n')).not.toContain('ownerPid');
   });
 
   it('leaves out an entry longer than it keeps: the run is listed from its status file', async () => {

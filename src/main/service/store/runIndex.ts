@@ -1,9 +1,14 @@
 /**
  * runs/index.json: the list of runs for whoever reads the runs folder without the app, and the
  * store's own quick read of a large runs folder (a finished run's entry there is what its status
- * file says: only the store writes either, status first). Several processes write it: each update
- * re-reads the file under index.json.lock, applies its own change and writes it back by rename, so
- * no writer drops another writer's run.
+ * file says: only the store writes either, status first). Several processes write it, each under
+ * index.json.lock, so no writer drops another writer's run.
+ *
+ * A run's owner, writing its status, appends the run's entry to index.journal.ndjson
+ * (indexJournal.ts) instead of rewriting the whole index: what the index says is index.json with
+ * the journal's lines applied in turn, and index.json is written whole again (the journal folded
+ * in and removed) when the journal has grown past a share of it, or when a reader's refresh finds
+ * the index behind the run folders. A reader outside the app reads both the same way.
  *
  * One compact entry a line, in a fixed key order, so that the same runs always give the same bytes
  * and a reader that already agrees writes nothing. The file may hold at most a fixed slack plus a
@@ -16,6 +21,7 @@ import { compareEntries, type RunIndexEntry } from '../../../shared/api';
 import { parseBoundedJson } from '../../../shared/boundedJson';
 import { isRunId } from '../../../shared/runIds';
 import { readUntrustedText } from '../../data';
+import { applyJournal, appendJournal, journalLine, journalNeedsCompacting, readJournal, removeJournal } from './indexJournal';
 import { withFileLock } from './indexLock';
 import { writeTextAtomic } from './jsonFiles';
 import { statusProblem } from './statusCheck';
@@ -61,6 +67,12 @@ function entryLine(e: RunIndexEntry): string {
   return JSON.stringify({ id, status, createdAt, finishedAt, label, dataset, backend, strategies, headline, error });
 }
 
+/** A journal line putting an entry, with the listing's fields only; undefined when the entry is longer than the index keeps. */
+function putLine(e: RunIndexEntry): string | undefined {
+  const line = entryLine(e);
+  return line.length <= MAX_INDEX_ENTRY_BYTES ? `{"put":${line}}` : undefined;
+}
+
 function serializeIndex(entries: Iterable<RunIndexEntry>): string {
   const lines = [...entries].sort(compareEntries).map(entryLine).filter((line) => line.length <= MAX_INDEX_ENTRY_BYTES);
   return lines.length === 0 ? '{"runs":[]}\n' : `{"runs":[\n${lines.join(',\n')}\n]}\n`;
@@ -104,9 +116,25 @@ export async function runFolders(runsDir: string): Promise<Set<string>> {
   }
 }
 
-/** What index.json lists, for a runs folder of `folders` run folders; empty when it is missing or damaged. */
+interface IndexNow {
+  /** index.json's text, when it could be read */
+  text: string | undefined;
+  /** what the index says: index.json with the journal applied */
+  entries: Map<string, RunIndexEntry>;
+  /** whether the journal holds changes index.json lacks */
+  journaled: boolean;
+}
+
+async function readNow(runsDir: string, folders: number): Promise<IndexNow> {
+  const text = await readText(runsDir, folders);
+  // the journal is bounded like the index: it is compacted long before it could hold more
+  const changes = await readJournal(runsDir, indexCapBytes(folders));
+  return { text, entries: applyJournal(parseIndex(text), changes), journaled: changes.length > 0 };
+}
+
+/** What the index lists (index.json and its journal), for a runs folder of `folders` run folders; empty when missing or damaged. */
 export async function readIndex(runsDir: string, folders: number): Promise<Map<string, RunIndexEntry>> {
-  return parseIndex(await readText(runsDir, folders));
+  return (await readNow(runsDir, folders)).entries;
 }
 
 async function folderExists(path: string): Promise<boolean> {
@@ -133,28 +161,71 @@ async function applyChange(runsDir: string, current: Map<string, RunIndexEntry>,
   return next;
 }
 
-/** The index as it would read after `change`; undefined when it already reads so. */
+/** index.json as it would read after `change`, the journal folded in; undefined when the index already reads so. */
 async function changedIndex(runsDir: string, change: IndexChange): Promise<string | undefined> {
   const present = await runFolders(runsDir);
-  const text = await readText(runsDir, present.size);
-  const next = serializeIndex((await applyChange(runsDir, parseIndex(text), change, present)).values());
-  return next === text ? undefined : next;
+  const now = await readNow(runsDir, present.size);
+  const before = now.journaled ? serializeIndex(now.entries.values()) : now.text;
+  const next = serializeIndex((await applyChange(runsDir, now.entries, change, present)).values());
+  return next === before ? undefined : next;
+}
+
+/** Writes index.json whole, then drops the journal it now holds (a kill between leaves lines that change nothing). */
+async function writeWhole(runsDir: string, text: string): Promise<void> {
+  await writeTextAtomic(join(runsDir, INDEX_FILE), text, runsDir);
+  await removeJournal(runsDir);
+}
+
+async function fileBytes(path: string): Promise<number> {
+  return stat(path).then((s) => s.size, () => 0);
 }
 
 /**
- * Applies `change` to index.json. A change that only tidies (seen, prune) writes nothing, and
- * takes no lock, when the file already says so, which keeps listing a read-only runs folder free
- * of writes; an owner's change (put, remove) comes right after its own write to the folder, so it
- * reads the index once, under the lock (a large index costs one read per update, not two). A
- * write that fails is reported about the runs folder (storeErrors).
+ * An owner's change as lines of the journal, under the lock: one stat per run, whatever the runs
+ * folder holds; the whole index is written again only when the journal has outgrown its share.
+ */
+async function journalChange(runsDir: string, change: IndexChange): Promise<void> {
+  const lines: string[] = [];
+  for (const entry of change.put ?? []) {
+    // a run deleted while its owner's update was on its way must not come back; an entry too long to keep is listed from its status file
+    const line = (await folderExists(join(runsDir, entry.id))) ? putLine(entry) : undefined;
+    lines.push(line ?? journalLine({ remove: entry.id }));
+  }
+  for (const id of change.remove ?? []) lines.push(journalLine({ remove: id }));
+  const journalBytes = await appendJournal(runsDir, lines);
+  if (journalNeedsCompacting(journalBytes, await fileBytes(join(runsDir, INDEX_FILE)))) await compact(runsDir);
+}
+
+/** Folds the journal into index.json (pruning runs whose folders are gone) and drops it. */
+async function compact(runsDir: string): Promise<void> {
+  const present = await runFolders(runsDir);
+  const now = await readNow(runsDir, present.size);
+  const next = serializeIndex((await applyChange(runsDir, now.entries, { prune: true }, present)).values());
+  if (next !== now.text) await writeTextAtomic(join(runsDir, INDEX_FILE), next, runsDir);
+  await removeJournal(runsDir);
+}
+
+/**
+ * Applies `change` to the index. An owner's change alone (put, remove) comes right after its own
+ * write to the folder: it is appended to the journal under the lock, reading nothing of the index.
+ * A change that tidies (seen, prune) reads the whole index, and writes nothing, taking no lock,
+ * when it already says so, which keeps listing a read-only runs folder free of writes; otherwise it
+ * writes index.json whole, the journal folded in. A write that fails is reported about the runs
+ * folder (storeErrors).
  */
 export async function updateIndex(runsDir: string, change: IndexChange): Promise<void> {
   const owners = (change.put?.length ?? 0) + (change.remove?.length ?? 0) > 0;
+  const tidies = change.seen !== undefined || change.prune === true;
+  const lock = join(runsDir, INDEX_LOCK_FILE);
+  if (!tidies) {
+    if (owners) await storeWrite(runsDir, () => withFileLock(lock, () => journalChange(runsDir, change)));
+    return;
+  }
   if (!owners && (await changedIndex(runsDir, change)) === undefined) return;
   await storeWrite(runsDir, () =>
-    withFileLock(join(runsDir, INDEX_LOCK_FILE), async () => {
+    withFileLock(lock, async () => {
       const next = await changedIndex(runsDir, change);
-      if (next !== undefined) await writeTextAtomic(join(runsDir, INDEX_FILE), next, runsDir);
+      if (next !== undefined) await writeWhole(runsDir, next);
     }),
   );
 }

@@ -7,7 +7,8 @@ import { AppError } from '../../../shared/errors';
 import { assertRunId } from '../../../shared/runIds';
 import { newRunId } from './runIds';
 import { INDEX_FILE, RunStore, type RunStatusFile } from './runStore';
-import { DEAD_PID, finishedStatus, runWorker } from './runStoreTesting.testdata';
+import { INDEX_JOURNAL_FILE } from './indexJournal';
+import { DEAD_PID, finishedStatus, indexedEntries, runWorker } from './runStoreTesting.testdata';
 
 let dir: string;
 beforeEach(async () => {
@@ -22,7 +23,7 @@ const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' } });
 const status = finishedStatus;
 
 async function indexIds(): Promise<string[]> {
-  return (JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as { runs: { id: string }[] }).runs.map((r) => r.id);
+  return (await indexedEntries(dir)).map((r) => r.id);
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -43,9 +44,9 @@ describe('RunStore', () => {
     await a.init();
     const id = newRunId();
     await a.create(status(id), config);
-    const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8'));
-    expect(index.runs.map((r: { id: string }) => r.id)).toEqual([id]);
+    expect(await indexIds()).toEqual([id]);
     await rm(join(dir, INDEX_FILE));
+    await rm(join(dir, INDEX_JOURNAL_FILE));
     const b = new RunStore(dir);
     await b.init();
     expect(b.list().map((r) => r.id)).toEqual([id]);
@@ -122,7 +123,7 @@ describe('deleting a run', () => {
     await store.create(status(finished, { ownerPid: process.ppid }), config);
     await store.delete(orphan);
     await store.delete(finished);
-    expect(await readdir(dir)).toEqual([INDEX_FILE]);
+    expect((await readdir(dir)).sort()).toEqual([INDEX_FILE, INDEX_JOURNAL_FILE].sort());
     expect(await indexIds()).toEqual([]);
   });
 });

@@ -4,10 +4,10 @@
  * run, and when it started), so runs are listed from the folders themselves (a finished run's
  * entry may come from index.json instead, which only ever follows the status files: indexedRuns.ts),
  * and a run that says "running" but whose owner is gone (or whose pid now belongs to another
- * process) is listed as failed, "interrupted". Several processes may share one runs folder:
- * index.json is merged under a lock (runIndex.ts), and a run another live process owns is not
- * deleted from here. Reading works on a read-only runs folder: the writes that only keep it tidy
- * are skipped there.
+ * process) is listed as failed, "interrupted". Several processes may share one runs folder: the
+ * index changes under a lock, a status write by one journal line (runIndex.ts), and a run another
+ * live process owns is not deleted from here. Reading works on a read-only runs folder: the writes
+ * that only keep it tidy are skipped there.
  */
 import { randomUUID } from 'node:crypto';
 import { access, constants, lstat, mkdir, rm } from 'node:fs/promises';

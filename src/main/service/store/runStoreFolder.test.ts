@@ -12,10 +12,10 @@ import { AppError } from '../../../shared/errors';
 import { exampleReport } from '../../export/exampleReport.testdata';
 import { ndjsonLine, serializeReport } from '../../export';
 import { newRunId } from './runIds';
-import { INDEX_FILE, RunStore, type RunStatusFile } from './runStore';
+import { RunStore, type RunStatusFile } from './runStore';
 import type { ReadReport } from './runStoreWorker.testdata';
 import { createProfilerService } from '../profilerService';
-import { DEAD_PID, finishedStatus, mountReadOnlyView, mountSmallDisk, readOnlyViewer, runWorker, unmount } from './runStoreTesting.testdata';
+import { DEAD_PID, finishedStatus, indexedEntries, mountReadOnlyView, mountSmallDisk, readOnlyViewer, runWorker, unmount } from './runStoreTesting.testdata';
 import { simulateRun } from '../timeline/testing';
 
 const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' } });
@@ -154,7 +154,7 @@ describe('a runs folder on a full disk', () => {
       expectRunsFolderError({ error: failed }, runsDir,
         new RegExp(`^the disk holding the runs folder ${runsDir} is full \\((ENOSPC|EDQUOT)\\): free space or choose another runs folder with --runs-dir`));
       expect((await readdir(runsDir, { recursive: true })).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
-      expect(JSON.parse(await readFile(join(runsDir, INDEX_FILE), 'utf8')).runs.map((r: { id: string }) => r.id)).toEqual([finished]);
+      expect((await indexedEntries(runsDir)).map((r) => r.id)).toEqual([finished]);
     } finally {
       unmount(runsDir);
     }

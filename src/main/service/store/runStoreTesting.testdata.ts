@@ -8,7 +8,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunStatusFile } from './runStore';
+import { compareEntries, type RunIndexEntry } from '../../../shared/api';
 import { serializeError } from '../../../shared/errors';
+import { readIndex, runFolders } from './runIndex';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const WORKER = fileURLToPath(new URL('./runStoreWorker.testdata.ts', import.meta.url));
@@ -22,6 +24,12 @@ export const DEAD_PID = 2 ** 30;
 
 export function finishedStatus(id: string, s: Partial<RunStatusFile> = {}): RunStatusFile {
   return { id, status: 'completed', createdAt: new Date().toISOString(), dataset: 'preset:tiny', backend: 'wasm', strategies: ['reference'], headline: [], ...s };
+}
+
+/** What the run index lists (index.json with its journal applied), newest first, as a store's first look or a reader outside the app takes it. */
+export async function indexedEntries(runsDir: string): Promise<RunIndexEntry[]> {
+  const folders = (await runFolders(runsDir)).size;
+  return [...(await readIndex(runsDir, folders)).values()].sort(compareEntries);
 }
 
 /** `n` run ids a second apart, oldest first, with their creation times (ids begin with it, as newRunId makes them) */

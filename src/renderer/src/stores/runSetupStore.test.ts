@@ -135,6 +135,22 @@ describe('useRunSetupStore', () => {
     expect(setup.blocker).toMatch(/at least one strategy/);
   });
 
+  it('blocks start where the service says runs cannot start in its runs folder, naming it, and not where they can', async () => {
+    const reason = 'the runs folder /archive/runs is not writable (EROFS): it is on a read-only disk or mount.';
+    const readOnly = { path: '/archive/runs', canStartRuns: false, code: 'EROFS', reason };
+    api.getInfo = async () => ({ ...systemInfo(), runsFolder: readOnly });
+    const setup = useRunSetupStore();
+    await useDataStore().inspect();
+    expect(setup.blocker).toBeNull();
+    const system = useSystemStore();
+    await system.load();
+    expect(system.runsFolder).toEqual(readOnly);
+    expect(setup.blocker).toBe('No run can start in the runs folder /archive/runs (EROFS).');
+    api.getInfo = async () => ({ ...systemInfo(), runsFolder: { path: '/archive/runs', canStartRuns: true } });
+    await system.load(true);
+    expect(setup.blocker).toBeNull();
+  });
+
   it('lists backends with availability and auto first', () => {
     const opts = backendOptions(systemInfo().backends);
     expect(opts.map((o) => o.value)).toEqual(['auto', 'wasm', 'cpu', 'webgpu', 'tensorflow']);

@@ -174,6 +174,9 @@ export const useRunSetupStore = defineStore('runSetup', () => {
 
   /** why Start is disabled, or null when a run may start */
   const blocker = computed<string | null>(() => {
+    // the service would refuse the start: nothing the person chooses here changes that
+    const folder = system.runsFolder;
+    if (folder && !folder.canStartRuns) return `No run can start in the runs folder ${folder.path}${folder.code ? ` (${folder.code})` : ''}.`;
     if (strategies.value.length === 0) return 'Choose at least one strategy.';
     if (!Number.isInteger(repeats.value) || repeats.value < 1) return 'Repeats must be a whole number of at least 1.';
     if (!Number.isInteger(warmup.value) || warmup.value < 0) return 'Warm-ups must be a whole number of 0 or more.';

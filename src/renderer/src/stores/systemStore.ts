@@ -1,9 +1,11 @@
 /**
- * What this machine offers: versions, backends with availability, presets. Loaded once.
+ * What this machine offers: versions, backends with availability, presets, and whether runs can
+ * start in the service's runs folder (a read-only one is browsed only). Loaded once.
  */
 import { defineStore } from 'pinia';
-import { ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import type { PresetInfo, SystemInfo } from '../../../shared/api';
+import { runsFolderOf, type RunsFolderState } from '../../../shared/serverState';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
 
@@ -13,6 +15,8 @@ export const useSystemStore = defineStore('system', () => {
   const loading = ref(false);
   const error = ref<string | null>(null);
   let inFlight: Promise<void> | null = null;
+  /** undefined until the service answered, and from a service too old to say */
+  const runsFolder = computed<RunsFolderState | undefined>(() => (info.value ? runsFolderOf(info.value) : undefined));
 
   async function fetchAll(): Promise<void> {
     loading.value = true;
@@ -36,5 +40,5 @@ export const useSystemStore = defineStore('system', () => {
     return inFlight;
   }
 
-  return { info, presets, loading, error, load };
+  return { info, presets, loading, error, runsFolder, load };
 });
