@@ -5,7 +5,7 @@
  */
 import type { BackendChoice, BackendName, DataSource, PosteriorMethod, PosteriorModel, PresetName, RunConfig, StrategyName } from './config';
 import type { DatasetSummary } from './dataset';
-import type { RunEvent } from './events';
+import type { ProgressInfo, RunEvent } from './events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
 import type { PosteriorRequest, PosteriorView } from './posteriorView';
 import type { PosteriorMap, PosteriorMapRequest } from './posteriorViewMap';
@@ -104,6 +104,12 @@ export interface RunDetail {
   entry: RunIndexEntry;
   config: RunConfig;
   report: Report | null;
+  /**
+   * A run not completed: while it runs, its latest progress (of this service's run, or saved by the
+   * process running it), so a page opening it late reads at once what the terminal shows; once it
+   * was cancelled or failed, the last progress it recorded, which says how far it got.
+   */
+  progress?: ProgressInfo;
 }
 
 /**
@@ -188,6 +194,11 @@ export interface Comparison {
    * load, so the comparison says neither regression nor none (the CLI exits 4, not 3)
    */
   inconclusive?: boolean;
+  /**
+   * The runs measured on a busy machine: whatever the verdict, its timings may be the load's, so it
+   * is read with that caveat (a "no regression" as much as a regression)
+   */
+  busy?: ('A' | 'B')[];
   verdict: string;
 }
 

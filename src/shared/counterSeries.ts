@@ -52,6 +52,9 @@ export class CounterSeriesBuilder {
   /** per (process, counter, key) in first-seen order; points in arrival order since the last sort */
   private readonly series = new Map<string, ProcessCounterSeries>();
 
+  /** per series, the last time of a history taken whole (seed): a notice's point at or before it is already there */
+  private readonly seededUntil = new Map<string, number>();
+
   constructor(private readonly keepPoints = MAX_COUNTER_POINTS) {}
 
   /** Takes a trace record; anything but a counter is ignored. Returns whether a point was added. */
@@ -67,7 +70,27 @@ export class CounterSeriesBuilder {
 
   /** Takes the points a live notice brought for one series. */
   addDelta(d: CounterDelta): void {
-    for (const [ts, value] of d.points) if (Number.isFinite(ts) && Number.isFinite(value)) this.push(d.proc, d.name, d.key, ts, value);
+    const until = this.seededUntil.get(seriesId(d.proc, d.name, d.key)) ?? -Infinity;
+    for (const [ts, value] of d.points) if (Number.isFinite(ts) && Number.isFinite(value) && ts > until) this.push(d.proc, d.name, d.key, ts, value);
+  }
+
+  /**
+   * Takes a run's history answered whole (a page that joined a live run late asks for it), beside
+   * what notices brought meanwhile: the points they brought after its end are kept, and a notice's
+   * point the history already holds (the answer and the notice crossed) is not added twice. A series
+   * that does not say its process is the engine's, as the memory graph reads it.
+   */
+  seed(series: readonly CounterSeries[]): void {
+    for (const h of series) {
+      const proc = h.proc ?? 'engine';
+      const id = seriesId(proc, h.name, h.key);
+      const points = h.points.filter(([ts, value]) => Number.isFinite(ts) && Number.isFinite(value)).map(([ts, value]): [number, number] => [ts, value]);
+      sortByTime(points);
+      const until = points.length > 0 ? points[points.length - 1]![0] : -Infinity;
+      const heard = this.series.get(id)?.points.filter(([ts]) => ts > until) ?? [];
+      this.series.set(id, { name: h.name, key: h.key, proc, points: [...points, ...heard] });
+      this.seededUntil.set(id, Math.max(until, this.seededUntil.get(id) ?? -Infinity));
+    }
   }
 
   /** Fresh arrays each time: what is returned does not grow with later points. */
@@ -86,6 +109,7 @@ export class CounterSeriesBuilder {
 
   reset(): void {
     this.series.clear();
+    this.seededUntil.clear();
   }
 
   private push(proc: ProcessRole, name: string, key: string, ts: number, value: number): void {

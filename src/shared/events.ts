@@ -4,10 +4,14 @@
  * timestamps are microseconds from the run's start on one monotonic clock.
  */
 import type { SerializedError } from './errors';
+import type { ProgressInfo } from './progress';
 import type { CounterDelta, LaneChange } from './timelineView';
 
 /** `external`: the external engines a run starts (docs/external-engines.md), a thread lane each */
 export type ProcessRole = 'service' | 'engine' | 'external';
+
+/** said with its reading in progress.ts; part of the events a run streams */
+export type { ProgressBasis, ProgressCount, ProgressInfo } from './progress';
 
 export interface SpanRecord {
   ph: 'X';
@@ -64,16 +68,6 @@ export interface OpenSpan {
 }
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-
-export interface ProgressInfo {
-  /** 0..1 over the whole run */
-  fraction: number;
-  /** what is happening now, e.g. "compensated · decode · repeat 2/3 · electrode 5/16" */
-  label: string;
-  /** estimated time left, when it can be told honestly */
-  etaMs?: number;
-  elapsedMs: number;
-}
 
 /**
  * What a page hears of a live run's trace: not its records (those stay with the service, which
@@ -133,8 +127,14 @@ function isNotice(m: Record<string, unknown>): boolean {
   return points >= 0 && points <= MAX_NOTICE_POINTS;
 }
 
+function isProgressCount(v: unknown): boolean {
+  return isObject(v) && isFiniteNumber(v.done) && isFiniteNumber(v.total) && isText(v.unit, 100);
+}
+
 function isProgress(v: unknown): boolean {
-  return isObject(v) && isFiniteNumber(v.fraction) && isText(v.label) && isFiniteNumber(v.elapsedMs) && (v.etaMs === undefined || isFiniteNumber(v.etaMs));
+  if (!isObject(v) || !isFiniteNumber(v.fraction) || !isText(v.label) || !isFiniteNumber(v.elapsedMs)) return false;
+  if (v.etaMs !== undefined && !isFiniteNumber(v.etaMs)) return false;
+  return (v.basis === undefined || v.basis === 'time' || v.basis === 'count') && (v.count === undefined || isProgressCount(v.count));
 }
 
 /**

@@ -119,6 +119,8 @@ export interface CounterSeries {
   name: string;
   key: string;
   points: [number, number][];
+  /** the process that recorded it, where the answer tells (a live run's): a page joining late adds the points it hears to these */
+  proc?: ProcessRole;
 }
 
 /**

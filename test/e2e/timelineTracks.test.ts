@@ -48,7 +48,7 @@ describe.skipIf(reason !== null)(`timeline tracks at 64 electrodes${reason ? ` (
     await page.goto(`${web.serve.url}#/live?run=${run.runId}`);
     await page.waitForFunction((sel) => Number(document.querySelector(sel)?.getAttribute('data-spans') ?? 0) > 0, TIMELINE, { timeout: 30_000 });
     expect(await page.textContent('[data-testid="live-run-id"]')).toContain(run.runId);
-    expect(await page.textContent('[data-testid="progress-percent"]')).toBe('100%');
+    expect(await page.textContent('[data-testid="progress-percent"]')).toBe('100 %');
     expect(page.url()).toContain(`#/live?run=${run.runId}`);
   });
 

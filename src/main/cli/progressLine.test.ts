@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ProgressInfo } from '../../shared/events';
+import { formatWallTime, progressOf, readProgress, timeLeftText } from '../../shared/progress';
 import { formatProgress, ProgressLine } from './progressLine';
 
 function sink(isTTY: boolean) {
@@ -11,7 +13,7 @@ function sink(isTTY: boolean) {
   return { out, text: () => text };
 }
 
-const p = (fraction: number) => ({ fraction, label: 'reference · repeat 1', elapsedMs: 2500, etaMs: 61_000 });
+const p = (fraction: number): ProgressInfo => ({ fraction, label: 'reference · repeat 1', elapsedMs: 2500, etaMs: 61_000, basis: 'time' });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -19,7 +21,21 @@ afterEach(() => {
 
 describe('progress on stderr', () => {
   it('formats percent, label, time left and elapsed', () => {
-    expect(formatProgress(p(0.456))).toBe('[ 45%] reference · repeat 1 · 1m01s left (3s elapsed)');
+    expect(formatProgress(p(0.456))).toBe('[ 45 %] reference · repeat 1 · about 1 min 01 s left (3 s elapsed)');
+  });
+
+  it('says what it counts where no time can be told yet, and never a percentage then', () => {
+    const counted = progressOf('reference · cold', 4200, undefined, { done: 3.5, total: 17, unit: 'steps' });
+    expect(formatProgress(counted)).toBe('[3 of 17 steps] reference · cold (4 s elapsed)');
+  });
+
+  it('reads the same share and time left as the app\'s bar, from the one reading both use', () => {
+    const timed = progressOf('logsumexp · repeat 13', 126_000, 292_000, { done: 30, total: 35, unit: 'steps' });
+    const reading = readProgress(timed);
+    // 2.1 min behind it, 4 min 52 s ahead: 30 % of its time, not 86 % of its steps
+    expect(reading.share).toBe('30 %');
+    expect(formatProgress(timed)).toBe(`[ 30 %] logsumexp · repeat 13 · ${timeLeftText(reading.etaMs)} (${formatWallTime(126_000)} elapsed)`);
+    expect(formatProgress(timed)).toBe('[ 30 %] logsumexp · repeat 13 · about 4 min 52 s left (2 min 06 s elapsed)');
   });
 
   it('stays quiet for the first second, then rewrites one line on a terminal', () => {

@@ -4,19 +4,22 @@
  */
 import { ERASE_LINE } from './terminalStream';
 import type { ProgressInfo } from '../../shared/events';
+import { formatWallTime, readProgress, timeLeftText } from '../../shared/progress';
 
 const QUIET_MS = 1000;
 const PLAIN_INTERVAL_MS = 5000;
 
-function seconds(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
-}
-
+/**
+ * The line as the app's bar reads the same progress (shared/progress.ts): "[ 45 %] logsumexp ·
+ * repeat 13 · about 51 s left (2 min 10 s elapsed)"; where no time can be told yet, what is counted
+ * instead: "[3 of 17 steps] reference · cold (4 s elapsed)".
+ */
 export function formatProgress(p: ProgressInfo): string {
-  const pct = `${Math.floor(p.fraction * 100)}`.padStart(3, ' ');
-  const eta = p.etaMs !== undefined ? ` · ${seconds(p.etaMs)} left` : '';
-  return `[${pct}%] ${p.label}${eta} (${seconds(p.elapsedMs)} elapsed)`;
+  const reading = readProgress(p);
+  // a percentage keeps its width, so the line does not jitter as it is rewritten
+  const share = reading.percent === null ? reading.share : reading.share.padStart(5, ' ');
+  const left = timeLeftText(reading.etaMs);
+  return `[${share}] ${p.label}${left ? ` · ${left}` : ''} (${formatWallTime(p.elapsedMs) || '0 s'} elapsed)`;
 }
 
 export class ProgressLine {

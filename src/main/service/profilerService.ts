@@ -10,7 +10,7 @@
 import type { Comparison, ExportResult, ProfilerApi, RunDetail, RunIndexEntry, RunPage, RunPageRequest } from '../../shared/api';
 import type { RunConfig } from '../../shared/config';
 import { AppError } from '../../shared/errors';
-import type { RunEvent } from '../../shared/events';
+import type { ProgressInfo, RunEvent } from '../../shared/events';
 import { ALL_RUNS, assertRunId } from '../../shared/runIds';
 import { compareReports } from '../analysis';
 import { warmReportValidator } from '../export';
@@ -19,7 +19,7 @@ import type { SpawnEngine } from '../host';
 import type { RunsFolderState } from '../../shared/serverState';
 import { dataCalls, runViews } from './calls';
 import { decodeConfig, decodeRequestOf, withReadableData } from './checks';
-import { assertRunsCanStart, runsFolderState, type OtherProcessRunsOptions } from './liveFolder';
+import { assertRunsCanStart, PROGRESS_FILE, readProgressFile, runsFolderState, type OtherProcessRunsOptions } from './liveFolder';
 import { createServiceCore, type ServiceCore } from './serviceCore';
 import { bundleAlignment, entryOf, exportBytes, perfettoBundleBytes, type ExportBytes, type OpenEventStream } from './store';
 import { exportFormat, finiteNumber, listener, runPageRequest } from './validate';
@@ -127,12 +127,21 @@ function runControl({ store, ready, bus, queue, runId, progress, otherRuns }: Se
   };
 }
 
+/** A run's latest progress: this service's run's in memory, another process's (or an ended run's last) from its folder. */
+async function latestProgress({ store, queue }: ServiceCore, id: string, status: string): Promise<ProgressInfo | undefined> {
+  if (status === 'completed' || status === 'queued') return undefined;
+  return queue.get(id)?.progress ?? (await readProgressFile(store.file(id, PROGRESS_FILE), id))?.progress;
+}
+
 /** The calls on recorded runs: list, open, compare, export, delete. */
-function recordedRuns({ store, ready, queue, timelines, progress, runId }: ServiceCore): RecordedRuns {
+function recordedRuns(core: ServiceCore): RecordedRuns {
+  const { store, ready, queue, timelines, progress, runId } = core;
   const getRun = async (v: unknown): Promise<RunDetail> => {
     const id = await runId(v);
     const entry = entryOf(await store.status(id));
-    return { entry, config: await store.config(id), report: await store.report(id) };
+    const detail: RunDetail = { entry, config: await store.config(id), report: await store.report(id) };
+    const latest = await latestProgress(core, id, entry.status);
+    return latest ? { ...detail, progress: latest } : detail;
   };
   /** the store brought in line with the folder (and with final statuses saved late) before any listing */
   const refreshed = async (): Promise<void> => {

@@ -6,10 +6,12 @@
  * the ETA is what is left of the phase at the pace of what is done, plus the timed phases still to
  * come at the time that phase's whole is projected to take, scaled by those same measured shares
  * (the local likelihood about 0.6 of the likelihood, the posterior about 0.07). The untimed phases
- * (loading, fitting) have no ETA rather than a made-up one.
+ * (loading, fitting) have no ETA rather than a made-up one: there the progress counts phases
+ * (shared/progress.ts), and once an ETA is known its share is of time.
  */
 import type { PosteriorModel } from '../../../shared/config';
 import type { ProgressInfo } from '../../../shared/events';
+import { progressOf } from '../../../shared/progress';
 
 export type DecodePhase = 'loading' | 'fitting' | 'decoding' | 'local' | 'posterior';
 
@@ -30,6 +32,8 @@ export class DecodeProgress {
   private readonly bar: Bar;
   /** the timed phases this decode goes through, in order: those with a part of its bar */
   private readonly timed: readonly DecodePhase[];
+  /** the last snapshot: the time share shown waits out a small step back (shared/progress.ts) */
+  private last: ProgressInfo | undefined;
 
   constructor(
     private readonly nowMs: () => number = () => performance.now(),
@@ -51,13 +55,13 @@ export class DecodeProgress {
     const [from, to] = this.bar[this.phase];
     const done = Math.min(1, Math.max(0, within));
     const now = this.nowMs();
-    const info: ProgressInfo = {
-      fraction: from + (to - from) * done,
-      label: detail ? `${this.phase} ${detail}` : this.phase,
-      elapsedMs: now - this.startMs,
-    };
-    if (TIMED_PHASES.includes(this.phase) && done > 0) info.etaMs = Math.round(this.etaMs(now - this.phaseStartMs, done));
-    return info;
+    const label = detail ? `${this.phase} ${detail}` : this.phase;
+    const eta = TIMED_PHASES.includes(this.phase) && done > 0 ? Math.round(this.etaMs(now - this.phaseStartMs, done)) : undefined;
+    // the phases this decode goes through, counted where no ETA is known (loading, fitting)
+    const phases = (Object.keys(this.bar) as DecodePhase[]).filter((p) => p === 'loading' || p === 'fitting' || this.timed.includes(p));
+    const at = Math.max(0, phases.indexOf(this.phase));
+    this.last = progressOf(label, now - this.startMs, eta, { done: at + (to > from ? done : 0), total: phases.length, unit: 'phases' }, this.last);
+    return this.last;
   }
 
   /** what is left of this phase at its pace, then each later timed phase at its measured share of this one */

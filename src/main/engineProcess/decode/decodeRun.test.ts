@@ -99,12 +99,16 @@ describe('a decode run in the engine process', () => {
     expect((await readdir(dir)).includes('posterior') ? (await readdir(join(dir, 'posterior'))).filter((f) => !f.endsWith('.partial')) : []).not.toContain('acausal_posterior.npy');
   });
 
-  it('reports progress through loading, fitting and decoding, ending at the whole bar', async () => {
+  it('reports progress through loading, fitting and decoding, counting phases until it can tell time, ending at the whole bar', async () => {
     const { run, messages } = decode(['reference'], 3, { busyMsPerElectrode: 30 });
     await run.done;
     const progress = messages.flatMap((m) => (m.type === 'progress' ? [m.progress] : []));
     const fractions = progress.map((p) => p.fraction);
-    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    // each reading rises on its own terms, and once it reads as time it stays time
+    const firstTimed = progress.findIndex((p) => p.basis === 'time');
+    expect(firstTimed).toBeGreaterThan(0);
+    expect(progress.slice(firstTimed).every((p) => p.basis === 'time')).toBe(true);
+    for (const part of [fractions.slice(0, firstTimed), fractions.slice(firstTimed)]) expect(part).toEqual([...part].sort((a, b) => a - b));
     expect(progress.some((p) => p.label.startsWith('fitting'))).toBe(true);
     expect(progress.some((p) => p.label.startsWith('decoding'))).toBe(true);
     expect(fractions[fractions.length - 1]).toBe(1);
@@ -148,30 +152,33 @@ describe('a decode run in the engine process', () => {
 });
 
 describe('DecodeProgress', () => {
-  it('maps each phase onto its part of the bar, with an ETA from the decoding pace when nothing follows it', () => {
+  it('counts the phases while no ETA is known, then reads as time with an ETA from the decoding pace when nothing follows it', () => {
     let now = 0;
     const p = new DecodeProgress(() => now);
-    expect(p.snapshot(0.5, 'electrode 1/2')).toMatchObject({ fraction: 0.05, label: 'loading electrode 1/2' });
+    expect(p.snapshot(0.5, 'electrode 1/2')).toMatchObject({
+      fraction: 0.5 / 3, label: 'loading electrode 1/2', basis: 'count', count: { done: 0.5, total: 3, unit: 'phases' },
+    });
     p.enter('fitting');
     expect(p.snapshot().etaMs).toBeUndefined();
     now = 1000;
     p.enter('decoding');
     now = 3000;
     const s = p.snapshot(0.25, 'rows 25/100');
-    expect(s).toMatchObject({ fraction: 0.4, label: 'decoding rows 25/100', elapsedMs: 3000, etaMs: 6000 });
+    // 3 s behind it, 6 s ahead: a third of its time
+    expect(s).toMatchObject({ fraction: 1 / 3, basis: 'time', label: 'decoding rows 25/100', elapsedMs: 3000, etaMs: 6000 });
   });
 
   it("gives the detector's local likelihood its own part of the bar between decoding and the filter, timed from its own pace", () => {
     let now = 0;
     const p = new DecodeProgress(() => now, 'detector');
     p.enter('decoding');
-    expect(p.snapshot(1).fraction).toBeCloseTo(0.6);
+    expect(p.snapshot(0.5).count).toEqual({ done: 2.5, total: 5, unit: 'phases' });
     p.enter('local');
     now = 1000;
     // 1 s left of its own, then the posterior at 3/27 of its projected 2 s
-    expect(p.snapshot(0.5, 'electrode 16/32')).toMatchObject({ fraction: 0.75, label: 'local electrode 16/32', etaMs: 1222 });
+    expect(p.snapshot(0.5, 'electrode 16/32')).toMatchObject({ fraction: 1000 / 2222, basis: 'time', label: 'local electrode 16/32', etaMs: 1222 });
     p.enter('posterior');
-    expect(p.snapshot(0).fraction).toBeCloseTo(0.9);
+    expect(p.snapshot(0).count?.done).toBe(4);
     expect(new DecodeProgress(() => now, 'decoder').snapshot().fraction).toBe(0);
   });
 

@@ -14,6 +14,8 @@ describe('ProgressTracker', () => {
     c.advance(50);
     const s = p.snapshot(0.5, 'decode');
     expect(s.etaMs).toBeUndefined();
+    // no time can be told yet: the share counts the steps, and says so
+    expect(s).toMatchObject({ basis: 'count', count: { done: 0.5, total: 3, unit: 'steps' } });
     expect(s.fraction).toBeCloseTo(0.5 / 3);
     expect(s.label).toBe('a · cold · decode');
   });
@@ -31,7 +33,9 @@ describe('ProgressTracker', () => {
     expect(p.snapshot().etaMs).toBe(200);
     c.advance(30);
     expect(p.snapshot().etaMs).toBe(170);
-    expect(p.snapshot().fraction).toBeCloseTo(0.5);
+    expect(p.snapshot().count).toMatchObject({ done: 2, total: 4 });
+    // of time: 1 130 ms behind it, 170 ms ahead
+    expect(p.snapshot()).toMatchObject({ basis: 'time', fraction: 1130 / 1300 });
   });
 
   it('uses the measured mean unit of finished groups for groups not started yet', () => {
@@ -44,7 +48,8 @@ describe('ProgressTracker', () => {
     c.advance(100);
     p.endUnit();
     expect(p.snapshot().etaMs).toBe(300);
-    expect(p.snapshot().fraction).toBeCloseTo(2 / 5);
+    expect(p.snapshot().count).toMatchObject({ done: 2, total: 5 });
+    expect(p.snapshot().fraction).toBeCloseTo(400 / 700);
   });
 
   it('expects a group not started yet to run at the measured pace against the work model, not at another group\'s unit time', () => {
@@ -98,15 +103,15 @@ describe('ProgressTracker', () => {
       unit('repeat 1', 100);
       unit('repeat 2', 100);
       // planned units done (3 of 8); 200 ms of the 1 s budget used
-      expect(p.snapshot().fraction).toBeCloseTo((3 + 0.2) / 8);
-      const before = p.snapshot().fraction;
+      expect(p.snapshot().count?.done).toBeCloseTo(3 + 0.2);
+      const before = p.snapshot().count!.done;
       p.beginUnit('a', 'repeat 3');
       c.advance(50);
-      expect(p.snapshot(0.9).fraction).toBeGreaterThan(before);
-      expect(p.snapshot(0.9).fraction).toBeCloseTo((3 + 0.25) / 8);
+      expect(p.snapshot(0.9).count!.done).toBeGreaterThan(before);
+      expect(p.snapshot(0.9).count!.done).toBeCloseTo(3 + 0.25);
       p.endUnit();
       p.endRepeats('a');
-      expect(p.snapshot().fraction).toBeCloseTo(4 / 8);
+      expect(p.snapshot().count!.done).toBeCloseTo(4);
     });
 
     it('gives as ETA the most the repeats can still take: the rest of the budget, then the next group\'s', () => {
@@ -136,8 +141,38 @@ describe('ProgressTracker', () => {
       p.beginRepeats('b');
       for (let i = 1; i <= 2; i++) for (const g of ['a', 'b']) step(g, `repeat ${i}`, 100);
       // each group: planned units done, 200 ms of its own 1 s used though 400 ms passed since its repeats began
-      expect(p.snapshot().fraction).toBeCloseTo((6 + 0.2 + 0.2) / 8);
+      expect(p.snapshot().count!.done).toBeCloseTo(6 + 0.2 + 0.2);
       expect(p.snapshot().etaMs).toBe(800 + 800);
     });
+  });
+
+  it('reads as time under repeats until stable, where most of the time is in a few steps', () => {
+    // seven strategies as under --repeats auto: a cold call each, two planned repeats, then repeats
+    // taking turns until each has used its 2 s budget (the worst case the ETA plans for)
+    const c = clock();
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const p = new ProgressTracker(names.map((name) => ({ name, units: 3 })), c.now);
+    p.untilStable(names, { minRepeats: 2, maxRepeats: 10_000, maxMs: 2000 });
+    const seen: { t: number; fraction: number; basis?: string }[] = [];
+    const step = (group: string, label: string, ms: number) => {
+      p.beginUnit(group, label);
+      for (let i = 0; i < 4; i++) {
+        c.advance(ms / 4);
+        seen.push({ t: c.now(), ...p.snapshot((i + 1) / 4) });
+      }
+      p.endUnit();
+    };
+    for (const g of names) step(g, 'cold', 300);
+    for (const g of names) p.beginRepeats(g);
+    for (let r = 1; r <= 20; r++) for (const g of names) step(g, `repeat ${r}`, 100);
+    for (const g of names) p.endRepeats(g);
+    const totalMs = c.now();
+    const timed = seen.filter((s) => s.basis === 'time');
+    // the ETA is known once every strategy's cold call was timed: from there the bar is the share of the run's time
+    expect(timed.length).toBeGreaterThan(seen.length * 0.8);
+    for (const s of timed) expect(Math.abs(s.fraction - s.t / totalMs), `at ${s.t} ms`).toBeLessThan(0.05);
+    for (let i = 1; i < timed.length; i++) expect(timed[i]!.fraction).toBeGreaterThanOrEqual(timed[i - 1]!.fraction);
+    // the steps are still counted beside it: 21 planned calls and one open unit per strategy
+    expect(p.snapshot()).toMatchObject({ basis: 'time', fraction: 1, count: { done: 28, total: 28, unit: 'steps' } });
   });
 });

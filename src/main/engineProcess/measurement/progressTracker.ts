@@ -10,8 +10,12 @@
  * cover the fewest repeats, and one more unit stands for the repeats after them, filled by the
  * share of the time budget (or of the repeat cap) used. Its ETA is the most it can still take. The
  * groups' repeats may interleave (A, B, A, B…): each group's budget counts only its own repeats.
+ *
+ * The units are counted, but the bar is of time wherever the ETA is known (shared/progress.ts):
+ * the open unit of a group that repeats until stable is one unit and most of the run's time.
  */
 import type { ProgressInfo } from '../../../shared/events';
+import { progressOf } from '../../../shared/progress';
 
 export interface ProgressGroup {
   name: string;
@@ -56,6 +60,8 @@ export class ProgressTracker {
   private unitLabel = '';
   /** a unit is between beginUnit and endUnit */
   private running = false;
+  /** the last snapshot: the time share shown waits out a small step back (shared/progress.ts) */
+  private last: ProgressInfo | undefined;
 
   constructor(groups: readonly ProgressGroup[], private readonly nowMs: () => number = () => performance.now()) {
     this.groups = groups.map((g) => ({ name: g.name, units: Math.max(1, g.units), done: 0, warmMs: [] }));
@@ -135,12 +141,10 @@ export class ProgressTracker {
     const doneUnits = this.groups.reduce((s, g) => s + g.done + (g.open ? this.openShare(g, g.open, now) : 0), 0);
     // a repeat past the planned ones is counted by the open unit's share, not by its own progress
     const current = group && group.done < group.units ? Math.min(1, Math.max(0, within)) : 0;
-    const fraction = this.totalUnits > 0 ? Math.min(1, (doneUnits + current) / this.totalUnits) : 0;
     const label = [group?.name, this.unitLabel, detail].filter((s) => s && s.length > 0).join(' · ');
-    const info: ProgressInfo = { fraction, label, elapsedMs: now - this.startMs };
-    const eta = this.etaMs(now);
-    if (eta !== undefined) info.etaMs = eta;
-    return info;
+    const count = { done: doneUnits + current, total: this.totalUnits, unit: 'steps' };
+    this.last = progressOf(label, now - this.startMs, this.etaMs(now), count, this.last);
+    return this.last;
   }
 
   /** The group's own repeat time so far, with the repeat running now if it is the group's. */

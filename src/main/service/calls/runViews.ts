@@ -10,7 +10,7 @@ import { likelihoodRequest, likelihoodView } from '../likelihood';
 import { posteriorMap, posteriorView, PosteriorGrids } from '../posterior';
 import type { ServiceCore } from '../serviceCore';
 import { RUN_FILES } from '../store';
-import { findSpan, queryTimeline, summarizeArea, type TimelineIndex } from '../timeline';
+import { findSpan, queryTimeline, summarizeArea, type LiveTimeline, type TimelineIndex } from '../timeline';
 import { likelihoodName, spanAreaRequest, spanSearchRequest, timelineRequest } from '../validate';
 
 type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' | 'getCounters' | 'getLikelihood' | 'getPosterior' | 'getPosteriorMap'>;
@@ -47,10 +47,22 @@ export function runViews(core: ServiceCore): RunViews {
     return timelines.get(id, store.file(id, RUN_FILES.events));
   }
 
+  /**
+   * A run recording now answers from memory without asking the store: the store looks at the folder
+   * again for a run it does not run itself (another process's), and each page watching one asks
+   * about four times a second. Any other run must be one the store knows.
+   */
+  async function liveOrKnown(id: string): Promise<LiveTimeline | undefined> {
+    const live = liveTimeline(id);
+    if (live) return live;
+    await store.status(id);
+    // the run may have begun recording while the store looked
+    return liveTimeline(id);
+  }
+
   /** the live run's index, or a finished run's read once; null before anything was recorded */
   async function timelineIndexOf(id: string): Promise<TimelineIndex | null> {
-    await store.status(id);
-    const live = liveTimeline(id);
+    const live = await liveOrKnown(id);
     if (live) return live.index();
     return recordedTimelineIndex(id);
   }
@@ -59,9 +71,8 @@ export function runViews(core: ServiceCore): RunViews {
     async getTimeline(v, request): Promise<TimelineView> {
       const id = await runId(v);
       const req = timelineRequest(request);
-      await store.status(id);
       // every page watching a live run asks for much the same view: the run answers it once
-      const live = liveTimeline(id);
+      const live = await liveOrKnown(id);
       if (live) return live.query(req);
       const index = await recordedTimelineIndex(id);
       // queued, or traced off: nothing recorded yet is an empty timeline, not an error
@@ -85,9 +96,9 @@ export function runViews(core: ServiceCore): RunViews {
 
     async getCounters(v): Promise<CounterSeries[]> {
       const id = await runId(v);
-      await store.status(id);
-      const live = liveTimeline(id);
-      if (live) return live.counterSeries();
+      const live = await liveOrKnown(id);
+      // with the process of each series: a page joining late adds what it hears next to these
+      if (live) return live.counterSeriesByProcess();
       if (!(await store.exists(id, RUN_FILES.events))) return [];
       return timelines.counters(id, store.file(id, RUN_FILES.events));
     },

@@ -16,7 +16,7 @@
  * live graph and this answer agree.
  */
 import type { CounterSeries, TimelineRequest, TimelineView } from '../../../shared/api';
-import { CounterSeriesBuilder } from '../../../shared/counterSeries';
+import { CounterSeriesBuilder, type ProcessCounterSeries } from '../../../shared/counterSeries';
 import type { OpenSpan, TraceRecord } from '../../../shared/events';
 import { isTraceRecord } from '../../export';
 import { LiveNotices } from './liveNotices';
@@ -126,6 +126,11 @@ export class LiveTimeline {
 
   counterSeries(maxPoints?: number): CounterSeries[] {
     return this.counters.build(maxPoints);
+  }
+
+  /** As counterSeries, each with the process that recorded it, as notices name them: what a page joining late continues with what it hears. */
+  counterSeriesByProcess(maxPoints?: number): ProcessCounterSeries[] {
+    return this.counters.withProcess(maxPoints);
   }
 
   /** The index of what arrived so far, rebuilt when records or open spans changed. */

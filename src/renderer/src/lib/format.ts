@@ -1,6 +1,7 @@
 /**
- * Number formatting that only the app needs: plain values, axis ticks, time left. Bytes,
- * durations, shares, changes and ratios print through src/shared/format, as in the report.
+ * Number formatting that only the app needs: plain values, axis ticks. Bytes, durations, shares,
+ * changes and ratios print through src/shared/format, as in the report; a run's progress and time
+ * left through src/shared/progress, as on the terminal.
  * Pure; units are in the argument names.
  */
 import { inBinaryUnits } from '../../../shared/format';
@@ -17,14 +18,4 @@ export function formatNumber(value: number | null | undefined, digits = 4): stri
   if (!Number.isFinite(value)) return String(value);
   if (value !== 0 && (Math.abs(value) < 1e-3 || Math.abs(value) >= 1e6)) return value.toExponential(2);
   return String(Number(value.toPrecision(digits)));
-}
-
-/** Time left as "about 12 s", "about 3 min 5 s": whole seconds, since finer is noise for a person. */
-export function formatEta(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '';
-  const s = Math.round(ms / 1000);
-  if (s < 1) return 'less than a second';
-  if (s < 60) return `about ${s} s`;
-  const m = Math.floor(s / 60);
-  return `about ${m} min ${s % 60} s`;
 }

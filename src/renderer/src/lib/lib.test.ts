@@ -1,22 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { base64ToBlob, base64ToBytes } from './download';
 import { errorText, isCancellation } from './errorText';
-import { etaMsOf } from './eta';
 import { droppedFilePath } from './droppedFile';
-import { formatBinaryTick, formatEta } from './format';
+import { formatBinaryTick } from './format';
 import { withDecodingWindow } from './previewWindow';
 import { nextThemeChoice, readThemeChoice, resolveTheme, saveThemeChoice, THEME_STORAGE_KEY } from './theme';
 import { clampWindow, fetchWindow, panWindow, wasdMove, zoomWindow } from './timeWindow';
 import { debounce, throttleAsync } from './timing';
-
-describe('formatEta', () => {
-  it('says time left in whole seconds', () => {
-    expect(formatEta(65_400)).toBe('about 1 min 5 s');
-    expect(formatEta(12_000)).toBe('about 12 s');
-    expect(formatEta(300)).toBe('less than a second');
-    expect(formatEta(undefined)).toBe('');
-  });
-});
 
 describe('errorText', () => {
   it('reads code, message and hint; flags cancellation', () => {
@@ -24,15 +14,6 @@ describe('errorText', () => {
     expect(errorText('boom')).toEqual({ code: 'INTERNAL', message: 'boom' });
     expect(isCancellation({ code: 'CANCELLED' })).toBe(true);
     expect(isCancellation(new Error('x'))).toBe(false);
-  });
-});
-
-describe('eta', () => {
-  it('prefers the service, else extrapolates after 5 %', () => {
-    expect(etaMsOf({ fraction: 0.5, elapsedMs: 10, etaMs: 7 })).toBe(7);
-    expect(etaMsOf({ fraction: 0.02, elapsedMs: 10 })).toBeUndefined();
-    expect(etaMsOf({ fraction: 0.2, elapsedMs: 1000 })).toBeCloseTo(4000);
-    expect(etaMsOf(null)).toBeUndefined();
   });
 });
 

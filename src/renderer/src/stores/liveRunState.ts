@@ -7,7 +7,7 @@ import { computed, markRaw, ref, shallowRef, type ComputedRef } from 'vue';
 import type { CounterSeries, RunDetail, TimelineSpan, TimelineView } from '../../../shared/api';
 import type { CounterSeriesBuilder } from '../../../shared/counterSeries';
 import type { ProcessRole, ProgressInfo, RunEvent, RunStatus, TimelineNotice } from '../../../shared/events';
-import { etaMsOf } from '../lib/eta';
+import { readProgress } from '../../../shared/progress';
 import { errorText, type ErrorText } from '../lib/errorText';
 import { fetchWindow, type TimeWindow } from '../lib/timeWindow';
 import { recordedProgress } from './recordedProgress';
@@ -64,7 +64,8 @@ export interface LiveRunClock {
 export function liveRunClock(s: LiveRunState): LiveRunClock {
   const running = computed(() => s.phase.value === 'starting' || s.phase.value === 'queued' || s.phase.value === 'running');
   const finished = computed(() => TERMINAL.has(s.phase.value));
-  const etaMs = computed(() => (running.value ? etaMsOf(s.progress.value) : undefined));
+  // the run's own estimate, as the terminal shows it: none is made up here from a share of steps
+  const etaMs = computed(() => (running.value && s.progress.value ? readProgress(s.progress.value).etaMs : undefined));
   const totalUs = computed(() => Math.max(s.timeline.value?.totalUs ?? 0, s.latestUs.value));
   /**
    * Time since the run started: the last progress report's while it runs; once it ended, the
@@ -141,10 +142,12 @@ export function applyRunEvent(s: LiveRunState, e: RunEvent, counters: CounterSer
 }
 
 /**
- * What a run's record and its stored counters add to a run opened after it started. Events that
- * arrived meanwhile win: they are newer than the record.
+ * What a run's record and its counters add to a run opened after it started. Events that arrived
+ * meanwhile win: they are newer than the record. A live run's counters (each series naming its
+ * process) are its whole history so far: the points heard since continue them, so a page that
+ * joined late draws the run from its start. A recorded run's are all there is.
  */
-export function applyRunRecord(s: LiveRunState, detail: RunDetail, series: LiveCounterSeries[]): void {
+export function applyRunRecord(s: LiveRunState, detail: RunDetail, series: LiveCounterSeries[], counters: CounterSeriesBuilder): void {
   if (s.phase.value === 'idle') s.phase.value = detail.entry.status;
   if (detail.entry.error) s.error.value = errorText(detail.entry.error);
   const recorded = TERMINAL.has(s.phase.value) ? recordedProgress(detail) : null;
@@ -152,8 +155,16 @@ export function applyRunRecord(s: LiveRunState, detail: RunDetail, series: LiveC
     if (s.progress.value === null) s.progress.value = recorded.progress;
     s.recordedElapsedMs.value = recorded.elapsedMs;
     s.recordNote.value = recorded.note;
+  } else if (s.progress.value === null && detail.progress) {
+    // what the terminal shows now, before the next progress event comes
+    s.progress.value = detail.progress;
   }
-  if (s.counters.value.length === 0) s.counters.value = markRaw(series);
+  if (series.some((x) => x.proc !== undefined)) {
+    counters.seed(series);
+    s.counters.value = markRaw(counters.withProcess());
+  } else if (s.counters.value.length === 0) {
+    s.counters.value = markRaw(series);
+  }
   for (const x of series) {
     const last = x.points[x.points.length - 1];
     if (last) s.latestUs.value = Math.max(s.latestUs.value, last[0]);

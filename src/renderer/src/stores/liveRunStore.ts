@@ -1,8 +1,9 @@
 /**
  * The run being watched: start or attach, events (progress, status, logs, timeline notices), memory
- * counters built from the points the notices bring, and a level-of-detail timeline of the visible
- * window asked again, at most once every TIMELINE_REFRESH_MS, while notices say it changed. The
- * state and what events do to it live in liveRunState.ts; this file asks the service and listens to it.
+ * counters (the run's history when attached late, continued by the points the notices bring), and
+ * a level-of-detail timeline of the visible window asked again, at most once every
+ * TIMELINE_REFRESH_MS, while notices say it changed. The state and what events do to it live in
+ * liveRunState.ts; this file asks the service and listens to it.
  */
 import { defineStore } from 'pinia';
 import { markRaw, type ComputedRef } from 'vue';
@@ -100,7 +101,7 @@ function useRunEvents(s: LiveRunState, scheduleTimeline: Throttled) {
     resetLiveRunState(s);
   }
 
-  return { handleEvent, listenBeforeStart, release, listenTo, stopListening, reset };
+  return { counters, handleEvent, listenBeforeStart, release, listenTo, stopListening, reset };
 }
 
 /** a run started here, or one that already exists */
@@ -142,7 +143,7 @@ function useRunWatch(s: LiveRunState, scheduleTimeline: Throttled) {
     try {
       const [detail, series] = await Promise.all([api.getRun(id), api.getCounters(id)]);
       if (s.runId.value !== id) return;
-      applyRunRecord(s, detail, series);
+      applyRunRecord(s, detail, series, events.counters);
     } catch (e) {
       if (s.runId.value !== id) return;
       if (missingRunOf(e, [id]) !== null) {

@@ -44,4 +44,21 @@ describe('recordedProgress', () => {
     expect(bare.progress).toBeNull();
     expect(bare.note).not.toBe('');
   });
+
+  it('says how far a cancelled or interrupted run got from the last progress it saved, with or without a report', () => {
+    const d = runDetail('r');
+    const last = { fraction: 0.16, label: 'logsumexp-tiled · repeat 3', elapsedMs: 70_000, etaMs: 360_000, basis: 'time' as const };
+    const cancelled = recordedProgress({ ...d, report: null, entry: runEntry('r', { status: 'cancelled' }), progress: last })!;
+    expect(cancelled.note).toBe('stopped at 16 % (logsumexp-tiled · repeat 3)');
+    expect(cancelled.progress).toMatchObject({ fraction: 0.16, label: 'cancelled' });
+    const counted = { fraction: 3 / 17, label: 'reference · cold', elapsedMs: 900, basis: 'count' as const, count: { done: 3, total: 17, unit: 'steps' } };
+    const interrupted = recordedProgress({
+      ...d, entry: runEntry('r', { status: 'failed' }), progress: counted,
+      report: report({ status: 'failed', strategies: [strategyResult('reference', 10), { ...strategyResult('compensated', 5), status: 'failed' }] }),
+    })!;
+    expect(interrupted.note).toBe('stopped at 3 of 17 steps (reference · cold); 1 of 2 strategies finished');
+    // nothing saved and no report: the timeline beside it is what was recorded
+    const bare = recordedProgress({ ...d, report: null, entry: runEntry('r', { status: 'cancelled' }) })!;
+    expect(bare.note).toBe('no progress was recorded: the timeline shows how far it got');
+  });
 });
