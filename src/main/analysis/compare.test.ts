@@ -127,6 +127,17 @@ describe('compareReports against noise', () => {
     expect(compareReports(a, a, 10).verdict).not.toContain('busy');
   });
 
+  it('says which runs were measured busy, so a "no regression" between them carries the caveat too', () => {
+    const load = { loadAverageStart: [6.5], loadAverageEnd: [7.9], busy: true };
+    const [a, b] = [report([run(100)]), report([run(100)])];
+    a.environment = { ...a.environment, load };
+    b.environment = { ...b.environment, load };
+    const c = compareReports(a, b, 10);
+    expect(c).toMatchObject({ regressed: false, busy: ['A', 'B'] });
+    expect(c.inconclusive).toBeUndefined();
+    expect(compareReports(report([run(100)]), report([run(100)]), 10).busy).toBeUndefined();
+  });
+
   it('calls a slower timing between runs of which one was measured busy inconclusive, not a regression; memory still regresses', () => {
     const quiet = report([run(100)]);
     const busySlower = report([run(120)]);

@@ -164,7 +164,8 @@ export function compareReports(a: Report, b: Report, thresholdPct: number): Judg
   }
   // a timing regression between runs of which one was measured busy may be the load's doing;
   // memory is judged by the threshold alone and does not depend on the load
-  const busy = busyWords(a, b) !== undefined;
+  const busySides = (['A', 'B'] as const).filter((side) => (side === 'A' ? a : b).environment?.load?.busy);
+  const busy = busySides.length > 0;
   const timingRegressions = rows.filter((r) => r.regression && r.judgedBy === 'interval');
   const inconclusive = busy && timingRegressions.length > 0;
   const regressed = rows.some((r) => r.regression && !(inconclusive && r.judgedBy === 'interval'));
@@ -176,7 +177,7 @@ export function compareReports(a: Report, b: Report, thresholdPct: number): Judg
     notes.unshift('no strategy ran in both');
   }
   if (notes.length > 0) verdict += ` Note: ${notes.join('; ')}.`;
-  return { thresholdPct, rows, regressed, ...(inconclusive && !regressed ? { inconclusive: true } : {}), verdict };
+  return { thresholdPct, rows, regressed, ...(inconclusive && !regressed ? { inconclusive: true } : {}), ...(busy ? { busy: busySides } : {}), verdict };
 }
 
 /** What the last column says: REGRESSION, within noise, or nothing. */

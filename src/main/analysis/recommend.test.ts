@@ -37,6 +37,16 @@ describe('recommend', () => {
     expect(rec?.reason).not.toContain('warm median');
   });
 
+  it('says what the estimate covers and leads with the peak the engine measured (a decode that held 1.21 GiB)', () => {
+    const memory = { estimatedPeakBytes: 64.8 * 1024 ** 2, measuredPeakTensorBytes: 0, peakRssBytes: 1.21 * 1024 ** 3 };
+    const rec = recommend(input([okResult('compensated', 84_000, { total: timing(84_000, []), memory })]));
+    expect(rec?.reason).toContain(
+      "fits the 1.00 GiB budget (the budget is for the likelihood's tensors: an estimated 64.8 MiB for the largest electrode); " +
+        'the engine process peaked at 1.21 GiB in all (measured).',
+    );
+    expect(rec?.reason).not.toContain('estimated peak 64.8 MiB');
+  });
+
   it('accepts a strategy that is not allclose but decodes the same position in ≥ 99 % of rows', () => {
     const nearly = { ...disagrees, argmaxAgreement: 0.995 };
     const rec = recommend(input([okResult('reference', 100), okResult('logsumexp', 50, { agreementWithReference: nearly })]));
@@ -102,6 +112,15 @@ describe('recommend', () => {
     ]));
     expect(rec?.reason).toMatch(/ The machine was busy \(other processes took 16\.0 % while reference measured, 41\.0 % while compensated measured\): this ordering may come from the load rather than the strategies; measure again on a quiet machine\.$/);
     expect(recommend(input([okResult('reference', 100)]))?.reason).not.toContain('busy');
+  });
+
+  it('says of a run stopped before its repeats that it ranks first calls, not warm medians', () => {
+    const rec = recommend(input([
+      okResult('reference', 219, { total: timing(219, []) }),
+      okResult('compensated', 80, { total: timing(80, []), agreementWithReference: agrees }),
+    ]));
+    expect(rec?.reason).toMatch(/^On wasm compensated took the least time in its first call, 80 ms; next reference 219 ms, 2\.74× the time, but first calls carry start-up work/);
+    expect(rec?.reason).not.toContain('warm median');
   });
 
     it('gives no verdict from single repeats', () => {

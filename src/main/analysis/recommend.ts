@@ -29,6 +29,13 @@ function rankingWords(input: AnalysisInput, best: Candidate, next: Candidate | u
     return { words: `${lowest}, ${bestTime}` };
   }
   const c = compareResults(next.r, best.r);
+  if (!c && totalTiming(best.r)!.n === 0) {
+    // a run stopped before its repeats (cancelled, failed) reports the first calls alone
+    return {
+      words: `On ${input.backend.name} ${best.name} took the least time in its first call, ${formatMs(best.ms)}; next ${next.name} ${formatMs(next.ms)}, ` +
+        `${formatRatio(next.ms / best.ms)} the time, but first calls carry start-up work and give no interval to tell them apart`,
+    };
+  }
   if (!c) {
     // one repeat on a side: no interval, so no verdict either
     return {
@@ -70,12 +77,28 @@ function disturbedWords(best: Candidate, next: Candidate | undefined): string {
 
 /**
  * The budget covers the likelihood's tensors; a run that ends with a posterior also holds the
- * stage's typed arrays (its estimate by posteriorWork.ts's formula), which the peak must not hide.
+ * stage's typed arrays (measured, else its estimate by posteriorWork.ts's formula), which the peak
+ * must not hide.
  */
 function posteriorWords(input: AnalysisInput): string {
   const p = input.posterior;
   if (!p?.memory) return '';
-  return ` of the likelihood's tensors; the ${p.model} posterior (${p.method}) holds an estimated ${formatBytes(p.memory.estimatedBytes)} of typed arrays besides, outside the budget`;
+  const held = p.memory.measuredBytes > 0
+    ? `${formatBytes(p.memory.measuredBytes)} of typed arrays besides (measured; estimated ${formatBytes(p.memory.estimatedBytes)})`
+    : `an estimated ${formatBytes(p.memory.estimatedBytes)} of typed arrays besides`;
+  return `; the ${p.model} posterior (${p.method}) holds ${held}, outside the budget`;
+}
+
+/**
+ * What the budget is checked against, and beside it what the process measured: an estimate of one
+ * electrode's tensors (a few MiB) read as the run's peak beside an engine that held a GiB.
+ */
+function memoryWords(input: AnalysisInput, best: Candidate): string {
+  const peak = best.r.memory?.estimatedPeakBytes;
+  const rss = best.r.memory?.peakRssBytes;
+  const estimate = peak !== undefined ? ` (the budget is for the likelihood's tensors: an estimated ${formatBytes(peak)} for the largest electrode${posteriorWords(input)})` : '';
+  const measured = rss !== undefined && Number.isFinite(rss) ? `; the engine process peaked at ${formatBytes(rss)} in all (measured)` : '';
+  return `${estimate}${measured}`;
 }
 
 /**
@@ -102,11 +125,9 @@ export function recommend(input: AnalysisInput): Recommendation | undefined {
   accepted.sort((x, y) => x.ms - y.ms);
   const best = accepted[0]!;
   const next = accepted.find((c) => c.name !== best.name);
-  const peak = best.r.memory?.estimatedPeakBytes;
   const ranking = rankingWords(input, best, next);
   // two sentences: how it ranks, then what it is (a verb phrase of its own, not a list run on after the ranking)
-  const about = `${best.name} ${agreementOf(best.r).words} and fits the ${formatBytes(budget)} budget` +
-    (peak !== undefined ? ` (estimated peak ${formatBytes(peak)}${posteriorWords(input)})` : '');
+  const about = `${best.name} ${agreementOf(best.r).words} and fits the ${formatBytes(budget)} budget${memoryWords(input, best)}`;
   const parts = [`${ranking.words}. ${about}`];
   const skippedWords = skipped.length > 0 ? `; not chosen: ${skipped.join(', ')}` : '';
   const rec: Recommendation = {

@@ -2,10 +2,14 @@
  * `kde-profiler list`: the runs in the runs folder, newest first, with their headline times. The
  * table shows a page (the newest DEFAULT_LIMIT unless told otherwise) and says how many are left
  * and how to see them: a runs folder of a hundred thousand runs is not printed in full by default.
- * `--json` gives every run unless limited, as scripts have always read it.
+ * `--json` gives every run unless limited, as scripts have always read it. A run that was
+ * cancelled or failed says how far it got (its last progress, as its terminal last read it).
  */
 import type { RunIndexEntry } from '../../shared/api';
+import type { ProgressInfo } from '../../shared/events';
 import { formatMs } from '../../shared/format';
+import { readProgress } from '../../shared/progress';
+import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, refuseTogether, stringFlag } from './args';
 import { withService } from './cliService';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
@@ -24,6 +28,21 @@ interface Shown {
   runs: RunIndexEntry[];
   offset: number;
   total: number;
+  /** the last progress of the shown runs that were cancelled or failed, where they recorded one */
+  stoppedAt: Map<string, ProgressInfo>;
+}
+
+const STOPPED: ReadonlySet<string> = new Set(['cancelled', 'failed']);
+
+/** The shown runs' last progress, for those that ended early: a few reads for a page, never one per run of the folder. */
+async function stoppedProgress(service: ProfilerService, runs: readonly RunIndexEntry[]): Promise<Map<string, ProgressInfo>> {
+  const found = new Map<string, ProgressInfo>();
+  for (const r of runs.filter((x) => STOPPED.has(x.status))) {
+    // a run whose folder cannot be read is listed as the store lists it
+    const progress = await service.getRun(r.id).then((d) => d.progress, () => undefined);
+    if (progress) found.set(r.id, progress);
+  }
+  return found;
 }
 
 async function execute(args: string[], io: CliIo): Promise<number> {
@@ -36,8 +55,13 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const json = boolFlag(flags, 'json');
   const limit = boolFlag(flags, 'all') ? Infinity : (intFlag(flags, 'limit', 1) ?? (json ? Infinity : DEFAULT_LIMIT));
   const offset = intFlag(flags, 'offset', 0) ?? 0;
-  const { all, runsDir } = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => ({ all: await service.listRuns(), runsDir: service.runsDir }));
-  const shown: Shown = { runs: all.slice(offset, offset + limit), offset, total: all.length };
+  const { shown, runsDir } = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => {
+    const all = await service.listRuns();
+    const runs = all.slice(offset, offset + limit);
+    // --json lists the entries as the store keeps them, which scripts read
+    const stoppedAt = json ? new Map<string, ProgressInfo>() : await stoppedProgress(service, runs);
+    return { shown: { runs, offset, total: all.length, stoppedAt }, runsDir: service.runsDir };
+  });
   if (json) {
     io.stdout.write(`${JSON.stringify(shown.runs, null, 2)}\n`);
     return EXIT.ok;
@@ -46,13 +70,19 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(shown.total === 0 ? `no runs in ${runsDir}\n` : `no runs past the ${shown.total} in ${runsDir} (--offset ${offset})\n`);
     return EXIT.ok;
   }
-  writeTable(io, shown.runs, runsDir);
+  writeTable(io, shown, runsDir);
   const more = pageNote(shown, limit);
   if (more !== undefined) io.stdout.write(`\n${more}\n`);
   return EXIT.ok;
 }
 
-function writeTable(io: CliIo, runs: RunIndexEntry[], runsDir: string): void {
+/** "stopped at 16 % (logsumexp-tiled · repeat 3/10); " before what the run measured or why it failed */
+function stoppedWords(p: ProgressInfo | undefined): string {
+  if (!p) return '';
+  return `stopped at ${readProgress(p).share}${p.label ? ` (${p.label})` : ''}; `;
+}
+
+function writeTable(io: CliIo, { runs, stoppedAt }: Shown, runsDir: string): void {
   // a reason cut to fit the table would hide its cause (a link, a pipe, which file): each in full below
   const cut: string[] = [];
   const rows = runs.map((r) => [
@@ -62,11 +92,12 @@ function writeTable(io: CliIo, runs: RunIndexEntry[], runsDir: string): void {
     // the label says what kind of run it is (a decode names itself there)
     r.label ? `${r.dataset} · ${r.label}` : r.dataset,
     r.backend,
-    r.headline.length > 0
+    stoppedWords(stoppedAt.get(r.id)) + (r.headline.length > 0
       ? r.headline.map((h) => `${h.strategy} ${h.totalMedianMs !== undefined ? formatMs(h.totalMedianMs) : '-'}`).join(', ')
-      : r.error ? reasonCell(r.error.message, runsDir, () => cut.push(`${r.id}: ${r.error!.message}`)) : r.strategies.join(', '),
+      : r.error ? reasonCell(r.error.message, runsDir, () => cut.push(`${r.id}: ${r.error!.message}`))
+      : STOPPED.has(r.status) ? `nothing measured (asked: ${r.strategies.join(', ')})` : r.strategies.join(', ')),
   ]);
-  io.stdout.write(`${table([['id', 'status', 'created (UTC)', 'dataset', 'backend', 'warm median total / reason'], ...rows])}\n`);
+  io.stdout.write(`${table([['id', 'status', 'created (UTC)', 'dataset', 'backend', 'warm median total / how it ended'], ...rows])}\n`);
   if (cut.length > 0) io.stdout.write(`\n${cut.join('\n')}\n`);
 }
 

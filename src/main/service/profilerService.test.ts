@@ -129,7 +129,9 @@ describe('profiler service with the engine process', () => {
     expect(entry.status).toBe('cancelled');
     const trace = parseTrace(await readFile(join(dir, runId, 'trace.json.gz')));
     expect(trace.traceEvents.some((e) => e.ph === 'X' && e.name === 'cold')).toBe(true);
-    expect((await service.getRun(runId)).report).toBeNull();
+    // a strategy whose first calls ended before the cancel is kept in a report marked cancelled; it may be none
+    const report = (await service.getRun(runId)).report;
+    if (report) expect([report.status, report.strategies.length > 0]).toEqual(['cancelled', true]);
   });
 
   it('keeps the strategies measured before a cancel in a report marked cancelled', async () => {

@@ -153,6 +153,9 @@ describe('measureStrategies interleaves the repeats', () => {
     expect(rows[0]!.result).toMatchObject({ status: 'ok', total: { n: 3 } });
     expect(rows[1]!.result).toMatchObject({ status: 'failed', error: { message: 'compensated broke on its second repeat' } });
     expect(rounds.map((round) => round.map((r) => `${r.result.strategy}:${r.result.status}:${r.result.total?.n ?? '-'}`))).toEqual([
+      // each strategy's first calls, then the rounds of repeats
+      ['reference:ok:0'],
+      ['reference:ok:0', 'compensated:ok:0'],
       ['reference:ok:1', 'compensated:ok:1'],
       ['reference:ok:2', 'compensated:failed:-'],
       ['reference:ok:3', 'compensated:failed:-'],
@@ -163,7 +166,9 @@ describe('measureStrategies interleaves the repeats', () => {
     // reference is steady and stops at its 2 repeats; compensated never is, and goes on to its cap of 6
     const rule = { relativeCi: 1e-9, maxTimeS: 3600, maxRepeats: 6 };
     const steady = perStrategy((k, strategy) => (k < 2 ? 500 : strategy === 'reference' ? 100 : 100 + (k % 2) * 50));
-    const { rounds, rows } = await measureAll(['reference', 'compensated'], steady, rule, 2);
+    const { rounds: all, rows } = await measureAll(['reference', 'compensated'], steady, rule, 2);
+    // after each strategy's first calls, then after each round of repeats
+    const rounds = all.slice(2);
     expect(rounds).toHaveLength(6);
     const reference = rounds.map((round) => round.find((r) => r.result.strategy === 'reference')!);
     const compensated = rounds.map((round) => round.find((r) => r.result.strategy === 'compensated')!);
@@ -172,6 +177,33 @@ describe('measureStrategies interleaves the repeats', () => {
     expect(reference.slice(2).every((r) => r === reference[1])).toBe(true);
     expect(compensated.slice(0, -1).every((r) => r.result.health === undefined)).toBe(true);
     expect(rows.every((r) => r.result.health !== undefined)).toBe(true);
+  });
+});
+
+describe('a run stopped before its repeats', () => {
+  it("keeps the first calls of the strategies that made them, when a cancel lands in a later one's", async () => {
+    const controller = new AbortController();
+    const base = fakeEngineDeps();
+    const deps: EngineDeps = {
+      ...base,
+      predictNonlocal: async (...args) => {
+        if (args[2] === 'compensated') {
+          controller.abort();
+          throw new DOMException('the run was cancelled', 'AbortError');
+        }
+        return base.predictNonlocal(...args);
+      },
+    };
+    const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies: ['reference', 'compensated'], repeats: 3, warmup: 1 });
+    const rounds: StrategyMeasurement[][] = [];
+    const ctx: MeasureContext = {
+      deps, dataset: makePreset('tiny', { seed: 1 }), config, tracker: new ProgressTracker([{ name: 'reference', units: 5 }, { name: 'compensated', units: 5 }]),
+      memory, rec: new Recorder({ proc: 'engine', disabled: true }), spans: new SpanCollector(), options: { blockSize: 100 },
+      signal: controller.signal, emitProgress: () => undefined,
+    };
+    await expect(measureStrategies(ctx, ['reference', 'compensated'], (soFar) => rounds.push(soFar))).rejects.toThrow();
+    expect(rounds.at(-1)!.map((r) => r.result)).toMatchObject([{ strategy: 'reference', status: 'ok', total: { n: 0 } }]);
+    expect(rounds.at(-1)![0]!.result.total!.firstMs).toBeGreaterThanOrEqual(0);
   });
 });
 

@@ -167,10 +167,11 @@ function planUntilStable(ctx: MeasureContext): void {
 
 /**
  * Measures the strategies: each one's cold call and warm-ups in turn, then their repeats in rounds.
- * After each round `onRound` gets every row measured so far (a run that fails or is cancelled keeps
- * them); a strategy that has not taken a repeat yet is left out unless it failed. A strategy's row
- * is complete from the round its repeats stop, and made once then: the checks over its whole
- * likelihood are not redone each of a long `--repeats auto` run's rounds.
+ * After each strategy's first calls and after each round `onRound` gets every row measured so far,
+ * so a run that fails or is cancelled keeps them: one stopped before its repeats still reports the
+ * first calls it made (rows of one call, as a decode's), not nothing. A strategy's row is complete
+ * from the round its repeats stop, and made once then: the checks over its whole likelihood are not
+ * redone each of a long `--repeats auto` run's rounds.
  */
 export async function measureStrategies(
   ctx: MeasureContext, strategies: readonly StrategyChoice[], onRound: (soFar: StrategyMeasurement[]) => void = () => undefined,
@@ -178,7 +179,6 @@ export async function measureStrategies(
   planUntilStable(ctx);
   const summary = summarizeDataset(ctx.dataset);
   const prepared: StrategyInProgress[] = [];
-  for (const strategy of strategies) prepared.push(await prepare(ctx, strategy));
   const complete = new Map<StrategyInProgress, StrategyMeasurement>();
   const row = (s: StrategyInProgress): StrategyMeasurement => {
     if (isMeasuring(s)) return rowOf(ctx, s, summary, false);
@@ -186,8 +186,11 @@ export async function measureStrategies(
     if (!done) complete.set(s, (done = rowOf(ctx, s, summary, true)));
     return done;
   };
-  await interleavedRepeats(ctx, prepared, () =>
-    onRound(prepared.filter((s) => s.error !== undefined || s.repeats.timings.length > 0).map(row)),
-  );
+  const soFar = (): StrategyMeasurement[] => prepared.filter((s) => s.error !== undefined || s.calls !== undefined).map(row);
+  for (const strategy of strategies) {
+    prepared.push(await prepare(ctx, strategy));
+    onRound(soFar());
+  }
+  await interleavedRepeats(ctx, prepared, () => onRound(soFar()));
   return prepared.map(row);
 }

@@ -160,10 +160,11 @@ describe('buildReport', () => {
         strategies: [strategy], notApplicable: [], windows: [], ...(p ? { posterior: p } : {}),
       },
     });
-    expect(decode().recommendation!.reason).toContain(`fits the 1.00 GiB budget (estimated peak ${formatBytes(peak)}).`);
+    const budget = `fits the 1.00 GiB budget (the budget is for the likelihood's tensors: an estimated ${formatBytes(peak)} for the largest electrode`;
+    expect(decode().recommendation!.reason).toContain(`${budget}).`);
     expect(decode(posterior).recommendation!.reason).toContain(
-      `fits the 1.00 GiB budget (estimated peak ${formatBytes(peak)} of the likelihood's tensors; ` +
-        `the decoder posterior (structured) holds an estimated ${formatBytes(stage.bytes)} of typed arrays besides, outside the budget).`,
+      `${budget}; the decoder posterior (structured) holds ${formatBytes(stage.bytes)} of typed arrays besides ` +
+        `(measured; estimated ${formatBytes(stage.bytes)}), outside the budget).`,
     );
   });
 

@@ -6,7 +6,7 @@
  * forward again.
  */
 import { watch } from 'vue';
-import { hashOf, useLiveRunStore, useNavStore, type ViewId } from '../stores';
+import { hashOf, useLiveRunStore, useNavStore, useResultsStore, useRunsStore, type ViewId } from '../stores';
 
 /** changes the current route's parameters in place: the history entry is rewritten, not added */
 export function replaceParams(changes: Readonly<Record<string, string | undefined>>): void {
@@ -59,4 +59,18 @@ export function useRunRoute(view: ViewId, options: RunRouteOptions): void {
     },
     { immediate: true },
   );
+}
+
+/** A view of the results store's run (Results, Export): the address's run, else the latest finished one. */
+export function useResultsRunRoute(view: ViewId): void {
+  const results = useResultsStore();
+  const runs = useRunsStore();
+  useRunRoute(view, {
+    shown: () => results.runId,
+    open: (id) => results.load(id),
+    fallback: async () => {
+      await runs.refresh();
+      return runs.runs.find((r) => r.status === 'completed')?.id ?? null;
+    },
+  });
 }

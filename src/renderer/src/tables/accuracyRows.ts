@@ -29,7 +29,8 @@ export interface AccuracyTable {
   chance?: { medianError: string; shareWithin: string };
 }
 
-function verdictOf(a: DecodingAccuracy, chance: DecodingAccuracy | undefined): { verdict: string; nearChance: boolean } {
+/** How an accuracy compares with guessing a bin, in words; '' where the data have no chance level. */
+export function accuracyVerdict(a: DecodingAccuracy, chance: DecodingAccuracy | undefined): { verdict: string; nearChance: boolean } {
   if (!chance) return { verdict: '', nearChance: false };
   const better = a.medianAbsError <= BETTER_MEDIAN_RATIO * chance.medianAbsError || a.shareWithin10 >= BETTER_SHARE_RATIO * chance.shareWithin10;
   if (!better) return { verdict: 'near chance: the decoder finds no place information in these marks', nearChance: true };
@@ -51,7 +52,7 @@ export function accuracyTable(strategies: readonly StrategyResult[], dataset: Da
       medianError: `${formatNumber(s.accuracy.medianAbsError, 3)}${suffix}`,
       shareWithin: formatShare(s.accuracy.shareWithin10),
       rows: s.accuracy.rows,
-      ...verdictOf(s.accuracy, chance),
+      ...accuracyVerdict(s.accuracy, chance),
     })),
   };
   if (chance) table.chance = { medianError: `${formatNumber(chance.medianAbsError, 3)}${suffix}`, shareWithin: formatShare(chance.shareWithin10) };

@@ -101,6 +101,8 @@ describe('sorting and calling out', () => {
   it('names the fastest strategy with its speedup and the slowest ones', () => {
     const r = report({ strategies: [strategyResult('reference', 100), strategyResult('compensated', 50), strategyResult('streaming', 70)] });
     expect(timingCallout(timingRows(r))).toBe('Fastest warm total: compensated (50 ms, 2.00× faster than reference). Slowest: reference (100 ms) and streaming (70 ms).');
+    // first calls alone (a run stopped before its repeats) are not called warm
+    expect(timingCallout(timingRows(r), undefined, false)).toMatch(/^Fastest first-call total: compensated/);
     expect(timingCallout(timingRows(report({ strategies: [strategyResult('reference', 100)] })))).toBe('');
   });
 

@@ -132,15 +132,16 @@ function listText(items: readonly string[]): string {
 
 /**
  * The sentence above the timing table: the fastest strategy by warm total (with its speedup over
- * reference) and the slowest few; '' when fewer than two strategies finished.
+ * reference) and the slowest few; '' when fewer than two strategies finished. `warm` false: the
+ * times are first calls (a run stopped before its repeats), and the sentence does not call them warm.
  */
-export function timingCallout(rows: readonly TimingRow[], count = CALLOUT_COUNT): string {
+export function timingCallout(rows: readonly TimingRow[], count = CALLOUT_COUNT, warm = true): string {
   const timed = rows.filter((r) => r.ok && r.totalMedianMs !== null);
   if (timed.length < 2) return '';
   const fastest = timed.reduce((best, r) => (r.totalMedianMs! < best.totalMedianMs! ? r : best));
   const speedup = fastest.strategy === 'reference' || fastest.speedup === null ? '' : speedupWords(fastest);
   const slow = slowestIndices(timed.map((r) => r.totalMedianMs), count).map((i) => `${timed[i]!.strategy} (${formatMs(timed[i]!.totalMedianMs)})`);
-  return `Fastest warm total: ${fastest.strategy} (${formatMs(fastest.totalMedianMs)}${speedup}). Slowest: ${listText(slow)}.`;
+  return `Fastest ${warm ? 'warm ' : 'first-call '}total: ${fastest.strategy} (${formatMs(fastest.totalMedianMs)}${speedup}). Slowest: ${listText(slow)}.`;
 }
 
 /** against reference in the interval's terms: "2.00× faster than reference", or no significant difference */
