@@ -62,4 +62,17 @@ describe('fault: a run saving likelihoods larger than its disk', () => {
     expect(kept).not.toContain('likelihood');
     expect(kept).not.toContain('report.json');
   }, 120_000);
+
+  it('counts the posterior stage too: its files and the likelihood it reads', async (ctx) => {
+    const refused = mountSmallDisk(runsDir);
+    if (refused) return ctx.skip(`no small disk here: mounting a 200 KiB tmpfs failed (${refused})`);
+    // medium: the decoder's posterior files and the 1 MB likelihood it reads, on 200 KiB, without --save-likelihood
+    const r = await runCliCaptured(folder.path, [
+      'run', '--data', 'preset:medium', '--strategy', 'compensated', '--model', 'decoder', '--runs-dir', runsDir,
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/the run writes about [\d.]+ MiB \(the decoder posterior's files [\d.]+ (KiB|MiB) for each of 2 methods, the likelihood it reads [\d.]+ (KiB|MiB)\)/);
+    expect(r.stderr).toContain('or run without the posterior (--model none)');
+    expect(r.stdout).not.toMatch(/compensated\s+[\d.]+ ms/);
+  }, 120_000);
 });

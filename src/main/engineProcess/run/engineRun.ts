@@ -18,6 +18,7 @@ import { startDecodeRun } from '../decode';
 import { comparePosteriorEngines, externalUnits, measureExternalEngines, type ExternalSink } from '../external';
 import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type RunSession } from '../session';
 import { refuseBeyondDisk, writeAxes, writeLikelihood } from '../runFiles';
+import { bothSizes, posteriorOutputSize } from './posteriorOutputs';
 import { savedLikelihoodSize } from './savedLikelihoods';
 import {
   LOCAL_GROUP, localRatioToNonlocal, measureLocal, measureStrategies, notApplicableFor, POSTERIOR_GROUP, posteriorUnits, ProgressTracker, runPosterior,
@@ -59,7 +60,8 @@ async function profile(session: RunSession, start: StartMessage, deps: EngineDep
   const { config, runDir } = start;
   const { dataset, backend, memory, calibration, deps: compute, workers, tf32, niceness } = await session.loadInputs();
   const saved = savedLikelihoodSize(config, dataset.time.length, dataset.placeBinCenters.length / dataset.positionDims);
-  if (saved) await refuseBeyondDisk(runDir, saved, { work: 'the run', orElse: 'run without --save-likelihood' });
+  const written = bothSizes(saved, posteriorOutputSize(config, dataset));
+  if (written) await refuseBeyondDisk(runDir, written, { work: 'the run', orElse: `run without ${saved ? '--save-likelihood' : 'the posterior (--model none)'}` });
   const ctx: MeasureContext = {
     deps: compute, dataset, config, tracker, memory, rec: session.probe, spans: session.spans, signal: session.signal,
     // auto rates each electrode's candidates at this backend's calibrated throughput
