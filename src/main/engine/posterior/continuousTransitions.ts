@@ -9,12 +9,13 @@ import { gridDims, type PlaceGrid } from './grid';
 export type ContinuousKind = 'randomWalk' | 'uniform' | 'discrete';
 
 /**
- * Beyond this many nats below the peak a density cannot matter: exp(−200) ≈ 1e-87 is far under
- * float32's smallest subnormal after normalisation, and P such terms added to the float64 row sum
- * stay under half its last place, so skipping them changes no float32 entry and no sum. It makes
- * a row O(band) instead of O(B) exps.
+ * Beyond this many nats below the peak a density cannot matter. A row's entries sum to at most 1
+ * and hold the peak, so an entry that far below it is under e^−105 ≈ 2.5e-46, less than half of
+ * float32's smallest subnormal: it rounds to a float32 zero. And P such terms added to the float64
+ * row sum stay under half its last place, so skipping them changes no float32 entry and no sum. It
+ * makes a row O(band) instead of O(B) exps, and sets the reach of the random walk's convolutions.
  */
-export const NEGLIGIBLE_NATS = 200;
+export const NEGLIGIBLE_NATS = 105;
 
 /**
  * Row `from` of the Euclidean random walk over all grid bins: N(c_j; c_i, movementVar), with
