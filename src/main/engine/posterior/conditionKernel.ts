@@ -64,7 +64,8 @@ class KernelConditioner implements RowConditioner {
 
   condition(ll: Float32Array, base: number, pred: Float32Array, max: number): number {
     const { n } = this;
-    for (let k = 0; k < n; k++) this.ll[k] = ll[base + k]!;
+    // one copy of the row (subarray makes a view, not a copy)
+    this.ll.set(ll.subarray(base, base + n));
     this.pred.set(pred);
     return this.kernels.conditionRow(0, this.predAt, n, max, this.uAt);
   }

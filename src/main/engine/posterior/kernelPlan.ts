@@ -4,6 +4,7 @@
  * where row i has no entry, padded with zeros on both sides so eight lanes may read past a block's
  * edge), a rank-one block as its row. Built once per structure and kept with it.
  */
+import type { ConvolutionBlock } from './convolutionBlock';
 import type { BandBlock, StructuredTransition } from './structuredTransition';
 
 export interface BandStep {
@@ -33,6 +34,12 @@ export interface RankOneStep {
   dotSlot: number;
 }
 
+/** A random-walk block as a convolution: its own passes (convolutionProduct.ts), between the kernels' steps in block order */
+export interface ConvolutionStep {
+  kind: 'convolution';
+  block: ConvolutionBlock;
+}
+
 /** Two row masses summed side by side (the same slot twice when there is one) */
 export interface MassPair {
   rowStarts: [number, number];
@@ -51,7 +58,7 @@ export interface DotQuad {
 
 export interface KernelPlan {
   size: number;
-  steps: (BandStep | RankOneStep)[];
+  steps: (BandStep | RankOneStep | ConvolutionStep)[];
   massPairs: MassPair[];
   masses: number;
   dotQuads: DotQuad[];
@@ -131,8 +138,10 @@ export function buildKernelPlan(structure: StructuredTransition): KernelPlan | n
       fills.push(() => image.set(b.values, valuesAt));
       continue;
     }
-    // the kernels have no convolution: such a structure runs on the plain loops
-    if (b.kind === 'convolution') return null;
+    if (b.kind === 'convolution') {
+      steps.push({ kind: 'convolution', block: b });
+      continue;
+    }
     const cols = b.first.reduce((m, f, i) => Math.max(m, f + b.length[i]!), 0);
     const range = diagonalRange(b);
     if (!range) continue;

@@ -4,8 +4,10 @@
  * results have the same bits; only the band's inner loops run eight outputs at a time. A rank-one
  * block's row mass (f @ A) and dot product (A @ r) are sums one term after the other, so they are
  * taken first, several side by side in one pass, and each block then adds its own in block order;
- * blocks leaving the same rows share one mass.
+ * blocks leaving the same rows share one mass. A convolution block runs its own passes on the
+ * workspace's vectors, in its place among the others.
  */
+import { ConvolutionScratch, convolutionBackward, convolutionForward } from './convolutionProduct';
 import type { KernelPlan } from './kernelPlan';
 import type { KernelWorkspace } from './posteriorKernels';
 import type { TransitionProduct } from './transitionProducts';
@@ -14,6 +16,7 @@ export class KernelProduct implements TransitionProduct {
   private readonly n: number;
   private readonly masses: Float64Array;
   private readonly dots: Float64Array;
+  private readonly scratch = new ConvolutionScratch();
 
   constructor(private readonly plan: KernelPlan, private readonly workspace: KernelWorkspace) {
     this.n = plan.size;
@@ -25,7 +28,7 @@ export class KernelProduct implements TransitionProduct {
     const { plan, workspace: w, n, masses } = this;
     w.hold(plan);
     const { kernels: k, f: fIn, acc, results, fAt, accAt, imageAt } = w;
-    for (let i = 0; i < n; i++) fIn[i] = f[offset + i]!;
+    fIn.set(f.subarray(offset, offset + n));
     for (const pair of plan.massPairs) {
       k.sumPairF32(fAt + 4 * pair.rowStarts[0], fAt + 4 * pair.rowStarts[1], pair.rows, w.resultsAt);
       masses[pair.slots[0]] = results[0]!;
@@ -35,6 +38,10 @@ export class KernelProduct implements TransitionProduct {
     for (const s of plan.steps) {
       if (s.kind === 'band') {
         k.bandForward(accAt + 8 * s.colStart, fAt + 4 * s.rowStart, imageAt + 4 * s.diagAt, 4 * s.stride, s.width, s.dMin, s.cols);
+        continue;
+      }
+      if (s.kind === 'convolution') {
+        convolutionForward(s.block, fIn, 0, this.scratch, acc);
         continue;
       }
       const mass = masses[s.massSlot]!;
@@ -58,6 +65,10 @@ export class KernelProduct implements TransitionProduct {
     for (const s of plan.steps) {
       if (s.kind === 'band') {
         k.bandBackward(accAt + 8 * s.rowStart, rAt + 8 * s.colStart, imageAt + 4 * s.diagAt, 4 * s.stride, s.width, s.dMin, s.rows);
+        continue;
+      }
+      if (s.kind === 'convolution') {
+        convolutionBackward(s.block, rIn, this.scratch, acc);
         continue;
       }
       k.addConstant(accAt + 8 * s.rowStart, s.rows, dots[s.dotSlot]!);

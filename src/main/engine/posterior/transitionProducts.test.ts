@@ -123,6 +123,22 @@ describe('structured products on the SIMD kernels', () => {
     expectSameProducts(transitionProduct(space, 'structured'), transitionProduct(space, 'structured', 'plain'), space.nInteriorStateBins, p);
   });
 
+  it.each(['decoder', 'detector'] as const)('a 2-D open field with a hole, %s: its convolution between the kernels\' blocks, the same bits', (model) => {
+    const [nx, ny] = [9, 7];
+    const centers = new Float64Array(nx * ny * 2);
+    const interior = new Uint8Array(nx * ny).fill(1);
+    for (let b = 0; b < nx * ny; b++) {
+      centers[2 * b] = 2 * Math.floor(b / ny);
+      centers[2 * b + 1] = 2 * (b % ny);
+    }
+    for (const b of [3 * ny + 3, 3 * ny + 4, 4 * ny + 3]) interior[b] = 0;
+    const space = buildStateSpace(model, { centers, interior, shape: [nx, ny] });
+    expect(space.transitions.structured.blocks.some((b) => b.kind === 'convolution')).toBe(true);
+    const kernel = transitionProduct(space, 'structured');
+    expect(kernel).toBeInstanceOf(KernelProduct);
+    expectSameProducts(kernel, transitionProduct(space, 'structured', 'plain'), space.nInteriorStateBins, 5);
+  });
+
   it('take turns between two structures in the one memory', () => {
     const [s1, s2] = [spaceWith(mixedStructure(11)), spaceWith(mixedStructure(12))];
     const [k1, k2] = [transitionProduct(s1, 'structured'), transitionProduct(s2, 'structured')];

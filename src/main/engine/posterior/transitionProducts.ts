@@ -7,7 +7,7 @@
 import { kernelPlanFor } from './kernelPlan';
 import { KernelProduct } from './kernelProduct';
 import { KernelWorkspace, kernelWorkspace } from './posteriorKernels';
-import type { ConvolutionBlock } from './convolutionBlock';
+import { ConvolutionScratch, convolutionBackward, convolutionForward } from './convolutionProduct';
 import type { BandBlock, RankOneBlock, StructuredTransition } from './structuredTransition';
 import type { StateSpace } from './stateSpaceTypes';
 
@@ -112,39 +112,6 @@ function bandBackward(b: BandBlock, r: Float64Array, out: Float64Array): void {
   }
 }
 
-/** out += mask ⊙ (K ∗ (f · d / Z)), the interior bins scattered onto the grid and gathered back. */
-function convolutionForward(b: ConvolutionBlock, f: Float32Array, offset: number, scratch: ConvolutionScratch, out: Float64Array): void {
-  const { grid, result } = scratch.of(b);
-  grid.fill(0);
-  const rowBase = offset + b.rowStart;
-  for (let i = 0; i < b.rows; i++) grid[b.gridBin[i]!] = f[rowBase + i]! * b.rowScale[i]!;
-  b.convolution.apply(grid, result);
-  for (let j = 0; j < b.rows; j++) out[b.colStart + j]! += result[b.gridBin[j]!]!;
-}
-
-/** out += (d / Z) ⊙ (K ∗ (mask · r)): the kernel is symmetric, so the same convolution. */
-function convolutionBackward(b: ConvolutionBlock, r: Float64Array, scratch: ConvolutionScratch, out: Float64Array): void {
-  const { grid, result } = scratch.of(b);
-  grid.fill(0);
-  for (let j = 0; j < b.rows; j++) grid[b.gridBin[j]!] = r[b.colStart + j]!;
-  b.convolution.apply(grid, result);
-  for (let i = 0; i < b.rows; i++) out[b.rowStart + i]! += b.rowScale[i]! * result[b.gridBin[i]!]!;
-}
-
-/** Grid-long buffers for the convolution blocks, allocated once per product. */
-class ConvolutionScratch {
-  private grid = new Float64Array(0);
-  private result = new Float64Array(0);
-
-  of(b: ConvolutionBlock): { grid: Float64Array; result: Float64Array } {
-    if (this.grid.length !== b.convolution.gridBins) {
-      this.grid = new Float64Array(b.convolution.gridBins);
-      this.result = new Float64Array(b.convolution.gridBins);
-    }
-    return { grid: this.grid, result: this.result };
-  }
-}
-
 /** Σ_i f_i · row = (Σ_i f_i) · row. */
 function rankOneForward(b: RankOneBlock, f: Float32Array, offset: number, out: Float64Array): void {
   let mass = 0;
@@ -185,9 +152,8 @@ class StructuredProduct implements TransitionProduct {
 }
 
 function structuredProduct(structure: StructuredTransition, kernels: ProductKernels): TransitionProduct {
-  // the SIMD kernels run bands and rank-one blocks; a convolution block keeps the whole product on these loops
-  const convolves = structure.blocks.some((b) => b.kind === 'convolution');
-  const workspace = kernels === 'auto' && !convolves ? kernelWorkspace() : null;
+  // the SIMD kernels run bands and rank-one blocks, and a convolution block its own passes, between them in block order
+  const workspace = kernels === 'auto' ? kernelWorkspace() : null;
   const plan = workspace ? kernelPlanFor(structure) : null;
   return workspace && plan && KernelWorkspace.fits(plan) ? new KernelProduct(plan, workspace) : new StructuredProduct(structure);
 }
