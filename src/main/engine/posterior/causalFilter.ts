@@ -68,15 +68,14 @@ export class CausalFilter {
   /** f_t = u / (c + eps), u = pred ⊙ exp(LL − m), m the row's maximum (0 when not finite). */
   private conditionRow(ll: Float32Array, base: number, out: Float32Array): void {
     const { n, prediction } = this;
-    let rowMax = -Infinity;
-    for (let k = 0; k < n; k++) if (ll[base + k]! > rowMax) rowMax = ll[base + k]!;
+    const rowMax = this.conditioner.rowMax(ll, base);
     const max = Number.isFinite(rowMax) ? rowMax : 0;
     // a row holding +∞ is conditioned with Math.exp, which overflows to +∞ as upstream's exp does
     const withMathExp = rowMax === Infinity;
     const mass = withMathExp ? this.conditionWithMathExp(ll, base) : this.conditioner.condition(ll, base, prediction, max);
-    const u = withMathExp ? this.scaled : this.conditioner.u;
     const inverse = 1 / (mass + NORMALIZE_EPS);
-    for (let k = 0; k < n; k++) out[base + k] = u[k]! * inverse;
+    if (withMathExp) for (let k = 0; k < n; k++) out[base + k] = this.scaled[k]! * inverse;
+    else this.conditioner.normalizeInto(out, base, inverse);
     this.logLikelihood += Math.log(mass) + max;
   }
 

@@ -54,6 +54,38 @@ describe.runIf(posteriorKernelInstance() !== null)('conditionRow on WebAssembly 
     }
   });
 
+  it("gives the plain loops' row maximum and normalised row: NaN passed over, −∞ rows, odd and even lengths", () => {
+    const next = uniforms(13);
+    for (const n of [1, 2, 3, 4, 5, 7, 88, 89]) {
+      const kernel = rowConditioner(n, 'auto');
+      const plain = rowConditioner(n, 'plain');
+      const rows = 30;
+      const ll = new Float32Array(rows * n);
+      for (let i = 0; i < ll.length; i++) {
+        const pick = next();
+        ll[i] = pick < 0.1 ? Number.NaN : pick < 0.2 ? -Infinity : pick < 0.25 ? Infinity : (next() - 0.5) * 80;
+      }
+      // a row of −∞ and NaN only has no maximum
+      for (let k = 0; k < n; k++) ll[k] = k % 2 ? Number.NaN : -Infinity;
+      const pred = Float32Array.from({ length: n }, () => next());
+      const [a, b] = [new Float32Array(rows * n), new Float32Array(rows * n)];
+      for (let t = 0; t < rows; t++) {
+        const [ma, mb] = [kernel.rowMax(ll, t * n), plain.rowMax(ll, t * n)];
+        expect(Object.is(ma, mb)).toBe(true);
+        // a row holding +∞ is conditioned with Math.exp by the filter, never here
+        if (ma === Infinity) continue;
+        const m = Number.isFinite(ma) ? ma : 0;
+        kernel.condition(ll, t * n, pred, m);
+        plain.condition(ll, t * n, pred, m);
+        const factor = 1 / (1 + next());
+        kernel.normalizeInto(a, t * n, factor);
+        plain.normalizeInto(b, t * n, factor);
+      }
+      // every value the same, zeros' signs included (a NaN's payload may differ: it is still NaN)
+      expect(Array.from(a)).toEqual(Array.from(b));
+    }
+  });
+
   it('keeps NaN where the likelihood is NaN, as the loop does', () => {
     const ll = Float32Array.from([0, Number.NaN, -1]);
     const pred = Float32Array.from([0.2, 0.3, 0.5]);

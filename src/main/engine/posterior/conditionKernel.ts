@@ -16,6 +16,10 @@ const regionBytes = (n: number, bytesPerValue: number) => Math.ceil(((n + 1) * b
 export interface RowConditioner {
   /** u (N values, valid until the next call) */
   readonly u: Float64Array;
+  /** the largest of ll[base …] (−∞ for none; a NaN is passed over) */
+  rowMax(ll: Float32Array, base: number): number;
+  /** out[base + k] = float32(u[k] · factor): the conditioned row normalised */
+  normalizeInto(out: Float32Array, base: number, factor: number): void;
   /**
    * u[k] = pred[k] · e^(ll[base + k] − max), 0 where ll[base + k] − max < EXP_UNDERFLOW; returns
    * Σ u[k] added in order. `max` is the row's finite maximum, or 0 (then every x is −∞ or ≤ 0).
@@ -28,6 +32,17 @@ class PlainConditioner implements RowConditioner {
 
   constructor(private readonly n: number) {
     this.u = new Float64Array(n);
+  }
+
+  rowMax(ll: Float32Array, base: number): number {
+    let rowMax = -Infinity;
+    for (let k = 0; k < this.n; k++) if (ll[base + k]! > rowMax) rowMax = ll[base + k]!;
+    return rowMax;
+  }
+
+  normalizeInto(out: Float32Array, base: number, factor: number): void {
+    const { n, u } = this;
+    for (let k = 0; k < n; k++) out[base + k] = u[k]! * factor;
   }
 
   condition(ll: Float32Array, base: number, pred: Float32Array, max: number): number {
@@ -48,24 +63,48 @@ class KernelConditioner implements RowConditioner {
   private readonly ll: Float32Array;
   private readonly pred: Float32Array;
   readonly u: Float64Array;
+  private readonly normalized: Float32Array;
   private readonly predAt: number;
   private readonly uAt: number;
+  private readonly normalizedAt: number;
+  /** the row of LL rowMax just copied in, which condition then reads there */
+  private heldRow: { ll: Float32Array | null; base: number } = { ll: null, base: -1 };
 
   constructor(private readonly kernels: PosteriorKernelExports, private readonly n: number) {
     this.predAt = regionBytes(n, 4);
     this.uAt = 2 * this.predAt;
-    const total = this.uAt + regionBytes(n, 8);
+    this.normalizedAt = this.uAt + regionBytes(n, 8);
+    const total = this.normalizedAt + regionBytes(n, 4);
     const memory = kernels.memory;
     if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / PAGE_BYTES));
     this.ll = new Float32Array(memory.buffer, 0, n);
     this.pred = new Float32Array(memory.buffer, this.predAt, n);
     this.u = new Float64Array(memory.buffer, this.uAt, n);
+    this.normalized = new Float32Array(memory.buffer, this.normalizedAt, n);
+  }
+
+  /** Copies the row in (one copy; subarray makes a view, not a copy). */
+  private copyRow(ll: Float32Array, base: number): void {
+    this.ll.set(ll.subarray(base, base + this.n));
+    this.heldRow = { ll, base };
+  }
+
+  /** The row's maximum; the row stays in memory for the condition of the same row that follows. */
+  rowMax(ll: Float32Array, base: number): number {
+    this.copyRow(ll, base);
+    return this.kernels.maxF32(0, this.n);
+  }
+
+  normalizeInto(out: Float32Array, base: number, factor: number): void {
+    this.kernels.scaleToF32(this.normalizedAt, this.uAt, this.n, factor);
+    out.set(this.normalized, base);
   }
 
   condition(ll: Float32Array, base: number, pred: Float32Array, max: number): number {
     const { n } = this;
-    // one copy of the row (subarray makes a view, not a copy)
-    this.ll.set(ll.subarray(base, base + n));
+    if (this.heldRow.ll !== ll || this.heldRow.base !== base) this.copyRow(ll, base);
+    // the caller may write into ll before its next row: that one is copied afresh
+    this.heldRow = { ll: null, base: -1 };
     this.pred.set(pred);
     return this.kernels.conditionRow(0, this.predAt, n, max, this.uAt);
   }

@@ -19,6 +19,8 @@ export interface PosteriorKernelExports {
   addConstant(out: number, n: number, c: number): void;
   conditionRow(ll: number, pred: number, n: number, max: number, u: number): number;
   symmetricStencil(out: number, x: number, n: number, k: number, h: number, strideBytes: number): void;
+  maxF32(x: number, n: number): number;
+  scaleToF32(dst: number, src: number, n: number, factor: number): void;
 }
 
 const PAGE_BYTES = 65_536;

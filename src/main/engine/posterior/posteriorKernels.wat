@@ -213,6 +213,8 @@
 
   ;; include posteriorKernels/separableStencil.wat
 
+  ;; include posteriorKernels/rowPasses.wat
+
   ;; out[i] += c for i = 0 … n − 1 (float64)
   (func (export "addConstant") (param $out i32) (param $n i32) (param $c f64)
     (local $end i32) (local $vectorEnd i32) (local $s v128)

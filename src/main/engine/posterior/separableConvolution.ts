@@ -148,7 +148,8 @@ class SimdPasses {
     const column = ny + 2 * hy;
     for (let ix = 0; ix < nx; ix++) {
       const to = ix * column + hy;
-      for (let iy = 0; iy < ny; iy++) this.xColumns[to + iy] = x[ix * ny + iy]!;
+      if (x instanceof Float64Array) this.xColumns.set(x.subarray(ix * ny, (ix + 1) * ny), to);
+      else for (let iy = 0; iy < ny; iy++) this.xColumns[to + iy] = x[ix * ny + iy]!;
     }
     for (let ix = 0; ix < nx; ix++) {
       kernels.symmetricStencil(at.alongY + 8 * (hx + ix) * ny, at.x + 8 * (ix * column + hy), ny, at.ky, hy, 8);
