@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterText, counterTracksOf, trackShape, valueAt } from './counterTracks';
+import { counterText, counterTracksOf, foldedCounterTracks, trackShape, valueAt } from './counterTracks';
 import { scaleOf } from './timeScale';
 
 const points: [number, number][] = [[0, 100], [1_000, 300], [2_000, 200], [3_000, 400]];
@@ -53,12 +53,43 @@ describe('counter tracks', () => {
     ]);
     const counted = counterTracksOf([
       { name: 'nld:decoder · xla compilations', key: 'value', points: [[0, 3], [5_000, 256]] },
-      { name: 'nld:decoder memory (MB)', key: 'rss', points: [[0, 900]] },
+      { name: 'nld:decoder memory (MB)', key: 'rss', points: [[0, 900], [5_000, 950]] },
       { name: 'nld:decoder · cache hits', key: 'value', points: [] },
     ]);
     expect(counted.map((t) => [t.label, t.unit])).toEqual([['nld:decoder RSS (process tree)', 'MB'], ['nld:decoder · xla compilations', '']]);
     expect(counterText(512.345, 'MB')).toBe('512 MB');
     expect(counterText(1234, '')).toBe('1,234');
     expect(counterText(null, 'MB')).toBe('–');
+  });
+
+  it('puts counters that never moved below those that did, and folds them under "show all"', () => {
+    const moving: [number, number][] = [[0, 1], [1_000, 30], [2_000, 5]];
+    const zeros: [number, number][] = [[0, 0], [1_000, 0], [2_000, 0]];
+    const tracks = counterTracksOf([
+      { name: 'tensors', key: 'MB', points: zeros },
+      { name: 'tensors', key: 'count', points: [[0, 7], [1_000, 7]] },
+      { name: 'engine memory (MB)', key: 'rss', points: moving },
+      { name: 'worker 0 tensors', key: 'MB', points: moving },
+      { name: 'memory (MB)', key: 'heapUsed', proc: 'engine', points: [[0, 30], [1_000, 30.01]] },
+    ]);
+    expect(tracks.map((t) => [t.label, t.flat])).toEqual([
+      ['engine RSS (sampled by service)', false], ['worker 0 tensor bytes', false],
+      ['engine JS heap', true], ['tensor bytes', true], ['tensor count', true],
+    ]);
+    expect(foldedCounterTracks(tracks, 6).map((t) => t.label)).toEqual(['engine RSS (sampled by service)', 'worker 0 tensor bytes']);
+    expect(foldedCounterTracks(tracks.filter((t) => t.flat), 6)).toHaveLength(1);
+  });
+
+  it('splits a long label so the column reads it whole, the qualifier on a line of its own', () => {
+    const [rss, tree, xla] = counterTracksOf([
+      { name: 'engine memory (MB)', key: 'rss', points: points },
+      { name: 'nld:decoder · xla compilations', key: 'value', points: points },
+      { name: 'numpy memory (MB)', key: 'rss', points: points },
+    ]);
+    expect([rss!.name, rss!.note, rss!.label]).toEqual(['engine RSS', 'sampled by service', 'engine RSS (sampled by service)']);
+    expect([tree!.name, tree!.note]).toEqual(['numpy RSS', 'process tree']);
+    expect([xla!.name, xla!.note]).toEqual(['xla compilations', 'nld:decoder']);
+    // 12 px text beside a value such as "728 MB" in a column of 200 px: about 20 characters fit
+    for (const t of [rss!, xla!, tree!]) expect(t.name.length).toBeLessThanOrEqual(20);
   });
 });

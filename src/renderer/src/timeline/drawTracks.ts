@@ -2,11 +2,14 @@
  * Paints the track view on a 2D canvas: the ruler on top, then the tracks visible at the current
  * scroll, each with its spans stacked by depth (the labels beside them are DOM). One pass per frame over the
  * spans of the visible tracks; boxes narrower than a pixel that fall on the pixel already painted
- * on their row are skipped, so a dense row costs one rectangle per pixel column at most.
+ * on their row are skipped, so a dense row costs one rectangle per pixel column at most. Text is
+ * placed by labelLayout first, so labels never print over each other.
  */
 import { IN_PROGRESS_ARG, type TimelineSpan } from '../../../shared/api';
 import { spanMatches, spanText } from '../lib/spanText';
 import { colorForName } from '../charts/palette';
+import { drawInstants, type InstantMark } from './drawInstants';
+import { LABEL_INSET_PX, placeRowLabels, textWidthPx, type RowBox } from './labelLayout';
 import { rulerTicks, xOf, type TimeScale } from './timeScale';
 import { ROW_PX, TRACK_PAD_PX, type Track } from './trackLayout';
 import type { SpansByLane } from './trackSpans';
@@ -17,8 +20,6 @@ export const LABEL_PX = 200;
 export const RIGHT_PAD_PX = 12;
 /** boxes at least this wide carry their name */
 const MIN_LABEL_PX = 34;
-/** the 11 px font's average glyph width, to cut names without measuring each one */
-const CHAR_PX = 6.2;
 
 export interface TrackColors {
   background: string;
@@ -39,7 +40,7 @@ export interface TrackArea {
 export interface DrawInput {
   tracks: readonly Track[];
   byLane: SpansByLane;
-  instants: readonly { lane: string; tsUs: number }[];
+  instants: readonly InstantMark[];
   scale: TimeScale;
   scrollTop: number;
   widthPx: number;
@@ -57,19 +58,14 @@ export function sameSpan(a: TimelineSpan | null, b: TimelineSpan): boolean {
   return a !== null && a.lane === b.lane && a.startUs === b.startUs && a.depth === b.depth && a.name === b.name;
 }
 
-function fitText(text: string, widthPx: number): string {
-  const chars = Math.floor(widthPx / CHAR_PX);
-  if (chars >= text.length) return text;
-  return chars > 1 ? `${text.slice(0, chars - 1)}…` : '';
-}
-
 function drawSpans(ctx: CanvasRenderingContext2D, t: Track, y: number, input: DrawInput): void {
   const { scale, search, selected } = input;
   const left = scale.x0;
   const right = scale.x0 + scale.widthPx;
   // the last painted pixel column per depth: slivers that land on it add nothing visible
   const lastPx = new Float64Array(t.depths).fill(-Infinity);
-  const labels: [string, number, number, number][] = [];
+  // per depth, every box drawn with what it would say: the labels are placed once the row is known
+  const rows: RowBox[][] = Array.from({ length: t.depths }, () => []);
   const outlines: [number, number, number, number, boolean][] = [];
   for (const lane of t.lanes) {
     for (const s of input.byLane.get(lane) ?? []) {
@@ -87,14 +83,17 @@ function drawSpans(ctx: CanvasRenderingContext2D, t: Track, y: number, input: Dr
       ctx.fillRect(x0, top + 1, Math.max(w, 1), ROW_PX - 2);
       const isSelected = sameSpan(selected, s);
       if (matches || isOpen(s) || isSelected) outlines.push([x0, top + 1, Math.max(w, 1), ROW_PX - 2, isSelected]);
-      if (w >= MIN_LABEL_PX) labels.push([isOpen(s) ? `${spanText(s)} …` : spanText(s), x0, top + ROW_PX / 2, w]);
+      rows[s.depth]!.push({ x: x0, w: Math.max(w, 1), text: w >= MIN_LABEL_PX ? (isOpen(s) ? `${spanText(s)} …` : spanText(s)) : '' });
     }
   }
   ctx.globalAlpha = 1;
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   ctx.fillStyle = '#fff';
-  for (const [text, x, mid, w] of labels) ctx.fillText(fitText(text, w - 6), x + 3, mid);
+  rows.forEach((row, depth) => {
+    const mid = y + TRACK_PAD_PX + depth * ROW_PX + ROW_PX / 2;
+    for (const label of placeRowLabels(row, MIN_LABEL_PX)) ctx.fillText(label.text, label.x, mid);
+  });
   for (const [x, top, w, h, isSelected] of outlines) {
     ctx.strokeStyle = isSelected ? '#ffd400' : input.colors.text;
     ctx.lineWidth = isSelected ? 2 : 1;
@@ -102,21 +101,10 @@ function drawSpans(ctx: CanvasRenderingContext2D, t: Track, y: number, input: Dr
   }
 }
 
-function drawInstants(ctx: CanvasRenderingContext2D, tracks: readonly Track[], input: DrawInput): void {
-  const rowOf = new Map<string, number>();
-  for (const t of tracks) if (t.kind === 'thread') rowOf.set(t.id, RULER_PX + t.top - input.scrollTop + TRACK_PAD_PX);
-  ctx.fillStyle = '#e15759';
-  for (const i of input.instants) {
-    const y = rowOf.get(i.lane);
-    if (y === undefined) continue;
-    const x = xOf(input.scale, i.tsUs);
-    if (x < input.scale.x0 || x > input.scale.x0 + input.scale.widthPx) continue;
-    ctx.beginPath();
-    ctx.moveTo(x - 4, y);
-    ctx.lineTo(x + 4, y);
-    ctx.lineTo(x, y + 7);
-    ctx.fill();
-  }
+function threadRowTops(tracks: readonly Track[], input: DrawInput): Map<string, number> {
+  const rowTop = new Map<string, number>();
+  for (const t of tracks) if (t.kind === 'thread') rowTop.set(t.id, RULER_PX + t.top - input.scrollTop + TRACK_PAD_PX);
+  return rowTop;
 }
 
 function drawRuler(ctx: CanvasRenderingContext2D, input: DrawInput): void {
@@ -128,9 +116,11 @@ function drawRuler(ctx: CanvasRenderingContext2D, input: DrawInput): void {
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   ctx.fillStyle = colors.muted;
-  for (const tick of rulerTicks(scale)) {
+  for (const tick of rulerTicks(scale, widthPx)) {
     ctx.fillRect(Math.round(tick.x), RULER_PX - 7, 1, 6);
-    ctx.fillText(tick.label, tick.x + 3, RULER_PX / 2 - 2);
+    if (tick.label === '') continue;
+    const x = tick.align === 'left' ? tick.x + LABEL_INSET_PX : tick.x - LABEL_INSET_PX - textWidthPx(tick.label);
+    ctx.fillText(tick.label, x, RULER_PX / 2 - 2);
   }
   if (input.area) {
     const x0 = Math.max(scale.x0, xOf(scale, input.area.startUs));
@@ -188,7 +178,7 @@ export function drawTracks(ctx: CanvasRenderingContext2D, input: DrawInput): voi
     ctx.fillStyle = colors.border;
     ctx.fillRect(0, y + t.height - 1, widthPx, 1);
   }
-  drawInstants(ctx, shown, input);
+  drawInstants(ctx, input.instants, threadRowTops(shown, input), input.scale, colors.muted);
   drawArea(ctx, input);
   ctx.restore();
   drawRuler(ctx, input);

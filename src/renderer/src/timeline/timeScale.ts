@@ -2,8 +2,10 @@
  * Time ↔ pixels for the visible window, and the ruler's ticks: round steps (1, 2, 5 × 10^k µs)
  * about a hundred pixels apart, labelled relative to the run's start with as many digits as the
  * step needs, so ticks 2 ms apart at 5.3 s read 5302 ms, 5304 ms rather than "5.30 s" five times.
+ * Labels that would collide or run off the canvas are thinned (labelLayout).
  */
 import { niceTicks } from '../charts/niceTicks';
+import { thinTickLabels, type TickLabel } from './labelLayout';
 import type { TimeWindow } from '../lib/timeWindow';
 
 export interface TimeScale {
@@ -24,10 +26,8 @@ export function scaleOf(window: TimeWindow, x0: number, widthPx: number): TimeSc
 /** pixels between ruler labels the ticks aim for */
 const TICK_SPACING_PX = 110;
 
-export interface RulerTick {
-  x: number;
-  label: string;
-}
+/** a tick; its label is '' where labels were thinned */
+export type RulerTick = TickLabel;
 
 /** a tick's label in the unit its step reads best in, with the decimals the step needs */
 export function tickLabel(us: number, stepUs: number): string {
@@ -36,8 +36,9 @@ export function tickLabel(us: number, stepUs: number): string {
   return `${(us / perUnit).toFixed(Math.min(decimals, 6))} ${unit}`;
 }
 
-export function rulerTicks(s: TimeScale): RulerTick[] {
+/** `rightPx`: where the canvas ends, which no label may pass (by default the plot's right edge) */
+export function rulerTicks(s: TimeScale, rightPx = s.x0 + s.widthPx): RulerTick[] {
   const values = niceTicks(s.startUs, s.endUs, Math.max(2, Math.floor(s.widthPx / TICK_SPACING_PX)));
   const step = values.length > 1 ? values[1]! - values[0]! : Math.max(s.endUs - s.startUs, 1);
-  return values.map((us) => ({ x: xOf(s, us), label: tickLabel(us, step) }));
+  return thinTickLabels(values.map((us) => ({ x: xOf(s, us), label: tickLabel(us, step) })), rightPx);
 }
