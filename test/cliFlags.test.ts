@@ -89,7 +89,7 @@ describe('a data file the loader would refuse', () => {
     await refused(['decode', '--data', text, '--out', join(dir, 'never')], /is not a \.npz file/);
   });
 
-  it('that is a zip without the arrays is refused in the command error form, its run marked failed', async () => {
+  it('that is a zip without the arrays is refused in the command error form, naming how to see every problem, its run listed as refused', async () => {
     const store = join(dir, 'refused-store');
     const junk = join(dir, 'junk.npz');
     await writeFile(junk, zipSync({ 'hello.txt': strToU8('hi') }));
@@ -97,8 +97,9 @@ describe('a data file the loader would refuse', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^kde-profiler run: junk\.npz: Required array 'position_time' not found/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`kde-profiler validate ${junk}`);
     const list = await runCliCaptured(dir, ['list', '--runs-dir', store]);
-    expect(list.stdout).toMatch(/\bfailed\b.*junk\.npz/);
+    expect(list.stdout).toMatch(/\brefused\b.*junk\.npz.*input refused: E001/);
   }, 60_000);
 });
 

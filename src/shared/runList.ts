@@ -49,3 +49,22 @@ export interface RunPage {
   offset: number;
   total: number;
 }
+
+/** the data-format catalogue's error codes (E001 … E090): what the loaders refuse a file for */
+const DATA_ERROR_CODE = /^E\d{3}$/;
+
+/**
+ * Whether a run is an input the loaders refused: it failed on a data-format error before it
+ * measured anything. It has nothing to show or compare, so the run pickers leave it out; the run
+ * list keeps it, saying "refused" and why. Its stored status stays `failed` (one status for every
+ * reader); this is the one test every reader uses to tell it from a run that broke while working.
+ */
+export function isRefusedInput(entry: Pick<RunIndexEntry, 'status' | 'error' | 'headline'>): boolean {
+  if (entry.status !== 'failed' || entry.error === undefined || !DATA_ERROR_CODE.test(entry.error.code)) return false;
+  return entry.headline.every((h) => h.encodeMedianMs === undefined && h.decodeMedianMs === undefined && h.totalMedianMs === undefined);
+}
+
+/** A run's status as a list shows it: `refused` for an input the loaders refused, else the stored status. */
+export function statusWord(entry: Pick<RunIndexEntry, 'status' | 'error' | 'headline'>): string {
+  return isRefusedInput(entry) ? 'refused' : entry.status;
+}

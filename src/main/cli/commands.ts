@@ -14,11 +14,13 @@ import { scanCommand } from './scanCommand';
 import { serveCommand } from './serve';
 import { slurmCommand } from './slurmCommand';
 import { sweepCommand } from './sweepCommand';
+import { validateCommand } from './validateCommand';
 
 export const COMMANDS: Record<string, CliCommand> = {
   run: runCommand,
   decode: decodeCommand,
   scan: scanCommand,
+  validate: validateCommand,
   info: infoCommand,
   list: listCommand,
   export: exportCommand,

@@ -12,21 +12,31 @@ import { UsageError } from './cliTypes';
 
 /** a local file header, or the end record of an empty archive */
 const ZIP_STARTS = ['PK\x03\x04', 'PK\x05\x06'];
+/** HDF5's signature, which every NWB file starts with */
+const HDF5_START = '\x89HDF\r\n\x1a\n';
+
+/** What a file's first bytes say it is; undefined when it is not a plain file that can be opened. */
+export async function fileStart(path: string): Promise<'zip' | 'hdf5' | 'other' | undefined> {
+  // O_NONBLOCK: a named pipe given as --data must not hold the command here
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    const head = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    const start = head.subarray(0, bytesRead).toString('latin1');
+    if (ZIP_STARTS.includes(start.slice(0, 4))) return 'zip';
+    return start === HDF5_START ? 'hdf5' : 'other';
+  } finally {
+    await handle.close();
+  }
+}
 
 export async function checkNpzStart(data: DataSource): Promise<void> {
   if (data.kind !== 'file' || isNwbSource(data.path)) return;
-  // O_NONBLOCK: a named pipe given as --data must not hold the command here
-  const handle = await open(data.path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
-  if (!handle) return;
-  try {
-    if (!(await handle.stat()).isFile()) return;
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    const start = head.subarray(0, bytesRead).toString('latin1');
-    if (!ZIP_STARTS.includes(start)) {
-      throw new UsageError(`--data ${data.path} is not a .npz file (a .npz is a zip archive; this one starts otherwise): give a .npz, a .nwb or preset:NAME`);
-    }
-  } finally {
-    await handle.close();
+  const start = await fileStart(data.path);
+  if (start === 'hdf5') throw new UsageError(`--data ${data.path} is an HDF5 file, not a .npz: name it .nwb (or .h5) to read it as NWB, or give a .npz`);
+  if (start === 'other') {
+    throw new UsageError(`--data ${data.path} is not a .npz file (a .npz is a zip archive; this one starts otherwise): give a .npz, a .nwb or preset:NAME`);
   }
 }

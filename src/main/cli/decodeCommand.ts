@@ -29,6 +29,7 @@ import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { checkNpzStart } from './dataFile';
+import { withEveryProblemPointer } from './dataProblems';
 import { resolveNwbData } from './nwbData';
 import { followRun } from './runCommand';
 import { checkOutputFolder, type FolderOutputs } from './outputChecks';
@@ -280,7 +281,7 @@ async function decodeAndCopy(service: ProfilerService, config: RunConfig, reques
   const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the decode failed' });
   const code = exitCodeFor(error);
   // refused input: one line in the command's own error form, as any other refusal
-  if (code === EXIT.usage) throw error;
+  if (code === EXIT.usage) throw withEveryProblemPointer(error, config.data);
   io.stderr.write(`error: ${error.message}\n`);
   io.stderr.write(`run ${runId} failed; what was recorded is in ${runDir}\n`);
   await printRunLink(io, service.runsDir, runId, 'live');

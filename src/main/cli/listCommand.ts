@@ -3,9 +3,10 @@
  * table shows a page (the newest DEFAULT_LIMIT unless told otherwise) and says how many are left
  * and how to see them: a runs folder of a hundred thousand runs is not printed in full by default.
  * `--json` gives every run unless limited, as scripts have always read it. A run that was
- * cancelled or failed says how far it got (its last progress, as its terminal last read it).
+ * cancelled or failed says how far it got (its last progress, as its terminal last read it); one
+ * whose data file was refused before any work says so (isRefusedInput), with the file's problem.
  */
-import type { RunIndexEntry } from '../../shared/api';
+import { isRefusedInput, statusWord, type RunIndexEntry } from '../../shared/api';
 import type { ProgressInfo } from '../../shared/events';
 import { formatMs } from '../../shared/format';
 import { readProgress } from '../../shared/progress';
@@ -63,7 +64,9 @@ async function execute(args: string[], io: CliIo): Promise<number> {
     return { shown: { runs, offset, total: all.length, stoppedAt }, runsDir: service.runsDir };
   });
   if (json) {
-    io.stdout.write(`${JSON.stringify(shown.runs, null, 2)}\n`);
+    // the stored entries, marked where the input was refused: the one test the app's lists use too
+    const marked = shown.runs.map((r) => (isRefusedInput(r) ? { ...r, refused: true } : r));
+    io.stdout.write(`${JSON.stringify(marked, null, 2)}\n`);
     return EXIT.ok;
   }
   if (shown.runs.length === 0) {
@@ -87,14 +90,14 @@ function writeTable(io: CliIo, { runs, stoppedAt }: Shown, runsDir: string): voi
   const cut: string[] = [];
   const rows = runs.map((r) => [
     r.id,
-    r.status,
+    statusWord(r),
     r.createdAt.replace('T', ' ').slice(0, 19),
     // the label says what kind of run it is (a decode names itself there)
     r.label ? `${r.dataset} · ${r.label}` : r.dataset,
     r.backend,
     stoppedWords(stoppedAt.get(r.id)) + (r.headline.length > 0
       ? r.headline.map((h) => `${h.strategy} ${h.totalMedianMs !== undefined ? formatMs(h.totalMedianMs) : '-'}`).join(', ')
-      : r.error ? reasonCell(r.error.message, runsDir, () => cut.push(`${r.id}: ${r.error!.message}`))
+      : r.error ? reasonCell(reasonOf(r), runsDir, () => cut.push(`${r.id}: ${reasonOf(r)}`))
       : STOPPED.has(r.status) ? `nothing measured (asked: ${r.strategies.join(', ')})` : r.strategies.join(', ')),
   ]);
   io.stdout.write(`${table([['id', 'status', 'created (UTC)', 'dataset', 'backend', 'warm median total / how it ended'], ...rows])}\n`);
@@ -108,6 +111,11 @@ function pageNote({ runs, offset, total }: Shown, limit: number): string | undef
   const older = total - end;
   const next = older > 0 ? `; ${older} older: --offset ${end}${Number.isFinite(limit) ? ` --limit ${limit}` : ''} shows the next, --all every run` : '';
   return `runs ${offset + 1}–${end} of ${total}, newest first${next}`;
+}
+
+/** why a run ended early; a refused input's names the data's problem code, as `validate` lists it */
+function reasonOf(r: RunIndexEntry): string {
+  return isRefusedInput(r) ? `input refused: ${r.error!.code} ${r.error!.message}` : r.error!.message;
 }
 
 /** the reason column's width */

@@ -12,6 +12,7 @@ import { RESULT_FOLDER_NAMES } from '../engineProtocol';
 import { boolFlag, stringFlag } from './args';
 import { EXIT, type CliCommand, type CliIo } from './cliTypes';
 import { checkNpzStart } from './dataFile';
+import { withEveryProblemPointer } from './dataProblems';
 import { resolveNwbData } from './nwbData';
 import { ProgressLine } from './progressLine';
 import { checkOutputFolder } from './outputChecks';
@@ -142,7 +143,7 @@ async function runAndReport(service: ProfilerService, config: RunConfig, outDir:
   const error = deserializeError(final.error ?? { code: 'RUN_FAILED', message: 'the run failed' });
   const code = exitCodeFor(error);
   // refused input: one line in the command's own error form, as any other refusal
-  if (code === EXIT.usage) throw error;
+  if (code === EXIT.usage) throw withEveryProblemPointer(error, config.data);
   // a crash also says where its partial trace is
   io.stderr.write(`error: ${error.message}\n`);
   io.stderr.write(`run ${runId} failed; what was recorded is in ${where}\n`);

@@ -19,6 +19,23 @@ describe('useRunsStore', () => {
     expect(runs.runs.map((r) => r.id)).toEqual(['new', 'old']);
   });
 
+  it('offers no refused input to the pickers or to compare, and still lists it', async () => {
+    const refusedError = { name: 'AppError' as const, code: 'E026' as const, message: 'bad.npz: spike times are NaN' };
+    const brokeWhileWorking = { name: 'AppError' as const, code: 'RUN_FAILED' as const, message: 'engine stopped' };
+    api.listRuns = async () => [
+      runEntry('refused', { status: 'failed', headline: [], error: refusedError, createdAt: '2026-03-01T00:00:00Z' }),
+      runEntry('broke', { status: 'failed', headline: [], error: brokeWhileWorking, createdAt: '2026-02-01T00:00:00Z' }),
+      runEntry('done', { createdAt: '2026-01-01T00:00:00Z' }),
+    ];
+    const runs = useRunsStore();
+    await runs.refresh();
+    expect(runs.runs.map((r) => r.id)).toEqual(['refused', 'broke', 'done']);
+    expect(runs.pickable.map((r) => r.id)).toEqual(['broke', 'done']);
+    runs.toggleSelected('refused');
+    runs.toggleSelected('done');
+    expect(runs.selected).toEqual(['done']);
+  });
+
   it('keeps at most two ticked runs and compares them with the threshold', async () => {
     const runs = useRunsStore();
     await runs.refresh();

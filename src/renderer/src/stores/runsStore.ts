@@ -1,11 +1,12 @@
 /**
  * The run history from the run store, a page at a time (runPages.ts): list, delete, and a
  * side-by-side comparison of two runs with the regression verdict. A comparison is named in the
- * address as `compare=<a>,<b>`.
+ * address as `compare=<a>,<b>`. A run whose data was refused before any work (isRefusedInput) is
+ * listed but never picked or compared: it has nothing to show.
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, type Ref } from 'vue';
-import type { Comparison } from '../../../shared/api';
+import { isRefusedInput, type Comparison, type RunIndexEntry } from '../../../shared/api';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { useApi } from './apiAccess';
@@ -137,14 +138,18 @@ export const useRunsStore = defineStore('runs', () => {
 
   const compared = useRunComparison(selected, baselineFirst, thresholdPct);
 
-  /** ticking a third run drops the oldest tick, so two stay selected */
+  /** ticking a third run drops the oldest tick, so two stay selected; a refused input has nothing to compare */
   function toggleSelected(id: string): void {
+    const run = pages.loaded(id);
     if (selected.value.includes(id)) selected.value = selected.value.filter((s) => s !== id);
-    else selected.value = [...selected.value, id].slice(-2);
+    else if (!(run && isRefusedInput(run))) selected.value = [...selected.value, id].slice(-2);
   }
 
+  /** the newest page without the refused inputs: what the run pickers of Results, Decode and Export offer */
+  const pickable = computed((): RunIndexEntry[] => pages.newest.value.filter((r) => !isRefusedInput(r)));
+
   return {
-    runs: pages.newest, total: pages.total, loading, error, selected, baselineFirst, thresholdPct, canCompare, ...compared,
+    runs: pages.newest, pickable, total: pages.total, loading, error, selected, baselineFirst, thresholdPct, canCompare, ...compared,
     rowAt: pages.rowAt, show: pages.show, refresh, remove, toggleSelected,
   };
 });
