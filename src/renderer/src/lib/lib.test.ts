@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { base64ToBlob, base64ToBytes } from './download';
 import { errorText, isCancellation } from './errorText';
 import { droppedFilePath } from './droppedFile';
-import { formatBinaryTick } from './format';
+import { formatBinaryTick, formatTimeRange } from './format';
 import { withDecodingWindow } from './previewWindow';
 import { nextThemeChoice, readThemeChoice, resolveTheme, saveThemeChoice, THEME_STORAGE_KEY } from './theme';
 import { clampWindow, fetchWindow, panWindow, wasdMove, zoomWindow } from './timeWindow';
@@ -140,5 +140,16 @@ describe('withDecodingWindow', () => {
     expect(withDecodingWindow({ source, summary, preview, findings: [] }).preview?.decoding).toEqual({ startS: 0, endS: 20, rows: 100 });
     const none = { source, summary: null, preview, findings: [] };
     expect(withDecodingWindow(none)).toBe(none);
+  });
+});
+
+describe('formatTimeRange', () => {
+  it('tells the ends of a zoomed range apart, and keeps a long one whole', () => {
+    expect(formatTimeRange(1161.25, 1161.75)).toBe('1161.25–1161.75');
+    expect(formatTimeRange(1161.2, 1163.2)).toBe('1161.2–1163.2');
+    expect(formatTimeRange(1000, 1258)).toBe('1000–1258');
+    expect(formatTimeRange(5, 5)).toBe('5–5');
+    expect(formatTimeRange(0.0012, 0.0019)).toBe('0.00120–0.00190');
+    expect(formatTimeRange(Number.NaN, 3)).toBe('NaN–3');
   });
 });
