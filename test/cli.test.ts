@@ -1,33 +1,18 @@
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/shared/report';
 import { parseNpy } from '../src/main/data';
 import { validateReport } from '../src/main/export';
 import { newRunId } from '../src/main/service';
+import { runCli, type CliResult } from './cliRunner';
 
-const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
 let dir: string;
 let runsDir: string;
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]): Promise<CliResult> => runCli(dir, args);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kde-cli-'));

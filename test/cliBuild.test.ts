@@ -5,7 +5,6 @@
  * the sources otherwise; the build itself runs a recorded run end to end (its engine process and
  * pool workers are built entries too). Timings belong to the note, not here: this checks which runs.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,9 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { newestMtimeMs } from '../scripts/newestMtime.mjs';
+import { runCli, type CliResult } from './cliRunner';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'kde-profiler.mjs');
 const BUILT = join(ROOT, 'out', 'cli', 'main.mjs');
 
 /** why the build cannot be checked here, or undefined: it exists and no source is newer (a fresh install) */
@@ -24,13 +23,7 @@ function staleBuild(): string | undefined {
   return newestMtimeMs(join(ROOT, 'src')) > statSync(BUILT).mtimeMs ? 'a source is newer than out/cli (npm run build:cli)' : undefined;
 }
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 120_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(ROOT, args, env);
 
 describe('the command line built to JavaScript', () => {
   it('runs from its build when it is fresh, and from the sources when asked', async (ctx) => {

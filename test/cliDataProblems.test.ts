@@ -3,32 +3,19 @@
  * and "(and N more problems)" says how), `scan` on an .npz says what the file is and checks it as
  * `run` would, and a run refused for its input is listed as refused, not as an ordinary failure.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { f8, makeNpz, numbersOf, strings, unzipMembers } from '../src/main/data/testing';
+import { runCli, type CliResult } from './cliRunner';
 
-const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('fixtures/kde_ref_tiny_seed42_D2.npz', import.meta.url));
 let dir: string;
 let members: Record<string, Uint8Array>;
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: 120_000 }, (err, stdout, stderr) => {
-      done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]): Promise<CliResult> => runCli(dir, args);
 
 /** the tiny fixture with the first spike time of each of its four electrodes' encoding and decoding spikes made NaN: eight problems */
 function withEightProblems(): Record<string, Uint8Array> {

@@ -3,7 +3,6 @@
  * a fixture, whatever the window size, and say what it measured. It is a recorded run: listed in
  * the run store, with its trace.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,18 +15,12 @@ import type { Report } from '../src/shared/report';
 import { loadNpz, parseNpy } from '../src/main/data';
 import type { DecodeSummary } from '../src/main/engineProtocol';
 import { estimateRunMemory } from '../src/main/service/engineInfo';
+import { runCli, type CliResult } from './cliRunner';
 
-const BIN = fileURLToPath(new URL('../bin/kde-profiler.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/kde_ref_small_seed7_D4_fs40.npz', import.meta.url));
 let dir: string;
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: 120_000 }, (err, stdout, stderr) => {
-      done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]): Promise<CliResult> => runCli(dir, args);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kde-decode-'));
