@@ -8,10 +8,8 @@
  * but not the same bits as the host's sum (within the parity tolerance of the float64 reference).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { LOG_EPS } from '../model';
 import { accumulateRows } from '../ops';
-
-const LOG_EPS_F32 = Math.fround(LOG_EPS);
+import { LOG_EPS_F32 } from './likelihoodSum';
 
 /** The device memory one predict's accumulator may take (two are alive while a block is added). */
 export const DEVICE_ROW_SUMS_MAX_BYTES = 512 * 2 ** 20;

@@ -13,7 +13,8 @@
 import { LOG_EPS } from '../model';
 import { LIKELIHOOD_SUM_WASM_BASE64 } from '../simd';
 
-const LOG_EPS_F32 = Math.fround(LOG_EPS);
+/** the floor as the device holds it: a term at or below it is on the floor */
+export const LOG_EPS_F32 = Math.fround(LOG_EPS);
 /** exact (Sterbenz): float32(LOG_EPS) + FLOOR_CORRECTION is LOG_EPS in float64 */
 const FLOOR_CORRECTION = LOG_EPS - LOG_EPS_F32;
 /** what a term off the floor adds to itself: 0·FLOOR_CORRECTION, a signed zero */
