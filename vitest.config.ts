@@ -15,7 +15,7 @@ import { defineConfig } from 'vitest/config';
  */
 const PARITY = [
   'src/main/engine/parity.*.test.ts', 'src/main/engine/edgeCases.test.ts', 'src/main/engine/kernels/*.test.ts', 'src/main/engine/webgpu/*.test.ts',
-  'src/main/engine/backendChoice/*.test.ts',
+  'src/main/engine/backendChoice/*.test.ts', 'src/main/engineProcess/measurement/*.webgpu.test.ts',
 ];
 
 /** A whole machine: browsers, the packed install, SLURM, faults staged with real processes. */

@@ -104,7 +104,7 @@ export interface Agreement {
   argmaxAgreement: number;
 }
 
-export type { CountedWork, ElectrodeStageTime, StageGpuActivity, StageTime } from './stageTime';
+export type { CountedWork, ElectrodeStageTime, StageClock, StageGpuActivity, StageTime } from './stageTime';
 
 export interface KernelStat {
   name: string;

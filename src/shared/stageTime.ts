@@ -1,17 +1,35 @@
 /** A stage of a strategy's warm repeats as the report keeps it: its time, the work it counted, what the GPU did in it. */
 
+/**
+ * Where a stage's time comes from. 'host': the host's wall time of the stage's spans (cpu, wasm,
+ * tensorflow: an op has finished when it returns). 'gpu': the device's own time of the work the
+ * stage's spans issued, from timestamp queries (webgpu: the calls run as a decode does, nothing
+ * waiting for the device at a stage, so the spans' host time is only the time to queue the work).
+ * 'unsplit': an asynchronous device that cannot time its work: the stages did not wait for it, so
+ * no time of a stage is known, only the whole call's.
+ */
+export type StageClock = 'host' | 'gpu' | 'unsplit';
+
 export interface ElectrodeStageTime {
   /** the electrode's index in the dataset */
   electrode: number;
   calls: number;
+  /** on the stage's clock */
   totalMs: number;
 }
 
 export interface StageTime {
   name: string;
   calls: number;
+  /** on the stage's `clock`: the GPU's time where it is 'gpu'; 0 where it is 'unsplit' (not known) */
   totalMs: number;
+  /** totalMs less the time of the stages directly inside it, on the same clock */
   selfMs: number;
+  /** what totalMs and selfMs measure; absent: 'host' */
+  clock?: StageClock;
+  /** where the clock is not the host's: the host's wall time of the stage's spans (on webgpu, the time to queue its work) */
+  hostMs?: number;
+  hostSelfMs?: number;
   /**
    * The work the engine counted in this stage's spans, where the formulas of the sizes do not give
    * it (the compensated strategy's own kernels: the product skips the position bins a chunk of

@@ -184,6 +184,27 @@ describe('GPU pipelines compiled in warm repeats', () => {
   });
 });
 
+describe('where the stage times come from', () => {
+  const on = (clock: 'gpu' | 'unsplit') => ({ name: 'reduce', calls: 3, totalMs: clock === 'gpu' ? 2 : 0, selfMs: 0, clock, hostMs: 0.3, hostSelfMs: 0.3 });
+
+  it("says the stages are on the GPU's clock and the call times on the host's", () => {
+    const f = find(deriveFindings(input([okResult('compensated', 10, { stages: [on('gpu')] })])), 'stage-clock:gpu');
+    expect(f?.severity).toBe('info');
+    expect(f?.message).toContain("compensated are the GPU's own time of each stage's work");
+    expect(f?.message).toContain("host's wall time of whole calls");
+  });
+
+  it('warns that the stages are not split where the device could not time them', () => {
+    const f = find(deriveFindings(input([okResult('compensated', 10, { stages: [on('unsplit')] })])), 'stage-clock:unsplit');
+    expect(f?.severity).toBe('warning');
+    expect(f?.message).toContain('not split on this device');
+  });
+
+  it('says nothing on the host clock', () => {
+    expect(ids(deriveFindings(input([okResult('compensated', 10, { stages: [{ name: 'reduce', calls: 3, totalMs: 1, selfMs: 1 }] })])))).toEqual([]);
+  });
+});
+
 describe('GPU asked for, CPU used', () => {
   const run = (requested: BackendChoice, backend: BackendInfo): Finding[] =>
     deriveFindings(input([okResult('reference', 10)], { requestedBackend: requested, backend }));

@@ -9,7 +9,7 @@ import type { Finding, StrategyResult } from '../../shared/report';
 import { formatBytes, formatMs, formatShare, formatRatio } from '../../shared/format';
 import { DEFAULT_MEMORY_BUDGET_BYTES, estimateDatasetPeak } from '../engine/model';
 import { accuracyFindings } from './accuracy';
-import { deviceFinding, warmCompilationFindings } from './deviceFindings';
+import { deviceFinding, stageClockFindings, warmCompilationFindings } from './deviceFindings';
 import { numericFindings } from './numericFindings';
 import { agreementOf, type AnalysisInput, describeSize, strategyLabel, totalTiming, warmTotalMs } from './results';
 import { precisionOf } from './stopping';
@@ -235,6 +235,7 @@ export function deriveFindings(input: AnalysisInput): Finding[] {
     ...numericFindings(input),
     ...leakFindings(input.strategies),
     ...warmCompilationFindings(input.strategies),
+    ...stageClockFindings(input.strategies),
     ...memoryFindings(input),
     ...loadFindings(input),
     ...coldStartFindings(input),

@@ -15,7 +15,10 @@
  * which imports them.
  */
 export { initBackendFor, type ChoiceContext } from './backendChoice';
-export { calibrateBackend, engineMemory, explainBackendFailure, initBackend, listBackends, profileKernels, tfjsVersion, type CalibrationOptions } from './backends';
+export {
+  calibrateBackend, engineMemory, explainBackendFailure, initBackend, listBackends, openStageTimer, profileKernels, stageClock, tfjsVersion, untimedStageTimer,
+  type CalibrationOptions, type GpuSpanTime, type StageTimer,
+} from './backends';
 export {
   encodingModelOf, fitElectrodeAt, fitEncodingModel, interpolatePosition, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
   type EncodingModel, type FitContext, type FitOptions, type FittedElectrode,

@@ -1,7 +1,7 @@
 /**
  * The memory, stage, kernel, numerical-health and findings sections of report.md.
  */
-import type { Report, Severity } from '../../shared/report';
+import type { Report, Severity, StageClock } from '../../shared/report';
 import { markdownLine } from '../../shared/untrustedText';
 import { formatBytes, formatMs, formatRatio, formatShare } from '../../shared/format';
 import { fmtInt, mdTable, ratioWithCi, yesNo } from './format';
@@ -46,8 +46,12 @@ export function memorySection(report: Report): string {
   return out.join('\n');
 }
 
+const STAGE_CLOCK_LABEL: Record<StageClock, string> = { host: 'host', gpu: 'GPU', unsplit: 'not timed' };
+
 export function stagesSection(report: Report): string {
-  const out: string[] = ['## Stages', '', `Top ${TOP_N} stages per strategy by total time over the warm repeats; self time excludes direct child stages.`];
+  const out: string[] = ['## Stages', '', `Top ${TOP_N} stages per strategy by total time over the warm repeats; self time excludes direct child stages. ` +
+    'Times are the host\'s wall time, except where the Clock column says GPU: the device\'s own time of the stage\'s work (timestamp queries), ' +
+    'the host\'s time to queue it beside it; "not split": the device could not time its stages, only whole calls are timed.'];
   let any = false;
   for (const s of report.strategies) {
     if (s.stages.length === 0) continue;
@@ -57,9 +61,16 @@ export function stagesSection(report: Report): string {
     const gpu = top.some((st) => st.gpu !== undefined);
     const gpuCells = (st: (typeof top)[number]): string[] =>
       st.gpu ? [fmtInt(st.gpu.dispatches), fmtInt(st.gpu.pipelines), formatBytes(st.gpu.readBytes)] : ['—', '—', '—'];
+    // off the host's clock the table says which clock each time is on, and keeps the host's time to queue the work beside it
+    const clocked = top.some((st) => (st.clock ?? 'host') !== 'host');
+    const timeCells = (st: (typeof top)[number]): string[] => {
+      const clock = st.clock ?? 'host';
+      const times = clock === 'unsplit' ? ['not split', 'not split'] : [formatMs(st.totalMs), formatMs(st.selfMs)];
+      return clocked ? [STAGE_CLOCK_LABEL[clock], ...times, st.hostMs === undefined ? '—' : formatMs(st.hostMs)] : times;
+    };
     out.push('', `### ${s.strategy}`, '', mdTable(
-      ['Stage', 'Calls', 'Total', 'Self', ...(gpu ? ['GPU dispatches', 'Pipelines compiled', 'Read back'] : [])],
-      top.map((st) => [st.name, fmtInt(st.calls), formatMs(st.totalMs), formatMs(st.selfMs), ...(gpu ? gpuCells(st) : [])]),
+      ['Stage', 'Calls', ...(clocked ? ['Clock'] : []), 'Total', 'Self', ...(clocked ? ['Host (queued)'] : []), ...(gpu ? ['GPU dispatches', 'Pipelines compiled', 'Read back'] : [])],
+      top.map((st) => [st.name, fmtInt(st.calls), ...timeCells(st), ...(gpu ? gpuCells(st) : [])]),
     ));
   }
   if (!any) out.push('', 'No stage times were recorded (tracing was off, or no strategy finished).');

@@ -1,7 +1,7 @@
 /**
  * Trace recorder and samplers: spans, counters and instants on one monotonic clock, batched for
  * the process boundary; memory sampling (own process, another process, GPU); per-stage and
- * per-kernel aggregation for the report.
+ * per-kernel aggregation for the report, with stage times on the device's clock where it timed them.
  *
  * Must not import tfjs (the engine hands tf.profile results and tf.memory through plain
  * callbacks) nor electron (it runs in the engine process and in the CLI).
@@ -14,3 +14,4 @@ export { sampleProcessRssBytes, gpuMemory, parseNvidiaSmiMemory, type GpuMemoryI
 export { sampleProcessTreeRssBytes, treeRssFromPs } from './processTree';
 export { aggregateKernels, KernelAggregator, type ProfiledKernel } from './kernelProfile';
 export { RunningStageTimes, stageTimes } from './stages';
+export { DeviceStageTimes, type DeviceSpanTime } from './deviceStages';

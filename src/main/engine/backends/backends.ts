@@ -14,7 +14,7 @@ import type { BackendInfo } from '../../../shared/report';
 import type { DeviceSpan } from '../model';
 import { installWasmKernels } from '../simd';
 import { installGpuActivity, installWebGpuKernels } from '../webgpu';
-import { installWebGpuTimer, profileOnGpuClock } from './gpuProfile';
+import { installWebGpuTimer, profileOnGpuClock, webGpuLane } from './gpuProfile';
 
 const TF_NODE_GPU = '@tensorflow/tfjs-node-gpu';
 /**
@@ -136,7 +136,7 @@ async function activate(name: BackendName): Promise<Omit<BackendInfo, 'reason' |
       if (own) installWebGpuKernels();
       // the device's dispatches, compilations and readbacks are counted on either path, and its kernels timed in the profiled call
       installGpuActivity();
-      if (installWebGpuTimer()) gpuLane = `GPU: ${probe.device}`;
+      installWebGpuTimer(probe.device);
       watchDeviceLoss(probe.device);
       if (probe.isFallback) warnings.push(`WebGPU runs on a software adapter (${probe.device}): this is the CPU, not a GPU`);
       return { name, device: `${probe.device}${own ? "; the engine's WGSL kernels" : ''}`, isGpu: probe.isGpu, isFallback: probe.isFallback, warnings };
@@ -216,7 +216,7 @@ export async function profileKernels<T>(
   fn: () => Promise<T>,
 ): Promise<{ result: T; kernels: unknown[]; peakBytes: number; deviceSpans?: DeviceSpan[]; deviceLane?: string }> {
   const timed = await profileOnGpuClock(fn, tfProfile);
-  return timed ? { ...timed, deviceLane: gpuLane } : tfProfile(fn);
+  return timed ? { ...timed, deviceLane: webGpuLane() } : tfProfile(fn);
 }
 
 interface LostDevice {
@@ -252,9 +252,6 @@ export async function explainBackendFailure(e: unknown): Promise<unknown> {
     hint: 'what the run measured before is kept; run it again (every run starts on a new device), check the driver (nvidia-smi, dmesg), or use --backend wasm',
   });
 }
-
-/** the GPU lane's name: the adapter the kernels ran on */
-let gpuLane = 'GPU';
 
 async function tfProfile<T>(fn: () => Promise<T>): Promise<{ result: T; kernels: unknown[]; peakBytes: number }> {
   let result: T | undefined;

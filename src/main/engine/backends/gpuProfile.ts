@@ -20,9 +20,11 @@ interface TimedBackend {
 }
 
 let timerReady = false;
+/** the GPU lane's name: the adapter the kernels ran on */
+let lane = 'GPU';
 
-/** Installs the GPU timer on the active webgpu backend; says whether its device can time kernels. */
-export function installWebGpuTimer(): boolean {
+/** Installs the GPU timer on the active webgpu backend (on `device`, the adapter's name); says whether its device can time kernels. */
+export function installWebGpuTimer(device: string): boolean {
   const backend = tf.backend() as unknown as TimedBackend;
   const names = new WeakMap<object, string>();
   timerReady = installGpuTimer(backend.device, (pipeline) => {
@@ -37,6 +39,17 @@ export function installWebGpuTimer(): boolean {
     names.set(pipeline as object, name);
     return name;
   });
+  if (timerReady) lane = `GPU: ${device}`;
+  return timerReady;
+}
+
+/** The lane the device's spans go on in the trace. */
+export function webGpuLane(): string {
+  return lane;
+}
+
+/** Whether the active webgpu backend's device can time its kernels (installWebGpuTimer said so). */
+export function webGpuTimerReady(): boolean {
   return timerReady;
 }
 

@@ -10,6 +10,11 @@ import { activitySince, gpuActivity } from '../webgpu';
 
 const ASYNC_BACKENDS = new Set(['webgpu', 'webgl']);
 
+/** Whether the active backend returns from an op before the device has done it. */
+export function isAsyncBackend(): boolean {
+  return ASYNC_BACKENDS.has(tf.getBackend());
+}
+
 function firstTensor(container: tf.TensorContainer): tf.Tensor | null {
   if (container instanceof tf.Tensor) return container;
   if (Array.isArray(container)) {
@@ -29,7 +34,7 @@ function firstTensor(container: tf.TensorContainer): tf.Tensor | null {
 }
 
 export async function waitForDevice(container: tf.TensorContainer): Promise<void> {
-  if (!ASYNC_BACKENDS.has(tf.getBackend())) return;
+  if (!isAsyncBackend()) return;
   const t = firstTensor(container);
   if (t === null || t.size === 0) return;
   const one = tf.tidy(() => tf.slice(tf.reshape(t, [-1]), [0], [1]));

@@ -1,6 +1,8 @@
 /**
  * The roofline of a measured strategy: the work of each stage the model covers (stageWork.ts),
- * over the stage times the run recorded, against the backend's calibrated ceilings. A stage's
+ * over the stage times the run recorded, against the backend's calibrated ceilings. A stage's time
+ * is on its own clock: on webgpu the GPU's time of the stage's work (timestamp queries), not the
+ * host's time to queue it; a stage whose time is not known (an untimed device) is left out. A stage's
  * attainable time is its GEMM flops at the matmul peak plus its exps and logs at their throughput
  * plus its elementwise bytes at the bandwidth (tfjs runs each op as its own pass, so the times
  * add); its peak is its flops over that time, and the ceiling named is the largest of the four.
@@ -81,7 +83,7 @@ export function strategyRoofline(input: RooflineInput): StrategyRoofline | undef
     // series strategy's predict stages have no formula (its order and reach follow from the marks)
     // and appear only with their count
     const work: Work = time?.work ?? modelled;
-    if (!time || totalFlops(work) === 0) continue;
+    if (!time || time.clock === 'unsplit' || totalFlops(work) === 0) continue;
     stages.push({ stage, calls: time.calls, ...rooflineEntry(work, time.totalMs, input.calibration) });
     measured.push(work);
     timeMs += time.totalMs;
@@ -89,7 +91,7 @@ export function strategyRoofline(input: RooflineInput): StrategyRoofline | undef
   // the posterior's filter and smoother have no formula here: their spans count their own work
   for (const stage of COUNTED_STAGES) {
     const time = input.stages.find((s) => s.name === stage);
-    if (!time?.work || totalFlops(time.work) === 0) continue;
+    if (!time?.work || time.clock === 'unsplit' || totalFlops(time.work) === 0) continue;
     stages.push({ stage, calls: time.calls, ...rooflineEntry(time.work, time.totalMs, input.calibration) });
     measured.push(time.work);
     timeMs += time.totalMs;

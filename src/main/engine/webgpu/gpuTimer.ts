@@ -12,15 +12,18 @@
  * earlier than its submit and the least-delayed one exactly at it; the offset only grows, so
  * kernels on the track never overlap.
  *
- * Timing costs a submit and a small readback per kernel: it is for seeing where GPU time goes,
- * not for the timings a benchmark reports (those run without it). Its own readbacks are not
- * counted as the engine's (activity.ts asks `isTimerBuffer`).
+ * Timing one pass per kernel costs a submit and a small readback per kernel: it is for seeing
+ * where GPU time goes, not for the timings a benchmark reports. The stage timer
+ * (backends/stageTimer.ts) leaves the backend's batching alone and only ends a pass where a
+ * span begins or ends, so a pass is the work of one span: no submit more, and one small readback
+ * per submitted command buffer that nothing waits on. The timer's own readbacks are not counted
+ * as the engine's (activity.ts asks `isTimerBuffer`).
  */
 
 import type { DeviceSpan } from '../model';
 
-/** One kernel as the GPU ran it: on the GPU's clock until takeGpuSpans moves it to the host's. */
-interface TimedPass extends DeviceSpan {
+/** One pass as the GPU ran it: on the GPU's clock until takeTimedPasses moves it to the host's. */
+export interface TimedPass extends DeviceSpan {
   /** the order its pass was begun in (timingMark) */
   seq: number;
 }
@@ -249,14 +252,22 @@ export function isTimerBuffer(buffer: object): boolean {
 }
 
 /**
+ * The passes whose timestamps were submitted so far, on the host's clock, in the order the GPU
+ * ran them; waits for their readbacks. Each pass is handed out once.
+ */
+export async function takeTimedPasses(): Promise<TimedPass[]> {
+  while (reading.size > 0) await Promise.all([...reading]);
+  const passes = done;
+  done = [];
+  const offset = offsetNs ?? 0n;
+  return passes.sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0))
+    .map((s) => ({ name: s.name, startNs: s.startNs + offset, endNs: s.endNs + offset, seq: s.seq }));
+}
+
+/**
  * The kernels whose timestamps were submitted so far, on the host's clock, in the order the GPU
  * ran them; waits for their readbacks. Each kernel is handed out once.
  */
 export async function takeGpuSpans(): Promise<DeviceSpan[]> {
-  while (reading.size > 0) await Promise.all([...reading]);
-  const spans = done;
-  done = [];
-  const offset = offsetNs ?? 0n;
-  return spans.sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0))
-    .map((s) => ({ name: s.name, startNs: s.startNs + offset, endNs: s.endNs + offset }));
+  return (await takeTimedPasses()).map(({ name, startNs, endNs }) => ({ name, startNs, endNs }));
 }

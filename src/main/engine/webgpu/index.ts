@@ -14,4 +14,4 @@
 export { accumulateRowsTakes, fusedLikelihoodTakes, gaussKernelTakes, hasWebGpuKernels, installWebGpuKernels, kdeColumnSumsTakes } from './install';
 export { activitySince, gpuActivity, installGpuActivity, type GpuActivity } from './activity';
 export { FUSED_TILES } from './fusedLikelihood';
-export { gpuMsBetween, gpuTimingOn, installGpuTimer, setGpuTiming, takeGpuSpans, timingMark } from './gpuTimer';
+export { gpuMsBetween, gpuTimingOn, installGpuTimer, setGpuTiming, takeGpuSpans, takeTimedPasses, timingMark, type TimedPass } from './gpuTimer';

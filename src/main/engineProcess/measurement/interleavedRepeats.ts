@@ -7,11 +7,13 @@
  * enough; its time budget counts only its own repeats.
  */
 import type { StrategyChoice } from '../../../shared/config';
+import type { StageClock, StageTime } from '../../../shared/report';
 import { REPEAT_SPAN, STRATEGY_SPAN } from '../../../shared/traceSpans';
 import { judgeRepeats, type LoadReading, type StopReason } from '../../analysis';
 import { isCancellation } from '../../engine/model';
 import type { StrategyWindow } from '../../engineProtocol';
-import { RunningStageTimes } from '../../recorder';
+import type { EngineProbe } from '../../engine';
+import { DeviceStageTimes, RunningStageTimes } from '../../recorder';
 import { readLoad } from './loadReading';
 import { clockOf, type MeasureContext } from './measureContext';
 import { fitAndPredict, numberedStep, unit, type CallOutput, type CallTiming, type ProfiledCall } from './strategyCalls';
@@ -21,8 +23,12 @@ export interface RepeatTally {
   timings: CallTiming[];
   /** tensors each repeat left behind (after − before, around that repeat alone) */
   perRepeat: number[];
-  /** the engine's stages over the repeats, the loop's own spans left out */
+  /** the engine's stages over the repeats, the loop's own spans left out, on the host's clock */
   stages: RunningStageTimes;
+  /** the same spans' GPU time, where the device timed them */
+  deviceStages: DeviceStageTimes;
+  /** where the repeats' stage times come from (the stage timer's clock) */
+  clock: StageClock;
   /** tensors alive before the strategy's first repeat */
   tensorsBefore?: number;
   peakHeapBytes: number;
@@ -49,7 +55,15 @@ export interface StrategyInProgress {
 }
 
 export function emptyTally(): RepeatTally {
-  return { timings: [], perRepeat: [], stages: new RunningStageTimes(), peakHeapBytes: process.memoryUsage().heapUsed, repeatMs: 0 };
+  return {
+    timings: [], perRepeat: [], stages: new RunningStageTimes(), deviceStages: new DeviceStageTimes(), clock: 'host',
+    peakHeapBytes: process.memoryUsage().heapUsed, repeatMs: 0,
+  };
+}
+
+/** The repeats' stage table, its times on the clock that measured them. */
+export function stageTable(tally: RepeatTally): StageTime[] {
+  return tally.deviceStages.onClock(tally.stages.table(), tally.clock);
 }
 
 /** Still taking repeats: prepared, not failed, not stopped. */
@@ -64,16 +78,27 @@ function repeatLabel(ctx: MeasureContext, i: number, tally: RepeatTally): string
   return `repeat ${i} (${now}target ±${(rule.relativeCi * 100).toFixed(0)} %, ${(tally.repeatMs / 1000).toFixed(0)} of ${rule.maxTimeS} s)`;
 }
 
-/** The engine's spans that close during `fn`, added to the strategy's stages. */
-async function collectingStages<T>(ctx: MeasureContext, tally: RepeatTally, fn: () => Promise<T>): Promise<T> {
+/**
+ * The engine's spans that close during `fn`, added to the strategy's stages; where the device
+ * times its work (webgpu), `fn`'s probe also gives each span its GPU time, and the device's passes
+ * go on the GPU's lane of the trace once the repeat's spans are collected (they are not stages).
+ */
+async function collectingStages<T>(ctx: MeasureContext, tally: RepeatTally, fn: (probe: EngineProbe) => Promise<T>): Promise<T> {
   // spans of earlier calls still buffered in the recorder must not count as this repeat's stages
   ctx.rec.flush();
   ctx.spans.begin();
+  const timer = ctx.deps.openStageTimer?.();
+  tally.clock = timer?.clock ?? 'host';
   try {
-    return await fn();
+    return await fn(timer ? timer.probe(ctx.rec) : ctx.rec);
   } finally {
     ctx.rec.flush();
     for (const span of ctx.spans.end()) tally.stages.add(span);
+    if (timer) {
+      const { spans, passes, lane } = await timer.close();
+      for (const span of spans) tally.deviceStages.add(span);
+      ctx.rec.deviceSpans(passes, lane);
+    }
   }
 }
 
@@ -97,10 +122,10 @@ async function repeatOnce(ctx: MeasureContext, s: StrategyInProgress, calls: Non
   const step = numberedStep(REPEAT_SPAN, i, shown);
   ctx.memory.markStage(s.strategy);
   try {
-    calls.last = await rec.span(STRATEGY_SPAN, () => collectingStages(ctx, tally, () => {
+    calls.last = await rec.span(STRATEGY_SPAN, () => collectingStages(ctx, tally, (probe) => {
       // only the last call's likelihood is kept: the one before hands its memory to this call
       calls.last.result.release?.();
-      return unit(ctx, s.strategy, step, () => fitAndPredict(ctx, s.strategy));
+      return unit(ctx, s.strategy, step, () => fitAndPredict(ctx, s.strategy, undefined, probe));
     }), { strategy: s.strategy });
   } finally {
     ctx.memory.markStage(undefined);

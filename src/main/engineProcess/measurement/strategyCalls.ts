@@ -4,7 +4,7 @@
  */
 import type { StrategyChoice } from '../../../shared/config';
 import { WARMUP_SPAN } from '../../../shared/traceSpans';
-import type { NonlocalResult, PredictOptions } from '../../engine';
+import type { EngineProbe, NonlocalResult, PredictOptions } from '../../engine';
 import { probeAutoStrategy } from '../autoProbe';
 import type { FittedModel } from '../session';
 import { fitOptionsFor } from './fitOptions';
@@ -34,18 +34,25 @@ const PROFILE_SPAN = 'kernel-profile';
 type Wrap = <T>(phase: 'encode' | 'decode', fn: () => Promise<T>) => Promise<T>;
 const unwrapped: Wrap = (_phase, fn) => fn();
 
-/** The predict's options: the run's, with `auto`'s probe where it ran. */
+/**
+ * The predict's options: the run's, with `auto`'s probe where it ran. Stages do not wait for the
+ * device, as a decode's do not: on webgpu a wait per stage is a round trip a decode never pays,
+ * and the device then sums the rows and reads them back once. The warm repeats' stage times come
+ * from the GPU's own timestamps instead (interleavedRepeats.ts). Synchronous backends have
+ * finished each op when it returns, so there this changes nothing.
+ */
 function optionsFor(ctx: MeasureContext, strategy: StrategyChoice): PredictOptions {
   const probed = strategy === 'auto' && ctx.autoProbe ? { probed: ctx.autoProbe } : {};
-  return { ...ctx.options, ...probed, signal: ctx.signal };
+  return { ...ctx.options, ...probed, signal: ctx.signal, stageSync: false };
 }
 
 /**
  * fit + predict, each in its own span and timed; the model's tensors are freed before returning.
- * `wrap` lets the kernel-profiled call profile encode and decode separately.
+ * `wrap` lets the kernel-profiled call profile encode and decode separately; `rec` is what the
+ * spans and the engine report through (a timed repeat's gives each span its GPU time).
  */
-export async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap: Wrap = unwrapped): Promise<CallOutput> {
-  const { deps, dataset, rec } = ctx;
+export async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoice, wrap: Wrap = unwrapped, rec: EngineProbe = ctx.rec): Promise<CallOutput> {
+  const { deps, dataset } = ctx;
   const now = clockOf(ctx);
   const t0 = now();
   const model = await rec.span('encode', () => wrap('encode', () => deps.fitEncodingModel(dataset, rec, fitOptionsFor(strategy, ctx.options.memoryBudgetBytes))));

@@ -15,7 +15,7 @@ import { compareArrays, machineLoadBetween, numericalHealth, timingStats } from 
 import { estimateDatasetPeak, isCancellation } from '../../engine/model';
 import type { StrategyWindow } from '../../engineProtocol';
 import { refuseBeyondHeap } from './heapLimit';
-import { emptyTally, interleavedRepeats, isMeasuring, type StrategyInProgress } from './interleavedRepeats';
+import { emptyTally, interleavedRepeats, isMeasuring, stageTable, type StrategyInProgress } from './interleavedRepeats';
 import { readLoad } from './loadReading';
 import type { MeasureContext } from './measureContext';
 import { fitAndPredict, kernelProfile, numberedStep, unit, type CallOutput, type ProfiledCall } from './strategyCalls';
@@ -137,7 +137,7 @@ function rowOf(ctx: MeasureContext, s: StrategyInProgress, summary: DatasetSumma
     encode: timingStats(cold.timing.encodeMs, timings.map((t) => t.encodeMs)),
     decode: timingStats(cold.timing.decodeMs, timings.map((t) => t.decodeMs)),
     total,
-    stages: repeats.stages.table(),
+    stages: stageTable(repeats),
     kernels: ctx.deps.aggregateKernels(profiled.kernels),
     memory: {
       estimatedPeakBytes: estimateDatasetPeak(strategy, summary, ctx.options).deviceBytes,

@@ -74,6 +74,8 @@ export async function poolEngineDeps(base: EngineDeps, pool: EnginePool): Promis
     predictNonlocalWindows: (model, dataset, strategy, options, rowsPerWindow, onWindow, probe) =>
       engine.predictNonlocalWindowsWith(executorOf(model), dataset, strategy, options, rowsPerWindow, onWindow, probe),
     predictLocal: (model, dataset, probe = engine.NULL_PROBE) => poolLocal(pool, engine, asPoolModel(model), dataset, probe),
+    // the workers' devices do the work: a GPU timer here would see none of it
+    openStageTimer: () => engine.untimedStageTimer(engine.stageClock() === 'host' ? 'host' : 'unsplit'),
     async profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>> {
       profiles.active = true;
       profiles.kernels = [];

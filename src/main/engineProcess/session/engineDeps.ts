@@ -9,7 +9,7 @@ import type { TraceRecord } from '../../../shared/events';
 import type { BackendInfo, KernelStat } from '../../../shared/report';
 import type { DeviceSpan, StrategyOptions } from '../../engine/model';
 import type { Calibration } from '../../../shared/roofline';
-import type { ChoiceContext, FitOptions } from '../../engine';
+import type { ChoiceContext, FitOptions, StageTimer } from '../../engine';
 import type { EngineProbe, NonlocalResult, PredictOptions, WindowSummary } from '../../engine';
 
 /** The fitted model as the loop uses it: host arrays plus a way to free its tensors. */
@@ -74,6 +74,11 @@ export interface EngineDeps {
   ): Promise<WindowSummary>;
   predictLocal(model: FittedModel, dataset: Dataset, probe?: EngineProbe): Promise<Float64Array>;
   profileKernels<T>(fn: () => Promise<T>): Promise<KernelProfile<T>>;
+  /**
+   * Where the stage times of calls that do not wait for the device at each stage come from, and on
+   * webgpu the timer of their GPU time (engine/backends/stageTimer.ts); absent: the host's clock.
+   */
+  openStageTimer?(): StageTimer;
   /** a failure as the person should read it (a lost GPU device said so); absent: as thrown */
   explainFailure?(e: unknown): Promise<unknown>;
   strategyOptionsFor(dataset: Dataset, config: RunConfig): StrategyOptions;

@@ -23,6 +23,7 @@ export async function realEngineDeps(): Promise<EngineDeps> {
     predictNonlocalWindows: engine.predictNonlocalWindows,
     predictLocal: engine.predictLocal,
     profileKernels: engine.profileKernels,
+    openStageTimer: engine.openStageTimer,
     explainFailure: engine.explainBackendFailure,
     strategyOptionsFor: model.strategyOptionsFor,
     aggregateKernels: recorder.aggregateKernels,
