@@ -3,7 +3,7 @@
  * stream a long recording: the prediction for the next row is carried from window to window.
  * Posteriors are stored in float32 like upstream; sums and the scaling run in float64.
  */
-import { rowConditioner, type RowConditioner } from './conditionKernel';
+import { repeatedLikelihoodParts, rowConditioner, type RowConditioner } from './conditionKernel';
 import type { StateSpace } from './stateSpaceTypes';
 import { transitionProduct, type ProductKernels, type TransitionProduct, type TransitionMethod } from './transitionProducts';
 
@@ -25,7 +25,7 @@ export class CausalFilter {
   constructor(space: StateSpace, method: TransitionMethod, kernels: ProductKernels = 'auto') {
     this.n = space.nInteriorStateBins;
     this.product = transitionProduct(space, method, kernels);
-    this.conditioner = rowConditioner(this.n, kernels);
+    this.conditioner = rowConditioner(this.n, kernels, repeatedLikelihoodParts(space));
     // no transition before the first row: pred_0 is the initial distribution itself (§15)
     this.prediction = Float32Array.from(space.initial);
     this.scaled = new Float64Array(this.n);

@@ -86,6 +86,39 @@ describe.runIf(posteriorKernelInstance() !== null)('conditionRow on WebAssembly 
     }
   });
 
+  it("gives the plain loop's u and sum where a part of the row repeats an earlier one's likelihood, and where it almost does", () => {
+    const next = uniforms(17);
+    for (const p of [1, 2, 5, 8, 57]) {
+      // the detector's layout: two one-bin states, then two non-local states of p bins reading one likelihood
+      const n = 2 + 2 * p;
+      const kernel = rowConditioner(n, 'auto', [{ start: 2 + p, from: 2, length: p }]);
+      const plain = rowConditioner(n, 'plain');
+      const rows = 24;
+      const ll = new Float32Array(rows * n);
+      for (let t = 0; t < rows; t++) {
+        const row = t * n;
+        for (let k = 0; k < 2 + p; k++) ll[row + k] = next() < 0.1 ? -Infinity : next() < 0.1 ? Number.NaN : -40 * next();
+        ll.copyWithin(row + 2 + p, row + 2, row + 2 + p);
+        // rows that almost repeat: one value apart, or a zero of the other sign (the same number, other bits)
+        const k = row + 2 + p + Math.floor(next() * p);
+        if (t % 4 === 1) ll[k] = ll[k]! - 1;
+        if (t % 4 === 2) {
+          ll[k - p] = 0;
+          ll[k] = -0;
+        }
+      }
+      const pred = Float32Array.from({ length: n }, () => (next() < 0.1 ? 0 : next()));
+      for (let t = 0; t < rows; t++) {
+        // (the kernel's maximum of 0 and −0 may be either zero: the same max for the condition)
+        const m = plain.rowMax(ll, t * n);
+        const max = Number.isFinite(m) ? m : 0;
+        const [a, b] = [kernel.condition(ll, t * n, pred, max), plain.condition(ll, t * n, pred, max)];
+        expect(Object.is(a, b)).toBe(true);
+        expect(Array.from(kernel.u)).toEqual(Array.from(plain.u));
+      }
+    }
+  });
+
   it('keeps NaN where the likelihood is NaN, as the loop does', () => {
     const ll = Float32Array.from([0, Number.NaN, -1]);
     const pred = Float32Array.from([0.2, 0.3, 0.5]);

@@ -7,6 +7,7 @@
  */
 import { EXP_UNDERFLOW, expOfNonPositive } from './posteriorExp';
 import { posteriorKernelInstance, type PosteriorKernelExports } from './posteriorKernels';
+import type { StateSpace } from './stateSpaceTypes';
 import type { ProductKernels } from './transitionProducts';
 
 const PAGE_BYTES = 65_536;
@@ -59,6 +60,20 @@ class PlainConditioner implements RowConditioner {
   }
 }
 
+/**
+ * A part of a row whose log likelihood may have the bits of an earlier part: the detector's
+ * non-local states (continuous and fragmented) read one likelihood (logLikelihood.ts), so where
+ * a row's parts are the same, their e^(ll − max) are computed once. Checked on every row: a
+ * caller may give any likelihood.
+ */
+export interface RepeatedPart {
+  /** the part's first bin */
+  start: number;
+  /** the first bin of the earlier part it may repeat (from + length ≤ start) */
+  from: number;
+  length: number;
+}
+
 class KernelConditioner implements RowConditioner {
   private readonly ll: Float32Array;
   private readonly pred: Float32Array;
@@ -67,14 +82,16 @@ class KernelConditioner implements RowConditioner {
   private readonly predAt: number;
   private readonly uAt: number;
   private readonly normalizedAt: number;
+  private readonly eAt: number;
   /** the row of LL rowMax just copied in, which condition then reads there */
   private heldRow: { ll: Float32Array | null; base: number } = { ll: null, base: -1 };
 
-  constructor(private readonly kernels: PosteriorKernelExports, private readonly n: number) {
+  constructor(private readonly kernels: PosteriorKernelExports, private readonly n: number, private readonly repeats: readonly RepeatedPart[]) {
     this.predAt = regionBytes(n, 4);
     this.uAt = 2 * this.predAt;
     this.normalizedAt = this.uAt + regionBytes(n, 8);
-    const total = this.normalizedAt + regionBytes(n, 4);
+    this.eAt = this.normalizedAt + regionBytes(n, 4);
+    const total = this.eAt + regionBytes(n, 8);
     const memory = kernels.memory;
     if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / PAGE_BYTES));
     this.ll = new Float32Array(memory.buffer, 0, n);
@@ -106,15 +123,33 @@ class KernelConditioner implements RowConditioner {
     // the caller may write into ll before its next row: that one is copied afresh
     this.heldRow = { ll: null, base: -1 };
     this.pred.set(pred);
-    return this.kernels.conditionRow(0, this.predAt, n, max, this.uAt);
+    const { kernels: k, predAt, uAt, eAt } = this;
+    // the parts in row order, each computed or repeated, as one chain of sums over the row
+    let mass = 0;
+    let at = 0;
+    for (const part of this.repeats) {
+      if (!k.sameBytes(4 * part.from, 4 * part.start, 4 * part.length)) continue;
+      mass = k.conditionRow(4 * at, predAt + 4 * at, part.start - at, max, uAt + 8 * at, eAt + 8 * at, mass);
+      mass = k.reuseRow(eAt + 8 * part.from, predAt + 4 * part.start, part.length, uAt + 8 * part.start, mass);
+      at = part.start + part.length;
+    }
+    return k.conditionRow(4 * at, predAt + 4 * at, n - at, max, uAt + 8 * at, eAt + 8 * at, mass);
   }
 }
 
 /**
  * A conditioner for rows of `n` bins: the kernel where WebAssembly SIMD runs ('auto'), else (or
- * with 'plain') the loop. Each has its own memory, so filters never share one.
+ * with 'plain') the loop. Each has its own memory, so filters never share one. `repeats` (in row
+ * order, each repeating a part that is not itself a repeat) only saves work: the plain loop, which
+ * defines the result, computes every bin.
  */
-export function rowConditioner(n: number, kernels: ProductKernels = 'auto'): RowConditioner {
+export function rowConditioner(n: number, kernels: ProductKernels = 'auto', repeats: readonly RepeatedPart[] = []): RowConditioner {
   const exports = kernels === 'auto' ? posteriorKernelInstance() : null;
-  return exports ? new KernelConditioner(exports, n) : new PlainConditioner(n);
+  return exports ? new KernelConditioner(exports, n, repeats) : new PlainConditioner(n);
+}
+
+/** The spatial states after the first, each a possible repeat of its likelihood's columns. */
+export function repeatedLikelihoodParts(space: StateSpace): RepeatedPart[] {
+  const spatial = space.stateKinds.flatMap((kind, s) => (kind === 'spatial' ? [space.stateStart[s]!] : []));
+  return spatial.slice(1).map((start) => ({ start, from: spatial[0]!, length: space.nInteriorBins }));
 }

@@ -17,7 +17,9 @@ export interface PosteriorKernelExports {
   dotQuadF32F64(r: number, n: number, v0: number, v1: number, v2: number, v3: number, dst: number): void;
   addScaled(acc: number, values: number, n: number, scale: number): void;
   addConstant(out: number, n: number, c: number): void;
-  conditionRow(ll: number, pred: number, n: number, max: number, u: number): number;
+  conditionRow(ll: number, pred: number, n: number, max: number, u: number, e: number, mass0: number): number;
+  reuseRow(e: number, pred: number, n: number, u: number, mass0: number): number;
+  sameBytes(a: number, b: number, bytes: number): number;
   symmetricStencil(out: number, x: number, n: number, k: number, h: number, strideBytes: number): void;
   maxF32(x: number, n: number): number;
   scaleToF32(dst: number, src: number, n: number, factor: number): void;

@@ -231,14 +231,19 @@
       (then (f64.store (local.get $out) (f64.add (f64.load (local.get $out)) (local.get $c))))))
 
   ;; The filter's conditioning of one row (causalFilter.ts): u[k] = pred[k] · e^(ll[k] − max), 0 where
-  ;; ll[k] − max < −746, and returns Σ u[k] added one term after the other. e^x is posteriorExp.ts's
+  ;; ll[k] − max < −746, and returns mass0 + Σ u[k] added one term after the other. e^x is posteriorExp.ts's
   ;; expOfNonPositive step for step, two bins at a time, so u and the sum have the plain loop's bits.
-  ;; ll and pred are float32, u float64; a lane whose x is below −746 computes garbage that is
+  ;; ll and pred are float32, u and e float64; a lane whose x is below −746 computes garbage that is
   ;; masked to zero before the multiply by pred. An odd n leaves the last pair's second lane unused.
-  (func (export "conditionRow") (param $ll i32) (param $pred i32) (param $n i32) (param $max f64) (param $u i32) (result f64)
+  ;; Each e^(ll[k] − max) is kept in e, so a later part of the row whose ll has the same bits
+  ;; (the detector's two non-local states share one likelihood) takes them with reuseRow; mass0
+  ;; lets the row's sum go on across the calls as one chain.
+  (func (export "conditionRow") (param $ll i32) (param $pred i32) (param $n i32) (param $max f64) (param $u i32)
+    (param $eOut i32) (param $mass0 f64) (result f64)
     (local $k i32) (local $mass f64) (local $m v128) (local $d v128) (local $kf v128) (local $r v128) (local $p v128)
     (local $ki v128) (local $k1 v128) (local $e v128) (local $v v128)
     (local.set $m (f64x2.splat (local.get $max)))
+    (local.set $mass (local.get $mass0))
     (block $done
       (loop $pair
         (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
@@ -270,6 +275,7 @@
             (i64x2.shl (i64x2.add (i64x2.extend_low_i32x4_s (local.get $k1)) (i64x2.splat (i64.const 1023))) (i32.const 52)))
           (i64x2.shl (i64x2.add (i64x2.extend_low_i32x4_s (i32x4.sub (local.get $ki) (local.get $k1))) (i64x2.splat (i64.const 1023))) (i32.const 52))))
         (local.set $e (v128.andnot (local.get $e) (f64x2.lt (local.get $d) (f64x2.splat (f64.const -746)))))
+        (v128.store (local.get $eOut) (local.get $e))
         (local.set $v (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $pred))) (local.get $e)))
         (local.set $mass (f64.add (local.get $mass) (f64x2.extract_lane 0 (local.get $v))))
         (if (i32.lt_s (i32.add (local.get $k) (i32.const 1)) (local.get $n))
@@ -280,7 +286,10 @@
         (local.set $ll (i32.add (local.get $ll) (i32.const 8)))
         (local.set $pred (i32.add (local.get $pred) (i32.const 8)))
         (local.set $u (i32.add (local.get $u) (i32.const 16)))
+        (local.set $eOut (i32.add (local.get $eOut) (i32.const 16)))
         (local.set $k (i32.add (local.get $k) (i32.const 2)))
         (br $pair)))
     (local.get $mass))
+
+  ;; include posteriorKernels/reuseRow.wat
 )
