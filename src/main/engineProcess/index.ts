@@ -10,6 +10,7 @@
  * (host/, service/, cli/, server/, ipc/) or electron.
  */
 // by module, past the rooms' doors: the bench takes these without loading the run loop's modules
+export { probeAutoStrategy } from './autoProbe/strategyProbe';
 export { fitOptionsFor } from './measurement/fitOptions';
 export type { EngineDeps } from './session/engineDeps';
 export { realEngineDeps } from './session/realDeps';
