@@ -69,7 +69,15 @@ export function computeStagesOf(base: StrategyResult, label: string): StageBar |
     ...named.slice(0, COMPUTE_SEGMENTS).map((st) => [st.name, st.selfMs] as const),
     ['other stages', rest],
     ['electrode and block loops', loops],
-  ], `inside ${label}'s fit and likelihood, each stage's own time over its ${base.total.n} repeats, all threads`);
+  ], `inside ${label}'s fit and likelihood, each stage's own ${clockWords(compute)} over its ${base.total.n} repeats, all threads`);
+}
+
+/**
+ * On webgpu the stages' times are the GPU's (their host spans only queue the work): the bar says
+ * so. A device that cannot time its stages reports none (selfMs 0), so it has no bar at all.
+ */
+function clockWords(stages: readonly StageTime[]): string {
+  return stages.some((st) => st.clock === 'gpu') ? 'GPU time (timestamp queries)' : 'time';
 }
 
 /** "likelihood 1.4 min (63 %)": a segment's name, time and share, for its label and its title */

@@ -83,6 +83,14 @@ describe('resultsOverview of a profiling run', () => {
     expect(resultsOverview(decodeReport()).compute).toBeNull();
   });
 
+  it("says a webgpu run's stages are the GPU's time, and draws no bar for a device that could not time them", () => {
+    const onGpu = [{ name: 'reduce', calls: 69, totalMs: 30, selfMs: 30, clock: 'gpu' as const, hostMs: 2, hostSelfMs: 2 }];
+    const gpu = resultsOverview(report({ strategies: [strategyResult('compensated', 28, { stages: onGpu })] })).compute!;
+    expect(gpu.note).toBe("inside compensated's fit and likelihood, each stage's own GPU time (timestamp queries) over its 2 repeats, all threads");
+    const unsplit = [{ name: 'reduce', calls: 69, totalMs: 0, selfMs: 0, clock: 'unsplit' as const, hostMs: 2, hostSelfMs: 2 }];
+    expect(resultsOverview(report({ strategies: [strategyResult('compensated', 28, { stages: unsplit })] })).compute).toBeNull();
+  });
+
   it('has no caveat, but says the load was not recorded', () => {
     expect(o.caveats).toEqual([]);
     expect(o.loadRecorded).toBe(false);
