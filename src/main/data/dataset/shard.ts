@@ -9,14 +9,15 @@ import type { ShardSpec, ShardSplit } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import type { ShardInfo } from '../../../shared/report';
+import { INSTANT } from '../../../shared/traceInstants';
 
 /**
  * Instants a shard run leaves in its trace for the merge: the wall clock at one moment of the run
  * clock (shards on different machines share no monotonic clock, only NTP time), and the engine
  * process's CPU time at the end.
  */
-export const SHARD_CLOCK_INSTANT = 'shard wall clock';
-export const SHARD_CPU_INSTANT = 'shard cpu time';
+export const SHARD_CLOCK_INSTANT = INSTANT.shardWallClock;
+export const SHARD_CPU_INSTANT = INSTANT.shardCpuTime;
 
 /** what an electrode costs to fit and predict, as the split weighs it: its encoding plus decoding spikes */
 export function electrodeSpikes(dataset: Dataset): number[] {

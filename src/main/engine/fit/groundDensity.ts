@@ -5,6 +5,7 @@
  * factor in its place) and nothing, within the fit's byte budget.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { INSTANT } from '../../../shared/traceInstants';
 import type { FitContext, FittedElectrode } from './fit';
 import { toTensor2d, logKdePending, logKdeWorkOf } from '../gaussian';
 import { pendingRead, readNow, type PendingRead } from '../readback';
@@ -33,7 +34,7 @@ export async function groundDensity(ctx: FitContext, fitted: FittedElectrode, te
   const keptBytes = keeper?.fused?.bytes ?? kernelBytes;
   const kept = keeper !== null && keeper.wanted && keptBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN);
   if (!kept) {
-    if (ctx.keepBudgetBytes > 0 && nEnc > 0) ctx.probe.instant('position-kernel not kept', { electrode: fitted.name, bytes: keptBytes });
+    if (ctx.keepBudgetBytes > 0 && nEnc > 0) ctx.probe.instant(INSTANT.positionKernelNotKept, { electrode: fitted.name, bytes: keptBytes });
     return ctx.probe.span('ground-process', async () => {
       const pending = logKdePending(encPositions, centers, ctx.q, ctx.positionStd);
       return defer ? pending : readNow(pending);

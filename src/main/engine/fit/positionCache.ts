@@ -5,6 +5,7 @@
  * says so with a `position-kernel recomputed` instant naming the electrode and the bytes.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { INSTANT } from '../../../shared/traceInstants';
 import type { EngineProbe } from '../model';
 
 export class PositionCache {
@@ -24,7 +25,7 @@ export class PositionCache {
     if (budgetBytes <= 0) return { tensors, owned: true };
     const size = tensors.reduce((n, t) => n + t.size * 4, 0);
     if (this.bytes + size > budgetBytes) {
-      probe.instant('position-kernel recomputed', { key, bytes: size, cachedBytes: this.bytes, budgetBytes });
+      probe.instant(INSTANT.positionKernelRecomputed, { key, bytes: size, cachedBytes: this.bytes, budgetBytes });
       return { tensors, owned: true };
     }
     this.entries.set(key, tensors);

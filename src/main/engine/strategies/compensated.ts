@@ -15,6 +15,7 @@ import { compensatedWeights, fusedLikelihood, linearPositionKernel, packedProduc
 import { blockRanges, epilogue, forEachBlock, markKernelStage, sliceCols, sliceRows } from './common';
 import { finishCompensated, foldCompensated, type CompensatedState } from './online';
 import type { ElectrodeContext, EmitBlock, StageTools, Strategy } from './types';
+import { INSTANT } from '../../../shared/traceInstants';
 
 /**
  * Encoding spikes per chunk on the fused path: wide enough that the packed product runs near its
@@ -164,7 +165,7 @@ async function runWithKernel(
   const chunks = kernelChunks(ctx.nEnc, ctx.encTileSize < ctx.nEnc ? ctx.encTileSize : KERNEL_ENC_CHUNK);
   const maxBias = maxFinite(await ctx.bias.data());
   const flush = electrodeFlushIsSafe(ctx.positionStd, ctx.waveformStd, maxBias);
-  instant('subnormal flush', { flush, threshold: FLUSH_BELOW, maxBias });
+  instant(INSTANT.subnormalFlush, { flush, threshold: FLUSH_BELOW, maxBias });
   const { tensors: [order], owned: orderOwned } = await encodingOrder(ctx, stage);
   let factors: { tensors: tf.Tensor[]; owned: boolean };
   let marks: PreparedMarks;

@@ -1,5 +1,6 @@
 /**
- * What the mouse, wheel and keyboard do on the track timeline: hover shows a tip, a click selects
+ * What the mouse, wheel and keyboard do on the track timeline: hover shows a tip (a box's, or an
+ * instant's: its name and whether it is a routine note or a warning), a click selects
  * the box under the pointer, a drag selects an area for the summary, Ctrl+wheel zooms at the
  * pointer, Shift+wheel pans, W/S and A/D zoom and pan, Esc clears the selection and then the area.
  * The component keeps the layout and the painting; this keeps the pointing, so the two can be read apart.
@@ -8,9 +9,10 @@ import { onBeforeUnmount, onMounted, shallowRef, type ComputedRef, type Ref, typ
 import type { TimelineSpan } from '../../../shared/api';
 import { clampWindow, panWindow, wasdMove, zoomWindow, type TimeWindow } from '../lib/timeWindow';
 import { useTimelineStore } from '../stores';
+import { instantAt, type InstantMark } from '../timeline/drawInstants';
 import { LABEL_PX, RULER_PX, type TrackArea } from '../timeline/drawTracks';
 import { usOf, type TimeScale } from '../timeline/timeScale';
-import { depthAt, lanesBetween, trackAt, type Track } from '../timeline/trackLayout';
+import { depthAt, lanesBetween, trackAt, TRACK_PAD_PX, type Track } from '../timeline/trackLayout';
 import { spanAtTime, type SpansByLane } from '../timeline/trackSpans';
 
 /** a press that moves less than this is a click, not a drag */
@@ -22,6 +24,7 @@ export interface TimelinePointerInput {
   scale: ComputedRef<TimeScale>;
   tracks: ComputedRef<Track[]>;
   byLane: ComputedRef<SpansByLane>;
+  instants: ComputedRef<readonly InstantMark[]>;
   plotWidth: ComputedRef<number>;
   /** the run's length, the outer bound of every window */
   total: ComputedRef<number>;
@@ -34,11 +37,8 @@ export interface TimelinePointerInput {
   changeWindow: (window: TimeWindow | null) => void;
 }
 
-export interface TimelineHover {
-  span: TimelineSpan;
-  x: number;
-  y: number;
-}
+/** what the tip names: the box under the pointer, or the instant whose chevron it points at */
+export type TimelineHover = ({ span: TimelineSpan; instant?: undefined } | { instant: InstantMark; span?: undefined }) & { x: number; y: number };
 
 export interface TimelinePointer {
   hover: ShallowRef<TimelineHover | null>;
@@ -71,6 +71,14 @@ function spanUnder(input: TimelinePointerInput, x: number, y: number): TimelineS
   const scale = input.scale.value;
   const slack = (2 * (scale.endUs - scale.startUs)) / scale.widthPx;
   return spanAtTime(input.byLane.value, track.lanes, depth, usOf(scale, x), slack);
+}
+
+/** the instant whose chevron is under the pointer; the chevrons hang from the top of their thread's first row */
+function instantUnder(input: TimelinePointerInput, x: number, y: number): InstantMark | null {
+  if (x < LABEL_PX || input.instants.value.length === 0) return null;
+  const rowTop = new Map<string, number>();
+  for (const t of input.tracks.value) if (t.kind === 'thread') rowTop.set(t.id, t.top + TRACK_PAD_PX);
+  return instantAt(input.instants.value, rowTop, input.scale.value, x, y);
 }
 
 /** a press on the plot: a click selects the box under it, a drag selects an area for the summary */
@@ -129,8 +137,11 @@ export function useTimelinePointer(input: TimelinePointerInput): TimelinePointer
   function onHover(e: MouseEvent): void {
     if (drag.isPressed()) return;
     const p = pointerOn(input, e);
-    const span = p.inRuler ? null : spanUnder(input, p.x, p.y);
-    hover.value = span ? { span, x: p.x, y: p.y - input.scrollTop.value + RULER_PX } : null;
+    const at = { x: p.x, y: p.y - input.scrollTop.value + RULER_PX };
+    // a chevron is drawn over the boxes: pointing at it names the instant
+    const instant = p.inRuler ? null : instantUnder(input, p.x, p.y);
+    const span = p.inRuler || instant ? null : spanUnder(input, p.x, p.y);
+    hover.value = instant ? { instant, ...at } : span ? { span, ...at } : null;
   }
 
   function moveTo(next: TimeWindow): void {

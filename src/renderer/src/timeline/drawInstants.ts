@@ -2,7 +2,8 @@
  * The trace's instants on their threads' tracks, as Perfetto draws them: a small chevron hanging
  * from the track's top at the moment. Routine notes (which path a strategy took, a kernel not kept
  * within the budget) recur on every electrode and are drawn small in the muted text colour; red is
- * kept for the instants that say something went wrong (shared/traceInstants decides which).
+ * kept for the instants that say something went wrong (shared/traceInstants decides which). The
+ * pointer finds the chevron under it here, for the tip that names it.
  */
 import { instantSeverity, type InstantSeverity } from '../../../shared/traceInstants';
 import { xOf, type TimeScale } from './timeScale';
@@ -58,4 +59,28 @@ export function drawInstants(ctx: CanvasRenderingContext2D, instants: readonly I
     }
   }
   ctx.globalAlpha = 1;
+}
+
+/** how far beyond a chevron the pointer may be and still name it, px: the marks are a few px wide */
+const HIT_SLACK_PX = 3;
+
+/**
+ * The instant whose chevron is under the pointer at (x, y), or null. `rowTop`: each thread lane's
+ * first row top, in the same coordinates as `y`. A warning wins over a note drawn at the same
+ * place (it is drawn over it), then the nearest.
+ */
+export function instantAt(instants: readonly InstantMark[], rowTop: ReadonlyMap<string, number>, scale: TimeScale, x: number, y: number): InstantMark | null {
+  let best: InstantMark | null = null;
+  let bestRank = Infinity;
+  for (const i of instants) {
+    const top = rowTop.get(i.lane);
+    if (top === undefined) continue;
+    const style = instantStyle(i.name, '');
+    if (y < top - HIT_SLACK_PX || y > top + style.heightPx + HIT_SLACK_PX) continue;
+    const dx = Math.abs(xOf(scale, i.tsUs) - x);
+    if (dx > style.halfWidthPx + HIT_SLACK_PX) continue;
+    const rank = (style.severity === 'warning' ? 0 : 1e6) + dx;
+    if (rank < bestRank) [best, bestRank] = [i, rank];
+  }
+  return best;
 }

@@ -22,6 +22,7 @@ import { buildSeriesFactor, buildSeriesFactorWork, paddedFeatureCount, seriesFac
 import { seriesFitKeep } from './fitKeep';
 import { interpolated, interpolationApplies } from './interpolated';
 import { planSeries, scaledRow, seriesFeatures, type SeriesPlan } from './plan';
+import { INSTANT } from '../../../../shared/traceInstants';
 
 /** ℓ (far × P, row-major) of the decoding spikes `far` (out of reach), in that order, by `exact` (compensated or its interpolated form). */
 async function exactTerms(exact: Strategy, ctx: ElectrodeContext, decHost: Float32Array, far: number[], tools: StageTools): Promise<Float32Array> {
@@ -168,7 +169,7 @@ export const series: Strategy = {
     const viaCompensated = ctx.nFeatures <= COMPENSATED_MAX_FEATURES;
     const interpolate = viaCompensated && nFar > 0 && (await interpolationApplies(ctx, encHost, decHost));
     const exact = interpolate ? interpolated : compensated;
-    tools.instant('series coverage', coverageMarker(plan, nDec, nFar, interpolate ? 'compensated, position interpolated' : viaCompensated ? 'compensated' : 'reference'));
+    tools.instant(INSTANT.seriesCoverage, coverageMarker(plan, nDec, nFar, interpolate ? 'compensated, position interpolated' : viaCompensated ? 'compensated' : 'reference'));
     if (nFar === nDec && viaCompensated) {
       await exact.run(ctx, decMarks, tools, emit);
       return;
