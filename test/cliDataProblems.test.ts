@@ -1,7 +1,7 @@
 /**
  * What the command line says about a data file it refuses: every problem can be seen (`validate`,
  * and "(and N more problems)" says how), `scan` on an .npz says what the file is and checks it as
- * `run` would, and a run refused for its input is listed as refused, not as an ordinary failure.
+ * `run` would, `sweep` points at `validate` as `run` does, and a run refused for its input is listed as refused, not as an ordinary failure.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,15 @@ describe('every problem of a refused file', () => {
     const json = await cli(['validate', 'bad.npz', '--json']);
     const parsed = JSON.parse(json.stdout) as { findings: { severity: string }[] };
     expect(parsed.findings.filter((f) => f.severity === 'error')).toHaveLength(8);
+  });
+
+  it('sweep refuses the file in the same words as run, with the same pointer, and leaves no sweep behind', async () => {
+    const sweep = await cli(['sweep', '--data', 'bad.npz', '--vary', 'electrodes=1,2', '--strategy', 'reference', '--repeats', '1', '--runs-dir', 'sweep-runs']);
+    expect(sweep.code, sweep.stderr).toBe(2);
+    expect(sweep.stderr).toMatch(/^kde-profiler sweep: bad.npz: .*NaN/m);
+    expect(sweep.stderr).toContain(`Every problem, with what to do about each: kde-profiler validate ${join(dir, 'bad.npz')}`);
+    const listed = await cli(['list', '--runs-dir', 'sweep-runs']);
+    expect(listed.stdout).toMatch(/no runs/);
   });
 });
 

@@ -8,6 +8,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RunConfig } from '../../shared/config';
+import { AppError } from '../../shared/errors';
 import type { Report } from '../../shared/report';
 import { isSweepVariable, SWEEP_VARIABLES, type SweepRun, type SweepStatus, type SweepVariable } from '../../shared/sweep';
 import { formatSweepValue, sweepPointText, totalSeries } from '../../shared/sweep';
@@ -20,6 +21,7 @@ import { engineModelOf } from '../../shared/externalEngines';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { resolveNwbData } from './nwbData';
 import { withService } from './cliService';
+import { withEveryProblemPointer } from './dataProblems';
 import { checkOutputFolder } from './outputChecks';
 import { writeOutputFile } from './outputFiles';
 import { followRun } from './runCommand';
@@ -164,7 +166,8 @@ async function prepare(service: ProfilerService, config: RunConfig, vary: VarySp
     return { plan, runs, reports: runs.map(() => null) };
   } catch (e) {
     await deleteSweepFolder(service.runsDir, id);
-    throw e;
+    // a refused file reads as run and decode refuse it: the one line, and the command that lists every problem
+    throw e instanceof AppError ? withEveryProblemPointer(e, config.data) : e;
   }
 }
 
