@@ -107,3 +107,17 @@ export function timeLeftText(etaMs: number | undefined): string {
   const t = formatWallTime(etaMs);
   return t === '' ? '' : t === 'less than a second' ? 'less than a second left' : `about ${t} left`;
 }
+
+/** "at 16 % (logsumexp-tiled · repeat 3/10)": where a run that ended early was, under a status that says it ended */
+export function stoppedShareText(p: ProgressInfo): string {
+  const { share } = readProgress(p);
+  return p.label ? `at ${share} (${p.label})` : `at ${share}`;
+}
+
+/**
+ * How far a run that ended early got, as every run list and the run's own page say it: "stopped
+ * at 16 % (logsumexp-tiled · repeat 3/10)", from the last progress it saved.
+ */
+export function stoppedAtText(p: ProgressInfo): string {
+  return `stopped ${stoppedShareText(p)}`;
+}

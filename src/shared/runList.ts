@@ -1,15 +1,31 @@
 /**
  * The run history as the API lists it: one entry per recorded run (what index.json holds too), and
- * the page of them that listRunPage answers for a view of a large runs folder.
+ * the page of them that listRunPage answers for a view of a large runs folder, each run of it that
+ * ended early with how far it got.
  */
 import type { SerializedError } from './errors';
 import type { RunStatus } from './events';
+import { formatMs } from './format';
+import type { ProgressInfo } from './progress';
 
 export interface RunHeadline {
   strategy: string;
   encodeMedianMs?: number;
   decodeMedianMs?: number;
   totalMedianMs?: number;
+  /**
+   * The times are of one call, the first (cold: compilation included), not a median of warm
+   * repeats: the run stopped before its repeats, or made one call (a decode). Absent in entries
+   * written before it was said.
+   */
+  firstCallOnly?: boolean;
+}
+
+/** "reference 25.6 ms", "reference 25.6 ms (first call)": a headline's time as every run list says it; undefined without one */
+export function headlineTimeText(h: RunHeadline): string | undefined {
+  const ms = h.totalMedianMs ?? h.decodeMedianMs;
+  if (ms === undefined) return undefined;
+  return `${h.strategy} ${formatMs(ms)}${h.firstCallOnly ? ' (first call)' : ''}`;
 }
 
 export interface RunIndexEntry {
@@ -42,9 +58,18 @@ export interface RunPageRequest {
   limit?: number;
 }
 
+/**
+ * A run as a page of the history lists it: its entry and, for a run that ended early (cancelled
+ * or failed), the last progress it saved, as its terminal last read it. The service reads that
+ * from the run's folder for the page asked for; the index never keeps it.
+ */
+export interface ListedRun extends RunIndexEntry {
+  stoppedAt?: ProgressInfo;
+}
+
 /** A page of the run history, in listRuns's order (newest first), and how many runs there are in all. */
 export interface RunPage {
-  runs: RunIndexEntry[];
+  runs: ListedRun[];
   /** the position of runs[0] in the whole list */
   offset: number;
   total: number;

@@ -19,7 +19,7 @@ describe('kde-profiler list', () => {
     await writeRunFolders(dir, [
       finishedStatus(COMPLETED, { createdAt: '2025-01-01T00:00:00.000Z', headline: [{ strategy: 'reference', totalMedianMs: 26 }] }),
       finishedStatus(NO_REPORT, { createdAt: '2025-01-01T00:00:01.000Z', status: 'cancelled', strategies }),
-      finishedStatus(CANCELLED, { createdAt: '2025-01-01T00:00:02.000Z', status: 'cancelled', strategies, headline: [{ strategy: 'reference', totalMedianMs: 25.6 }] }),
+      finishedStatus(CANCELLED, { createdAt: '2025-01-01T00:00:02.000Z', status: 'cancelled', strategies, headline: [{ strategy: 'reference', totalMedianMs: 25.6, firstCallOnly: true }] }),
     ]);
     const config = parseRunConfig({ data: { kind: 'preset', name: 'tiny' }, strategies });
     for (const [id, fraction, label] of [[CANCELLED, 0.163, 'logsumexp-tiled · repeat 3/10'], [NO_REPORT, 0.05, 'logsumexp-tiled · cold']] as const) {
@@ -32,11 +32,11 @@ describe('kde-profiler list', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('says how far a cancelled run got, beside what it measured', async () => {
+  it('says how far a cancelled run got, beside what it measured, a first call marked as one (not a warm median)', async () => {
     const r = await runCliCaptured(dir, ['list', '--runs-dir', dir]);
     expect(r.code, r.stderr).toBe(0);
     const line = (id: string) => r.stdout.split('\n').find((l) => l.startsWith(id)) ?? '';
-    expect(line(CANCELLED)).toMatch(/cancelled .* stopped at 16 % \(logsumexp-tiled · repeat 3\/10\); reference 25\.6 ms$/);
+    expect(line(CANCELLED)).toMatch(/cancelled .* stopped at 16 % \(logsumexp-tiled · repeat 3\/10\); reference 25\.6 ms \(first call\)$/);
     expect(line(NO_REPORT)).toMatch(/stopped at 5 % \(logsumexp-tiled · cold\); nothing measured \(asked: reference, logsumexp-tiled\)$/);
     expect(line(COMPLETED)).toMatch(/completed .* reference 26 ms$/);
   });

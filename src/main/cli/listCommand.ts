@@ -2,14 +2,15 @@
  * `kde-profiler list`: the runs in the runs folder, newest first, with their headline times. The
  * table shows a page (the newest DEFAULT_LIMIT unless told otherwise) and says how many are left
  * and how to see them: a runs folder of a hundred thousand runs is not printed in full by default.
- * `--json` gives every run unless limited, as scripts have always read it. A run that was
- * cancelled or failed says how far it got (its last progress, as its terminal last read it); one
- * whose data file was refused before any work says so (isRefusedInput), with the file's problem.
+ * `--json` gives every run unless limited, as scripts have always read it. The table reads the
+ * service's pages, as the app's Runs view does: a run that was cancelled or failed says how far it
+ * got (its last progress, as its terminal last read it), a time of one first call says so rather
+ * than pass for a warm median, and a run whose data file was refused before any work says so
+ * (isRefusedInput), with the file's problem.
  */
-import { isRefusedInput, statusWord, type RunIndexEntry } from '../../shared/api';
+import { headlineTimeText, isRefusedInput, MAX_RUN_PAGE, statusWord, type ListedRun, type RunIndexEntry } from '../../shared/api';
 import type { ProgressInfo } from '../../shared/events';
-import { formatMs } from '../../shared/format';
-import { readProgress } from '../../shared/progress';
+import { stoppedAtText } from '../../shared/progress';
 import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, refuseTogether, stringFlag } from './args';
 import { withService } from './cliService';
@@ -25,25 +26,23 @@ const OPTIONS = {
 /** runs the table shows unless told otherwise: a screenful or two */
 export const DEFAULT_LIMIT = 50;
 
-interface Shown {
-  runs: RunIndexEntry[];
-  offset: number;
-  total: number;
-  /** the last progress of the shown runs that were cancelled or failed, where they recorded one */
-  stoppedAt: Map<string, ProgressInfo>;
-}
-
 const STOPPED: ReadonlySet<string> = new Set(['cancelled', 'failed']);
 
-/** The shown runs' last progress, for those that ended early: a few reads for a page, never one per run of the folder. */
-async function stoppedProgress(service: ProfilerService, runs: readonly RunIndexEntry[]): Promise<Map<string, ProgressInfo>> {
-  const found = new Map<string, ProgressInfo>();
-  for (const r of runs.filter((x) => STOPPED.has(x.status))) {
-    // a run whose folder cannot be read is listed as the store lists it
-    const progress = await service.getRun(r.id).then((d) => d.progress, () => undefined);
-    if (progress) found.set(r.id, progress);
+interface Shown {
+  /** a run that was cancelled or failed carries its last progress, where it recorded one */
+  runs: ListedRun[];
+  offset: number;
+  total: number;
+}
+
+/** The runs from the `offset`th, `limit` of them, as the service pages them to the app: each that ended early says how far it got. */
+async function listedRuns(service: ProfilerService, offset: number, limit: number): Promise<Shown> {
+  const runs: ListedRun[] = [];
+  for (;;) {
+    const page = await service.listRunPage({ offset: offset + runs.length, limit: Math.min(MAX_RUN_PAGE, limit - runs.length) });
+    runs.push(...page.runs);
+    if (page.runs.length === 0 || runs.length >= limit || offset + runs.length >= page.total) return { runs, offset, total: page.total };
   }
-  return found;
 }
 
 async function execute(args: string[], io: CliIo): Promise<number> {
@@ -57,11 +56,10 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const limit = boolFlag(flags, 'all') ? Infinity : (intFlag(flags, 'limit', 1) ?? (json ? Infinity : DEFAULT_LIMIT));
   const offset = intFlag(flags, 'offset', 0) ?? 0;
   const { shown, runsDir } = await withService(io, stringFlag(flags, 'runs-dir'), async (service) => {
-    const all = await service.listRuns();
-    const runs = all.slice(offset, offset + limit);
     // --json lists the entries as the store keeps them, which scripts read
-    const stoppedAt = json ? new Map<string, ProgressInfo>() : await stoppedProgress(service, runs);
-    return { shown: { runs, offset, total: all.length, stoppedAt }, runsDir: service.runsDir };
+    const all = json ? await service.listRuns() : undefined;
+    const listed = all ? { runs: all.slice(offset, offset + limit), offset, total: all.length } : await listedRuns(service, offset, limit);
+    return { shown: listed, runsDir: service.runsDir };
   });
   if (json) {
     // the stored entries, marked where the input was refused: the one test the app's lists use too
@@ -81,11 +79,10 @@ async function execute(args: string[], io: CliIo): Promise<number> {
 
 /** "stopped at 16 % (logsumexp-tiled · repeat 3/10); " before what the run measured or why it failed */
 function stoppedWords(p: ProgressInfo | undefined): string {
-  if (!p) return '';
-  return `stopped at ${readProgress(p).share}${p.label ? ` (${p.label})` : ''}; `;
+  return p ? `${stoppedAtText(p)}; ` : '';
 }
 
-function writeTable(io: CliIo, { runs, stoppedAt }: Shown, runsDir: string): void {
+function writeTable(io: CliIo, { runs }: Shown, runsDir: string): void {
   // a reason cut to fit the table would hide its cause (a link, a pipe, which file): each in full below
   const cut: string[] = [];
   const rows = runs.map((r) => [
@@ -95,8 +92,8 @@ function writeTable(io: CliIo, { runs, stoppedAt }: Shown, runsDir: string): voi
     // the label says what kind of run it is (a decode names itself there)
     r.label ? `${r.dataset} · ${r.label}` : r.dataset,
     r.backend,
-    stoppedWords(stoppedAt.get(r.id)) + (r.headline.length > 0
-      ? r.headline.map((h) => `${h.strategy} ${h.totalMedianMs !== undefined ? formatMs(h.totalMedianMs) : '-'}`).join(', ')
+    stoppedWords(r.stoppedAt) + (r.headline.length > 0
+      ? r.headline.map((h) => headlineTimeText(h) ?? `${h.strategy} -`).join(', ')
       : r.error ? reasonCell(reasonOf(r), runsDir, () => cut.push(`${r.id}: ${reasonOf(r)}`))
       : STOPPED.has(r.status) ? `nothing measured (asked: ${r.strategies.join(', ')})` : r.strategies.join(', ')),
   ]);

@@ -15,9 +15,11 @@ const optInt: Check = (v) => v === undefined || (Number.isInteger(v) && (v as nu
 const optTicks: Check = (v) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 0);
 const strings: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const optNum: Check = (v) => v === undefined || typeof v === 'number';
+const optBool: Check = (v) => v === undefined || typeof v === 'boolean';
 const headline: Check = (v) => Array.isArray(v) && v.every((h: unknown) =>
   typeof h === 'object' && h !== null && str((h as Record<string, unknown>).strategy) &&
-  ['encodeMedianMs', 'decodeMedianMs', 'totalMedianMs'].every((k) => optNum((h as Record<string, unknown>)[k])));
+  ['encodeMedianMs', 'decodeMedianMs', 'totalMedianMs'].every((k) => optNum((h as Record<string, unknown>)[k])) &&
+  optBool((h as Record<string, unknown>).firstCallOnly));
 const error: Check = (v) => v === undefined || (typeof v === 'object' && v !== null &&
   str((v as Record<string, unknown>).code) && str((v as Record<string, unknown>).message));
 

@@ -6,7 +6,7 @@
  */
 import type { RunDetail } from '../../../shared/api';
 import type { ProgressInfo } from '../../../shared/events';
-import { readProgress } from '../../../shared/progress';
+import { stoppedAtText } from '../../../shared/progress';
 
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -23,12 +23,6 @@ function wallMs(createdAt: string, finishedAt: string | undefined): number | und
   if (finishedAt === undefined) return undefined;
   const ms = Date.parse(finishedAt) - Date.parse(createdAt);
   return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
-}
-
-/** how far the last progress a run recorded had got: "stopped at 16 % (logsumexp-tiled · repeat 3)" */
-function stoppedAt(p: ProgressInfo): string {
-  const { share } = readProgress(p);
-  return p.label ? `stopped at ${share} (${p.label})` : `stopped at ${share}`;
 }
 
 /** which strategies (and external engines) the report says finished, with the bar's share; null where the report cannot tell */
@@ -58,7 +52,7 @@ export function recordedProgress(detail: RunDetail): RecordedProgress | null {
   const last = detail.progress;
   const rows = finishedRows(detail);
   if (!last && !rows) return { progress: null, elapsedMs, note: 'no progress was recorded: the timeline shows how far it got' };
-  const note = [last ? stoppedAt(last) : '', rows?.words ?? ''].filter(Boolean).join('; ');
+  const note = [last ? stoppedAtText(last) : '', rows?.words ?? ''].filter(Boolean).join('; ');
   const progress: ProgressInfo = last ? { ...last, label: entry.status } : { fraction: rows!.fraction, label: entry.status, elapsedMs: elapsedMs ?? 0 };
   return { progress, elapsedMs, note };
 }

@@ -5,15 +5,16 @@
  * whole: the Runs view asks for the rows it can show, the run picker and Results read the newest
  * page. One page request is in flight at a time, and it asks for what the view wants by the time
  * it goes, so dragging the scrollbar across the list does not queue a request per row passed.
+ * A run that ended early comes with how far it got (ListedRun), as the service read it.
  */
 import { computed, markRaw, ref, shallowRef } from 'vue';
-import { compareEntries, type RunIndexEntry, type RunPage } from '../../../shared/api';
+import { compareEntries, type ListedRun, type RunPage } from '../../../shared/api';
 import { useApi } from './apiAccess';
 
 /** rows one page request asks for */
 export const RUN_PAGE_ROWS = 200;
 
-export type RowMap = ReadonlyMap<number, RunIndexEntry>;
+export type RowMap = ReadonlyMap<number, ListedRun>;
 
 /** The offsets of the pages holding rows [start, end) that `rows` lacks, below `total`. */
 export function missingPages(rows: RowMap, start: number, end: number, total: number): number[] {
@@ -28,11 +29,11 @@ export function missingPages(rows: RowMap, start: number, end: number, total: nu
 }
 
 /** `rows` without the row of run `id`, the rows after it one place up; null when that run is not loaded. */
-export function withoutRun(rows: RowMap, id: string): Map<number, RunIndexEntry> | null {
+export function withoutRun(rows: RowMap, id: string): Map<number, ListedRun> | null {
   let at = -1;
   for (const [i, r] of rows) if (r.id === id) at = i;
   if (at < 0) return null;
-  const next = new Map<number, RunIndexEntry>();
+  const next = new Map<number, ListedRun>();
   for (const [i, r] of rows) if (i !== at) next.set(i > at ? i - 1 : i, r);
   return next;
 }
@@ -45,8 +46,8 @@ async function fetchPage(offset: number): Promise<RunPage> {
   return { runs: all.slice(offset, offset + RUN_PAGE_ROWS), offset, total: all.length };
 }
 
-function merged(rows: RowMap, pages: readonly RunPage[], total: number): Map<number, RunIndexEntry> {
-  const next = new Map<number, RunIndexEntry>();
+function merged(rows: RowMap, pages: readonly RunPage[], total: number): Map<number, ListedRun> {
+  const next = new Map<number, ListedRun>();
   for (const [i, r] of rows) if (i < total) next.set(i, r);
   for (const p of pages) p.runs.forEach((r, k) => next.set(p.offset + k, markRaw(r)));
   return next;
@@ -105,8 +106,8 @@ export function useRunPages(onError: (e: unknown) => void) {
   }
 
   /** the newest page of runs: what the run picker offers and Results opens first */
-  const newest = computed((): RunIndexEntry[] => {
-    const list: RunIndexEntry[] = [];
+  const newest = computed((): ListedRun[] => {
+    const list: ListedRun[] = [];
     for (let i = 0; i < Math.min(RUN_PAGE_ROWS, total.value); i++) {
       const r = rows.value.get(i);
       if (r) list.push(r);
@@ -115,9 +116,9 @@ export function useRunPages(onError: (e: unknown) => void) {
   });
 
   /** the run at place `index` of the whole list; undefined until its page is loaded */
-  const rowAt = (index: number): RunIndexEntry | undefined => rows.value.get(index);
+  const rowAt = (index: number): ListedRun | undefined => rows.value.get(index);
   /** a loaded run by id */
-  function loaded(id: string): RunIndexEntry | undefined {
+  function loaded(id: string): ListedRun | undefined {
     for (const r of rows.value.values()) if (r.id === id) return r;
     return undefined;
   }

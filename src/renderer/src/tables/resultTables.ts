@@ -2,7 +2,7 @@
  * Rows for the Results and Runs tables, computed from the report so the .vue files only lay them
  * out. Pure; times in milliseconds.
  */
-import type { ComparisonRow, RunIndexEntry } from '../../../shared/api';
+import { headlineTimeText, type ComparisonRow, type RunIndexEntry } from '../../../shared/api';
 import type { Finding, Report, StageTime, StrategyComparison, StrategyResult, TimingStats } from '../../../shared/report';
 import { electrodeIndexOf, ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import { formatBytes, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../../shared/format';
@@ -207,11 +207,9 @@ export function sortFindings<T extends Pick<Finding, 'severity'>>(findings: read
   return [...findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 }
 
-/** "reference 120 ms · compensated 48 ms": warm total medians as the run list shows them */
+/** "reference 120 ms · compensated 48 ms": warm total medians as the run list shows them, a first call marked so */
 export function headlineText(entry: RunIndexEntry): string {
-  const parts = entry.headline
-    .filter((h) => h.totalMedianMs !== undefined || h.decodeMedianMs !== undefined)
-    .map((h) => `${h.strategy} ${formatMs(h.totalMedianMs ?? h.decodeMedianMs)}`);
+  const parts = entry.headline.map(headlineTimeText).filter((t) => t !== undefined);
   return parts.length ? parts.join(' · ') : '–';
 }
 
