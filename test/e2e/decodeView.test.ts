@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunId } from '../../src/shared/runIds';
-import { runCli, startWebSession, webTestSkipReason } from './harness';
+import { runCli, screenshotsAtLabSizes, startWebSession, webTestSkipReason } from './harness';
 import { canvasStats } from './webModeChecks';
 
 const reason = webTestSkipReason();
@@ -76,6 +76,7 @@ describe.skipIf(reason !== null)(`the Decode view on a detector decode${reason ?
     await page.getByTestId('threshold-input').dispatchEvent('change');
     await expect.poll(async () => (await page.getByTestId('period-row').count()) <= listed, SOON).toBe(true);
     await web.session.screenshot('decode-view-zoomed');
+    await screenshotsAtLabSizes(web.session, 'decode-view-zoomed');
     expect(problems).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeNpyBytes, encodeNpyFloat64, encodeNpyStrings, ZipWriter } from '../../src/main/data';
 import { isRunId } from '../../src/shared/runIds';
-import { runCli, startWebSession, webTestSkipReason } from './harness';
+import { runCli, screenshotsAtLabSizes, startWebSession, webTestSkipReason } from './harness';
 import { canvasStats } from './webModeChecks';
 
 const reason = webTestSkipReason();
@@ -148,6 +148,19 @@ describe.skipIf(reason !== null)(`the Decode view on a 2-D detector decode${reas
     const stopped = await cursorRow();
     await expect.poll(mapRow, SOON).toBe(stopped);
     expect(await cursorRow()).toBe(stopped);
+    expect(problems).toEqual([]);
+  });
+
+  it('a period row zooms the map\'s tracks to it', async () => {
+    const { page, problems } = web.session;
+    // the open field has few confident non-local rows: a low threshold lists some to zoom to
+    await page.getByTestId('threshold-input').fill('0.05');
+    await page.getByTestId('threshold-input').dispatchEvent('change');
+    await expect.poll(() => page.getByTestId('period-row').count(), SOON).toBeGreaterThan(0);
+    await page.getByTestId('period-row').first().click();
+    await expect.poll(() => page.getByTestId('posterior-whole').isEnabled(), SOON).toBe(true);
+    await expect.poll(() => drawn('position-tracks', 4), SOON).toBe('drawn');
+    await screenshotsAtLabSizes(web.session, 'decode-view-2d-zoomed');
     expect(problems).toEqual([]);
   });
 });

@@ -98,6 +98,28 @@ export async function startServe(options: { runsDir?: string; staticDir?: string
   };
 }
 
+/** the window sizes a lab's screens have: a laptop's and a desktop monitor's */
+export const LAB_VIEWPORTS = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
+
+/**
+ * Full-page PNGs of the page as it stands at each of LAB_VIEWPORTS, `<name>-<w>x<h>.png` under
+ * test-artifacts/, for a look by eye; the page's own size is put back after.
+ */
+export async function screenshotsAtLabSizes(session: BrowserSession, name: string): Promise<string[]> {
+  const before = session.page.viewportSize();
+  const paths: string[] = [];
+  for (const size of LAB_VIEWPORTS) {
+    await session.page.setViewportSize(size);
+    // from the top: a full-page shot of a scrolled page draws the sticky sidebar where the scroll left it
+    await session.page.evaluate(() => window.scrollTo(0, 0));
+    // the charts redraw on resize a frame or two later
+    await session.page.waitForTimeout(400);
+    paths.push(await session.screenshot(`${name}-${size.width}x${size.height}`));
+  }
+  if (before) await session.page.setViewportSize(before);
+  return paths;
+}
+
 export interface BrowserSession {
   browser: Browser;
   context: BrowserContext;
