@@ -17,7 +17,7 @@
 export { initBackendFor, type ChoiceContext } from './backendChoice';
 export {
   calibrateBackend, engineMemory, explainBackendFailure, initBackend, listBackends, openStageTimer, profileKernels, stageClock, tfjsVersion, untimedStageTimer,
-  type CalibrationOptions, type GpuSpanTime, type StageTimer,
+  type CalibrationOptions, type StageTimer,
 } from './backends';
 export {
   encodingModelOf, fitElectrodeAt, fitEncodingModel, interpolatePosition, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
@@ -30,7 +30,7 @@ export {
   type ElectrodeMarks, type ElectrodePlan, type NonlocalExecutor, type NonlocalPlan, type PlannedTerms, type RunningTerms, type TermListener,
   type TermReader, type TermSink,
 } from './likelihood';
-export { CancelledError } from './model';
+export { CancelledError, type GpuSpanTime } from './model';
 export { copyFloat32Into, relaxedSimdAvailable } from './simd';
 export { addLocalTerms, localTerms, predictLocal, type LocalElectrodeTerms } from './local';
 export { NULL_PROBE } from './types';

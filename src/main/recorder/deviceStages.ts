@@ -9,14 +9,7 @@
  */
 import type { StageClock, StageTime } from '../../shared/report';
 import { electrodeIndexOf } from '../../shared/traceSpans';
-
-/** One span as the stage timer saw it. */
-export interface DeviceSpanTime {
-  name: string;
-  args?: Record<string, unknown>;
-  gpuMs: number;
-  gpuSelfMs: number;
-}
+import type { GpuSpanTime } from '../engine/model';
 
 interface DeviceRow {
   totalMs: number;
@@ -27,7 +20,7 @@ interface DeviceRow {
 export class DeviceStageTimes {
   private readonly byName = new Map<string, DeviceRow>();
 
-  add(s: DeviceSpanTime): void {
+  add(s: GpuSpanTime): void {
     let row = this.byName.get(s.name);
     if (!row) this.byName.set(s.name, (row = { totalMs: 0, selfMs: 0, perElectrode: new Map() }));
     row.totalMs += s.gpuMs;

@@ -14,4 +14,4 @@ export { sampleProcessRssBytes, gpuMemory, parseNvidiaSmiMemory, type GpuMemoryI
 export { sampleProcessTreeRssBytes, treeRssFromPs } from './processTree';
 export { aggregateKernels, KernelAggregator, type ProfiledKernel } from './kernelProfile';
 export { RunningStageTimes, stageTimes } from './stages';
-export { DeviceStageTimes, type DeviceSpanTime } from './deviceStages';
+export { DeviceStageTimes } from './deviceStages';

@@ -11,5 +11,5 @@
  */
 export { engineMemory, explainBackendFailure, initBackend, listBackends, profileKernels, tfjsVersion } from './backends';
 export { calibrateBackend, type CalibrationOptions } from './calibration';
-export { openStageTimer, stageClock, untimedStageTimer, type GpuSpanTime, type StageTimer } from './stageTimer';
+export { openStageTimer, stageClock, untimedStageTimer, type StageTimer } from './stageTimer';
 export { makeStageTools } from './sync';

@@ -10,18 +10,10 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { StageClock } from '../../../shared/report';
-import type { DeviceSpan, EngineProbe } from '../model';
+import type { DeviceSpan, EngineProbe, GpuSpanTime } from '../model';
 import { setGpuTiming, takeTimedPasses, timingMark, type TimedPass } from '../webgpu';
 import { webGpuLane, webGpuTimerReady } from './gpuProfile';
 import { isAsyncBackend } from './sync';
-
-/** One span the timer saw, with the GPU time of the work it issued. */
-export interface GpuSpanTime {
-  name: string;
-  args?: Record<string, unknown>;
-  gpuMs: number;
-  gpuSelfMs: number;
-}
 
 export interface StageTimer {
   /** where the active backend's stage times come from */

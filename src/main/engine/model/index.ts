@@ -10,7 +10,7 @@
 export * from './constants';
 export { CancelledError, isCancellation, throwIfCancelled } from './cancellation';
 export { FLUSH_BELOW, FLUSH_TOLERANCE, flushIsSafe, flushThreshold } from './flush';
-export { NULL_PROBE, type DeviceSpan, type EngineProbe } from './probe';
+export { NULL_PROBE, type DeviceSpan, type EngineProbe, type GpuSpanTime } from './probe';
 export type { ProbedStrategy, ProblemSizes, StrategyOptions } from './types';
 export { strategyOptionsFor } from './strategyOptions';
 export { electrodeStrategy, type TileChoice } from './electrodeStrategy';

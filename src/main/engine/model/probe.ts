@@ -22,6 +22,14 @@ export interface DeviceSpan {
   endNs: bigint;
 }
 
+/** A span of a call whose stages did not wait for the device, with the GPU time of the work it issued (backends/stageTimer.ts). */
+export interface GpuSpanTime {
+  name: string;
+  args?: Record<string, unknown>;
+  gpuMs: number;
+  gpuSelfMs: number;
+}
+
 export const NULL_PROBE: EngineProbe = {
   span: async (_name, fn) => fn(),
   counter: () => undefined,
