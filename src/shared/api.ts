@@ -5,7 +5,7 @@
  */
 import type { BackendChoice, BackendName, DataSource, PosteriorMethod, PosteriorModel, PresetName, RunConfig, StrategyName } from './config';
 import type { DatasetSummary } from './dataset';
-import type { ProgressInfo, RunEvent } from './events';
+import type { ProgressInfo, RunEvent, RunLogLine } from './events';
 import type { NpzExport, NwbRecipe, NwbScanView, SavedRecipe } from './nwb';
 import type { PosteriorRequest, PosteriorView } from './posteriorView';
 import type { PosteriorMap, PosteriorMapRequest } from './posteriorViewMap';
@@ -110,6 +110,9 @@ export interface RunDetail {
    * was cancelled or failed, the last progress it recorded, which says how far it got.
    */
   progress?: ProgressInfo;
+  /** The newest lines of the run's log (MAX_KEPT_LOG_LINES at most), so a page opening late shows
+   *  what the terminal printed; absent when the run kept none. */
+  log?: RunLogLine[];
 }
 
 /**

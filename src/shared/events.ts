@@ -89,7 +89,22 @@ export type RunEvent =
   | TimelineNotice
   | { type: 'progress'; runId: string; progress: ProgressInfo }
   | { type: 'status'; runId: string; status: RunStatus; error?: SerializedError }
-  | { type: 'log'; runId: string; level: 'info' | 'warn' | 'error'; message: string };
+  | ({ type: 'log'; runId: string } & RunLogLine);
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/**
+ * One line of a run's log. `seq` is its place in the run's log, from 0: a page that joins late
+ * takes the lines the service kept and the lines it hears since, each once, in order.
+ */
+export interface RunLogLine {
+  seq: number;
+  level: LogLevel;
+  message: string;
+}
+
+/** the most log lines a run's live state keeps (the newest ones), and a page shows */
+export const MAX_KEPT_LOG_LINES = 200;
 
 /** Most lane changes one notice carries; a service with more to say sends several. */
 export const MAX_NOTICE_LANES = 1_024;
@@ -137,6 +152,24 @@ function isProgress(v: unknown): boolean {
   return (v.basis === undefined || v.basis === 'time' || v.basis === 'count') && (v.count === undefined || isProgressCount(v.count));
 }
 
+export function isRunLogLine(v: unknown): v is RunLogLine {
+  return isObject(v) && Number.isSafeInteger(v.seq) && (v.seq as number) >= 0 && LOG_LEVELS.has(v.level as string) && isText(v.message, 1_000_000);
+}
+
+/** A kept log as a file or an answer holds it: its lines that are log lines, at most the newest MAX_KEPT_LOG_LINES, in order. */
+export function readRunLog(v: unknown): RunLogLine[] {
+  if (!Array.isArray(v)) return [];
+  const lines = v.filter(isRunLogLine).map(({ seq, level, message }) => ({ seq, level, message }));
+  return lines.sort((a, b) => a.seq - b.seq).slice(-MAX_KEPT_LOG_LINES);
+}
+
+/** Two parts of one run's log as one: each line once (by seq), in order, the newest MAX_KEPT_LOG_LINES. */
+export function mergeRunLogs(a: readonly RunLogLine[], b: readonly RunLogLine[]): RunLogLine[] {
+  const bySeq = new Map<number, RunLogLine>();
+  for (const line of [...a, ...b]) bySeq.set(line.seq, line);
+  return [...bySeq.values()].sort((x, y) => x.seq - y.seq).slice(-MAX_KEPT_LOG_LINES);
+}
+
 /**
  * A run event as a page receives it, checked where it crosses into the page (the WebSocket, the
  * preload): its shape, and a notice's size within the bounds the service keeps to. Null for
@@ -152,7 +185,7 @@ export function readRunEvent(v: unknown): RunEvent | null {
     case 'status':
       return RUN_STATUSES.has(v.status as string) && (v.error === undefined || isObject(v.error)) ? (v as unknown as RunEvent) : null;
     case 'log':
-      return LOG_LEVELS.has(v.level as string) && isText(v.message, 1_000_000) ? (v as unknown as RunEvent) : null;
+      return isRunLogLine(v) ? (v as unknown as RunEvent) : null;
     default:
       return null;
   }

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from './events';
 import { RunListeners } from './runListeners';
 
-const event: RunEvent = { type: 'log', runId: 'r1', level: 'info', message: 'x' };
+const event: RunEvent = { type: 'log', runId: 'r1', seq: 0, level: 'info', message: 'x' };
 
 describe('RunListeners', () => {
   it('subscribes a key on its first listener and unsubscribes after its last, once each', () => {

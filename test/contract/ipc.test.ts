@@ -76,7 +76,7 @@ describe('IPC transport specifics', () => {
     const off2 = api.subscribe('*', (e) => seen.push(e));
     await new Promise((r) => setTimeout(r, 20));
     expect(service.listeners.get('*')?.size).toBe(1);
-    service.emit({ type: 'log', runId: '20250101-000000-abcdef', level: 'info', message: 'hi' });
+    service.emit({ type: 'log', runId: '20250101-000000-abcdef', seq: 0, level: 'info', message: 'hi' });
     await new Promise((r) => setTimeout(r, 20));
     expect(seen).toHaveLength(2);
     off1();

@@ -2,7 +2,8 @@
  * Live state is the run's, not the page's: a second tab that opens a run late draws it from its
  * start, and a run started from the command line on the same runs folder shows in the page the
  * stage, share and time left its terminal line shows (the same reading of the same progress, saved
- * in the run's folder), a share of time rather than of steps. One serve, one browser, in Debian's
+ * in the run's folder), a share of time rather than of steps. Either page shows the log lines the
+ * run wrote before it opened. One serve, one browser, in Debian's
  * Chromium; screenshots under test-artifacts/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunConfig } from '../../src/shared/config';
-import type { ProgressInfo } from '../../src/shared/events';
+import type { ProgressInfo, RunLogLine } from '../../src/shared/events';
 import { readProgress, timeLeftText } from '../../src/shared/progress';
 import { isRunId } from '../../src/shared/runIds';
 import type { ServerMessage } from '../../src/shared/wire';
@@ -52,13 +53,14 @@ describe.skipIf(reason !== null)(`a live run, joined late${reason ? ` (skipped: 
     return expect.poll(async () => (await runIds()).find((id) => !before.has(id)), { timeout: 60_000, interval: 100 }).toBeDefined().then(async () => (await runIds()).find((id) => !before.has(id))!);
   }
 
-  const progressFile = async (id: string): Promise<ProgressInfo | undefined> => {
+  const liveFile = async (id: string): Promise<{ progress?: ProgressInfo; log?: RunLogLine[] } | undefined> => {
     try {
-      return (JSON.parse(await readFile(join(web.serve.runsDir, id, 'progress.json'), 'utf8')) as { progress: ProgressInfo }).progress;
+      return JSON.parse(await readFile(join(web.serve.runsDir, id, 'progress.json'), 'utf8')) as { progress?: ProgressInfo; log?: RunLogLine[] };
     } catch {
       return undefined;
     }
   };
+  const progressFile = async (id: string): Promise<ProgressInfo | undefined> => (await liveFile(id))?.progress;
 
   /** the page as a lab sees it on a laptop and on a desktop screen, under test-artifacts/ */
   async function shots(p: Page, name: string): Promise<void> {
@@ -98,6 +100,8 @@ describe.skipIf(reason !== null)(`a live run, joined late${reason ? ` (skipped: 
     const id = await serveRun({
       data: { kind: 'preset', name: 'medium', seed: 42, features: 2, featureScale: 1 }, backend: 'wasm',
       strategies: ['reference', 'compensated'], repeats: 200, warmup: 1, local: false, saveLikelihood: false, trace: true,
+      // more workers than the machine has cores: the run says so in its log as it starts, before the page opens
+      workers: 64,
     });
     // well into the run: engine memory has been sampled for seconds before this page opens
     await expect.poll(async () => (await progressFile(id))?.elapsedMs ?? 0, { timeout: 60_000, interval: 200 }).toBeGreaterThan(6_000);
@@ -112,6 +116,8 @@ describe.skipIf(reason !== null)(`a live run, joined late${reason ? ` (skipped: 
       await expect.poll(async () => (await late.getByTestId('counter-value').allTextContents()).filter((t) => /\d/.test(t)).length, SOON).toBeGreaterThan(0);
       // still live: a finished run's counters come from its file, whole, and would prove nothing
       expect(((await late.getByTestId('run-status').textContent()) ?? '').trim()).toBe('running');
+      // the log the run wrote before the page opened
+      await expect.poll(async () => (await late.getByTestId('run-log').allTextContents()).join(' '), SOON).toMatch(/--workers 64: .*so the run uses \d+ worker/);
       await shots(late, 'live-joined-late');
     } finally {
       await late.close();
@@ -120,8 +126,11 @@ describe.skipIf(reason !== null)(`a live run, joined late${reason ? ` (skipped: 
   }, 180_000);
 
   it('a run started from the command line shows the stage, share of its time and time left its terminal shows', async () => {
-    const id = await cliRun(['--data', 'preset:medium', '--strategy', 'reference,compensated,logsumexp', '--repeats', 'auto', '--max-time', '8']);
+    const id = await cliRun(['--data', 'preset:medium', '--strategy', 'reference,compensated,logsumexp', '--repeats', 'auto', '--max-time', '8', '--workers', '64']);
+    // the page opens once the run has logged (its terminal printed the line): it shows the line too
+    await expect.poll(async () => (await liveFile(id))?.log?.length ?? 0, { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
     await page.goto(`${web.serve.origin}/#/live?run=${id}`);
+    await expect.poll(async () => (await page.getByTestId('run-log').allTextContents()).join(' '), SOON).toMatch(/--workers 64: /);
     await expect.poll(() => text('run-status'), SOON).toBe('running');
     // the page and the terminal read the same progress (the one the run saves for other processes' pages)
     let matched: { file: ProgressInfo; share: string; label: string; eta: string } | undefined;

@@ -93,7 +93,7 @@ describe('fault: pages that stop reading', () => {
     stall(stuck);
     // about 25 MB of log lines: more than the kernel's socket buffers hold, so the rest waits in the server
     const message = 'x'.repeat(64 * 1024);
-    for (let i = 0; i < 400; i++) stub.emit({ type: 'log', runId: '20250101-000000-abcdef', level: 'info', message });
+    for (let i = 0; i < 400; i++) stub.emit({ type: 'log', runId: '20250101-000000-abcdef', seq: i, level: 'info', message });
 
     // the paused page cannot see its socket close; the server's word for it is the log line
     await waitFor('the stuck page to be dropped', () => (logs.length > 0 ? true : undefined), 5_000);

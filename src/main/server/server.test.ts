@@ -206,8 +206,8 @@ describe('startServer: WebSocket', () => {
     ws.send(JSON.stringify({ kind: 'subscribe', id: 8, runId: '*' }));
     await byId(8);
     expect(service.listeners.get('*')?.size).toBe(1);
-    service.emit({ type: 'log', runId: 'r', level: 'info', message: 'hello' });
-    expect(await waitFor((m) => m.kind === 'event')).toEqual({ kind: 'event', runId: '*', event: { type: 'log', runId: 'r', level: 'info', message: 'hello' } });
+    service.emit({ type: 'log', runId: 'r', seq: 0, level: 'info', message: 'hello' });
+    expect(await waitFor((m) => m.kind === 'event')).toEqual({ kind: 'event', runId: '*', event: { type: 'log', runId: 'r', seq: 0, level: 'info', message: 'hello' } });
 
     ws.close();
     await new Promise((r) => ws.on('close', r));

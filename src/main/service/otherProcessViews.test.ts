@@ -1,7 +1,7 @@
 /**
  * A run another process runs in the runs folder (a CLI run beside the app or a serve), as this
  * service's pages see it: the progress the terminal shows, at once, for a page that opens the run
- * late (and once it was cancelled, how far it got); the counter history with each series' process;
+ * late (and once it was cancelled, how far it got), and the log lines it printed; the counter history with each series' process;
  * and its timeline answered from memory, without the store looking at the folder again on every
  * call while pages watch it four times a second.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunConfig } from '../../shared/config';
-import type { ProgressInfo, TraceRecord } from '../../shared/events';
+import type { ProgressInfo, RunEvent, RunLogLine, TraceRecord } from '../../shared/events';
 import { PROGRESS_FILE } from './liveFolder';
 import { createProfilerService, type ProfilerService } from './profilerService';
 import { RunStore } from './store';
@@ -21,6 +21,7 @@ const config: RunConfig = {
   strategies: ['reference'], repeats: 1, warmup: 0, local: false, saveLikelihood: false, trace: true,
 };
 const progress: ProgressInfo = { fraction: 0.45, label: 'logsumexp · repeat 13', elapsedMs: 41_000, etaMs: 51_000, basis: 'time', count: { done: 30, total: 35, unit: 'steps' } };
+const log: RunLogLine[] = [{ seq: 0, level: 'info', message: 'loaded preset:tiny' }, { seq: 1, level: 'warn', message: 'the machine is busy' }];
 const records: TraceRecord[] = [
   { ph: 'C', proc: 'service', name: 'memory (MB)', ts: 0, args: { rss: 40 } },
   { ph: 'C', proc: 'engine', name: 'memory (MB)', ts: 10, args: { rss: 100 } },
@@ -38,7 +39,7 @@ async function otherProcessRun(status: 'running' | 'cancelled'): Promise<void> {
   await mkdir(folder, { recursive: true });
   await writeFile(join(folder, 'config.json'), JSON.stringify(config));
   await writeFile(join(folder, 'events.ndjson'), `${JSON.stringify(records)}\n`);
-  await writeFile(join(folder, PROGRESS_FILE), JSON.stringify({ type: 'progress', runId, progress }));
+  await writeFile(join(folder, PROGRESS_FILE), JSON.stringify({ type: 'progress', runId, progress, log }));
   await writeFile(join(folder, 'status.json'), JSON.stringify({
     id: runId, status, createdAt: new Date().toISOString(), dataset: 'preset:tiny', backend: 'wasm', strategies: ['reference'], headline: [],
     ...(status === 'running' ? { ownerPid: process.pid, ownerStore: 'another process' } : { finishedAt: new Date().toISOString() }),
@@ -73,6 +74,23 @@ describe('a run another process runs, seen by this service\'s pages', () => {
     const detail = await service.getRun(runId);
     expect(detail.entry.status).toBe('running');
     expect(detail.progress).toEqual(progress);
+    // and the log lines its terminal printed so far
+    expect(detail.log).toEqual(log);
+  });
+
+  it('tells a watching page the log lines the run adds, each once', async () => {
+    const heard: RunEvent[] = [];
+    const stop = service.subscribe('*', (e) => heard.push(e));
+    try {
+      await otherProcessRun('running');
+      const messages = () => heard.flatMap((e) => (e.type === 'log' ? [`${e.seq} ${e.message}`] : []));
+      await vi.waitFor(() => expect(messages()).toEqual(['0 loaded preset:tiny', '1 the machine is busy']), { timeout: 10_000, interval: 20 });
+      const more = [...log, { seq: 2, level: 'info', message: 'repeat 2/3' } as const];
+      await writeFile(join(dir, runId, PROGRESS_FILE), JSON.stringify({ type: 'progress', runId, progress, log: more }));
+      await vi.waitFor(() => expect(messages()).toEqual(['0 loaded preset:tiny', '1 the machine is busy', '2 repeat 2/3']), { timeout: 10_000, interval: 20 });
+    } finally {
+      stop();
+    }
   });
 
   it('answers its counter history with the process of each series, for a page joining late to continue', async () => {
@@ -105,5 +123,6 @@ describe('a run another process runs, seen by this service\'s pages', () => {
     const detail = await service.getRun(runId);
     expect(detail.entry.status).toBe('cancelled');
     expect(detail.progress).toEqual(progress);
+    expect(detail.log?.map((l) => l.message)).toEqual(['loaded preset:tiny', 'the machine is busy']);
   });
 });

@@ -19,7 +19,7 @@ import type { SpawnEngine } from '../host';
 import type { RunsFolderState } from '../../shared/serverState';
 import { dataCalls, runViews } from './calls';
 import { decodeConfig, decodeRequestOf, withReadableData } from './checks';
-import { assertRunsCanStart, PROGRESS_FILE, readProgressFile, runsFolderState, type OtherProcessRunsOptions } from './liveFolder';
+import { assertRunsCanStart, PROGRESS_FILE, readLiveStateFile, readProgressFile, runsFolderState, type OtherProcessRunsOptions } from './liveFolder';
 import { createServiceCore, type ServiceCore } from './serviceCore';
 import { bundleAlignment, entryOf, exportBytes, perfettoBundleBytes, type ExportBytes, type OpenEventStream } from './store';
 import { exportFormat, finiteNumber, listener, runPageRequest } from './validate';
@@ -133,6 +133,19 @@ async function latestProgress({ store, queue }: ServiceCore, id: string, status:
   return queue.get(id)?.progress ?? (await readProgressFile(store.file(id, PROGRESS_FILE), id))?.progress;
 }
 
+/**
+ * What a page opening a run late adds to its record: the latest progress (a run not completed)
+ * and the log kept so far, this service's run's from memory, any other's from its folder.
+ */
+async function liveStateOf({ store, queue }: ServiceCore, id: string, status: string): Promise<Pick<RunDetail, 'progress' | 'log'>> {
+  if (status === 'queued') return {};
+  const active = queue.get(id);
+  const saved = active ? { progress: undefined, log: active.log } : await readLiveStateFile(store.file(id, PROGRESS_FILE), id).catch(() => undefined);
+  const progress = status === 'completed' ? undefined : active?.progress ?? saved?.progress?.progress;
+  const log = saved && saved.log.length > 0 ? [...saved.log] : undefined;
+  return { ...(progress ? { progress } : {}), ...(log ? { log } : {}) };
+}
+
 const ENDED_EARLY: ReadonlySet<string> = new Set(['cancelled', 'failed']);
 
 /**
@@ -156,8 +169,7 @@ function recordedRuns(core: ServiceCore): RecordedRuns {
     const id = await runId(v);
     const entry = entryOf(await store.status(id));
     const detail: RunDetail = { entry, config: await store.config(id), report: await store.report(id) };
-    const latest = await latestProgress(core, id, entry.status);
-    return latest ? { ...detail, progress: latest } : detail;
+    return { ...detail, ...(await liveStateOf(core, id, entry.status)) };
   };
   /** the store brought in line with the folder (and with final statuses saved late) before any listing */
   const refreshed = async (): Promise<void> => {

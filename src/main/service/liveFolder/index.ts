@@ -8,6 +8,6 @@
  * import the queue, the calls, nor the facade: the facade wires these beside the queue.
  */
 export { assertRunsCanStart, runsFolderState } from './runsFolderAccess';
-export { PROGRESS_FILE, PROGRESS_WRITE_INTERVAL_MS, ProgressFiles, readProgressFile } from './progressFile';
+export { PROGRESS_FILE, PROGRESS_WRITE_INTERVAL_MS, ProgressFiles, readLiveStateFile, readProgressFile, type SavedLiveState } from './progressFile';
 export { EVENT_TAIL_LIMITS, EventTail, type EventTailLimits } from './eventTail';
 export { OTHER_PROCESS_RUNS, OtherProcessRuns, type OtherProcessRunsDeps, type OtherProcessRunsOptions } from './otherProcessRuns';

@@ -1,8 +1,8 @@
 /**
  * Runs another process is running in this service's runs folder (a CLI `kde-profiler run
  * --runs-dir SAME` beside a serve), followed so that this service's subscribers hear of them as of
- * its own runs: each status as it changes (queued, running, the end), their progress (saved by
- * their process, progressFile.ts), and their timeline, tailed from events.ndjson into a
+ * its own runs: each status as it changes (queued, running, the end), their progress and log lines
+ * (saved by their process, progressFile.ts), and their timeline, tailed from events.ndjson into a
  * LiveTimeline whose notices go to the pages and which answers the views while the run records.
  *
  * The folder is polled every pollIntervalMs while anyone listens: one listing, and for each run
@@ -17,7 +17,7 @@ import { isRunId } from '../../../shared/runIds';
 import { ownerAlive, readJson, RUN_FILES, type RunStatusFile, type RunStore } from '../store';
 import { LiveTimeline } from '../timeline';
 import { EventTail } from './eventTail';
-import { PROGRESS_FILE, readProgressFile } from './progressFile';
+import { PROGRESS_FILE, readLiveStateFile } from './progressFile';
 
 export interface OtherProcessRunsOptions {
   /** how often the runs folder is looked at */
@@ -49,6 +49,8 @@ interface Followed {
   status: RunStatus;
   /** the progress last forwarded, as JSON */
   progressSent: string | undefined;
+  /** the seq of the last log line forwarded; -1 before the first */
+  logSent: number;
   tail: EventTail | undefined;
   timeline: LiveTimeline | undefined;
 }
@@ -132,11 +134,11 @@ export class OtherProcessRuns {
     }
     const known = this.followed.get(id);
     if (!isUnfinished(s.status) || !ownerAlive(s)) return this.ended(s, known);
-    const f = known ?? { status: s.status, progressSent: undefined, tail: undefined, timeline: undefined };
+    const f = known ?? { status: s.status, progressSent: undefined, logSent: -1, tail: undefined, timeline: undefined };
     if (!known) this.followed.set(id, f);
     if (known ? known.status !== s.status : this.baselineTaken) this.deps.emit(statusEvent(s));
     f.status = s.status;
-    await this.forwardProgress(id, f);
+    await this.forwardLiveState(id, f);
     await this.forwardTrace(id, f);
   }
 
@@ -153,10 +155,18 @@ export class OtherProcessRuns {
     this.deps.onEnded(id);
   }
 
-  private async forwardProgress(id: string, f: Followed): Promise<void> {
+  private async forwardLiveState(id: string, f: Followed): Promise<void> {
     // a queued run has no progress yet: a long queue (a sweep) costs one status read per run and poll
     if (f.status !== 'running') return;
-    const event = await readProgressFile(this.deps.store.file(id, PROGRESS_FILE), id);
+    const saved = await readLiveStateFile(this.deps.store.file(id, PROGRESS_FILE), id);
+    if (!saved) return;
+    // a page that joined late has the lines kept so far from getRun; these are the ones since
+    for (const line of saved.log) {
+      if (line.seq <= f.logSent) continue;
+      f.logSent = line.seq;
+      this.deps.emit({ type: 'log', runId: id, ...line });
+    }
+    const event = saved.progress;
     if (!event) return;
     const text = JSON.stringify(event.progress);
     if (text === f.progressSent) return;

@@ -1,14 +1,13 @@
 /**
  * One run while it executes: spawns the engine, appends every batch of records to events.ndjson and
- * to its live timeline (which tells the pages what changed), samples the engine's RSS from outside
- * at 20 Hz, and when the engine is gone (finished, failed, cancelled, killed) writes the report,
- * the trace and the final status. A run whose events can no longer be written is stopped at once
- * and ends failed; so is a run whose start cannot be recorded, and it ends only once its engine has
- * exited. Its phase (runPhase.ts) says where it is.
+ * its live timeline (which tells the pages), samples the engine's RSS at 20 Hz, keeps its log, and
+ * when the engine is gone writes the report, the trace and the final status. A run whose events or
+ * start cannot be recorded is stopped and ends failed, once its engine has exited. Its phase
+ * (runPhase.ts) says where it is.
  */
 import type { RunConfig } from '../../../shared/config';
 import { AppError, serializeError, type SerializedError } from '../../../shared/errors';
-import type { ProgressInfo, RunEvent, RunStatus, TraceRecord } from '../../../shared/events';
+import { MAX_KEPT_LOG_LINES, type LogLevel, type ProgressInfo, type RunEvent, type RunLogLine, type RunStatus, type TraceRecord } from '../../../shared/events';
 import type { Report } from '../../../shared/report';
 import { startEngine, type EngineEnd, type EngineHandle, type RssSampler, type SpawnEngine } from '../../host';
 import type { DecodeRequest, EngineOutcome, OpenSpan, StartMessage } from '../../engineProtocol';
@@ -41,6 +40,8 @@ export interface ActiveRunOptions {
 
 export class ActiveRun {
   progress: ProgressInfo | undefined;
+  readonly log: RunLogLine[] = []; // the newest lines, for a page that joins late
+  private logged = 0;
   /** the run's trace in memory, for its timeline and counters while it records; none with tracing off */
   readonly timeline: LiveTimeline | undefined;
   readonly finished: Promise<RunStatusFile>;
@@ -72,6 +73,14 @@ export class ActiveRun {
     return this.engine()?.openSpans() ?? [];
   }
 
+  /** One line of the run's log: kept (the newest MAX_KEPT_LOG_LINES) and told to the pages. */
+  private logLine(level: LogLevel, message: string): void {
+    const line: RunLogLine = { seq: this.logged++, level, message };
+    this.log.push(line);
+    if (this.log.length > MAX_KEPT_LOG_LINES) this.log.shift();
+    this.o.emit({ type: 'log', runId: this.id, ...line });
+  }
+
   /** Starts the engine; resolves `finished` whatever happens, and never rejects. */
   async start(): Promise<void> {
     if (this.phase.phase !== 'queued') return;
@@ -89,11 +98,8 @@ export class ActiveRun {
     return this.phase.phase === 'ended' && this.phase.unsavedFinal !== undefined;
   }
 
-  /**
-   * Tries again to save a final status the runs folder refused, once space or permission may be
-   * back, so that other readers of the folder stop seeing the run as going. True once saved, or
-   * once it never can be (the run's folder is gone).
-   */
+  /** Saves again a final status the runs folder refused (full, not writable), so other readers stop
+   *  seeing the run as going. True once saved, or once it never can be (its folder is gone). */
   async saveFinalStatus(): Promise<boolean> {
     const ended = this.phase;
     if (ended.phase !== 'ended' || !ended.unsavedFinal) return true;
@@ -160,7 +166,7 @@ export class ActiveRun {
         this.progress = progress;
         this.o.emit({ type: 'progress', runId: id, progress });
       },
-      onLog: (level, message) => this.o.emit({ type: 'log', runId: id, level, message }),
+      onLog: (level, message) => this.logLine(level, message),
     });
     this.attachEngine(handle);
     void handle.done.then(() => watchdog.stop());
@@ -187,10 +193,8 @@ export class ActiveRun {
     await this.conclude(end, rss?.sampler);
   }
 
-  /**
-   * The run's events can no longer be written: stop the engine now (the cancel path, with its kill
-   * after a grace period) so the run ends failed within a second instead of after the benchmark.
-   */
+  /** The run's events can no longer be written: stop the engine now (the cancel path, kill after a
+   *  grace period) so the run ends failed within a second instead of after the benchmark. */
   private stopRecording(e: NodeJS.ErrnoException, eventsPath: string): void {
     const phase = this.phase;
     if (!hasEngine(phase) || phase.recordingFailure) return;
@@ -198,15 +202,13 @@ export class ActiveRun {
     if (phase.engine && !phase.engineGone) void phase.engine.cancel();
   }
 
-  /**
-   * The engine stopped responding: the run fails saying so, and the engine is stopped (the cancel
-   * path: its kill lands even on a stopped process), so the queue moves on. What it recorded stays.
-   */
+  /** The engine stopped responding: the run fails saying so and the engine is stopped (its kill lands
+   *  even on a stopped process), so the queue moves on. What it recorded stays. */
   private stall(silentMs: number): void {
     const phase = this.phase;
     if (phase.phase !== 'running' || phase.engineGone || phase.stopFailure) return;
     phase.stopFailure = engineStalledError(silentMs, phase.engine?.pid);
-    this.o.emit({ type: 'log', runId: this.id, level: 'error', message: phase.stopFailure.message });
+    this.logLine('error', phase.stopFailure.message);
     void phase.engine?.cancel();
   }
 
@@ -251,11 +253,9 @@ export class ActiveRun {
     }
   }
 
-  /**
-   * Ends the run once: writes what it can (report, trace, status), tells the page, resolves
-   * `finished`. Never throws: a disk that fails here is reported as one log line, not a crash, and
-   * the final status stays in memory (listRuns, whenFinished) whatever reached the folder.
-   */
+  /** Ends the run once: writes what it can (report, trace, status), tells the page, resolves `finished`.
+   *  Never throws: a failing disk is one log line, and the final status stays in memory (listRuns,
+   *  whenFinished) whatever reached the folder. */
   private async finish(status: RunStatus, error: SerializedError | undefined, report: Report | undefined): Promise<void> {
     const before = this.phase;
     if (before.phase === 'ended') return;
@@ -269,7 +269,7 @@ export class ActiveRun {
     const id = this.status.id;
     let unsaved: string[];
     try {
-      unsaved = await writeRunEndFiles({ store, config: this.o.config, runId: id, status, report, emit: (e) => this.o.emit(e) });
+      unsaved = await writeRunEndFiles({ store, config: this.o.config, runId: id, status, report, log: (level, message) => this.logLine(level, message) });
     } catch (e) {
       unsaved = [`run files: ${serializeError(e).message}`];
     }
@@ -290,7 +290,7 @@ export class ActiveRun {
       unsaved.unshift(`status: ${serializeError(e).message}`);
     } finally {
       // one line however many files failed: on a full disk they all fail for the same reason
-      if (unsaved.length > 0) this.o.emit({ type: 'log', runId: id, level: statusSaved ? 'warn' : 'error', message: unsavedFilesMessage(store.dir(id), status, statusSaved, unsaved) });
+      if (unsaved.length > 0) this.logLine(statusSaved ? 'warn' : 'error', unsavedFilesMessage(store.dir(id), status, statusSaved, unsaved));
       store.markActive(id, false);
       this.timeline?.flushNotices();
       this.o.emit(error ? { type: 'status', runId: id, status, error } : { type: 'status', runId: id, status });

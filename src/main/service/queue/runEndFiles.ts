@@ -5,7 +5,7 @@
  */
 import type { RunConfig } from '../../../shared/config';
 import { serializeError } from '../../../shared/errors';
-import type { RunEvent, RunStatus } from '../../../shared/events';
+import type { LogLevel, RunStatus } from '../../../shared/events';
 import type { Report } from '../../../shared/report';
 import { RUN_FILES, writeReportFiles, writeTraceFromEvents, type RunStore } from '../store';
 
@@ -15,11 +15,12 @@ export interface RunEndFiles {
   runId: string;
   status: RunStatus;
   report: Report | undefined;
-  emit: (event: RunEvent) => void;
+  /** a line of the run's log */
+  log: (level: LogLevel, message: string) => void;
 }
 
 /** Writes the report files and the trace; returns what could not be written. A schema mismatch is a warning of its own. */
-export async function writeRunEndFiles({ store, config, runId: id, status, report, emit }: RunEndFiles): Promise<string[]> {
+export async function writeRunEndFiles({ store, config, runId: id, status, report, log }: RunEndFiles): Promise<string[]> {
   const unsaved: string[] = [];
   if (report) {
     try {
@@ -28,7 +29,7 @@ export async function writeRunEndFiles({ store, config, runId: id, status, repor
         report,
       );
       if (problems.length > 0) {
-        emit({ type: 'log', runId: id, level: 'warn', message: `${RUN_FILES.report} does not match its schema: ${problems.slice(0, 5).join('; ')}` });
+        log('warn', `${RUN_FILES.report} does not match its schema: ${problems.slice(0, 5).join('; ')}`);
       }
     } catch (e) {
       unsaved.push(`report files: ${serializeError(e).message}`);

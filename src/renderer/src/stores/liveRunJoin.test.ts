@@ -3,7 +3,7 @@
  * it sees the run from its start, and at once the progress the terminal shows.
  */
 import { describe, expect, it } from 'vitest';
-import type { CounterSeries } from '../../../shared/api';
+import type { CounterSeries, RunDetail } from '../../../shared/api';
 import type { RunEvent } from '../../../shared/events';
 import { FakeApi, installFakeApiEachTest } from '../testing/fakeApi';
 import { runDetail, runEntry } from '../testing/sampleData';
@@ -64,5 +64,24 @@ describe('a page that joins a live run late', () => {
     // the events that follow are newer and take over
     api.emit({ type: 'progress', runId: RUN, progress: { fraction: 0.5, label: 'logsumexp · repeat 14', elapsedMs: 45_000, etaMs: 47_000, basis: 'time' } });
     expect(live.progress?.label).toBe('logsumexp · repeat 14');
+  });
+
+  it('shows the log lines from the run\'s start: those kept before it joined, then those it hears, each once', async () => {
+    let answer: (d: RunDetail) => void = () => undefined;
+    api.getRun = () => new Promise((resolve) => (answer = resolve));
+    const live = useLiveRunStore();
+    const attached = live.attach(RUN);
+    await Promise.resolve();
+    // heard while the record was on its way: line 2 is in both
+    api.emit({ type: 'log', runId: RUN, seq: 2, level: 'warn', message: 'machine busy' });
+    api.emit({ type: 'log', runId: RUN, seq: 3, level: 'info', message: 'repeat 4' });
+    answer({
+      ...runDetail(RUN), report: null, entry: runEntry(RUN, { status: 'running' }),
+      log: [{ seq: 0, level: 'info', message: 'loaded' }, { seq: 1, level: 'info', message: 'backend wasm' }, { seq: 2, level: 'warn', message: 'machine busy' }],
+    });
+    await attached;
+    expect(live.logs.map((l) => `${l.seq} ${l.message}`)).toEqual(['0 loaded', '1 backend wasm', '2 machine busy', '3 repeat 4']);
+    api.emit({ type: 'log', runId: RUN, seq: 4, level: 'info', message: 'repeat 5' });
+    expect(live.logs.at(-1)?.message).toBe('repeat 5');
   });
 });

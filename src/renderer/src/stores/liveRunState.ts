@@ -6,21 +6,18 @@
 import { computed, markRaw, ref, shallowRef, type ComputedRef } from 'vue';
 import type { CounterSeries, RunDetail, TimelineSpan, TimelineView } from '../../../shared/api';
 import type { CounterSeriesBuilder } from '../../../shared/counterSeries';
-import type { ProcessRole, ProgressInfo, RunEvent, RunStatus, TimelineNotice } from '../../../shared/events';
+import { mergeRunLogs, type ProcessRole, type ProgressInfo, type RunEvent, type RunLogLine, type RunStatus, type TimelineNotice } from '../../../shared/events';
 import { readProgress } from '../../../shared/progress';
 import { errorText, type ErrorText } from '../lib/errorText';
 import { fetchWindow, type TimeWindow } from '../lib/timeWindow';
 import { recordedProgress } from './recordedProgress';
 
-const MAX_LOG_LINES = 200;
 export const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 export type LivePhase = 'idle' | 'starting' | RunStatus;
 
-export interface LogLine {
-  level: 'info' | 'warn' | 'error';
-  message: string;
-}
+/** a line of the run's log as the page shows it: its place in the log says which lines a late page already has */
+export type LogLine = RunLogLine;
 
 /** a counter series as the memory graph takes it: a live run's series name the process that recorded them, a finished run's do not */
 export interface LiveCounterSeries extends CounterSeries {
@@ -48,6 +45,9 @@ export function liveRunState() {
     /** a finished run's wall time from its record, and what the record adds to its status */
     recordedElapsedMs: ref<number | undefined>(undefined),
     recordNote: ref(''),
+    /** the page's clock (Date.now) when the latest progress came, and now, ticked while the run runs */
+    progressAtMs: ref(0),
+    nowMs: ref(Date.now()),
   };
 }
 
@@ -68,15 +68,17 @@ export function liveRunClock(s: LiveRunState): LiveRunClock {
   const etaMs = computed(() => (running.value && s.progress.value ? readProgress(s.progress.value).etaMs : undefined));
   const totalUs = computed(() => Math.max(s.timeline.value?.totalUs ?? 0, s.latestUs.value));
   /**
-   * Time since the run started: the last progress report's while it runs; once it ended, the
-   * longest of that, the trace's length and the record's wall time, since no progress report
-   * follows a cancel, a failure or the last step (and a run opened later had none at all).
+   * Time since the run started. While it runs: the last progress report's, counted on since it
+   * came (reports come once a step, which can be many seconds), and never behind the trace, whose
+   * notices come several times a second. Once it ended: the longest of the report's, the trace's
+   * length and the record's wall time, since no progress report follows a cancel, a failure or the
+   * last step (and a run opened later had none at all).
    */
   const elapsedMs = computed<number | undefined>(() => {
     const reported = s.progress.value?.elapsedMs;
-    if (!finished.value) return reported;
-    const known = [reported, totalUs.value / 1000, s.recordedElapsedMs.value].filter((v): v is number => v !== undefined && v > 0);
-    return known.length ? Math.max(...known) : undefined;
+    const counted = reported === undefined || finished.value ? reported : reported + Math.max(0, s.nowMs.value - s.progressAtMs.value);
+    const known = [counted, totalUs.value / 1000, finished.value ? s.recordedElapsedMs.value : undefined].filter((v): v is number => v !== undefined && v > 0);
+    return known.length ? Math.max(...known) : reported;
   });
   return { running, finished, etaMs, totalUs, elapsedMs };
 }
@@ -98,6 +100,13 @@ export function resetLiveRunState(s: LiveRunState): void {
   s.missing.value = false;
   s.recordedElapsedMs.value = undefined;
   s.recordNote.value = '';
+  s.progressAtMs.value = 0;
+}
+
+/** the latest progress, and when it came: the elapsed time counts on from it */
+function setProgress(s: LiveRunState, progress: ProgressInfo): void {
+  s.progress.value = progress;
+  s.nowMs.value = s.progressAtMs.value = Date.now();
 }
 
 /**
@@ -124,7 +133,7 @@ export function applyRunEvent(s: LiveRunState, e: RunEvent, counters: CounterSer
       break;
     }
     case 'progress':
-      s.progress.value = e.progress;
+      setProgress(s, e.progress);
       break;
     case 'status':
       s.phase.value = e.status;
@@ -136,20 +145,22 @@ export function applyRunEvent(s: LiveRunState, e: RunEvent, counters: CounterSer
       }
       break;
     case 'log':
-      s.logs.value = [...s.logs.value.slice(-(MAX_LOG_LINES - 1)), { level: e.level, message: e.message }];
+      s.logs.value = mergeRunLogs(s.logs.value, [{ seq: e.seq, level: e.level, message: e.message }]);
       break;
   }
 }
 
 /**
  * What a run's record and its counters add to a run opened after it started. Events that arrived
- * meanwhile win: they are newer than the record. A live run's counters (each series naming its
+ * meanwhile win: they are newer than the record. Its kept log comes before the lines heard since. A live run's counters (each series naming its
  * process) are its whole history so far: the points heard since continue them, so a page that
  * joined late draws the run from its start. A recorded run's are all there is.
  */
 export function applyRunRecord(s: LiveRunState, detail: RunDetail, series: LiveCounterSeries[], counters: CounterSeriesBuilder): void {
   if (s.phase.value === 'idle') s.phase.value = detail.entry.status;
   if (detail.entry.error) s.error.value = errorText(detail.entry.error);
+  // the lines logged before the page joined, before those it heard since
+  if (detail.log?.length) s.logs.value = mergeRunLogs(detail.log, s.logs.value);
   const recorded = TERMINAL.has(s.phase.value) ? recordedProgress(detail) : null;
   if (recorded) {
     if (s.progress.value === null) s.progress.value = recorded.progress;
@@ -157,7 +168,7 @@ export function applyRunRecord(s: LiveRunState, detail: RunDetail, series: LiveC
     s.recordNote.value = recorded.note;
   } else if (s.progress.value === null && detail.progress) {
     // what the terminal shows now, before the next progress event comes
-    s.progress.value = detail.progress;
+    setProgress(s, detail.progress);
   }
   if (series.some((x) => x.proc !== undefined)) {
     counters.seed(series);

@@ -39,14 +39,23 @@ describe('useLiveRunStore', () => {
     expect(live.etaMs).toBe(1234);
   });
 
-  it("reads the last progress report's elapsed time while running, the trace's length once it ended", async () => {
+  it("counts the elapsed time on from the last progress report while running, never behind the trace, and the trace's length once it ended", async () => {
     const live = useLiveRunStore();
     await live.start(config);
     api.emit({ type: 'progress', runId: 'run-1', progress: { fraction: 0.1, label: 'reference · cold', elapsedMs: 700 } });
-    api.emit(notice([{ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: 1_600_000 }], [{ lane: { process: 'service', thread: 1 }, startUs: 0, endUs: 1_600_000 }]));
     expect(live.elapsedMs).toBe(700);
-    api.emit({ type: 'status', runId: 'run-1', status: 'cancelled' });
+    // the trace reaches further than the report: the page shows the trace's time, as its timeline does
+    api.emit(notice([{ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: 1_600_000 }], [{ lane: { process: 'service', thread: 1 }, startUs: 0, endUs: 1_600_000 }]));
     expect(live.elapsedMs).toBe(1600);
+    // a step can take many seconds: the time goes on between reports
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(live.elapsedMs).toBe(3700);
+    api.emit(notice([{ ph: 'X', proc: 'service', tid: 1, name: 'engine process', cat: 'service', ts: 0, dur: 3_900_000 }], [{ lane: { process: 'service', thread: 1 }, startUs: 0, endUs: 3_900_000 }]));
+    api.emit({ type: 'status', runId: 'run-1', status: 'cancelled' });
+    expect(live.elapsedMs).toBe(3900);
+    // once it ended, the time stops
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(live.elapsedMs).toBe(3900);
   });
 
   it('ignores events of other runs and keeps events that came before startRun answered', async () => {

@@ -6,7 +6,7 @@
  * liveRunState.ts; this file asks the service and listens to it.
  */
 import { defineStore } from 'pinia';
-import { markRaw, type ComputedRef } from 'vue';
+import { markRaw, watch, type ComputedRef } from 'vue';
 import type { TimelineSpan } from '../../../shared/api';
 import type { RunConfig } from '../../../shared/config';
 import type { RunEvent } from '../../../shared/events';
@@ -160,11 +160,21 @@ function useRunWatch(s: LiveRunState, scheduleTimeline: Throttled) {
   return { handleEvent: events.handleEvent, reset: events.reset, start, attach };
 }
 
+/** the page's clock, once a second while the run runs: the elapsed time moves between progress reports */
+function tickWhileRunning(s: LiveRunState, running: ComputedRef<boolean>): void {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  watch(running, (now) => {
+    clearInterval(timer);
+    timer = now ? setInterval(() => (s.nowMs.value = Date.now()), 1_000) : undefined;
+  }, { immediate: true });
+}
+
 export const useLiveRunStore = defineStore('liveRun', () => {
   const state = liveRunState();
   const clock = liveRunClock(state);
   const { refreshTimeline, scheduleTimeline, setWindow, setViewWidth } = useWindowTimeline(state, clock.totalUs);
   const { handleEvent, reset, start, attach } = useRunWatch(state, scheduleTimeline);
+  tickWhileRunning(state, clock.running);
 
   async function cancel(): Promise<void> {
     const id = state.runId.value;
