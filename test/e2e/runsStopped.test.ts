@@ -48,13 +48,18 @@ describe.skipIf(reason !== null)(`a run that ended early, in Runs${reason ? ` (s
     const cancelled = page.locator(`tr[data-run-id="${CANCELLED}"]`);
     await expect.poll(() => cancelled.getByTestId('run-stopped').textContent(), SOON).toBe('at 16 % (logsumexp-tiled · repeat 3/10)');
     expect(await cancelled.getByTestId('run-stopped').getAttribute('title')).toBe('stopped at 16 % (logsumexp-tiled · repeat 3/10)');
-    expect(await cancelled.textContent()).toContain('reference 25.6 ms (first call)');
+    const total = cancelled.getByTestId('run-total');
+    expect((await total.innerText()).replace(/\s+/g, ' ').trim()).toBe('reference 25.6 ms first call only');
+    expect(await total.getByTestId('run-first-call').textContent()).toBe('first call only');
+    expect(await total.getAttribute('title')).toBe('reference 25.6 ms (first call)');
     const completed = page.locator(`tr[data-run-id="${COMPLETED}"]`);
     expect(await completed.getByTestId('run-stopped').count()).toBe(0);
     expect(await completed.textContent()).toContain('reference 26 ms');
     expect(await completed.textContent()).not.toContain('first call');
     for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
       await page.setViewportSize({ width, height });
+      // the cell's words are whole at both sizes, the first-call note included
+      expect(await total.evaluate((td) => td.scrollWidth <= td.clientWidth + 1), `total cut at ${width} px`).toBe(true);
       await web.session.screenshot(`runs-stopped-${width}x${height}`);
     }
     expect(web.session.problems).toEqual([]);

@@ -31,6 +31,8 @@ function extraRecords(durationUs: number): TraceRecord[] {
     if (k % 10 === 5) {
       for (const tid of [1, 2]) out.push({ ph: 'I', proc: 'engine', tid, name: 'subnormal flush', cat: 'engine', ts, s: 't' });
     }
+    // one warning, on a lane of its own moment, so the hover test has a red chevron to find
+    if (k === 50) out.push({ ph: 'I', proc: 'engine', tid: 1, name: 'kernel compile failed', cat: 'engine', ts: ts + durationUs / 200, s: 't' });
   }
   return out;
 }
@@ -41,6 +43,16 @@ interface DrawnText {
   y: number;
   width: number;
 }
+
+/** a chevron as the track canvas drew it: its tip's top centre and its size, in the canvas's CSS px */
+interface DrawnChevron {
+  x: number;
+  y: number;
+  halfWidth: number;
+  height: number;
+}
+
+const drawnChevrons = (page: Page): Promise<DrawnChevron[]> => page.evaluate(() => (window as unknown as { chevrons: DrawnChevron[] }).chevrons);
 
 /** the text of the track canvas's latest paint, with its measured boxes */
 const lastPaintTexts = (page: Page): Promise<DrawnText[]> => page.evaluate(() => (window as unknown as { lastPaint: DrawnText[] }).lastPaint);
@@ -88,6 +100,41 @@ describe.skipIf(reason !== null)(`timeline readability${reason ? ` (skipped: ${r
         }
         original.call(this, text, x, y, maxWidth);
       };
+      // the chevrons of the latest paint: a path of a moveTo and two lineTo's, the first two at one
+      // height, filled; kept in the canvas's CSS px so the pointer can be put on one
+      const c = window as unknown as { chevrons: DrawnChevron[]; path: DOMPoint[]; chevronPaint: DrawnChevron[] | null };
+      c.chevrons = [];
+      c.path = [];
+      c.chevronPaint = null;
+      const at = (ctx: CanvasRenderingContext2D, x: number, y: number): DOMPoint => {
+        const p = ctx.getTransform().transformPoint(new DOMPoint(x, y));
+        const k = ctx.canvas.getBoundingClientRect().width / ctx.canvas.width;
+        return new DOMPoint(p.x * k, p.y * k);
+      };
+      type PathCall = (this: CanvasRenderingContext2D, x: number, y: number) => void;
+      const moveTo = Object.getOwnPropertyDescriptor(proto, 'moveTo')!.value as PathCall;
+      const lineTo = Object.getOwnPropertyDescriptor(proto, 'lineTo')!.value as PathCall;
+      const fill = Object.getOwnPropertyDescriptor(proto, 'fill')!.value as (this: CanvasRenderingContext2D, ...a: unknown[]) => void;
+      proto.moveTo = function (x: number, y: number) {
+        c.path = [at(this, x, y)];
+        moveTo.call(this, x, y);
+      };
+      proto.lineTo = function (x: number, y: number) {
+        c.path.push(at(this, x, y));
+        lineTo.call(this, x, y);
+      };
+      proto.fill = function (...a: unknown[]) {
+        const [p0, p1, p2] = c.path;
+        if (c.path.length === 3 && p0 && p1 && p2 && p0.y === p1.y && this.canvas.closest('[data-testid="timeline"]')) {
+          if (!c.chevronPaint) {
+            const paint: DrawnChevron[] = (c.chevronPaint = []);
+            queueMicrotask(() => ((c.chevrons = paint), (c.chevronPaint = null)));
+          }
+          c.chevronPaint.push({ x: p2.x, y: p0.y, halfWidth: (p1.x - p0.x) / 2, height: p2.y - p0.y });
+        }
+        c.path = [];
+        fill.apply(this, a);
+      };
     });
   }, 240_000);
 
@@ -127,6 +174,39 @@ describe.skipIf(reason !== null)(`timeline readability${reason ? ` (skipped: ${r
     expect(firstFlat).toBeGreaterThanOrEqual(before.length);
     expect(after.slice(firstFlat).every(([, flat]) => flat === 'true')).toBe(true);
     expect(after.slice(firstFlat).map(([label]) => label)).toEqual(expect.arrayContaining(['GPU memory used', 'worker 2 tensor bytes']));
+    expect(web.session.problems).toEqual([]);
+  });
+
+  it('names the instant under the pointer: a routine note quietly, a warning as one', async () => {
+    const { page } = web.session;
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    const chevrons = await drawnChevrons(page);
+    const big = chevrons.filter((c) => c.halfWidth > 3.5);
+    const small = chevrons.filter((c) => c.halfWidth <= 3.5);
+    // one warning drawn large, and the routine notes small (two lanes × ten moments, some may merge at this zoom)
+    expect(big).toHaveLength(1);
+    expect(small.length).toBeGreaterThanOrEqual(2);
+    const box = (await page.locator(`${TIMELINE} canvas`).first().boundingBox())!;
+    const tip = page.locator('[data-testid="timeline-tip"]');
+    const pointAt = async (c: DrawnChevron): Promise<string> => {
+      await page.mouse.move(box.x + c.x, box.y + c.y + c.height / 2);
+      await tip.waitFor({ state: 'visible', timeout: 5_000 });
+      return (await tip.innerText()).replace(/\s+/g, ' ');
+    };
+    // every small chevron names a routine note (the synthetic run's own and the flushes added above)
+    const noteTips: string[] = [];
+    for (const c of small.filter((c) => Math.abs(c.x - big[0]!.x) > 20).slice(0, 24)) noteTips.push(await pointAt(c));
+    for (const t of noteTips) expect(t).toMatch(/ routine note: .* at \d/);
+    expect(noteTips.find((t) => t.startsWith('subnormal flush'))).toMatch(/^subnormal flush routine note: whether compensated flushed weights/);
+    const note = small.find((c) => Math.abs(c.x - big[0]!.x) > 20)!;
+    const warnTip = await pointAt(big[0]!);
+    expect(warnTip).toMatch(/^kernel compile failed warning: something went wrong here at \d/);
+    // off the chevrons, on an empty part of the ruler's row below them, no instant is named
+    await page.mouse.move(box.x + note.x, box.y + note.y - 12);
+    await page.waitForTimeout(200);
+    if (await tip.isVisible()) expect(await tip.innerText()).not.toMatch(/routine note|warning/);
+    await page.locator(TIMELINE).screenshot({ path: join(ARTIFACTS_DIR, 'timeline-instant-tip.png') });
     expect(web.session.problems).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { dataPreviewOption, electrodeLabelStep, spikeTickData } from './dataPrev
 import { kernelOption, topKernels } from './kernelOption';
 import { colorAt, heatmapRaster, VIRIDIS } from './heatmapRaster';
 import { cellAt, colorRange, fractionalIndex, likelihoodHeatmapOption, likelihoodValues, rowRelativeValues } from './likelihoodHeatmapOption';
-import { cellTicks, niceTicks } from './niceTicks';
+import { cellTicks, niceTicks, tickDecimals } from './niceTicks';
 import { colorForName, escapeHtml } from './palette';
 import { hasWarmRepeats, timingBarOption, timingBars } from './timingBarOption';
 
@@ -138,7 +138,8 @@ describe('likelihoodHeatmapOption', () => {
     expect(timeTicks).toHaveLength(11);
     timeTicks.forEach((at, k) => expect(at).toBeCloseTo(k * 0.2));
     expect(opt.xAxis.axisTick.customValues).toEqual(timeTicks);
-    expect(opt.xAxis.axisLabel.formatter(timeTicks[5])).toBe('0.1');
+    // every label carries the step's two decimals: 0.10 beside 0.12, not 0.1 beside 0.12
+    expect(timeTicks.map((t) => opt.xAxis.axisLabel.formatter(t))).toEqual(['0.00', '0.02', '0.04', '0.06', '0.08', '0.10', '0.12', '0.14', '0.16', '0.18', '0.20']);
     expect(opt.xAxis.axisLabel.formatter(0.7)).toBe('');
     // bins centred at 5 and 15 cover 0–20: ticks 0, 2 … 20, from the lower edge (cell −0.5) to the upper (1.5)
     const posTicks: number[] = opt.yAxis.axisLabel.customValues;
@@ -262,6 +263,16 @@ describe('niceTicks', () => {
     expect(t.positions).toEqual([0, 1.5, 2.5]);
     // without the half cells (times of rows): nothing before the first row
     expect(cellTicks([1, 2, 3], at, String, { target: 2 }).labels).toEqual(['1', '2', '3']);
+  });
+
+  it('gives one axis one count of decimals', () => {
+    expect(tickDecimals([4.3, 4.32, 4.34])).toBe(2);
+    expect(tickDecimals([1748, 1748.5, 1749])).toBe(1);
+    expect(tickDecimals([0, 20, 40])).toBe(0);
+    expect(tickDecimals([1e-7, 2e-7])).toBeNull();
+    const at = (centers: readonly number[], v: number) => fractionalIndex(centers, v);
+    const t = cellTicks([4.29, 4.3, 4.31, 4.32, 4.33, 4.34, 4.35], at, (v, d) => v.toFixed(d ?? 3), { target: 3 });
+    expect(t.labels).toEqual(['4.30', '4.32', '4.34']);
   });
 });
 

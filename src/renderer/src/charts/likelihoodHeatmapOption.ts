@@ -189,8 +189,9 @@ function imageSeries(view: LikelihoodView, options: LikelihoodOptions): CustomSe
 
 /** an axis over cells with round ticks: only the listed positions get a tick and a label */
 export function cellAxis(centers: readonly number[], options: CellTickOptions) {
-  // 8 digits: a tick at 1748.5 s of a long recording must not read 1749 beside one at 1749 s
-  const ticks = cellTicks(centers, fractionalIndex, (v) => formatNumber(v, 8), options);
+  // the step's decimals on every label: a tick at 1748.5 s must not read 1749, and 4.3 must read
+  // 4.30 beside 4.32
+  const ticks = cellTicks(centers, fractionalIndex, (v, decimals) => (decimals === null ? formatNumber(v, 8) : v.toFixed(decimals)), options);
   const labelAt = (v: number): string => {
     const k = ticks.positions.findIndex((p) => Math.abs(p - v) < 1e-6);
     return k >= 0 ? ticks.labels[k]! : '';

@@ -38,11 +38,28 @@ export interface CellTickOptions {
   halfCells?: boolean;
 }
 
-/** Round values over the cells, placed with `indexOf` (fractional index of a value among the centres). */
+/**
+ * The decimals that every one of `ticks` reads whole with, so one axis's labels all carry the same
+ * (4.30, 4.32, not 4.3 beside 4.32); null when one of them is only written with an exponent.
+ */
+export function tickDecimals(ticks: readonly number[]): number | null {
+  let decimals = 0;
+  for (const v of ticks) {
+    const text = String(v);
+    if (text.includes('e')) return null;
+    decimals = Math.max(decimals, text.split('.')[1]?.length ?? 0);
+  }
+  return decimals;
+}
+
+/**
+ * Round values over the cells, placed with `indexOf` (fractional index of a value among the
+ * centres); `format` is given each value and the decimals the whole axis needs (tickDecimals).
+ */
 export function cellTicks(
   centers: readonly number[],
   indexOf: (centers: readonly number[], v: number) => number | null,
-  format: (v: number) => string,
+  format: (v: number, decimals: number | null) => string,
   options: CellTickOptions = {},
 ): CellTicks {
   const n = centers.length;
@@ -54,11 +71,13 @@ export function cellTicks(
   const halfHi = !half ? 0 : n > 1 ? (last - centers[n - 2]!) / 2 : 0.5;
   const positions: number[] = [];
   const labels: string[] = [];
-  for (const v of niceTicks(first - halfLo, last + halfHi, options.target ?? 8)) {
+  const values = niceTicks(first - halfLo, last + halfHi, options.target ?? 8);
+  const decimals = tickDecimals(values);
+  for (const v of values) {
     const at = indexOf(centers, v);
     if (at === null) continue;
     positions.push(at);
-    labels.push(format(v));
+    labels.push(format(v, decimals));
   }
   return { positions, labels };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { datasetSummary, report, runEntry, strategyResult, timing } from '../testing/sampleData';
 import {
-  electrodeCallout, electrodeRows, formatMetric, formatSpeedup, headlineText, medianPlusMinus, rowIntervalText, rowVerdictText, runnerUpText, sortFindings,
+  electrodeCallout, electrodeRows, formatMetric, formatSpeedup, headlineCell, headlineText, medianPlusMinus, rowIntervalText, rowVerdictText, runnerUpText, sortFindings,
   timingCallout, timingRows, timingSortValue, verdictText,
 } from './resultTables';
 import { sortRows } from './tableSort';
@@ -141,6 +141,12 @@ describe('small helpers', () => {
     expect(sortFindings([{ severity: 'info' }, { severity: 'error' }, { severity: 'warning' }]).map((f) => f.severity)).toEqual(['error', 'warning', 'info']);
     expect(headlineText(runEntry('r'))).toBe('reference 100 ms · compensated 50 ms');
     expect(headlineText(runEntry('r', { headline: [] }))).toBe('–');
+    expect(headlineCell(runEntry('r'))).toEqual({ times: 'reference 100 ms · compensated 50 ms' });
+    const first = runEntry('r', { headline: [{ strategy: 'reference', totalMedianMs: 25.6, firstCallOnly: true }] });
+    expect(headlineCell(first)).toEqual({ times: 'reference 25.6 ms', note: 'first call only' });
+    // one warm, one first call: each marked where it stands
+    const mixed = runEntry('r', { headline: [{ strategy: 'reference', totalMedianMs: 20 }, { strategy: 'series', totalMedianMs: 9, firstCallOnly: true }] });
+    expect(headlineCell(mixed)).toEqual({ times: 'reference 20 ms · series 9 ms (first call)' });
     expect(formatSpeedup(2.345)).toBe('2.35×');
     expect(formatSpeedup(null)).toBe('–');
     expect(formatMetric('reference peak RSS bytes', 150 * 1024 * 1024)).toBe('150 MiB');

@@ -213,6 +213,17 @@ export function headlineText(entry: RunIndexEntry): string {
   return parts.length ? parts.join(' · ') : '–';
 }
 
+/**
+ * The run list's cell: the times on its first line and, when every one is a first call, that
+ * said once on a second line (the row has two lines anyway), so a narrow column cuts no marker.
+ */
+export function headlineCell(entry: RunIndexEntry): { times: string; note?: string } {
+  const timed = entry.headline.filter((h) => headlineTimeText(h) !== undefined);
+  if (timed.length === 0 || !timed.every((h) => h.firstCallOnly)) return { times: headlineText(entry) };
+  const times = timed.map((h) => headlineTimeText({ ...h, firstCallOnly: false })!).join(' · ');
+  return { times, note: timed.length > 1 ? 'first calls only' : 'first call only' };
+}
+
 export function formatSpeedup(x: number | null): string {
   return x === null || !Number.isFinite(x) ? '–' : formatRatio(x);
 }
