@@ -13,6 +13,7 @@ import type { DatasetSummary } from '../../shared/dataset';
 import { engineSlug } from '../../shared/externalEngines';
 import type { BackendInfo, PosteriorReport, ShardInfo } from '../../shared/report';
 import type { RecordingProjection } from '../../shared/projection';
+import type { PosteriorGrid } from '../../shared/posteriorView';
 
 /** What the service writes into a run's folder. */
 export const RUN_FILES = {
@@ -51,7 +52,12 @@ export interface LikelihoodAxes {
   time: number[];
   /** first position dimension of each bin centre */
   binCenters: number[];
-  truePosition?: number[];
+  /** the true position at each row (its x on a 2-D grid); null where unknown */
+  truePosition?: (number | null)[];
+  /** a 2-D decode's grid (shape and axis centres), so its map is drawn from the run folder alone */
+  grid?: PosteriorGrid;
+  /** a 2-D decode's true y at each row; null where unknown */
+  truePositionY?: (number | null)[];
 }
 
 /** relative path of a strategy's (or 'local') likelihood inside the run folder */

@@ -1,12 +1,15 @@
 /**
  * Likelihoods leave the engine as files in the run folder, never as messages: float32 .npy
  * (n_time, n_bins) in C order, plus axes.json with what a heatmap needs to label them
- * (time rows, bin centres, the true position at each row when the dataset knows it).
+ * (time rows, bin centres, the true position at each row when the dataset knows it) and, for a
+ * 2-D decode, the grid its map is drawn on.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset } from '../../../shared/dataset';
+import { truePositionAtRows } from '../../analysis';
 import { encodeNpyFloat32, writeFileAtomic } from '../../data';
+import { gridAxes } from '../../engine/posterior';
 import { LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath, type LikelihoodAxes } from '../../engineProtocol';
 
 
@@ -18,37 +21,26 @@ export async function writeLikelihood(runDir: string, name: string, values: Floa
   return rel;
 }
 
-/** Linear interpolation of the first position dimension at each decoding time; NaN outside the samples. */
-function positionAt(times: Float64Array, sampleTimes: Float64Array, position: Float64Array, dims: number): number[] {
-  const out: number[] = [];
-  let j = 0;
-  for (const t of times) {
-    while (j + 1 < sampleTimes.length && sampleTimes[j + 1]! < t) j++;
-    const t0 = sampleTimes[j];
-    const t1 = sampleTimes[j + 1];
-    if (t0 === undefined || t < t0 || (t1 === undefined && t !== t0)) {
-      out.push(Number.NaN);
-      continue;
-    }
-    if (t1 === undefined || t1 === t0) {
-      out.push(position[j * dims]!);
-      continue;
-    }
-    const w = (t - t0) / (t1 - t0);
-    out.push(position[j * dims]! * (1 - w) + position[(j + 1) * dims]! * w);
-  }
-  return out;
-}
-
+/**
+ * What a heatmap labels its axes with, and on a 2-D grid what the map is drawn on: the grid's shape
+ * and axis centres and the true x and y, so the run folder alone draws the map after the data
+ * file has moved or changed.
+ */
 export function likelihoodAxes(dataset: Dataset): LikelihoodAxes {
   const q = dataset.positionDims;
   const binCenters: number[] = [];
   for (let i = 0; i < dataset.placeBinCenters.length; i += q) binCenters.push(dataset.placeBinCenters[i]!);
   const axes: LikelihoodAxes = { time: Array.from(dataset.time), binCenters };
-  const pt = dataset.decodingPositionTime ?? dataset.positionTime;
-  const pos = dataset.decodingPosition ?? dataset.position;
-  const truePosition = positionAt(dataset.time, pt, pos, q);
-  if (truePosition.some((v) => Number.isFinite(v))) axes.truePosition = truePosition;
+  const truth = truePositionAtRows(dataset);
+  const column = (k: number): number[] => Array.from({ length: dataset.time.length }, (_, r) => truth[r * q + k]!);
+  const known = truth.some((v) => Number.isFinite(v));
+  if (known) axes.truePosition = column(0);
+  const shape = dataset.placeGrid?.shape;
+  if (q === 2 && shape?.length === 2) {
+    const [x, y] = gridAxes(dataset.placeGrid!) as [Float64Array, Float64Array];
+    axes.grid = { shape: [shape[0]!, shape[1]!], x: Array.from(x), y: Array.from(y) };
+    if (known) axes.truePositionY = column(1);
+  }
   return axes;
 }
 

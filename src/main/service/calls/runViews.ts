@@ -6,7 +6,7 @@
 import type { CounterSeries, LikelihoodView, ProfilerApi, SpanAreaSummary, SpanSearchResult, TimelineView } from '../../../shared/api';
 import { posteriorRequest, type PosteriorView } from '../../../shared/posteriorView';
 import { posteriorMapRequest, type PosteriorMap } from '../../../shared/posteriorViewMap';
-import { likelihoodRequest, likelihoodView } from '../likelihood';
+import { likelihoodRequest, likelihoodView, readAxes } from '../likelihood';
 import { posteriorMap, posteriorView, PosteriorGrids } from '../posterior';
 import type { ServiceCore } from '../serviceCore';
 import { RUN_FILES } from '../store';
@@ -17,9 +17,10 @@ type RunViews = Pick<ProfilerApi, 'getTimeline' | 'findSpan' | 'summarizeArea' |
 
 /** a decode's posterior: thinned over time, and a 2-D decode's map at one row */
 function posteriorViews({ store, runId }: ServiceCore): Pick<RunViews, 'getPosterior' | 'getPosteriorMap'> {
-  // a 2-D decode's grid, read from its dataset once for all the maps a page asks for
+  // a 2-D decode's grid, read from its run folder (or, for an older run, its dataset) once for all the maps a page asks for
   const grids = new PosteriorGrids();
-  const gridOf = (id: string) => (expect: Parameters<PosteriorGrids['of']>[1]) => grids.of(async () => (await store.config(id)).data, expect);
+  const gridOf = (id: string) => (expect: Parameters<PosteriorGrids['of']>[1]) =>
+    grids.of(async () => (await store.config(id)).data, expect, () => readAxes(store.dir(id)));
   return {
     async getPosterior(v, request = {}): Promise<PosteriorView> {
       const id = await runId(v);

@@ -66,12 +66,12 @@ export class OpenArrays {
   }
 }
 
-export function meanOf(values: ArrayLike<number>, from: number, to: number, stride = 1, offset = 0): number {
+export function meanOf(values: ArrayLike<number | null>, from: number, to: number, stride = 1, offset = 0): number {
   let s = 0;
   let c = 0;
   for (let i = from; i < to; i++) {
-    const v = values[i * stride + offset]!;
-    if (Number.isFinite(v)) {
+    const v = values[i * stride + offset];
+    if (typeof v === 'number' && Number.isFinite(v)) {
       s += v;
       c++;
     }

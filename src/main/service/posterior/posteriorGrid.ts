@@ -1,9 +1,9 @@
 /**
- * A 2-D decode's grid and true trajectory, for the map and the x/y tracks. The run folder keeps
- * the posterior over the whole grid but not the grid itself (its shape and centres) nor the true
- * y, so they are read again from the dataset the run decoded (its config's data source), once per
- * run, and checked against the posterior files: a data file changed since the decode is refused
- * rather than drawn on the wrong grid.
+ * A 2-D decode's grid and true trajectory, for the map and the x/y tracks, once per run. A decode
+ * writes them beside its likelihoods (axes.json: the grid's shape and axis centres, the true x and
+ * y), so the run folder alone draws its map. Runs written before that kept neither the grid nor
+ * the true y: for them the dataset the run decoded (its config's data source) is read again,
+ * and a data file changed since the decode is refused rather than drawn on the wrong grid.
  */
 import type { DataSource } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
@@ -12,6 +12,7 @@ import type { PosteriorGrid } from '../../../shared/posteriorView';
 import { truePositionAtRows } from '../../analysis';
 import { loadDataset } from '../../data';
 import { gridAxes } from '../../engine/posterior';
+import type { LikelihoodAxes } from '../../engineProtocol';
 
 export interface PosteriorGridInfo {
   grid: PosteriorGrid;
@@ -50,6 +51,31 @@ export function gridInfoOf(dataset: Dataset, source: DataSource, expect: GridExp
   return info;
 }
 
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
+const finiteList = (v: unknown, n: number): v is number[] => Array.isArray(v) && v.length === n && v.every((c) => typeof c === 'number' && Number.isFinite(c));
+const rowsOf = (v: unknown, n: number): v is (number | null)[] => Array.isArray(v) && v.length === n && v.every((c) => c === null || typeof c === 'number');
+
+/**
+ * The grid the decode saved in its run folder, when it is whole and fits the posterior; undefined
+ * otherwise (a run written before the grid was saved, or a file edited since), and the dataset is
+ * read instead.
+ */
+export function savedGridInfo(axes: LikelihoodAxes | undefined, expect: GridExpectation): PosteriorGridInfo | undefined {
+  const g = axes?.grid;
+  if (!axes || !g || !Array.isArray(g.shape) || g.shape.length !== 2) return undefined;
+  const [nx, ny] = g.shape;
+  if (!isCount(nx) || !isCount(ny) || nx * ny !== expect.nBins || !finiteList(g.x, nx) || !finiteList(g.y, ny)) return undefined;
+  if (!finiteList(axes.time, expect.nTime)) return undefined;
+  const info: PosteriorGridInfo = { grid: { shape: [nx, ny], x: [...g.x], y: [...g.y] }, time: Float64Array.from(axes.time) };
+  const [tx, ty] = [axes.truePosition, axes.truePositionY];
+  if (rowsOf(tx, expect.nTime) && rowsOf(ty, expect.nTime)) {
+    const truth = new Float64Array(2 * expect.nTime);
+    for (let r = 0; r < expect.nTime; r++) truth.set([tx[r] ?? NaN, ty[r] ?? NaN], 2 * r);
+    info.truePosition = truth;
+  }
+  return info;
+}
+
 /** a load that failed, said as what the map lacks and why */
 function unreadable(e: unknown, source: DataSource, expect: GridExpectation): unknown {
   if (!(e instanceof AppError) || e instanceof BugError) return e;
@@ -71,11 +97,12 @@ export class PosteriorGrids {
     private readonly capacity = 4,
   ) {}
 
-  async of(source: () => Promise<DataSource>, expect: GridExpectation): Promise<PosteriorGridInfo> {
+  /** `saved`: the axes the decode wrote in its run folder, read first; `source`: its dataset, read where they lack the grid */
+  async of(source: () => Promise<DataSource>, expect: GridExpectation, saved: () => Promise<LikelihoodAxes | undefined> = async () => undefined): Promise<PosteriorGridInfo> {
     const key = `${expect.runId}\n${expect.nBins}\n${expect.nTime}`;
     let info = this.known.get(key);
     if (!info) {
-      info = this.read(source, expect);
+      info = this.read(source, expect, saved);
       info.catch(() => {
         if (this.known.get(key) === info) this.known.delete(key);
       });
@@ -86,7 +113,9 @@ export class PosteriorGrids {
     return info;
   }
 
-  private async read(source: () => Promise<DataSource>, expect: GridExpectation): Promise<PosteriorGridInfo> {
+  private async read(source: () => Promise<DataSource>, expect: GridExpectation, saved: () => Promise<LikelihoodAxes | undefined>): Promise<PosteriorGridInfo> {
+    const fromRun = savedGridInfo(await saved(), expect);
+    if (fromRun) return fromRun;
     const s = await source();
     let dataset: Dataset;
     try {

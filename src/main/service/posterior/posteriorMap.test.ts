@@ -9,7 +9,8 @@ import { posteriorRequest } from '../../../shared/posteriorView';
 import { MAX_TRAIL_POINTS, posteriorMapRequest } from '../../../shared/posteriorViewMap';
 import { encodeNpyFloat32 } from '../../data';
 import { POSTERIOR_FILES } from '../../engineProtocol';
-import { gridInfoOf, PosteriorGrids, type GridExpectation } from './posteriorGrid';
+import { gridInfoOf, PosteriorGrids, savedGridInfo, type GridExpectation } from './posteriorGrid';
+import { likelihoodAxes } from '../../engineProcess/runFiles/likelihoodFiles';
 import { posteriorMap } from './posteriorMap';
 import { posteriorView } from './posteriorView';
 
@@ -229,5 +230,40 @@ describe('PosteriorGrids', () => {
   it('says which data it could not read again, keeping the loader\'s code', async () => {
     const grids = new PosteriorGrids(async () => Promise.reject(new AppError('NOT_FOUND', 'field.npz: no such file')));
     await expect(grids.of(async () => SOURCE, expectation)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/run-1's map .* field\.npz cannot be read again: field\.npz: no such file/) });
+  });
+
+  it('draws from the grid the decode saved in its run folder, and reads the dataset only where that is missing or does not fit', async () => {
+    const load = vi.fn(async () => dataset());
+    const source = vi.fn(async () => SOURCE);
+    const axes = likelihoodAxes({ ...dataset(), placeBinCenters: dataset().placeGrid!.centers, decodingPositionTime: undefined } as Dataset);
+    const fromRun = await new PosteriorGrids(load).of(source, expectation, async () => axes);
+    expect(load).not.toHaveBeenCalled();
+    expect(source).not.toHaveBeenCalled();
+    // the same grid, times and true x and y as the dataset gives
+    const fromData = gridInfoOf(dataset(), SOURCE, expectation);
+    expect(fromRun.grid).toEqual(fromData.grid);
+    expect(fromRun.time).toEqual(fromData.time);
+    expect(fromRun.truePosition).toEqual(fromData.truePosition);
+    // an older run's axes (no grid), and a saved grid that does not fit the posterior: the dataset is read
+    const { grid: _grid, ...older } = axes;
+    for (const saved of [older, { ...axes, grid: { shape: [3, 10] as [number, number], x: X, y: Y } }, { ...axes, time: axes.time.slice(1) }]) {
+      const again = vi.fn(async () => dataset());
+      expect((await new PosteriorGrids(again).of(source, expectation, async () => saved)).grid.shape).toEqual([NX, NY]);
+      expect(again).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it('takes a saved grid only when it is whole', () => {
+    const axes = likelihoodAxes({ ...dataset(), placeBinCenters: dataset().placeGrid!.centers } as Dataset);
+    expect(savedGridInfo(axes, expectation)?.grid.shape).toEqual([NX, NY]);
+    expect(savedGridInfo(undefined, expectation)).toBeUndefined();
+    expect(savedGridInfo({ ...axes, grid: { ...axes.grid!, x: X.slice(1) } }, expectation)).toBeUndefined();
+    expect(savedGridInfo({ ...axes, grid: { ...axes.grid!, y: [...Y.slice(1), Number.NaN] } }, expectation)).toBeUndefined();
+    expect(savedGridInfo({ ...axes, grid: { ...axes.grid!, shape: [NX, NY, 1] as unknown as [number, number] } }, expectation)).toBeUndefined();
+    // unknown true positions (null in the JSON) read as NaN; without the true y, no true position at all
+    const partly = { ...axes, truePosition: axes.truePosition!.map((v, r) => (r === 3 ? null : v)) };
+    expect(savedGridInfo(partly, expectation)!.truePosition![6]).toBeNaN();
+    const { truePositionY: _y, ...noY } = axes;
+    expect(savedGridInfo(noY, expectation)!.truePosition).toBeUndefined();
   });
 });
