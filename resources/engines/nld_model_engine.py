@@ -11,7 +11,7 @@ asks for it (KDE_PROFILER_FRAMEWORK_TRACE), one more warm call runs under JAX's 
 The model keeps the file's place grid and interior mask (its fit would otherwise fit a grid from
 the positions), so its columns are the profiler's: a 1-D grid, or a whole regular 2-D grid in NLD's
 C order (an open field without a track graph). Where KDE_PROFILER_LOCAL_POSITION_STD is set (a number
->= 0), the detector gets it as NLD's local_position_std: its Local state then spans the grid, and its
+>= 0; the run sets it from its --local-position-std, and empty without one), the detector gets it as NLD's local_position_std: its Local state then spans the grid, and its
 posterior has one more grid's columns. NLD's code is not part of KDE Profiler:
 KDE_PROFILER_NLD_SRC names the folder that holds its `non_local_detector` package, or NLD is
 installed in this Python. Exit 3 when NLD or JAX cannot be imported, saying what is missing."""

@@ -4,6 +4,7 @@
  */
 import { bad, bool, int, oneOf, optInt } from './configFields';
 import { checkEnginesAgainstModel, DEFAULT_ENGINE_TIMEOUT_S, MAX_ENGINE_TIMEOUT_S, parseEnginePython, parseEngines, type ExternalEngineName } from './externalEngines';
+import { checkPosteriorParameters, type PosteriorParameters } from './posteriorParameters';
 import { didYouMean } from './suggest';
 
 export const STRATEGIES = ['reference', 'logsumexp', 'logsumexp-tiled', 'chunked', 'compensated', 'streaming', 'series'] as const;
@@ -90,6 +91,8 @@ export interface PosteriorRequest {
    * Configs written before the name say `strategies`; parseRunConfig reads them.
    */
   methods: PosteriorMethod[];
+  /** the model's parameters where the run changes them (movement variance, …); absent: NLD's defaults */
+  parameters?: PosteriorParameters;
 }
 
 export interface StoppingRule {
@@ -197,7 +200,9 @@ function parsePosterior(v: unknown): PosteriorRequest | undefined {
   const asked = r.methods ?? r.strategies ?? POSTERIOR_METHODS;
   if (!Array.isArray(asked) || asked.length === 0) throw bad(key, `expected a non-empty list of ${POSTERIOR_METHODS.join(', ')}`);
   const named = new Set(asked.map((s, i) => oneOf(s, `${key}[${i}]`, POSTERIOR_METHODS)));
-  return { model: oneOf(r.model, 'posterior.model', POSTERIOR_MODELS), methods: POSTERIOR_METHODS.filter((s) => named.has(s)) };
+  const model = oneOf(r.model, 'posterior.model', POSTERIOR_MODELS);
+  const parameters = checkPosteriorParameters(r.parameters, model);
+  return { model, methods: POSTERIOR_METHODS.filter((s) => named.has(s)), ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
 }
 
 /** strategies one run may ask for, at most */
@@ -243,7 +248,7 @@ export function parseRunConfig(raw: unknown): RunConfig {
   const posterior = parsePosterior(r.posterior);
   const engines = parseEngines(r.engines);
   if (engines && shard) throw bad('engines', 'external engines decode every electrode; run them without a shard');
-  checkEnginesAgainstModel(engines, posterior?.model);
+  checkEnginesAgainstModel(engines, posterior?.model, posterior?.parameters);
   const enginePython = parseEnginePython(r.enginePython);
   const engineTimeoutS = optInt(r.engineTimeoutS, 'engineTimeoutS', 1, MAX_ENGINE_TIMEOUT_S);
   if (posterior && shard) {

@@ -4,6 +4,7 @@
  * Their names, the one check every front door passes them through, and what the report keeps of each.
  */
 import type { PosteriorModel } from './config';
+import type { PosteriorParameters } from './posteriorParameters';
 import { AppError } from './errors';
 
 /** non_local_detector's likelihood modules an `nld:` engine can run */
@@ -117,16 +118,29 @@ export function engineModelOf(name: string): PosteriorModel | undefined {
   return kind === 'nld' && (NLD_MODELS as readonly string[]).includes(variant ?? '') ? (variant as PosteriorModel) : undefined;
 }
 
+/** the parameters NLD's whole-decode engines take from the run (as local_position_std); the others are NLD's own defaults there */
+const NLD_TAKES: readonly (keyof PosteriorParameters)[] = ['localPositionStd'];
+
+const PARAMETER_FLAG: Record<keyof PosteriorParameters, string> = {
+  movementVar: '--movement-var', noSpikeRate: '--no-spike-rate', discreteTransition: '--discrete-transition', localPositionStd: '--local-position-std',
+};
+
 /**
  * An engine that decodes the posterior whole is compared with the run's own posterior, so the run
- * must decode that model too; throws saying which flag to add.
+ * must decode that model too, with parameters the engine decodes with as well; throws saying which
+ * flag to add or drop.
  */
-export function checkEnginesAgainstModel(engines: readonly string[] | undefined, model: PosteriorModel | undefined): void {
+export function checkEnginesAgainstModel(engines: readonly string[] | undefined, model: PosteriorModel | undefined, parameters: PosteriorParameters = {}): void {
   for (const [i, name] of (engines ?? []).entries()) {
     const needs = engineModelOf(name);
     if (needs && needs !== model) {
       throw bad(`engines[${i}]`, `${name} decodes the ${needs}'s posterior; the run decodes ${model ? `the ${model}'s` : 'no posterior'}: ` +
         `add --model ${needs} (Run setup: posterior model) so its posterior can be compared with the run's own`);
+    }
+    const unshared = needs ? (Object.keys(parameters) as (keyof PosteriorParameters)[]).filter((k) => !NLD_TAKES.includes(k)) : [];
+    if (unshared.length > 0) {
+      throw bad(`engines[${i}]`, `${name} decodes with non_local_detector's own ${unshared.map((k) => PARAMETER_FLAG[k]).join(', ')}, so its posterior would not be comparable with the run's: ` +
+        'drop them to compare with NLD at its defaults, or drop the engine');
     }
   }
 }

@@ -22,6 +22,15 @@ export interface PosteriorParameters {
   localPositionStd?: number;
 }
 
+/**
+ * Whether the model's Local state is one bin at the animal (the detector without a position std),
+ * whose likelihood is its own pass over the spikes; the multi-bin Local state reads the non-local
+ * likelihood through a kernel instead, and the decoder has no Local state.
+ */
+export function hasOneBinLocal(model: PosteriorModel, parameters: PosteriorParameters | undefined): boolean {
+  return model === 'detector' && parameters?.localPositionStd === undefined;
+}
+
 /** States per model, in NLD's order: the discrete transition is this many rows and columns. */
 export const MODEL_STATE_COUNT: Record<PosteriorModel, number> = { decoder: 1, detector: 4 };
 

@@ -13,7 +13,6 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { POSTERIOR_METHODS, POSTERIOR_MODELS, type PosteriorMethod, type PosteriorModel, type RunConfig, type StrategyChoice } from '../../shared/config';
 import { deserializeError, exitCodeFor } from '../../shared/errors';
-import { checkPosteriorParameters, type PosteriorParameters } from '../../shared/posteriorParameters';
 import { wholeDecodeTime } from '../../shared/posteriorReport';
 import { projectionSentence } from '../../shared/projection';
 import { formatBytes, formatMs } from '../../shared/format';
@@ -28,6 +27,7 @@ import type { ProfilerService } from '../service';
 import { boolFlag, intFlag, parseFlags, stringFlag } from './args';
 import { withService } from './cliService';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliTypes';
+import { givenParameterFlag, POSTERIOR_PARAMETER_OPTIONS, posteriorParametersFrom, WITHOUT_POSTERIOR_PARAMETERS } from './posteriorParameterFlags';
 import { checkNpzStart } from './dataFile';
 import { withEveryProblemPointer } from './dataProblems';
 import { resolveNwbData } from './nwbData';
@@ -81,10 +81,7 @@ const OPTIONS = {
   'rows-per-chunk': { type: 'string' },
   model: { type: 'string' },
   ...POSTERIOR_METHOD_FLAGS,
-  'movement-var': { type: 'string' },
-  'no-spike-rate': { type: 'string' },
-  'discrete-transition': { type: 'string' },
-  'local-position-std': { type: 'string' },
+  ...POSTERIOR_PARAMETER_OPTIONS,
   out: RUN_OPTIONS.out,
   'runs-dir': RUN_OPTIONS['runs-dir'],
   help: RUN_OPTIONS.help,
@@ -100,40 +97,12 @@ function posteriorOf(flags: ReturnType<typeof parseFlags>, sharded: boolean): De
   }
   if (!(POSTERIOR_METHODS as readonly string[]).includes(method)) throw new UsageError(`${given?.flag ?? '--posterior-method'} ${method}: expected ${POSTERIOR_METHODS.join(' or ')}`);
   if (model === 'none') {
-    const without = given?.flag ?? PARAMETER_FLAGS.map((f) => `--${f}`).find((f) => stringFlag(flags, f.slice(2)) !== undefined);
+    const without = given?.flag ?? givenParameterFlag(flags);
     if (without) throw new UsageError(`${without} needs a posterior: drop it or give --model decoder|detector`);
     return undefined;
   }
-  const parameters = parametersOf(flags, model as PosteriorModel);
+  const parameters = posteriorParametersFrom(flags, model as PosteriorModel);
   return { model: model as PosteriorModel, method: method as PosteriorMethod, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
-}
-
-const PARAMETER_FLAGS = ['movement-var', 'no-spike-rate', 'discrete-transition', 'local-position-std'] as const;
-
-/** --movement-var, --no-spike-rate, --discrete-transition (JSON rows) and --local-position-std, checked against the model. */
-function parametersOf(flags: ReturnType<typeof parseFlags>, model: PosteriorModel): PosteriorParameters {
-  const number = (flag: string): number | undefined => {
-    const text = stringFlag(flags, flag);
-    if (text === undefined) return undefined;
-    const value = Number(text);
-    if (text.trim() === '' || Number.isNaN(value)) throw new UsageError(`--${flag}: expected a number, got ${JSON.stringify(text.slice(0, 40))}`);
-    return value;
-  };
-  const transitionText = stringFlag(flags, 'discrete-transition');
-  let discreteTransition: unknown;
-  if (transitionText !== undefined) {
-    try {
-      discreteTransition = JSON.parse(transitionText);
-    } catch {
-      throw new UsageError(`--discrete-transition: expected JSON rows such as '[[0.98,0.02],[0.02,0.98]]', got ${transitionText.slice(0, 80)}`);
-    }
-  }
-  const raw = { movementVar: number('movement-var'), noSpikeRate: number('no-spike-rate'), discreteTransition, localPositionStd: number('local-position-std') };
-  try {
-    return checkPosteriorParameters(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)), model);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
 }
 
 /**
@@ -237,7 +206,7 @@ async function execute(args: string[], io: CliIo): Promise<number> {
   const outFlag = stringFlag(flags, 'out');
   if (outFlag === undefined) throw new UsageError('--out DIR is required: the likelihood is written there');
   // decode's --model and --posterior-method ask for its one posterior (posteriorOf), not for run's timed pair
-  const values = { ...flags.values, strategy: flags.values.strategy ?? 'auto', model: undefined, ...WITHOUT_POSTERIOR_METHOD };
+  const values = { ...flags.values, strategy: flags.values.strategy ?? 'auto', model: undefined, ...WITHOUT_POSTERIOR_METHOD, ...WITHOUT_POSTERIOR_PARAMETERS };
   const config = runConfigFromFlags({ ...flags, values });
   if (config.strategies.length !== 1) throw new UsageError('--strategy: decode takes one strategy (or auto, or nld-dispatch)');
   if (config.data.kind === 'file') config.data = { kind: 'file', path: resolve(io.cwd, config.data.path) };

@@ -34,6 +34,8 @@ const RUN_USAGE = `kde-profiler run --data FILE.npz|FILE.nwb|preset:NAME [--reci
                  [--model decoder|detector|none] (the state-space posterior after the likelihood; default none)
                  [--posterior-method structured|dense|both] (the posterior's methods timed; default both;
                   --posterior-strategy is its old name, still read)
+                 [--movement-var CM2] [--no-spike-rate HZ] [--discrete-transition JSON] [--local-position-std CM]
+                  (the model's parameters, as decode takes them: kde-profiler decode --help)
                  [--engine numpy|nld:clusterless_kde|nld:clusterless_kde_log[:x64]|'cmd:COMMAND'] … (other implementations
                   profiled beside the strategies, each as a child process; docs/external-engines.md)
                  [--engine nld:decoder|nld:detector[:x64]] (NLD's whole decode, with --model of the same name:

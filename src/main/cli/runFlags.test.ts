@@ -93,6 +93,18 @@ describe('run flags', () => {
     );
   });
 
+  it('takes the model\'s parameters as decode does, and hands NLD\'s engines the ones they decode with', () => {
+    const c = config(['--data', 'preset:tiny', '--model', 'detector', '--movement-var', '4', '--no-spike-rate', '0.5', '--local-position-std', '0']);
+    expect(c.posterior).toEqual({ model: 'detector', methods: ['dense', 'structured'], parameters: { movementVar: 4, noSpikeRate: 0.5, localPositionStd: 0 } });
+    const rows = [[0.9, 0.1], [0.2, 0.8]];
+    expect(config(['--data', 'preset:tiny', '--model', 'decoder', '--discrete-transition', '[[1]]']).posterior!.parameters).toEqual({ discreteTransition: [[1]] });
+    expect(() => config(['--data', 'preset:tiny', '--model', 'decoder', '--discrete-transition', JSON.stringify(rows)])).toThrow(/1 × 1/);
+    // NLD's detector takes the Local state's std from the run
+    const withNld = config(['--data', 'preset:tiny', '--model', 'detector', '--local-position-std', '5', '--engine', 'nld:detector']);
+    expect(withNld.posterior!.parameters).toEqual({ localPositionStd: 5 });
+    expect(withNld.engines).toEqual(['nld:detector']);
+  });
+
   it.each([
     [['--data', 'preset:tiny', '--model', 'hmm'], '--model hmm: expected decoder, detector or none'],
     [['--data', 'preset:tiny', '--model', 'decoder', '--posterior-strategy', 'sparse'], '--posterior-strategy sparse: expected structured, dense or both'],
@@ -101,6 +113,12 @@ describe('run flags', () => {
     [['--data', 'preset:tiny', '--posterior-strategy', 'dense'], '--posterior-strategy needs a posterior: drop it or give --model decoder|detector'],
     [['--data', 'preset:tiny', '--model', 'none', '--posterior-strategy', 'both'], '--posterior-strategy needs a posterior'],
     [['--data', 'preset:tiny', '--model', 'detector', '--shard', '0/2'], '--model: a shard holds only some electrodes'],
+    [['--data', 'preset:tiny', '--movement-var', '4'], '--movement-var needs a posterior: drop it or give --model decoder|detector'],
+    [['--data', 'preset:tiny', '--model', 'decoder', '--local-position-std', '3'], '--local-position-std: only the detector has a Local state'],
+    [['--data', 'preset:tiny', '--model', 'detector', '--movement-var', 'wide'], '--movement-var: expected a number, got "wide"'],
+    [['--data', 'preset:tiny', '--model', 'detector', '--no-spike-rate', '-1'], '--no-spike-rate: expected a positive number'],
+    [['--data', 'preset:tiny', '--model', 'decoder', '--discrete-transition', '[[0.5]]'], '--discrete-transition: expected a 1 × 1 array'],
+    [['--data', 'preset:tiny', '--model', 'detector', '--movement-var', '4', '--engine', 'nld:detector'], "nld:detector decodes with non_local_detector's own --movement-var"],
   ])('refuses the posterior flags %j with a message naming the flag', (args, message) => {
     expect(() => config(args)).toThrow(UsageError);
     expect(() => config(args)).toThrow(message);

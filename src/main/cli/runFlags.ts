@@ -3,11 +3,12 @@
  * config keys, so they are reworded to name the flag the user typed.
  */
 import { AppError, isAppError } from '../../shared/errors';
-import { DEFAULT_STOPPING_RULE, parseRunConfig, parseStrategies, POSTERIOR_METHODS, POSTERIOR_MODELS, STRATEGIES, type RunConfig } from '../../shared/config';
+import { DEFAULT_STOPPING_RULE, parseRunConfig, parseStrategies, POSTERIOR_METHODS, POSTERIOR_MODELS, STRATEGIES, type PosteriorModel, type RunConfig } from '../../shared/config';
 import { isExternalEngineName, OFFERED_ENGINES } from '../../shared/externalEngines';
 import { boolFlag, intFlag, numberFlag, parseFlags, stringFlag, refuseTogether, type Parsed } from './args';
 import { UsageError } from './cliTypes';
 import { POSTERIOR_METHOD_FLAGS, posteriorMethodFlag } from './posteriorMethodFlag';
+import { givenParameterFlag, POSTERIOR_PARAMETER_OPTIONS, posteriorParametersFrom } from './posteriorParameterFlags';
 import { didYouMean } from '../../shared/suggest';
 
 export const RUN_OPTIONS = {
@@ -110,21 +111,28 @@ function repeatsFrom(p: Parsed): { repeats?: number; untilStable?: unknown } {
 export const RUN_POSTERIOR_OPTIONS = {
   model: { type: 'string' },
   ...POSTERIOR_METHOD_FLAGS,
+  ...POSTERIOR_PARAMETER_OPTIONS,
 } as const;
 
-/** `--model decoder|detector|none` (none by default) with `--posterior-method structured|dense|both` (both by default) */
+/**
+ * `--model decoder|detector|none` (none by default) with `--posterior-method structured|dense|both`
+ * (both by default) and the model's parameters (--movement-var, …), as decode takes them
+ */
 function posteriorFrom(p: Parsed): unknown {
   const model = stringFlag(p, 'model') ?? 'none';
   const method = posteriorMethodFlag(p);
   if (model === 'none') {
-    if (method !== undefined) throw new UsageError(`${method.flag} needs a posterior: drop it or give --model decoder|detector`);
+    const without = method?.flag ?? givenParameterFlag(p);
+    if (without !== undefined) throw new UsageError(`${without} needs a posterior: drop it or give --model decoder|detector`);
     return undefined;
   }
   if (!(POSTERIOR_MODELS as readonly string[]).includes(model)) throw new UsageError(`--model ${model}: expected ${POSTERIOR_MODELS.join(', ')} or none`);
   if (method !== undefined && method.value !== 'both' && !(POSTERIOR_METHODS as readonly string[]).includes(method.value)) {
     throw new UsageError(`${method.flag} ${method.value}: expected structured, dense or both`);
   }
-  return { model, methods: method === undefined || method.value === 'both' ? [...POSTERIOR_METHODS] : [method.value] };
+  const parameters = posteriorParametersFrom(p, model as PosteriorModel);
+  const methods = method === undefined || method.value === 'both' ? [...POSTERIOR_METHODS] : [method.value];
+  return { model, methods, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
 }
 
 /** `--shard I/N` (0 ≤ I < N, as SLURM_ARRAY_TASK_ID) with `--shard-by round-robin|spikes` */

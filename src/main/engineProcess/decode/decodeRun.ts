@@ -12,6 +12,7 @@ import { isDispatch, type StrategyChoice } from '../../../shared/config';
 import { summarizeDataset, type Dataset, type DatasetSummary } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import { formatBytes, formatMs } from '../../../shared/format';
+import { hasOneBinLocal } from '../../../shared/posteriorParameters';
 import type { StageTime, StrategyResult } from '../../../shared/report';
 import { datasetScale, machineLoadBetween, timingStats } from '../../analysis';
 import { PRESET_INFO, writeFileAtomic } from '../../data';
@@ -198,8 +199,7 @@ class DecodeRun {
     const { probe } = this.session;
     const t0 = performance.now();
     let local: Float64Array | undefined;
-    // the multi-bin Local state (a position std) takes the non-local likelihood and a kernel, not the one-bin Local likelihood
-    if (wanted.model === 'detector' && wanted.parameters?.localPositionStd === undefined) {
+    if (hasOneBinLocal(wanted.model, wanted.parameters)) {
       this.enter('local');
       this.session.emitProgress(0, "(the detector's Local state)");
       local = await probe.span('local', () => this.localLikelihood(model, dataset));

@@ -68,6 +68,12 @@ export function invocationOf(i: InvocationInputs, env: NodeJS.ProcessEnv = proce
   if (i.config.blockSize !== undefined) vars.KDE_PROFILER_BLOCK_SIZE = String(i.config.blockSize);
   if (i.config.engineTrace) vars.KDE_PROFILER_FRAMEWORK_TRACE = '1';
   // an engine that can decode the posterior whole does so for the model the run decodes
-  if (i.config.posterior) vars.KDE_PROFILER_MODEL = i.config.posterior.model;
+  if (i.config.posterior) {
+    vars.KDE_PROFILER_MODEL = i.config.posterior.model;
+    // the run's Local state, and only the run's: empty (NLD's one-bin Local) unless the run gives a std,
+    // whatever the environment the run was started from says
+    const std = i.config.posterior.parameters?.localPositionStd;
+    vars.KDE_PROFILER_LOCAL_POSITION_STD = std === undefined ? '' : String(std);
+  }
   return { argv: engineArgv(engine, pythonOf(i.config, env)), env: { ...env, ...vars } };
 }

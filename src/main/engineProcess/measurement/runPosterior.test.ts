@@ -96,6 +96,33 @@ describe('a profiling run with a posterior', () => {
     expect((await readdir(join(runDir, 'likelihood'))).sort()).toEqual(['axes.json', 'compensated.npy', 'local.npy']);
   });
 
+  it('decodes with the parameters the run gives, as decode does: the multi-bin Local state needs no Local likelihood pass', async () => {
+    const parameters = { movementVar: 2.5, localPositionStd: 0 };
+    const { messages, config } = await runPosterior(['compensated'], { posterior: { model: 'detector', methods: ['structured'], parameters } });
+    const posterior = resultOf(messages).posterior!;
+    expect(posterior.parameters).toMatchObject(parameters);
+    expect(posterior.localMs).toBeUndefined();
+    expect(spansOf(messages).some((s) => s.name === 'local')).toBe(false);
+    // NLD's defaults where the run said nothing
+    const plain = resultOf((await runPosterior(['compensated'], { posterior: { model: 'detector', methods: ['structured'] } })).messages).posterior!;
+    expect(plain.parameters!.movementVar).not.toBe(2.5);
+    expect(plain.parameters!.localPositionStd).toBeUndefined();
+    // the multi-bin Local state spans the grid: more state bins than the one-bin Local state's
+    expect(posterior.nStateBins).toBeGreaterThan(plain.nStateBins);
+    expect(config.posterior!.parameters).toEqual(parameters);
+    const report = buildReport({ runId: '20250101-000000-abcdef', createdAt: '2025-01-01T00:00:00.000Z', status: 'completed', config, outcome: resultOf(messages) });
+    expect(validateReport(report)).toEqual({ ok: true, errors: [] });
+    // the schema holds the config's parameters to the same bounds as the ones decoded with
+    const edited = (edit: (r: typeof report) => void) => {
+      const r = structuredClone(report);
+      edit(r);
+      return validateReport(r).ok;
+    };
+    expect(edited((r) => void (r.config.posterior!.parameters!.movementVar = -1))).toBe(false);
+    expect(edited((r) => void Object.assign(r.config.posterior!.parameters!, { width: 1 }))).toBe(false);
+    expect(edited((r) => void delete (r.posterior!.parameters as Partial<NonNullable<typeof r.posterior>["parameters"]>)!.movementVar)).toBe(false);
+  });
+
   it('keeps the likelihood results when the posterior fails: they went to the host before it began', async () => {
     const { runDir, messages } = await runPosterior(['reference', 'compensated'], { posterior: { model: 'detector' } }, { failingLocal: true });
     const error = messages.find((m) => m.type === 'error');

@@ -12,6 +12,7 @@ import type { PosteriorRequest } from '../../../shared/config';
 import type { Dataset } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
 import type { PosteriorMethodTiming, PosteriorReport } from '../../../shared/posteriorReport';
+import { hasOneBinLocal } from '../../../shared/posteriorParameters';
 import { DEFAULT_ROWS_PER_WINDOW } from '../../engine/model';
 import { POSTERIOR_FILES, POSTERIOR_WORK_DIR, POSTERIOR_WORK_LIKELIHOOD, type PosteriorSummary } from '../../engineProtocol';
 import type { EngineDeps } from '../session';
@@ -40,7 +41,7 @@ export interface RunPosteriorInputs {
 
 /** Units of the progress bar the stage takes: one per method, and the Local likelihood when it must compute it. */
 export function posteriorUnits(request: PosteriorRequest, localMeasured: boolean): number {
-  return request.methods.length + (request.model === 'detector' && !localMeasured ? 1 : 0);
+  return request.methods.length + (hasOneBinLocal(request.model, request.parameters) && !localMeasured ? 1 : 0);
 }
 
 /** The likelihood the posterior runs on: the reference's when it was measured, else the first that succeeded. */
@@ -110,6 +111,7 @@ async function runMethod(
     dataset: ctx.dataset,
     model: request.model,
     method,
+    ...(request.parameters ? { parameters: request.parameters } : {}),
     likelihoodFile,
     ...(local ? { local } : {}),
     rowsPerChunk: ROWS_PER_WINDOW,
@@ -130,7 +132,8 @@ export async function runPosterior(inp: RunPosteriorInputs): Promise<PosteriorRe
   try {
     const source = sourceOf(inp.measured, nTime * nBins);
     const likelihoodFile = await likelihoodFileOf(inp, source, nTime, nBins);
-    const local = inp.request.model === 'detector' ? await localLikelihood(inp) : undefined;
+    // the multi-bin Local state (a position std) reads the non-local likelihood through a kernel, not the one-bin Local likelihood
+    const local = hasOneBinLocal(inp.request.model, inp.request.parameters) ? await localLikelihood(inp) : undefined;
     const summaries: PosteriorSummary[] = [];
     for (let i = 0; i < inp.request.methods.length; i++) summaries.push(await runMethod(inp, i, likelihoodFile, local?.values));
     await nextStep(inp.ctx.signal);
