@@ -20,7 +20,7 @@ export {
   type CalibrationOptions, type StageTimer,
 } from './backends';
 export {
-  encodingModelOf, fitElectrodeAt, fitEncodingModel, interpolatePosition, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
+  encodingModelOf, fitElectrodesAt, fitEncodingModel, interpolatePosition, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
   type EncodingModel, type FitContext, type FitOptions, type FittedElectrode,
 } from './fit';
 export type { KdePart } from './gaussian';

@@ -155,14 +155,6 @@ function fitElectrodeSpan(ctx: FitContext, e: number, tensors: tf.Tensor[], defe
   }, electrodeArgs(e, el.name));
 }
 
-/**
- * Electrode e's fit in its `electrode` span, with its device copies (also pushed to `tensors`).
- * Electrodes are independent given the shared context, so any process or worker may fit any of them.
- */
-export async function fitElectrodeAt(ctx: FitContext, e: number, tensors: tf.Tensor[]): Promise<FittedElectrode> {
-  return (await fitElectrodeSpan(ctx, e, tensors, false)).fitted;
-}
-
 /** Σ_e Λ_e per bin, added in electrode order: the one order every way of fitting sums in. */
 export function sumGroundProcess(perElectrode: readonly Float64Array[], nBins: number): Float64Array {
   const summed = new Float64Array(nBins);
@@ -171,15 +163,20 @@ export function sumGroundProcess(perElectrode: readonly Float64Array[], nBins: n
 }
 
 /**
- * Every electrode's fit, in order; their device copies go to `tensors`. The kept kernels' columns
- * stay on the device until every electrode is fitted and are read back together, in one
- * `ground-process` span: on a GPU one round trip for the fit instead of one per electrode.
+ * The fits of `indices`, in order (the others stay holes); their device copies go to `tensors`. The
+ * kept kernels' columns stay on the device until every one is fitted and are read back together,
+ * in one `ground-process` span: on a GPU one round trip for the fit instead of one per electrode.
+ * Electrodes are independent given the shared context, so a pool's worker fits its share this way
+ * too. `onFitted` runs after each electrode (a worker samples its tensors there).
  */
-async function fitElectrodes(ctx: FitContext, tensors: tf.Tensor[]): Promise<ElectrodeFits> {
+export async function fitElectrodesAt(ctx: FitContext, indices: readonly number[], tensors: tf.Tensor[], onFitted: () => void = () => undefined): Promise<FittedElectrode[]> {
   const fits: ElectrodeFit[] = [];
   try {
-    for (let e = 0; e < ctx.dataset.electrodes.length; e++) fits.push(await fitElectrodeSpan(ctx, e, tensors, true));
-    const deferred = fits.filter((f) => f.pending !== undefined);
+    for (const e of indices) {
+      fits[e] = await fitElectrodeSpan(ctx, e, tensors, true);
+      onFitted();
+    }
+    const deferred = fits.filter((f) => f?.pending !== undefined);
     if (deferred.length > 0) {
       const densities = await ctx.probe.span('ground-process', () => readAll(deferred.map((f) => f.pending!)), { electrodes: deferred.length });
       deferred.forEach((f, i) => {
@@ -188,10 +185,17 @@ async function fitElectrodes(ctx: FitContext, tensors: tf.Tensor[]): Promise<Ele
       });
     }
   } catch (err) {
-    discardAll(fits.flatMap((f) => (f.pending ? [f.pending] : [])));
+    discardAll(fits.flatMap((f) => (f?.pending ? [f.pending] : [])));
     throw err;
   }
-  const electrodes = fits.map((f) => f.fitted);
+  const fitted: FittedElectrode[] = [];
+  for (const e of indices) fitted[e] = fits[e]!.fitted;
+  return fitted;
+}
+
+/** Every electrode's fit, in order, and Λ_e summed over them. */
+async function fitElectrodes(ctx: FitContext, tensors: tf.Tensor[]): Promise<ElectrodeFits> {
+  const electrodes = await fitElectrodesAt(ctx, ctx.dataset.electrodes.map((_, e) => e), tensors);
   return { electrodes, summed: sumGroundProcess(electrodes.map((f) => f.groundProcessIntensity), ctx.nBins) };
 }
 

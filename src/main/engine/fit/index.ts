@@ -8,7 +8,7 @@
  * Part of the engine: imports tfjs, the engine's other modules, engine/model and src/shared only.
  */
 export {
-  encodingModelOf, fitElectrodeAt, fitEncodingModel, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
+  encodingModelOf, fitElectrodesAt, fitEncodingModel, mergeOccupancy, occupancyPartCount, occupancyParts, prepareFit, sumGroundProcess,
   type EncodingModel, type FitContext, type FitOptions, type FittedElectrode,
 } from './fit';
 export { interpolatePosition, spikeRows } from './positionTrack';

@@ -2,12 +2,12 @@
  * The KDE column sums on the webgpu backend as the device sees it (lavapipe here): a fit takes the
  * same number of dispatches whatever the number of its position samples and encoding spikes (the
  * op graph takes some per tile of samples) and two readbacks whatever its number of electrodes
- * (the occupancy, then every electrode's sums together), and every output element is written (a pooled buffer
+ * (the occupancy, then every electrode's sums together; a pool worker's share likewise in one), and every output element is written (a pooled buffer
  * full of NaN is handed out again). Skips, saying why, without an adapter.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { fitEncodingModel } from '../index';
+import { fitElectrodesAt, fitEncodingModel, prepareFit } from '../index';
 import { kdeColumnSums } from '../ops';
 import { smallDataset } from '../testing/builders';
 import { webgpuForTests } from '../testing/webgpuTests';
@@ -36,6 +36,26 @@ describe('the KDE column sums on webgpu', () => {
     // occupancy and two electrodes, each at most five; each of the two readbacks joins its sums in one more
     expect(counts[0]).toBeLessThanOrEqual(5 * 3 + 2);
     expect(readbacks).toEqual([2, 2, 2]);
+  });
+
+  it("fits a pool worker's share of the electrodes with one readback, to the same numbers as the whole fit", async (ctx) => {
+    if (!available()) return ctx.skip();
+    const electrodes = Array.from({ length: 5 }, (_, e) => ({ nEnc: 1100 - 60 * e, nDec: 20, nFeatures: 2 + (e % 3) }));
+    const ds = smallDataset({ nPos: 1200, electrodes });
+    const whole = await fitEncodingModel(ds);
+    const shared = await prepareFit(ds, undefined, {}, whole.logOccupancy);
+    const tensors: tf.Tensor[] = [];
+    let sampled = 0;
+    const before = gpuActivity()!;
+    const share = await fitElectrodesAt(shared, [1, 3, 4], tensors, () => void sampled++);
+    const activity = activitySince(before, gpuActivity()!);
+    // one readback for the share's three electrodes (one per electrode before)
+    expect(activity.readbacks).toBe(1);
+    expect(sampled).toBe(3);
+    expect([0, 2].map((e) => share[e])).toEqual([undefined, undefined]);
+    for (const e of [1, 3, 4]) expect(share[e]!.groundProcessIntensity).toEqual(whole.electrodes[e]!.groundProcessIntensity);
+    tf.dispose(tensors);
+    whole.dispose();
   });
 
   it('writes every element: a buffer left full of NaN by an earlier tensor comes back whole', async (ctx) => {

@@ -60,13 +60,11 @@ async function fit(message: Extract<ToWorker, { type: 'fit' }>): Promise<void> {
   const dataset = datasets.get(datasetId)!;
   const { result, profile: prof } = await profiled(profile, async () => {
     const ctx = await engine.prepareFit(dataset, rec, options, message.logOccupancy);
-    const tensors: Parameters<typeof engine.fitElectrodeAt>[2] = [];
-    const fitted: FittedElectrode[] = [];
+    const tensors: Parameters<typeof engine.fitElectrodesAt>[2] = [];
+    let fitted: FittedElectrode[];
     try {
-      for (const e of electrodes) {
-        fitted[e] = await engine.fitElectrodeAt(ctx, e, tensors);
-        sampleTensors();
-      }
+      // the share's ground-process columns read back once, as the main thread's fit reads them
+      fitted = await engine.fitElectrodesAt(ctx, electrodes, tensors, sampleTensors);
     } catch (err) {
       for (const t of tensors) t.dispose();
       throw err;
