@@ -15,6 +15,7 @@ export const INSTANT = {
   positionKernelRecomputed: 'position-kernel recomputed',
   shardWallClock: 'shard wall clock',
   shardCpuTime: 'shard cpu time',
+  autoProbe: 'auto probe',
 } as const;
 
 /** what each of the engine's notes tells, for the timeline's tip: the name alone is terse */
@@ -25,6 +26,7 @@ const INSTANT_MEANINGS: Readonly<Record<string, string>> = {
   [INSTANT.positionKernelRecomputed]: 'a position kernel past the memory budget was built for this call and freed after it',
   [INSTANT.shardWallClock]: 'the wall clock at this moment, for aligning the shards of a merged run',
   [INSTANT.shardCpuTime]: 'the engine process\'s CPU time at the end of this shard',
+  [INSTANT.autoProbe]: 'the strategies auto timed on a slice of this data before it committed, and the one it follows',
 };
 
 /** the notes the engine records as it runs; none of them is a problem by itself */

@@ -1,2 +1,2 @@
 /** `auto` measured on the run's own data before it commits (strategyProbe.ts). */
-export { probeAutoStrategy, probeSlice, type StrategyProbe } from './strategyProbe';
+export { markProbe, probeAutoStrategy, probeSlice, type StrategyProbe } from './strategyProbe';

@@ -3,7 +3,8 @@ import { makePreset } from '../../data';
 import { resolveFastestStrategy, type SeriesReach } from '../../engine/model';
 import { fakeEngineDeps } from '../testing';
 import type { EngineDeps, FittedModel } from '../session';
-import { probeAutoStrategy, probeSlice } from './index';
+import { INSTANT, instantSeverity } from '../../../shared/traceInstants';
+import { markProbe, probeAutoStrategy, probeSlice } from './index';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,5 +53,13 @@ describe("auto's probe", () => {
     const c = resolveFastestStrategy(sizes, { blockSize: 100, probed: measured.probed }, reach);
     expect(c.strategy).toBe('series');
     expect(c.reason).toMatch(/^measured: series .*; the cost model predicted compensated/);
+
+    // on the trace as a routine note with what decode.json keeps, and in a sentence for a decode's log
+    const instants: [string, Record<string, unknown> | undefined][] = [];
+    const lines: string[] = [];
+    markProbe({ instant: (name, args) => void instants.push([name, args]) }, measured, (m) => lines.push(m));
+    expect(instants).toEqual([[INSTANT.autoProbe, expect.objectContaining({ faster: 'series', summary: measured.record.summary, spikes: measured.record.spikes })]]);
+    expect(instantSeverity(INSTANT.autoProbe)).toBe('routine');
+    expect(lines).toEqual([expect.stringMatching(/^auto's probe: series .* \(.+\); it follows series where series' bound holds$/)]);
   });
 });

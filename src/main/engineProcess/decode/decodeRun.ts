@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { isDispatch, type StrategyChoice } from '../../../shared/config';
 import { summarizeDataset, type Dataset, type DatasetSummary } from '../../../shared/dataset';
 import { AppError } from '../../../shared/errors';
-import { formatBytes, formatMs } from '../../../shared/format';
+import { formatBytes } from '../../../shared/format';
 import { hasOneBinLocal } from '../../../shared/posteriorParameters';
 import type { StageTime, StrategyResult } from '../../../shared/report';
 import { datasetScale, machineLoadBetween, timingStats } from '../../analysis';
@@ -30,7 +30,7 @@ import { LikelihoodStream, refuseBeyondDisk, writeAxes, type OutputSize } from '
 import { fitOptionsFor, notApplicableFor, readLoad, refuseBeyondHeap } from '../measurement';
 import { decodePosterior, placeGridOf } from '../posterior';
 import { recordingProjection } from './recordingProjection';
-import { probeAutoStrategy } from '../autoProbe';
+import { markProbe, probeAutoStrategy } from '../autoProbe';
 
 /** What the decode learned on its way, for decode.json and the report. */
 interface Decoded {
@@ -150,7 +150,7 @@ class DecodeRun {
       const measured = this.strategy === 'auto'
         ? await probe.span('auto-probe', () => probeAutoStrategy(this.deps, model, dataset, options, this.session.signal))
         : null;
-      if (measured) this.session.log('info', `auto's probe: ${measured.record.summary} (${formatMs(measured.record.probeMs)}); it follows the ${measured.probed.faster === 'series' ? 'series' : "dispatch's choice"} where series' bound holds`);
+      if (measured) markProbe(probe, measured, (message) => this.session.log('info', message));
       const decodeOptions = measured ? { ...options, probed: measured.probed } : options;
       const args = { strategy: this.strategy, rowsPerChunk: this.request.rowsPerChunk };
       const windows = await probe.span('decode', () => this.decodeWindows(model, dataset, decodeOptions), args);

@@ -5,7 +5,7 @@
 import type { StrategyChoice } from '../../../shared/config';
 import { WARMUP_SPAN } from '../../../shared/traceSpans';
 import type { EngineProbe, NonlocalResult, PredictOptions } from '../../engine';
-import { probeAutoStrategy } from '../autoProbe';
+import { markProbe, probeAutoStrategy } from '../autoProbe';
 import type { FittedModel } from '../session';
 import { fitOptionsFor } from './fitOptions';
 import { clockOf, nextStep, type MeasureContext } from './measureContext';
@@ -61,6 +61,8 @@ export async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoic
     // `auto`'s probe, once, in its first call (the cold one): part of what auto's first decode costs
     if (strategy === 'auto' && ctx.autoProbe === undefined) {
       const measured = await rec.span('auto-probe', () => probeAutoStrategy(deps, model, dataset, ctx.options, ctx.signal));
+      // on the timeline as a decode's summary keeps it: what was timed, and what auto follows
+      if (measured) markProbe(rec, measured);
       ctx.autoProbe = measured?.probed ?? null;
     }
     const result = await rec.span('decode', () =>
