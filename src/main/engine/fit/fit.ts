@@ -87,10 +87,10 @@ function groundProcessIntensity(ctx: FitContext, meanRate: number, logGroundDens
   return gpi;
 }
 
-/** An electrode's fit, its g_e and Λ_e still to come where its columns were left on the device. */
+/** An electrode's fit, its g_e and Λ_e to come from the columns it left on the device. */
 interface ElectrodeFit {
   fitted: FittedElectrode;
-  pending?: PendingRead<Float64Array>;
+  pending: PendingRead<Float64Array>;
 }
 
 /** g_e and Λ_e of a fitted electrode, from log g_e. */
@@ -100,10 +100,10 @@ function finishElectrode(ctx: FitContext, fitted: FittedElectrode, logGroundDens
 }
 
 /**
- * One electrode's host-side fit: its in-window, in-bounds encoding spikes, their positions, g_e and
- * Λ_e; with `defer`, g_e and Λ_e wait for columns left on the device (finishElectrode).
+ * One electrode's host-side fit: its in-window, in-bounds encoding spikes and their positions; its
+ * g_e and Λ_e wait for the columns it left on the device (finishElectrode).
  */
-async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tensor[], defer: boolean): Promise<ElectrodeFit> {
+async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tensor[]): Promise<ElectrodeFit> {
   const { q, track, trainingWindows } = ctx;
   const selected = trainingWindows ? insideWindows(el.encodingSpikeTimes, trainingWindows) : null;
   const candidates = selected ? gather(el.encodingSpikeTimes, selected) : el.encodingSpikeTimes;
@@ -126,10 +126,7 @@ async function fitElectrode(ctx: FitContext, el: ElectrodeData, tensors: tf.Tens
     encPositionsTensor: null,
     encFeaturesTensor: null,
   };
-  const density = await groundDensity(ctx, fitted, tensors, defer);
-  if (!(density instanceof Float64Array)) return { fitted, pending: density };
-  finishElectrode(ctx, fitted, density);
-  return { fitted };
+  return { fitted, pending: await groundDensity(ctx, fitted, tensors) };
 }
 
 /** The fit hook of FitOptions.keepFor, or keep the kernel. */
@@ -146,10 +143,10 @@ interface ElectrodeFits {
 }
 
 /** Electrode e's fit in its `electrode` span, with its device copies (also pushed to `tensors`). */
-function fitElectrodeSpan(ctx: FitContext, e: number, tensors: tf.Tensor[], defer: boolean): Promise<ElectrodeFit> {
+function fitElectrodeSpan(ctx: FitContext, e: number, tensors: tf.Tensor[]): Promise<ElectrodeFit> {
   const el = ctx.dataset.electrodes[e]!;
   return ctx.probe.span(ELECTRODE_SPAN, async () => {
-    const fit = await fitElectrode(ctx, el, tensors, defer);
+    const fit = await fitElectrode(ctx, el, tensors);
     if (fit.fitted.encPositionsTensor === null) tensors.push(...uploadElectrode(fit.fitted, ctx.q));
     return fit;
   }, electrodeArgs(e, el.name));
@@ -171,25 +168,23 @@ export function sumGroundProcess(perElectrode: readonly Float64Array[], nBins: n
  */
 export async function fitElectrodesAt(ctx: FitContext, indices: readonly number[], tensors: tf.Tensor[], onFitted: () => void = () => undefined): Promise<FittedElectrode[]> {
   const fits: ElectrodeFit[] = [];
+  let densities: Float64Array[];
   try {
     for (const e of indices) {
-      fits[e] = await fitElectrodeSpan(ctx, e, tensors, true);
+      fits.push(await fitElectrodeSpan(ctx, e, tensors));
       onFitted();
     }
-    const deferred = fits.filter((f) => f?.pending !== undefined);
-    if (deferred.length > 0) {
-      const densities = await ctx.probe.span('ground-process', () => readAll(deferred.map((f) => f.pending!)), { electrodes: deferred.length });
-      deferred.forEach((f, i) => {
-        delete f.pending;
-        finishElectrode(ctx, f.fitted, densities[i]!);
-      });
-    }
+    densities = fits.length > 0 ? await ctx.probe.span('ground-process', () => readAll(fits.map((f) => f.pending)), { electrodes: fits.length }) : [];
   } catch (err) {
-    discardAll(fits.flatMap((f) => (f?.pending ? [f.pending] : [])));
+    // the columns not read yet (readAll frees its own either way, and a tensor freed twice is freed once)
+    discardAll(fits.map((f) => f.pending));
     throw err;
   }
   const fitted: FittedElectrode[] = [];
-  for (const e of indices) fitted[e] = fits[e]!.fitted;
+  indices.forEach((e, i) => {
+    finishElectrode(ctx, fits[i]!.fitted, densities[i]!);
+    fitted[e] = fits[i]!.fitted;
+  });
   return fitted;
 }
 

@@ -8,25 +8,20 @@ import * as tf from '@tensorflow/tfjs-core';
 import { INSTANT } from '../../../shared/traceInstants';
 import type { FitContext, FittedElectrode } from './fit';
 import { toTensor2d, logKdePending, logKdeWorkOf } from '../gaussian';
-import { pendingRead, readNow, type PendingRead } from '../readback';
+import { pendingRead, type PendingRead } from '../readback';
 import { electrodeFlushIsSafe, electrodeBias, maxFinite } from '../hostMath';
 import { addWork, FLOAT32_BYTES, gridKdeWork, logKdeWork, type Work } from '../model';
 import { linearPositionKernel } from '../ops';
 import type { FitKeep } from '../strategies';
 
 /**
- * log g_e, or where the caller defers the read, its sums still on the device: the fit reads every
- * electrode's in one readback at its end rather than one round trip each.
- */
-export type GroundColumns = Float64Array | PendingRead<Float64Array>;
-
-/**
  * log g_e, keeping for the predicts that follow what the strategy asks (FitKeep) where the budget
  * allows and positions and bins are finite: its factor in one fused pass, or the linear kernel
- * (then, where asked, its factor in the kernel's place); else the KDE alone, nothing kept. With
- * `defer`, it returns its sums on the device instead of reading them.
+ * (then, where asked, its factor in the kernel's place); else the KDE alone, nothing kept. Its sums
+ * are left on the device: the fit reads every electrode's in one readback at its end rather than
+ * one round trip each.
  */
-export async function groundDensity(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[], defer = false): Promise<GroundColumns> {
+export async function groundDensity(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): Promise<PendingRead<Float64Array>> {
   const { nEnc, encPositions } = fitted;
   const centers = ctx.dataset.placeBinCenters;
   const keeper = nEnc > 0 ? ctx.fitKeep({ encFeatures: fitted.encFeatures, nEnc, waveformStd: fitted.waveformStd, nBins: ctx.nBins }) : null;
@@ -35,17 +30,14 @@ export async function groundDensity(ctx: FitContext, fitted: FittedElectrode, te
   const kept = keeper !== null && keeper.wanted && keptBytes <= ctx.keepBudgetBytes && !encPositions.some(Number.isNaN) && !centers.some(Number.isNaN);
   if (!kept) {
     if (ctx.keepBudgetBytes > 0 && nEnc > 0) ctx.probe.instant(INSTANT.positionKernelNotKept, { electrode: fitted.name, bytes: keptBytes });
-    return ctx.probe.span('ground-process', async () => {
-      const pending = logKdePending(encPositions, centers, ctx.q, ctx.positionStd);
-      return defer ? pending : readNow(pending);
-    }, {
+    return ctx.probe.span('ground-process', () => logKdePending(encPositions, centers, ctx.q, ctx.positionStd), {
       work: logKdeWorkOf(encPositions, centers, ctx.q, ctx.positionStd),
     });
   }
   tensors.push(...uploadElectrode(fitted, ctx.q));
-  if (keeper.fused) return fusedFit(ctx, fitted, keeper.fused, tensors, defer);
+  if (keeper.fused) return fusedFit(ctx, fitted, keeper.fused, tensors);
   ctx.keepBudgetBytes -= kernelBytes;
-  const logDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors, defer), {
+  const logDensity = await ctx.probe.span('ground-process', () => groundDensityKeepingKernel(ctx, fitted, tensors), {
     work: keptKernelWork(ctx, encPositions),
   });
   if (keeper.fromKernel) await keepInsteadOfKernel(ctx, fitted, keeper.fromKernel, tensors);
@@ -62,20 +54,19 @@ function keptKernelWork(ctx: FitContext, encPositions: Float64Array): Work {
  * rescaled sum, float64 log on the host), keeping the linear kernel exp(logK) = exp(logK − max)·exp(max)
  * for the predict that follows: the ground process and the reference strategy share one kernel.
  */
-async function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[], defer: boolean): Promise<GroundColumns> {
+function groundDensityKeepingKernel(ctx: FitContext, fitted: FittedElectrode, tensors: tf.Tensor[]): PendingRead<Float64Array> {
   const centers = toTensor2d(ctx.dataset.placeBinCenters, ctx.nBins, ctx.q);
   // flushed as a strategy that rebuilds it would
   const { colMax, colSum, kernel } = linearPositionKernel.run(fitted.encPositionsTensor!, centers, ctx.positionStd, electrodeFlush(ctx, fitted));
   centers.dispose();
   tensors.push(kernel);
   fitted.keptPositionKernel = kernel;
-  return columnsRead(fitted.nEnc, colMax, colSum, defer);
+  return columnsRead(fitted.nEnc, colMax, colSum);
 }
 
-/** log g_e from the kept kernel's column maxima and sums: read now, or left on the device with `defer`. */
-function columnsRead(nEnc: number, colMax: tf.Tensor, colSum: tf.Tensor, defer: boolean): GroundColumns | Promise<Float64Array> {
-  const pending = pendingRead([colMax, colSum], ([mx, sm]) => logDensityFromColumns(nEnc, mx!, sm!));
-  return defer ? pending : readNow(pending);
+/** log g_e from the kept kernel's column maxima and sums, once they are read. */
+function columnsRead(nEnc: number, colMax: tf.Tensor, colSum: tf.Tensor): PendingRead<Float64Array> {
+  return pendingRead([colMax, colSum], ([mx, sm]) => logDensityFromColumns(nEnc, mx!, sm!));
 }
 
 /** The flush the strategies use on this electrode's linear position kernel (linearPositionKernelOf): the same bound, the same bias. */
@@ -91,8 +82,8 @@ function electrodeFlush(ctx: FitContext, fitted: FittedElectrode): boolean {
  * Its span counts the factor's work with the ground process's.
  */
 async function fusedFit(
-  ctx: FitContext, fitted: FittedElectrode, fused: NonNullable<FitKeep['fused']>, tensors: tf.Tensor[], defer: boolean,
-): Promise<GroundColumns> {
+  ctx: FitContext, fitted: FittedElectrode, fused: NonNullable<FitKeep['fused']>, tensors: tf.Tensor[],
+): Promise<PendingRead<Float64Array>> {
   // the kernel's rows go through a cache-sized tile, not memory
   const kernelWork = linearPositionKernel.onGrid(fitted.encPositions, ctx.dataset.placeBinCenters, ctx.q, ctx.positionStd)
     ? gridKdeWork(fitted.nEnc, ctx.nBins, false)
@@ -104,7 +95,7 @@ async function fusedFit(
     ctx.keepBudgetBytes -= kept.factor.size * FLOAT32_BYTES;
     tensors.push(kept.factor);
     fitted.keptSeriesFactor = kept;
-    return columnsRead(fitted.nEnc, colMax, colSum, defer);
+    return columnsRead(fitted.nEnc, colMax, colSum);
   }, { work: addWork(kernelWork, fused.work) });
 }
 
