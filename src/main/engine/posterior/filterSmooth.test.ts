@@ -91,3 +91,31 @@ describe('the causal filter on the posterior kernels and on its plain loops', ()
     expect(auto.causal.subarray(35 * n, 36 * n).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
   });
 });
+
+describe('filterSmooth into buffers the caller keeps', () => {
+  it('writes every value: outputs poisoned with NaN, used twice, give the bits of fresh ones', async () => {
+    const space = await spaceOf('detector');
+    const { ll, rows } = await logLikelihoodOf('detector');
+    const fresh = filterSmooth(space, ll, rows, 'structured');
+    const size = rows * space.nInteriorStateBins;
+    // one value longer than needed: the tail is not the caller's posterior and stays as it was
+    const into = { causal: new Float32Array(size + 1).fill(NaN), predictive: new Float32Array(size + 1).fill(NaN), acausal: new Float32Array(size + 1).fill(NaN) };
+    for (let round = 0; round < 2; round++) {
+      const kept = filterSmooth(space, ll, rows, 'structured', into);
+      expect(kept.acausal).toBe(into.acausal);
+      expect(kept.marginalLogLikelihood).toBe(fresh.marginalLogLikelihood);
+      for (const key of ['causal', 'predictive', 'acausal'] as const) {
+        expect(Buffer.from(into[key].buffer, 0, 4 * size).equals(Buffer.from(fresh[key].buffer))).toBe(true);
+        expect(into[key][size]).toBeNaN();
+      }
+    }
+  });
+
+  it('refuses outputs shorter than T × N', async () => {
+    const space = await spaceOf('decoder');
+    const { ll, rows } = await logLikelihoodOf('decoder');
+    const short = new Float32Array(rows * space.nInteriorStateBins - 1);
+    const ok = new Float32Array(rows * space.nInteriorStateBins);
+    expect(() => filterSmooth(space, ll, rows, 'dense', { causal: ok, predictive: ok.slice(), acausal: short })).toThrow(/each output needs/);
+  });
+});

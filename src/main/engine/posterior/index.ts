@@ -22,7 +22,7 @@ export { noSpikeLogLikelihood } from './noSpike';
 export { assembleLogLikelihood, type LikelihoodParts } from './logLikelihood';
 export { CausalFilter, NORMALIZE_EPS } from './causalFilter';
 export { AcausalSmoother } from './acausalSmoother';
-export { filterSmooth, type FilterSmoothResult } from './filterSmooth';
+export { filterSmooth, type FilterSmoothOutputs, type FilterSmoothResult } from './filterSmooth';
 export { assembleOutputs, mapPosition, maskedPosterior, stateProbabilities, type PosteriorOutputs } from './outputs';
 export {
   filterRowWork, posteriorMemoryEstimate, smoothRowWork, transitionBytes, transitionProductWork, type PosteriorMemoryEstimate,
