@@ -152,6 +152,22 @@ export interface NumericalHealth {
 /** what a row of the results measured: one of the engine's strategies, or an external engine */
 export type MeasuredName = StrategyChoice | ExternalEngineName;
 
+/** `auto`'s probe: NLD's dispatch and series timed on a slice of the run's own data before the decode committed. */
+export interface AutoProbeRecord {
+  /** the electrode sliced (the one with the most encoding × decoding spikes) */
+  electrode: string;
+  /** its decoding spikes in the slice, and the rows they fall in */
+  spikes: number;
+  rows: number;
+  /** each candidate's second call on the slice (the first builds what a windowed decode keeps) */
+  candidates: { strategy: StrategyName; ms: number }[];
+  /** the faster, which `auto` follows wherever series' bound holds */
+  faster: 'series' | 'dispatch';
+  summary: string;
+  /** the probe's own time */
+  probeMs: number;
+}
+
 export interface StrategyResult {
   strategy: MeasuredName;
   /** set for an external engine's row (docs/external-engines.md): what ran and how it ended */
@@ -160,6 +176,8 @@ export interface StrategyResult {
   resolved: StrategyName[];
   /** per electrode, why a dispatch (auto, nld-dispatch) chose what it chose: the predicted times compared or why a candidate was left out */
   resolvedReasons?: string[];
+  /** `auto`'s probe, on auto's row where it ran one (as decode.json keeps it) */
+  autoProbe?: AutoProbeRecord;
   status: 'ok' | 'failed';
   error?: SerializedError;
   encode?: TimingStats;

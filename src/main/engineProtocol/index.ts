@@ -14,5 +14,5 @@ export { ENGINE_PROCESS_SPAN, isOpenSpanList, type OpenSpan } from './openSpans'
 export {
   AXES_FILE, DECODE_SUMMARY_FILE, EXTERNAL_DATA_FILE, EXTERNAL_DIR, externalEngineDir, LIKELIHOOD_AXES_FILE, LIKELIHOOD_DIR, likelihoodRelPath,
   MERGE_SUMMARY_FILE, PARTIAL_SUFFIX, PLAIN_TRACE_FILE, RESULT_FOLDER_NAMES, POSTERIOR_DIR, POSTERIOR_FILES, POSTERIOR_WORK_DIR, POSTERIOR_WORK_LIKELIHOOD, REPORT_FILES,
-  RUN_FILES, type AutoProbeRecord, type DecodeSummary, type LikelihoodAxes, type PosteriorSummary,
+  RUN_FILES, type DecodeSummary, type LikelihoodAxes, type PosteriorSummary,
 } from './runFolder';

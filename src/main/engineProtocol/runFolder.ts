@@ -11,7 +11,7 @@
 import type { StrategyChoice, StrategyName } from '../../shared/config';
 import type { DatasetSummary } from '../../shared/dataset';
 import { engineSlug } from '../../shared/externalEngines';
-import type { BackendInfo, PosteriorReport, ShardInfo } from '../../shared/report';
+import type { AutoProbeRecord, BackendInfo, PosteriorReport, ShardInfo } from '../../shared/report';
 import type { RecordingProjection } from '../../shared/projection';
 import type { PosteriorGrid } from '../../shared/posteriorView';
 
@@ -142,22 +142,6 @@ export interface DecodeSummary {
   projection?: RecordingProjection;
   /** `auto`'s probe, where it ran one: the candidates timed on a slice of this data and what it followed */
   autoProbe?: AutoProbeRecord;
-}
-
-/** `auto`'s probe: NLD's dispatch and series timed on a slice of the run's own data before the decode committed. */
-export interface AutoProbeRecord {
-  /** the electrode sliced (the one with the most encoding × decoding spikes) */
-  electrode: string;
-  /** its decoding spikes in the slice, and the rows they fall in */
-  spikes: number;
-  rows: number;
-  /** each candidate's second call on the slice (the first builds what a windowed decode keeps) */
-  candidates: { strategy: StrategyName; ms: number }[];
-  /** the faster, which `auto` follows wherever series' bound holds */
-  faster: 'series' | 'dispatch';
-  summary: string;
-  /** the probe's own time */
-  probeMs: number;
 }
 
 /**

@@ -3,7 +3,7 @@
  * intervals, the speedup against the reference and the verdict of its interval, cold first calls
  * against warm repeats, and how closely strategies agree.
  */
-import type { Report, StrategyResult, TimingStats } from '../../shared/report';
+import type { AutoProbeRecord, Report, StrategyResult, TimingStats } from '../../shared/report';
 import { formatAbsDiff, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../shared/format';
 import { failureText } from '../../shared/externalEngineFacts';
 import { RUN_FILES } from '../engineProtocol';
@@ -138,11 +138,19 @@ function dispatchReasons(report: Report): string[] {
   for (const s of report.strategies) {
     const reasons = s.resolvedReasons ?? [];
     const lines = reasons.flatMap((why, e) => (why ? [`- ${report.dataset.electrodes[e]?.name ?? `electrode ${e}`}: ${s.resolved[e] ?? '?'} (${why})`] : []));
-    if (lines.length === 0) continue;
-    out.push('', `### Why \`${s.strategy}\` chose what it ran`, '', ...lines.slice(0, REASONS_SHOWN));
+    if (lines.length === 0 && !s.autoProbe) continue;
+    out.push('', `### Why \`${s.strategy}\` chose what it ran`, '');
+    if (s.autoProbe) out.push(probeLine(s.autoProbe), '');
+    out.push(...lines.slice(0, REASONS_SHOWN));
     if (lines.length > REASONS_SHOWN) out.push(`- … and ${lines.length - REASONS_SHOWN} more electrodes (every one in ${RUN_FILES.report}, \`resolvedReasons\`)`);
   }
   return out;
+}
+
+/** what the probe timed before the decode committed, and what `auto` followed */
+function probeLine(p: AutoProbeRecord): string {
+  const follows = p.faster === 'series' ? 'series' : "NLD's dispatch";
+  return `Measured before committing (the probe, ${formatMs(p.probeMs)}): ${p.summary} (${p.rows} rows); ${follows} was faster, so \`auto\` took it wherever series' bound holds.`;
 }
 
 /** the outlying repeats by their values: "2 (240 ms, 251 ms)" */

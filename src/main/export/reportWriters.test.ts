@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { exampleReport, exampleReportWithEngines } from './exampleReport.testdata';
 import { CSV_COLUMNS, renderReportCsv } from './reportCsv';
 import { renderReportMarkdown } from './reportMarkdown';
+import { validateReport } from './reportJson';
 
 describe('renderReportMarkdown', () => {
   const md = renderReportMarkdown(exampleReport());
@@ -121,6 +122,22 @@ describe('renderReportMarkdown', () => {
     const text = renderReportMarkdown(r);
     expect(text).toContain('### Why `auto` chose what it ran');
     expect(text).toContain('- e0: series (series 2 ms vs compensated 30 ms predicted on wasm)');
+  });
+
+  it("says what auto's probe measured before it committed, and the report with it passes the schema", () => {
+    const r = exampleReport();
+    const autoProbe = {
+      electrode: 'e0', spikes: 200, rows: 41, faster: 'series' as const, probeMs: 812,
+      candidates: [{ strategy: 'compensated' as const, ms: 155 }, { strategy: 'series' as const, ms: 37 }],
+      summary: "series 37.0 ms, compensated 155 ms on e0's first 200 decoding spikes",
+    };
+    r.strategies.push({ ...r.strategies[1]!, strategy: 'auto', resolved: ['series'], autoProbe });
+    const text = renderReportMarkdown(r);
+    expect(text).toContain('### Why `auto` chose what it ran');
+    expect(text).toContain("Measured before committing (the probe, 812 ms): series 37.0 ms, compensated 155 ms on e0's first 200 decoding spikes (41 rows); series was faster");
+    expect(validateReport(r)).toEqual({ ok: true, errors: [] });
+    const bad = validateReport({ ...r, strategies: [{ ...r.strategies.at(-1)!, autoProbe: { ...autoProbe, faster: 'numpy' } }] });
+    expect(bad.errors).toEqual([expect.stringMatching(/autoProbe\/faster: must be equal to one of the allowed values/)]);
   });
 });
 

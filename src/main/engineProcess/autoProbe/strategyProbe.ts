@@ -13,7 +13,7 @@ import type { Dataset, ElectrodeData } from '../../../shared/dataset';
 import { formatMs } from '../../../shared/format';
 import { lowerBound, upperBound } from '../../../shared/sortedSearch';
 import { resolveNldDispatch, type ProbedStrategy, type StrategyOptions } from '../../engine/model';
-import type { AutoProbeRecord } from '../../engineProtocol';
+import type { AutoProbeRecord } from '../../../shared/report';
 import type { EngineProbe } from '../../engine';
 import type { EngineDeps, FittedModel } from '../session';
 import { INSTANT } from '../../../shared/traceInstants';

@@ -70,6 +70,16 @@ describe('a decode run in the engine process', () => {
     expect(logs.some((l) => /estimated peak device memory/.test(l))).toBe(true);
   });
 
+  it("keeps auto's probe in decode.json and in the report's row alike", async () => {
+    const { run, messages } = decode(['auto'], 50, {}, undefined, { data: { kind: 'preset', name: 'place' }, blockSize: 4 });
+    await run.done;
+    const result = messages.find((m) => m.type === 'result');
+    if (result?.type !== 'result') throw new Error('no result');
+    const summary = JSON.parse(await readFile(join(dir, 'decode.json'), 'utf8')) as DecodeSummary;
+    expect(summary.autoProbe?.candidates.map((c) => c.strategy)).toEqual(['compensated', 'series']);
+    expect(result.outcome.strategies[0]!.autoProbe).toEqual(summary.autoProbe);
+  });
+
   it('ends with the posterior when asked: its summary in decode.json and in the outcome the report is built from', async () => {
     const { run, messages } = decode(['reference'], 9, {}, undefined, {}, { model: 'decoder', method: 'structured' });
     await run.done;

@@ -13,14 +13,14 @@ import { summarizeDataset, type Dataset, type DatasetSummary } from '../../../sh
 import { AppError } from '../../../shared/errors';
 import { formatBytes } from '../../../shared/format';
 import { hasOneBinLocal } from '../../../shared/posteriorParameters';
-import type { StageTime, StrategyResult } from '../../../shared/report';
+import type { AutoProbeRecord, StageTime, StrategyResult } from '../../../shared/report';
 import { datasetScale, machineLoadBetween, timingStats } from '../../analysis';
 import { PRESET_INFO, writeFileAtomic } from '../../data';
 import { estimateDatasetPeak, type PeakEstimate, type StrategyOptions } from '../../engine/model';
 import { buildStateSpace, posteriorStageEstimate } from '../../engine/posterior';
 import type { WindowSummary } from '../../engine';
 import {
-  DECODE_SUMMARY_FILE, likelihoodRelPath, type AutoProbeRecord, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type PosteriorSummary,
+  DECODE_SUMMARY_FILE, likelihoodRelPath, type DecodeRequest, type DecodeSummary, type EngineOutcome, type EngineToHost, type PosteriorSummary,
   type StartMessage,
 } from '../../engineProtocol';
 import { nicenessOf, startRunSession, type EngineDeps, type EngineRun, type FittedModel, type RunInputs, type RunSession } from '../session';
@@ -279,17 +279,14 @@ function strategyResult(
     strategy: summary.strategy,
     resolved: summary.resolved,
     ...(summary.resolvedReasons ? { resolvedReasons: summary.resolvedReasons } : {}),
+    ...(summary.autoProbe ? { autoProbe: summary.autoProbe } : {}),
     status: 'ok',
     encode: timingStats(decoded.fitMs, []),
     decode: timingStats(decoded.decodeMs, []),
     total: timingStats(decoded.fitMs + decoded.decodeMs, []),
     stages,
     kernels: [],
-    memory: {
-      estimatedPeakBytes: summary.estimatedPeakDeviceBytes,
-      measuredPeakTensorBytes: peaks?.tensorBytes ?? 0,
-      peakHeapBytes: peaks?.heapBytes ?? 0,
-    },
+    memory: { estimatedPeakBytes: summary.estimatedPeakDeviceBytes, measuredPeakTensorBytes: peaks?.tensorBytes ?? 0, peakHeapBytes: peaks?.heapBytes ?? 0 },
     likelihoodFile: summary.likelihoodFile,
   };
   if (result.memory && peaks && peaks.gpuUsedBytes > 0) result.memory.gpuBytes = peaks.gpuUsedBytes;

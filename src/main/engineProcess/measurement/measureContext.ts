@@ -9,7 +9,8 @@ import type { SpanRecord, TraceRecord } from '../../../shared/events';
 import type { StageTime } from '../../../shared/report';
 import { REPEAT_SPAN, STRATEGY_SPAN, WARMUP_SPAN } from '../../../shared/traceSpans';
 import { RunningStageTimes } from '../../recorder';
-import { throwIfCancelled, type DeviceSpan, type ProbedStrategy, type StrategyOptions } from '../../engine/model';
+import { throwIfCancelled, type DeviceSpan, type StrategyOptions } from '../../engine/model';
+import type { StrategyProbe } from '../autoProbe';
 import type { EngineProbe } from '../../engine';
 import type { EngineDeps } from '../session';
 import type { ProgressTracker } from './progressTracker';
@@ -47,8 +48,8 @@ export interface MeasureContext {
   signal: AbortSignal;
   /** the clock calls are timed by and the repeats' time budget runs on; performance.now when absent (tests script it) */
   nowMs?: () => number;
-  /** `auto`'s probe once it has run (in auto's cold call, between its fit and its predict): what `auto` then follows; null where it had nothing to measure */
-  autoProbe?: ProbedStrategy | null;
+  /** `auto`'s probe once it has run (in auto's cold call, between its fit and its predict): what it measured and what `auto` then follows; null where it had nothing to measure */
+  autoProbe?: StrategyProbe | null;
 }
 
 /** The context's clock: what call timings and the stopping rule's time budget read. */

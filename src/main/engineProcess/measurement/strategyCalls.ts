@@ -42,7 +42,7 @@ const unwrapped: Wrap = (_phase, fn) => fn();
  * finished each op when it returns, so there this changes nothing.
  */
 function optionsFor(ctx: MeasureContext, strategy: StrategyChoice): PredictOptions {
-  const probed = strategy === 'auto' && ctx.autoProbe ? { probed: ctx.autoProbe } : {};
+  const probed = strategy === 'auto' && ctx.autoProbe ? { probed: ctx.autoProbe.probed } : {};
   return { ...ctx.options, ...probed, signal: ctx.signal, stageSync: false };
 }
 
@@ -63,7 +63,7 @@ export async function fitAndPredict(ctx: MeasureContext, strategy: StrategyChoic
       const measured = await rec.span('auto-probe', () => probeAutoStrategy(deps, model, dataset, ctx.options, ctx.signal));
       // on the timeline as a decode's summary keeps it: what was timed, and what auto follows
       if (measured) markProbe(rec, measured);
-      ctx.autoProbe = measured?.probed ?? null;
+      ctx.autoProbe = measured;
     }
     const result = await rec.span('decode', () =>
       wrap('decode', () => deps.predictNonlocal(model, dataset, strategy, optionsFor(ctx, strategy), rec)),

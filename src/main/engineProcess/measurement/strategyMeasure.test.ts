@@ -282,7 +282,11 @@ describe("a run's auto", () => {
       deps, dataset: makePreset('place', { seed: 1 }), config, memory, tracker: new ProgressTracker([{ name: 'auto', units: 3 }]),
       rec, spans: new SpanCollector(), options: { blockSize: 4 }, signal: new AbortController().signal, emitProgress: () => undefined,
     };
-    await measureStrategies(ctx, ['auto'], () => undefined);
+    const [row] = await measureStrategies(ctx, ['auto'], () => undefined);
+    // the report's row keeps what the probe measured, as decode.json does
+    expect(row!.result.autoProbe).toMatchObject({ faster: 'series', candidates: [{ strategy: 'compensated' }, { strategy: 'series' }] });
+    expect(row!.result.autoProbe!.candidates[0]!.ms).toBeGreaterThan(row!.result.autoProbe!.candidates[1]!.ms);
+    expect(row!.result.autoProbe!.summary).toMatch(/^series .*, compensated .* decoding spikes$/);
     // the probe's four calls (the dispatch's twice, then series twice), then auto's cold call and two repeats
     expect(seen.slice(0, 4).map((s) => s.strategy)).toEqual(['compensated', 'compensated', 'series', 'series']);
     expect(seen.slice(4)).toEqual([{ strategy: 'auto', probed: 'series' }, { strategy: 'auto', probed: 'series' }, { strategy: 'auto', probed: 'series' }]);

@@ -133,6 +133,7 @@ function rowOf(ctx: MeasureContext, s: StrategyInProgress, summary: DatasetSumma
     strategy,
     resolved: last.result.resolved,
     ...(isDispatch(strategy) && last.result.resolvedReasons ? { resolvedReasons: last.result.resolvedReasons } : {}),
+    ...(strategy === 'auto' && ctx.autoProbe ? { autoProbe: ctx.autoProbe.record } : {}),
     status: 'ok',
     encode: timingStats(cold.timing.encodeMs, timings.map((t) => t.encodeMs)),
     decode: timingStats(cold.timing.decodeMs, timings.map((t) => t.decodeMs)),
