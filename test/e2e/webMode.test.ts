@@ -160,6 +160,21 @@ describe.skipIf(reason !== null)(`web mode, a new user's session${reason ? ` (sk
     // the app repeats until stable by default, as `--repeats auto`; this run takes its 3 repeats only
     expect(await page.getByTestId('repeats-auto').isChecked()).toBe(true);
     await page.getByTestId('repeats-auto').uncheck();
+    // the posterior's parameters appear with a model, the detector's with the detector; a bad one blocks Start with its reason
+    expect(await page.getByTestId('movement-var').count()).toBe(0);
+    await page.getByTestId('posterior-model').selectOption('decoder');
+    await expect.poll(() => page.getByTestId('movement-var').count(), SOON).toBe(1);
+    expect(await page.getByTestId('local-position-std').count()).toBe(0);
+    await page.getByTestId('posterior-model').selectOption('detector');
+    await expect.poll(() => page.getByTestId('discrete-transition').count(), SOON).toBe(1);
+    await page.getByTestId('movement-var').fill('-1');
+    await expect.poll(() => page.getByTestId('start-blocker').textContent(), SOON).toMatch(/^Posterior parameters: --movement-var: expected a positive number/);
+    await page.getByTestId('movement-var').fill('2.5');
+    await page.getByTestId('local-position-std').fill('0');
+    await expect.poll(() => page.getByTestId('start-blocker').count(), SOON).toBe(0);
+    await shot('setup-posterior');
+    await page.getByTestId('posterior-model').selectOption('none');
+    await expect.poll(() => page.getByTestId('movement-var').count(), SOON).toBe(0);
     await shot('setup');
     runIds.push(await startRun());
     await expect.poll(status, { timeout: 60_000, interval: 250 }).toBe('completed');

@@ -122,6 +122,45 @@ describe('useRunSetupStore', () => {
     expect(engineFitsModel('nld:clusterless_kde', undefined)).toBe(true);
   });
 
+  it("sends the posterior's parameters the person gives, the detector's only for the detector, and blocks start on one the service would refuse", async () => {
+    const setup = useRunSetupStore();
+    await useDataStore().inspect();
+    setup.posterior = 'detector';
+    setup.movementVar = 2.5;
+    setup.noSpikeRate = 0.01;
+    setup.localPositionStd = 0;
+    setup.discreteTransition = '[[0.97,0.01,0.01,0.01],[0.01,0.97,0.01,0.01],[0.01,0.01,0.97,0.01],[0.01,0.01,0.01,0.97]]';
+    expect(setup.config.posterior?.parameters).toEqual({
+      movementVar: 2.5, noSpikeRate: 0.01, localPositionStd: 0,
+      discreteTransition: [[0.97, 0.01, 0.01, 0.01], [0.01, 0.97, 0.01, 0.01], [0.01, 0.01, 0.97, 0.01], [0.01, 0.01, 0.01, 0.97]],
+    });
+    // the service's own gate takes what the form sends
+    expect(parseRunConfig(setup.config).posterior?.parameters).toEqual(setup.config.posterior?.parameters);
+    expect(setup.blocker).toBeNull();
+    // the decoder has no No-Spike or Local state: those fields are not its parameters
+    setup.posterior = 'decoder';
+    expect(setup.config.posterior?.parameters).toEqual({ movementVar: 2.5 });
+    setup.posterior = 'detector';
+    // a blank number field (v-model.number's '') leaves NLD's default
+    (setup as unknown as { movementVar: unknown }).movementVar = '';
+    expect(setup.config.posterior?.parameters).not.toHaveProperty('movementVar');
+    setup.discreteTransition = '[[1, 0], [0, 1]]';
+    expect(setup.blocker).toMatch(/^Posterior parameters: --discrete-transition: expected a 4 × 4 array/);
+    expect(setup.config.posterior).not.toHaveProperty('parameters');
+    setup.discreteTransition = '[[1, 0';
+    expect(setup.blocker).toMatch(/^Posterior parameters: Discrete transition: not JSON/);
+    setup.discreteTransition = '';
+    setup.movementVar = -1;
+    expect(setup.blocker).toMatch(/--movement-var: expected a positive number/);
+    // NLD's detector decodes with its own No-Spike rate: the run would not compare, so it is refused here as the service would
+    setup.movementVar = null;
+    setup.toggleEngine('nld:detector');
+    expect(setup.blocker).toMatch(/nld:detector decodes with non_local_detector's own --no-spike-rate/);
+    setup.noSpikeRate = null;
+    expect(setup.blocker).toBeNull();
+    expect(setup.config.posterior?.parameters).toEqual({ localPositionStd: 0 });
+  });
+
   it('blocks start until the data was inspected, and for an unavailable backend', async () => {
     const setup = useRunSetupStore();
     expect(setup.blocker).toMatch(/Data view/);

@@ -9,12 +9,13 @@ import {
   DEFAULT_RUN_CONFIG, DEFAULT_STOPPING_RULE, POSTERIOR_METHODS, POSTERIOR_MODELS, STRATEGY_CHOICES as ALL_STRATEGY_CHOICES, type BackendChoice, type DataSource,
   type PosteriorModel, type RunConfig, type StrategyChoice,
 } from '../../../shared/config';
-import { engineModelOf, OFFERED_ENGINES, type ExternalEngineName } from '../../../shared/externalEngines';
+import { checkEnginesAgainstModel, engineModelOf, OFFERED_ENGINES, type ExternalEngineName } from '../../../shared/externalEngines';
 import { useLatestRequest } from '../composables/useLatestRequest';
 import { errorText } from '../lib/errorText';
 import { debounce } from '../lib/timing';
 import { useApi } from './apiAccess';
 import { useDataStore } from './dataStore';
+import { posteriorParameterChoices, posteriorParametersOf } from './posteriorParameterChoices';
 import { useSystemStore } from './systemStore';
 
 export const ESTIMATE_DEBOUNCE_MS = 300;
@@ -72,6 +73,7 @@ function runChoices() {
     local: ref(DEFAULT_RUN_CONFIG.local),
     saveLikelihood: ref(true),
     posterior: ref<PosteriorModel | 'none'>('none'),
+    ...posteriorParameterChoices(),
     label: ref(''),
   };
 }
@@ -106,8 +108,21 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
   if (e !== undefined) c.encTileSize = e;
   if (p !== undefined) c.posTileSize = p;
   if (choices.label.value.trim()) c.label = choices.label.value.trim();
-  if (choices.posterior.value !== 'none') c.posterior = { model: choices.posterior.value, methods: [...POSTERIOR_METHODS] };
+  if (model) {
+    const { parameters } = posteriorParametersOf(choices, model);
+    c.posterior = { model, methods: [...POSTERIOR_METHODS], ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
+  }
   return c;
+}
+
+/** why the service would refuse the config's engines beside its posterior (a parameter NLD would not share), or null */
+function engineRefusal(c: RunConfig): string | null {
+  try {
+    checkEnginesAgainstModel(c.engines, c.posterior?.model, c.posterior?.parameters);
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }
 
 /** the memory estimate of a config, asked again (debounced) whenever something that changes memory changes */
@@ -182,6 +197,11 @@ export const useRunSetupStore = defineStore('runSetup', () => {
     if (!Number.isInteger(warmup.value) || warmup.value < 0) return 'Warm-ups must be a whole number of 0 or more.';
     if (repeatsAuto.value && !(maxTimeS.value > 0)) return 'The time per strategy of repeats until stable must be a positive number of seconds.';
     if (workers.value !== null && workers.value !== 0 && !(Number.isInteger(workers.value) && workers.value >= 1)) return 'Workers must be a whole number of at least 1, or blank.';
+    const model = choices.posterior.value;
+    const parameters = model === 'none' ? null : posteriorParametersOf(choices, model);
+    if (parameters?.error) return `Posterior parameters: ${parameters.error}`;
+    const engines = engineRefusal(config.value);
+    if (engines) return engines;
     if (selectedBackend.value && !selectedBackend.value.available) return `Backend ${backend.value} is not available here: ${selectedBackend.value.detail}.`;
     if (!data.ready) return data.hasErrors ? 'The data has validation errors; see the Data view.' : 'Load a preset or a data file in the Data view first.';
     return null;
