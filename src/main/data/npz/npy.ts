@@ -135,7 +135,9 @@ function readNumbers(bytes: Uint8Array, offset: number, count: number, dtype: Np
       dtype.kind === 'float' ? (size === 8 ? new Float64Array(buf) : new Float32Array(buf))
       : dtype.kind === 'int' ? (size === 1 ? new Int8Array(buf) : size === 2 ? new Int16Array(buf) : size === 4 ? new Int32Array(buf) : new BigInt64Array(buf))
       : size === 1 ? new Uint8Array(buf) : size === 2 ? new Uint16Array(buf) : size === 4 ? new Uint32Array(buf) : new BigUint64Array(buf);
-    for (let i = 0; i < count; i++) out[i] = Number(src[i]!);
+    // a typed array's set converts every element natively; BigInt arrays it refuses, so they go one by one
+    if (src instanceof BigInt64Array || src instanceof BigUint64Array) for (let i = 0; i < count; i++) out[i] = Number(src[i]!);
+    else out.set(src);
     return out;
   }
   const view = new DataView(raw.buffer);

@@ -69,3 +69,20 @@ export function float32Resolution(data: Float64Array): number {
   if (maxAbs === 0) return 0;
   return 2 ** (Math.floor(Math.log2(maxAbs)) - 23);
 }
+
+/**
+ * The median of the finite positive steps between consecutive values (the upper one of an even
+ * count), null where there is none. The steps go into a typed array, whose sort is numeric and
+ * several times faster than an array's with a comparator on a position clock of 10⁶ samples.
+ */
+export function medianPositiveStep(data: Float64Array): { median: number; steps: number } | null {
+  const steps = new Float64Array(Math.max(0, data.length - 1));
+  let n = 0;
+  for (let i = 1; i < data.length; i++) {
+    const d = data[i]! - data[i - 1]!;
+    if (Number.isFinite(d) && d > 0) steps[n++] = d;
+  }
+  if (n === 0) return null;
+  const kept = steps.subarray(0, n).sort();
+  return { median: kept[Math.floor(n / 2)]!, steps: n };
+}

@@ -5,7 +5,7 @@
  */
 import type { NumericArray } from './arrayReader';
 import { count, num, type ValidationFindings } from './validationFindings';
-import { float32Resolution } from './scan';
+import { float32Resolution, medianPositiveStep } from './scan';
 
 /** float32 spacing coarser than this is an error; between WARN and ERROR a warning */
 const RESOLUTION_ERROR_S = 1e-3;
@@ -40,20 +40,9 @@ function checkTimeResolution(f: ValidationFindings, a: NumericArray, electrode?:
   else f.warn('E043', `${text} (between 0.1 and 1 ms). Re-export times as float64 to keep sub-millisecond precision.`, { key: a.key, electrode });
 }
 
-function medianStep(data: Float64Array): number | null {
-  const steps: number[] = [];
-  for (let i = 1; i < data.length; i++) {
-    const d = data[i]! - data[i - 1]!;
-    if (Number.isFinite(d) && d > 0) steps.push(d);
-  }
-  if (steps.length === 0) return null;
-  steps.sort((x, y) => x - y);
-  return steps[Math.floor(steps.length / 2)]!;
-}
-
 /** W041: a position clock whose median step is ≥ 1 is not in seconds; name the likely unit */
 function checkPositionClock(f: ValidationFindings, a: NumericArray): boolean {
-  const step = medianStep(a.data);
+  const step = medianPositiveStep(a.data)?.median ?? null;
   if (step === null || step < 1) return false;
   for (const tb of TIMEBASES) {
     const rate = tb.perSecond / step;

@@ -2,6 +2,7 @@
  * Rules about the animal's path (data-format.md §6c): jumps between consecutive samples that no
  * animal makes (W070, usually tracking errors) and gaps in the position clock (W071).
  */
+import { medianPositiveStep } from './scan';
 import { count, num, type ValidationFindings } from './validationFindings';
 
 /** a jump above this many cm between consecutive samples is a tracking error */
@@ -39,13 +40,9 @@ export function checkJumps(f: ValidationFindings, key: string, time: Float64Arra
 
 /** W071: steps longer than 5× the median step (with the count of dropped samples beside) */
 export function checkGaps(f: ValidationFindings, key: string, time: Float64Array): void {
-  const steps: number[] = [];
-  for (let i = 1; i < time.length; i++) {
-    const d = time[i]! - time[i - 1]!;
-    if (Number.isFinite(d) && d > 0) steps.push(d);
-  }
-  if (steps.length < 3) return;
-  const median = steps.sort((a, b) => a - b)[Math.floor(steps.length / 2)]!;
+  const found = medianPositiveStep(time);
+  if (!found || found.steps < 3) return;
+  const { median } = found;
   let gaps = 0;
   let drops = 0;
   let max = 0;
