@@ -54,11 +54,10 @@ export class AcausalSmoother {
         mass += s;
       }
       const inverse = 1 / (mass + NORMALIZE_EPS);
-      for (let k = 0; k < n; k++) {
-        const a = ratio[k]! * inverse;
-        after[k] = a;
-        outAcausal[base + k] = a;
-      }
+      for (let k = 0; k < n; k++) ratio[k] = ratio[k]! * inverse;
+      // typed sets round to float32 as element stores do: a_t, then the same float32 values out
+      after.set(ratio);
+      outAcausal.set(after, base);
       this.hasAfter = true;
     }
     this.hasCarriedPrediction = predictive !== undefined && rows > 0;

@@ -60,7 +60,8 @@ export class CausalFilter {
       outPredictive?.set(this.prediction, base);
       this.conditionRow(ll, base, outCausal);
       this.product.forward(outCausal, base, this.next);
-      for (let k = 0; k < n; k++) this.prediction[k] = this.next[k]!;
+      // a typed set rounds each float64 to float32 as an element store does, natively
+      this.prediction.set(this.next);
     }
     this.rowsFiltered += rows;
   }
