@@ -14,6 +14,17 @@ describe('timingRows', () => {
     expect(rows[1]!.speedup).toBe(2);
   });
 
+  it("says what auto's probe timed before it committed, and nothing where no probe ran", () => {
+    const autoProbe = {
+      electrode: 'tet06', spikes: 200, rows: 41, faster: 'series' as const, probeMs: 812,
+      candidates: [{ strategy: 'compensated' as const, ms: 155 }, { strategy: 'series' as const, ms: 37 }],
+      summary: "series 37.0 ms, compensated 155 ms on tet06's first 200 decoding spikes",
+    };
+    const rows = timingRows(report({ strategies: [strategyResult('auto', 10, { resolved: ['series'], autoProbe }), strategyResult('compensated', 20)] }));
+    expect(rows[0]!.probe).toBe("probed first (812 ms): series 37.0 ms, compensated 155 ms on tet06's first 200 decoding spikes");
+    expect(rows[1]!.probe).toBe('');
+  });
+
   it('shows what auto resolved to, and failures without timings', () => {
     const r = report({
       strategies: [

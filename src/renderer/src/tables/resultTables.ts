@@ -14,6 +14,8 @@ export interface TimingRow {
   strategy: string;
   /** what each electrode ran, when it differs from the strategy (auto) */
   resolved: string;
+  /** auto's probe in a line, where it ran one: what it timed before committing, and its own time; '' otherwise */
+  probe: string;
   ok: boolean;
   error?: string;
   /** a failed row's cell: "failed: …", or for an external engine that cannot run here "not available on this machine: …" */
@@ -87,6 +89,7 @@ export function timingRows(report: Report): TimingRow[] {
     return {
       strategy: String(s.strategy),
       resolved: resolved.length === 1 && resolved[0] === s.strategy ? '' : resolved.join(', '),
+      probe: s.autoProbe ? `probed first (${formatMs(s.autoProbe.probeMs)}): ${s.autoProbe.summary}` : '',
       ok: s.status === 'ok',
       error: s.error?.message,
       failure: s.status === 'ok' ? '' : failureCell(s),
