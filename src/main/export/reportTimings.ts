@@ -3,7 +3,8 @@
  * intervals, the speedup against the reference and the verdict of its interval, cold first calls
  * against warm repeats, and how closely strategies agree.
  */
-import type { AutoProbeRecord, Report, StrategyResult, TimingStats } from '../../shared/report';
+import { autoProbeSentence } from '../../shared/autoProbeText';
+import type { Report, StrategyResult, TimingStats } from '../../shared/report';
 import { formatAbsDiff, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../shared/format';
 import { failureText } from '../../shared/externalEngineFacts';
 import { RUN_FILES } from '../engineProtocol';
@@ -140,17 +141,11 @@ function dispatchReasons(report: Report): string[] {
     const lines = reasons.flatMap((why, e) => (why ? [`- ${report.dataset.electrodes[e]?.name ?? `electrode ${e}`}: ${s.resolved[e] ?? '?'} (${why})`] : []));
     if (lines.length === 0 && !s.autoProbe) continue;
     out.push('', `### Why \`${s.strategy}\` chose what it ran`, '');
-    if (s.autoProbe) out.push(probeLine(s.autoProbe), '');
+    if (s.autoProbe) out.push(`${autoProbeSentence(s.autoProbe)}.`, '');
     out.push(...lines.slice(0, REASONS_SHOWN));
     if (lines.length > REASONS_SHOWN) out.push(`- … and ${lines.length - REASONS_SHOWN} more electrodes (every one in ${RUN_FILES.report}, \`resolvedReasons\`)`);
   }
   return out;
-}
-
-/** what the probe timed before the decode committed, and what `auto` followed */
-function probeLine(p: AutoProbeRecord): string {
-  const follows = p.faster === 'series' ? 'series' : "NLD's dispatch";
-  return `Measured before committing (the probe, ${formatMs(p.probeMs)}): ${p.summary} (${p.rows} rows); ${follows} was faster, so \`auto\` took it wherever series' bound holds.`;
 }
 
 /** the outlying repeats by their values: "2 (240 ms, 251 ms)" */

@@ -134,7 +134,7 @@ describe('renderReportMarkdown', () => {
     r.strategies.push({ ...r.strategies[1]!, strategy: 'auto', resolved: ['series'], autoProbe });
     const text = renderReportMarkdown(r);
     expect(text).toContain('### Why `auto` chose what it ran');
-    expect(text).toContain("Measured before committing (the probe, 812 ms): series 37.0 ms, compensated 155 ms on e0's first 200 decoding spikes (41 rows); series was faster");
+    expect(text).toContain("auto's probe: series 37.0 ms, compensated 155 ms on e0's first 200 decoding spikes (812 ms); it follows series where series' bound holds.");
     expect(validateReport(r)).toEqual({ ok: true, errors: [] });
     const bad = validateReport({ ...r, strategies: [{ ...r.strategies.at(-1)!, autoProbe: { ...autoProbe, faster: 'numpy' } }] });
     expect(bad.errors).toEqual([expect.stringMatching(/autoProbe\/faster: must be equal to one of the allowed values/)]);

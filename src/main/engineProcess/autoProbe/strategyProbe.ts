@@ -14,6 +14,7 @@ import { formatMs } from '../../../shared/format';
 import { lowerBound, upperBound } from '../../../shared/sortedSearch';
 import { resolveNldDispatch, type ProbedStrategy, type StrategyOptions } from '../../engine/model';
 import type { AutoProbeRecord } from '../../../shared/report';
+import { autoProbeSentence } from '../../../shared/autoProbeText';
 import type { EngineProbe } from '../../engine';
 import type { EngineDeps, FittedModel } from '../session';
 import { INSTANT } from '../../../shared/traceInstants';
@@ -70,12 +71,6 @@ export function probeSlice(dataset: Dataset, e: number, count: number): { slice:
   return { slice: { ...dataset, time: rows, electrodes: dataset.electrodes.map((x, i) => (i === e ? mine : none(x))) }, spikes: s1 - s0 };
 }
 
-/** the probe in a sentence, for a decode's log: what was timed, and what `auto` follows */
-function probeSentence(probe: StrategyProbe): string {
-  const follows = probe.probed.faster === 'series' ? 'series' : "the dispatch's choice";
-  return `auto's probe: ${probe.record.summary} (${formatMs(probe.record.probeMs)}); it follows ${follows} where series' bound holds`;
-}
-
 /**
  * The probe as an instant on the trace (its tip names it), with what decode.json keeps of it, so a
  * run's timeline says what `auto` measured as a decode's summary does; and in a sentence to `log`
@@ -84,7 +79,7 @@ function probeSentence(probe: StrategyProbe): string {
 export function markProbe(probe: Pick<EngineProbe, 'instant'>, measured: StrategyProbe, log?: (message: string) => void): void {
   const { record } = measured;
   probe.instant(INSTANT.autoProbe, { electrode: record.electrode, spikes: record.spikes, rows: record.rows, faster: record.faster, probeMs: record.probeMs, summary: record.summary });
-  log?.(probeSentence(measured));
+  log?.(autoProbeSentence(record));
 }
 
 /**

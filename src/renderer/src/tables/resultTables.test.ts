@@ -21,7 +21,7 @@ describe('timingRows', () => {
       summary: "series 37.0 ms, compensated 155 ms on tet06's first 200 decoding spikes",
     };
     const rows = timingRows(report({ strategies: [strategyResult('auto', 10, { resolved: ['series'], autoProbe }), strategyResult('compensated', 20)] }));
-    expect(rows[0]!.probe).toBe("probed first (812 ms): series 37.0 ms, compensated 155 ms on tet06's first 200 decoding spikes");
+    expect(rows[0]!.probe).toBe("auto's probe: series 37.0 ms, compensated 155 ms on tet06's first 200 decoding spikes (812 ms); it follows series where series' bound holds");
     expect(rows[1]!.probe).toBe('');
   });
 

@@ -4,6 +4,7 @@
  */
 import { headlineTimeText, type ComparisonRow, type RunIndexEntry } from '../../../shared/api';
 import type { Finding, Report, StageTime, StrategyComparison, StrategyResult, TimingStats } from '../../../shared/report';
+import { autoProbeSentence } from '../../../shared/autoProbeText';
 import { electrodeIndexOf, ELECTRODE_SPAN } from '../../../shared/traceSpans';
 import { formatBytes, formatMs, formatMsPlusMinus, formatRatio, formatShare } from '../../../shared/format';
 import { formatNumber } from '../lib/format';
@@ -89,7 +90,7 @@ export function timingRows(report: Report): TimingRow[] {
     return {
       strategy: String(s.strategy),
       resolved: resolved.length === 1 && resolved[0] === s.strategy ? '' : resolved.join(', '),
-      probe: s.autoProbe ? `probed first (${formatMs(s.autoProbe.probeMs)}): ${s.autoProbe.summary}` : '',
+      probe: s.autoProbe ? autoProbeSentence(s.autoProbe) : '',
       ok: s.status === 'ok',
       error: s.error?.message,
       failure: s.status === 'ok' ? '' : failureCell(s),
