@@ -16,6 +16,7 @@ import { debounce } from '../lib/timing';
 import { useApi } from './apiAccess';
 import { useDataStore } from './dataStore';
 import { posteriorParameterChoices, posteriorParametersOf } from './posteriorParameterChoices';
+import type { PosteriorParameters } from '../../../shared/posteriorParameters';
 import { useSystemStore } from './systemStore';
 
 export const ESTIMATE_DEBOUNCE_MS = 300;
@@ -80,8 +81,8 @@ function runChoices() {
 
 type RunChoices = ReturnType<typeof runChoices>;
 
-/** the run config the choices make for a data source; a blank size is left to the engine */
-function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
+/** the run config the choices make for a data source, with the posterior's parameters as read from the form; a blank size is left to the engine */
+function runConfigOf(choices: RunChoices, data: DataSource, parameters: PosteriorParameters | undefined): RunConfig {
   const c: RunConfig = {
     data,
     backend: choices.backend.value,
@@ -108,10 +109,7 @@ function runConfigOf(choices: RunChoices, data: DataSource): RunConfig {
   if (e !== undefined) c.encTileSize = e;
   if (p !== undefined) c.posTileSize = p;
   if (choices.label.value.trim()) c.label = choices.label.value.trim();
-  if (model) {
-    const { parameters } = posteriorParametersOf(choices, model);
-    c.posterior = { model, methods: [...POSTERIOR_METHODS], ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
-  }
+  if (model) c.posterior = { model, methods: [...POSTERIOR_METHODS], ...(parameters && Object.keys(parameters).length > 0 ? { parameters } : {}) };
   return c;
 }
 
@@ -184,7 +182,9 @@ export const useRunSetupStore = defineStore('runSetup', () => {
 
   const backends = computed(() => backendOptions(system.info?.backends ?? []));
   const selectedBackend = computed(() => backends.value.find((b) => b.value === backend.value));
-  const config = computed<RunConfig>(() => runConfigOf(choices, data.source));
+  /** the posterior's parameters from the form and why the service would refuse them; null without a posterior */
+  const posteriorParameters = computed(() => (choices.posterior.value === 'none' ? null : posteriorParametersOf(choices, choices.posterior.value)));
+  const config = computed<RunConfig>(() => runConfigOf(choices, data.source, posteriorParameters.value?.parameters));
   const memory = useMemoryEstimate(config, strategies);
 
   /** why Start is disabled, or null when a run may start */
@@ -197,9 +197,8 @@ export const useRunSetupStore = defineStore('runSetup', () => {
     if (!Number.isInteger(warmup.value) || warmup.value < 0) return 'Warm-ups must be a whole number of 0 or more.';
     if (repeatsAuto.value && !(maxTimeS.value > 0)) return 'The time per strategy of repeats until stable must be a positive number of seconds.';
     if (workers.value !== null && workers.value !== 0 && !(Number.isInteger(workers.value) && workers.value >= 1)) return 'Workers must be a whole number of at least 1, or blank.';
-    const model = choices.posterior.value;
-    const parameters = model === 'none' ? null : posteriorParametersOf(choices, model);
-    if (parameters?.error) return `Posterior parameters: ${parameters.error}`;
+    const parametersError = posteriorParameters.value?.error;
+    if (parametersError) return `Posterior parameters: ${parametersError}`;
     const engines = engineRefusal(config.value);
     if (engines) return engines;
     if (selectedBackend.value && !selectedBackend.value.available) return `Backend ${backend.value} is not available here: ${selectedBackend.value.detail}.`;
